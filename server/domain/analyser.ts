@@ -5,6 +5,7 @@ import type { FolioContext } from './context.ts';
 import { applyBookFileOptions } from './book-file-options.ts';
 import { removeGeneratedThumbnails } from './book-thumbnails.ts';
 import { refreshBookMetadata } from './metadata-refresh.ts';
+import { detectWebtoonSeries } from './webtoon-detection.ts';
 
 /**
  * Analyses one book file and records the outcome. Failures become media status ERROR with a Komga
@@ -56,7 +57,10 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<vo
   ctx.repos.media.replaceAnalysis(next, pages, files);
   ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
-  if (next.status === 'READY') await refreshBookMetadata(ctx, bookId, { barcode: false });
+  if (next.status === 'READY') {
+    await refreshBookMetadata(ctx, bookId, { barcode: false });
+    detectWebtoonSeries(ctx, book.seriesId, pages);
+  }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
   if (next.status === 'READY') await applyBookFileOptions(ctx, bookId);
 }

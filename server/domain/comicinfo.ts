@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AuthorDto, ReadingDirection, WebLinkDto } from '../../src/api/types.ts';
 
 /** What a ComicInfo.xml says about a book and its series; undefined = not stated. */
@@ -68,8 +68,19 @@ const parser = new XMLParser({
   isArray: () => false,
 });
 
+/** ComicInfo.xml that is not well-formed XML: skipped as a whole, never half-imported. */
+export class MalformedComicInfoError extends Error {
+  readonly line: number;
+  constructor(reason: string, line: number) {
+    super(`ComicInfo.xml is not well-formed (line ${line}): ${reason}`);
+    this.name = 'MalformedComicInfoError';
+    this.line = line;
+  }
+}
+
+// Element values are text; an element nested in another (a stray child) is not a value.
 const text = (v: unknown): string | undefined => {
-  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' && typeof v !== 'number') return undefined;
   const s = String(v).trim();
   return s === '' ? undefined : s;
 };
@@ -85,14 +96,15 @@ const int = (v: unknown): number | undefined => {
   return Number.parseInt(s, 10);
 };
 
-/** Parses ComicInfo.xml text; returns null when it is not a ComicInfo document. */
+/**
+ * Parses ComicInfo.xml text; returns null when it is well-formed but not a ComicInfo document, and
+ * throws MalformedComicInfoError when it is not well-formed XML (the lenient parser would otherwise
+ * read an unclosed element as a parent of the next ones).
+ */
 export function parseComicInfo(xml: string): ComicInfoPatch | null {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parser.parse(xml) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) throw new MalformedComicInfoError(valid.err.msg, valid.err.line);
+  const doc = parser.parse(xml) as Record<string, unknown>;
   const info = doc.ComicInfo as Record<string, unknown> | undefined;
   if (!info || typeof info !== 'object') return null;
 
@@ -114,6 +126,7 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
   const web = list(info.Web)?.filter((u) => /^https?:\/\//i.test(u));
   const links = web?.map((url) => ({ label: hostLabel(url), url }));
   const manga = text(info.Manga)?.toLowerCase();
+  const format = text(info.Format)?.toLowerCase();
   const ageRating = text(info.AgeRating)?.toLowerCase();
   const count = int(info.Count);
 
@@ -148,7 +161,7 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
     series: {
       title: text(info.Series),
       publisher: text(info.Publisher),
-      readingDirection: manga === 'yesandrighttoleft' ? 'RIGHT_TO_LEFT' : undefined,
+      readingDirection: readingDirectionOf(format, manga),
       language: text(info.LanguageISO),
       genres: list(info.Genre),
       ageRating: ageRating !== undefined ? AGE_RATINGS[ageRating] : undefined,
@@ -156,6 +169,13 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
       volume: int(info.Volume),
     },
   };
+}
+
+/** `<Format>Webtoon</Format>` wins over `<Manga>`: a right-to-left webtoon still scrolls top to bottom. */
+function readingDirectionOf(format: string | undefined, manga: string | undefined): ReadingDirection | undefined {
+  if (format === 'webtoon') return 'WEBTOON';
+  if (manga === 'yesandrighttoleft') return 'RIGHT_TO_LEFT';
+  return undefined;
 }
 
 function hostLabel(url: string): string {

@@ -1,7 +1,7 @@
 import type { FolioContext } from './context.ts';
 import { newId } from '../db/ids.ts';
 import { collectPrefix } from '../media/book-reader.ts';
-import { type ComicInfoPatch, parseComicInfo } from './comicinfo.ts';
+import { type ComicInfoPatch, MalformedComicInfoError, parseComicInfo } from './comicinfo.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
 
 const MAX_COMICINFO_BYTES = 1024 * 1024;
@@ -29,9 +29,14 @@ export async function importComicInfo(ctx: FolioContext, bookId: string): Promis
     const bytes = await collectPrefix(await archive.openEntry(entry.fileName), MAX_COMICINFO_BYTES);
     patch = parseComicInfo(bytes.toString('utf8'));
   } catch (error) {
+    if (error instanceof MalformedComicInfoError) {
+      setComicInfoWarning(ctx, bookId, `${COMICINFO_SKIPPED} ${error.message}`);
+      return false;
+    }
     ctx.log(`cannot read ComicInfo.xml of ${book.url}`, error);
     return false;
   }
+  setComicInfoWarning(ctx, bookId, null);
   if (!patch) return false;
   const now = Date.now();
   ctx.db.transaction(() => {
@@ -44,6 +49,21 @@ export async function importComicInfo(ctx: FolioContext, bookId: string): Promis
     if (library.importComicInfoReadList) importReadLists(ctx, bookId, patch.readLists ?? [], now);
   })();
   return true;
+}
+
+/**
+ * The media comment's first words when ComicInfo.xml was skipped; the web client recognises them to
+ * show the warning in the reader's language.
+ */
+export const COMICINFO_SKIPPED = 'ComicInfo.xml skipped:';
+
+/** Puts (or clears) the skipped-ComicInfo warning in the book's media comment, beside any error code. */
+function setComicInfoWarning(ctx: FolioContext, bookId: string, warning: string | null): void {
+  const media = ctx.repos.media.findByBookId(bookId);
+  if (!media) return;
+  const kept = (media.comment ?? '').split(COMICINFO_SKIPPED)[0]!.trim();
+  const comment = [kept, warning].filter(Boolean).join(' ') || null;
+  if (comment !== media.comment) ctx.repos.media.update({ ...media, comment });
 }
 
 function applyBookPatch(ctx: FolioContext, bookId: string, p: ComicInfoPatch['book'], now: number): void {

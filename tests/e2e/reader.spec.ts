@@ -104,10 +104,9 @@ test('end of book: a first press warns, a second one opens the next book at its 
   expect(isClose(await sampleColour(canvas), YELLOW)).toBe(true);
 });
 
-test('webtoon: scrolling down the strip moves the current page and saves progress', async ({ page: p }) => {
+test('webtoon: tall strips open scrolling; scrolling down moves the current page and saves progress', async ({ page: p }) => {
+  // The series has no direction of its own: analysis saw strips five times taller than wide.
   const bookId = await openReader(p, 'Strip 01');
-  await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '1');
-  await p.keyboard.press('w');
   const strip = p.getByTestId('reader-webtoon');
   await expect(strip).toHaveAttribute('data-current-page', '1');
   await strip.hover();

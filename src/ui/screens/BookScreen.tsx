@@ -168,7 +168,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
         <dl className={styles.details}>
           <dt className={styles.detailTerm}>{t('book.media_status')}</dt>
           <dd className={styles.detailValue}>{t(`media_status.${media.status}`)}</dd>
-          {media.status !== 'READY' && media.comment && (
+          {media.comment && (
             <>
               <dt className={styles.detailTerm}>{t('book.media_comment')}</dt>
               <dd className={styles.detailValue}>{explainMediaComment(media.comment)}</dd>

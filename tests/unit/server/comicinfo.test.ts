@@ -2,7 +2,8 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
-import { parseComicInfo } from '../../../server/domain/comicinfo.ts';
+import { MalformedComicInfoError, parseComicInfo } from '../../../server/domain/comicinfo.ts';
+import { looksLikeWebtoon } from '../../../server/domain/webtoon-detection.ts';
 import { BLUE, RED, createCbz, type ComicInfoSpec } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 
@@ -44,8 +45,31 @@ describe('ComicInfo.xml parsing', () => {
     });
     expect(patch.series.readingDirection).toBe('RIGHT_TO_LEFT');
     expect(parseComicInfo('<Other/>')).toBeNull();
-    expect(parseComicInfo('not xml at all <')).toBeNull();
+    expect(() => parseComicInfo('not xml at all <')).toThrow(MalformedComicInfoError);
     expect(parseComicInfo('<ComicInfo><Manga>No</Manga></ComicInfo>')!.series.readingDirection).toBeUndefined();
+  });
+
+  it('reads <Format>Webtoon</Format> as the WEBTOON direction, before <Manga>', () => {
+    const xml = '<ComicInfo><Format>webtoon</Format><Manga>YesAndRightToLeft</Manga></ComicInfo>';
+    expect(parseComicInfo(xml)!.series.readingDirection).toBe('WEBTOON');
+    expect(parseComicInfo('<ComicInfo><Format>Digital</Format></ComicInfo>')!.series.readingDirection).toBeUndefined();
+  });
+
+  it('rejects XML that is not well-formed instead of reading a stray element as a value', () => {
+    const broken = '<ComicInfo><Series>X</Series><Number>99<Title>unclosed';
+    expect(() => parseComicInfo(broken)).toThrow(MalformedComicInfoError);
+    // Well-formed but with a child element where text belongs: the field is left unset.
+    expect(parseComicInfo('<ComicInfo><Number><b>9</b></Number></ComicInfo>')!.book.number).toBeUndefined();
+  });
+});
+
+describe('webtoon shape', () => {
+  it('counts a book as a webtoon when most measured pages are at least twice as tall as wide', () => {
+    const strip = { width: 800, height: 3000 };
+    const printed = { width: 1000, height: 1500 };
+    expect(looksLikeWebtoon([strip, strip, printed])).toBe(true);
+    expect(looksLikeWebtoon([strip, printed, printed])).toBe(false);
+    expect(looksLikeWebtoon([{ width: null, height: null }])).toBe(false);
   });
 });
 
@@ -119,6 +143,44 @@ describe('ComicInfo import during analysis', () => {
     expect(after.metadata.titleLock).toBe(true);
     expect(after.metadata.summary).toBe('New summary');
     expect(after.media.pagesCount).toBe(2);
+  });
+
+  it('skips a malformed ComicInfo.xml whole and says so in the media comment', async () => {
+    const root = join(server.dir, 'lib');
+    await createCbz(join(root, 'sun', 'book.cbz'), [page], { comicInfo: '<ComicInfo><Series>X</Series><Number>99<Title>unclosed' });
+    await addLibrary(server, root);
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
+    expect(book!.media.status).toBe('READY');
+    expect(book!.media.comment).toMatch(/^ComicInfo\.xml skipped: ComicInfo\.xml is not well-formed \(line 1\)/);
+    expect(book!.seriesTitle).toBe('sun');
+    expect(book!.metadata.number).toBe('1');
+  });
+
+  it('makes a series WEBTOON from <Format> or from tall pages, unless its direction is locked', async () => {
+    const root = join(server.dir, 'lib');
+    const strip = { width: 40, height: 200, color: RED, format: 'png' as const };
+    await createCbz(join(root, 'fmt', 'a.cbz'), [page], { comicInfo: '<ComicInfo><Format>Webtoon</Format></ComicInfo>' });
+    await createCbz(join(root, 'tall', 'a.cbz'), [strip, strip, strip]);
+    await createCbz(join(root, 'printed', 'a.cbz'), [page, page]);
+    const library = await addLibrary(server, root);
+    const direction = async (name: string) => {
+      const all = await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true');
+      return all.content.find((s) => s.name === name)!.metadata.readingDirection;
+    };
+    expect(await direction('fmt')).toBe('WEBTOON');
+    expect(await direction('tall')).toBe('WEBTOON');
+    expect(await direction('printed')).toBe('');
+
+    const tall = (await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true')).content.find((s) => s.name === 'tall')!;
+    server.app.folio.db
+      .prepare(`UPDATE series_metadata SET reading_direction = 'LEFT_TO_RIGHT', reading_direction_lock = 1 WHERE series_id = ?`)
+      .run(tall.id);
+    const path = join(root, 'tall', 'a.cbz');
+    await createCbz(path, [strip, strip, strip, strip]);
+    const later = new Date(Date.now() + 10_000);
+    await utimes(path, later, later);
+    await rescan(server, library.id);
+    expect(await direction('tall')).toBe('LEFT_TO_RIGHT');
   });
 
   it('imports nothing when the library disables ComicInfo', async () => {
