@@ -1,17 +1,26 @@
 /**
- * Translation coverage against the English source.
+ * Translation checks against the English source.
  *
  *   node locales/check.ts
  *
- * prints, for every locale file next to this script, the keys en.json has and the locale lacks, plus
- * keys the locale has and English does not. Plural groups (objects whose keys are plural categories,
- * like `books.one` / `books.other`) count as one entry that must carry the categories
- * Intl.PluralRules reports for that locale. No dependencies: Node 22 runs it as is.
- * Exits with 1 when something is missing or extra, so it can gate a release.
+ * checks every locale file next to this script against en.json and exits with 1 on any problem, so it
+ * can gate a release (the locale unit test runs the same functions):
+ *  - a key English has and the locale lacks, or one the locale has and English does not;
+ *  - a `{{placeholder}}` renamed, dropped or added, or a brace left unbalanced;
+ *  - a plural group (an object whose keys are plural categories, like `books.one` / `books.other`)
+ *    without exactly the categories Intl.PluralRules reports for the locale (Arabic six, Polish and
+ *    Russian four, Japanese one…), or a plural group turned into a plain string;
+ *  - an empty string, a `common.locale_rtl` that disagrees with the language's script direction, a
+ *    `common.locale_name` that is not the language's own name;
+ *  - a missing or incomplete glossary (locales/glossary/README.md);
+ *  - a key of en.json that no code under src/ uses (locales/usage.ts).
+ * No dependencies: Node 22 runs it as is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { glossaryProblems } from './glossary.ts';
+import { unusedKeys } from './usage.ts';
 
 export type Messages = { [key: string]: string | Messages };
 
@@ -84,18 +93,107 @@ export function localeCodes(): string[] {
   return ['en', ...codes];
 }
 
+/** Texts of a string or of every form of a plural group. */
+function texts(value: string | Messages | undefined): string[] {
+  if (typeof value === 'string') return [value];
+  return value ? Object.values(value).filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** Braces that are not part of a well-formed `{{name}}`: `{{count}`, `{ {name}}`, a lone `}}`. */
+export function strayBraces(value: string | Messages | undefined): boolean {
+  return texts(value).some((text) => /\{\{|\}\}/.test(text.replace(/\{\{\s*[\w.]+\s*\}\}/g, '')));
+}
+
+export function placeholderProblems(english: Messages, messages: Messages): string[] {
+  const problems: string[] = [];
+  for (const key of flattenKeys(messages)) {
+    const source = lookup(english, key);
+    if (source === undefined) continue;
+    const value = lookup(messages, key);
+    const want = placeholders(source).join(',');
+    const got = placeholders(value).join(',');
+    if (want !== got) problems.push(`${key}: placeholders {${want}} expected, {${got}} found`);
+    if (strayBraces(value)) problems.push(`${key}: unbalanced {{ }} braces`);
+  }
+  return problems;
+}
+
+/** The plural categories of a language, sorted (Intl.PluralRules, cardinal). */
+export function pluralCategories(code: string): string[] {
+  return [...new Intl.PluralRules(code).resolvedOptions().pluralCategories].sort();
+}
+
+export function pluralProblems(code: string, english: Messages, messages: Messages): string[] {
+  const categories = pluralCategories(code).join('/');
+  const problems: string[] = [];
+  for (const key of flattenKeys(messages)) {
+    const value = lookup(messages, key);
+    if (!isPluralGroup(value)) {
+      if (isPluralGroup(lookup(english, key))) problems.push(`${key}: a plain string where English has a plural group`);
+      continue;
+    }
+    const have = Object.keys(value).sort().join('/');
+    if (have !== categories) problems.push(`${key}: plural forms ${have}, ${code} needs ${categories}`);
+  }
+  return problems;
+}
+
+/** Writing direction of a language from CLDR (Intl.Locale text info). */
+export function scriptDirection(code: string): 'rtl' | 'ltr' {
+  const locale = new Intl.Locale(code) as Intl.Locale & {
+    getTextInfo?: () => { direction?: string };
+    textInfo?: { direction?: string };
+  };
+  const info = locale.getTextInfo?.() ?? locale.textInfo;
+  return info?.direction === 'rtl' ? 'rtl' : 'ltr';
+}
+
+/** Empty strings, and the two `common.locale_*` entries the picker and `document.dir` rely on. */
+export function metaProblems(code: string, messages: Messages): string[] {
+  const problems = flattenKeys(messages)
+    .filter((key) => texts(lookup(messages, key)).some((text) => text.trim() === ''))
+    .map((key) => `${key}: empty`);
+  const rtl = lookup(messages, 'common.locale_rtl');
+  const expected = scriptDirection(code) === 'rtl' ? 'true' : 'false';
+  if (rtl !== expected) problems.push(`common.locale_rtl: "${String(rtl)}", ${code} is written ${scriptDirection(code)} so it must be "${expected}"`);
+  const name = lookup(messages, 'common.locale_name');
+  // The language's own name, as CLDR spells it or a longer form of it ("Bahasa Indonesia" for "Indonesia").
+  const own = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
+  if (code !== 'en' && (typeof name !== 'string' || !name.toLocaleLowerCase(code).includes(own.toLocaleLowerCase(code)))) {
+    problems.push(`common.locale_name: "${String(name)}" is not the language's own name (${own})`);
+  }
+  return problems;
+}
+
+/** Every problem of one translation, one line each; empty when the locale is complete and sound. */
+export function localeProblems(code: string, english: Messages, messages: Messages): string[] {
+  const { missing, extra } = compareKeys(code, english, messages);
+  return [
+    ...missing.map((key) => `${key}: missing`),
+    ...extra.map((key) => `${key}: not in en.json`),
+    ...placeholderProblems(english, messages),
+    ...pluralProblems(code, english, messages),
+    ...metaProblems(code, messages),
+    ...glossaryProblems(code),
+  ];
+}
+
+export const sourceDir = join(localesDir, '..', 'src');
+
 function main(): void {
   const english = readLocale('en');
   const total = flattenKeys(english).length;
   let problems = 0;
   for (const code of localeCodes().slice(1)) {
-    const report = compareKeys(code, english, readLocale(code));
-    const covered = total - report.missing.length;
-    console.log(`${code}: ${covered}/${total} keys (${report.missing.length} missing, ${report.extra.length} extra)`);
-    for (const key of report.missing) console.log(`  missing ${key}`);
-    for (const key of report.extra) console.log(`  extra   ${key}`);
-    problems += report.missing.length + report.extra.length;
+    const found = localeProblems(code, english, readLocale(code));
+    const missing = found.filter((line) => line.endsWith(': missing')).length;
+    console.log(`${code}: ${total - missing}/${total} keys, ${found.length} problem(s)`);
+    for (const line of found) console.log(`  ${line}`);
+    problems += found.length;
   }
+  const unused = unusedKeys(flattenKeys(english), sourceDir);
+  for (const key of unused) console.log(`en: ${key} is used nowhere under src/ (locales/usage.ts)`);
+  problems += unused.length;
   if (problems > 0) process.exitCode = 1;
 }
 
