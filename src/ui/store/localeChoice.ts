@@ -1,6 +1,7 @@
 import { proxy } from 'valtio';
 import { currentLocale, setLocale, t } from '../i18n.ts';
-import { isKnownLocale } from '../localeCatalog.ts';
+import { isKnownLocale, LOCALES } from '../localeCatalog.ts';
+import { matchBrowserLocale } from '../localeMatch.ts';
 
 /**
  * The interface language (SPEC §3 per-user preference, kept in this browser's localStorage like the
@@ -17,14 +18,30 @@ export const localeChoice = proxy({
   requested: currentLocale(),
 });
 
-/** The saved choice, or English when nothing (or something no longer shipped) is stored. */
+/** The browser's preferred languages, most wanted first. */
+function browserLanguages(): readonly string[] {
+  if (navigator.languages?.length) return navigator.languages;
+  return navigator.language ? [navigator.language] : [];
+}
+
+/**
+ * The locale to start in: the saved choice while it is still shipped, otherwise the best match for the
+ * browser's languages (src/ui/localeMatch.ts), otherwise English.
+ */
 export function readSavedLocale(): string {
+  let saved: string | null = null;
   try {
-    const saved = localStorage.getItem(STORAGE_KEY);
-    return saved && isKnownLocale(saved) ? saved : DEFAULT_LOCALE;
-  } catch {
-    return DEFAULT_LOCALE;
+    saved = localStorage.getItem(STORAGE_KEY);
+  } catch (error) {
+    // Storage unavailable (private mode, blocked by policy): nothing saved, the browser's languages decide.
+    if (!(error instanceof DOMException)) throw error;
   }
+  if (saved && isKnownLocale(saved)) return saved;
+  return matchBrowserLocale(
+    browserLanguages(),
+    LOCALES.map((entry) => entry.code),
+    DEFAULT_LOCALE,
+  );
 }
 
 function saveLocale(code: string): void {

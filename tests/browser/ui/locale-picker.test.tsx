@@ -29,6 +29,16 @@ function ReaderStandIn() {
 }
 
 const html = document.documentElement;
+
+/** Runs `body` while `navigator.languages` reports `languages`, as a browser set to them would. */
+function withBrowserLanguages(languages: string[], body: () => void): void {
+  Object.defineProperty(navigator, 'languages', { configurable: true, get: () => languages });
+  try {
+    body();
+  } finally {
+    delete (navigator as { languages?: unknown }).languages;
+  }
+}
 let view: ReturnType<typeof renderAt> | undefined;
 afterEach(() => view?.unmount());
 afterAll(async () => {
@@ -90,7 +100,28 @@ describe('LocalePicker', () => {
 
   it('ignores a stored locale that is not shipped', () => {
     localStorage.setItem('folio.locale', 'xx-Nope');
-    expect(readSavedLocale()).toBe('en');
+    withBrowserLanguages(['en-US'], () => expect(readSavedLocale()).toBe('en'));
+  });
+
+  it('starts a first visit in the best of the browser languages, region variants included', async () => {
+    localStorage.removeItem('folio.locale');
+    withBrowserLanguages(['sw-KE', 'ar-EG', 'fr-FR'], () => expect(readSavedLocale()).toBe('ar'));
+    withBrowserLanguages(['fr-CA', 'ar'], () => expect(readSavedLocale()).toBe('fr'));
+    withBrowserLanguages(['de-AT'], () => expect(readSavedLocale()).toBe('de'));
+    withBrowserLanguages(['sw', 'xx-Nope'], () => expect(readSavedLocale()).toBe('en'));
+
+    // The startup path of main.tsx: the page comes up in Arabic, right-to-left, with nothing saved.
+    withBrowserLanguages(['ar-EG'], () => void applyLocale(readSavedLocale()));
+    view = renderAt('/', <Shell />);
+    await expect.element(page.getByRole('heading', { name: 'الرئيسية' })).toBeVisible();
+    expect(html.dir).toBe('rtl');
+    expect(localStorage.getItem('folio.locale')).toBeNull();
+  });
+
+  it('lets a saved choice win over the browser languages', () => {
+    localStorage.setItem('folio.locale', 'de');
+    withBrowserLanguages(['fr-FR'], () => expect(readSavedLocale()).toBe('de'));
+    localStorage.removeItem('folio.locale');
   });
 
   it('keeps the reader left-to-right under Arabic and restores right-to-left when it closes', async () => {
