@@ -1,5 +1,16 @@
 import { parseArgs } from 'node:util';
 
+/** pino's levels; `silent` logs nothing. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Which peers may set X-Forwarded-For/Proto/Host/Port: `false` (nobody, the default), `true`
+ * (everybody: only when Folio is reachable through the proxy alone), or a list of addresses, CIDR
+ * ranges and proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustProxy = boolean | string[];
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -7,6 +18,8 @@ export interface ServerConfig {
   clientDir: string;
   /** Origins allowed to call the API from other sites (CORS); empty = CORS off, as in Komga. */
   corsOrigins: string[];
+  trustProxy: TrustProxy;
+  logLevel: LogLevel;
 }
 
 /** Flags win over environment variables, which win over defaults. */
@@ -19,6 +32,8 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'data-dir': { type: 'string' },
       'client-dir': { type: 'string' },
       'cors-origins': { type: 'string' },
+      'trust-proxy': { type: 'string' },
+      'log-level': { type: 'string' },
     },
     strict: true,
   });
@@ -34,5 +49,25 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    trustProxy: parseTrustProxy(values['trust-proxy'] ?? env.FOLIO_TRUST_PROXY ?? 'false'),
+    logLevel: parseLogLevel(values['log-level'] ?? env.FOLIO_LOG_LEVEL ?? 'info'),
   };
+}
+
+function parseTrustProxy(text: string): TrustProxy {
+  const value = text.trim();
+  if (/^(false|no|off|0|)$/i.test(value)) return false;
+  if (/^(true|yes|on)$/i.test(value)) return true;
+  // A bare number would be a hop count, which cannot check who the immediate peer is.
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (/^\d+$/.test(entry)) throw new Error(`Invalid trust-proxy entry (hop counts are not supported): ${entry}`);
+  }
+  return entries;
+}
+
+function parseLogLevel(text: string): LogLevel {
+  const level = text.trim().toLowerCase();
+  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+  throw new Error(`Invalid log level: ${text} (one of ${LOG_LEVELS.join(', ')})`);
 }

@@ -4,8 +4,8 @@ import { buildApp } from './http/app.ts';
 
 /**
  * Entry point: `node server/main.ts [--port N] [--host H] [--data-dir DIR] [--client-dir DIR]
- * [--cors-origins A,B]` (or FOLIO_PORT, FOLIO_HOST, FOLIO_DATA_DIR, FOLIO_CLIENT_DIR,
- * FOLIO_CORS_ORIGINS). Port 0 picks a free port.
+ * [--cors-origins A,B] [--trust-proxy false|true|loopback,10.0.0.0/8] [--log-level info]` (or FOLIO_PORT,
+ * FOLIO_HOST, FOLIO_DATA_DIR, FOLIO_CLIENT_DIR, FOLIO_CORS_ORIGINS, FOLIO_TRUST_PROXY, FOLIO_LOG_LEVEL). Port 0 picks a free port.
  */
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2), process.env);
@@ -13,6 +13,8 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     clientDir: config.clientDir,
     corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    logLevel: config.logLevel,
     onShutdown: () => shutdown(),
   });
   await app.listen({ port: config.port, host: config.host });

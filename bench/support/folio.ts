@@ -9,7 +9,7 @@ export interface RunningServer {
 export function startServer(repoRoot: string, dataDir: string, clientDir: string): Promise<RunningServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', clientDir],
+    ['server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', clientDir, '--log-level', 'warn'],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
   );
   return new Promise((resolve, reject) => {

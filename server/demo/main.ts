@@ -30,7 +30,7 @@ await mkdir(libraryRoot, { recursive: true });
 const books = await generateDemoLibrary(libraryRoot, (line) => console.log(line));
 console.log(`${books.length} books ready.`);
 
-const app = await buildApp({ dataDir: resolve(values['data-dir']), clientDir: resolve(values['client-dir']) });
+const app = await buildApp({ dataDir: resolve(values['data-dir']), clientDir: resolve(values['client-dir']), logLevel: 'warn' });
 await app.listen({ port: Number(values.port), host: values.host });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : Number(values.port);

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { Repositories } from '../db/repositories.ts';
+import type { Logger } from '../logging.ts';
 import type { ArchivePool } from '../media/archive-pool.ts';
 import type { EventBus } from './events.ts';
 import type { TaskQueue } from './task-queue.ts';
@@ -12,5 +13,8 @@ export interface FolioContext {
   tasks: TaskQueue;
   events: EventBus;
   archives: ArchivePool;
+  /** The server's pino logger (stdout and <data-dir>/logs/folio.log): `ctx.logger.error({ err, book }, 'what failed')`. */
+  logger: Logger;
+  /** Shorthand for a warning with its cause: `ctx.log('cannot read …', error)`. */
   log: (message: string, error?: unknown) => void;
 }

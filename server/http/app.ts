@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { openDatabase } from '../db/database.ts';
 import { createRepositories } from '../db/repositories.ts';
@@ -9,6 +9,9 @@ import { startScanScheduler } from '../domain/scan-scheduler.ts';
 import { enableTaskPersistence } from '../domain/task-persistence.ts';
 import { TaskQueue } from '../domain/task-queue.ts';
 import { ArchivePool } from '../media/archive-pool.ts';
+import type { LogLevel, TrustProxy } from '../config.ts';
+import { createAppLogger } from '../logging.ts';
+import { trustProxyFunction } from './public-origin.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
 import { registerClient } from './client-routes.ts';
@@ -52,8 +55,12 @@ export interface AppOptions {
   clientDir?: string;
   /** Background task workers (scan/analysis). Default 2. */
   taskWorkers?: number;
-  /** Fastify request logging. Default off. */
-  logger?: boolean;
+  /** Log level (request, error and task logs to stdout and <data-dir>/logs/folio.log). Default info. */
+  logLevel?: LogLevel;
+  /** Also log to stdout (default true; the log file is always written unless the level is silent). */
+  logStdout?: boolean;
+  /** Which peers may set X-Forwarded-* headers (see config.ts). Default: nobody. */
+  trustProxy?: TrustProxy;
   /** SSE heartbeat comment interval in ms (default 15000, Komga's). */
   sseHeartbeatMs?: number;
   /** What POST /actuator/shutdown does once it has answered (main.ts exits the process). */
@@ -73,7 +80,14 @@ declare module 'fastify' {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dataDir = resolve(options.dataDir);
   const clientDir = resolve(options.clientDir ?? 'dist');
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: 10 * 1024 * 1024 });
+  const { logger, close: closeLog } = createAppLogger(dataDir, options.logLevel ?? 'info', { stdout: options.logStdout });
+  const trustsProxy = trustProxyFunction(options.trustProxy);
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: options.trustProxy ? trustsProxy : false,
+  });
+  app.decorate('trustsProxy', trustsProxy);
   const db = openDatabase(dataDir);
   const ctx: FolioContext = {
     db,
@@ -81,8 +95,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     repos: createRepositories(db),
     events: new EventBus(),
     archives: new ArchivePool(),
-    tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => app.log.error({ err: error, task }, 'task failed')),
-    log: (message, error) => app.log.warn({ err: error }, message),
+    tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
+    logger,
+    log: (message, error) => logger.warn({ err: error }, message),
   };
   app.decorate('folio', ctx);
   publishTaskQueueStatus(ctx);
@@ -153,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await ctx.tasks.close();
     ctx.archives.closeAll();
     db.close();
+    await closeLog();
   });
   return app;
 }

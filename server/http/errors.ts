@@ -53,6 +53,6 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, request, status, fastifyError.message);
-  request.log.error(error);
+  request.log.error({ err: error, req: { method: request.method, url: request.url } }, 'request failed');
   return sendError(reply, request, 500, 'Internal Server Error');
 }

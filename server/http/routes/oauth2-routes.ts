@@ -5,6 +5,7 @@ import { OAuth2LoginError, STATE_COOKIE, loadProviders } from '../auth/oauth2.ts
 import { OAuth2Clients, PendingLogins, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
 import { deliverSession, hashSessionId, newSessionId } from '../auth/sessions.ts';
 import { notFound } from '../errors.ts';
+import { publicOrigin } from '../public-origin.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 
 const STATE_COOKIE_PATH = '/login/oauth2';
@@ -19,7 +20,6 @@ export function registerOAuth2Routes(app: FastifyInstance, ctx: FolioContext): v
   const pending = new PendingLogins();
   const clients = new OAuth2Clients();
   const find = (id: string) => providers.find((p) => p.registrationId === id);
-  const origin = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
   app.get('/api/v1/oauth2/providers', async () => providers.map((p) => ({ name: p.name, registrationId: p.registrationId })));
 
@@ -27,7 +27,7 @@ export function registerOAuth2Routes(app: FastifyInstance, ctx: FolioContext): v
     const provider = find(request.params.registrationId);
     if (!provider) throw notFound();
     // Normalised (default port dropped) so the token call repeats it byte for byte.
-    const redirectUri = new URL(`/login/oauth2/code/${provider.registrationId}`, origin(request)).href;
+    const redirectUri = new URL(`/login/oauth2/code/${provider.registrationId}`, publicOrigin(request)).href;
     let start: Awaited<ReturnType<typeof beginLogin>>;
     try {
       start = await beginLogin(await clients.configuration(provider), provider, redirectUri, pending);

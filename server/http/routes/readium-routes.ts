@@ -36,6 +36,7 @@ import { formatDateTime } from '../format.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { NOT_READY_MESSAGES } from './book-routes.ts';
 import { notModifiedSince } from '../conditional.ts';
+import { publicOrigin } from '../public-origin.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
 const MEDIATYPE_PROGRESSION = 'application/vnd.readium.progression+json';
@@ -79,7 +80,7 @@ export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): 
     const book = toBookDto(ctx, target.book.id, target.user.id, isAdmin(target.user));
     if (!book) throw notFound();
     return {
-      origin: `${request.protocol}://${request.host}`,
+      origin: publicOrigin(request),
       book,
       seriesMetadata: ctx.repos.seriesMetadata.findBySeriesId(target.book.seriesId),
       profile: target.profile,
@@ -87,7 +88,7 @@ export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): 
     };
   };
 
-  const linkBase = (request: FastifyRequest, target: ReadableBook): LinkBase => ({ origin: `${request.protocol}://${request.host}`, bookId: target.book.id });
+  const linkBase = (request: FastifyRequest, target: ReadableBook): LinkBase => ({ origin: publicOrigin(request), bookId: target.book.id });
 
   const send = (reply: FastifyReply, type: string, body: unknown) => reply.type(type).send(JSON.stringify(body));
 

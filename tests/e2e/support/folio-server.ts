@@ -21,7 +21,7 @@ export async function startFolio(options: { prepare?: (dataDir: string) => Promi
   await options.prepare?.(dataDir);
   const child = spawn(
     process.execPath,
-    ['server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'dist'],
+    ['server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'dist', '--log-level', 'warn'],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
   );
   const url = await waitForListeningLine(child);

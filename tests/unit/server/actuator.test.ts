@@ -54,7 +54,7 @@ describe('actuator', () => {
   it('shuts down through the callback after answering', async () => {
     let called = false;
     const { buildApp } = await import('../../../server/http/app.ts');
-    const app = await buildApp({ dataDir: join(server.dir, 'other-data'), onShutdown: () => (called = true) });
+    const app = await buildApp({ dataDir: join(server.dir, 'other-data'), onShutdown: () => (called = true), logLevel: 'warn' });
     await app.inject({ method: 'POST', url: '/api/v1/claim', headers: { 'x-komga-email': 'a@b.cd', 'x-komga-password': 'pw' } });
     const response = await app.inject({ method: 'POST', url: '/actuator/shutdown', headers: { authorization: basic('a@b.cd', 'pw') } });
     expect(response.json()).toEqual({ message: 'Shutting down, bye...' });

@@ -7,7 +7,7 @@ import { buildApp } from '../../../server/http/app.ts';
 
 describe('configuration', () => {
   it('reads flags before environment before defaults', () => {
-    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [] });
+    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, logLevel: 'info' });
     expect(readConfig(['--port', '0', '--data-dir', '/d'], { FOLIO_PORT: '9', FOLIO_DATA_DIR: '/e', FOLIO_HOST: '::1' })).toMatchObject({
       port: 0,
       dataDir: '/d',
@@ -22,12 +22,12 @@ describe('configuration', () => {
 describe('CORS', () => {
   it('is off by default and answers only listed origins when configured', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'folio-cors-'));
-    const plain = await buildApp({ dataDir: join(dir, 'a') });
+    const plain = await buildApp({ dataDir: join(dir, 'a'), logLevel: 'warn' });
     const noCors = await plain.inject({ method: 'GET', url: '/api/v1/claim', headers: { origin: 'http://reader.test' } });
     expect(noCors.headers['access-control-allow-origin']).toBeUndefined();
     await plain.close();
 
-    const app = await buildApp({ dataDir: join(dir, 'b'), corsOrigins: ['http://reader.test'] });
+    const app = await buildApp({ dataDir: join(dir, 'b'), logLevel: 'warn', corsOrigins: ['http://reader.test'] });
     const preflight = await app.inject({
       method: 'OPTIONS',
       url: '/api/v1/series',

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { LogLevel, TrustProxy } from '../../../server/config.ts';
 import { buildApp } from '../../../server/http/app.ts';
 import { newId } from '../../../server/db/ids.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
@@ -25,10 +26,16 @@ export interface TestServer {
 }
 
 /** A real server on a fresh temp data dir (real SQLite file), optionally claimed by an admin. */
-export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string } = {}): Promise<TestServer> {
+export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy } = {}): Promise<TestServer> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const dataDir = join(dir, 'data');
-  const app = await buildApp({ dataDir, clientDir: options.clientDir ?? join(dir, 'no-client') });
+  const app = await buildApp({
+    dataDir,
+    clientDir: options.clientDir ?? join(dir, 'no-client'),
+    logLevel: options.logLevel ?? 'error',
+    logStdout: options.logStdout,
+    trustProxy: options.trustProxy,
+  });
   const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD) };
   if (options.claim !== false) {
     const response = await app.inject({

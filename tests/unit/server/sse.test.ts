@@ -16,7 +16,7 @@ const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD) };
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-sse-'));
-  app = await buildApp({ dataDir: join(dir, 'data'), clientDir: join(dir, 'none'), sseHeartbeatMs: 50 });
+  app = await buildApp({ dataDir: join(dir, 'data'), clientDir: join(dir, 'none'), sseHeartbeatMs: 50, logLevel: 'warn' });
   await app.inject({ method: 'POST', url: '/api/v1/claim', headers: { 'x-komga-email': ADMIN_EMAIL, 'x-komga-password': ADMIN_PASSWORD } });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
