@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useId, useRef, type ReactNode, type UIEvent } from 'react';
 import * as buttons from './buttons.css.ts';
 import * as styles from './row.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 /**
  * A titled, sideways-scrolling row of cards (dashboard sections). `onNearEnd` fires when the row
@@ -27,7 +28,8 @@ export function HorizontalRow<T>(props: {
   }
   function onScroll(event: UIEvent<HTMLUListElement>) {
     const el = event.currentTarget;
-    if (onNearEnd && el.scrollLeft + el.clientWidth >= el.scrollWidth * 0.95) onNearEnd();
+    // scrollLeft runs from 0 toward negative values in a right-to-left row, hence the absolute value.
+    if (onNearEnd && Math.abs(el.scrollLeft) + el.clientWidth >= el.scrollWidth * 0.95) onNearEnd();
   }
   return (
     <section className={styles.section} aria-labelledby={headingId}>
@@ -37,10 +39,10 @@ export function HorizontalRow<T>(props: {
         </h2>
         <span aria-hidden="true">
           <button type="button" tabIndex={-1} className={buttons.icon} onClick={() => page(-1)}>
-            <ChevronLeft size={20} />
+            <ChevronLeft className={flipInRtl} size={20} />
           </button>
           <button type="button" tabIndex={-1} className={buttons.icon} onClick={() => page(1)}>
-            <ChevronRight size={20} />
+            <ChevronRight className={flipInRtl} size={20} />
           </button>
         </span>
       </div>

@@ -4,6 +4,7 @@ import { t } from '../i18n.ts';
 import * as buttons from './buttons.css.ts';
 import { ErrorMessage } from './Feedback.tsx';
 import * as styles from './selection.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 /** `ids` with `id` moved one place earlier (-1) or later (+1); unchanged at the ends. */
 export function moveId(ids: readonly string[], id: string, step: -1 | 1): string[] {
@@ -47,7 +48,7 @@ export function MoveControls(props: { ids: readonly string[]; id: string; title:
         title={t('groups.move.earlier', { title })}
         onClick={() => void move(-1)}
       >
-        <ArrowLeft aria-hidden="true" size={16} />
+        <ArrowLeft className={flipInRtl} aria-hidden="true" size={16} />
       </button>
       <button
         type="button"
@@ -57,7 +58,7 @@ export function MoveControls(props: { ids: readonly string[]; id: string; title:
         title={t('groups.move.later', { title })}
         onClick={() => void move(1)}
       >
-        <ArrowRight aria-hidden="true" size={16} />
+        <ArrowRight className={flipInRtl} aria-hidden="true" size={16} />
       </button>
       <ErrorMessage error={error} />
     </div>

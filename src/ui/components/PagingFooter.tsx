@@ -3,6 +3,7 @@ import { formatNumber } from '../format.ts';
 import { t } from '../i18n.ts';
 import * as buttons from './buttons.css.ts';
 import * as styles from './paging.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 /** "x–y of total" with previous/next controls; `page` is 0-based. */
 export function PagingFooter(props: {
@@ -20,10 +21,10 @@ export function PagingFooter(props: {
     <nav className={styles.footer} aria-label={t('paging.label')}>
       <span>{t('paging.range', { from: formatNumber(from), to: formatNumber(to), total: formatNumber(total) })}</span>
       <button type="button" className={buttons.icon} disabled={page <= 0} onClick={() => onPage(page - 1)} aria-label={t('paging.previous')}>
-        <ChevronLeft aria-hidden="true" size={20} />
+        <ChevronLeft className={flipInRtl} aria-hidden="true" size={20} />
       </button>
       <button type="button" className={buttons.icon} disabled={page >= lastPage} onClick={() => onPage(page + 1)} aria-label={t('paging.next')}>
-        <ChevronRight aria-hidden="true" size={20} />
+        <ChevronRight className={flipInRtl} aria-hidden="true" size={20} />
       </button>
     </nav>
   );

@@ -13,6 +13,7 @@ import { isAdmin, session } from '../store/session.ts';
 import * as buttons from './buttons.css.ts';
 import { ErrorMessage } from './Feedback.tsx';
 import * as styles from './selection.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 /**
  * Actions on the books or series ticked in a grid (issue 6): read state for everybody; edit,
@@ -83,7 +84,7 @@ export function SelectionToolbar(props: {
           {t('book.mark_read')}
         </button>
         <button type="button" className={buttons.quiet} disabled={busy} onClick={() => void markRead(false)}>
-          <Undo2 aria-hidden="true" size={16} />
+          <Undo2 className={flipInRtl} aria-hidden="true" size={16} />
           {t('book.mark_unread')}
         </button>
         {admin && (

@@ -62,7 +62,7 @@ export const posterImage = style({
 export const badge = style({
   position: 'absolute',
   top: 6,
-  right: 6,
+  insetInlineEnd: 6,
   minWidth: 24,
   padding: '1px 7px',
   borderRadius: 12,
@@ -75,7 +75,7 @@ export const badge = style({
 
 export const readMark = style({
   position: 'absolute',
-  left: 0,
+  insetInlineStart: 0,
   bottom: 0,
   height: 4,
   background: vars.color.primary,
@@ -94,7 +94,7 @@ export const title = style({
 export const selectBox = style({
   position: 'absolute',
   top: 6,
-  left: 6,
+  insetInlineStart: 6,
   zIndex: 2,
   width: 20,
   height: 20,

@@ -218,6 +218,9 @@ export function PagedView(props: PagedViewProps) {
     <div
       ref={scrollerRef}
       className={styles.scroller}
+      // The page area is laid out in screen coordinates whatever the interface language: click zones,
+      // swipes and scroll positions follow the book's reading direction, not the document's.
+      dir="ltr"
       style={{ background }}
       // Focusable so Space, PageDown and ↓ scroll a page taller than the screen natively.
       tabIndex={-1}

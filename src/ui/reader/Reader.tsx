@@ -252,6 +252,7 @@ export function Reader(props: ReaderProps) {
           backHref={backHref}
           page={currentPage}
           total={pages.length}
+          pageDirection={direction.direction === 'RIGHT_TO_LEFT' ? 'rtl' : 'ltr'}
           incognito={query.incognito}
           fullscreen={fullscreen}
           hasPreviousBook={siblings.previous !== null}

@@ -9,7 +9,6 @@ import { readerTitle } from './bookTitle.ts';
 import { Reader, type Siblings } from './Reader.tsx';
 import * as styles from './reader.css.ts';
 import { parseReaderQuery } from './readerQuery.ts';
-import { useLeftToRightWhileOpen } from './useLeftToRightWhileOpen.ts';
 
 type LoadState = { status: 'loading' } | { status: 'error'; message: string } | ({ status: 'ready' } & LoadedBook);
 
@@ -22,7 +21,6 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
   const query = useMemo(() => parseReaderQuery(search), [bookId]);
   const [state, setState] = useState<LoadState>({ status: 'loading' });
   const [siblings, setSiblings] = useState<Siblings>(NO_SIBLINGS);
-  useLeftToRightWhileOpen();
 
   useEffect(() => {
     let cancelled = false;

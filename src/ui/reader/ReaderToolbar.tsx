@@ -15,6 +15,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 interface ReaderToolbarProps {
   title: string;
@@ -32,6 +33,12 @@ interface ReaderToolbarProps {
   onGoToPage: (page: number) => void;
   onPreviousBook: () => void;
   onNextBook: () => void;
+  /**
+   * The book's page order on screen: the bottom bar (slider, first/last page, previous/next book) runs
+   * in it, so a right-to-left manga has page 1 on the right even under an English interface, and a
+   * left-to-right comic has it on the left under Arabic. The top bar follows the interface language.
+   */
+  pageDirection: 'ltr' | 'rtl';
   /** The "more" menu at the end of the top bar. */
   menu?: ReactNode;
 }
@@ -57,7 +64,7 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
     <>
       <header className={styles.topBar} onClick={(event) => event.stopPropagation()}>
         <Link href={backHref} className={styles.iconButton} aria-label={t('reader.back')} title={t('reader.back')}>
-          <ArrowLeft aria-hidden size={20} />
+          <ArrowLeft className={flipInRtl} aria-hidden size={20} />
         </Link>
         <h1 className={styles.title} style={{ fontSize: 'inherit', margin: 0 }}>
           {title}
@@ -81,13 +88,13 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         </IconButton>
         {props.menu}
       </header>
-      <footer className={styles.bottomBar} onClick={(event) => event.stopPropagation()}>
+      <footer className={styles.bottomBar} dir={props.pageDirection} onClick={(event) => event.stopPropagation()}>
         <div className={styles.barGroup}>
           <IconButton label={t('reader.previous_book')} onClick={props.onPreviousBook} disabled={!props.hasPreviousBook}>
-            <SkipBack aria-hidden size={20} />
+            <SkipBack className={flipInRtl} aria-hidden size={20} />
           </IconButton>
           <IconButton label={t('reader.first_page')} onClick={() => props.onGoToPage(1)} disabled={page <= 1}>
-            <ChevronFirst aria-hidden size={20} />
+            <ChevronFirst className={flipInRtl} aria-hidden size={20} />
           </IconButton>
         </div>
         <input
@@ -106,10 +113,10 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         </span>
         <div className={styles.barGroup}>
           <IconButton label={t('reader.last_page')} onClick={() => props.onGoToPage(total)} disabled={page >= total}>
-            <ChevronLast aria-hidden size={20} />
+            <ChevronLast className={flipInRtl} aria-hidden size={20} />
           </IconButton>
           <IconButton label={t('reader.next_book')} onClick={props.onNextBook} disabled={!props.hasNextBook}>
-            <SkipForward aria-hidden size={20} />
+            <SkipForward className={flipInRtl} aria-hidden size={20} />
           </IconButton>
         </div>
       </footer>

@@ -226,6 +226,8 @@ export function WebtoonView(props: WebtoonViewProps) {
     <div
       ref={scrollerRef}
       className={styles.webtoonScroller}
+      // Screen coordinates whatever the interface language (see PagedView).
+      dir="ltr"
       style={{ background }}
       onClick={onClick}
       data-testid="reader-webtoon"

@@ -20,8 +20,7 @@ export const canvas = style({
 
 const bar = style({
   position: 'absolute',
-  left: 0,
-  right: 0,
+  insetInline: 0,
   display: 'flex',
   alignItems: 'center',
   gap: '0.75rem',
@@ -89,8 +88,9 @@ export const messageAction = style({ pointerEvents: 'auto' });
 export const snackbar = style({
   position: 'absolute',
   top: '4rem',
-  left: '50%',
-  transform: 'translateX(-50%)',
+  insetInline: 0,
+  marginInline: 'auto',
+  width: 'fit-content',
   padding: '0.75rem 1.25rem',
   borderRadius: '0.5rem',
   background: 'rgba(40, 40, 40, 0.95)',
@@ -124,7 +124,7 @@ export const spacer = style({
 export const stickyCanvas = style({
   position: 'sticky',
   top: 0,
-  left: 0,
+  left: 0, // physical: the page canvas is drawn in screen coordinates, inside the reader's page area (dir=ltr)
   display: 'block',
 });
 
@@ -146,7 +146,7 @@ export const webtoonStrip = style({
 export const webtoonSlot = style({
   position: 'absolute',
   top: 0,
-  left: 0,
+  left: 0, // physical: webtoon slots are placed in screen coordinates, inside the reader's page area (dir=ltr)
   width: '100%',
 });
 
@@ -158,8 +158,9 @@ export const webtoonCanvas = style({
 export const notice = style({
   position: 'absolute',
   bottom: '5rem',
-  left: '50%',
-  transform: 'translateX(-50%)',
+  insetInline: 0,
+  marginInline: 'auto',
+  width: 'fit-content',
   padding: '0.6rem 1.1rem',
   borderRadius: '0.5rem',
   background: 'rgba(40, 40, 40, 0.92)',
@@ -223,7 +224,7 @@ export const kbd = style({
   display: 'inline-block',
   minWidth: '1.6rem',
   padding: '0.1rem 0.4rem',
-  marginRight: '0.25rem',
+  marginInlineEnd: '0.25rem',
   borderRadius: '0.3rem',
   border: '1px solid rgba(255, 255, 255, 0.35)',
   fontFamily: 'inherit',
@@ -267,7 +268,7 @@ export const thumbnailImage = style({
 export const debugOverlay = style({
   position: 'absolute',
   top: '3.5rem',
-  right: '0.5rem',
+  insetInlineEnd: '0.5rem',
   zIndex: 4,
   padding: '0.5rem 0.75rem',
   borderRadius: '0.375rem',
@@ -296,7 +297,7 @@ export const menu = style({
   position: 'fixed',
   inset: 'unset',
   top: '3.25rem',
-  right: '0.5rem',
+  insetInlineEnd: '0.5rem',
   margin: 0,
   padding: '0.35rem',
   minWidth: '14rem',

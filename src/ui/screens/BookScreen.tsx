@@ -21,6 +21,7 @@ import { useRefreshWhile } from '../hooks/useRefreshWhile.ts';
 import { t } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import * as styles from './screens.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 /** Known author roles are translated; anything else a server sends is shown as is. */
 function roleLabel(role: string): string {
@@ -136,7 +137,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
           )}
           {progress?.completed ? (
             <button type="button" className={buttons.quiet} onClick={() => markRead(false)} disabled={busy}>
-              <Undo2 aria-hidden="true" size={18} />
+              <Undo2 className={flipInRtl} aria-hidden="true" size={18} />
               {t('book.mark_unread')}
             </button>
           ) : (
@@ -231,14 +232,14 @@ export function BookScreen({ bookId }: { bookId: string }) {
         <nav className={styles.actionsRow} aria-label={readListId ? t('book.siblings_read_list') : t('book.siblings')}>
           {siblings.data?.previous && (
             <Link href={`/book/${siblings.data.previous.id}${siblingQuery}`} className={buttons.secondary}>
-              <ChevronLeft aria-hidden="true" size={18} />
+              <ChevronLeft className={flipInRtl} aria-hidden="true" size={18} />
               {t('book.previous_book')}
             </Link>
           )}
           {siblings.data?.next && (
             <Link href={`/book/${siblings.data.next.id}${siblingQuery}`} className={buttons.secondary}>
               {t('book.next_book')}
-              <ChevronRight aria-hidden="true" size={18} />
+              <ChevronRight className={flipInRtl} aria-hidden="true" size={18} />
             </Link>
           )}
         </nav>

@@ -25,6 +25,7 @@ import { usePageSize } from '../hooks/usePageSize.ts';
 import { t, tPlural } from '../i18n.ts';
 import * as library from './library/library.css.ts';
 import * as styles from './screens.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 /** Book sorts a series offers (REFERENCE §3.3); the first is the default. */
 const BOOK_SORTS = [
@@ -130,7 +131,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
                 </button>
               ) : (
                 <button type="button" className={buttons.quiet} onClick={() => markAll(false)} disabled={busy}>
-                  <Undo2 aria-hidden="true" size={18} />
+                  <Undo2 className={flipInRtl} aria-hidden="true" size={18} />
                   {t('series.mark_unread')}
                 </button>
               )}

@@ -5,7 +5,8 @@ export const box = style({ position: 'relative', width: 'min(420px, 45vw)' });
 
 export const input = style({
   width: '100%',
-  padding: '7px 12px 7px 34px',
+  paddingBlock: 7,
+  paddingInline: '34px 12px',
   minHeight: 36,
   borderRadius: 18,
   border: `1px solid ${vars.color.border}`,

@@ -11,6 +11,7 @@ import { endSession, isAdmin, session } from '../store/session.ts';
 import { SearchBox } from '../search/SearchBox.tsx';
 import { NavDrawer } from './NavDrawer.tsx';
 import * as styles from './shell.css.ts';
+import { flipInRtl } from '../theme/direction.css.ts';
 
 const DRAWER_ID = 'folio-nav-drawer';
 const MAIN_ID = 'folio-main';
@@ -78,7 +79,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           </span>
         )}
         <button type="button" className={buttons.quiet} onClick={logOut} disabled={loggingOut}>
-          <LogOut aria-hidden="true" size={18} />
+          <LogOut className={flipInRtl} aria-hidden="true" size={18} />
           {t('app.log_out')}
         </button>
       </header>

@@ -7,12 +7,12 @@ const NARROW = 'screen and (max-width: 900px)';
 
 export const skipLink = style({
   position: 'absolute',
-  left: -9999,
+  insetInlineStart: -9999,
   top: 8,
   zIndex: 100,
   padding: '8px 12px',
   background: vars.color.surface,
-  selectors: { '&:focus': { left: 8 } },
+  selectors: { '&:focus': { insetInlineStart: 8 } },
 });
 
 export const appBar = style({

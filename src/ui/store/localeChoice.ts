@@ -1,5 +1,5 @@
 import { proxy } from 'valtio';
-import { currentLocale, setLocale, t } from '../i18n.ts';
+import { currentLocale, setLocale } from '../i18n.ts';
 import { isKnownLocale, LOCALES } from '../localeCatalog.ts';
 import { matchBrowserLocale } from '../localeMatch.ts';
 
@@ -73,9 +73,4 @@ export function chooseLocale(code: string): Promise<void> {
   const chosen = isKnownLocale(code) ? code : DEFAULT_LOCALE;
   saveLocale(chosen);
   return applyLocale(chosen);
-}
-
-/** The writing direction of the active locale, from its `common.locale_rtl` (REFERENCE §7). */
-export function localeDirection(): 'rtl' | 'ltr' {
-  return t('common.locale_rtl') === 'true' ? 'rtl' : 'ltr';
 }

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import { t } from '../../../src/ui/i18n.ts';
-import { useLeftToRightWhileOpen } from '../../../src/ui/reader/useLeftToRightWhileOpen.ts';
 import { LocalePicker } from '../../../src/ui/shell/LocalePicker.tsx';
 import { LocaleRoot } from '../../../src/ui/shell/LocaleRoot.tsx';
 import { ThemeSwitch } from '../../../src/ui/shell/ThemeSwitch.tsx';
@@ -21,11 +20,6 @@ function Shell() {
       )}
     </LocaleRoot>
   );
-}
-
-function ReaderStandIn() {
-  useLeftToRightWhileOpen();
-  return <p>reader</p>;
 }
 
 const html = document.documentElement;
@@ -122,16 +116,5 @@ describe('LocalePicker', () => {
     localStorage.setItem('folio.locale', 'de');
     withBrowserLanguages(['fr-FR'], () => expect(readSavedLocale()).toBe('de'));
     localStorage.removeItem('folio.locale');
-  });
-
-  it('keeps the reader left-to-right under Arabic and restores right-to-left when it closes', async () => {
-    await applyLocale('ar');
-    expect(html.dir).toBe('rtl');
-    view = renderAt('/', <ReaderStandIn />);
-    await expect.element(page.getByText('reader')).toBeVisible();
-    expect(html.dir).toBe('ltr');
-    view.unmount();
-    view = undefined;
-    expect(html.dir).toBe('rtl');
   });
 });
