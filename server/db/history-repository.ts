@@ -53,21 +53,27 @@ export class HistoryRepository {
   }
 
   /**
-   * One page of events; the default order is newest first. `seriesRestriction` (a condition on a
-   * series aliased `s`) hides events about existing series the caller may not see; events about
-   * series that no longer exist stay visible, as nothing else remembers them.
+   * One page of events; the default order is newest first. `visibility.restriction` (a condition on a
+   * series aliased `s`) hides events about existing series the caller may not see. Events about no
+   * series, or one that no longer exists, are kept when `visibility.orphans` is true (administrators:
+   * nothing else remembers them) and hidden otherwise (a user sees what happened to the content they
+   * may see, never to files nothing links them to any more).
    */
   page(
     sort: SortOrder[],
     limit: number | null,
     offset: number,
-    seriesRestriction?: SqlFragment,
+    visibility: { restriction: SqlFragment | undefined; orphans: boolean },
   ): { events: HistoricalEvent[]; total: number; sorted: boolean } {
     const order = orderBy(sort, SORT_COLUMNS, [{ property: 'timestamp', direction: 'desc' }], 'id');
-    const where = seriesRestriction
-      ? `WHERE series_id IS NULL OR NOT EXISTS (SELECT 1 FROM series s WHERE s.id = series_id)
-           OR EXISTS (SELECT 1 FROM series s WHERE s.id = series_id AND (${seriesRestriction.sql}))`
-      : '';
+    const seriesRestriction = visibility.restriction;
+    const visible = `EXISTS (SELECT 1 FROM series s WHERE s.id = series_id${seriesRestriction ? ` AND (${seriesRestriction.sql})` : ''})`;
+    const orphan = 'series_id IS NULL OR NOT EXISTS (SELECT 1 FROM series s WHERE s.id = series_id)';
+    const where = !visibility.orphans
+      ? `WHERE ${visible}`
+      : seriesRestriction
+        ? `WHERE ${orphan} OR ${visible}`
+        : '';
     const params = seriesRestriction?.params ?? [];
     const rows = this.db
       .prepare(`SELECT * FROM historical_event ${where} ${order.clause} LIMIT ? OFFSET ?`)

@@ -10,14 +10,30 @@ export interface HistoricalEventDto {
   properties: Record<string, string>;
 }
 
-/** HistoricalEventDto (REFERENCE §2.8); absent book/series ids are left out, as the contract marks them optional. */
-export function toHistoricalEventDto(event: HistoricalEvent): HistoricalEventDto {
+/** A property value that is a server path: absolute POSIX, Windows drive or UNC. */
+const SERVER_PATH = /^(\/|[a-zA-Z]:[\\/]|\\\\)/;
+
+/**
+ * Details for a caller who is not an administrator: server paths shrink to their file name, as
+ * Komga reduces a book's `url` for them.
+ */
+function withoutServerPaths(properties: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([key, value]) => [key, SERVER_PATH.test(value) ? (value.split(/[\\/]/).pop() ?? '') : value]),
+  );
+}
+
+/**
+ * HistoricalEventDto (REFERENCE §2.8); absent book/series ids are left out, as the contract marks them
+ * optional. `admin` false hides server paths in the details.
+ */
+export function toHistoricalEventDto(event: HistoricalEvent, admin: boolean): HistoricalEventDto {
   return {
     id: event.id,
     type: event.type,
     timestamp: formatLocalDateTime(event.timestamp),
     ...(event.bookId ? { bookId: event.bookId } : {}),
     ...(event.seriesId ? { seriesId: event.seriesId } : {}),
-    properties: event.properties,
+    properties: admin ? event.properties : withoutServerPaths(event.properties),
   };
 }

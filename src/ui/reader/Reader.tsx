@@ -5,6 +5,7 @@ import { keyAction, type ReaderAction } from '../../engine/readerInput.ts';
 import { BACKGROUND_COLOURS, resolveDirection } from '../../engine/readerSettings.ts';
 import type { Viewport } from '../../engine/types.ts';
 import { describeError, t } from '../i18n.ts';
+import { isAdmin, session } from '../store/session.ts';
 import { DebugOverlay } from './DebugOverlay.tsx';
 import { PageMenu, type PosterTarget } from './PageMenu.tsx';
 import { PagedView } from './PagedView.tsx';
@@ -55,6 +56,7 @@ function isTyping(target: EventTarget | null): boolean {
 export function Reader(props: ReaderProps) {
   const { book, pages, query, siblings, backHref } = props;
   const settings = useSnapshot(readerPreferences);
+  const { me } = useSnapshot(session);
   const pageInfo = useMemo(() => toPageInfo(pages), [pages]);
   const [direction, setDirectionState] = useState(() =>
     resolveDirection(readerPreferences.readingDirection, props.seriesDirection),
@@ -206,10 +208,14 @@ export function Reader(props: ReaderProps) {
   }, [settings.debugOverlay]);
 
   const background = BACKGROUND_COLOURS[settings.background];
-  const posterTargets: PosterTarget[] = [{ owner: 'books', id: book.id, label: t('reader.set_book_poster') }];
-  if (!book.oneshot) posterTargets.push({ owner: 'series', id: book.seriesId, label: t('reader.set_series_poster') });
-  if (query.context === 'READLIST' && query.contextId) {
-    posterTargets.push({ owner: 'readlists', id: query.contextId, label: t('reader.set_readlist_poster') });
+  // Posters are an administrator's business (the upload routes answer 403 to anybody else).
+  const posterTargets: PosterTarget[] = [];
+  if (isAdmin(me)) {
+    posterTargets.push({ owner: 'books', id: book.id, label: t('reader.set_book_poster') });
+    if (!book.oneshot) posterTargets.push({ owner: 'series', id: book.seriesId, label: t('reader.set_series_poster') });
+    if (query.context === 'READLIST' && query.contextId) {
+      posterTargets.push({ owner: 'readlists', id: query.contextId, label: t('reader.set_readlist_poster') });
+    }
   }
   const common = {
     bookId: book.id,
