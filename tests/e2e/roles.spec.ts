@@ -1,0 +1,161 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import { BLUE, GREEN, RED, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * Every role against every menu: each screen's menus are opened one by one, and what they offer is
+ * compared with what the role may do. Also the history screen, which every user may open.
+ */
+const READER = { email: 'reader@example.org', password: 'reader password 42' };
+const PLAIN = { email: 'plain@example.org', password: 'plain password 42' };
+
+/** Actions only an administrator may run: none of them may be offered to anybody else. */
+const ADMIN_ONLY = [
+  en.content_actions.book_label,
+  en.content_actions.series_label,
+  en.reader.set_book_poster,
+  en.reader.set_series_poster,
+  en.reader.set_readlist_poster,
+  en.libraries.scan,
+  en.libraries.actions.label,
+  en.groups.edit.collection_actions,
+  en.groups.edit.readlist_actions,
+  en.nav.new_library,
+  en.nav.users,
+  en.nav.server,
+  en.nav.metrics,
+  en.nav.media_management,
+  en.nav.import,
+  en.selection.edit,
+  en.selection.delete,
+  en.libraries.actions.analyze,
+  en.libraries.actions.refresh_metadata,
+];
+
+let folio: RunningFolio;
+let libraryRoot: string;
+const ids = { library: '', series: '', book: '', deletedBook: '', collection: '', readList: '' };
+const page = (color: Rgb): PageSpec => ({ width: 300, height: 450, color, format: 'png' });
+
+async function post(api: APIRequestContext, url: string, data: unknown): Promise<{ id: string }> {
+  const response = await api.post(`${folio.url}${url}`, { data, headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+  if (!response.ok()) throw new Error(`POST ${url}: ${response.status()} ${await response.text()}`);
+  return (await response.json().catch(() => ({}))) as { id: string };
+}
+
+test.beforeAll(async () => {
+  libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-roles-'));
+  await createCbz(path.join(libraryRoot, 'Saga', 'Saga 01.cbz'), [RED, GREEN, BLUE].map(page));
+  await createCbz(path.join(libraryRoot, 'Saga', 'Saga 02.cbz'), [GREEN, BLUE].map(page));
+  folio = await startFolio();
+  const api = await playwrightRequest.newContext();
+  await claimAndLogIn(api, folio.url);
+  ids.library = (await addLibraryAndWait(api, folio.url, libraryRoot)).id;
+  const book = await findBook(api, folio.url, 'Saga 01');
+  const second = await findBook(api, folio.url, 'Saga 02');
+  ids.book = book.id;
+  ids.series = book.seriesId;
+  ids.deletedBook = second.id;
+  ids.collection = (await post(api, '/api/v1/collections', { name: 'Picks', ordered: false, seriesIds: [book.seriesId] })).id;
+  ids.readList = (await post(api, '/api/v1/readlists', { name: 'Arc', ordered: true, bookIds: [book.id] })).id;
+  await post(api, '/api/v2/users', { ...READER, roles: ['PAGE_STREAMING', 'FILE_DOWNLOAD'] });
+  await post(api, '/api/v2/users', { ...PLAIN, roles: [] });
+  // Something for the history: the second book's file is deleted.
+  const deleted = await api.delete(`${folio.url}/api/v1/books/${second.id}/file`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+  expect(deleted.status()).toBe(202);
+  await api.dispose();
+});
+
+test.afterAll(async () => {
+  await folio?.stop();
+  await rm(libraryRoot, { recursive: true, force: true });
+});
+
+/** Names of the visible buttons, links and menu items. */
+async function offered(p: Page): Promise<string[]> {
+  return p.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('button, a[href], [role="menuitem"]')]
+      .filter((element) => element.checkVisibility())
+      .map((element) => (element.getAttribute('aria-label') ?? element.textContent ?? '').trim())
+      .filter(Boolean),
+  );
+}
+
+/** Opens every menu of the screen in turn (disclosures and popovers) and gathers what each offers. */
+async function everythingOffered(p: Page): Promise<Set<string>> {
+  const names = new Set(await offered(p));
+  const openers = p.locator('button[aria-expanded="false"], button[popovertarget]');
+  const count = await openers.count();
+  for (let i = 0; i < count; i++) {
+    const opener = openers.nth(i);
+    if (!(await opener.isVisible())) continue;
+    await opener.click();
+    for (const name of await offered(p)) names.add(name);
+    await p.keyboard.press('Escape');
+  }
+  return names;
+}
+
+const SCREENS = [
+  { name: 'dashboard', url: () => '/dashboard' },
+  { name: 'library', url: () => `/libraries/${ids.library}/series`, select: true },
+  { name: 'series', url: () => `/series/${ids.series}`, select: true },
+  { name: 'book', url: () => `/book/${ids.book}` },
+  { name: 'collection', url: () => `/collections/${ids.collection}` },
+  { name: 'read list', url: () => `/readlists/${ids.readList}` },
+  { name: 'reader', url: () => `/book/${ids.book}/read?context=READLIST&contextId=${ids.readList}` },
+];
+
+const ROLES = [
+  { name: 'administrator', user: ADMIN, admin: true, download: true },
+  { name: 'reader (page streaming, file download)', user: READER, admin: false, download: true },
+  { name: 'plain user', user: PLAIN, admin: false, download: false },
+];
+
+for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const role of ROLES) {
+    test(`${role.name} is offered exactly the actions of the role on every menu (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
+      await p.setViewportSize(viewport);
+      await logIn(p.context().request, folio.url, role.user);
+      const all = new Set<string>();
+      for (const screen of SCREENS) {
+        await p.goto(`${folio.url}${screen.url()}`);
+        await expect(p.locator('main, [data-testid="reader-canvas"]').first()).toBeVisible();
+        await p.waitForLoadState('networkidle');
+        if (screen.select) {
+          const box = p.getByRole('checkbox', { name: /^Select / }).first();
+          await box.check();
+          await expect(p.getByRole('toolbar', { name: en.selection.label })).toBeVisible();
+        }
+        const names = await everythingOffered(p);
+        const forbidden = role.admin ? [] : ADMIN_ONLY.filter((name) => names.has(name));
+        expect(forbidden, `${screen.name}: offered to a ${role.name}`).toEqual([]);
+        if (!role.download) expect(names.has(en.book.download), `${screen.name}: download offered`).toBe(false);
+        for (const name of names) all.add(name);
+      }
+      // The administrator saw every one of them: the menus were really opened.
+      if (role.admin) expect(ADMIN_ONLY.filter((name) => !all.has(name))).toEqual([]);
+      if (role.download) expect(all.has(en.book.download)).toBe(true);
+    });
+  }
+
+  test(`every user sees the history of the content they may see (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
+    await p.setViewportSize(viewport);
+    await logIn(p.context().request, folio.url, PLAIN);
+    await p.goto(`${folio.url}/dashboard`);
+    const toggle = p.getByRole('button', { name: en.nav.toggle });
+    if (await toggle.isVisible()) await toggle.click();
+    await p.getByRole('link', { name: en.nav.history }).click();
+    await expect(p).toHaveURL(/\/history$/);
+    const row = p.getByRole('row', { name: new RegExp(en.history.types.BookFileDeleted) });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('Saga 02.cbz');
+    await expect(row).not.toContainText(libraryRoot);
+    await expect(row.getByRole('link', { name: en.history.open_book })).toHaveAttribute('href', `/book/${ids.deletedBook}`);
+  });
+}
