@@ -14,7 +14,13 @@ const base = style({
   fontSize: 14,
   cursor: 'pointer',
   textDecoration: 'none',
-  whiteSpace: 'nowrap',
+  // A label longer than its room (a German compound, a Finnish case form) wraps, hyphenated where the
+  // browser has the language's dictionary, else broken, instead of spilling out of the button. `anywhere`
+  // (not `break-word`) so the label's flex item may shrink below its longest word.
+  maxWidth: '100%',
+  textAlign: 'center',
+  overflowWrap: 'anywhere',
+  hyphens: 'auto',
   selectors: {
     '&:disabled': { opacity: 0.55, cursor: 'default' },
   },

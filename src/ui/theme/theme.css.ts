@@ -1,4 +1,5 @@
 import { createTheme, createThemeContract, globalStyle } from '@vanilla-extract/css';
+import './scripts.css.ts';
 
 /**
  * One contract, two themes. The root element carries exactly one of the theme classes;
