@@ -17,6 +17,7 @@ import { createAuthHook } from './auth/authenticate.ts';
 import { registerClient } from './client-routes.ts';
 import { registerCors } from './cors.ts';
 import { registerContentGuard } from './content-guard.ts';
+import { registerBodyParsers } from './content-types.ts';
 import { handleError } from './errors.ts';
 import { shallowEtag } from './etag.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifyCookie);
   app.setErrorHandler(handleError);
+  registerBodyParsers(app);
 
   // Komga's default for API responses; handlers that need another policy set their own.
   app.addHook('onSend', async (request, reply, payload) => {

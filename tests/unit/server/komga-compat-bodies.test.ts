@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookDto } from '../../../src/api/types.ts';
+import { type CompatServer, startCompatServer } from './komga-compat-helpers.ts';
+
+/**
+ * Request bodies as Komga's clients send them: axios's `post(url, null)` is an empty form post,
+ * scripts send `Content-Type: application/json` on every call, Readium clients send +json types.
+ */
+let c: CompatServer;
+beforeAll(async () => {
+  c = await startCompatServer();
+});
+afterAll(async () => {
+  await c.server.close();
+});
+
+const EMPTY_BODY_TYPES = ['application/x-www-form-urlencoded', 'application/json', 'application/json;charset=UTF-8', 'text/plain', 'application/octet-stream'];
+
+describe('an empty body is no body, whatever Content-Type says', () => {
+  it.each(EMPTY_BODY_TYPES)('POST /api/v1/libraries/{id}/scan with %s', async (contentType) => {
+    const response = await c.send('POST', `/api/v1/libraries/${c.library.id}/scan`, { contentType, body: '' });
+    expect(response.statusCode, response.body).toBe(202);
+    await c.server.app.folio.tasks.idle();
+  });
+
+  it.each(EMPTY_BODY_TYPES)('PUT /api/v1/books/thumbnails with %s', async (contentType) => {
+    const response = await c.send('PUT', '/api/v1/books/thumbnails?for_bigger_result_only=true', { contentType, body: '' });
+    expect(response.statusCode, response.body).toBe(202);
+    await c.server.app.folio.tasks.idle();
+  });
+
+  it('POST /api/v1/books/{id}/analyze and /refresh-metadata with an empty JSON body', async () => {
+    const book = c.books[0]!;
+    expect((await c.send('POST', `/api/v1/books/${book.id}/analyze`, { contentType: 'application/json' })).statusCode).toBe(202);
+    expect((await c.send('POST', `/api/v1/books/${book.id}/metadata/refresh`, { contentType: 'application/x-www-form-urlencoded' })).statusCode).toBe(202);
+    await c.server.app.folio.tasks.idle();
+  });
+
+  it('POST /api/logout with Content-Type: application/json and no body ends the session', async () => {
+    const login = await c.send('GET', '/api/v2/users/me', { headers: { 'x-auth-token': '' } });
+    const token = String(login.headers['x-auth-token'] ?? '');
+    expect(token).not.toBe('');
+    const session = { authorization: '', 'x-auth-token': token };
+    expect((await c.server.get('/api/v2/users/me', session)).statusCode).toBe(200);
+    const logout = await c.send('POST', '/api/logout', { contentType: 'application/json', headers: session });
+    expect(logout.statusCode, logout.body).toBe(204);
+    expect((await c.server.get('/api/v2/users/me', { 'x-auth-token': token, 'x-requested-with': 'XMLHttpRequest' })).statusCode).toBe(401);
+  });
+
+  it('an unknown content type with a body is ignored on a route that reads no body', async () => {
+    const response = await c.send('POST', `/api/v1/libraries/${c.library.id}/scan`, { contentType: 'text/plain', body: 'hello' });
+    expect(response.statusCode, response.body).toBe(202);
+    await c.server.app.folio.tasks.idle();
+  });
+});
+
+describe('JSON bodies', () => {
+  it('application/*+json is JSON (Readium progression)', async () => {
+    const comic = c.books.find((b) => b.media.mediaProfile === 'DIVINA' && b.media.status === 'READY')!;
+    const body = {
+      modified: '2026-01-02T03:04:05Z',
+      device: { id: 'r1', name: 'Readium' },
+      locator: { href: `/api/v1/books/${comic.id}/pages/2`, type: 'image/png', locations: { position: 2 } },
+    };
+    const response = await c.send('PUT', `/api/v1/books/${comic.id}/progression`, { contentType: 'application/vnd.readium.progression+json', body });
+    expect(response.statusCode, response.body).toBe(204);
+    expect((await c.server.json<BookDto>(`/api/v1/books/${comic.id}`)).readProgress).toMatchObject({ page: 2 });
+  });
+
+  it('malformed JSON is a 400 in Spring’s error shape', async () => {
+    const response = await c.send('PATCH', `/api/v1/books/${c.books[0]!.id}/metadata`, { contentType: 'application/json', body: '{"title": ' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ status: 400, path: `/api/v1/books/${c.books[0]!.id}/metadata` });
+  });
+
+  it('a prototype-poisoning body is refused', async () => {
+    const response = await c.send('PATCH', `/api/v1/books/${c.books[0]!.id}/metadata`, { contentType: 'application/json', body: '{"__proto__": {"admin": true}}' });
+    expect(response.statusCode).toBe(400);
+  });
+});
