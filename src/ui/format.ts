@@ -11,13 +11,18 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium' }).format(date);
 }
 
-const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
 
+/**
+ * A file size in the locale's digits and unit names ("12.3 MB", "12,3 Mo", "١٢٫٣ م.ب."). Decimal
+ * steps of 1000, because those are the units Intl names; the server's own `size` text is English
+ * and binary, so the client never shows it.
+ */
 export function formatBytes(bytes: number): string {
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024;
+  while (Math.abs(value) >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
     unit += 1;
   }
   return new Intl.NumberFormat(currentLocale(), {
@@ -26,6 +31,20 @@ export function formatBytes(bytes: number): string {
     unitDisplay: 'short',
     maximumFractionDigits: unit === 0 ? 0 : 1,
   }).format(value);
+}
+
+/** A duration in seconds, in the locale's words: "1.5 sec", "2 min 5 sec", "1 h 2 min". */
+export function formatDuration(seconds: number): string {
+  const locale = currentLocale();
+  const unit = (value: number, name: 'second' | 'minute' | 'hour', fraction = 0) =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short', maximumFractionDigits: fraction }).format(value);
+  if (seconds < 60) return unit(seconds, 'second', 1);
+  const whole = Math.round(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = whole % 60;
+  const parts = hours > 0 ? [unit(hours, 'hour'), unit(minutes, 'minute')] : [unit(minutes, 'minute'), unit(rest, 'second')];
+  return new Intl.ListFormat(locale, { type: 'unit', style: 'narrow' }).format(parts);
 }
 
 /** Date and time; accepts zoned ISO strings and Komga's zone-less local ones. */

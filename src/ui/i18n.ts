@@ -11,11 +11,24 @@ i18n.locale('en');
 
 type Params = Record<string, string | number>;
 
+/**
+ * Numbers given to a message are written in the locale's digits and grouping ("1 234" in French, "١٢"
+ * in Arabic, "۱۲" in Persian), so no caller has to remember to format a count or a page number.
+ */
+function localized(params: Params | undefined): Params | undefined {
+  if (!params) return params;
+  const numbers = new Intl.NumberFormat(i18n.locale());
+  return Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [name, typeof value === 'number' ? numbers.format(value) : value]),
+  );
+}
+
 export function t(key: string, params?: Params): string {
-  const value = i18n.t(key, params);
+  const shown = localized(params);
+  const value = i18n.t(key, shown);
   if (value) return value;
   // Fall back to English when the active locale lacks a key, then to the key itself so gaps are visible.
-  return i18n.t(key, params, 'en') || key;
+  return i18n.t(key, shown, 'en') || key;
 }
 
 const localeLoaders = import.meta.glob<{ default: Record<string, unknown> }>(['../../locales/*.json', '!../../locales/en.json']);
@@ -38,7 +51,7 @@ export function currentLocale(): string {
 /** Plural categories through Intl.PluralRules: keys like `books.one` / `books.other`. */
 export function tPlural(key: string, count: number, params?: Params): string {
   const category = new Intl.PluralRules(currentLocale()).select(count);
-  const specific = i18n.t(`${key}.${category}`, { count, ...params });
+  const specific = i18n.t(`${key}.${category}`, localized({ count, ...params }));
   return specific || t(`${key}.other`, { count, ...params });
 }
 

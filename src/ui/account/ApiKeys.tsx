@@ -8,7 +8,7 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
 import { FieldError } from '../settings/FieldError.tsx';
 import { ModalDialog, runAction } from '../settings/ModalDialog.tsx';
-import { formatDateTime } from '../settings/format.ts';
+import { formatDateTime } from '../format.ts';
 import * as styles from '../settings/settings.css.ts';
 
 /** The user's API keys: a new key is shown once, right after creation; the list only has comments. */

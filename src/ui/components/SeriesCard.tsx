@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { seriesThumbnailUrl } from '../../api/series.ts';
 import type { SeriesDto } from '../../api/types.ts';
+import { formatNumber } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
 import { Poster } from './Poster.tsx';
 import * as styles from './cards.css.ts';
@@ -31,7 +32,7 @@ export function SeriesCard({
         )}
         {series.booksUnreadCount > 0 && (
           <span className={styles.badge} aria-hidden="true">
-            {series.booksUnreadCount}
+            {formatNumber(series.booksUnreadCount)}
           </span>
         )}
       </Poster>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { pageThumbnailUrl } from '../../api/books.ts';
+import { formatNumber } from '../format.ts';
 import { t } from '../i18n.ts';
 import { ReaderDialog } from './ReaderDialog.tsx';
 import * as styles from './reader.css.ts';
@@ -58,7 +59,7 @@ export function ThumbnailsDialog({ bookId, pageCount, currentPage, onPick, onClo
           >
             {THUMBNAIL_PAGE_SIZES.map((size) => (
               <option key={size} value={size}>
-                {size}
+                {formatNumber(size)}
               </option>
             ))}
           </select>

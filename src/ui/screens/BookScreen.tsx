@@ -178,7 +178,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
           <dt className={styles.detailTerm}>{t('book.pages')}</dt>
           <dd className={styles.detailValue}>{formatNumber(media.pagesCount)}</dd>
           <dt className={styles.detailTerm}>{t('book.size')}</dt>
-          <dd className={styles.detailValue}>{data.size || formatBytes(data.sizeBytes)}</dd>
+          <dd className={styles.detailValue}>{formatBytes(data.sizeBytes)}</dd>
           <dt className={styles.detailTerm}>{t('book.read_status')}</dt>
           <dd className={styles.detailValue}>{readState}</dd>
           {data.metadata.authors.length > 0 && (

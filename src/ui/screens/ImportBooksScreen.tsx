@@ -12,6 +12,7 @@ import * as feedback from '../components/feedback.css.ts';
 import * as table from '../components/table.css.ts';
 import { onLiveEvent } from '../events/liveStore.ts';
 import { useAsync } from '../hooks/useAsync.ts';
+import { formatBytes } from '../format.ts';
 import { t } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { preferences } from '../store/preferences.ts';
@@ -228,7 +229,7 @@ export function ImportBooksScreen() {
                       <th scope="row">
                         {row.book.name}
                         <div className={feedback.muted} style={{ margin: 0, fontWeight: 'normal', fontSize: 12 }}>
-                          {row.book.size}
+                          {formatBytes(row.book.sizeBytes)}
                         </div>
                       </th>
                       <td>

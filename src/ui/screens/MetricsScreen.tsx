@@ -3,9 +3,9 @@ import { ApiError } from '../../api/http.ts';
 import { getMetric, type MetricDto } from '../../api/server.ts';
 import { EmptyState, ErrorMessage, Loading } from '../components/Feedback.tsx';
 import * as table from '../components/table.css.ts';
-import { formatBytes, formatNumber } from '../format.ts';
+import { formatBytes, formatDuration, formatNumber } from '../format.ts';
 import { useAsync } from '../hooks/useAsync.ts';
-import { currentLocale, t } from '../i18n.ts';
+import { t } from '../i18n.ts';
 import { session } from '../store/session.ts';
 import * as styles from './screens.css.ts';
 
@@ -78,7 +78,6 @@ export function MetricsScreen() {
   const metrics = useAsync(() => loadMetrics(ids), [ids]);
   const nameOf = (id: string) => libraries.find((l) => l.id === id)?.name ?? id;
   const data = metrics.data;
-  const seconds = new Intl.NumberFormat(currentLocale(), { style: 'unit', unit: 'second', maximumFractionDigits: 1 });
 
   return (
     <>
@@ -145,7 +144,7 @@ export function MetricsScreen() {
                     <tr key={row.type}>
                       <th scope="row">{row.type}</th>
                       <td>{formatNumber(row.count)}</td>
-                      <td>{seconds.format(row.seconds)}</td>
+                      <td>{formatDuration(row.seconds)}</td>
                       <td>{formatNumber(row.failures)}</td>
                     </tr>
                   ))}

@@ -4,7 +4,7 @@ import { ErrorMessage, EmptyState, Loading } from '../components/Feedback.tsx';
 import { PagingFooter } from '../components/PagingFooter.tsx';
 import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../format.ts';
 import * as styles from './settings.css.ts';
 
 const PAGE_SIZE = 20;

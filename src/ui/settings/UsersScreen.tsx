@@ -15,7 +15,7 @@ import { ChangeUserPasswordDialog } from './ChangeUserPasswordDialog.tsx';
 import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { EditRestrictionsDialog } from './EditRestrictionsDialog.tsx';
 import { EditRolesDialog } from './EditRolesDialog.tsx';
-import { formatDateTime } from './format.ts';
+import { formatDateTime } from '../format.ts';
 import { grantedRoles } from './RoleCheckboxes.tsx';
 import * as styles from './settings.css.ts';
 
