@@ -9,8 +9,10 @@ import {
   equality,
   jsonArrayMembership,
   numericOps,
+  posterOps,
   stringOps,
 } from './conditions.ts';
+import { simplifyCondition } from './simplify.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { type SqlFragment, sql } from './sql-fragment.ts';
@@ -59,6 +61,7 @@ export const BOOK_FIELDS: Record<string, FieldCompiler> = {
   mediaStatus: equality('m.status', upper),
   mediaProfile: equality(MEDIA_PROFILE, upper),
   author: authorOps(['bm.authors']),
+  poster: posterOps('thumbnail_book', 'book_id', 'b.id'),
 };
 
 /** Sort properties accepted for books (REFERENCE §3.2). */
@@ -140,7 +143,7 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
 }
 
 function whereClause(query: BookQuery): SqlFragment {
-  const parts: SqlFragment[] = [compileCondition(query.condition, BOOK_FIELDS)];
+  const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition), BOOK_FIELDS)];
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, file name, series title, ISBN, authors and tags.

@@ -16,6 +16,7 @@ export class SearchConditionError extends Error {}
 
 export type FieldCompiler = (op: Operator) => SqlFragment;
 
+/** Compiles a condition already simplified by simplifyCondition (see compileSearchCondition). */
 export function compileCondition(condition: unknown, fields: Record<string, FieldCompiler>): SqlFragment {
   if (condition === null || condition === undefined) return sql('1 = 1');
   if (typeof condition !== 'object' || Array.isArray(condition)) throw new SearchConditionError('Invalid condition');
@@ -46,14 +47,22 @@ function requireValue(op: Operator): unknown {
   return op.value;
 }
 
+/** A value SQLite can bind: numbers stay numbers, booleans and strings become strings. */
+export function scalarValue(op: Operator): string | number {
+  const value = requireValue(op);
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return String(value);
+  throw new SearchConditionError(`Operator ${op.operator} needs a single value`);
+}
+
 /** is / isNot on a plain column. `normalise` adapts the value (e.g. upper-casing enums). */
 export function equality(column: string, normalise: (v: unknown) => unknown = (v) => v): FieldCompiler {
   return (op) => {
     switch (opName(op)) {
       case 'is':
-        return sql(`${column} = ?`, normalise(requireValue(op)));
+        return sql(`${column} = ?`, normalise(scalarValue(op)));
       case 'isnot':
-        return sql(`${column} IS NOT ?`, normalise(requireValue(op)));
+        return sql(`${column} IS NOT ?`, normalise(scalarValue(op)));
       default:
         return unsupported(op);
     }
@@ -68,9 +77,9 @@ export function jsonArrayMembership(columns: string[]): FieldCompiler {
   return (op) => {
     switch (opName(op)) {
       case 'is':
-        return { sql: anyMatch(), params: columns.map(() => String(requireValue(op))) };
+        return { sql: anyMatch(), params: columns.map(() => String(scalarValue(op))) };
       case 'isnot':
-        return { sql: `NOT (${anyMatch()})`, params: columns.map(() => String(requireValue(op))) };
+        return { sql: `NOT (${anyMatch()})`, params: columns.map(() => String(scalarValue(op))) };
       case 'isnull':
         return sql(`NOT (${anyPresent})`);
       case 'isnotnull':
@@ -83,7 +92,7 @@ export function jsonArrayMembership(columns: string[]): FieldCompiler {
 
 export function stringOps(column: string): FieldCompiler {
   return (op) => {
-    const v = () => String(requireValue(op));
+    const v = () => String(scalarValue(op));
     const like = (pattern: string, negate: boolean) =>
       sql(`${negate ? 'NOT ' : ''}${column} LIKE ? ESCAPE '\\'`, pattern);
     switch (opName(op)) {
@@ -112,7 +121,7 @@ export function stringOps(column: string): FieldCompiler {
 export function numericOps(column: string, nullable: boolean): FieldCompiler {
   return (op) => {
     const v = () => {
-      const n = Number(requireValue(op));
+      const n = Number(scalarValue(op));
       if (!Number.isFinite(n)) throw new SearchConditionError(`Operator ${op.operator} needs a number`);
       return n;
     };
@@ -185,12 +194,51 @@ export function durationMs(duration: string | undefined): number {
   return (y! * 365 + mo! * 30 + w! * 7 + d!) * day + h! * 3_600_000 + mi! * 60_000 + s! * 1000;
 }
 
+function objectValue(op: Operator): Record<string, unknown> {
+  const value = requireValue(op);
+  if (typeof value !== 'object' || Array.isArray(value)) throw new SearchConditionError(`Operator ${op.operator} needs an object value`);
+  return value as Record<string, unknown>;
+}
+
+/**
+ * `poster` leaf (books): `{type?, selected?}` — whether the book has a poster of that type and/or
+ * selection state (komga-webui's missing-posters screen asks `isNot {type: GENERATED, selected: true}`).
+ */
+export function posterOps(table: string, ownerColumn: string, owner: string): FieldCompiler {
+  return (op) => {
+    const value = objectValue(op);
+    const tests: string[] = [];
+    const params: unknown[] = [];
+    if (value.type !== undefined && value.type !== null) {
+      tests.push('upper(t.type) = upper(?)');
+      params.push(String(value.type));
+    }
+    if (value.selected !== undefined && value.selected !== null) {
+      const selected = value.selected === true || String(value.selected).toLowerCase() === 'true';
+      tests.push('t.selected = ?');
+      params.push(selected ? 1 : 0);
+    }
+    const exists = `EXISTS (SELECT 1 FROM ${table} t WHERE t.${ownerColumn} = ${owner}${tests.map((t) => ` AND ${t}`).join('')})`;
+    switch (opName(op)) {
+      case 'is':
+        return { sql: exists, params };
+      case 'isnot':
+        return { sql: `NOT ${exists}`, params };
+      default:
+        return unsupported(op);
+    }
+  };
+}
+
 /** `author` leaf: `{name?, role?}` matched against a JSON array of {name, role}, case-insensitive. */
 export function authorOps(columns: string[]): FieldCompiler {
   return (op) => {
-    const value = requireValue(op) as { name?: string; role?: string };
+    const value = objectValue(op) as { name?: unknown; role?: unknown };
     const tests: string[] = [];
     const params: unknown[] = [];
+    for (const part of [value.name, value.role]) {
+      if (part !== undefined && part !== null && typeof part !== 'string') throw new SearchConditionError('author name and role must be strings');
+    }
     if (value.name) tests.push(`lower(json_extract(value, '$.name')) = lower(?)`);
     if (value.role) tests.push(`lower(json_extract(value, '$.role')) = lower(?)`);
     if (tests.length === 0) throw new SearchConditionError('author needs a name or a role');

@@ -11,6 +11,7 @@ import {
   numericOps,
   stringOps,
 } from './conditions.ts';
+import { simplifyCondition } from './simplify.ts';
 import type { IdPage } from './book-search.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
@@ -122,7 +123,7 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
 }
 
 function whereClause(query: SeriesQuery): SqlFragment {
-  const parts: SqlFragment[] = [compileCondition(query.condition, SERIES_FIELDS)];
+  const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition), SERIES_FIELDS)];
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, folder name, publisher, alternate titles, genres, tags and the books' authors.

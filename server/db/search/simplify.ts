@@ -1,0 +1,36 @@
+import { SearchConditionError } from './conditions.ts';
+
+/** Deeper or larger trees are refused: no client builds them, and each level costs SQL nesting. */
+export const MAX_CONDITION_DEPTH = 32;
+export const MAX_CONDITION_NODES = 1000;
+
+/**
+ * Rewrites a search condition before it is compiled, the way Komga reads it: empty `allOf`/`anyOf`
+ * groups are dropped at any depth (komga-webui sends an empty `anyOf` for every unused filter),
+ * one-member groups become their member, and a tree that simplifies to nothing is `undefined`
+ * (matches everything). Malformed trees (not an object, a group without an array, too deep, too
+ * large) throw SearchConditionError, which the HTTP layer answers with 400.
+ */
+export function simplifyCondition(condition: unknown): unknown {
+  const budget = { nodes: 0 };
+  return simplify(condition, 0, budget);
+}
+
+function simplify(condition: unknown, depth: number, budget: { nodes: number }): unknown {
+  if (condition === null || condition === undefined) return undefined;
+  if (depth > MAX_CONDITION_DEPTH) throw new SearchConditionError(`Condition nested deeper than ${MAX_CONDITION_DEPTH} levels`);
+  if (++budget.nodes > MAX_CONDITION_NODES) throw new SearchConditionError(`Condition has more than ${MAX_CONDITION_NODES} parts`);
+  if (typeof condition !== 'object' || Array.isArray(condition)) throw new SearchConditionError('Invalid condition');
+  const keys = Object.keys(condition);
+  if (keys.length !== 1) throw new SearchConditionError('A condition must have exactly one key');
+  const key = keys[0]!;
+  const lower = key.toLowerCase();
+  if (lower !== 'allof' && lower !== 'anyof') return condition;
+  const members = (condition as Record<string, unknown>)[key];
+  if (!Array.isArray(members)) throw new SearchConditionError(`${key} needs an array`);
+  if (members.length > MAX_CONDITION_NODES) throw new SearchConditionError(`Condition has more than ${MAX_CONDITION_NODES} parts`);
+  const kept = members.map((member) => simplify(member, depth + 1, budget)).filter((member) => member !== undefined);
+  if (kept.length === 0) return undefined;
+  if (kept.length === 1) return kept[0];
+  return lower === 'allof' ? { allOf: kept } : { anyOf: kept };
+}

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOK_FIELDS } from '../../../server/db/search/book-search.ts';
+import { SERIES_FIELDS } from '../../../server/db/search/series-search.ts';
+import { type CompatServer, ids, startCompatServer } from './komga-compat-helpers.ts';
+
+let c: CompatServer;
+beforeAll(async () => {
+  c = await startCompatServer();
+});
+afterAll(async () => {
+  await c.server.close();
+});
+
+const search = (path: string, body: unknown) => c.send('POST', path, { contentType: 'application/json', body });
+const is = (value: unknown) => ({ operator: 'is', value });
+
+/** komga-webui's browse request: the library, then one empty `anyOf` per unused filter group. */
+const webuiBrowse = (libraryId: string) => ({
+  condition: { allOf: [{ libraryId: is(libraryId) }, ...Array.from({ length: 8 }, () => ({ anyOf: [] }))] },
+});
+
+describe('komga-webui browse conditions', () => {
+  it('POST /api/v1/series/list with eight empty anyOf groups lists the library’s series', async () => {
+    expect(ids(await search('/api/v1/series/list?page=0&size=20&sort=metadata.titleSort,asc', webuiBrowse(c.library.id))).sort()).toEqual(c.series.map((s) => s.id).sort());
+  });
+
+  it('POST /api/v1/series/list/alphabetical-groups counts them', async () => {
+    const response = await search('/api/v1/series/list/alphabetical-groups', webuiBrowse(c.library.id));
+    expect(response.statusCode, response.body).toBe(200);
+    const groups = response.json() as { group: string; count: number }[];
+    expect(groups.reduce((sum, g) => sum + g.count, 0)).toBe(c.series.length);
+  });
+
+  it('POST /api/v1/books/list (library books tab, series book list) lists books', async () => {
+    expect(ids(await search('/api/v1/books/list?page=0&size=20', webuiBrowse(c.library.id))).sort()).toEqual(c.books.map((b) => b.id).sort());
+    const alpha = c.series.find((s) => s.name === 'Alpha')!;
+    const seriesBooks = { condition: { allOf: [{ seriesId: is(alpha.id) }, { anyOf: [] }, { anyOf: [] }, { allOf: [] }] } };
+    expect(ids(await search('/api/v1/books/list?sort=metadata.numberSort,asc', seriesBooks))).toHaveLength(2);
+  });
+
+  it('drops empty groups at any depth and flattens one-member groups', async () => {
+    const nested = { condition: { anyOf: [{ allOf: [{ anyOf: [{ allOf: [] }] }, { title: is('alpha') }] }, { anyOf: [{ anyOf: [] }] }] } };
+    expect(ids(await search('/api/v1/series/list', nested))).toEqual([c.series.find((s) => s.name === 'Alpha')!.id]);
+  });
+
+  it('a condition that simplifies to nothing matches everything', async () => {
+    for (const condition of [{ allOf: [] }, { anyOf: [] }, { allOf: [{ anyOf: [] }, { allOf: [{ anyOf: [] }] }] }, null]) {
+      expect(ids(await search('/api/v1/series/list', { condition }))).toHaveLength(c.series.length);
+    }
+    expect(ids(await search('/api/v1/books/list', {}))).toHaveLength(c.books.length);
+  });
+});
+
+describe('malformed conditions are 400, never 500', () => {
+  const deep = (levels: number): unknown => (levels === 0 ? { title: is('alpha') } : { allOf: [deep(levels - 1), { deleted: { operator: 'isFalse' } }] });
+  const cases: [string, unknown][] = [
+    ['nested 200 levels deep', deep(200)],
+    ['5000 members', { anyOf: Array.from({ length: 5000 }, (_, i) => ({ title: is(`t${i}`) })) }],
+    ['a group without an array', { allOf: 'x' }],
+    ['an array value', { libraryId: is(['a', 'b']) }],
+    ['an object value', { title: is({ nested: true }) }],
+    ['a leaf without operator', { title: { value: 'x' } }],
+    ['two keys', { title: is('x'), deleted: { operator: 'isTrue' } }],
+    ['an author that is not an object', { author: is('somebody') }],
+    ['a poster that is a string', { poster: is('GENERATED') }],
+  ];
+  it.each(cases)('%s', async (_, condition) => {
+    for (const path of ['/api/v1/series/list', '/api/v1/books/list', '/api/v1/series/list/alphabetical-groups']) {
+      const response = await search(path, { condition });
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(400);
+    }
+  });
+
+  it('a moderately deep condition still works', async () => {
+    expect(ids(await search('/api/v1/series/list', { condition: deep(20) }))).toHaveLength(1);
+  });
+});
+
+describe('poster condition (missing-posters screen)', () => {
+  it('finds books with and without a selected generated poster', async () => {
+    const generated = { type: 'GENERATED', selected: true };
+    const withPoster = ids(await search('/api/v1/books/list', { condition: { poster: is(generated) } }));
+    const without = ids(await search('/api/v1/books/list', { condition: { poster: { operator: 'isNot', value: generated } } }));
+    const broken = c.books.find((b) => b.media.status !== 'READY')!;
+    expect(without).toEqual([broken.id]);
+    expect(withPoster.sort()).toEqual(c.books.filter((b) => b.id !== broken.id).map((b) => b.id).sort());
+    expect(ids(await search('/api/v1/books/list', { condition: { poster: is({ type: 'USER_UPLOADED' }) } }))).toEqual([]);
+  });
+});
+
+// --- Every condition of the contract, read from Komga's OpenAPI document ---
+
+type Schema = { $ref?: string; oneOf?: Schema[]; properties?: Record<string, Schema>; discriminator?: { mapping: Record<string, string> } };
+const schemas = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/komga-openapi.json'), 'utf8')) as { components: { schemas: Record<string, Schema> } }
+).components.schemas;
+const deref = (schema: Schema): Schema => (schema.$ref ? schemas[schema.$ref.split('/').pop()!]! : schema);
+
+/** Each leaf field of a search schema with the operators its operator schema allows. */
+function contractLeaves(searchSchema: string): Map<string, string[]> {
+  const condition = deref(schemas[searchSchema]!.properties!.condition!);
+  const leaves = new Map<string, string[]>();
+  for (const member of condition.oneOf!) {
+    const [field, operatorSchema] = Object.entries(deref(member).properties!)[0]!;
+    if (field === 'allOf' || field === 'anyOf') continue;
+    leaves.set(field, Object.keys(deref(operatorSchema).discriminator!.mapping));
+  }
+  return leaves;
+}
+
+/** A plausible operand for each field, as komga-webui would send it. */
+function operand(field: string, operator: string): Record<string, unknown> {
+  if (['before', 'after'].includes(operator)) return { dateTime: '2020-01-01T00:00:00Z' };
+  if (['isInTheLast', 'isNotInTheLast'].includes(operator)) return { duration: 'P30D' };
+  if (['isNull', 'isNotNull', 'isTrue', 'isFalse'].includes(operator)) return {};
+  const values: Record<string, unknown> = {
+    libraryId: c.library.id,
+    collectionId: 'none',
+    seriesId: c.series[0]!.id,
+    readListId: 'none',
+    title: 'Alpha',
+    titleSort: 'Alpha',
+    tag: 'tag',
+    sharingLabel: 'kids',
+    genre: 'Drama',
+    publisher: 'Publisher',
+    language: 'en',
+    ageRating: 12,
+    numberSort: 1,
+    readStatus: 'UNREAD',
+    seriesStatus: 'ONGOING',
+    mediaStatus: 'READY',
+    mediaProfile: 'DIVINA',
+    author: { name: 'Writer', role: 'writer' },
+    poster: { type: 'GENERATED', selected: true },
+  };
+  if (!(field in values)) throw new Error(`no test value for ${field}`);
+  return { value: values[field] };
+}
+
+describe.each([
+  ['BookSearch', '/api/v1/books/list', BOOK_FIELDS],
+  ['SeriesSearch', '/api/v1/series/list', SERIES_FIELDS],
+] as const)('every condition of %s', (schema, path, fields) => {
+  const leaves = contractLeaves(schema);
+
+  it('is known to the compiler', () => {
+    expect([...leaves.keys()].filter((field) => !(field in fields))).toEqual([]);
+  });
+
+  it.each([...leaves].flatMap(([field, operators]) => operators.map((operator) => [field, operator] as const)))('%s %s', async (field, operator) => {
+    const condition = { allOf: [{ [field]: { operator, ...operand(field, operator) } }, { anyOf: [] }] };
+    const response = await search(`${path}?size=5`, { condition });
+    expect(response.statusCode, response.body).toBe(200);
+  });
+});
