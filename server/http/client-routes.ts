@@ -4,12 +4,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { sendError } from './errors.ts';
 
-const API_PREFIXES = ['/api/', '/sse/', '/opds/'];
+const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
 
 /**
  * Serves the built web client from `clientDir` with history-mode fallback: a GET for any other
- * unknown path gets index.html so client-side routes survive a reload. Unknown API paths get a
- * JSON 404 instead. Files are resolved strictly inside clientDir.
+ * unknown path gets index.html so client-side routes survive a reload. Unknown API paths (including
+ * Spring's /actuator) get a JSON 404 instead. Files are resolved strictly inside clientDir.
  */
 export async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
   await app.register(fastifyStatic, { root: clientDir, serve: false });
@@ -17,7 +17,7 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const path = decodePath(request.url.split('?')[0] ?? '/');
     const isApi =
-      path !== null && (API_PREFIXES.some((p) => path.startsWith(p)) || path === '/api' || path === '/opds' || path === '/sse');
+      path !== null && (API_PREFIXES.some((p) => path.startsWith(p)) || path === '/api' || path === '/opds' || path === '/sse' || path === '/actuator');
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD') || path === null) {
       return sendError(reply, request, 404, 'Not Found');
     }

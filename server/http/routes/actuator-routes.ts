@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { TaskMetrics } from '../../domain/task-metrics.ts';
+import { logFilePath } from '../../logging.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { sendAttachment } from '../file-download.ts';
 import { requireRole } from '../guards.ts';
 
 interface Measurement {
@@ -142,6 +144,12 @@ export function registerActuatorRoutes(app: FastifyInstance, ctx: FolioContext, 
       measurements: metric.measure(selected),
       availableTags: metric.tag && available.length ? [{ tag: metric.tag, values: available }] : [],
     };
+  });
+
+  // The current log file (rotated copies stay on disk); 404 when logging is silent, as Spring does without a log file.
+  app.get('/actuator/logfile', async (request, reply) => {
+    requireRole(request, 'ADMIN');
+    return sendAttachment(request, reply, logFilePath(ctx.dataDir), 'text/plain; charset=utf-8', 'folio.log');
   });
 
   app.post('/actuator/shutdown', async (request, reply) => {
