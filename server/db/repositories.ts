@@ -2,6 +2,7 @@ import type { Db } from './database.ts';
 import { BookMetadataRepository } from './book-metadata-repository.ts';
 import { BookRepository } from './book-repository.ts';
 import { CollectionRepository } from './collection-repository.ts';
+import { HistoryRepository } from './history-repository.ts';
 import { LibraryRepository } from './library-repository.ts';
 import { MediaRepository } from './media-repository.ts';
 import { ReadListRepository } from './readlist-repository.ts';
@@ -30,6 +31,7 @@ export interface Repositories {
   readListThumbnails: OwnedThumbnailRepository;
   collections: CollectionRepository;
   readLists: ReadListRepository;
+  history: HistoryRepository;
 }
 
 export function createRepositories(db: Db): Repositories {
@@ -50,5 +52,6 @@ export function createRepositories(db: Db): Repositories {
     readListThumbnails: new OwnedThumbnailRepository(db, 'thumbnail_readlist', 'readlist_id'),
     collections: new CollectionRepository(db),
     readLists: new ReadListRepository(db),
+    history: new HistoryRepository(db),
   };
 }

@@ -25,7 +25,7 @@ const inside = (child: string, parent: string) => child === parent || child.star
  * Brings one outside file into a series folder (REFERENCE §8 ERR_1018–1022): copied (hard link
  * when possible) or moved, optionally replacing an existing book of the series ("upgrade",
  * which keeps that book's id and reading progress). The library is then rescanned so the book
- * appears; returns the imported book's id.
+ * appears, and a BookImported history event records it; returns the imported book's id.
  */
 export async function importBook(ctx: FolioContext, request: BookImportRequest, copyMode: 'HARDLINK' | 'MOVE'): Promise<string> {
   const source = resolve(request.sourceFile);
@@ -69,5 +69,11 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
   for (const bookId of toAnalyse) submitBookAnalysis(ctx, bookId);
   const imported = ctx.repos.books.findByLibrary(series.libraryId).find((b) => b.url === destination && b.deletedDate === null);
   if (!imported) throw new ImportError('ERR_1022');
+  ctx.repos.history.insert({
+    type: 'BookImported',
+    bookId: imported.id,
+    seriesId: series.id,
+    properties: { name: destination, source, upgrade: request.upgradeBookId ? 'Yes' : 'No' },
+  });
   return imported.id;
 }

@@ -71,6 +71,27 @@ describe('book import', () => {
     expect((await readFile(join(sample.root, 'Alpha', 'Alpha 03.cbz'))).equals(await readFile(join(inbox, 'new one.cbz')))).toBe(true);
   });
 
+  it('records each successful import in the history (BookImported), failures not', async () => {
+    const [copied] = await importBooks([{ sourceFile: join(inbox, 'new one.cbz'), seriesId: alpha.id, destinationName: 'Alpha 03' }]);
+    const [failed] = await importBooks([{ sourceFile: join(inbox, 'missing.cbz'), seriesId: alpha.id }]);
+    expect(failed).toMatchObject({ success: false });
+    const old = (await alphaBooks())[0]!;
+    await importBooks([{ sourceFile: join(inbox, 'sub', 'other.cbz'), seriesId: alpha.id, upgradeBookId: old.id }], 'MOVE');
+    const history = (await server.json<Page<{ type: string; bookId: string; seriesId: string; properties: Record<string, string> }>>('/api/v1/history?sort=timestamp,asc')).content;
+    expect(history.filter((e) => e.type === 'BookImported')).toEqual([
+      expect.objectContaining({
+        bookId: copied!.bookId,
+        seriesId: alpha.id,
+        properties: { name: join(sample.root, 'Alpha', 'Alpha 03.cbz'), source: join(inbox, 'new one.cbz'), upgrade: 'No' },
+      }),
+      expect.objectContaining({
+        bookId: old.id,
+        seriesId: alpha.id,
+        properties: { name: join(sample.root, 'Alpha', 'Alpha 01.cbz'), source: join(inbox, 'sub', 'other.cbz'), upgrade: 'Yes' },
+      }),
+    ]);
+  });
+
   it('moves a file when asked', async () => {
     await importBooks([{ sourceFile: join(inbox, 'sub', 'other.cbz'), seriesId: alpha.id }], 'MOVE');
     await expect(stat(join(inbox, 'sub', 'other.cbz'))).rejects.toThrow();
