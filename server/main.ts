@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
 import { readConfig } from './config.ts';
 import { buildApp } from './http/app.ts';
+import { connectionBudget } from './media/descriptor-budget.ts';
+
+const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
  * Entry point: `node server/main.ts [--port N] [--host H] [--data-dir DIR] [--client-dir DIR]
@@ -17,6 +20,9 @@ async function main(): Promise<void> {
     logLevel: config.logLevel,
     onShutdown: () => shutdown(),
   });
+  // Connections beyond what the descriptor limit leaves after archives and files are refused at
+  // once, so a crowd of clients cannot starve page reads of descriptors.
+  app.server.maxConnections = connectionBudget();
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -29,6 +35,9 @@ async function main(): Promise<void> {
   console.log(`Folio listening on http://${urlHost}:${port}`);
 
   function shutdown() {
+    // Requests in flight get a grace period; connections that never send a request (or clients
+    // that stopped reading) must not keep the process alive past it.
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -1,5 +1,5 @@
 import { MediaError } from '../media/book-reader.ts';
-import { analyseContainer } from '../media/analyse-container.ts';
+import { analyseOpened } from '../media/analyse-container.ts';
 import type { Media, MediaFile, MediaPage } from '../db/media-repository.ts';
 import type { FolioContext } from './context.ts';
 import { applyBookFileOptions } from './book-file-options.ts';
@@ -21,7 +21,9 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<vo
   let pages: MediaPage[] = [];
   let files: MediaFile[] = [];
   try {
-    const result = await analyseContainer(book.url, library?.analyzeDimensions ?? true);
+    const result = await ctx.archives.withFreshHandle(book.url, ({ reader, book: opened }) =>
+      analyseOpened(reader, opened, library?.analyzeDimensions ?? true),
+    );
     pages = result.pages.map((p, index) => ({
       number: index + 1,
       fileName: p.fileName,

@@ -1,4 +1,5 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { MediaError } from '../media/book-reader.ts';
 import type { MediaPage } from '../db/media-repository.ts';
 import type { FolioContext } from './context.ts';
 import { type PageRenderOptions, renderedPage } from './rendered-pages.ts';
@@ -26,5 +27,29 @@ export async function openBookPage(
   const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
   const render = archive.renderPage?.bind(archive);
   if (render) return renderedPage(ctx, book, page, (request) => render(page.fileName, request), options);
-  return { page, stream: await archive.openEntry(page.fileName) };
+  return { page, stream: await primed(await archive.openEntry(page.fileName)) };
+}
+
+/**
+ * The entry's stream once its first bytes have been read, so that a damaged entry fails here,
+ * while the route can still answer with an error, instead of after a 200 went out. Destroying the
+ * returned stream destroys the entry's stream (and so releases the archive handle).
+ */
+async function primed(stream: Readable): Promise<Readable> {
+  const chunks = stream[Symbol.asyncIterator]();
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await chunks.next();
+  } catch (error) {
+    stream.destroy();
+    throw error instanceof MediaError ? error : new MediaError('ERR_1007', `page entry cannot be read: ${String(error)}`, { cause: error });
+  }
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  }
+  const output = Readable.from(rest(), { objectMode: false });
+  output.once('close', () => stream.destroy());
+  return output;
 }

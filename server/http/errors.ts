@@ -1,4 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ArchivePoolBusy } from '../media/archive-pool.ts';
+import { MediaError } from '../media/book-reader.ts';
+import { isTransientFailure } from '../media/transient-errors.ts';
 import { formatDateTime } from './format.ts';
 
 /** An error that maps to a Spring-style JSON error response. */
@@ -25,6 +28,7 @@ const REASONS: Record<number, string> = {
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
+  422: 'Unprocessable Entity',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -44,9 +48,31 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, status: 
   return reply.code(status).type('application/json').send(errorBody(status, message, request.url));
 }
 
+/** Seconds a client is asked to wait when the server is short of descriptors or memory. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Failures of reading a book, wherever a route meets them: the server being busy (no free archive
+ * handle, out of descriptors, a time limit) is 503 with Retry-After, never a 404 for a page that
+ * exists; a file gone is 404; a damaged file or entry is 422 with its Komga error code.
+ */
+function sendMediaFailure(error: Error, request: FastifyRequest, reply: FastifyReply) {
+  if (isTransientFailure(error)) {
+    const seconds = error instanceof ArchivePoolBusy ? error.retryAfterSeconds : BUSY_RETRY_AFTER_SECONDS;
+    request.log.warn({ err: error }, 'book read deferred: server busy');
+    reply.header('Retry-After', String(seconds));
+    return sendError(reply, request, 503, 'Server busy, try again shortly');
+  }
+  const media = error as MediaError;
+  if (media.code === 'ERR_1000' || media.code === 'ERR_1018') return sendError(reply, request, 404, `File not found (${media.code})`);
+  request.log.warn({ err: error }, 'book content cannot be read');
+  return sendError(reply, request, 422, `Book content cannot be read (${media.code}): ${media.message}`);
+}
+
 /** Fastify error handler: every failure leaves as a Spring-shaped JSON error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) return sendError(reply, request, error.status, error.message);
+  if (error instanceof MediaError || isTransientFailure(error)) return sendMediaFailure(error, request, reply);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     return sendError(reply, request, 400, `Validation failed: ${fastifyError.message}`);

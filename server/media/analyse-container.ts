@@ -42,11 +42,16 @@ export async function analyseContainer(filePath: string, withDimensions = true):
   const reader = await detectReader(filePath);
   const book = await reader.open(filePath);
   try {
-    const described = book.describe ? await book.describe(withDimensions) : await describeEntries(book, withDimensions);
-    return { reader, ...described };
+    return await analyseOpened(reader, book, withDimensions);
   } finally {
     book.close();
   }
+}
+
+/** Analysis of a book already opened (through the archive pool, for the server). */
+export async function analyseOpened(reader: BookReader, book: OpenedBook, withDimensions = true): Promise<ContainerAnalysis> {
+  const described = book.describe ? await book.describe(withDimensions) : await describeEntries(book, withDimensions);
+  return { reader, ...described };
 }
 
 /** The reader for a file's actual content (signature), whatever its extension says. */

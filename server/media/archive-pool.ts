@@ -1,88 +1,295 @@
-import type { OpenedBook } from './book-reader.ts';
+import type { Readable } from 'node:stream';
+import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { detectReader } from './analyse-container.ts';
+import { archiveHandleBudget } from './descriptor-budget.ts';
 
-/** How long an evicted or forgotten book stays open for callers that were already handed it. */
-const RETIRE_AFTER_MS = 30_000;
+/** How long a caller waits for a free handle before the server answers "busy" (503). */
+const DEFAULT_WAIT_MS = 15_000;
+
+/** Every handle is in use and none came free in time: the caller should try again shortly. */
+export class ArchivePoolBusy extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds = 2) {
+    super('too many books are being read at once; try again shortly');
+    this.name = 'ArchivePoolBusy';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** A book opened from disk together with the reader that recognised its content. */
+interface Handle {
+  reader: BookReader;
+  book: OpenedBook;
+}
+
+interface Slot {
+  key: string;
+  path: string;
+  opening: Promise<Handle>;
+  /** Operations (and streams handed out) currently using the handle. */
+  users: number;
+  /** Forgotten or displaced: closed as soon as the last user is done. */
+  retired: boolean;
+  closed: boolean;
+}
+
+interface Waiter {
+  wake(): void;
+}
+
+export interface ArchivePoolOptions {
+  /** Most archives open at once (each holds a file descriptor); default from the process limit. */
+  capacity?: number;
+  /** Longest wait for a free handle before ArchivePoolBusy. */
+  waitMs?: number;
+  /** Opens a book (tests may count or slow this); default: by content signature. */
+  open?: (filePath: string) => Promise<Handle>;
+}
+
+async function openByContent(filePath: string): Promise<Handle> {
+  const reader = await detectReader(filePath);
+  return { reader, book: await reader.open(filePath) };
+}
 
 /**
- * Keeps recently used books open so serving page after page does not re-read the central
- * directory each time. Keyed by path plus a version (size/mtime) so a changed file is reopened.
+ * The one owner of open archives. Recently used books stay open (keyed by path plus a version
+ * such as size/mtime, so a changed file is reopened) so serving page after page does not re-read a
+ * central directory, but the number of open archives never exceeds `capacity`:
  *
- * A caller may be handed a book just before it is evicted (another request pushed it out, or a
- * scan forgot it) and only then open an entry. Closing at once would pull the file descriptor
- * from under that caller, so evicted books retire: they leave the pool at once but are closed
- * only after a grace period. Streams already running keep the descriptor open in any case.
+ * - Callers never hold a handle. `get` returns a facade; each of its operations leases the handle
+ *   for exactly as long as it runs (a handed-out entry stream holds its lease until it closes), so
+ *   a handle is never closed under a read in flight, and an idle one can be closed at once.
+ * - When a new book is needed and every slot is taken, the least recently used idle handle is
+ *   closed; when none is idle the caller waits (back-pressure) up to `waitMs`, then gets
+ *   ArchivePoolBusy, which the HTTP layer answers 503 with Retry-After, never a 404.
+ * - `forget` retires a path's handles: they leave the cache at once and close when their last
+ *   user is done.
  */
 export class ArchivePool {
-  private readonly capacity: number;
-  private readonly retireAfterMs: number;
-  private readonly open = new Map<string, Promise<OpenedBook>>();
-  private readonly retiring = new Map<ReturnType<typeof setTimeout>, Promise<OpenedBook>>();
+  readonly capacity: number;
+  private readonly waitMs: number;
+  private readonly openHandle: (filePath: string) => Promise<Handle>;
+  /** Cached slots in least-recently-used order (Map keeps insertion order). */
+  private readonly slots = new Map<string, Slot>();
+  /** Slots holding (or opening) a descriptor, cached or retired. */
+  private live = 0;
+  private readonly waiters: Waiter[] = [];
+  private shuttingDown = false;
 
-  constructor(capacity = 16, retireAfterMs = RETIRE_AFTER_MS) {
-    this.capacity = capacity;
-    this.retireAfterMs = retireAfterMs;
+  constructor(options: ArchivePoolOptions = {}) {
+    this.capacity = Math.max(1, options.capacity ?? archiveHandleBudget());
+    this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    this.openHandle = options.open ?? openByContent;
   }
 
-  get(filePath: string, version: string): Promise<OpenedBook> {
+  /** Archives open right now (for tests and the load benchmark's figures). */
+  get openCount(): number {
+    return this.live;
+  }
+
+  /** The book at `filePath`, read through pooled handles; its listing is read once here. */
+  async get(filePath: string, version: string): Promise<PooledBook> {
     const key = `${version}\u0000${filePath}`;
-    const existing = this.open.get(key);
-    if (existing) {
-      // Re-insert to mark as most recently used.
-      this.open.delete(key);
-      this.open.set(key, existing);
-      return existing;
+    return this.use(key, filePath, ({ reader, book }) => new PooledBook(this, key, filePath, reader, book));
+  }
+
+  /**
+   * Runs `work` on a handle of its own, opened fresh and closed afterwards (analysis must read the
+   * file as it is now, not a cached listing), counted against the same capacity.
+   */
+  async withFreshHandle<T>(filePath: string, work: (handle: Handle) => Promise<T>): Promise<T> {
+    const slot = await this.reserve('', filePath, false);
+    try {
+      return await work(await slot.opening);
+    } finally {
+      this.release(slot);
     }
-    // By content, as analysis did: a .cbz that is really a RAR opens with the RAR reader.
-    const opening = detectReader(filePath).then((reader) => reader.open(filePath));
-    this.open.set(key, opening);
-    opening.catch(() => this.open.delete(key));
-    this.evict();
-    return opening;
+  }
+
+  /** Leases the handle of `key` for the duration of `work`. */
+  async use<T>(key: string, filePath: string, work: (handle: Handle) => T | Promise<T>): Promise<T> {
+    const slot = await this.acquire(key, filePath);
+    try {
+      return await work(await slot.opening);
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  /** Leases the handle of `key` until the stream `work` returns has closed. */
+  async useStream<S extends Readable | undefined>(key: string, filePath: string, work: (handle: Handle) => Promise<S>): Promise<S> {
+    const slot = await this.acquire(key, filePath);
+    let stream: S;
+    try {
+      stream = await work(await slot.opening);
+    } catch (error) {
+      this.release(slot);
+      throw error;
+    }
+    if (!stream || stream.closed || stream.destroyed) this.release(slot);
+    else stream.once('close', () => this.release(slot));
+    return stream;
   }
 
   /** Drops every cached handle of a path (the file changed or went away). */
   forget(filePath: string): void {
-    for (const [key, book] of this.open) {
-      if (key.endsWith(`\u0000${filePath}`)) {
-        this.open.delete(key);
-        this.retire(book);
+    for (const slot of [...this.slots.values()]) {
+      if (slot.path === filePath) this.retire(slot);
+    }
+  }
+
+  /** Closes every idle handle now and the others as their users finish (server shutdown). */
+  closeAll(): void {
+    this.shuttingDown = true;
+    for (const slot of [...this.slots.values()]) this.retire(slot);
+    for (const waiter of this.waiters.splice(0)) waiter.wake();
+  }
+
+  private async acquire(key: string, filePath: string): Promise<Slot> {
+    const cached = this.slots.get(key);
+    if (cached && !cached.retired) {
+      cached.users++;
+      // Most recently used goes last.
+      this.slots.delete(key);
+      this.slots.set(key, cached);
+      return cached;
+    }
+    return this.reserve(key, filePath, true);
+  }
+
+  /** Makes room for one more open archive (waiting if need be) and starts opening it. */
+  private async reserve(key: string, filePath: string, cache: boolean): Promise<Slot> {
+    const deadline = Date.now() + this.waitMs;
+    while (!this.makeRoom()) {
+      if (this.shuttingDown) throw new ArchivePoolBusy();
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new ArchivePoolBusy();
+      await this.waitForRoom(remaining);
+      // Another caller may have opened the same book meanwhile.
+      const cached = cache ? this.slots.get(key) : undefined;
+      if (cached && !cached.retired) return this.acquire(key, filePath);
+    }
+    const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath), users: 1, retired: !cache, closed: false };
+    this.live++;
+    if (cache) this.slots.set(key, slot);
+    slot.opening.catch(() => {
+      // A failed open holds no descriptor; its callers see the error through `opening`.
+      if (this.slots.get(key) === slot) this.slots.delete(key);
+      slot.retired = true;
+      if (!slot.closed) {
+        slot.closed = true;
+        this.live--;
+        this.wakeOne();
+      }
+    });
+    return slot;
+  }
+
+  /** True when one more archive may be opened, closing the least recently used idle one if needed. */
+  private makeRoom(): boolean {
+    if (this.live < this.capacity) return true;
+    for (const slot of this.slots.values()) {
+      if (slot.users === 0) {
+        this.retire(slot);
+        return this.live < this.capacity;
       }
     }
+    return false;
   }
 
-  /** Closes everything now (server shutdown). */
-  closeAll(): void {
-    for (const [timer, book] of this.retiring) {
-      clearTimeout(timer);
-      close(book);
-    }
-    this.retiring.clear();
-    for (const book of this.open.values()) close(book);
-    this.open.clear();
+  private waitForRoom(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        wake: () => {
+          clearTimeout(timer);
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.wake, timeoutMs);
+      this.waiters.push(waiter);
+    });
   }
 
-  private evict(): void {
-    while (this.open.size > this.capacity) {
-      const [oldestKey, oldest] = this.open.entries().next().value as [string, Promise<OpenedBook>];
-      this.open.delete(oldestKey);
-      this.retire(oldest);
-    }
+  private wakeOne(): void {
+    this.waiters[0]?.wake();
   }
 
-  private retire(book: Promise<OpenedBook>): void {
-    const timer = setTimeout(() => {
-      this.retiring.delete(timer);
-      close(book);
-    }, this.retireAfterMs);
-    timer.unref();
-    this.retiring.set(timer, book);
+  private release(slot: Slot): void {
+    slot.users--;
+    if (slot.users > 0) return;
+    if (slot.retired) this.close(slot);
+    // An idle cached handle can be displaced: whoever waits for room may take it.
+    else this.wakeOne();
+  }
+
+  private retire(slot: Slot): void {
+    if (this.slots.get(slot.key) === slot) this.slots.delete(slot.key);
+    slot.retired = true;
+    if (slot.users === 0) this.close(slot);
+  }
+
+  private close(slot: Slot): void {
+    if (slot.closed) return;
+    slot.closed = true;
+    // Counted free now: the descriptor goes as soon as the open settles, which is this tick for
+    // any idle handle (an idle handle was opened by a caller that has finished).
+    this.live--;
+    this.wakeOne();
+    slot.opening.then(
+      ({ book }) => book.close(),
+      () => undefined,
+    );
   }
 }
 
-function close(book: Promise<OpenedBook>): void {
-  book.then(
-    (b) => b.close(),
-    () => undefined,
-  );
+/**
+ * What callers of ArchivePool.get hold: the book's listing, and operations that each lease the
+ * pooled handle while they run (reopening it if it was closed in between).
+ */
+export class PooledBook implements OpenedBook {
+  readonly reader: BookReader;
+  private readonly pool: ArchivePool;
+  private readonly key: string;
+  private readonly path: string;
+  private readonly list: readonly BookEntry[];
+  describe?: (withDimensions: boolean) => Promise<DescribedBook>;
+  renderPage?: (fileName: string, request: PageRenderRequest) => Promise<Buffer>;
+  rawPage?: (fileName: string) => Promise<{ bytes: Buffer; mediaType: string }>;
+  cover?: () => Promise<Readable | undefined>;
+
+  constructor(pool: ArchivePool, key: string, path: string, reader: BookReader, opened: OpenedBook) {
+    this.pool = pool;
+    this.key = key;
+    this.path = path;
+    this.reader = reader;
+    this.list = opened.entries();
+    // Optional capabilities exist on the facade exactly when the format has them.
+    if (opened.describe) this.describe = (withDimensions) => this.run((book) => book.describe!(withDimensions));
+    if (opened.renderPage) this.renderPage = (fileName, request) => this.run((book) => book.renderPage!(fileName, request));
+    if (opened.rawPage) this.rawPage = (fileName) => this.run((book) => book.rawPage!(fileName));
+    if (opened.cover) {
+      this.cover = () => this.pool.useStream(this.key, this.path, ({ book }) => book.cover!());
+    }
+  }
+
+  entries(): readonly BookEntry[] {
+    return this.list;
+  }
+
+  openEntry(name: string): Promise<Readable> {
+    return this.pool.useStream(this.key, this.path, ({ book }) => book.openEntry(name));
+  }
+
+  readPrefix(name: string, maxBytes: number): Promise<Buffer> {
+    return this.run((book) => book.readPrefix(name, maxBytes));
+  }
+
+  /** The pool owns the handle; there is nothing for a caller to close. */
+  close(): void {}
+
+  private run<T>(work: (book: OpenedBook) => Promise<T>): Promise<T> {
+    return this.pool.use(this.key, this.path, ({ book }) => work(book));
+  }
 }

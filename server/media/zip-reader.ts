@@ -1,5 +1,6 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
-import type { Readable } from 'node:stream';
 import { type BookEntry, type BookReader, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
 
 /**
@@ -18,31 +19,110 @@ export const zipReader: BookReader = {
   open: openZip,
 };
 
-function openZip(filePath: string): Promise<OpenedBook> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(
-      filePath,
-      { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
-      (error, zipfile) => {
-        if (error || !zipfile) {
-          const code = (error as NodeJS.ErrnoException | null)?.code;
-          if (code === 'ENOENT' || code === 'EACCES' || code === 'EISDIR') {
-            reject(new MediaError('ERR_1000', `cannot read file: ${error?.message}`, { cause: error }));
-          } else {
-            reject(new MediaError('ERR_1008', `cannot list zip entries: ${error?.message}`, { cause: error }));
-          }
+async function openZip(filePath: string): Promise<OpenedBook> {
+  let file: FileHandle;
+  let size: number;
+  try {
+    file = await open(filePath, 'r');
+  } catch (error) {
+    throw openFailure(error);
+  }
+  try {
+    size = (await file.stat()).size;
+  } catch (error) {
+    await file.close();
+    throw openFailure(error);
+  }
+  const reader = new FileRangeReader(file);
+  // yauzl reports a failed close as an 'error' event; nothing is waiting for it by then.
+  reader.on('error', (error: Error) => process.emitWarning(`closing ${filePath} failed: ${error.message}`));
+  let zipfile: yauzl.ZipFile;
+  try {
+    zipfile = await new Promise<yauzl.ZipFile>((resolve, reject) => {
+      yauzl.fromRandomAccessReader(
+        reader,
+        size,
+        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
+        (error, opened) => (error || !opened ? reject(error ?? new Error('no zip file')) : resolve(opened)),
+      );
+    });
+  } catch (error) {
+    await file.close();
+    throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });
+  }
+  try {
+    return new OpenedZip(zipfile, await readAllEntries(zipfile));
+  } catch (listError) {
+    zipfile.close();
+    throw new MediaError('ERR_1008', `cannot list zip entries: ${String(listError)}`, { cause: listError });
+  }
+}
+
+/** The file itself could not be read (ERR_1000); a transient errno (EMFILE…) stays in `cause`. */
+function openFailure(error: unknown): MediaError {
+  return new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
+}
+
+/**
+ * Gives yauzl positioned reads of a file we own. yauzl's own file reader queues reads behind each
+ * other and dereferences its descriptor after a stream was destroyed, which crashes the process
+ * when a client cuts off a download mid-read. Here every read goes through a FileHandle, whose
+ * close waits for reads in flight, so destroying a stream or closing the archive at any moment is
+ * safe. yauzl calls close() once the archive was closed and its last entry stream has finished.
+ */
+class FileRangeReader extends yauzl.RandomAccessReader {
+  private readonly file: FileHandle;
+
+  constructor(file: FileHandle) {
+    super();
+    this.file = file;
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return new FileRangeStream(this.file, start, end);
+  }
+
+  override close(callback: (error: Error | null) => void): void {
+    this.file.close().then(
+      () => callback(null),
+      (error: unknown) => callback(error as Error),
+    );
+  }
+}
+
+/** Bytes [start, end) of a file, read on demand in chunks of the stream's buffer size. */
+class FileRangeStream extends Readable {
+  private readonly file: FileHandle;
+  private position: number;
+  private readonly end: number;
+
+  constructor(file: FileHandle, start: number, end: number) {
+    super({ highWaterMark: 64 * 1024 });
+    this.file = file;
+    this.position = start;
+    this.end = end;
+  }
+
+  override _read(size: number): void {
+    const length = Math.min(size, this.end - this.position);
+    if (length <= 0) {
+      this.push(null);
+      return;
+    }
+    const buffer = Buffer.allocUnsafe(length);
+    this.file.read(buffer, 0, length, this.position).then(
+      ({ bytesRead }) => {
+        if (this.destroyed) return;
+        if (bytesRead === 0) {
+          this.destroy(new Error(`unexpected end of file at ${this.position}`));
           return;
         }
-        readAllEntries(zipfile).then(
-          (entries) => resolve(new OpenedZip(zipfile, entries)),
-          (listError: unknown) => {
-            zipfile.close();
-            reject(new MediaError('ERR_1008', `cannot list zip entries: ${String(listError)}`, { cause: listError }));
-          },
-        );
+        this.position += bytesRead;
+        this.push(buffer.subarray(0, bytesRead));
       },
+      (error: unknown) => this.destroy(error as Error),
     );
-  });
+  }
 }
 
 function readAllEntries(zipfile: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
@@ -100,7 +180,7 @@ class OpenedZip implements OpenedBook {
     if (!entry) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${name}`));
     return new Promise((resolve, reject) => {
       this.zipfile.openReadStream(entry, (error, stream) => {
-        if (error || !stream) reject(error ?? new Error('no stream'));
+        if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error }));
         else resolve(stream);
       });
     });

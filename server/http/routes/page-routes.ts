@@ -52,12 +52,8 @@ export function registerPageRoutes(app: FastifyInstance, ctx: FolioContext): voi
         return sendRawPage(ctx, reply, book, number);
       }
 
-      let content;
-      try {
-        content = await openBookPage(ctx, book.id, number, { format: convert, ...hint });
-      } catch {
-        throw notFound('File not found');
-      }
+      // Failures (busy server, damaged entry, missing file) are answered by the app's error handler.
+      const content = await openBookPage(ctx, book.id, number, { format: convert, ...hint });
       if (!content) throw badRequest('Page number does not exist');
       const { page, stream } = content;
 
@@ -85,12 +81,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: FolioContext): voi
       const raw = Number(request.params.n);
       const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
       if (!Number.isInteger(number) || number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
-      let output: Buffer | undefined;
-      try {
-        output = await pageThumbnail(ctx, book, media.lastModified, number);
-      } catch {
-        throw notFound('Page cannot be decoded');
-      }
+      const output = await pageThumbnail(ctx, book, media.lastModified, number);
       if (!output) throw badRequest('Page number does not exist');
       reply.header('Last-Modified', new Date(Math.floor(media.lastModified / 1000) * 1000).toUTCString());
       return reply.type('image/jpeg').send(output);

@@ -51,12 +51,7 @@ function contentDisposition(fileName: string): string {
 export async function sendRawPage(ctx: FolioContext, reply: FastifyReply, book: Book, number: number): Promise<FastifyReply> {
   const page = ctx.repos.media.findPage(book.id, number);
   if (!page) throw badRequest('Page number does not exist');
-  let archive;
-  try {
-    archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
-  } catch {
-    throw notFound('File not found');
-  }
+  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
   if (archive.rawPage) {
     const raw = await archive.rawPage(page.fileName);
     reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}.pdf`));

@@ -3,15 +3,39 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ArchivePool } from '../../../server/media/archive-pool.ts';
-import { MediaError } from '../../../server/media/book-reader.ts';
+import { detectReader } from '../../../server/media/analyse-container.ts';
+import { ArchivePool, ArchivePoolBusy } from '../../../server/media/archive-pool.ts';
+import { archiveHandleBudget, connectionBudget, descriptorLimit } from '../../../server/media/descriptor-budget.ts';
 import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
 
 let dir: string;
 let first: string;
 let second: string;
+/** Books the pool opened and has not closed yet. */
+let open: Set<string>;
+
+/** A pool whose opens and closes are recorded, to check what it holds. */
+function countingPool(capacity: number, waitMs = 5_000): ArchivePool {
+  return new ArchivePool({
+    capacity,
+    waitMs,
+    open: async (filePath) => {
+      const reader = await detectReader(filePath);
+      const book = await reader.open(filePath);
+      open.add(filePath);
+      const close = book.close.bind(book);
+      book.close = () => {
+        open.delete(filePath);
+        close();
+      };
+      return { reader, book };
+    },
+  });
+}
+
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-pool-'));
+  open = new Set();
   first = (await createCbz(join(dir, 'a.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }])).path;
   second = (await createCbz(join(dir, 'b.cbz'), [{ width: 20, height: 30, color: GREEN, format: 'png' }])).path;
 });
@@ -20,28 +44,76 @@ afterEach(async () => {
 });
 
 describe('ArchivePool', () => {
-  it('keeps an evicted book readable for callers that already hold it, then closes it', async () => {
-    const pool = new ArchivePool(1, 100);
+  it('closes an idle book at once when another needs its slot, and reopens it on demand', async () => {
+    const pool = countingPool(1);
     const a = await pool.get(first, 'v1');
-    await pool.get(second, 'v1'); // evicts a
-    // Still readable right after eviction: a request that was handed `a` must not crash.
-    const bytes = await text(await a.openEntry('page-001.png'));
-    expect(bytes.length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // Retired and closed: a late reader gets an error it can answer, not a dead process.
-    await expect(a.openEntry('page-001.png')).rejects.toBeInstanceOf(MediaError);
+    expect([...open]).toEqual([first]);
+    const b = await pool.get(second, 'v1');
+    expect([...open]).toEqual([second]);
+    // A caller still holding `a` reads it: the pool reopens it (closing idle `b`), never fails.
+    expect((await text(await a.openEntry('page-001.png'))).length).toBeGreaterThan(0);
+    expect([...open]).toEqual([first]);
+    expect((await b.readPrefix('page-001.png', 8)).length).toBe(8);
+    expect(pool.openCount).toBe(1);
+    pool.closeAll();
+    await new Promise((resolve) => setImmediate(resolve)); // closing happens once each open settles
+    expect(open.size).toBe(0);
+  });
+
+  it('keeps a book open while a stream of it is read, and waits for it instead of failing', async () => {
+    const pool = countingPool(1);
+    const a = await pool.get(first, 'v1');
+    const stream = await a.openEntry('page-001.png');
+    let bOpened = false;
+    const b = pool.get(second, 'v1').then((book) => {
+      bOpened = true;
+      return book;
+    });
+    // `a` is in use: `b` waits for the slot rather than closing `a` under its reader.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bOpened).toBe(false);
+    expect([...open]).toEqual([first]);
+    expect((await text(stream)).length).toBeGreaterThan(0);
+    await b;
+    expect([...open]).toEqual([second]);
     pool.closeAll();
   });
 
-  it('reopens a forgotten path on the next get and closes everything on closeAll', async () => {
-    const pool = new ArchivePool(4, 60_000);
+  it('answers busy when no slot comes free in time', async () => {
+    const pool = countingPool(1, 50);
+    const stream = await (await pool.get(first, 'v1')).openEntry('page-001.png');
+    await expect(pool.get(second, 'v1')).rejects.toBeInstanceOf(ArchivePoolBusy);
+    stream.destroy();
+    await new Promise((resolve) => stream.once('close', resolve));
+    await expect(pool.get(second, 'v1')).resolves.toBeDefined();
+    pool.closeAll();
+  });
+
+  it('closes a forgotten book once its last reader is done', async () => {
+    const pool = countingPool(4);
     const before = await pool.get(first, 'v1');
+    const stream = await before.openEntry('page-001.png');
     pool.forget(first);
+    expect(open.has(first)).toBe(true);
+    await text(stream);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(open.has(first)).toBe(false);
     const after = await pool.get(first, 'v1');
-    expect(after).not.toBe(before);
+    expect(open.has(first)).toBe(true);
+    expect((await after.readPrefix('page-001.png', 4)).length).toBe(4);
     pool.closeAll();
     await new Promise((resolve) => setImmediate(resolve)); // closing happens once each open settles
-    await expect(before.openEntry('page-001.png')).rejects.toBeInstanceOf(MediaError);
-    await expect(after.openEntry('page-001.png')).rejects.toBeInstanceOf(MediaError);
+    expect(open.size).toBe(0);
+  });
+
+  it('sizes itself from the process descriptor limit', () => {
+    const limits = (soft: string) => `Limit                     Soft Limit           Hard Limit           Units\nMax open files            ${soft}                4096                 files\n`;
+    expect(descriptorLimit(limits('1024'))).toBe(1024);
+    expect(descriptorLimit(limits('unlimited'))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(descriptorLimit('garbage')).toBe(1024);
+    expect(archiveHandleBudget(1024)).toBe(128);
+    expect(archiveHandleBudget(20)).toBe(8);
+    expect(archiveHandleBudget(1_000_000)).toBe(256);
+    expect(connectionBudget(1024)).toBe(1024 - 128 - 64);
   });
 });

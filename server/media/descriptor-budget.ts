@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+
+/** Assumed when the limit cannot be read (non-Linux): the common service default. */
+const FALLBACK_LIMIT = 1024;
+/** Share of the descriptor limit that open archives may take; sockets, the database and files need the rest. */
+const ARCHIVE_SHARE = 1 / 8;
+const MIN_HANDLES = 8;
+const MAX_HANDLES = 256;
+
+/** The soft "Max open files" limit of this process (Linux /proc), or a conservative default. */
+export function descriptorLimit(limitsText?: string): number {
+  let text = limitsText;
+  if (text === undefined) {
+    try {
+      text = readFileSync('/proc/self/limits', 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return FALLBACK_LIMIT;
+    }
+  }
+  const soft = /^Max open files\s+(\S+)/m.exec(text)?.[1];
+  if (soft === undefined) return FALLBACK_LIMIT;
+  if (soft === 'unlimited') return Number.MAX_SAFE_INTEGER;
+  const limit = Number(soft);
+  return Number.isFinite(limit) && limit > 0 ? limit : FALLBACK_LIMIT;
+}
+
+/** How many archives may be open at once: an eighth of the descriptor limit, within [8, 256]. */
+export function archiveHandleBudget(limit = descriptorLimit()): number {
+  return Math.min(MAX_HANDLES, Math.max(MIN_HANDLES, Math.floor(limit * ARCHIVE_SHARE)));
+}
+
+/**
+ * Connections the HTTP server accepts at once: what is left of the limit after the archives and a
+ * reserve for the database, caches, uploads and child processes. Past it new connections are
+ * refused instead of the process running out of descriptors for everything else.
+ */
+export function connectionBudget(limit = descriptorLimit()): number {
+  const reserve = 64;
+  return Math.max(16, Math.min(limit - archiveHandleBudget(limit) - reserve, 100_000));
+}

@@ -1,0 +1,26 @@
+import { ArchivePoolBusy } from './archive-pool.ts';
+
+/** errno codes that say "not now" rather than "this file is bad". */
+const TRANSIENT_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'EINTR', 'ENOMEM']);
+
+/** A time limit ran out (a decode, a worker); retrying later may well succeed. */
+export class OperationTimeout extends Error {
+  constructor(what: string, ms: number) {
+    super(`${what} took longer than ${ms} ms`);
+    this.name = 'OperationTimeout';
+  }
+}
+
+/**
+ * True when a failure comes from the server being busy or short of resources (descriptors, memory,
+ * a time limit) rather than from the file: such a failure must never be recorded against a book.
+ * Looks through `cause` chains, since media errors wrap the errno that produced them.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 8; current = (current as { cause?: unknown }).cause, depth++) {
+    if (current instanceof ArchivePoolBusy || current instanceof OperationTimeout) return true;
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
+  }
+  return false;
+}
