@@ -76,6 +76,12 @@ vi.mock('../../src/api/series.ts', () => ({
 const { ReaderScreen } = await import('../../src/ui/reader/ReaderScreen.tsx');
 const { readerPreferences } = await import('../../src/ui/reader/settingsStore.ts');
 const { DEFAULT_READER_SETTINGS } = await import('../../src/engine/readerSettings.ts');
+const { session } = await import('../../src/ui/store/session.ts');
+
+/** Logs in, for the reader's role-dependent menu, a user with these roles. */
+function logInAs(roles: string[]): void {
+  session.me = { id: 'user-1', email: 'reader@example.org', roles } as unknown as NonNullable<typeof session.me>;
+}
 
 function makeBook(readProgress: BookDto['readProgress'] = null): BookDto {
   return {
@@ -175,6 +181,7 @@ beforeEach(() => {
   api.broken.clear();
   api.bookRequests = [];
   api.posters = [];
+  logInAs(['USER', 'PAGE_STREAMING', 'FILE_DOWNLOAD']);
 });
 
 async function openReader(search = '', readProgress: BookDto['readProgress'] = null): Promise<HTMLCanvasElement> {
@@ -635,7 +642,17 @@ describe('ReaderScreen', () => {
     );
   });
 
-  it('the page menu downloads the page and makes it the book\'s or the series\' poster', async () => {
+  it('a plain user\'s page menu offers the download but no poster action', async () => {
+    const canvas = await openReader('?page=2');
+    await poll(() => canvas.dataset.paintedPage).toBe('2');
+    (document.querySelector<HTMLButtonElement>('button[aria-label="More"]') as HTMLButtonElement).click();
+    const menu = await waitFor(() => document.querySelector<HTMLElement>('[popover]:popover-open'));
+    expect(menu.querySelector('a[download]')).not.toBeNull();
+    expect([...menu.querySelectorAll('button')].map((button) => button.textContent)).toEqual([]);
+  });
+
+  it('the page menu downloads the page and makes it the book\'s or the series\' poster (administrators)', async () => {
+    logInAs(['ADMIN', 'USER', 'PAGE_STREAMING', 'FILE_DOWNLOAD']);
     const canvas = await openReader('?page=2');
     await poll(() => canvas.dataset.paintedPage).toBe('2');
     const more = document.querySelector<HTMLButtonElement>('button[aria-label="More"]') as HTMLButtonElement;
