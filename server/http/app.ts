@@ -19,6 +19,7 @@ import { registerCors } from './cors.ts';
 import { registerContentGuard } from './content-guard.ts';
 import { registerBodyParsers } from './content-types.ts';
 import { handleError } from './errors.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { shallowEtag } from './etag.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerActionRoutes } from './routes/action-routes.ts';
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS);
 
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
   app.setErrorHandler(handleError);
   registerBodyParsers(app);
 

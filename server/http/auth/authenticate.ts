@@ -26,9 +26,9 @@ const ANONYMOUS_PATHS = new Set([
   '/api/v1/client-settings/global/list',
   '/api/logout',
 ]);
-// EPUB resources and reader fonts are open paths (REFERENCE §1.1): a reader's fonts are fetched from
-// CSS without credentials. Their handlers decide what an anonymous caller may have.
-const ANONYMOUS_PATTERNS = [/^\/api\/v1\/books\/[^/]+\/resource\//, /^\/api\/v1\/fonts\/resource\//];
+// Reader fonts are an open path (REFERENCE §1.1; Folio ships none, so they are all 404). EPUB
+// resources, open in Komga for fonts, need a signed-in caller in Folio (README "Security").
+const ANONYMOUS_PATTERNS = [/^\/api\/v1\/fonts\/resource\//];
 
 export function isProtectedPath(path: string): boolean {
   return (

@@ -15,7 +15,6 @@ import {
   saveProgression,
 } from '../../domain/r2-progression.ts';
 import { BOOK_READERS } from '../../media/readers.ts';
-import { sendUnauthorized } from '../auth/authenticate.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import {
@@ -37,11 +36,10 @@ import { canAccessLibrary, caller } from '../guards.ts';
 import { NOT_READY_MESSAGES } from './book-routes.ts';
 import { notModifiedSince } from '../conditional.ts';
 import { publicOrigin } from '../public-origin.ts';
+import { servableResourceType } from '../security-headers.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
 const MEDIATYPE_PROGRESSION = 'application/vnd.readium.progression+json';
-/** Entries a reader's CSS loads without credentials (Komga's list). */
-const FONT_EXTENSIONS = new Set(['otf', 'woff', 'woff2', 'eot', 'ttf', 'svg']);
 
 type BookParams = { Params: { bookId: string } };
 
@@ -223,19 +221,18 @@ function readProgression(body: unknown) {
 /**
  * `GET /api/v1/books/{id}/resource/{path}`: one entry of an EPUB, streamed from the archive. Only
  * entries analysis listed for that book are served, looked up by name inside the archive (never a
- * filesystem path). The path is open to anonymous callers (REFERENCE §1.1) but, as in Komga, only
- * fonts may be fetched without signing in; anything else answers 401 then.
+ * filesystem path). Unlike Komga, every resource (fonts included) needs a signed-in caller: an
+ * anonymous font path let anyone fetch a book's SVGs. The content type is the declared one only
+ * when it is a type a book may show (scripts are sent as octet-stream); the CSP, nosniff and
+ * sandboxing of what is served are set for every API response in security-headers.ts.
  */
 function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
   const handler = async (request: FastifyRequest<{ Params: { bookId: string; resource?: string; '*'?: string } }>, reply: FastifyReply) => {
     const name = request.params.resource ?? request.params['*'] ?? '';
-    const isFont = FONT_EXTENSIONS.has(posix.extname(name).slice(1).toLowerCase());
-    const user = request.user;
-    if (!isFont && !user) return sendUnauthorized(request, reply);
-
+    const user = caller(request);
     const book = ctx.repos.books.findById(request.params.bookId);
     const media = book && ctx.repos.media.findByBookId(book.id);
-    if (!book || !media || (user && !canAccessLibrary(user, book.libraryId))) throw notFound();
+    if (!book || !media || !canAccessLibrary(user, book.libraryId)) throw notFound();
     const lastModifiedSeconds = Math.floor(media.lastModified / 1000);
     if (notModifiedSince(request, media.lastModified)) return reply.code(304).send();
     if (profileOf(media) !== 'EPUB') throw notCompatible(media);
@@ -255,7 +252,7 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
       .header('Last-Modified', new Date(lastModifiedSeconds * 1000).toUTCString())
       .header('Content-Disposition', `inline; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
       .header('Content-Length', entry.uncompressedSize)
-      .type(listed.mediaType || 'application/octet-stream')
+      .type(servableResourceType(listed.mediaType))
       .send(stream);
   };
   // One path segment (the contract's {resource}) and nested paths inside the EPUB.

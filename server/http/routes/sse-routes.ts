@@ -34,6 +34,7 @@ export function registerSseRoutes(app: FastifyInstance, ctx: FolioContext, optio
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
+      'X-Content-Type-Options': 'nosniff',
       ...(reply.getHeader('set-cookie') ? { 'Set-Cookie': reply.getHeader('set-cookie') as string } : {}),
     });
     res.write(':\n\n');

@@ -1,0 +1,124 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * Security headers of every response, in one place (README "Security").
+ *
+ * - The web client (every path outside the API) gets a CSP without inline script: its own scripts,
+ *   plus `blob:` for workers and the blob documents an EPUB reader builds; `frame-ancestors 'self'`
+ *   so no other site can frame Folio and click for the user.
+ * - Every API response (JSON, pages, thumbnails, downloads, EPUB resources, OPDS, SSE) carries bytes
+ *   that may come from a book or a user, so it gets the user-content policy below, whatever route
+ *   produced it: opened as a top-level document it is sandboxed (no script, opaque origin, no cookies
+ *   usable); loaded in a frame by a reader it may show images, styles and fonts but run no script.
+ * - `nosniff` everywhere, so the browser never turns a "page" or resource into HTML or script.
+ *
+ * Readers keep working: Readium's web navigator (Folio's EPUB reader) fetches resources and shows
+ * them from blob: documents, which inherit the client's CSP (no inline or book script, its own blob:
+ * scripts allowed); Komga's web reader loads resources in same-origin frames (Sec-Fetch-Dest:
+ * iframe), where the document keeps its origin so the reader can style and paginate it, but its
+ * scripts are refused.
+ */
+
+const CLIENT_CSP = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'", 'blob:'],
+  'style-src': ["'self'", "'unsafe-inline'", 'blob:'],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'font-src': ["'self'", 'data:', 'blob:'],
+  'media-src': ["'self'", 'data:', 'blob:'],
+  'connect-src': ["'self'"],
+  'worker-src': ["'self'", 'blob:'],
+  'frame-src': ["'self'", 'blob:'],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'self'"],
+};
+
+/** Paths whose responses carry book or user bytes (everything but the built web client). */
+const API_PREFIXES = ['/api/', '/opds/', '/sse/', '/actuator/'];
+export const isApiPath = (path: string) => API_PREFIXES.some((p) => path.startsWith(p));
+
+/** Destinations that render a response as a document of its own (or may, when the browser does not say). */
+const TOP_LEVEL_DESTINATIONS = new Set(['document', 'embed', 'object', '']);
+
+/** Book content shown inside a reader's frame: it may display, but run nothing. */
+const FRAMED_CONTENT_CSP = [
+  "default-src 'self' data: blob:",
+  "script-src 'none'",
+  "object-src 'none'",
+  "style-src 'self' 'unsafe-inline' data: blob:",
+  "base-uri 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+/** Book content opened on its own (a tab, a shared link): sandboxed, so it has no origin at all. */
+const TOP_LEVEL_CONTENT_CSP = `sandbox; ${FRAMED_CONTENT_CSP}`;
+
+/**
+ * The CSP for a response carrying book or user bytes, by how the browser is going to use it
+ * (Sec-Fetch-Dest; absent from old browsers and non-browser clients: treated as top-level). PDFs
+ * are exempt from the sandbox: Chromium refuses to show a PDF in a sandboxed document, and its PDF
+ * viewer never runs a PDF's script with the page's origin.
+ */
+export function userContentCsp(request: FastifyRequest, mediaType: string | undefined): string {
+  const destination = String(request.headers['sec-fetch-dest'] ?? '').toLowerCase();
+  if (mediaType?.startsWith('application/pdf')) return FRAMED_CONTENT_CSP;
+  return TOP_LEVEL_DESTINATIONS.has(destination) ? TOP_LEVEL_CONTENT_CSP : FRAMED_CONTENT_CSP;
+}
+
+/**
+ * Media types an EPUB may declare for its resources that Folio serves as declared. Anything else
+ * (scripts above all: `application/javascript`, `text/javascript`, module types, wasm…) is sent as
+ * application/octet-stream, which with nosniff a browser never executes as a script or worker, and
+ * downloads rather than renders when opened.
+ */
+const SERVABLE_RESOURCE_TYPES = new Set([
+  'application/xhtml+xml',
+  'text/html',
+  'image/svg+xml',
+  'text/css',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+  'application/x-dtbncx+xml',
+  'application/oebps-package+xml',
+  'application/smil+xml',
+  'application/pls+xml',
+  'application/vnd.ms-opentype',
+  'application/font-woff',
+  'application/x-font-ttf',
+  'application/x-font-truetype',
+  'application/x-font-opentype',
+  'application/pdf',
+]);
+const SERVABLE_PREFIXES = ['image/', 'font/', 'audio/', 'video/'];
+
+/** The content type to serve an EPUB resource with, from what its package declared. */
+export function servableResourceType(declared: string | null | undefined): string {
+  const type = (declared ?? '').split(';')[0]!.trim().toLowerCase();
+  if (SERVABLE_RESOURCE_TYPES.has(type) || SERVABLE_PREFIXES.some((p) => type.startsWith(p))) return type;
+  return 'application/octet-stream';
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CLIENT_CSP },
+    // Transport security is the reverse proxy's decision (Folio also runs over plain HTTP on a LAN).
+    strictTransportSecurity: false,
+    // Komga's native and web clients on other origins load covers and pages (CORS is opt-in anyway).
+    crossOriginResourcePolicy: false,
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'same-origin' },
+    frameguard: { action: 'sameorigin' },
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isApiPath(request.url)) {
+      const type = reply.getHeader('content-type');
+      reply.header('Content-Security-Policy', userContentCsp(request, typeof type === 'string' ? type : undefined));
+    }
+    return payload;
+  });
+}

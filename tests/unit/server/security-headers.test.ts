@@ -1,0 +1,117 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RED, createCbz } from '../../fixtures/index.ts';
+import { HOSTILE_PATHS, createHostileEpub } from '../../fixtures/hostile-epub.ts';
+import { addLibrary, startServer, type TestServer } from './helpers.ts';
+
+/**
+ * Security headers on every response, and the user-content policy of everything that carries book
+ * bytes (issue 10, items 1–2). Script execution itself is proven in real Chromium by
+ * tests/e2e/book-content-xss.spec.ts; this checks the headers of every route family.
+ */
+let server: TestServer;
+let epubId = '';
+let cbzId = '';
+
+beforeAll(async () => {
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const dir = await mkdtemp(join(tmpdir(), 'folio-headers-'));
+  const client = join(dir, 'client');
+  await mkdir(client, { recursive: true });
+  await writeFile(join(client, 'index.html'), '<!doctype html><title>Folio</title>');
+  server = await startServer({ dir, clientDir: client });
+  await createHostileEpub(join(dir, 'lib', 'Hostile', 'Hostile.epub'));
+  // A "page" whose extension lies: HTML bytes named .jpg are not an image, so not a page; a real image named .html is.
+  await createCbz(join(dir, 'lib', 'Comic', 'Comic 01.cbz'), [{ width: 20, height: 30, color: RED, format: 'png', name: 'page.html' }]);
+  await addLibrary(server, join(dir, 'lib'));
+  const books = await server.json<{ content: { id: string; name: string }[] }>('/api/v1/books?unpaged=true');
+  epubId = books.content.find((b) => b.name === 'Hostile')!.id;
+  cbzId = books.content.find((b) => b.name === 'Comic 01')!.id;
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+});
+
+const resource = (path: string, headers: Record<string, string> = server.admin) => server.get(`/api/v1/books/${epubId}/resource/${path}`, headers);
+
+describe('web client', () => {
+  it('has a CSP without inline script, cannot be framed by other sites, and sends no referrer away', async () => {
+    for (const path of ['/', '/series/x', '/index.html']) {
+      const r = await server.get(path, {});
+      expect(r.statusCode, path).toBe(200);
+      const csp = String(r.headers['content-security-policy']);
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1] ?? '';
+      expect(scriptSrc).toContain("'self'");
+      expect(scriptSrc).not.toContain('unsafe-inline');
+      expect(scriptSrc).not.toContain('unsafe-eval');
+      expect(csp).toContain("frame-ancestors 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(r.headers['referrer-policy']).toBe('same-origin');
+    }
+  });
+});
+
+describe('book content', () => {
+  it('is never served to anonymous callers, fonts and SVGs included', async () => {
+    for (const path of Object.values(HOSTILE_PATHS)) {
+      expect((await resource(path, { 'x-requested-with': 'XMLHttpRequest' })).statusCode, path).toBe(401);
+    }
+  });
+
+  it('opened as a top-level document is sandboxed and runs no script', async () => {
+    for (const path of [HOSTILE_PATHS.svg, HOSTILE_PATHS.xhtml, HOSTILE_PATHS.html]) {
+      for (const dest of [{ 'sec-fetch-dest': 'document' }, {}]) {
+        const r = await resource(path, { ...server.admin, ...dest });
+        expect(r.statusCode, path).toBe(200);
+        const csp = String(r.headers['content-security-policy']);
+        expect(csp.split(';')[0]?.trim(), path).toBe('sandbox');
+        expect(csp).toContain("script-src 'none'");
+        expect(r.headers['x-content-type-options']).toBe('nosniff');
+      }
+    }
+  });
+
+  it('shown in a reader frame keeps its origin (readers style it) but runs no script', async () => {
+    const r = await resource(HOSTILE_PATHS.xhtml, { ...server.admin, 'sec-fetch-dest': 'iframe' });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toContain('application/xhtml+xml');
+    const csp = String(r.headers['content-security-policy']);
+    expect(csp).not.toContain('sandbox');
+    expect(csp).toContain("script-src 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
+  });
+
+  it('never serves a script as a script', async () => {
+    for (const dest of ['script', 'worker', 'serviceworker', 'empty']) {
+      const r = await resource(HOSTILE_PATHS.script, { ...server.admin, 'sec-fetch-dest': dest });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toBe('application/octet-stream');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('pages, thumbnails, manifests and downloads carry nosniff and the user-content CSP', async () => {
+    const paths = [
+      `/api/v1/books/${cbzId}/pages/1`,
+      `/api/v1/books/${cbzId}/pages/1/raw`,
+      `/api/v1/books/${cbzId}/thumbnail`,
+      `/api/v1/books/${cbzId}/file`,
+      `/api/v1/books/${epubId}/manifest`,
+      `/api/v1/books/${cbzId}`,
+      '/opds/v1.2/catalog',
+    ];
+    for (const path of paths) {
+      const r = await server.get(path, { ...server.admin, 'sec-fetch-dest': 'document' });
+      expect(r.statusCode, path).toBe(200);
+      expect(r.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(String(r.headers['content-security-policy']), path).toMatch(/^sandbox;.*script-src 'none'/);
+    }
+    const download = await server.get(`/api/v1/books/${cbzId}/file`);
+    expect(download.headers['content-disposition']).toMatch(/^attachment;/);
+  });
+});
