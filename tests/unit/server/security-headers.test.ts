@@ -65,7 +65,7 @@ describe('book content', () => {
 
   it('opened as a top-level document is sandboxed and runs no script', async () => {
     for (const path of [HOSTILE_PATHS.svg, HOSTILE_PATHS.xhtml, HOSTILE_PATHS.html]) {
-      for (const dest of [{ 'sec-fetch-dest': 'document' }, {}]) {
+      for (const dest of [{ 'sec-fetch-dest': 'document' }, {}] as Record<string, string>[]) {
         const r = await resource(path, { ...server.admin, ...dest });
         expect(r.statusCode, path).toBe(200);
         const csp = String(r.headers['content-security-policy']);
