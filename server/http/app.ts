@@ -16,6 +16,7 @@ import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
 import { registerClient } from './client-routes.ts';
 import { registerCors } from './cors.ts';
+import { registerCsrfGuard } from './csrf.ts';
 import { registerContentGuard } from './content-guard.ts';
 import { registerBodyParsers } from './content-types.ts';
 import { handleError } from './errors.ts';
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCors(app, options.corsOrigins ?? []);
   const auth = createAuthHook(ctx);
   app.addHook('onRequest', auth.hook);
+  registerCsrfGuard(app, options.corsOrigins ?? []);
 
   registerAuthRoutes(app, ctx);
   registerAccountRoutes(app, ctx);

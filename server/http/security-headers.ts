@@ -111,6 +111,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     // Komga's native and web clients on other origins load covers and pages (CORS is opt-in anyway).
     crossOriginResourcePolicy: false,
     crossOriginEmbedderPolicy: false,
+    // The OAuth2 login popup goes through the provider and back, then talks to its opener.
+    crossOriginOpenerPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
     frameguard: { action: 'sameorigin' },
   });

@@ -6,7 +6,7 @@ import { errorBody } from '../errors.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { deliverSession, hashSessionId, newSessionId, presentedSessionId, resolveSession } from './sessions.ts';
+import { deliverSession, hashSessionId, newSessionId, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -94,6 +94,7 @@ export function createAuthHook(ctx: FolioContext) {
       const user = await userFromBasic(authorization, request);
       if (!user) return;
       request.user = user;
+      request.authenticatedBy = 'basic';
       // Logging in (Basic on /api/v2/users/me) opens a session unless the caller already has one
       // for this user. Scripts sending Basic on every other call do not pile up sessions.
       if (sessionUserId !== user.id && request.url.split('?')[0] === LOGIN_PATH) {
@@ -107,6 +108,8 @@ export function createAuthHook(ctx: FolioContext) {
     }
     if (sessionUserId) request.user = ctx.repos.users.findById(sessionUserId) ?? null;
     else request.user = loginFromRememberMe(ctx, request, reply) ?? null;
+    // The CSRF guard (csrf.ts) checks callers whose credentials the browser sends by itself.
+    if (request.user) request.authenticatedBy = usesHeaderMode(request) ? 'header' : 'cookie';
   }
 
   return {
@@ -116,6 +119,7 @@ export function createAuthHook(ctx: FolioContext) {
     async hook(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       request.user = null;
       request.sessionIdHash = null;
+      request.authenticatedBy = null;
       const path = request.url.split('?')[0] ?? '';
       if (!PROTECTED_PREFIXES.some((p) => path.startsWith(p))) return;
       // X-API-Key authenticates this one request, without a session; a bad key is a bare 401.
@@ -123,6 +127,7 @@ export function createAuthHook(ctx: FolioContext) {
       if (apiKey !== undefined) {
         request.user = checkApiKey(ctx, request, String(apiKey)) ?? null;
         if (!request.user) return reply.code(401).send();
+        request.authenticatedBy = 'apiKey';
         return;
       }
       await identify(request, reply);

@@ -31,7 +31,8 @@ async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
 
 /** Adds a library and waits until the scan has analysed every book it found. */
 export async function addLibraryAndWait(request: APIRequestContext, url: string, root: string, name = 'Comics'): Promise<LibraryDto> {
-  const created = await request.post(`${url}/api/v1/libraries`, { data: { name, root } });
+  // As the web clients do: cookie-authenticated changes carry X-Requested-With (CSRF guard).
+  const created = await request.post(`${url}/api/v1/libraries`, { data: { name, root }, headers: { 'X-Requested-With': 'XMLHttpRequest' } });
   if (!created.ok()) throw new Error(`library: ${created.status()} ${await created.text()}`);
   const library = (await created.json()) as LibraryDto;
   for (let attempt = 0; attempt < 300; attempt++) {
