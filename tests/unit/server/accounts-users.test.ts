@@ -62,7 +62,8 @@ describe('users API', () => {
     server.app.folio.events.subscribe((e) => events.push(e));
     const login = await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'pw') });
     const session = setCookie(login, 'KOMGA-SESSION')!.value;
-    const cookie = { cookie: `KOMGA-SESSION=${session}` };
+    // As the web client does: cookie-authenticated changes carry X-Requested-With (CSRF guard).
+    const cookie = { cookie: `KOMGA-SESSION=${session}`, 'x-requested-with': 'XMLHttpRequest' };
     expect((await server.get('/api/v2/users/me', cookie)).statusCode).toBe(200);
 
     const patch = await send(server, 'PATCH', `/api/v2/users/${id}`, server.admin, {
@@ -119,7 +120,7 @@ describe('users API', () => {
     const id = await insertUser(server, 'reader@example.org', 'old', []);
     const oldCreds = { authorization: basic('reader@example.org', 'old') };
     const session = setCookie(await server.get('/api/v2/users/me', oldCreds), 'KOMGA-SESSION')!.value;
-    const cookie = { cookie: `KOMGA-SESSION=${session}` };
+    const cookie = { cookie: `KOMGA-SESSION=${session}`, 'x-requested-with': 'XMLHttpRequest' };
 
     const blank = await send(server, 'PATCH', '/api/v2/users/me/password', cookie, { password: ' ' });
     expect(blank.statusCode).toBe(400);

@@ -106,7 +106,7 @@ describe('login and sessions', () => {
   it('logs out: 204, session gone, cookie cleared', async () => {
     server = await startServer();
     const cookie = cookieValue((await server.get('/api/v2/users/me')).headers['set-cookie'])!;
-    const logout = await server.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie: `KOMGA-SESSION=${cookie}` } });
+    const logout = await server.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie: `KOMGA-SESSION=${cookie}`, 'x-requested-with': 'XMLHttpRequest' } });
     expect(logout.statusCode).toBe(204);
     expect(String(logout.headers['set-cookie'])).toMatch(/KOMGA-SESSION=;/);
     expect((await server.get('/api/v2/users/me', { cookie: `KOMGA-SESSION=${cookie}` })).statusCode).toBe(401);
