@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import { openDatabase } from '../db/database.ts';
 import { createRepositories } from '../db/repositories.ts';
@@ -19,6 +20,7 @@ import { registerCors } from './cors.ts';
 import { registerCsrfGuard } from './csrf.ts';
 import { registerContentGuard } from './content-guard.ts';
 import { registerBodyParsers } from './content-types.ts';
+import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas.ts';
 import { handleError } from './errors.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { shallowEtag } from './etag.ts';
@@ -89,8 +91,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: options.trustProxy ? trustsProxy : false,
+    ajv: AJV_OPTIONS,
+    schemaErrorFormatter: formatValidationErrors,
   });
   app.decorate('trustsProxy', trustsProxy);
+  // Route modules converted to request schemas take the typed instance (same app).
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const db = openDatabase(dataDir);
   const ctx: FolioContext = {
     db,
@@ -110,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   app.setErrorHandler(handleError);
   registerBodyParsers(app);
+  app.addHook('preValidation', normaliseRequest);
 
   // Komga's default for API responses; handlers that need another policy set their own.
   app.addHook('onSend', async (request, reply, payload) => {
@@ -135,7 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSeriesRoutes(app, ctx);
   registerBookRoutes(app, ctx);
   registerPageRoutes(app, ctx);
-  registerMetadataRoutes(app, ctx);
+  registerMetadataRoutes(typed, ctx);
   registerCollectionRoutes(app, ctx);
   registerActionRoutes(app, ctx);
   registerReferentialRoutes(app, ctx);
@@ -150,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerTachiyomiRoutes(app, ctx);
   registerOpdsRoutes(app, ctx);
   registerClientSettingRoutes(app, ctx);
-  registerSettingsRoutes(app, ctx);
+  registerSettingsRoutes(typed, ctx);
   registerPosterRegenerationRoutes(app, ctx);
   registerOfflineRoutes(app);
   registerReadiumRoutes(app, ctx);

@@ -1,66 +1,45 @@
-import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { enableEmptyListsCleanup } from '../../domain/empty-lists-cleanup.ts';
 import { type StoredSettings, THUMBNAIL_SIZES, type ThumbnailSize, readSettings, writeSettings } from '../../domain/server-settings.ts';
 import { rotateRememberMeKey } from '../auth/remember-me.ts';
-import { badRequest } from '../errors.ts';
 import { requireRole } from '../guards.ts';
+import { type FolioApp, Nullable, type Static, StringEnum, Type } from '../schemas.ts';
 
-const CONTEXT_PATH = /^\/[\w\-/]*[a-zA-Z0-9]$/;
+const CONTEXT_PATH = '^/[\\w\\-/]*[a-zA-Z0-9]$';
 
-type Body = Record<string, unknown>;
+/** Komga's SettingsUpdateDto: every field null-means-keep, except the presence-tracked ports and paths. */
+const SettingsUpdate = Type.Object({
+  deleteEmptyCollections: Type.Optional(Nullable(Type.Boolean())),
+  deleteEmptyReadLists: Type.Optional(Nullable(Type.Boolean())),
+  rememberMeDurationDays: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 365_000 }))),
+  renewRememberMeKey: Type.Optional(Nullable(Type.Boolean())),
+  thumbnailSize: Type.Optional(Nullable(StringEnum(Object.keys(THUMBNAIL_SIZES) as ThumbnailSize[]))),
+  taskPoolSize: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
+  serverPort: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 65535 }))),
+  serverContextPath: Type.Optional(
+    Nullable(Type.String({ pattern: CONTEXT_PATH, description: 'starts with / and ends with a letter or digit' })),
+  ),
+  koboProxy: Type.Optional(Nullable(Type.Boolean())),
+  koboPort: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 65535 }))),
+  kepubifyPath: Type.Optional(Nullable(Type.String())),
+});
+type SettingsUpdate = Static<typeof SettingsUpdate>;
 
-/** Null-means-keep flags and numbers (Komga's SettingsUpdateDto). */
-function optionalBoolean(body: Body, key: string): boolean | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw badRequest(`${key} must be a boolean`);
-  return value;
-}
-
-function integerIn(key: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw badRequest(`${key} must be an integer between ${min} and ${max}`);
-  }
-  return value;
-}
-
-/** SettingsUpdateDto → the stored settings it changes. Presence-tracked fields clear on explicit null. */
-function readUpdate(raw: unknown): { changes: Partial<StoredSettings>; renewRememberMeKey: boolean } {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest('The request body must be a JSON object');
-  // Property names are matched without regard to case, as Komga's JSON binding does.
-  const body: Body = {};
-  for (const [key, value] of Object.entries(raw as Body)) body[key.toLowerCase()] = value;
+/** The stored settings an update changes (null and absent keep, except the presence-tracked fields). */
+function changesOf(body: SettingsUpdate): Partial<StoredSettings> {
   const changes: Partial<StoredSettings> = {};
-
-  changes.deleteEmptyCollections = optionalBoolean(body, 'deleteemptycollections');
-  changes.deleteEmptyReadLists = optionalBoolean(body, 'deleteemptyreadlists');
-  changes.koboProxy = optionalBoolean(body, 'koboproxy');
-  const days = body.remembermedurationdays;
-  if (days !== undefined && days !== null) changes.rememberMeDurationDays = integerIn('rememberMeDurationDays', days, 1, 365_000);
-  const pool = body.taskpoolsize;
-  if (pool !== undefined && pool !== null) changes.taskPoolSize = integerIn('taskPoolSize', pool, 1, 64);
-  const size = body.thumbnailsize;
-  if (size !== undefined && size !== null) {
-    const upper = typeof size === 'string' ? size.toUpperCase() : '';
-    if (!(upper in THUMBNAIL_SIZES)) throw badRequest(`thumbnailSize must be one of ${Object.keys(THUMBNAIL_SIZES).join(', ')}`);
-    changes.thumbnailSize = upper as ThumbnailSize;
-  }
-  if ('serverport' in body) changes.serverPort = body.serverport === null ? null : integerIn('serverPort', body.serverport, 1, 65535);
-  if ('koboport' in body) changes.koboPort = body.koboport === null ? null : integerIn('koboPort', body.koboport, 1, 65535);
-  if ('servercontextpath' in body) {
-    const path = body.servercontextpath;
-    if (path !== null && (typeof path !== 'string' || !CONTEXT_PATH.test(path))) {
-      throw badRequest('serverContextPath must start with / and end with a letter or digit');
-    }
-    changes.serverContextPath = path as string | null;
-  }
-  if ('kepubifypath' in body) {
-    const path = body.kepubifypath;
-    if (path !== null && typeof path !== 'string') throw badRequest('kepubifyPath must be a string');
-    changes.kepubifyPath = path === '' ? null : (path as string | null);
-  }
-  return { changes, renewRememberMeKey: optionalBoolean(body, 'renewremembermekey') === true };
+  const keep = <T>(value: T | null | undefined) => value ?? undefined;
+  changes.deleteEmptyCollections = keep(body.deleteEmptyCollections);
+  changes.deleteEmptyReadLists = keep(body.deleteEmptyReadLists);
+  changes.koboProxy = keep(body.koboProxy);
+  changes.rememberMeDurationDays = keep(body.rememberMeDurationDays);
+  changes.taskPoolSize = keep(body.taskPoolSize);
+  changes.thumbnailSize = keep(body.thumbnailSize);
+  if (body.serverPort !== undefined) changes.serverPort = body.serverPort;
+  if (body.koboPort !== undefined) changes.koboPort = body.koboPort;
+  if (body.serverContextPath !== undefined) changes.serverContextPath = body.serverContextPath;
+  if (body.kepubifyPath !== undefined) changes.kepubifyPath = body.kepubifyPath === '' ? null : body.kepubifyPath;
+  return changes;
 }
 
 /**
@@ -77,7 +56,7 @@ function readUpdate(raw: unknown): { changes: Partial<StoredSettings>; renewReme
  * - koboProxy / koboPort / kepubifyPath: stored and echoed, but Folio has no Kobo sync and never
  *   runs kepubify, so they change nothing (kepubifyPath reports no effective value).
  */
-export function registerSettingsRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
   const stored = readSettings(ctx.db).taskPoolSize;
   if (stored !== null) ctx.tasks.setWorkers(stored);
   enableEmptyListsCleanup(ctx);
@@ -105,12 +84,12 @@ export function registerSettingsRoutes(app: FastifyInstance, ctx: FolioContext):
     };
   });
 
-  app.patch('/api/v1/settings', async (request, reply) => {
+  app.patch('/api/v1/settings', { schema: { body: SettingsUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
-    const { changes, renewRememberMeKey } = readUpdate(request.body);
+    const changes = changesOf(request.body);
     writeSettings(ctx.db, changes);
     if (changes.taskPoolSize) ctx.tasks.setWorkers(changes.taskPoolSize);
-    if (renewRememberMeKey) rotateRememberMeKey(ctx.db);
+    if (request.body.renewRememberMeKey === true) rotateRememberMeKey(ctx.db);
     return reply.code(204).send();
   });
 }

@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Static, type TSchema, type TypeBoxTypeProvider, Type } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchemaValidationError,
+  FastifyServerOptions,
+  RawServerDefault,
+} from 'fastify';
+
+/**
+ * Request schemas shared by the routes, and the app-wide rules that make validation as lenient as
+ * Komga's Spring + Jackson binding: Ajv coerces scalars ("3" → 3, "2.5" → 2.5, "true" → true, one
+ * query value → a one-item list), property names and enum values match whatever their case, and a
+ * list parameter also accepts `k=a,b` and `k[]=a`.
+ */
+
+/** The Fastify instance every route module receives: handlers get their types from their schemas. */
+export type FolioApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export { Type };
+export type { Static, TSchema };
+
+/**
+ * `T` or null, as one JSON Schema type list rather than anyOf: Ajv coerces only values matching
+ * none of the listed types, so an explicit null stays null (PATCH: null clears, absent keeps).
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const { type, enum: values } = schema as { type?: string | string[]; enum?: unknown[] };
+  if (type === undefined) return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [...[type].flat(), 'null'], ...(values ? { enum: [...values, null] } : {}) });
+}
+
+/** One of fixed string values, matched case-insensitively by normaliseRequest. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/**
+ * A list query parameter (Spring binds `k=a&k=b`, `k=a,b` and `k[]=a`): normaliseRequest merges
+ * `k[]` into `k` and splits at commas before validation.
+ */
+export function QueryList<T extends TSchema = ReturnType<typeof Type.String>>(items?: T) {
+  return Type.Unsafe<Static<T>[]>({ type: 'array', items: items ?? { type: 'string' }, [COMMA_LIST]: true });
+}
+const COMMA_LIST = 'x-comma-list';
+
+/** Path parameter `id`. */
+export const IdParams = Type.Object({ id: Type.String() });
+
+/** Spring's paging parameters (see paging.ts for their meaning). */
+export const PagingQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 0 })),
+  size: Type.Optional(Type.Integer({ minimum: 0 })),
+  unpaged: Type.Optional(Type.Boolean()),
+  sort: Type.Optional(Type.Array(Type.String())),
+};
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  patternProperties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  const?: unknown;
+  [COMMA_LIST]?: boolean;
+};
+
+/**
+ * Runs before validation on the query and the body: renames properties to the schema's spelling
+ * when they differ only in case, rewrites enum values to the schema's spelling, and reads list
+ * query parameters the three ways Spring does. Unknown properties are left alone.
+ */
+export async function normaliseRequest(request: FastifyRequest): Promise<void> {
+  const schema = request.routeOptions.schema as { querystring?: JsonSchema; body?: JsonSchema } | undefined;
+  if (!schema) return;
+  if (schema.querystring && request.query && typeof request.query === 'object') {
+    normaliseQuery(request.query as Record<string, unknown>, schema.querystring);
+  }
+  if (schema.body && request.body !== undefined) request.body = normaliseValue(request.body, schema.body);
+}
+
+function normaliseQuery(query: Record<string, unknown>, schema: JsonSchema): void {
+  for (const key of Object.keys(query)) {
+    if (!key.endsWith('[]')) continue;
+    const name = key.slice(0, -2);
+    query[name] = [query[name], query[key]].flat().filter((v) => v !== undefined);
+    delete query[key];
+  }
+  normaliseValue(query, schema);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (!property[COMMA_LIST] || query[name] === undefined) continue;
+    query[name] = [query[name]]
+      .flat()
+      .flatMap((v) => String(v).split(','))
+      .map((v) => v.trim())
+      .filter((v) => v.length > 0);
+  }
+}
+
+function normaliseValue(value: unknown, schema: JsonSchema): unknown {
+  if (typeof value === 'string') return canonicalEnumValue(value, schema);
+  if (Array.isArray(value)) {
+    const items = schema.items ?? schema.anyOf?.find((s) => s.items)?.items;
+    return items ? value.map((item) => normaliseValue(item, items)) : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as Record<string, unknown>;
+  const everyValue = schema.patternProperties ? Object.values(schema.patternProperties)[0] : undefined;
+  if (everyValue) {
+    // A map (Type.Record): every value follows one schema.
+    for (const key of Object.keys(object)) object[key] = normaliseValue(object[key], everyValue);
+    return object;
+  }
+  const properties = schema.properties ?? schema.anyOf?.find((s) => s.properties)?.properties;
+  if (!properties) return value;
+  const byLowerName = new Map(Object.keys(properties).map((name) => [name.toLowerCase(), name]));
+  for (const key of Object.keys(object)) {
+    const name = byLowerName.get(key.toLowerCase());
+    if (name === undefined) continue;
+    if (name !== key && !(name in object)) {
+      object[name] = object[key];
+      delete object[key];
+    }
+    object[name] = normaliseValue(object[name], properties[name]!);
+  }
+  return object;
+}
+
+function canonicalEnumValue(value: string, schema: JsonSchema): string {
+  const allowed = schema.enum ?? schema.anyOf?.flatMap((s) => (s.const !== undefined ? [s.const] : (s.enum ?? [])));
+  if (!allowed) return value;
+  const lower = value.toLowerCase();
+  const match = allowed.find((a) => typeof a === 'string' && a.toLowerCase() === lower);
+  return typeof match === 'string' ? match : value;
+}
+
+/** Ajv's errors as one readable sentence: "taskPoolSize must be <= 64; ageRating must be integer". */
+export function formatValidationErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
+  const parts = errors.map((error) => {
+    const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const missing = (error.params as { missingProperty?: string }).missingProperty;
+    const field = missing ? [path, missing].filter(Boolean).join('.') : path || dataVar;
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+    const message = allowed ? `must be one of ${allowed.join(', ')}` : error.message ?? 'is invalid';
+    return `${field} ${missing ? 'is required' : message}`;
+  });
+  return new Error([...new Set(parts)].join('; '));
+}
+
+/** Ajv plugin: Ajv must know the list marker keyword (it only guides normaliseRequest). */
+function addListKeyword<A extends { addKeyword(definition: { keyword: string; schemaType: string }): unknown }>(ajv: A): A {
+  ajv.addKeyword({ keyword: COMMA_LIST, schemaType: 'boolean' });
+  return ajv;
+}
+
+/** Jackson-like leniency for every schema: scalars coerced, one value where a list is expected. */
+export const AJV_OPTIONS = {
+  customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false },
+  plugins: [addListKeyword],
+} as unknown as NonNullable<FastifyServerOptions['ajv']>;

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookDto, SeriesDto } from '../../../src/api/types.ts';
+import { type CompatServer, startCompatServer } from './komga-compat-helpers.ts';
+
+/**
+ * Komga binds JSON with Jackson: numbers and booleans sent as strings are coerced, property names
+ * and enum values match in any case, and what cannot be coerced is a 400 that names the field.
+ * Form-based clients (komga-webui's edit dialogs, scripts) send "3", "2.5", "true".
+ */
+let c: CompatServer;
+beforeAll(async () => {
+  c = await startCompatServer();
+});
+afterAll(async () => {
+  await c.server.close();
+});
+
+const patch = (url: string, body: unknown) => c.send('PATCH', url, { contentType: 'application/json', body });
+const settings = () => c.server.json<{ taskPoolSize: number; deleteEmptyCollections: boolean; thumbnailSize: string; rememberMeDurationDays: number }>('/api/v1/settings');
+
+describe('PATCH /api/v1/settings', () => {
+  it('{"taskPoolSize":"3"} sets three workers', async () => {
+    expect((await patch('/api/v1/settings', { taskPoolSize: '3' })).statusCode).toBe(204);
+    expect((await settings()).taskPoolSize).toBe(3);
+    expect(c.server.app.folio.tasks.workers).toBe(3);
+  });
+
+  it('booleans as "true", enum values and property names in any case', async () => {
+    const response = await patch('/api/v1/settings', { deleteEmptyCollections: 'true', thumbnailSize: 'large', RememberMeDurationDays: '30' });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await settings()).toMatchObject({ deleteEmptyCollections: true, thumbnailSize: 'LARGE', rememberMeDurationDays: 30 });
+  });
+
+  it('values that cannot be coerced are a 400 naming the field, and nothing changes', async () => {
+    for (const body of [{ taskPoolSize: 'three' }, { taskPoolSize: '2.5' }, { taskPoolSize: 0 }, { deleteEmptyCollections: 'maybe' }, { thumbnailSize: 'HUGE' }]) {
+      const response = await patch('/api/v1/settings', body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json().message).toContain(Object.keys(body)[0]);
+    }
+    expect((await settings()).taskPoolSize).toBe(3);
+  });
+
+  it('null keeps a value', async () => {
+    expect((await patch('/api/v1/settings', { taskPoolSize: null, thumbnailSize: null })).statusCode).toBe(204);
+    expect(await settings()).toMatchObject({ taskPoolSize: 3, thumbnailSize: 'LARGE' });
+  });
+});
+
+describe('PATCH /api/v1/series/{id}/metadata', () => {
+  const alpha = () => c.series.find((s) => s.name === 'Alpha')!;
+  const metadata = async () => (await c.server.json<SeriesDto>(`/api/v1/series/${alpha().id}`)).metadata;
+
+  it('{"ageRating":"12","totalBookCount":"4"} sets both', async () => {
+    const response = await patch(`/api/v1/series/${alpha().id}/metadata`, { ageRating: '12', totalBookCount: '4' });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await metadata()).toMatchObject({ ageRating: 12, totalBookCount: 4 });
+  });
+
+  it('enum values in any case and locks as "true"', async () => {
+    expect((await patch(`/api/v1/series/${alpha().id}/metadata`, { status: 'ended', readingDirection: 'right_to_left', statusLock: 'true' })).statusCode).toBe(204);
+    expect(await metadata()).toMatchObject({ status: 'ENDED', readingDirection: 'RIGHT_TO_LEFT', statusLock: true });
+  });
+
+  it('an explicit null clears a presence-tracked field; absent keeps it', async () => {
+    expect((await patch(`/api/v1/series/${alpha().id}/metadata`, { ageRating: null })).statusCode).toBe(204);
+    expect(await metadata()).toMatchObject({ ageRating: null, totalBookCount: 4 });
+  });
+
+  it('"twelve" is a 400 that names ageRating', async () => {
+    const response = await patch(`/api/v1/series/${alpha().id}/metadata`, { ageRating: 'twelve' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('ageRating');
+  });
+});
+
+describe('PATCH /api/v1/books/{id}/metadata', () => {
+  const book = () => c.books.find((b) => b.name === 'Alpha 02')!;
+  const metadata = async () => (await c.server.json<BookDto>(`/api/v1/books/${book().id}`)).metadata;
+
+  it('{"numberSort":"2.5"} sets 2.5', async () => {
+    const response = await patch(`/api/v1/books/${book().id}/metadata`, { numberSort: '2.5', numberSortLock: 'true' });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await metadata()).toMatchObject({ numberSort: 2.5, numberSortLock: true });
+  });
+
+  it('a number where text is expected becomes text, as Jackson does', async () => {
+    expect((await patch(`/api/v1/books/${book().id}/metadata`, { number: 7, title: 42 })).statusCode).toBe(204);
+    expect(await metadata()).toMatchObject({ number: '7', title: '42' });
+  });
+
+  it('PATCH /api/v1/books/metadata (several books) coerces each update', async () => {
+    const response = await patch('/api/v1/books/metadata', { [book().id]: { numberSort: '3.25' } });
+    expect(response.statusCode, response.body).toBe(204);
+    expect((await metadata()).numberSort).toBe(3.25);
+  });
+
+  it('"two and a half" is a 400 that names numberSort', async () => {
+    const response = await patch(`/api/v1/books/${book().id}/metadata`, { numberSort: 'two and a half' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('numberSort');
+  });
+});
