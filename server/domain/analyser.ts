@@ -1,4 +1,5 @@
 import { MediaError } from '../media/book-reader.ts';
+import { isTransientFailure } from '../media/transient-errors.ts';
 import { analyseOpened } from '../media/analyse-container.ts';
 import type { Media, MediaFile, MediaPage } from '../db/media-repository.ts';
 import type { FolioContext } from './context.ts';
@@ -7,14 +8,19 @@ import { removeGeneratedThumbnails } from './book-thumbnails.ts';
 import { refreshBookMetadata } from './metadata-refresh.ts';
 import { detectWebtoonSeries } from './webtoon-detection.ts';
 
+/** What became of an analysis: recorded, or put off because the server was short of resources. */
+export type AnalysisOutcome = 'recorded' | 'deferred' | 'skipped';
+
 /**
- * Analyses one book file and records the outcome. Failures become media status ERROR with a Komga
- * error code in `comment`; they never throw, so one broken file cannot stop a library.
+ * Analyses one book file and records the outcome. Failures of the file become media status ERROR
+ * with a Komga error code in `comment`; they never throw, so one broken file cannot stop a
+ * library. Failures of the server (out of descriptors, no free archive handle, a time limit) are
+ * not the book's fault: nothing is recorded and the caller retries later ('deferred').
  */
-export async function analyseBook(ctx: FolioContext, bookId: string): Promise<void> {
+export async function analyseBook(ctx: FolioContext, bookId: string): Promise<AnalysisOutcome> {
   const book = ctx.repos.books.findById(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
-  if (!book || !media || book.deletedDate !== null) return;
+  if (!book || !media || book.deletedDate !== null) return 'skipped';
   const library = ctx.repos.libraries.findById(book.libraryId);
   const now = Date.now();
   let next: Media;
@@ -48,14 +54,20 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<vo
     };
     if (pages.length === 0) pages = [];
   } catch (error) {
+    if (isTransientFailure(error)) {
+      ctx.logger.warn({ err: error, bookId, file: book.url }, 'analysis deferred: server short of resources');
+      return 'deferred';
+    }
     const code = error instanceof MediaError ? error.code : 'ERR_1005';
     if (!(error instanceof MediaError)) ctx.log(`analysis of ${book.url} failed`, error);
-    next = { ...media, status: 'ERROR', mediaType: null, comment: code, pageCount: 0, lastModified: now };
+    // A format no reader handles is UNSUPPORTED rather than broken (Komga's ERR_1001).
+    const status = code === 'ERR_1001' ? 'UNSUPPORTED' : 'ERROR';
+    next = { ...media, status, mediaType: null, comment: code, pageCount: 0, lastModified: now };
     pages = [];
     files = [];
   }
   // The file may have been removed or re-queued while we were reading it.
-  if (!ctx.repos.books.findById(bookId)) return;
+  if (!ctx.repos.books.findById(bookId)) return 'skipped';
   ctx.repos.media.replaceAnalysis(next, pages, files);
   ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
@@ -65,4 +77,5 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<vo
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
   if (next.status === 'READY') await applyBookFileOptions(ctx, bookId);
+  return 'recorded';
 }

@@ -28,12 +28,24 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
   );
 }
 
-export function submitBookAnalysis(ctx: FolioContext, bookId: string): void {
+/** Waits before retrying an analysis put off for lack of resources: 1 s, 2 s, 4 s… up to 5 min. */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 5 * 60_000;
+const MAX_RETRIES = 12;
+
+export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0): void {
   ctx.tasks.submit(
     'AnalyzeBook',
     `AnalyzeBook:${bookId}`,
     async () => {
-      await analyseBook(ctx, bookId);
+      if ((await analyseBook(ctx, bookId)) === 'deferred') {
+        // The book keeps its status meanwhile; after the last attempt the next scan picks it up.
+        if (attempt < MAX_RETRIES) {
+          const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt);
+          setTimeout(() => submitBookAnalysis(ctx, bookId, attempt + 1), delay).unref();
+        }
+        return;
+      }
       submitPosterGeneration(ctx, bookId);
       submitBarcodeSearch(ctx, bookId);
       submitBookHash(ctx, bookId);

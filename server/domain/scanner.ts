@@ -4,10 +4,11 @@ import { defaultBookMetadata } from '../db/book-metadata-repository.ts';
 import type { Book } from '../db/book-repository.ts';
 import { newId } from '../db/ids.ts';
 import type { Library } from '../db/library-repository.ts';
+import type { Media } from '../db/media-repository.ts';
 import { defaultSeriesMetadata } from '../db/series-metadata-repository.ts';
 import type { Series } from '../db/series-repository.ts';
 import { naturalCompare } from '../media/natural-sort.ts';
-import { BOOK_READERS, bookExtension } from '../media/readers.ts';
+import { BOOK_READERS, LISTED_UNSUPPORTED_EXTENSIONS, bookExtension } from '../media/readers.ts';
 import type { FolioContext } from './context.ts';
 import type { FolioEvent } from './events.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
@@ -48,6 +49,7 @@ function scannedExtensions(library: Library): Set<string> {
       (reader.mediaProfile === 'EPUB' && library.scanEpub);
     if (wanted) for (const ext of reader.extensions) out.add(ext);
   }
+  if (library.scanCbx) for (const ext of LISTED_UNSUPPORTED_EXTENSIONS) out.add(ext);
   return out;
 }
 
@@ -233,10 +235,12 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
             touchedSeries.add(seriesId);
             events.push({ name: 'BookChanged', data: { bookId: book.id, seriesId, libraryId } });
           }
+          const media = ctx.repos.media.findByBookId(book.id);
           if (changed) {
-            const media = ctx.repos.media.findByBookId(book.id);
             if (media) ctx.repos.media.update({ ...media, status: 'OUTDATED', lastModified: now });
             ctx.archives.forget(book.url);
+            toAnalyse.push(book.id);
+          } else if (media && needsAnotherLook(media)) {
             toAnalyse.push(book.id);
           }
         }
@@ -275,6 +279,16 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     await importLocalArtwork(ctx, libraryId, found.map((f) => ({ folder: f.path, books: f.books.map((b) => b.path), images: f.images })));
   }
   return { toAnalyse };
+}
+
+/**
+ * An unchanged file is analysed again when its last analysis never finished (put off for lack of
+ * resources, or cut short by a restart) or failed in a way that may not have been the file's
+ * fault (unreadable, unknown error): the file may be readable now.
+ */
+function needsAnotherLook(media: Media): boolean {
+  if (media.status === 'UNKNOWN' || media.status === 'OUTDATED') return true;
+  return media.status === 'ERROR' && (media.comment === 'ERR_1000' || media.comment === 'ERR_1005' || media.comment === 'ERR_1008');
 }
 
 function markBookDeleted(ctx: FolioContext, book: Book, now: number, events: FolioEvent[]): void {

@@ -64,7 +64,8 @@ export class TransientBookStore {
         files: result.files,
       });
     } catch (error) {
-      Object.assign(book, { status: 'ERROR', comment: error instanceof MediaError ? error.code : 'ERR_1005', pages: [], files: [] });
+      const comment = error instanceof MediaError ? error.code : 'ERR_1005';
+      Object.assign(book, { status: comment === 'ERR_1001' ? 'UNSUPPORTED' : 'ERROR', comment, pages: [], files: [] });
     }
     return book;
   }

@@ -9,7 +9,7 @@ import { EventBus } from '../domain/events.ts';
 import { startScanScheduler } from '../domain/scan-scheduler.ts';
 import { enableTaskPersistence } from '../domain/task-persistence.ts';
 import { TaskQueue } from '../domain/task-queue.ts';
-import { ArchivePool } from '../media/archive-pool.ts';
+import { ArchivePool, type ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
@@ -60,6 +60,8 @@ export interface AppOptions {
   clientDir?: string;
   /** Background task workers (scan/analysis). Default 2. */
   taskWorkers?: number;
+  /** Open-archive pool sizing (default: from the process's descriptor limit). */
+  archivePool?: ArchivePoolOptions;
   /** Log level (request, error and task logs to stdout and <data-dir>/logs/folio.log). Default info. */
   logLevel?: LogLevel;
   /** Also log to stdout (default true; the log file is always written unless the level is silent). */
@@ -103,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     dataDir,
     repos: createRepositories(db),
     events: new EventBus(),
-    archives: new ArchivePool(),
+    archives: new ArchivePool(options.archivePool),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,
     log: (message, error) => logger.warn({ err: error }, message),

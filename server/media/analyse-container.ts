@@ -3,6 +3,8 @@ import { type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { naturalCompare } from './natural-sort.ts';
 import { readerForExtension, readerForSignature } from './readers.ts';
+import { isTransientFailure } from './transient-errors.ts';
+import { staysInsideArchive } from './entry-names.ts';
 
 export interface AnalysedPage {
   fileName: string;
@@ -90,7 +92,7 @@ async function describeEntries(
   const failedEntries: string[] = [];
   const entries = book
     .entries()
-    .filter((e) => !e.isDirectory)
+    .filter((e) => !e.isDirectory && staysInsideArchive(e.name))
     .toSorted((a, b) => naturalCompare(a.name, b.name));
   for (const entry of entries) {
     if (entry.uncompressedSize === 0) {
@@ -117,7 +119,9 @@ async function describeEntries(
       } else {
         files.push({ fileName: entry.name, mediaType: guessNonImageType(entry.name), fileSize: entry.uncompressedSize });
       }
-    } catch {
+    } catch (error) {
+      // The server being short of resources says nothing about the entry: the whole analysis is retried.
+      if (isTransientFailure(error)) throw error;
       failedEntries.push(entry.name);
       // An image-looking entry that cannot be read is still a page slot; serving it will fail later.
       const hinted = mediaTypeFromExtension(entry.name);

@@ -2,19 +2,12 @@ import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { detectReader } from './analyse-container.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
+import { ArchivePoolBusy } from './transient-errors.ts';
+
+export { ArchivePoolBusy };
 
 /** How long a caller waits for a free handle before the server answers "busy" (503). */
 const DEFAULT_WAIT_MS = 15_000;
-
-/** Every handle is in use and none came free in time: the caller should try again shortly. */
-export class ArchivePoolBusy extends Error {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds = 2) {
-    super('too many books are being read at once; try again shortly');
-    this.name = 'ArchivePoolBusy';
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
 
 /** A book opened from disk together with the reader that recognised its content. */
 interface Handle {

@@ -11,6 +11,13 @@ import { zipReader } from './zip-reader.ts';
  */
 export const BOOK_READERS: readonly BookReader[] = [epubReader, zipReader, rar4Reader, rar5Reader, pdfReader];
 
+/**
+ * Comic archive formats that are listed as books although no reader opens them (7-Zip: .cb7/.7z).
+ * They show up in their series, and analysis marks them UNSUPPORTED with ERR_1001, as Komga does,
+ * instead of the files being silently ignored.
+ */
+export const LISTED_UNSUPPORTED_EXTENSIONS: readonly string[] = ['cb7', '7z'];
+
 export function bookExtension(filePath: string): string {
   return extname(filePath).slice(1).toLowerCase();
 }

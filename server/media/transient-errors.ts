@@ -1,7 +1,15 @@
-import { ArchivePoolBusy } from './archive-pool.ts';
-
 /** errno codes that say "not now" rather than "this file is bad". */
 const TRANSIENT_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'EINTR', 'ENOMEM']);
+
+/** Every handle is in use and none came free in time: the caller should try again shortly. */
+export class ArchivePoolBusy extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds = 2) {
+    super('too many books are being read at once; try again shortly');
+    this.name = 'ArchivePoolBusy';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
 
 /** A time limit ran out (a decode, a worker); retrying later may well succeed. */
 export class OperationTimeout extends Error {

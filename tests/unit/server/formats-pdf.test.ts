@@ -177,7 +177,8 @@ describe('PDF books through the server', () => {
     ['encrypted', 'ERR_1008'],
   ])('marks %s as ERROR %s and keeps serving', async (name, code) => {
     const book = books.get(name)!;
-    expect(book.media).toMatchObject({ status: 'ERROR', comment: code, pagesCount: 0 });
+    // A file that is no such archive at all is UNSUPPORTED (ERR_1001), as Komga marks it.
+    expect(book.media).toMatchObject({ status: code === 'ERR_1001' ? 'UNSUPPORTED' : 'ERROR', comment: code, pagesCount: 0 });
     expect((await server.get(`/api/v1/books/${book.id}/pages/1`)).statusCode).toBe(404);
     expect((await server.get(`/api/v1/books/${book.id}/pages/1/raw`)).statusCode).toBe(404);
     expect((await server.get('/api/v2/users/me')).statusCode).toBe(200);

@@ -166,7 +166,8 @@ describe('RAR books through the server', () => {
     ['not-images', 'ERR_1006'],
   ])('marks %s as ERROR %s and refuses its pages', async (name, code) => {
     const book = books.get(name)!;
-    expect(book.media).toMatchObject({ status: 'ERROR', comment: code, pagesCount: 0 });
+    // A file that is no such archive at all is UNSUPPORTED (ERR_1001), as Komga marks it.
+    expect(book.media).toMatchObject({ status: code === 'ERR_1001' ? 'UNSUPPORTED' : 'ERROR', comment: code, pagesCount: 0 });
     const pages = await server.get(`/api/v1/books/${book.id}/pages`);
     expect(pages.statusCode).toBe(404);
     expect((await server.get(`/api/v1/books/${book.id}/pages/1`)).statusCode).toBe(404);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { LogLevel, TrustProxy } from '../../../server/config.ts';
 import { buildApp } from '../../../server/http/app.ts';
+import type { ArchivePoolOptions } from '../../../server/media/archive-pool.ts';
 import { newId } from '../../../server/db/ids.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
 import type { LibraryDto } from '../../../src/api/types.ts';
@@ -26,7 +27,7 @@ export interface TestServer {
 }
 
 /** A real server on a fresh temp data dir (real SQLite file), optionally claimed by an admin. */
-export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy } = {}): Promise<TestServer> {
+export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; archivePool?: ArchivePoolOptions } = {}): Promise<TestServer> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const dataDir = join(dir, 'data');
   const app = await buildApp({
@@ -35,6 +36,7 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
     logLevel: options.logLevel ?? 'error',
     logStdout: options.logStdout,
     trustProxy: options.trustProxy,
+    archivePool: options.archivePool,
   });
   const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD) };
   if (options.claim !== false) {

@@ -56,7 +56,7 @@ describe('transient books', () => {
     expect(analysed.pages).toMatchObject([{ number: 1, width: 50, height: 70, mediaType: 'image/png' }]);
     const pageBytes = await server.get(`/api/v1/transient-books/${list[1]!.id}/pages/1`);
     expect(pageBytes.headers['content-type']).toBe('image/png');
-    expect((await post(`/api/v1/transient-books/${list[0]!.id}/analyze`, {})).json()).toMatchObject({ status: 'ERROR', comment: 'ERR_1001' });
+    expect((await post(`/api/v1/transient-books/${list[0]!.id}/analyze`, {})).json()).toMatchObject({ status: 'UNSUPPORTED', comment: 'ERR_1001' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { rm, writeFile, utimes } from 'node:fs/promises';
+import { mkdir, rm, writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto, SeriesDto } from '../../../src/api/types.ts';
@@ -61,23 +61,40 @@ describe('scanning the sample library', () => {
     ]);
   });
 
-  it('marks the broken archive ERROR with an error code and keeps serving', async () => {
+  it('marks the file that is no archive at all UNSUPPORTED (ERR_1001, as Komga) and keeps serving', async () => {
     await addLibrary(server, sample.root);
     const broken = (await booksByName()).get('broken')!;
-    expect(broken.media.status).toBe('ERROR');
+    expect(broken.media.status).toBe('UNSUPPORTED');
     expect(broken.media.comment).toBe('ERR_1001');
     const pages = await server.get(`/api/v1/books/${broken.id}/pages`);
     expect(pages.statusCode).toBe(404);
-    expect(pages.json().message).toBe('Book analysis failed');
+    expect(pages.json().message).toBe('Book format is not supported');
     expect((await server.get('/api/v2/users/me')).statusCode).toBe(200);
   });
 
-  it('orders pages naturally, ignores non-images, and never treats entry names as paths', async () => {
+  it('lists 7-Zip comics (.cb7, .7z) as books, UNSUPPORTED with ERR_1001', async () => {
+    // A 7z signature header is enough: no reader opens it, analysis must say so.
+    const signature = Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04]);
+    await mkdir(join(sample.root, 'Seven'), { recursive: true });
+    await writeFile(join(sample.root, 'Seven', 'Seven 01.cb7'), Buffer.concat([signature, Buffer.alloc(56)]));
+    await writeFile(join(sample.root, 'Seven', 'Seven 02.7z'), Buffer.concat([signature, Buffer.alloc(56)]));
+    await addLibrary(server, sample.root);
+    const books = await booksByName();
+    for (const name of ['Seven 01', 'Seven 02']) {
+      expect(books.get(name)?.media).toMatchObject({ status: 'UNSUPPORTED', comment: 'ERR_1001', pagesCount: 0 });
+    }
+  });
+
+  it('orders pages naturally, ignores non-images and entries whose names would escape the archive', async () => {
     const spec = (color: [number, number, number], name: string) => ({ width: 10, height: 20, color, format: 'png' as const, name });
     await createCbz(join(sample.root, 'Gamma', 'Gamma.cbz'), [spec(RED, 'page 10.png'), spec(GREEN, 'page 2.png'), spec(BLUE, 'page 1.png')], {
       extraEntries: [
         { name: 'notes.txt', data: Buffer.from('hello') },
         { name: '../escape.png', data: await renderPage({ width: 5, height: 5, color: RED, format: 'png' }) },
+        { name: '/tmp/absolute.png', data: await renderPage({ width: 5, height: 5, color: RED, format: 'png' }) },
+        { name: 'sub/../../up.png', data: await renderPage({ width: 5, height: 5, color: RED, format: 'png' }) },
+        { name: '..\\back.png', data: await renderPage({ width: 5, height: 5, color: RED, format: 'png' }) },
+        { name: 'C:\\drive.png', data: await renderPage({ width: 5, height: 5, color: RED, format: 'png' }) },
       ],
       compress: true,
     });
@@ -87,13 +104,14 @@ describe('scanning the sample library', () => {
     await addLibrary(server, sample.root);
     const gamma = (await booksByName()).get('Gamma')!;
     const pages = await server.json<PageDto[]>(`/api/v1/books/${gamma.id}/pages`);
-    expect(pages.map((p) => p.fileName)).toEqual(['../escape.png', 'page 1.png', 'page 2.png', 'page 10.png']);
-    // The hostile entry is served from inside the archive, not from the filesystem.
-    const hostile = await server.get(`/api/v1/books/${gamma.id}/pages/1`);
-    expect(hostile.statusCode).toBe(200);
-    expect(pages[0]).toMatchObject({ width: 5, height: 5 });
-    expect(hostile.rawPayload.equals(decoy)).toBe(false);
-    expect(hostile.rawPayload.length).toBe(pages[0]!.sizeBytes);
+    expect(pages.map((p) => p.fileName)).toEqual(['page 1.png', 'page 2.png', 'page 10.png']);
+    // Not even listed among the other files of the book.
+    const files = server.app.folio.repos.media.findFiles(gamma.id).map((f) => f.fileName);
+    expect(files).toEqual(['notes.txt']);
+    // Page 1 is the archive's own first page, never the decoy the hostile name points at.
+    const first = await server.get(`/api/v1/books/${gamma.id}/pages/1`);
+    expect(first.statusCode).toBe(200);
+    expect(first.rawPayload.equals(decoy)).toBe(false);
   });
 
   it('flags an archive without images with ERR_1006 and a truncated one with a listing error', async () => {

@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FolioEvent } from '../../../server/domain/events.ts';
+import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
+import { type TestServer, addLibrary, rescan, startServer } from './helpers.ts';
+
+/*
+ * A failure of the server (no free archive handle, out of descriptors, a time limit) is not a
+ * failure of the book: analysis leaves the book as it was and tries again later. A book left in
+ * ERROR by such a failure in the past is repaired by the next ordinary scan.
+ */
+
+let dir: string;
+let server: TestServer;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'folio-transient-'));
+  await createCbz(join(dir, 'library', 'Series', 'A.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+  await createCbz(join(dir, 'library', 'Series', 'B.cbz'), [{ width: 20, height: 30, color: GREEN, format: 'png' }]);
+  // One archive open at a time, and a short wait for it: easy to make the server "busy".
+  server = await startServer({ archivePool: { capacity: 1, waitMs: 50 } });
+});
+
+afterEach(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function nextBookChanged(bookId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = server.app.folio.events.subscribe((event: FolioEvent) => {
+      if (event.name === 'BookChanged' && event.data.bookId === bookId) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+describe('transient failures', () => {
+  it('never change a book’s media status; the analysis is retried once the server has room', async () => {
+    const library = await addLibrary(server, join(dir, 'library'));
+    const books = server.app.folio.repos.books.findByLibrary(library.id);
+    const a = books.find((b) => b.name === 'A')!;
+    const b = books.find((b) => b.name === 'B')!;
+    const before = server.app.folio.repos.media.findByBookId(b.id)!;
+    expect(before.status).toBe('READY');
+
+    // A reader holds the only archive slot (a page download in progress)...
+    const stream = await (await server.app.folio.archives.get(a.url, `${a.fileSize}:${a.fileLastModified}`)).openEntry('page-001.png');
+    // ...while B is analysed again: the analysis cannot get a handle in time.
+    const analysed = await server.app.inject({ method: 'POST', url: `/api/v1/books/${b.id}/analyze`, headers: server.admin });
+    expect(analysed.statusCode).toBe(202);
+    await server.app.folio.tasks.idle();
+    const during = server.app.folio.repos.media.findByBookId(b.id)!;
+    expect(during.status).toBe('READY');
+    expect(during.comment).toBeNull();
+    expect(during.lastModified).toBe(before.lastModified);
+    expect(server.app.folio.repos.media.findPages(b.id).length).toBe(1);
+
+    // Once the reader is done, the retry runs and records a fresh analysis.
+    const retried = nextBookChanged(b.id);
+    stream.destroy();
+    await retried;
+    const after = server.app.folio.repos.media.findByBookId(b.id)!;
+    expect(after.status).toBe('READY');
+    expect(after.lastModified).toBeGreaterThan(before.lastModified);
+  });
+
+  it('a book left in ERROR (unreadable at the time) is analysed again by the next normal scan', async () => {
+    const library = await addLibrary(server, join(dir, 'library'));
+    const book = server.app.folio.repos.books.findByLibrary(library.id).find((b) => b.name === 'A')!;
+    const media = server.app.folio.repos.media.findByBookId(book.id)!;
+    // What an overloaded server used to record: a healthy file marked unreadable.
+    server.app.folio.repos.media.replaceAnalysis({ ...media, status: 'ERROR', mediaType: null, comment: 'ERR_1000', pageCount: 0 }, [], []);
+    await rescan(server, library.id);
+    const repaired = server.app.folio.repos.media.findByBookId(book.id)!;
+    expect(repaired.status).toBe('READY');
+    expect(repaired.pageCount).toBe(1);
+  });
+});
