@@ -21,7 +21,10 @@ export type ReaderAction =
   | 'direction-webtoon'
   | 'escape'
   | 'scroll-down'
-  | 'scroll-up';
+  | 'scroll-up'
+  | 'zoom-in'
+  | 'zoom-out'
+  | 'zoom-reset';
 
 export interface KeyInput {
   key: string;
@@ -44,14 +47,25 @@ const SETTING_KEYS: Record<string, ReaderAction> = {
   Escape: 'escape',
 };
 
+const ZOOM_KEYS: Record<string, ReaderAction> = {
+  '+': 'zoom-in',
+  '=': 'zoom-in',
+  '-': 'zoom-out',
+  '0': 'zoom-reset',
+};
+
 /**
  * REFERENCE §5.7. Arrows follow the reading direction: ← is "previous" left to right and "next"
  * right to left; ↑/↓ only page in vertical mode. Keys held with a modifier belong to the browser.
  */
 export function keyAction(input: KeyInput, direction: ReadingDirection): ReaderAction | null {
-  if (input.ctrlKey || input.altKey || input.shiftKey || input.metaKey) return null;
+  if (input.ctrlKey || input.altKey || input.metaKey) return null;
   const { key } = input;
   const webtoon = direction === 'WEBTOON';
+  // Zoom keys (paged view): `+` needs Shift on many keyboards, so Shift is allowed for these alone.
+  const zoom = ZOOM_KEYS[key];
+  if (zoom) return webtoon ? null : zoom;
+  if (input.shiftKey) return null;
   switch (key) {
     case 'ArrowLeft':
       if (direction === 'LEFT_TO_RIGHT') return 'previous';

@@ -1,11 +1,10 @@
-import { useDrag } from '@use-gesture/react';
-import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { pageThumbnailUrl, pageUrl } from '../../api/books.ts';
 import { cacheBudgetFor } from '../../engine/budget.ts';
 import { needsConversion } from '../../engine/mediaTypes.ts';
-import { clickZoneAction, swipeAction, type ReaderAction } from '../../engine/readerInput.ts';
+import { clickZoneAction, type ReaderAction } from '../../engine/readerInput.ts';
 import { ReaderSession, type PagedDirection, type PaintView, type ProgressSink } from '../../engine/ReaderSession.ts';
-import type { PageInfo, PageLayout, ScaleType } from '../../engine/types.ts';
+import type { PageInfo, PageLayout, ScaleType, Viewport } from '../../engine/types.ts';
 import { t } from '../i18n.ts';
 import type { PageFailure } from '../../engine/PageLoader.ts';
 import { CanvasPainter, viewIsComplete } from './CanvasPainter.ts';
@@ -14,7 +13,8 @@ import { PageTurnAnimation } from './PageTurnAnimation.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
-import { deviceMemory, measureViewport, watchDevicePixelRatio } from './viewport.ts';
+import { usePageZoom } from './usePageZoom.ts';
+import { deviceMemory, watchDevicePixelRatio } from './viewport.ts';
 
 interface PagedViewProps {
   bookId: string;
@@ -72,6 +72,11 @@ export function PagedView(props: PagedViewProps) {
   const latest = useRef(props);
   latest.current = props;
   const repaintRef = useRef<(() => void) | null>(null);
+  const sessionRef = useRef<ReaderSession<ImageBitmap> | null>(null);
+  const onZoomViewport = useCallback((viewport: Viewport) => sessionRef.current?.setViewport(viewport), []);
+  const zoom = usePageZoom({ scrollerRef, swipe, direction, onAction: props.onAction, onViewport: onZoomViewport });
+  const zoomRef = useRef(zoom);
+  zoomRef.current = zoom;
 
   useLayoutEffect(() => {
     const scroller = scrollerRef.current;
@@ -83,7 +88,7 @@ export function PagedView(props: PagedViewProps) {
       decoder: sharedDecodePool(),
       pageUrl: (page) => pageUrl(bookId, page.number, needsConversion(page.mediaType) ? 'jpeg' : undefined),
       previewUrl: (page) => pageThumbnailUrl(bookId, page.number),
-      viewport: measureViewport(scroller),
+      viewport: zoomRef.current.measure(scroller),
       startPage: initial.startPage,
       progress: initial.progress,
       reportStartPage: initial.reportStartPage,
@@ -111,8 +116,9 @@ export function PagedView(props: PagedViewProps) {
       if (snapshot.spreadIndex !== lastSpread) {
         const forward = snapshot.spreadIndex > lastSpread;
         lastSpread = snapshot.spreadIndex;
-        // Every page turn starts at the top of the new page (REFERENCE §5.4).
+        // Every page turn starts at the top of the new page (REFERENCE §5.4), not zoomed.
         scroller.scrollTo(0, 0);
+        zoomRef.current.reset();
         const from = shown;
         const to = created.getView();
         // Slide only between views that are both fully decoded and fit the screen; anything else
@@ -150,7 +156,7 @@ export function PagedView(props: PagedViewProps) {
     const unsubscribe = created.subscribe(onChange);
     onChange();
     scroller.addEventListener('scroll', paint, { passive: true });
-    const applySize = debounce(() => created.setViewport(measureViewport(scroller)), 120);
+    const applySize = debounce(() => created.setViewport(zoomRef.current.measure(scroller)), 120);
     const resizeObserver = new ResizeObserver(applySize);
     resizeObserver.observe(scroller);
     const controller: ViewController = {
@@ -159,14 +165,17 @@ export function PagedView(props: PagedViewProps) {
       first: () => created.first(),
       last: () => created.last(),
       goToPage: (page) => created.goToPage(page),
+      zoom: (action) => zoomRef.current.perform(action),
     };
     latest.current.onController(controller);
     setSession(created);
+    sessionRef.current = created;
     repaintRef.current = paint;
     scroller.focus({ preventScroll: true });
-    const stopWatchingDpr = watchDevicePixelRatio(() => created.setViewport(measureViewport(scroller)));
+    const stopWatchingDpr = watchDevicePixelRatio(() => created.setViewport(zoomRef.current.measure(scroller)));
     return () => {
       repaintRef.current = null;
+      sessionRef.current = null;
       stopWatchingDpr();
       animation.cancel();
       latest.current.onController(null);
@@ -194,20 +203,9 @@ export function PagedView(props: PagedViewProps) {
   const view = session && snapshot ? session.getView() : null;
   const viewport = session?.viewport;
 
-  // A drag with the mouse ends in a click on the same element: that click must not turn again.
-  const lastDragEnd = useRef(0);
-  const bindSwipe = useDrag(
-    ({ swipe: [sx, sy], tap, last }) => {
-      if (tap || !swipe) return;
-      if (last) lastDragEnd.current = performance.now();
-      const action = swipeAction(sx, sy, direction);
-      if (action) props.onAction(action);
-    },
-    { filterTaps: true, pointer: { touch: true } },
-  );
-
   function onClick(event: MouseEvent<HTMLDivElement>) {
-    if (performance.now() - lastDragEnd.current < 300) return;
+    // A drag (swipe or pan) ends in a click on the same element: that click must not act again.
+    if (performance.now() - zoom.lastDragEnd.current < 300) return;
     const box = event.currentTarget.getBoundingClientRect();
     const x = (event.clientX - box.left) / Math.max(1, box.width);
     const y = (event.clientY - box.top) / Math.max(1, box.height);
@@ -221,11 +219,12 @@ export function PagedView(props: PagedViewProps) {
       // The page area is laid out in screen coordinates whatever the interface language: click zones,
       // swipes and scroll positions follow the book's reading direction, not the document's.
       dir="ltr"
-      style={{ background }}
+      style={{ background, touchAction: zoom.touchAction }}
       // Focusable so Space, PageDown and ↓ scroll a page taller than the screen natively.
       tabIndex={-1}
       onClick={onClick}
-      {...(swipe ? bindSwipe() : {})}
+      onDoubleClick={zoom.onDoubleClick}
+      {...zoom.bind()}
     >
       <div
         className={styles.spacer}
@@ -237,7 +236,11 @@ export function PagedView(props: PagedViewProps) {
         <canvas
           ref={canvasRef}
           className={styles.stickyCanvas}
-          style={viewport ? { width: viewport.width, height: viewport.height } : undefined}
+          style={{
+            ...(viewport ? { width: viewport.width, height: viewport.height } : {}),
+            transform: zoom.zoom.scale === 1 ? undefined : `translate(${zoom.zoom.x}px, ${zoom.zoom.y}px) scale(${zoom.zoom.scale})`,
+          }}
+          data-zoom={Math.round(zoom.zoom.scale * 100) / 100}
           data-testid="reader-canvas"
           data-current-page={snapshot?.currentPage ?? props.startPage}
           aria-label={t('reader.page_label', { page: snapshot?.currentPage ?? props.startPage, total: pages.length })}

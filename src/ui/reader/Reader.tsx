@@ -148,6 +148,11 @@ export function Reader(props: ReaderProps) {
         case 'toggle-fullscreen':
           toggleFullscreen();
           break;
+        case 'zoom-in':
+        case 'zoom-out':
+        case 'zoom-reset':
+          controller?.zoom?.(action);
+          break;
         case 'direction-ltr':
           setDirection('LEFT_TO_RIGHT');
           break;

@@ -11,6 +11,8 @@ const GROUPS: { title: string; rows: { keys: string[]; label: string }[] }[] = [
       { keys: ['↑', '↓'], label: 'reader.shortcut_help.turn_vertical' },
       { keys: ['Home', 'End'], label: 'reader.shortcut_help.first_last' },
       { keys: ['Space', 'PageDown', 'PageUp'], label: 'reader.shortcut_help.scroll' },
+      { keys: ['+', '-'], label: 'reader.shortcut_help.zoom' },
+      { keys: ['0'], label: 'reader.shortcut_help.zoom_reset' },
     ],
   },
   {

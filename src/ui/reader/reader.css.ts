@@ -110,6 +110,8 @@ export const scroller = style({
   position: 'absolute',
   inset: 0,
   overflow: 'auto',
+  // A swipe past the edge is a page turn, never the browser's back/forward or pull-to-refresh.
+  overscrollBehavior: 'none',
   scrollbarWidth: 'none',
   outline: 'none',
   selectors: { '&::-webkit-scrollbar': { display: 'none' } },
@@ -119,6 +121,8 @@ export const spacer = style({
   position: 'relative',
   minWidth: '100%',
   minHeight: '100%',
+  // A zoomed canvas (CSS transform) must not widen the scrollable area.
+  overflow: 'clip',
 });
 
 export const stickyCanvas = style({
@@ -126,6 +130,7 @@ export const stickyCanvas = style({
   top: 0,
   left: 0, // physical: the page canvas is drawn in screen coordinates, inside the reader's page area (dir=ltr)
   display: 'block',
+  transformOrigin: '0 0',
 });
 
 export const webtoonScroller = style({
@@ -175,9 +180,12 @@ export const barGroup = style({ display: 'flex', alignItems: 'center', gap: '0.2
 export const slider = style({ flex: 1, minWidth: '6rem', maxWidth: '40rem', accentColor: '#78baec' });
 
 export const dialog = style({
-  maxWidth: 'min(40rem, 92vw)',
+  // Fits a 360 px wide phone: never wider than the screen less a small margin.
+  maxWidth: 'min(40rem, calc(100vw - 1rem))',
   maxHeight: '85vh',
+  boxSizing: 'border-box',
   padding: '1.25rem 1.5rem',
+  '@media': { '(max-width: 30rem)': { padding: '1rem 0.75rem' } },
   border: 'none',
   borderRadius: '0.75rem',
   background: '#1e1e1e',
@@ -202,15 +210,20 @@ export const fieldset = style({
   padding: '0.75rem 1rem',
   margin: '0 0 1rem',
   display: 'grid',
-  gridTemplateColumns: 'minmax(10rem, 16rem) 1fr',
+  // Columns may shrink below their content (long option names wrap or clip inside the select).
+  gridTemplateColumns: 'minmax(0, 16rem) minmax(0, 1fr)',
   gap: '0.6rem 1rem',
   alignItems: 'center',
+  minWidth: 0,
+  '@media': { '(max-width: 30rem)': { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem' } },
 });
 
 // Checkboxes sit at the start of their column, under the selects' left edge, not floating mid-row.
 globalStyle(`${fieldset} input[type="checkbox"]`, { justifySelf: 'start', width: '1.1rem', height: '1.1rem' });
 
 export const select = style({
+  minWidth: 0,
+  maxWidth: '100%',
   padding: '0.3rem 0.5rem',
   borderRadius: '0.375rem',
   background: '#2b2b2b',

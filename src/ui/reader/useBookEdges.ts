@@ -16,8 +16,9 @@ const EDGE_MS = 3000;
 
 /**
  * REFERENCE §5.6: going past the first or last page warns first; a second try while the warning
- * shows opens the sibling book (same context and incognito, no page) or, past the end of the last
- * book, leaves the reader.
+ * shows opens the sibling book (same context and incognito, no page) or, when there is none, leaves
+ * the reader. Komga leaves only past the end; SPEC §2 asks it at both ends, so before the first
+ * book's first page the second press leaves too.
  */
 export function useBookEdges(siblings: Siblings, query: ReaderQuery, backHref: string) {
   const [, navigate] = useLocation();
@@ -39,27 +40,19 @@ export function useBookEdges(siblings: Siblings, query: ReaderQuery, backHref: s
       if (verdict === 'ignore') return;
       if (verdict === 'go') {
         setMessage(null);
-        if (edge === 'end') {
-          if (siblings.next) goToBook(siblings.next);
-          else exit();
-        } else if (siblings.previous) {
-          goToBook(siblings.previous);
-        }
+        const sibling = edge === 'end' ? siblings.next : siblings.previous;
+        if (sibling) goToBook(sibling);
+        else exit();
         return;
       }
       // The reader is one press away from the sibling: start loading it now.
       const sibling = edge === 'end' ? siblings.next : siblings.previous;
       if (sibling) prefetchBook(sibling.id);
       const where = edge === 'end' ? t('reader.end_of_book') : t('reader.start_of_book');
-      const again =
-        edge === 'end'
-          ? siblings.next
-            ? t('reader.again_next_book')
-            : t('reader.again_exit')
-          : siblings.previous
-            ? t('reader.again_previous_book')
-            : '';
-      setMessage(again ? `${where} ${again}` : where);
+      const again = sibling
+        ? t(edge === 'end' ? 'reader.again_next_book' : 'reader.again_previous_book')
+        : t(edge === 'end' ? 'reader.again_exit' : 'reader.again_exit_back');
+      setMessage(`${where} ${again}`);
     },
     [guard, siblings, goToBook, exit, setMessage],
   );

@@ -7,6 +7,8 @@ export interface ViewController {
   first(): void;
   last(): void;
   goToPage(page: number): void;
+  /** Zoom keys; only the paged view zooms. */
+  zoom?(action: 'zoom-in' | 'zoom-out' | 'zoom-reset'): void;
 }
 
 /** Figures for the debug overlay. */
