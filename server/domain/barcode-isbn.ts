@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import { decodeImage, decoder } from '../media/image-decode.ts';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import type { FolioContext } from './context.ts';
 import { openBookPage } from './page-content.ts';
@@ -38,12 +38,14 @@ export function isbnFromEan(text: string): string | null {
 /** The first ISBN found among the EAN-13 barcodes of an image, or null. */
 export async function findIsbnInImage(image: Buffer): Promise<string | null> {
   await zxing();
-  const { data, info } = await sharp(image, { failOn: 'none' })
-    .rotate()
-    .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info } = await decodeImage(() =>
+    decoder(image)
+      .rotate()
+      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true }),
+  );
   const pixels = { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, colorSpace: 'srgb' } as ImageData;
   const results = await readBarcodes(pixels, { formats: ['EAN13'], tryHarder: true, tryRotate: true, maxNumberOfSymbols: 4 });
   for (const result of results) {

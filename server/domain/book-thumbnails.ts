@@ -1,4 +1,5 @@
-import sharp, { type OutputInfo } from 'sharp';
+import type { OutputInfo } from 'sharp';
+import { decodeImage, decoder, readForDecode } from '../media/image-decode.ts';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../db/ids.ts';
@@ -49,23 +50,26 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
   let source: Buffer;
   try {
     // Books without page images (text EPUB) fall back to their declared cover.
-    const stream = (await openBookPage(ctx, bookId, 1))?.stream ?? (await openBookCover(ctx, bookId));
+    const page = await openBookPage(ctx, bookId, 1);
+    const stream = page?.stream ?? (await openBookCover(ctx, bookId));
     if (!stream) return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
-    source = Buffer.concat(chunks);
-  } catch {
+    source = await readForDecode(stream, page?.page.fileSize);
+  } catch (error) {
+    ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page unreadable');
     return null;
   }
   let output: { data: Buffer; info: OutputInfo };
   const edge = thumbnailMaxEdge(ctx.db);
   try {
-    output = await sharp(source, { failOn: 'none', limitInputPixels: false })
-      .rotate()
-      .resize(edge, edge, { fit: 'inside', withoutEnlargement: true })
-      .jpeg({ quality: 85 })
-      .toBuffer({ resolveWithObject: true });
-  } catch {
+    output = await decodeImage(() =>
+      decoder(source)
+        .rotate()
+        .resize(edge, edge, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 85 })
+        .toBuffer({ resolveWithObject: true }),
+    );
+  } catch (error) {
+    ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
     return null;
   }
   const relative = join('thumbnails', 'books', `${bookId}.jpg`);

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import { decodeImage, decoder, readForDecode } from '../media/image-decode.ts';
 import type { Book } from '../db/book-repository.ts';
 import type { FolioContext } from './context.ts';
 import { openBookPage } from './page-content.ts';
@@ -38,12 +38,14 @@ export async function pageThumbnail(
       // Drawn pages (PDF) are drawn straight at thumbnail size.
       const content = await openBookPage(ctx, book.id, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE });
       if (!content) throw new PageMissing();
-      const resizer = sharp({ failOn: 'none' })
-        .rotate()
-        .resize(PAGE_THUMBNAIL_SIZE, PAGE_THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: 80 });
-      content.stream.pipe(resizer);
-      const bytes = await resizer.toBuffer();
+      const input = await readForDecode(content.stream, content.page.fileSize);
+      const bytes = await decodeImage(() =>
+        decoder(input)
+          .rotate()
+          .resize(PAGE_THUMBNAIL_SIZE, PAGE_THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+          .jpeg({ quality: 80 })
+          .toBuffer(),
+      );
       await dropOtherVersions(bookDir, version);
       await mkdir(join(bookDir, version), { recursive: true });
       // Write then rename, so a concurrent reader never sees half a file.

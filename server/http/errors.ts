@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ArchivePoolBusy } from '../media/archive-pool.ts';
 import { MediaError } from '../media/book-reader.ts';
-import { isTransientFailure } from '../media/transient-errors.ts';
+import { ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
 import { formatDateTime } from './format.ts';
 
 /** An error that maps to a Spring-style JSON error response. */
@@ -58,7 +57,7 @@ const BUSY_RETRY_AFTER_SECONDS = 2;
  */
 function sendMediaFailure(error: Error, request: FastifyRequest, reply: FastifyReply) {
   if (isTransientFailure(error)) {
-    const seconds = error instanceof ArchivePoolBusy ? error.retryAfterSeconds : BUSY_RETRY_AFTER_SECONDS;
+    const seconds = error instanceof ServerBusy ? error.retryAfterSeconds : BUSY_RETRY_AFTER_SECONDS;
     request.log.warn({ err: error }, 'book read deferred: server busy');
     reply.header('Retry-After', String(seconds));
     return sendError(reply, request, 503, 'Server busy, try again shortly');

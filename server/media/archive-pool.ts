@@ -2,9 +2,7 @@ import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { detectReader } from './analyse-container.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
-import { ArchivePoolBusy } from './transient-errors.ts';
-
-export { ArchivePoolBusy };
+import { ServerBusy } from './transient-errors.ts';
 
 /** How long a caller waits for a free handle before the server answers "busy" (503). */
 const DEFAULT_WAIT_MS = 15_000;
@@ -33,7 +31,7 @@ interface Waiter {
 export interface ArchivePoolOptions {
   /** Most archives open at once (each holds a file descriptor); default from the process limit. */
   capacity?: number;
-  /** Longest wait for a free handle before ArchivePoolBusy. */
+  /** Longest wait for a free handle before ServerBusy. */
   waitMs?: number;
   /** Opens a book (tests may count or slow this); default: by content signature. */
   open?: (filePath: string) => Promise<Handle>;
@@ -54,7 +52,7 @@ async function openByContent(filePath: string): Promise<Handle> {
  *   a handle is never closed under a read in flight, and an idle one can be closed at once.
  * - When a new book is needed and every slot is taken, the least recently used idle handle is
  *   closed; when none is idle the caller waits (back-pressure) up to `waitMs`, then gets
- *   ArchivePoolBusy, which the HTTP layer answers 503 with Retry-After, never a 404.
+ *   ServerBusy, which the HTTP layer answers 503 with Retry-After, never a 404.
  * - `forget` retires a path's handles: they leave the cache at once and close when their last
  *   user is done.
  */
@@ -154,9 +152,9 @@ export class ArchivePool {
   private async reserve(key: string, filePath: string, cache: boolean): Promise<Slot> {
     const deadline = Date.now() + this.waitMs;
     while (!this.makeRoom()) {
-      if (this.shuttingDown) throw new ArchivePoolBusy();
+      if (this.shuttingDown) throw new ServerBusy();
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new ArchivePoolBusy();
+      if (remaining <= 0) throw new ServerBusy();
       await this.waitForRoom(remaining);
       // Another caller may have opened the same book meanwhile.
       const cached = cache ? this.slots.get(key) : undefined;

@@ -1,12 +1,12 @@
 /** errno codes that say "not now" rather than "this file is bad". */
 const TRANSIENT_CODES = new Set(['EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'ETIMEDOUT', 'EINTR', 'ENOMEM']);
 
-/** Every handle is in use and none came free in time: the caller should try again shortly. */
-export class ArchivePoolBusy extends Error {
+/** No archive handle or image worker came free in time: the caller should try again shortly. */
+export class ServerBusy extends Error {
   readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds = 2) {
-    super('too many books are being read at once; try again shortly');
-    this.name = 'ArchivePoolBusy';
+  constructor(what = 'too many books are being read at once', retryAfterSeconds = 2) {
+    super(`${what}; try again shortly`);
+    this.name = 'ServerBusy';
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
@@ -26,7 +26,7 @@ export class OperationTimeout extends Error {
  */
 export function isTransientFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 8; current = (current as { cause?: unknown }).cause, depth++) {
-    if (current instanceof ArchivePoolBusy || current instanceof OperationTimeout) return true;
+    if (current instanceof ServerBusy || current instanceof OperationTimeout) return true;
     const code = (current as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && TRANSIENT_CODES.has(code)) return true;
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
 import { PAGE_HASH_ACTIONS, type PageHashAction, PageHashRepository, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
 import { orderBy } from '../../db/search/sort.ts';
 import { BOOK_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
@@ -158,12 +158,8 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
     if (!match) throw notFound();
     const content = await openBookPage(ctx, match.bookId, match.pageNumber);
     if (!content) throw notFound();
-    const chunks: Buffer[] = [];
-    for await (const chunk of content.stream) chunks.push(chunk as Buffer);
-    return sharp(Buffer.concat(chunks), { failOn: 'none' })
-      .resize(resize, resize, { fit: 'inside', withoutEnlargement: true })
-      .jpeg({ quality: 85 })
-      .toBuffer();
+    const input = await readForDecode(content.stream, content.page.fileSize);
+    return decodeImage(() => decoder(input).resize(resize, resize, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer());
   };
   const resizeParam = (query: RawQuery) => {
     const raw = stringParam(query, 'resize');

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import sharp from 'sharp';
+import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { openBookPage } from '../../domain/page-content.ts';
 import { pageThumbnail } from '../../domain/page-thumbnails.ts';
@@ -61,9 +61,12 @@ export function registerPageRoutes(app: FastifyInstance, ctx: FolioContext): voi
       const extension = EXTENSION_OF[targetType] ?? extname(page.fileName);
       reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}${extension}`));
       if (convert && targetType !== page.mediaType) {
-        const converter = convert === 'jpeg' ? sharp({ failOn: 'none' }).jpeg({ quality: 90 }) : sharp({ failOn: 'none' }).png();
-        stream.pipe(converter);
-        return reply.type(targetType).send(converter);
+        // Within the decode limits (image-decode.ts); a page over them is refused with ERR_1007.
+        const input = await readForDecode(stream, page.fileSize);
+        const converted = await decodeImage(() =>
+          convert === 'jpeg' ? decoder(input).jpeg({ quality: 90 }).toBuffer() : decoder(input).png().toBuffer(),
+        );
+        return reply.type(targetType).send(converted);
       }
       if (page.fileSize !== null) reply.header('Content-Length', page.fileSize);
       return reply.type(page.mediaType).send(stream);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectReader } from '../../../server/media/analyse-container.ts';
-import { ArchivePool, ArchivePoolBusy } from '../../../server/media/archive-pool.ts';
+import { ArchivePool } from '../../../server/media/archive-pool.ts';
+import { ServerBusy } from '../../../server/media/transient-errors.ts';
 import { archiveHandleBudget, connectionBudget, descriptorLimit } from '../../../server/media/descriptor-budget.ts';
 import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
 
@@ -82,7 +83,7 @@ describe('ArchivePool', () => {
   it('answers busy when no slot comes free in time', async () => {
     const pool = countingPool(1, 50);
     const stream = await (await pool.get(first, 'v1')).openEntry('page-001.png');
-    await expect(pool.get(second, 'v1')).rejects.toBeInstanceOf(ArchivePoolBusy);
+    await expect(pool.get(second, 'v1')).rejects.toBeInstanceOf(ServerBusy);
     stream.destroy();
     await new Promise((resolve) => stream.once('close', resolve));
     await expect(pool.get(second, 'v1')).resolves.toBeDefined();

@@ -1,0 +1,109 @@
+import type { Readable } from 'node:stream';
+import sharp, { type Sharp } from 'sharp';
+import { MediaError } from './book-reader.ts';
+import { ServerBusy, OperationTimeout } from './transient-errors.ts';
+
+/*
+ * Every decode of a page image on the server (thumbnails, posters, format conversion, previews,
+ * barcode search) goes through here, so one hostile page cannot take the process's memory:
+ *
+ * - input: at most MAX_DECODE_INPUT_BYTES of encoded bytes, checked against the size the archive
+ *   declares before anything is read, and again while reading (declared sizes can lie);
+ * - pixels: sharp refuses images declaring more than MAX_DECODE_PIXELS (limitInputPixels), before
+ *   allocating them;
+ * - concurrency: at most IMAGE_WORKERS decodes run at once (each with SHARP_THREADS libvips
+ *   threads); others wait in a queue of at most MAX_QUEUED, then get "busy" (503);
+ * - time: a decode running longer than DECODE_TIMEOUT_SECONDS is stopped by libvips.
+ *
+ * Memory bound of one request that decodes a page: MAX_DECODE_INPUT_BYTES of input plus the
+ * decoded image, at most MAX_DECODE_PIXELS × 4 bytes (RGBA) — 64 MiB + 256 MiB = 320 MiB — and at
+ * most IMAGE_WORKERS of them at once (≈ 640 MiB above the server's baseline). Pages over the
+ * limits are still served as stored (plain page requests stream them); only decoding is refused.
+ */
+export const MAX_DECODE_INPUT_BYTES = 64 * 1024 * 1024;
+export const MAX_DECODE_PIXELS = 64_000_000;
+export const DECODE_TIMEOUT_SECONDS = 30;
+const IMAGE_WORKERS = 2;
+const SHARP_THREADS = 1;
+const MAX_QUEUED = 256;
+const QUEUE_WAIT_MS = 30_000;
+
+sharp.concurrency(SHARP_THREADS);
+
+/** A page over the decode limits: served as stored, never decoded. Code ERR_1007 (bad entry). */
+export class DecodeRefused extends MediaError {
+  constructor(message: string) {
+    super('ERR_1007', message);
+    this.name = 'DecodeRefused';
+  }
+}
+
+/**
+ * An entry's bytes for decoding, refused (DecodeRefused) when the archive declares, or the stream
+ * turns out to hold, more than MAX_DECODE_INPUT_BYTES. The stream is destroyed when refused.
+ */
+export async function readForDecode(stream: Readable, declaredSize: number | null | undefined): Promise<Buffer> {
+  if (declaredSize != null && declaredSize > MAX_DECODE_INPUT_BYTES) {
+    stream.destroy();
+    throw new DecodeRefused(`page is ${declaredSize} bytes, over the ${MAX_DECODE_INPUT_BYTES}-byte decode limit`);
+  }
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    length += (chunk as Buffer).length;
+    if (length > MAX_DECODE_INPUT_BYTES) {
+      stream.destroy();
+      throw new DecodeRefused(`page is over the ${MAX_DECODE_INPUT_BYTES}-byte decode limit`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks, length);
+}
+
+/** A sharp pipeline on encoded bytes with the pixel and time limits set. */
+export function decoder(input: Buffer): Sharp {
+  return sharp(input, { failOn: 'none', limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: DECODE_TIMEOUT_SECONDS });
+}
+
+let running = 0;
+const queue: (() => void)[] = [];
+
+/**
+ * Runs one decode when a worker is free. sharp's own errors (undecodable data, too many pixels)
+ * become DecodeRefused; its time limit becomes OperationTimeout (transient: the server was slow).
+ */
+export async function decodeImage<T>(work: () => Promise<T>): Promise<T> {
+  await takeWorker();
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof MediaError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/timeout/i.test(message)) throw new OperationTimeout('image decode', DECODE_TIMEOUT_SECONDS * 1000);
+    throw new DecodeRefused(`page cannot be decoded: ${message}`);
+  } finally {
+    running--;
+    queue.shift()?.();
+  }
+}
+
+function takeWorker(): Promise<void> {
+  if (running < IMAGE_WORKERS) {
+    running++;
+    return Promise.resolve();
+  }
+  if (queue.length >= MAX_QUEUED) return Promise.reject(new ServerBusy('too many images are being decoded at once'));
+  return new Promise((resolve, reject) => {
+    const start = () => {
+      clearTimeout(timer);
+      running++;
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      const at = queue.indexOf(start);
+      if (at >= 0) queue.splice(at, 1);
+      reject(new ServerBusy('too many images are being decoded at once'));
+    }, QUEUE_WAIT_MS);
+    queue.push(start);
+  });
+}
