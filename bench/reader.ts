@@ -23,10 +23,13 @@ import { scanLikeImages, writeBook, type BenchImage } from './support/books.ts';
 import { AdminClient, startServer } from './support/folio.ts';
 import { readerReport, type DecodeGroupResult, type ReaderBenchResults } from './support/reader-report.ts';
 import { summarise } from './support/summary.ts';
+import { medianWaterfall, waterfallTable, watchRequests } from './support/waterfall.ts';
 import { folioWebtoon, naiveWebtoon, scrollWebtoon, type WebtoonScrollRun, type WebtoonTarget } from './support/webtoon-scroll.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const QUICK = process.env.BENCH_QUICK === '1';
+/** BENCH_PARTS=first,turns (any of decode, first, turns, webtoon) runs only those parts; default all. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'decode,first,turns,webtoon').split(',').map((part) => part.trim()));
 /** 24 MP, portrait like a comic page. */
 const LARGE = { width: 4000, height: 6000 };
 /** 4 MP. */
@@ -265,13 +268,14 @@ export async function runReaderBench(): Promise<void> {
     await loginContext.close();
 
     const openContexts: BrowserContext[] = [];
-    const freshPage = async (readerSettings: Record<string, unknown>, path: string): Promise<Page> => {
+    const freshPage = async (readerSettings: Record<string, unknown>, path: string, beforeLoad?: (page: Page) => void): Promise<Page> => {
       const context = await browser!.newContext({ viewport: VIEWPORT, deviceScaleFactor: DPR, storageState });
       openContexts.push(context);
       await context.addInitScript((settings) => localStorage.setItem('folio.reader', settings), JSON.stringify(readerSettings));
       await recordFirstPaint(context);
       const page = await context.newPage();
       page.on('pageerror', (error) => console.error('page error:', error));
+      beforeLoad?.(page);
       await page.goto(`${server.url}${path}`);
       return page;
     };
@@ -301,7 +305,7 @@ export async function runReaderBench(): Promise<void> {
       })),
     ];
     const decodes: DecodeGroupResult[] = [];
-    {
+    if (PARTS.has('decode')) {
       const page = await benchPage();
       for (const group of groups) {
         const target = screenFit(group.size);
@@ -348,8 +352,10 @@ export async function runReaderBench(): Promise<void> {
     // running (client-side navigation) and by loading its address. Each in a context with an empty cache.
     console.log('first page: Folio vs the floor vs a naive <img>…');
     const firstPage = { floor: [] as number[], naive: [] as number[], inApp: [] as number[], coldLoad: [] as number[] };
+    const waterfalls: Awaited<ReturnType<ReturnType<typeof watchRequests>['finish']>>[] = [];
+    const watching: { requests: ReturnType<typeof watchRequests> | null } = { requests: null };
     const largeTarget = screenFit(LARGE);
-    for (let run = 0; run < FIRST_PAGE_RUNS; run++) {
+    for (let run = 0; run < (PARTS.has('first') ? FIRST_PAGE_RUNS : 0); run++) {
       const page = await benchPage();
       const [floorUrl] = pageUrls(book.id, 1, 1, `floor${run}`);
       const [naiveUrl] = pageUrls(book.id, 1, 1, `naive-first${run}`);
@@ -368,9 +374,22 @@ export async function runReaderBench(): Promise<void> {
       }, readerPath(book.id));
       firstPage.inApp.push((await firstPaint(page)) - start);
       // Loading the reader's address: the document, the app's scripts, the API calls, then the page.
-      const cold = await freshPage({ animations: false }, readerPath(book.id));
-      firstPage.coldLoad.push(await firstPaint(cold));
+      const cold = await freshPage({ animations: false }, readerPath(book.id), (page) => {
+        watching.requests = watchRequests(page, book.id, 1);
+      });
+      const painted = await firstPaint(cold);
+      firstPage.coldLoad.push(painted);
+      if (watching.requests) waterfalls.push(await watching.requests.finish(painted));
       await closeContexts();
+    }
+
+    if (PARTS.has('first')) {
+      console.log('first page, median ms:', Object.fromEntries(Object.entries(firstPage).map(([key, values]) => [key, summarise(values).median.toFixed(1)])));
+      console.log(waterfallTable(medianWaterfall(waterfalls), waterfalls.length).join('\n'));
+    }
+    if (!PARTS.has('turns') || !PARTS.has('webtoon')) {
+      console.log('BENCH_PARTS: a partial run writes no report.');
+      return;
     }
 
     // 3. Page turns. Folio with the slide animation off (a deliberate 180 ms effect, not the pipeline).

@@ -83,8 +83,11 @@ export class PageLoader<B extends DrawableBitmap> {
     this.#errors.clear();
   }
 
-  /** `wanted` is in priority order (first = most urgent); `pinned` pages must stay in the cache. */
-  update(wanted: ReadonlyMap<number, WantedPage>, pinned: Iterable<number>): void {
+  /**
+   * `wanted` is in priority order (first = most urgent); `pinned` pages must stay in the cache.
+   * Only the first `startLimit` wanted pages may start loading now; later ones already loading go on.
+   */
+  update(wanted: ReadonlyMap<number, WantedPage>, pinned: Iterable<number>, startLimit = Number.POSITIVE_INFINITY): void {
     if (this.#disposed) return;
     const { cache } = this.#options;
     cache.pin(pinned);
@@ -103,6 +106,7 @@ export class PageLoader<B extends DrawableBitmap> {
     for (const [page] of [...entries].reverse()) cache.get(page);
 
     for (const [priority, [page, want]] of entries.entries()) {
+      if (priority >= startLimit) break;
       if (this.#loads.has(page) || this.#errors.has(page)) continue;
       const cached = cache.peek(page);
       const askedAt = this.#requestedSize.get(page);
@@ -126,8 +130,9 @@ export class PageLoader<B extends DrawableBitmap> {
     const load: Load = { controller, size: want.size };
     this.#loads.set(pageNumber, load);
     const url = this.#options.pageUrl(page);
+    const natural = page.width > 0 && page.height > 0 ? { width: page.width, height: page.height } : undefined;
     const request: DecodeRequest = want.size
-      ? { url, size: want.size, priority }
+      ? { url, size: want.size, natural, priority }
       : { url, fitWithin: want.fitWithin, priority };
     this.#options.decoder.decode(request, controller.signal).then(
       (decoded) => {

@@ -45,6 +45,17 @@ export interface ReaderSessionOptions<B extends DrawableBitmap> {
   reportStartPage?: boolean;
   preloadAhead?: number;
   preloadBehind?: number;
+  /**
+   * Spreads ahead whose previews are fetched once the page on screen is decoded, so that fast turns
+   * beyond the preloaded pages show at least the preview, never an empty canvas. Default 10.
+   */
+  previewAhead?: number;
+  /**
+   * The page the book opens at gets its preview only if it is not decoded within this time (ms):
+   * asking at once would have the server draw a thumbnail of the very page it is sending, beside
+   * the decode being waited for. Default 400.
+   */
+  openingPreviewDelayMs?: number;
 }
 
 export interface ReaderSnapshot {
@@ -103,6 +114,9 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
   #loader: PageLoader<B>;
   #previewCache: BitmapCache<number, B>;
   #previewLoader: PageLoader<B> | null = null;
+  #previewAhead: number;
+  /** Until this timer fires (or the reader moves), the opening page asks for no preview. */
+  #openingHold: ReturnType<typeof setTimeout> | null = null;
   #listeners = new Set<() => void>();
   #snapshot: ReaderSnapshot | null = null;
   #disposed = false;
@@ -118,6 +132,7 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     this.#progress = options.progress ?? null;
     this.#ahead = options.preloadAhead ?? 3;
     this.#behind = options.preloadBehind ?? 1;
+    this.#previewAhead = options.previewAhead ?? 10;
     this.cache = options.cache ?? new BitmapCache<number, B>(options.budgetBytes ?? DEFAULT_BUDGET);
     this.#loader = new PageLoader<B>({
       decoder: options.decoder,
@@ -140,9 +155,10 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
         pageUrl: options.previewUrl,
         cache: this.#previewCache,
         page: (pageNumber) => this.#byNumber.get(pageNumber),
-        // Only worth a repaint while the real page is still missing.
+        // Only worth a repaint for a page on screen whose real bitmap is still missing.
         onLoaded: (pageNumber) => {
-          if (!this.cache.has(pageNumber)) this.#notify();
+          const onScreen = this.#spreads[this.#spreadIndex]?.includes(pageNumber) ?? false;
+          if (onScreen && !this.cache.has(pageNumber)) this.#notify();
         },
         onFailed: () => {},
         // Ahead of every full decode: a preview is tiny and shows something at once.
@@ -152,6 +168,12 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     this.#spreads = computeSpreads(this.#pages, this.#layout, this.#offset);
     this.#spreadIndex = spreadIndexOfPage(this.#spreads, options.startPage ?? 1);
     if (options.reportStartPage ?? true) this.#progress?.report(this.currentPage);
+    if (this.#previewLoader) {
+      this.#openingHold = setTimeout(() => {
+        this.#openingHold = null;
+        this.#schedule();
+      }, options.openingPreviewDelayMs ?? 400);
+    }
     this.#schedule();
   }
 
@@ -295,6 +317,7 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
 
   dispose(): void {
     this.#disposed = true;
+    this.#endOpeningHold();
     this.#loader.dispose();
     this.#previewLoader?.dispose();
     this.cache.clear();
@@ -308,6 +331,7 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     const clamped = Math.max(0, Math.min(this.#spreads.length - 1, spreadIndex));
     if (clamped === this.#spreadIndex) return;
     this.#spreadIndex = clamped;
+    this.#endOpeningHold();
     this.#progress?.report(this.currentPage);
     this.#changed();
   }
@@ -375,16 +399,33 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
   #schedule(): void {
     if (this.#disposed) return;
     const current = (this.#spreads[this.#spreadIndex] ?? []).filter((page): page is number => page !== null);
-    this.#loader.update(this.#wantedSizes(), current);
+    // Until the pages on screen are decoded, nothing else starts: on two cores, three preloads
+    // decoding beside the page being waited for nearly double its time. Preloads already running go on.
+    const settled = current.every((page) => this.cache.has(page) || this.#loader.errorOf(page));
+    this.#loader.update(this.#wantedSizes(), current, settled ? Number.POSITIVE_INFINITY : current.length);
     if (this.#previewLoader) {
-      // Previews only for the pages on screen that have no real bitmap yet: a preview costs the
-      // server a decode of the full page too, so speculative ones would slow the real pages down.
+      // Previews for the pages on screen that have no real bitmap yet, then (once those are decoded)
+      // for the spreads ahead, so a fast reader outrunning the preloads still sees every page.
       const wanted = new Map<number, WantedPage>();
+      const preview = { size: null, fitWithin: PREVIEW_BOX };
+      const opening = this.#openingHold !== null;
       for (const page of current) {
-        if (!this.cache.has(page)) wanted.set(page, { size: null, fitWithin: PREVIEW_BOX });
+        if (!this.cache.has(page) && !opening) wanted.set(page, preview);
       }
-      this.#previewLoader.update(wanted, current);
+      const onScreen = wanted.size;
+      for (let step = 1; step <= this.#previewAhead; step++) {
+        for (const page of this.#spreads[this.#spreadIndex + step] ?? []) {
+          if (page !== null && !this.cache.has(page)) wanted.set(page, preview);
+        }
+      }
+      this.#previewLoader.update(wanted, [...wanted.keys()], settled ? Number.POSITIVE_INFINITY : onScreen);
     }
+  }
+
+  #endOpeningHold(): void {
+    if (this.#openingHold === null) return;
+    clearTimeout(this.#openingHold);
+    this.#openingHold = null;
   }
 
   /** A page that was never measured just told us its size: spreads may pair differently now. */

@@ -50,6 +50,8 @@ export interface DrawableBitmap {
 export interface DecodeRequest {
   url: string;
   size?: Size;
+  /** The page's own size when known (lets the decoder work at a reduced scale). */
+  natural?: Size;
   fitWithin?: Size;
   /** Lower runs first. */
   priority?: number;

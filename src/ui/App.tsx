@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { matchRoute, Route, Router, Switch, useLocation, useRouter } from 'wouter';
+import { matchRoute, Route, Router, Switch, useLocation, useRouter, useSearch } from 'wouter';
 import { RequireAuth } from './routing/guards.tsx';
 import { lazyScreen } from './routing/lazyScreen.tsx';
 import { renderShellRoute, shellRoutes } from './routing/routes.tsx';
@@ -9,9 +9,34 @@ import { StartupScreen } from './screens/StartupScreen.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { t } from './i18n.ts';
 import { LiveEvents } from './events/LiveEvents.tsx';
+import { prefetchBook } from './reader/bookLoader.ts';
+import { parseReaderQuery } from './reader/readerQuery.ts';
 
-// The reader (engine, workers) is the heaviest part; it loads when a book is opened.
-const ReaderScreen = lazyScreen(() => import('./reader/ReaderScreen.tsx').then((m) => m.ReaderScreen));
+// The reader (engine, workers) is the heaviest part; it loads when a book is opened, and starts its
+// decode workers as soon as its code is there.
+const ReaderScreen = lazyScreen(() =>
+  import('./reader/ReaderScreen.tsx').then((m) => {
+    m.warmReader();
+    return m.ReaderScreen;
+  }),
+);
+
+/**
+ * The reader's route. Opening a book starts, right here in the main bundle and before the reader's
+ * code has loaded (or, on a cold load, before the session is restored): the reader's chunk, the
+ * book's description, pages and series, and the download of the page it opens at. Started during
+ * render because that is the earliest moment the route is known; both starts are idempotent.
+ */
+function ReaderRoute({ bookId }: { bookId: string }) {
+  const search = useSearch();
+  void ReaderScreen.preload().catch(() => {}); // a failure shows when the screen itself loads
+  prefetchBook(bookId, parseReaderQuery(search).page);
+  return (
+    <RequireAuth>
+      <ReaderScreen bookId={bookId} />
+    </RequireAuth>
+  );
+}
 
 /** Book, series and reader pages name the tab themselves; every other route shows the product name. */
 const OWN_TITLE = /^\/(book|series)\//;
@@ -57,13 +82,7 @@ export function App() {
       <Switch>
         <Route path="/startup" component={StartupScreen} />
         <Route path="/login" component={LoginScreen} />
-        <Route path="/book/:bookId/read">
-          {(params) => (
-            <RequireAuth>
-              <ReaderScreen bookId={params.bookId} />
-            </RequireAuth>
-          )}
-        </Route>
+        <Route path="/book/:bookId/read">{(params) => <ReaderRoute bookId={params.bookId} />}</Route>
         <Route component={ShellOrNotFound} />
       </Switch>
     </Router>

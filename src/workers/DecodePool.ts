@@ -1,14 +1,19 @@
 import * as Comlink from 'comlink';
-import type { Box, DecodeFailureReason, DecodeWorkerApi, WorkerDecodeRequest } from './decode-protocol.ts';
+import type { Box, DecodeFailureReason, DecodeMethod, DecodeWorkerApi, WorkerDecodeRequest } from './decode-protocol.ts';
+import type { PrefetchedBytes } from './PrefetchedBytes.ts';
 
 export interface PoolDecodeRequest {
   url: string;
   /** Exact device-pixel size of the result. */
   size?: Box;
+  /** The image's own size, when known: lets a JPEG decode at a reduced scale. */
+  natural?: Box;
   /** Or: natural size, shrunk to fit this box (reports the natural size back). */
   fitWithin?: Box;
   /** Lower runs first; equal priorities run in the order asked. */
   priority?: number;
+  /** How to decode (the benchmark compares them); default 'auto'. */
+  method?: DecodeMethod;
 }
 
 export interface PoolDecoded {
@@ -45,6 +50,8 @@ export interface DecodePoolOptions {
   /** Extra request headers, e.g. the XHR marker that stops 401s from opening a login dialog. */
   headers?: Record<string, string>;
   createWorker?: () => Worker;
+  /** Bytes fetched ahead on the main thread (the first page of a book being opened); used once each. */
+  prefetched?: PrefetchedBytes;
 }
 
 interface Job {
@@ -90,6 +97,7 @@ export class DecodePool {
   #maxRunning: number;
   #headers: Record<string, string> | undefined;
   #createWorker: () => Worker;
+  #prefetched: PrefetchedBytes | undefined;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
@@ -101,6 +109,7 @@ export class DecodePool {
     this.#maxRunning = Math.max(1, options.maxRunning ?? 4);
     this.#headers = options.headers;
     this.#createWorker = options.createWorker ?? createDecodeWorker;
+    this.#prefetched = options.prefetched;
   }
 
   get queued(): number {
@@ -126,8 +135,10 @@ export class DecodePool {
         request: {
           url: new URL(request.url, globalThis.location?.href).href,
           size: request.size,
+          natural: request.natural,
           fitWithin: request.fitWithin,
           headers: this.#headers,
+          method: request.method,
         },
         priority: request.priority ?? 0,
         resolve,
@@ -138,9 +149,24 @@ export class DecodePool {
         settled: false,
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
-      this.#queue.push(job);
-      this.#pump();
+      const early = this.#prefetched?.take(job.request.url);
+      if (!early) {
+        this.#enqueue(job);
+        return;
+      }
+      // The bytes are on their way already: the job waits for them rather than fetching again, and
+      // goes to a worker with them (or, if that download failed, fetches them itself).
+      void early.then((blob) => {
+        if (job.settled || this.#terminated) return;
+        if (blob) job.request.blob = blob;
+        this.#enqueue(job);
+      });
     });
+  }
+
+  #enqueue(job: Job): void {
+    this.#queue.push(job);
+    this.#pump();
   }
 
   /**

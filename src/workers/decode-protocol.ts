@@ -10,10 +10,21 @@ export interface WorkerDecodeRequest {
   url: string;
   /** Exact device-pixel size to decode to. */
   size?: Box;
+  /** The image's own size when known (the server measured it): lets a JPEG decode at a reduced scale. */
+  natural?: Box;
   /** Or: decode at natural size, shrunk (aspect kept) to fit this box when larger. */
   fitWithin?: Box;
   headers?: Record<string, string>;
+  /** The page's bytes, already fetched (a prefetch on the main thread): no fetch then. */
+  blob?: Blob;
+  /**
+   * 'auto' (default): a scaled decode through WebCodecs' ImageDecoder where the browser has it, else
+   * createImageBitmap. 'bitmap' forces createImageBitmap (the benchmark's "old path").
+   */
+  method?: DecodeMethod;
 }
+
+export type DecodeMethod = 'auto' | 'bitmap';
 
 export type DecodeFailureReason = 'aborted' | 'http' | 'network' | 'decode';
 

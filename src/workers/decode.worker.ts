@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import type { Box, DecodeWorkerApi, WorkerDecodeOutcome, WorkerDecodeRequest } from './decode-protocol.ts';
+import { resizeExactly, scaledDecode } from './scaledDecode.ts';
 
 /**
  * Fetches a page and decodes it into an ImageBitmap at the size it will be drawn, off the main
@@ -29,17 +30,16 @@ function fit(natural: Box, box: Box): Box | null {
  */
 function ensureSize(bitmap: ImageBitmap, size: Box): ImageBitmap {
   if (bitmap.width === size.width && bitmap.height === size.height) return bitmap;
-  const canvas = new OffscreenCanvas(size.width, size.height);
-  const context = canvas.getContext('2d');
-  if (!context) return bitmap;
-  context.imageSmoothingQuality = 'high';
-  context.drawImage(bitmap, 0, 0, size.width, size.height);
+  const resized = resizeExactly(bitmap, size);
   bitmap.close();
-  return canvas.transferToImageBitmap();
+  return resized;
 }
 
 async function decodeBlob(blob: Blob, request: WorkerDecodeRequest): Promise<WorkerDecodeOutcome & { ok: true }> {
   if (request.size) {
+    // Pages of known size (nearly all: the server measured them) take the scaled decode when it applies.
+    const scaled = request.method === 'bitmap' ? null : await scaledDecode(blob, request.size, request.natural);
+    if (scaled) return { ok: true, bitmap: scaled.bitmap, naturalWidth: null, naturalHeight: null };
     const bitmap = await createImageBitmap(blob, {
       resizeWidth: request.size.width,
       resizeHeight: request.size.height,
@@ -68,32 +68,8 @@ const api: DecodeWorkerApi = {
     const controller = new AbortController();
     controllers.set(id, controller);
     try {
-      let response: Response;
-      try {
-        response = await fetch(request.url, {
-          credentials: 'include',
-          headers: request.headers,
-          signal: controller.signal,
-        });
-      } catch (error) {
-        if (controller.signal.aborted) return aborted();
-        return { ok: false, reason: 'network', message: `Could not fetch ${request.url}: ${String(error)}` };
-      }
-      if (!response.ok) {
-        return {
-          ok: false,
-          reason: 'http',
-          status: response.status,
-          message: `Fetching ${request.url} failed with HTTP ${response.status}`,
-        };
-      }
-      let blob: Blob;
-      try {
-        blob = await response.blob();
-      } catch (error) {
-        if (controller.signal.aborted) return aborted();
-        return { ok: false, reason: 'network', message: `Could not read ${request.url}: ${String(error)}` };
-      }
+      const blob = request.blob ?? (await fetchBytes(request, controller));
+      if (!(blob instanceof Blob)) return blob;
       if (controller.signal.aborted) return aborted();
       let outcome: WorkerDecodeOutcome & { ok: true };
       try {
@@ -117,5 +93,36 @@ const api: DecodeWorkerApi = {
     controllers.get(id)?.abort();
   },
 };
+
+/** The page's bytes, or the failure to report instead. */
+async function fetchBytes(request: WorkerDecodeRequest, controller: AbortController): Promise<Blob | WorkerDecodeOutcome> {
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      credentials: 'include',
+      headers: request.headers,
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (controller.signal.aborted) return aborted();
+    return { ok: false, reason: 'network', message: `Could not fetch ${request.url}: ${String(error)}` };
+  }
+  if (!response.ok) {
+    return {
+      ok: false,
+      reason: 'http',
+      status: response.status,
+      message: `Fetching ${request.url} failed with HTTP ${response.status}`,
+    };
+  }
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch (error) {
+    if (controller.signal.aborted) return aborted();
+    return { ok: false, reason: 'network', message: `Could not read ${request.url}: ${String(error)}` };
+  }
+  return blob;
+}
 
 Comlink.expose(api);

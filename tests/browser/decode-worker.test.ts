@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DecodePool, PageDecodeError } from '../../src/workers/DecodePool.ts';
+import { PrefetchedBytes } from '../../src/workers/PrefetchedBytes.ts';
+import { scaledDecode, scaledDecodeSize } from '../../src/workers/scaledDecode.ts';
 
 type Rgb = [number, number, number];
 
@@ -222,6 +224,124 @@ describe('DecodePool with real workers', () => {
       expect([capped.running, capped.queued]).toEqual([0, 0]);
     } finally {
       capped.terminate();
+    }
+  });
+});
+
+/** A JPEG of one solid colour, as a Blob (typed image/jpeg). */
+async function solidJpeg(width: number, height: number, [r, g, b]: Rgb): Promise<Blob> {
+  const canvas = new OffscreenCanvas(width, height);
+  const context = canvas.getContext('2d');
+  if (!context) throw new Error('no 2d context');
+  context.fillStyle = `rgb(${r}, ${g}, ${b})`;
+  context.fillRect(0, 0, width, height);
+  return canvas.convertToBlob({ type: 'image/jpeg', quality: 0.95 });
+}
+
+function expectColour(actual: Rgb, expected: Rgb, tolerance = 6): void {
+  actual.forEach((value, index) => expect(Math.abs(value - (expected[index] ?? 0))).toBeLessThanOrEqual(tolerance));
+}
+
+describe('scaled decoding (WebCodecs ImageDecoder)', () => {
+  it('decodes a JPEG at a reduced scale, then to exactly the asked size, colours intact', async () => {
+    expect(typeof ImageDecoder).toBe('function');
+    const blob = await solidJpeg(1600, 2400, [40, 160, 220]);
+    // 1600×2400 drawn at 301×451: a quarter scale (400×600) is the smallest still large enough.
+    expect(scaledDecodeSize({ width: 1600, height: 2400 }, { width: 301, height: 451 })).toEqual({ width: 400, height: 600 });
+    expect(scaledDecodeSize({ width: 1600, height: 2400 }, { width: 1000, height: 1500 })).toEqual({ width: 1600, height: 2400 });
+    expect(scaledDecodeSize({ width: 4000, height: 6000 }, { width: 100, height: 150 })).toEqual({ width: 500, height: 750 });
+    const decoded = await scaledDecode(blob, { width: 301, height: 451 }, { width: 1600, height: 2400 });
+    expect(decoded).not.toBeNull();
+    const bitmap = decoded!.bitmap;
+    expect([bitmap.width, bitmap.height]).toEqual([301, 451]);
+    expectColour(colourAt(bitmap, 150, 225), [40, 160, 220]);
+    bitmap.close();
+  });
+
+  it('leaves types it cannot handle to createImageBitmap (null), and the pool still decodes them', async () => {
+    const box = { width: 10, height: 10 };
+    expect(await scaledDecode(new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' }), box, box)).toBeNull();
+    // Unknown natural size: no scale can be chosen.
+    expect(await scaledDecode(await solidJpeg(40, 40, [0, 0, 0]), box, undefined)).toBeNull();
+    // A natural size that was wrong (1600 px said to be 700): the browser decodes at 3/8 (600 px),
+    // smaller than the 650 px drawing, so this path declines.
+    expect(await scaledDecode(await solidJpeg(1600, 1600, [0, 0, 0]), { width: 650, height: 650 }, { width: 700, height: 700 })).toBeNull();
+    const url = await solidPng(300, 300, [90, 90, 90]);
+    const { bitmap } = await pool.decode({ url, size: { width: 30, height: 30 } });
+    expect([bitmap.width, bitmap.height]).toEqual([30, 30]);
+    bitmap.close();
+  });
+
+  it('the pool gives the same size and colours by the scaled path and by createImageBitmap', async () => {
+    const url = URL.createObjectURL(await solidJpeg(2000, 3000, [200, 100, 50]));
+    urls.push(url);
+    for (const method of ['auto', 'bitmap'] as const) {
+      const { bitmap } = await pool.decode({ url, size: { width: 500, height: 750 }, natural: { width: 2000, height: 3000 }, method });
+      expect([bitmap.width, bitmap.height]).toEqual([500, 750]);
+      expectColour(colourAt(bitmap, 250, 375), [200, 100, 50]);
+      bitmap.close();
+    }
+  });
+});
+
+describe('bytes prefetched on the main thread', () => {
+  it('a decode of a prefetched page takes those bytes and does not fetch again', async () => {
+    const source = await solidJpeg(400, 600, [10, 220, 30]);
+    const fetched: string[] = [];
+    const prefetched = new PrefetchedBytes({
+      fetch: async (input) => {
+        fetched.push(String(input));
+        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
+      },
+    });
+    // Nothing answers at this address: a worker fetching it would fail the decode.
+    const url = 'http://127.0.0.1:9/never-fetched.jpg';
+    prefetched.prefetch(url);
+    const early = new DecodePool({ size: 1, prefetched });
+    try {
+      const { bitmap } = await early.decode({ url, size: { width: 100, height: 150 } });
+      expect([bitmap.width, bitmap.height]).toEqual([100, 150]);
+      expectColour(colourAt(bitmap, 50, 75), [10, 220, 30]);
+      bitmap.close();
+      expect(fetched).toEqual([url]);
+      // Taken once: the entry is gone, a second decode fetches (and here fails, nothing listens).
+      expect(prefetched.has(url)).toBe(false);
+      await expect(early.decode({ url, size: { width: 100, height: 150 } })).rejects.toMatchObject({ reason: 'network' });
+    } finally {
+      early.terminate();
+    }
+  });
+
+  it('a prefetch that failed (HTTP 401) makes the worker fetch the page itself', async () => {
+    const url = await solidPng(80, 80, [250, 250, 0]);
+    const prefetched = new PrefetchedBytes({ fetch: async () => new Response(null, { status: 401 }) });
+    prefetched.prefetch(url);
+    const early = new DecodePool({ size: 1, prefetched });
+    try {
+      const { bitmap } = await early.decode({ url, size: { width: 8, height: 8 } });
+      expect(colourAt(bitmap, 4, 4)).toEqual([250, 250, 0]);
+      bitmap.close();
+    } finally {
+      early.terminate();
+    }
+  });
+
+  it('a decode cancelled while its prefetched bytes are still arriving rejects at once and never runs', async () => {
+    let release: (response: Response) => void = () => {};
+    const prefetched = new PrefetchedBytes({ fetch: () => new Promise<Response>((resolve) => (release = resolve)) });
+    const url = 'http://127.0.0.1:9/slow.jpg';
+    prefetched.prefetch(url);
+    const early = new DecodePool({ size: 1, prefetched });
+    try {
+      const controller = new AbortController();
+      const decoding = early.decode({ url, size: { width: 10, height: 10 } }, controller.signal);
+      controller.abort();
+      await expect(decoding).rejects.toMatchObject({ name: 'AbortError' });
+      release(new Response(await solidJpeg(20, 20, [0, 0, 0])));
+      await vi.waitFor(() => expect(prefetched.has(url)).toBe(false));
+      expect(early.running + early.queued).toBe(0);
+    } finally {
+      early.terminate();
     }
   });
 });

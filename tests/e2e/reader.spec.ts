@@ -120,3 +120,31 @@ test('webtoon: tall strips open scrolling; scrolling down moves the current page
     .poll(async () => (await getBook(p.context().request, folio.url, bookId)).readProgress)
     .toMatchObject({ page: 8, completed: true });
 });
+
+test('cold open: the start page is downloaded once, before the decode workers start, and preloads wait for it', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const pagePath = (n: number) => `/api/v1/books/${book.id}/pages/${n}`;
+  // In the order the browser reported them: requests started and requests finished.
+  const events: string[] = [];
+  p.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/v1/books/') || /decode\.worker/.test(pathname)) events.push(`start ${pathname}`);
+  });
+  p.on('requestfinished', (request) => events.push(`end ${new URL(request.url()).pathname}`));
+  await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2');
+  await expect.poll(() => events.includes(`start ${pagePath(3)}`)).toBe(true);
+
+  const first = (event: string) => events.indexOf(event);
+  const workerScript = events.findIndex((event) => /^start .*decode\.worker/.test(event));
+  // Asked for once (the worker decoded the bytes the page fetched, it did not fetch them again) …
+  expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(1);
+  // … before the worker script was even requested, and beside the book's description, not after it.
+  expect(workerScript).toBeGreaterThan(-1);
+  expect(first(`start ${pagePath(2)}`)).toBeLessThan(workerScript);
+  expect(first(`start ${pagePath(2)}`)).toBeLessThan(first(`end /api/v1/books/${book.id}`));
+  // The preloads start only once the page on screen is there.
+  expect(first(`end ${pagePath(2)}`)).toBeLessThan(first(`start ${pagePath(3)}`));
+  expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+});

@@ -31,8 +31,15 @@ export class CanvasPainter {
     this.#context = context;
   }
 
-  /** The normal paint: the view at rest, scrolled by `scroll` (CSS px). */
-  paint(view: PaintView<ImageBitmap>, viewport: Viewport, background: string, scroll: Offset = ORIGIN): void {
+  /**
+   * The normal paint: the view at rest, scrolled by `scroll` (CSS px). A view with nothing to draw yet
+   * (no bitmap, not even a preview, for any of its pages) leaves the last frame up instead of showing
+   * an empty canvas, when `keepLastFrame` allows it and the canvas size is unchanged; the data marks
+   * then keep naming the page whose pixels are still there. Returns whether it painted.
+   */
+  paint(view: PaintView<ImageBitmap>, viewport: Viewport, background: string, scroll: Offset = ORIGIN, keepLastFrame = false): boolean {
+    const nothingToDraw = !view.bitmaps.some(Boolean);
+    if (nothingToDraw && keepLastFrame && this.#canvas.dataset.shownPage !== undefined && this.#sameSize(viewport)) return false;
     this.#clear(viewport, background);
     const drawn = this.#drawView(view, viewport, scroll);
     const previewOnly = view.previews.some(Boolean);
@@ -43,6 +50,15 @@ export class CanvasPainter {
     // "first pixels" figure and for tests).
     if (drawn) dataset.shownPage = String(view.currentPage);
     else delete dataset.shownPage;
+    return true;
+  }
+
+  #sameSize(viewport: Viewport): boolean {
+    const dpr = viewport.devicePixelRatio;
+    return (
+      this.#canvas.width === Math.max(1, Math.round(viewport.width * dpr)) &&
+      this.#canvas.height === Math.max(1, Math.round(viewport.height * dpr))
+    );
   }
 
   /** One frame of a page-turn animation: both views, each shifted (CSS px). Does not mark anything painted. */

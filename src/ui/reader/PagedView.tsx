@@ -105,11 +105,16 @@ export function PagedView(props: PagedViewProps) {
     const paint = () => {
       if (animation.running) return;
       const view = created.getView();
-      painter.paint(view, created.viewport, latest.current.background, {
-        x: scroller.scrollLeft,
-        y: scroller.scrollTop,
-      });
-      shown = view;
+      // A page turned to faster than even its preview arrives keeps the last page up rather than a
+      // blank screen; a page that failed clears it (its error shows instead).
+      const painted = painter.paint(
+        view,
+        created.viewport,
+        latest.current.background,
+        { x: scroller.scrollLeft, y: scroller.scrollTop },
+        created.getSnapshot().error === null,
+      );
+      if (painted) shown = view;
     };
     const onChange = () => {
       const snapshot = created.getSnapshot();

@@ -14,6 +14,14 @@ type LoadState = { status: 'loading' } | { status: 'error'; message: string } | 
 
 const NO_SIBLINGS: Siblings = { previous: null, next: null };
 
+/**
+ * Starts the decode workers. Called as soon as the reader's code has loaded, while the book's
+ * descriptions and first page are still downloading, so no page waits for a worker to start.
+ */
+export function warmReader(): void {
+  sharedDecodePool().warmUp();
+}
+
 /** Route /book/:bookId/read — loads the book, its pages and series, then hands over to the reader. */
 export function ReaderScreen({ bookId }: { bookId: string }) {
   const search = useSearch();
@@ -24,10 +32,10 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
 
   useEffect(() => {
     let cancelled = false;
-    sharedDecodePool().warmUp();
+    warmReader();
     setState({ status: 'loading' });
     setSiblings(NO_SIBLINGS);
-    loadBook(bookId).then(
+    loadBook(bookId, query.page).then(
       (loaded) => {
         if (cancelled) return;
         document.title = `${readerTitle(loaded.book)} – ${t('common.product_name')}`;

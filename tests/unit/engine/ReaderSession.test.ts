@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ReaderSession, type ReaderSessionOptions } from '../../../src/engine/ReaderSession.ts';
 import type { Viewport } from '../../../src/engine/types.ts';
 import { FakeDecoder, pages, pageUrl, settle, type FakeBitmap } from './fakes.ts';
@@ -85,21 +85,45 @@ describe('ReaderSession navigation', () => {
 });
 
 describe('ReaderSession preloading', () => {
-  it('asks for the current page first, then ahead, then behind, at the drawn size', () => {
+  it('asks for the page on screen alone first, then once it is decoded ahead, then behind, at the drawn size', async () => {
     const { decoder } = open({ startPage: 5 });
-    expect(decoder.live).toEqual(['p5', 'p6', 'p7', 'p8', 'p4']);
-    expect(decoder.calls.map((call) => call.request.priority)).toEqual([0, 1, 2, 3, 4]);
+    // Nothing competes with the page being waited for.
+    expect(decoder.live).toEqual(['p5']);
     // 1000×1500 fitted into 1000×800: 533×800 device pixels at DPR 1.
     expect(decoder.calls[0]?.request.size).toEqual({ width: 533, height: 800 });
+    decoder.find('p5').resolve();
+    await settle();
+    expect(decoder.live).toEqual(['p5', 'p6', 'p7', 'p8', 'p4']);
+    expect(decoder.calls.map((call) => call.request.priority)).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('cancels requests nobody wants any more and keeps the ones still wanted', () => {
+  it('preloads already running go on while a page turned to is decoded', async () => {
     const { session, decoder } = open({ startPage: 5 });
+    decoder.find('p5').resolve();
+    await settle();
+    session.goToPage(7);
+    // p7 was preloading and is now on screen; p6 and p8 stay wanted and keep running (p4 is left
+    // behind); p9 and p10 wait until p7 is decoded.
+    expect(decoder.pending.map((call) => call.request.url)).toEqual(['p6', 'p7', 'p8']);
+    expect(decoder.calls.length).toBe(5);
+    decoder.find('p7').resolve();
+    await settle();
+    expect(decoder.live).toContain('p9');
+  });
+
+  it('cancels requests nobody wants any more and keeps the ones still wanted', async () => {
+    const { session, decoder } = open({ startPage: 5 });
+    decoder.find('p5').resolve();
+    await settle();
     const before = Object.fromEntries(decoder.calls.map((call) => [call.request.url, call]));
     session.goToPage(1);
-    expect(before.p6?.aborted && before.p7?.aborted && before.p8?.aborted && before.p5?.aborted).toBe(true);
+    expect(before.p6?.aborted && before.p7?.aborted && before.p8?.aborted).toBe(true);
     expect(before.p4?.aborted).toBe(false);
-    expect(decoder.live).toEqual(['p4', 'p1', 'p2', 'p3']);
+    // p4 (still wanted: three ahead of page 1) keeps running; p2 and p3 wait until p1 is decoded.
+    expect(decoder.pending.map((call) => call.request.url)).toEqual(['p4', 'p1']);
+    decoder.find('p1').resolve();
+    await settle();
+    expect(decoder.pending.map((call) => call.request.url)).toEqual(['p4', 'p2', 'p3']);
     expect(decoder.find('p1').request.priority).toBe(0);
   });
 
@@ -109,6 +133,7 @@ describe('ReaderSession preloading', () => {
     session.subscribe(() => notified++);
     expect(session.getSnapshot().ready).toBe(false);
     const bitmap = decoder.find('p5').resolve();
+    await settle();
     decoder.find('p6').resolve();
     await settle();
     expect(notified).toBeGreaterThan(0);
@@ -122,6 +147,8 @@ describe('ReaderSession preloading', () => {
 
   it('closes a bitmap that arrives after its request was cancelled', async () => {
     const { session, decoder } = open({ startPage: 5 });
+    decoder.find('p5').resolve();
+    await settle();
     decoder.ignoreAbort = true;
     const late = decoder.find('p8');
     session.goToPage(1);
@@ -156,6 +183,7 @@ describe('ReaderSession preloading', () => {
   it('evicts pages the reader left behind but never the page on screen', async () => {
     const { session, decoder } = open({ startPage: 1, preloadAhead: 1, preloadBehind: 0, budgetBytes: 4_500_000 });
     const first = decoder.find('p1').resolve();
+    await settle();
     decoder.find('p2').resolve();
     await settle();
     session.next();
@@ -227,12 +255,14 @@ describe('ReaderSession preloading', () => {
     const { session, decoder } = open({
       preloadAhead: 1,
       preloadBehind: 0,
+      previewAhead: 0,
+      openingPreviewDelayMs: 0,
       previewUrl: (page) => `thumb${page.number}`,
     });
+    await vi.waitFor(() => expect(decoder.live).toContain('thumb1'));
     const preview = decoder.find('thumb1');
     expect(preview.request.fitWithin).toEqual({ width: 400, height: 400 });
     expect(preview.request.priority).toBeLessThan(decoder.find('p1').request.priority ?? 0);
-    // Only the page on screen gets a preview; the next one is simply preloaded.
     expect(decoder.live.filter((url) => url.startsWith('thumb'))).toEqual(['thumb1']);
 
     const small = preview.resolve({ width: 200, height: 300 });
@@ -252,5 +282,48 @@ describe('ReaderSession preloading', () => {
     decoder.find('p2').resolve();
     await settle();
     expect(nextPreview.aborted).toBe(true);
+    session.dispose();
+  });
+
+  it('asks for no preview of the page the book opens at unless that page is slow', async () => {
+    vi.useFakeTimers();
+    try {
+      const { session, decoder } = open({ previewUrl: (page) => `thumb${page.number}`, openingPreviewDelayMs: 400 });
+      // The server is sending page 1 itself: drawing its thumbnail now would only compete with it.
+      expect(decoder.live).toEqual(['p1']);
+      await vi.advanceTimersByTimeAsync(399);
+      expect(decoder.live).toEqual(['p1']);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(decoder.live).toEqual(['p1', 'thumb1']);
+      session.dispose();
+
+      // Decoded in time: no preview of it, ever.
+      const quick = open({ previewUrl: (page) => `thumb${page.number}`, previewAhead: 0, openingPreviewDelayMs: 400 });
+      quick.decoder.find('p1').resolve();
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(quick.decoder.calls.some((call) => call.request.url === 'thumb1')).toBe(false);
+      quick.session.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('once the page on screen is decoded, fetches previews of the spreads ahead, not of decoded pages', async () => {
+    const { session, decoder } = open({ preloadAhead: 1, preloadBehind: 0, previewAhead: 3, previewUrl: (page) => `thumb${page.number}` });
+    expect(decoder.live.filter((url) => url.startsWith('thumb'))).toEqual([]);
+    decoder.find('p1').resolve();
+    await settle();
+    expect(decoder.live.filter((url) => url.startsWith('thumb'))).toEqual(['thumb2', 'thumb3', 'thumb4']);
+    decoder.find('p2').resolve();
+    await settle();
+    // Page 2 is decoded now: its preview is no longer worth fetching.
+    expect(decoder.live.filter((url) => url.startsWith('thumb'))).toEqual(['thumb3', 'thumb4']);
+    // Fast turns past the preloads: page 4 shows its preview while its real bitmap decodes.
+    const thumb4 = decoder.find('thumb4').resolve({ width: 200, height: 300 });
+    await settle();
+    session.goToPage(4);
+    expect(session.getView().bitmaps).toEqual([thumb4]);
+    expect(session.getView().previews).toEqual([true]);
+    session.dispose();
   });
 });

@@ -1,0 +1,97 @@
+/**
+ * The first-page waterfall: what starts (and ends) when, in ms since the document's time origin,
+ * while the reader's address loads cold. Requests come from Playwright's request events (they include
+ * the decode workers' fetches, which the page's own resource timing cannot see).
+ */
+import type { Page, Request } from 'playwright-core';
+import { percentile } from '../lib/stats.ts';
+
+export interface WaterfallStep {
+  label: string;
+  /** Median start and end over the runs, ms since navigation start; null when never seen. */
+  start: number | null;
+  end: number | null;
+  /** Runs in which the step was seen. */
+  seen: number;
+}
+
+interface Timed {
+  label: string;
+  start: number;
+  end: number;
+}
+
+/** What each request is, from its URL; null for requests the waterfall leaves out. */
+function labelOf(url: string, bookId: string, startPage: number): string | null {
+  const path = new URL(url).pathname;
+  const book = `/api/v1/books/${bookId}`;
+  if (path === `${book}/pages/${startPage}`) return `page ${startPage}`;
+  if (path === `${book}/pages/${startPage}/thumbnail`) return `page ${startPage} thumbnail (preview)`;
+  const other = new RegExp(`^${book}/pages/(\\d+)$`).exec(path);
+  if (other) return `page ${other[1]} (preload)`;
+  if (/\/pages\/\d+\/thumbnail$/.test(path)) return 'other page thumbnails';
+  if (path === book) return 'book';
+  if (path === `${book}/pages`) return 'page list';
+  if (path === `${book}/next` || path === `${book}/previous`) return 'previous/next book';
+  if (/^\/api\/v1\/series\/[^/]+$/.test(path)) return 'series';
+  if (path === '/api/v2/users/me') return 'current user';
+  if (/decode\.worker.*\.js$/.test(path)) return 'decode worker script';
+  if (/ReaderScreen.*\.js$/.test(path)) return 'reader chunk';
+  return null;
+}
+
+/** Records one cold load's requests; call `finish` once the page was painted. */
+export function watchRequests(page: Page, bookId: string, startPage: number) {
+  const done: Promise<Timed | null>[] = [];
+  const listener = (request: Request) => {
+    const label = labelOf(request.url(), bookId, startPage);
+    if (!label) return;
+    done.push(
+      request.response().then(async (response) => {
+        await response?.finished().catch(() => null);
+        const timing = request.timing();
+        return { label, start: timing.startTime, end: timing.startTime + Math.max(0, timing.responseEnd) };
+      }, () => null),
+    );
+  };
+  page.on('request', listener);
+  return {
+    async finish(paintedAt: number): Promise<Timed[]> {
+      page.off('request', listener);
+      const origin = await page.evaluate(() => performance.timeOrigin);
+      const seen = (await Promise.all(done)).filter((entry): entry is Timed => entry !== null);
+      // For a label seen several times (preloads), keep the earliest start.
+      const byLabel = new Map<string, Timed>();
+      for (const entry of seen) {
+        const relative = { label: entry.label, start: entry.start - origin, end: entry.end - origin };
+        const known = byLabel.get(entry.label);
+        if (!known || relative.start < known.start) byLabel.set(entry.label, relative);
+      }
+      return [...byLabel.values(), { label: `page ${startPage} painted (+1 frame)`, start: paintedAt, end: paintedAt }];
+    },
+  };
+}
+
+/** Medians per step over several cold loads, in order of their median start. */
+export function medianWaterfall(runs: Timed[][]): WaterfallStep[] {
+  const labels = new Set(runs.flatMap((run) => run.map((entry) => entry.label)));
+  const steps = [...labels].map((label) => {
+    const entries = runs.flatMap((run) => run.filter((entry) => entry.label === label));
+    return {
+      label,
+      start: entries.length ? percentile(entries.map((entry) => entry.start), 50) : null,
+      end: entries.length ? percentile(entries.map((entry) => entry.end), 50) : null,
+      seen: entries.length,
+    };
+  });
+  return steps.sort((a, b) => (a.start ?? Infinity) - (b.start ?? Infinity));
+}
+
+export function waterfallTable(steps: WaterfallStep[], runs: number): string[] {
+  const ms = (value: number | null) => (value === null ? '–' : `${value.toFixed(0)} ms`);
+  return [
+    '| step | starts (median) | ends (median) | seen in runs |',
+    '| --- | --- | --- | --- |',
+    ...steps.map((step) => `| ${step.label} | ${ms(step.start)} | ${ms(step.end)} | ${step.seen} of ${runs} |`),
+  ];
+}
