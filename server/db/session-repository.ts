@@ -8,9 +8,22 @@ export interface SessionRow {
   lastAccess: number;
 }
 
-/** Login sessions, keyed by a hash of the session id so a leaked database holds no usable ids. */
+/** How long a looked-up session is remembered in memory; every change made here forgets it at once. */
+const REMEMBER_MS = 10_000;
+/** Sessions remembered at most (a flood of distinct ids must not grow memory). */
+const REMEMBER_MAX = 10_000;
+
+/**
+ * Login sessions, keyed by a hash of the session id so a leaked database holds no usable ids.
+ * Every authenticated request looks its session up, so found sessions are remembered for a few
+ * seconds. Only this repository changes the table, and each of its writes updates or forgets what
+ * it remembers, so a logout or a revocation takes effect on the very next request. (A user's
+ * sessions also go when the user is deleted, by a cascade in the database; the user lookup that
+ * follows every session lookup then finds nobody, so nothing stale is ever let in.)
+ */
 export class SessionRepository {
   private readonly db: Db;
+  private readonly remembered = new Map<string, { row: SessionRow; until: number }>();
   constructor(db: Db) {
     this.db = db;
   }
@@ -18,26 +31,46 @@ export class SessionRepository {
   insert(idHash: string, userId: string, now: number, source = 'Password'): void {
     cachedStatement(this.db, 'INSERT INTO session (id_hash, user_id, created, last_access, source) VALUES (?, ?, ?, ?, ?)')
       .run(idHash, userId, now, now, source);
+    this.remembered.delete(idHash);
   }
 
-  find(idHash: string): SessionRow | undefined {
-    return cachedStatement(this.db, 'SELECT id_hash AS idHash, user_id AS userId, created, last_access AS lastAccess FROM session WHERE id_hash = ?')
+  find(idHash: string, now = Date.now()): SessionRow | undefined {
+    const hit = this.remembered.get(idHash);
+    if (hit && hit.until > now) return { ...hit.row };
+    const row = cachedStatement(this.db, 'SELECT id_hash AS idHash, user_id AS userId, created, last_access AS lastAccess FROM session WHERE id_hash = ?')
       .get(idHash) as SessionRow | undefined;
+    if (!row) {
+      this.remembered.delete(idHash);
+      return undefined;
+    }
+    if (this.remembered.size >= REMEMBER_MAX) this.remembered.clear();
+    this.remembered.set(idHash, { row, until: now + REMEMBER_MS });
+    return { ...row };
   }
 
   touch(idHash: string, now: number): void {
     cachedStatement(this.db, 'UPDATE session SET last_access = ? WHERE id_hash = ?').run(now, idHash);
+    const hit = this.remembered.get(idHash);
+    if (hit) hit.row.lastAccess = now;
   }
 
   delete(idHash: string): void {
     cachedStatement(this.db, 'DELETE FROM session WHERE id_hash = ?').run(idHash);
+    this.remembered.delete(idHash);
   }
 
   deleteForUser(userId: string): void {
     cachedStatement(this.db, 'DELETE FROM session WHERE user_id = ?').run(userId);
+    for (const [idHash, { row }] of this.remembered) {
+      if (row.userId === userId) this.remembered.delete(idHash);
+    }
   }
 
   deleteInactiveSince(cutoff: number): number {
-    return cachedStatement(this.db, 'DELETE FROM session WHERE last_access < ?').run(cutoff).changes;
+    const removed = cachedStatement(this.db, 'DELETE FROM session WHERE last_access < ?').run(cutoff).changes;
+    for (const [idHash, { row }] of this.remembered) {
+      if (row.lastAccess < cutoff) this.remembered.delete(idHash);
+    }
+    return removed;
   }
 }

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { Book } from '../db/book-repository.ts';
 import { MediaError } from '../media/book-reader.ts';
 import type { MediaPage } from '../db/media-repository.ts';
 import type { FolioContext } from './context.ts';
@@ -13,15 +14,17 @@ export interface PageContent {
  * Opens the stored bytes of one page (1-based) straight from the book's archive entry. The entry
  * name recorded at analysis is only looked up inside the archive, never used as a path.
  * Formats that draw their pages (PDF) get them drawn per `options`, cached on disk; `page` then
- * describes the drawn image. Undefined when the page does not exist.
+ * describes the drawn image. Undefined when the page does not exist. Callers that already hold the
+ * book (the page routes looked it up for the access check) pass it, saving a second lookup per page.
  */
 export async function openBookPage(
   ctx: FolioContext,
-  bookId: string,
+  bookOrId: Book | string,
   number: number,
   options: PageRenderOptions = {},
 ): Promise<PageContent | undefined> {
-  const book = ctx.repos.books.findById(bookId);
+  const bookId = typeof bookOrId === 'string' ? bookOrId : bookOrId.id;
+  const book = typeof bookOrId === 'string' ? ctx.repos.books.findById(bookOrId) : bookOrId;
   const page = ctx.repos.media.findPage(bookId, number);
   if (!book || !page) return undefined;
   const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);

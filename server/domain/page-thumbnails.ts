@@ -36,7 +36,7 @@ export async function pageThumbnail(
   if (!pending) {
     pending = (async () => {
       // Drawn pages (PDF) are drawn straight at thumbnail size.
-      const content = await openBookPage(ctx, book.id, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE });
+      const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE });
       if (!content) throw new PageMissing();
       const input = await readForDecode(content.stream, content.page.fileSize);
       const bytes = await decodeImage(() =>

@@ -4,8 +4,9 @@ import type { Media } from '../db/media-repository.ts';
 import type { FolioContext } from '../domain/context.ts';
 import { notModifiedSince } from './conditional.ts';
 import { badRequest, notFound } from './errors.ts';
+import { formatDateTime } from './format.ts';
 import { canAccessLibrary, requireRole } from './guards.ts';
-import { type RawQuery, booleanParam } from './query-params.ts';
+import { type RawQuery, booleanParam, stringParam } from './query-params.ts';
 import { NOT_READY_MESSAGES } from './routes/book-routes.ts';
 
 export interface StreamedPage {
@@ -15,11 +16,34 @@ export interface StreamedPage {
   number: number;
 }
 
+/** How long a versioned page may be kept without asking again: a year, the usual "forever". */
+const IMMUTABLE_MAX_AGE_S = 365 * 24 * 3600;
+
+/**
+ * The version of a book's pages, as a client can write it from the book's DTO:
+ * `<sizeBytes in base 36>.<fileLastModified>`. A page's bytes change only when the book's file does,
+ * and then its size or modification time changes (and the book is analysed again).
+ */
+export function pageVersion(book: Pick<Book, 'fileSize' | 'fileLastModified'>): string {
+  return `${book.fileSize.toString(36)}.${formatDateTime(book.fileLastModified)}`;
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  return header !== undefined && header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
+}
+
 /**
  * The checks every page-bytes route makes, in Komga's order (REFERENCE §4): an unchanged page is
  * answered 304 before access is checked; then PAGE_STREAMING, the caller's libraries, a READY book
  * and a page number in range. Returns null once a 304 has been sent. On success the page's
- * caching headers are already set.
+ * caching headers are already set: Last-Modified, an ETag naming the book's version and the page,
+ * and Cache-Control. A request whose `v` names the book's current version (see `pageVersion`) asks
+ * for bytes that can never change under that address: it may be kept and reused without asking
+ * again (`private, max-age=<a year>, immutable`). Without `v`, or with an outdated one, the page
+ * is revalidated on every use, as Komga does.
  */
 export function resolveStreamedPage(
   ctx: FolioContext,
@@ -29,8 +53,10 @@ export function resolveStreamedPage(
   const book = ctx.repos.books.findById(request.params.id);
   const media = book && ctx.repos.media.findByBookId(book.id);
   if (!book || !media) throw notFound();
-  if (notModifiedSince(request, media.lastModified)) {
-    void reply.code(304).send();
+  const version = pageVersion(book);
+  const etag = `"${version}-${request.params.n}"`;
+  if (etagMatches(request.headers['if-none-match'], etag) || notModifiedSince(request, media.lastModified)) {
+    void reply.code(304).header('ETag', etag).send();
     return null;
   }
   const user = requireRole(request, 'PAGE_STREAMING');
@@ -40,8 +66,10 @@ export function resolveStreamedPage(
   if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
   const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
   if (number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
+  const immutable = stringParam(request.query, 'v') === version;
   reply
     .header('Last-Modified', new Date(Math.floor(media.lastModified / 1000) * 1000).toUTCString())
-    .header('Cache-Control', 'max-age=0, must-revalidate, private');
+    .header('ETag', etag)
+    .header('Cache-Control', immutable ? `private, max-age=${IMMUTABLE_MAX_AGE_S}, immutable` : 'max-age=0, must-revalidate, private');
   return { book, media, number };
 }

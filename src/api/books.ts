@@ -72,9 +72,24 @@ export function bookThumbnailUrl(bookId: string): string {
   return apiUrl(`/api/v1/books/${encodeURIComponent(bookId)}/thumbnail`);
 }
 
-/** URL of one page (1-based). `convert` asks the server to re-encode formats the browser cannot decode. */
-export function pageUrl(bookId: string, pageNumber: number, convert?: 'jpeg' | 'png'): string {
-  const query = convert ? `?convert=${convert}` : '';
+/**
+ * The version of a book's pages as Folio's server names it (`v` of a page URL): a page asked for
+ * with its book's current version may be cached without revalidation, because that address can
+ * never show other bytes. Built from the book's size and file date, which change with its file.
+ */
+export function pageVersion(book: Pick<BookDto, 'sizeBytes' | 'fileLastModified'>): string {
+  return `${book.sizeBytes.toString(36)}.${book.fileLastModified}`;
+}
+
+/**
+ * URL of one page (1-based). `convert` asks the server to re-encode formats the browser cannot
+ * decode; `version` (see pageVersion) makes the answer cacheable for good.
+ */
+export function pageUrl(bookId: string, pageNumber: number, convert?: 'jpeg' | 'png', version?: string): string {
+  const params = new URLSearchParams();
+  if (convert) params.set('convert', convert);
+  if (version) params.set('v', version);
+  const query = params.size ? `?${params}` : '';
   return apiUrl(`/api/v1/books/${encodeURIComponent(bookId)}/pages/${pageNumber}${query}`);
 }
 

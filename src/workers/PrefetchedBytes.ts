@@ -22,7 +22,7 @@ export class PrefetchedBytes {
     const key = absolute(url);
     this.#expire();
     if (this.#entries.has(key)) return;
-    const bytes = this.#fetch(key, { credentials: 'include', headers }).then(
+    const bytes = this.#fetch(new URL(url, globalThis.location?.href).href, { credentials: 'include', headers }).then(
       (response) => (response.ok ? response.blob() : null),
       () => null,
     ).catch(() => null);
@@ -52,6 +52,12 @@ export class PrefetchedBytes {
   }
 }
 
+/**
+ * The key of a page's bytes: its absolute URL without the `v` (version) parameter. A download may
+ * start before the book's version is known (the address names the page); the bytes are the same.
+ */
 function absolute(url: string): string {
-  return new URL(url, globalThis.location?.href).href;
+  const parsed = new URL(url, globalThis.location?.href);
+  parsed.searchParams.delete('v');
+  return parsed.href;
 }

@@ -55,6 +55,7 @@ vi.mock('../../src/api/books.ts', () => ({
   pageUrl: (_bookId: string, page: number) =>
     api.broken.has(page) ? 'http://127.0.0.1:1/broken.png' : (pageBlobs.get(page) ?? 'about:blank'),
   pageThumbnailUrl: (_bookId: string, page: number) => pageBlobs.get(page) ?? 'about:blank',
+  pageVersion: () => 'test-version',
 }));
 
 vi.mock('../../src/api/collections.ts', () => ({

@@ -53,7 +53,7 @@ export function registerPageRoutes(app: FastifyInstance, ctx: FolioContext): voi
       }
 
       // Failures (busy server, damaged entry, missing file) are answered by the app's error handler.
-      const content = await openBookPage(ctx, book.id, number, { format: convert, ...hint });
+      const content = await openBookPage(ctx, book, number, { format: convert, ...hint });
       if (!content) throw badRequest('Page number does not exist');
       const { page, stream } = content;
 

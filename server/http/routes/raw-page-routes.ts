@@ -57,7 +57,7 @@ export async function sendRawPage(ctx: FolioContext, reply: FastifyReply, book: 
     reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}.pdf`));
     return reply.type(raw.mediaType).send(raw.bytes);
   }
-  const content = await openBookPage(ctx, book.id, number);
+  const content = await openBookPage(ctx, book, number);
   if (!content) throw badRequest('Page number does not exist');
   const extension = page.fileName.includes('.') ? page.fileName.slice(page.fileName.lastIndexOf('.')) : '';
   reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}${extension}`));

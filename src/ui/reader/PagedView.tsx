@@ -18,6 +18,8 @@ import { deviceMemory, watchDevicePixelRatio } from './viewport.ts';
 
 interface PagedViewProps {
   bookId: string;
+  /** The book's page version (pageVersion): page bytes are then cached without revalidation. */
+  pageVersion?: string;
   pages: PageInfo[];
   startPage: number;
   progress: ProgressSink | null;
@@ -86,7 +88,7 @@ export function PagedView(props: PagedViewProps) {
     const created = new ReaderSession<ImageBitmap>({
       pages,
       decoder: sharedDecodePool(),
-      pageUrl: (page) => pageUrl(bookId, page.number, needsConversion(page.mediaType) ? 'jpeg' : undefined),
+      pageUrl: (page) => pageUrl(bookId, page.number, needsConversion(page.mediaType) ? 'jpeg' : undefined, initial.pageVersion),
       previewUrl: (page) => pageThumbnailUrl(bookId, page.number),
       viewport: zoomRef.current.measure(scroller),
       startPage: initial.startPage,

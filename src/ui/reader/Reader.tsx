@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
+import { pageVersion } from '../../api/books.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { keyAction, type ReaderAction } from '../../engine/readerInput.ts';
 import { BACKGROUND_COLOURS, resolveDirection } from '../../engine/readerSettings.ts';
@@ -224,6 +225,7 @@ export function Reader(props: ReaderProps) {
   }
   const common = {
     bookId: book.id,
+    pageVersion: pageVersion(book),
     pages: pageInfo,
     startPage: openingPage.current,
     progress,

@@ -18,6 +18,8 @@ import { deviceMemory, measureViewport, watchDevicePixelRatio } from './viewport
 
 interface WebtoonViewProps {
   bookId: string;
+  /** The book's page version (pageVersion): page bytes are then cached without revalidation. */
+  pageVersion?: string;
   pages: PageInfo[];
   startPage: number;
   progress: ProgressSink | null;
@@ -105,7 +107,7 @@ export function WebtoonView(props: WebtoonViewProps) {
     const created = new WebtoonSession<ImageBitmap>({
       pages,
       decoder: sharedDecodePool(),
-      pageUrl: (page) => pageUrl(bookId, page.number, needsConversion(page.mediaType) ? 'jpeg' : undefined),
+      pageUrl: (page) => pageUrl(bookId, page.number, needsConversion(page.mediaType) ? 'jpeg' : undefined, initial.pageVersion),
       viewport: measureViewport(scroller),
       scale: initial.scale,
       sidePadding: initial.sidePadding,

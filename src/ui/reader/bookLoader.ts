@@ -1,4 +1,4 @@
-import { getBook, getBookPages, pageUrl } from '../../api/books.ts';
+import { getBook, getBookPages, pageUrl, pageVersion } from '../../api/books.ts';
 import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { PAGE_REQUEST_HEADERS, prefetchedPages } from './pagePrefetch.ts';
@@ -22,8 +22,8 @@ export function startPageFor(book: BookDto, pageCount: number, requested: number
  * shown as it is stored; a page the browser cannot show is asked converted, under another URL, and
  * this download then simply goes unused.
  */
-function prefetchStartPage(bookId: string, page: number): void {
-  prefetchedPages.prefetch(pageUrl(bookId, page), PAGE_REQUEST_HEADERS);
+function prefetchStartPage(bookId: string, page: number, book?: BookDto): void {
+  prefetchedPages.prefetch(pageUrl(bookId, page, undefined, book && pageVersion(book)), PAGE_REQUEST_HEADERS);
 }
 
 async function fetchBook(bookId: string, requestedPage: number | null): Promise<LoadedBook> {
@@ -34,7 +34,7 @@ async function fetchBook(bookId: string, requestedPage: number | null): Promise<
   if (requestedPage !== null && requestedPage >= 1) prefetchStartPage(bookId, requestedPage);
   const book = await getBook(bookId);
   const startPage = startPageFor(book, book.media.pagesCount, requestedPage);
-  if (startPage !== requestedPage) prefetchStartPage(book.id, startPage);
+  if (startPage !== requestedPage) prefetchStartPage(book.id, startPage, book);
   // The series only contributes its reading direction: reading goes on without it.
   const series = await getSeries(book.seriesId).catch(() => null);
   return { book, pages: await pages, seriesDirection: series?.metadata.readingDirection ?? null };

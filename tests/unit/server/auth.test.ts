@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashSessionId } from '../../../server/http/auth/sessions.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer | undefined;
@@ -101,6 +102,27 @@ describe('login and sessions', () => {
     const cookie = cookieValue(login.headers['set-cookie'])!;
     server.app.folio.db.prepare('UPDATE session SET last_access = ?').run(Date.now() - 8 * 24 * 3600 * 1000);
     expect((await server.get('/api/v2/users/me', { cookie: `KOMGA-SESSION=${cookie}` })).statusCode).toBe(401);
+  });
+
+  it('remembers a found session for a moment, and forgets it on every change made through the session repository', async () => {
+    server = await startServer();
+    const cookie = cookieValue((await server.get('/api/v2/users/me')).headers['set-cookie'])!;
+    const asCookie = { cookie: `KOMGA-SESSION=${cookie}` };
+    expect((await server.get('/api/v2/users/me', asCookie)).statusCode).toBe(200);
+    const sessions = server.app.folio.repos.sessions;
+    const idHash = hashSessionId(Buffer.from(decodeURIComponent(cookie), 'base64').toString('utf8'));
+    const found = sessions.find(idHash)!;
+    expect(found).toBeDefined();
+    // Answered from memory: a change made around the repository is not seen (the database is not asked).
+    server.app.folio.db.prepare('UPDATE session SET last_access = 1 WHERE id_hash = ?').run(idHash);
+    expect(sessions.find(idHash)?.lastAccess).toBe(found.lastAccess);
+    // Changes made through it are seen at once.
+    sessions.touch(idHash, found.lastAccess + 1);
+    expect(sessions.find(idHash)?.lastAccess).toBe(found.lastAccess + 1);
+    // A revocation of the user's sessions (password or role change) ends this one on the next request.
+    sessions.deleteForUser(found.userId);
+    expect(sessions.find(idHash)).toBeUndefined();
+    expect((await server.get('/api/v2/users/me', asCookie)).statusCode).toBe(401);
   });
 
   it('logs out: 204, session gone, cookie cleared', async () => {

@@ -67,6 +67,33 @@ describe('page bytes', () => {
     expect(stale.statusCode).toBe(200);
   });
 
+  it('a page asked for with its book\'s version may be cached for good (immutable, with an ETag); without it, revalidated', async () => {
+    const alpha1 = books.get('Alpha 01')!;
+    const version = `${alpha1.sizeBytes.toString(36)}.${alpha1.fileLastModified}`;
+    const plain = await server.get(`/api/v1/books/${alpha1.id}/pages/1`);
+    expect(plain.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
+    const etag = plain.headers.etag as string;
+    expect(etag).toMatch(/^".+-1"$/);
+
+    const versioned = await server.get(`/api/v1/books/${alpha1.id}/pages/1?v=${encodeURIComponent(version)}`);
+    expect(versioned.statusCode).toBe(200);
+    expect(versioned.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(versioned.headers.etag).toBe(etag);
+    expect(versioned.rawPayload.equals(plain.rawPayload)).toBe(true);
+
+    // An outdated version gets the current bytes, but no promise that they never change.
+    const outdated = await server.get(`/api/v1/books/${alpha1.id}/pages/1?v=0.2001-01-01T00:00:00`);
+    expect(outdated.statusCode).toBe(200);
+    expect(outdated.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
+
+    // Revalidation by ETag: 304 with no body; another page's ETag does not match.
+    const revalidated = await server.get(`/api/v1/books/${alpha1.id}/pages/1`, { ...server.admin, 'if-none-match': etag });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.rawPayload.length).toBe(0);
+    const otherPage = await server.get(`/api/v1/books/${alpha1.id}/pages/2`, { ...server.admin, 'if-none-match': etag });
+    expect(otherPage.statusCode).toBe(200);
+  });
+
   it('requires PAGE_STREAMING and gives 404 for unknown books or non-ready media', async () => {
     await insertUser(server, 'noreader@example.org', 'pw', []);
     const alpha1 = books.get('Alpha 01')!;
