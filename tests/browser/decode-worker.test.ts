@@ -9,14 +9,19 @@ const urls: string[] = [];
 // Real decoding on a busy machine: allow each test a full minute rather than the default five seconds.
 vi.setConfig({ testTimeout: 60_000 });
 
-/** A PNG of one solid colour, served from a blob: URL the workers can fetch. */
-async function solidPng(width: number, height: number, [r, g, b]: Rgb): Promise<string> {
+/** An image of one solid colour in the given format. */
+async function solidImage(width: number, height: number, [r, g, b]: Rgb, type: string): Promise<Blob> {
   const canvas = new OffscreenCanvas(width, height);
   const context = canvas.getContext('2d');
   if (!context) throw new Error('no 2d context');
   context.fillStyle = `rgb(${r}, ${g}, ${b})`;
   context.fillRect(0, 0, width, height);
-  const url = URL.createObjectURL(await canvas.convertToBlob({ type: 'image/png' }));
+  return canvas.convertToBlob({ type, quality: 0.95 });
+}
+
+/** A PNG of one solid colour, served from a blob: URL the workers can fetch. */
+async function solidPng(width: number, height: number, colour: Rgb): Promise<string> {
+  const url = URL.createObjectURL(await solidImage(width, height, colour, 'image/png'));
   urls.push(url);
   return url;
 }
@@ -229,14 +234,7 @@ describe('DecodePool with real workers', () => {
 });
 
 /** A JPEG of one solid colour, as a Blob (typed image/jpeg). */
-async function solidJpeg(width: number, height: number, [r, g, b]: Rgb): Promise<Blob> {
-  const canvas = new OffscreenCanvas(width, height);
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('no 2d context');
-  context.fillStyle = `rgb(${r}, ${g}, ${b})`;
-  context.fillRect(0, 0, width, height);
-  return canvas.convertToBlob({ type: 'image/jpeg', quality: 0.95 });
-}
+const solidJpeg = (width: number, height: number, colour: Rgb) => solidImage(width, height, colour, 'image/jpeg');
 
 function expectColour(actual: Rgb, expected: Rgb, tolerance = 6): void {
   actual.forEach((value, index) => expect(Math.abs(value - (expected[index] ?? 0))).toBeLessThanOrEqual(tolerance));
