@@ -24,6 +24,7 @@ import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas
 import { handleError } from './errors.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { shallowEtag } from './etag.ts';
+import { checkRouteRole } from './guards.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerActionRoutes } from './routes/action-routes.ts';
 import { registerActuatorRoutes } from './routes/actuator-routes.ts';
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   app.setErrorHandler(handleError);
   registerBodyParsers(app);
+  app.addHook('preValidation', checkRouteRole);
   app.addHook('preValidation', normaliseRequest);
 
   // Komga's default for API responses; handlers that need another policy set their own.
@@ -137,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCsrfGuard(app, options.corsOrigins ?? []);
 
   registerAuthRoutes(app, ctx);
-  registerAccountRoutes(app, ctx);
+  registerAccountRoutes(typed, ctx);
   registerContentGuard(app, ctx);
   registerLibraryRoutes(app, ctx);
   registerListRoutes(app, ctx);

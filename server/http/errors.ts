@@ -74,7 +74,12 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   if (error instanceof MediaError || isTransientFailure(error)) return sendMediaFailure(error, request, reply);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return sendError(reply, request, 400, `Validation failed: ${fastifyError.message}`);
+    // Request schemas (schemas.ts): Spring's error body with Komga's violations list.
+    const violations = (error as { violations?: unknown[] }).violations ?? [];
+    return reply
+      .code(400)
+      .type('application/json')
+      .send({ ...errorBody(400, `Validation failed: ${fastifyError.message}`, request.url), violations });
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, request, status, fastifyError.message);

@@ -9,7 +9,22 @@ export function caller(request: FastifyRequest): User {
   return request.user;
 }
 
-export function requireRole(request: FastifyRequest, role: 'ADMIN' | 'PAGE_STREAMING' | 'FILE_DOWNLOAD'): User {
+type GuardedRole = 'ADMIN' | 'PAGE_STREAMING' | 'FILE_DOWNLOAD';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Role the route needs, checked before its request is validated (403 comes before 400). */
+    role?: GuardedRole;
+  }
+}
+
+/** preValidation hook: a route's `config.role`, so callers without it never learn what it accepts. */
+export async function checkRouteRole(request: FastifyRequest): Promise<void> {
+  const role = request.routeOptions.config.role;
+  if (role) requireRole(request, role);
+}
+
+export function requireRole(request: FastifyRequest, role: GuardedRole): User {
   const user = caller(request);
   if (!user.roles.includes(role)) throw forbidden();
   return user;

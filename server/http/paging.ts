@@ -12,16 +12,24 @@ export interface Paging {
 const DEFAULT_SIZE = 20;
 const MAX_SIZE = 2000;
 
+/** The paging parameters as a raw query or as validated by PagingQuery (schemas.ts). */
+type PagingInput = RawQuery | { page?: number; size?: number; unpaged?: boolean; sort?: string[] };
+
 /** Spring's paging params: 0-based `page`, `size` (default 20, capped 2000), `sort`, `unpaged`. */
-export function parsePaging(query: RawQuery): Paging {
-  const page = Number.parseInt(stringParam(query, 'page') ?? '0', 10);
-  let size = Number.parseInt(stringParam(query, 'size') ?? String(DEFAULT_SIZE), 10);
+export function parsePaging(query: PagingInput): Paging {
+  const raw = query as RawQuery;
+  const text = (name: string) => {
+    const value = (query as Record<string, unknown>)[name];
+    return typeof value === 'number' || typeof value === 'boolean' ? String(value) : stringParam(raw, name);
+  };
+  const page = Number.parseInt(text('page') ?? '0', 10);
+  let size = Number.parseInt(text('size') ?? String(DEFAULT_SIZE), 10);
   if (!Number.isFinite(size) || size < 1) size = DEFAULT_SIZE;
   return {
     page: Number.isFinite(page) && page > 0 ? page : 0,
     size: Math.min(size, MAX_SIZE),
-    unpaged: booleanParam(query, 'unpaged') === true,
-    sort: parseSort(query.sort),
+    unpaged: (query as { unpaged?: unknown }).unpaged === true || booleanParam({ unpaged: text('unpaged') }, 'unpaged') === true,
+    sort: parseSort(raw.sort),
   };
 }
 

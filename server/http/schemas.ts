@@ -45,6 +45,13 @@ export function QueryList<T extends TSchema = ReturnType<typeof Type.String>>(it
   return Type.Unsafe<Static<T>[]>({ type: 'array', items: items ?? { type: 'string' }, [COMMA_LIST]: true });
 }
 const COMMA_LIST = 'x-comma-list';
+/** A schema's own wording for its validation failure ("must be a well-formed email address"). */
+const MESSAGE = 'x-message';
+
+/** `schema` whose failures read `<field> <message>` instead of Ajv's generic wording. */
+export function withMessage<T extends TSchema>(schema: T, message: string): T {
+  return { ...schema, [MESSAGE]: message } as T;
+}
 
 /** Path parameter `id`. */
 export const IdParams = Type.Object({ id: Type.String() });
@@ -66,6 +73,7 @@ type JsonSchema = {
   anyOf?: JsonSchema[];
   const?: unknown;
   [COMMA_LIST]?: boolean;
+  [MESSAGE]?: string;
 };
 
 /**
@@ -137,27 +145,51 @@ function canonicalEnumValue(value: string, schema: JsonSchema): string {
   return typeof match === 'string' ? match : value;
 }
 
-/** Ajv's errors as one readable sentence: "taskPoolSize must be <= 64; ageRating must be integer". */
+export interface Violation {
+  fieldName: string;
+  message: string;
+}
+
+/** A failed request validation: Spring's message plus Komga's `{fieldName, message}` violations. */
+export class RequestValidationError extends Error {
+  readonly violations: Violation[];
+  constructor(violations: Violation[]) {
+    super(violations.map((v) => `${v.fieldName} ${v.message}`).join('; '));
+    this.name = 'RequestValidationError';
+    this.violations = violations;
+  }
+}
+
+const MAX_VIOLATIONS = 20;
+
+/** Ajv's errors as Komga's violations: "taskPoolSize must be <= 64", "email must be a well-formed email address". */
 export function formatValidationErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
-  const parts = errors.map((error) => {
-    const path = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const missing = (error.params as { missingProperty?: string }).missingProperty;
-    const field = missing ? [path, missing].filter(Boolean).join('.') : path || dataVar;
-    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-    const message = allowed ? `must be one of ${allowed.join(', ')}` : error.message ?? 'is invalid';
-    return `${field} ${missing ? 'is required' : message}`;
-  });
-  return new Error([...new Set(parts)].join('; '));
+  const violations = new Map<string, Violation>();
+  for (const error of errors) {
+    const params = error.params as { missingProperty?: string; allowedValues?: unknown[] };
+    // List positions are dropped: "roles", "authors.name", as Komga names them.
+    const path = error.instancePath.split('/').filter((part) => part && !/^\d+$/.test(part));
+    if (params.missingProperty) path.push(params.missingProperty);
+    const fieldName = path.join('.') || dataVar;
+    const own = (error as { parentSchema?: JsonSchema }).parentSchema?.[MESSAGE];
+    const message = params.missingProperty
+      ? 'is required'
+      : own ?? (params.allowedValues ? `must be one of ${params.allowedValues.filter((v) => v !== null).join(', ')}` : (error.message ?? 'is invalid'));
+    if (!violations.has(fieldName)) violations.set(fieldName, { fieldName, message });
+  }
+  return new RequestValidationError([...violations.values()].slice(0, MAX_VIOLATIONS));
 }
 
 /** Ajv plugin: Ajv must know the list marker keyword (it only guides normaliseRequest). */
 function addListKeyword<A extends { addKeyword(definition: { keyword: string; schemaType: string }): unknown }>(ajv: A): A {
   ajv.addKeyword({ keyword: COMMA_LIST, schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: MESSAGE, schemaType: 'string' });
   return ajv;
 }
 
 /** Jackson-like leniency for every schema: scalars coerced, one value where a list is expected. */
 export const AJV_OPTIONS = {
-  customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false },
+  // allErrors: every violation at once, as Komga lists them; verbose: errors carry their schema (x-message).
+  customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true, verbose: true },
   plugins: [addListKeyword],
 } as unknown as NonNullable<FastifyServerOptions['ajv']>;

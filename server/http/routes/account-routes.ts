@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
+import type { FolioApp } from '../schemas.ts';
 import { registerApiKeyRoutes } from './api-key-routes.ts';
 import { registerOAuth2Routes } from './oauth2-routes.ts';
 import { registerUserRoutes } from './user-routes.ts';
 
 /** Everything about accounts beyond login itself: users, passwords, activity, API keys. */
-export function registerAccountRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerAccountRoutes(app: FolioApp, ctx: FolioContext): void {
   registerUserRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerOAuth2Routes(app, ctx);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { ApiKeyDto } from '../../../src/api/types.ts';
 import { accountRepositories } from '../../db/account-repositories.ts';
 import type { ApiKey } from '../../db/api-key-repository.ts';
@@ -8,7 +8,9 @@ import { REDACTED_KEY, hashApiKey, newApiKey } from '../auth/api-keys.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import { caller } from '../guards.ts';
-import { asBody } from './user-input.ts';
+import { type FolioApp, Type, withMessage } from '../schemas.ts';
+
+const ApiKeyRequest = Type.Object({ comment: withMessage(Type.String({ pattern: '\\S' }), 'must not be blank') });
 
 const toApiKeyDto = (key: ApiKey, shown: string): ApiKeyDto => ({
   id: key.id,
@@ -20,7 +22,7 @@ const toApiKeyDto = (key: ApiKey, shown: string): ApiKeyDto => ({
 });
 
 /** The caller's own API keys (REFERENCE §1.6). Managing keys needs a login, not another key. */
-export function registerApiKeyRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
   const { apiKeys } = accountRepositories(ctx.db);
   const interactiveCaller = (request: FastifyRequest) => {
     const user = caller(request);
@@ -33,13 +35,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: FolioContext): v
     return apiKeys.findByUser(user.id).map((k) => toApiKeyDto(k, REDACTED_KEY));
   });
 
-  app.post('/api/v2/users/me/api-keys', async (request, reply) => {
+  app.post('/api/v2/users/me/api-keys', { schema: { body: ApiKeyRequest } }, async (request) => {
     const user = interactiveCaller(request);
-    const comment = asBody(request.body)?.comment;
-    if (typeof comment !== 'string' || comment.trim() === '') {
-      return reply.code(400).send({ violations: [{ fieldName: 'comment', message: 'must not be blank' }] });
-    }
-    const trimmed = comment.trim();
+    const trimmed = request.body.comment.trim();
     if (apiKeys.commentExists(user.id, trimmed)) throw badRequest('ERR_1034');
     const key = newApiKey();
     const now = Date.now();
@@ -54,7 +52,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: FolioContext): v
     return toApiKeyDto(record, key);
   });
 
-  app.delete<{ Params: { keyId: string } }>('/api/v2/users/me/api-keys/:keyId', async (request, reply) => {
+  app.delete('/api/v2/users/me/api-keys/:keyId', { schema: { params: Type.Object({ keyId: Type.String() }) } }, async (request, reply) => {
     const user = interactiveCaller(request);
     apiKeys.delete(user.id, request.params.keyId);
     return reply.code(204).send();

@@ -86,7 +86,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     throw error;
   };
 
-  app.patch('/api/v1/books/:id/metadata', { schema: { params: IdParams, body: BookMetadataUpdate } }, async (request, reply) => {
+  app.patch('/api/v1/books/:id/metadata', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: BookMetadataUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     try {
       const book = ctx.db.transaction(() => updateBook(request.params.id, request.body, Date.now()))();
@@ -97,7 +97,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.patch('/api/v1/books/metadata', { schema: { body: Type.Record(Type.String(), BookMetadataUpdate) } }, async (request, reply) => {
+  app.patch('/api/v1/books/metadata', { config: { role: 'ADMIN' }, schema: { body: Type.Record(Type.String(), BookMetadataUpdate) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     try {
       const now = Date.now();
@@ -111,7 +111,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.patch('/api/v1/series/:id/metadata', { schema: { params: IdParams, body: SeriesMetadataUpdate } }, async (request, reply) => {
+  app.patch('/api/v1/series/:id/metadata', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: SeriesMetadataUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const series = ctx.repos.series.findById(request.params.id);
     const current = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);

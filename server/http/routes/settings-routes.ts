@@ -84,7 +84,7 @@ export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
     };
   });
 
-  app.patch('/api/v1/settings', { schema: { body: SettingsUpdate } }, async (request, reply) => {
+  app.patch('/api/v1/settings', { config: { role: 'ADMIN' }, schema: { body: SettingsUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const changes = changesOf(request.body);
     writeSettings(ctx.db, changes);

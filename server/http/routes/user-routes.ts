@@ -14,18 +14,8 @@ import { caller, requireRole } from '../guards.ts';
 import { isAdmin, toUserDto } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
-import {
-  type Violation,
-  applyRestrictions,
-  asBody,
-  readEmail,
-  readPassword,
-  restrictionsChanged,
-} from './user-input.ts';
-
-function sendViolations(reply: FastifyReply, violations: Violation[]) {
-  return reply.code(400).type('application/json').send({ violations });
-}
+import { type FolioApp, IdParams, PagingQuery, Type } from '../schemas.ts';
+import { PasswordUpdate, UserCreation, UserUpdate, applyRestrictions, restrictionsChanged } from './user-schemas.ts';
 
 export function toActivityDto(a: AuthenticationActivity): AuthenticationActivityDto {
   return {
@@ -51,7 +41,7 @@ function requireInteractive(request: FastifyRequest): void {
  * Users API (REFERENCE §1.9–1.10, §2.1): admin user management, own password, authentication
  * activity, and the X-Auth-Token → cookie exchange.
  */
-export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
   const { activity } = accountRepositories(ctx.db);
 
   /** Ends every session of the user and tells their open clients (SSE SessionExpired). */
@@ -61,7 +51,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
   };
 
   /** An admin acting on another user by id; acting on oneself this way is forbidden. */
-  const otherUser = (request: FastifyRequest<{ Params: { id: string } }>): User => {
+  const otherUser = (request: FastifyRequest & { params: { id: string } }): User => {
     const admin = requireRole(request, 'ADMIN');
     if (admin.id === request.params.id) throw forbidden('Cannot modify your own user this way');
     const user = ctx.repos.users.findById(request.params.id);
@@ -74,12 +64,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return ctx.repos.users.findAll().map(toUserDto);
   });
 
-  app.post('/api/v2/users', async (request, reply) => {
+  app.post('/api/v2/users', { config: { role: 'ADMIN' }, schema: { body: UserCreation } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
-    const body = asBody(request.body);
-    const violations: Violation[] = [];
-    const email = readEmail(body, violations);
-    const password = readPassword(body, violations);
+    const email = request.body.email.trim();
     const now = Date.now();
     const user: User = {
       id: newId(now),
@@ -95,10 +82,9 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
       created: now,
       lastModified: now,
     };
-    if (body) applyRestrictions(body, user, violations);
-    if (violations.length) return sendViolations(reply, violations);
+    applyRestrictions(request.body, user);
     if (ctx.repos.users.findByEmail(email)) throw badRequest('A user with this email already exists');
-    user.passwordHash = await hashPassword(password);
+    user.passwordHash = await hashPassword(request.body.password);
     try {
       ctx.repos.users.insert(user);
     } catch (error) {
@@ -109,14 +95,10 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return reply.code(201).send(toUserDto(user));
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v2/users/:id', async (request, reply) => {
+  app.patch('/api/v2/users/:id', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: UserUpdate } }, async (request, reply) => {
     const before = otherUser(request);
-    const body = asBody(request.body);
-    if (!body) throw badRequest('The request body must be a JSON object');
     const after: User = { ...before, roles: [...before.roles] };
-    const violations: Violation[] = [];
-    applyRestrictions(body, after, violations);
-    if (violations.length) return sendViolations(reply, violations);
+    applyRestrictions(request.body, after);
     if (restrictionsChanged(before, after)) {
       after.lastModified = Date.now();
       ctx.repos.users.update(after);
@@ -125,38 +107,32 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v2/users/:id', async (request, reply) => {
+  app.delete('/api/v2/users/:id', { schema: { params: IdParams } }, async (request, reply) => {
     const user = otherUser(request);
     expireSessions(user.id);
     ctx.repos.users.delete(user.id);
     return reply.code(204).send();
   });
 
-  app.patch('/api/v2/users/me/password', async (request, reply) => {
+  app.patch('/api/v2/users/me/password', { schema: { body: PasswordUpdate } }, async (request, reply) => {
     const user = caller(request);
     requireInteractive(request);
-    const violations: Violation[] = [];
-    const password = readPassword(asBody(request.body), violations);
-    if (violations.length) return sendViolations(reply, violations);
-    ctx.repos.users.update({ ...user, passwordHash: await hashPassword(password), lastModified: Date.now() });
+    ctx.repos.users.update({ ...user, passwordHash: await hashPassword(request.body.password), lastModified: Date.now() });
     return reply.code(204).send();
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v2/users/:id/password', async (request, reply) => {
+  app.patch('/api/v2/users/:id/password', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: PasswordUpdate } }, async (request, reply) => {
     const admin = requireRole(request, 'ADMIN');
     requireInteractive(request);
     const user = ctx.repos.users.findById(request.params.id);
     if (!user) throw notFound();
-    const violations: Violation[] = [];
-    const password = readPassword(asBody(request.body), violations);
-    if (violations.length) return sendViolations(reply, violations);
-    ctx.repos.users.update({ ...user, passwordHash: await hashPassword(password), lastModified: Date.now() });
+    ctx.repos.users.update({ ...user, passwordHash: await hashPassword(request.body.password), lastModified: Date.now() });
     // Resetting someone else's password logs them out everywhere; one's own sessions stay.
     if (user.id !== admin.id) expireSessions(user.id);
     return reply.code(204).send();
   });
 
-  app.get<{ Querystring: RawQuery }>('/api/v2/users/me/authentication-activity', async (request) => {
+  app.get('/api/v2/users/me/authentication-activity', { schema: { querystring: Type.Object(PagingQuery) } }, async (request) => {
     const user = caller(request);
     const paging = parsePaging(request.query);
     const page = activity.page({
@@ -168,7 +144,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return toPage(page.rows.map(toActivityDto), page.total, paging, page.sorted);
   });
 
-  app.get<{ Querystring: RawQuery }>('/api/v2/users/authentication-activity', async (request) => {
+  app.get('/api/v2/users/authentication-activity', { schema: { querystring: Type.Object(PagingQuery) } }, async (request) => {
     requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const page = activity.page({
@@ -179,12 +155,13 @@ export function registerUserRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return toPage(page.rows.map(toActivityDto), page.total, paging, page.sorted);
   });
 
-  app.get<{ Params: { id: string }; Querystring: RawQuery }>(
+  app.get(
     '/api/v2/users/:id/authentication-activity/latest',
+    { schema: { params: IdParams, querystring: Type.Object({ apikey_id: Type.Optional(Type.String()) }) } },
     async (request) => {
       const user = caller(request);
       if (user.id !== request.params.id && !isAdmin(user)) throw forbidden();
-      const latest = activity.latest(request.params.id, stringParam(request.query, 'apikey_id'));
+      const latest = activity.latest(request.params.id, request.query.apikey_id || undefined);
       if (!latest) throw notFound('No activity found');
       return toActivityDto(latest);
     },

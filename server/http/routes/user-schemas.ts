@@ -1,0 +1,73 @@
+import { ROLES, type Role } from '../../../src/api/types.ts';
+import type { User } from '../../db/user-repository.ts';
+import { Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
+
+/**
+ * Request bodies of the users API (UserCreationDto, UserUpdateDto, PasswordUpdateDto). Validation
+ * is the schema's: failures come back as Komga's `{fieldName, message}` violations.
+ */
+
+const Email = withMessage(Type.String({ pattern: '^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$' }), 'must be a well-formed email address');
+const Password = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
+
+const Restrictions = {
+  // USER is implicit: accepted, never stored.
+  roles: Type.Optional(Type.Array(withMessage(StringEnum([...ROLES, 'USER']), `must be one of ${[...ROLES, 'USER'].join(', ')}`))),
+  sharedLibraries: Type.Optional(Type.Object({ all: Type.Boolean(), libraryIds: Type.Array(Type.String()) })),
+  labelsAllow: Type.Optional(Nullable(Type.Array(Type.String()))),
+  labelsExclude: Type.Optional(Nullable(Type.Array(Type.String()))),
+  ageRestriction: Type.Optional(
+    Nullable(
+      Type.Object({
+        age: withMessage(Type.Integer({ minimum: 0 }), 'must be greater than or equal to 0'),
+        restriction: StringEnum(['ALLOW_ONLY', 'EXCLUDE', 'NONE']),
+      }),
+    ),
+  ),
+};
+
+export const UserCreation = Type.Object({ email: Email, password: Password, ...Restrictions });
+export const UserUpdate = Type.Object(Restrictions);
+export const PasswordUpdate = Type.Object({ password: Password });
+type RestrictionUpdate = Static<typeof UserUpdate>;
+
+type UserRestrictions = Pick<User, 'roles' | 'sharedAllLibraries' | 'sharedLibraryIds' | 'labelsAllow' | 'labelsExclude' | 'ageRestriction' | 'ageRestrictionType'>;
+
+/** Lower-cased, trimmed, de-duplicated labels (series sharing labels are compared the same way). */
+const cleanLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim().toLowerCase()).filter(Boolean))];
+
+/** Applies the restriction fields present in `body` onto `target`; absent fields leave it as it is. */
+export function applyRestrictions(body: RestrictionUpdate, target: UserRestrictions): void {
+  if (body.roles) target.roles = [...new Set(body.roles.filter((r): r is Role => r !== 'USER'))];
+  if (body.sharedLibraries) {
+    target.sharedAllLibraries = body.sharedLibraries.all;
+    target.sharedLibraryIds = body.sharedLibraries.all ? [] : [...new Set(body.sharedLibraries.libraryIds)];
+  }
+  for (const key of ['labelsAllow', 'labelsExclude'] as const) {
+    const labels = body[key];
+    if (labels !== undefined) target[key] = labels === null ? [] : cleanLabels(labels);
+  }
+  const age = body.ageRestriction;
+  if (age === null || age?.restriction === 'NONE') {
+    target.ageRestriction = null;
+    target.ageRestrictionType = null;
+  } else if (age) {
+    target.ageRestriction = age.age;
+    target.ageRestrictionType = age.restriction;
+  }
+}
+
+/** Whether an update changed anything that decides what the user may do or see. */
+export function restrictionsChanged(before: UserRestrictions, after: UserRestrictions): boolean {
+  const key = (u: UserRestrictions) =>
+    JSON.stringify([
+      [...u.roles].sort(),
+      u.sharedAllLibraries,
+      [...u.sharedLibraryIds].sort(),
+      [...u.labelsAllow].sort(),
+      [...u.labelsExclude].sort(),
+      u.ageRestriction,
+      u.ageRestrictionType,
+    ]);
+  return key(before) !== key(after);
+}
