@@ -108,7 +108,12 @@ async function describeEntries(
         probe = await probeImage(head);
       }
       const mediaType = probe.mediaType;
-      if (mediaType) {
+      if (mediaType && probe.bad) {
+        // A lying header (unparseable, absurd size): a bad page. Its slot stays, without the
+        // dimensions it claims, and the book gets ERR_1007.
+        failedEntries.push(entry.name);
+        pages.push({ fileName: entry.name, mediaType, width: null, height: null, fileSize: entry.uncompressedSize });
+      } else if (mediaType) {
         pages.push({
           fileName: entry.name,
           mediaType,

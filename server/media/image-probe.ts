@@ -7,7 +7,16 @@ export interface ImageProbe {
   height: number | null;
   /** Set when dimensions sit beyond the bytes given (e.g. a JPEG with a huge EXIF block): how many are needed. */
   needBytes?: number;
+  /**
+   * Set when the header says the image is not what it claims: its structure cannot be parsed, or
+   * it declares dimensions no real page has (a 148-byte "PNG" of 1.6 billion pixels a side).
+   */
+  bad?: string;
 }
+
+/** Largest side and pixel count a page may declare; beyond either the header is lying. */
+const MAX_DECLARED_SIDE = 1 << 20;
+const MAX_DECLARED_PIXELS = 2 ** 31;
 
 const IMAGE_EXTENSIONS: Record<string, string> = {
   jpg: 'image/jpeg',
@@ -59,7 +68,12 @@ export async function probeImage(head: Buffer): Promise<ImageProbe> {
   if (!mediaType) return { mediaType: null, width: null, height: null };
   const size = parseDimensions(mediaType, head);
   if (size === 'need-more') return { mediaType, width: null, height: null, needBytes: head.length * 4 };
-  if (size) return { mediaType, ...size };
+  if (size) {
+    const bad = implausible(size);
+    return bad ? { mediaType, width: null, height: null, bad } : { mediaType, ...size };
+  }
+  // The formats parsed by hand above have their size up front: no size means a broken header.
+  if (size === null && HAND_PARSED.has(mediaType)) return { mediaType, width: null, height: null, bad: 'image header cannot be parsed' };
   try {
     const meta = await sharp(head, { failOn: 'none' }).metadata();
     return { mediaType, width: meta.width ?? null, height: meta.height ?? null };
@@ -70,12 +84,24 @@ export async function probeImage(head: Buffer): Promise<ImageProbe> {
 
 type Dimensions = { width: number; height: number };
 
+const HAND_PARSED = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp']);
+
+function implausible({ width, height }: Dimensions): string | undefined {
+  if (width < 1 || height < 1) return `image header declares ${width} × ${height} pixels`;
+  if (width > MAX_DECLARED_SIDE || height > MAX_DECLARED_SIDE || width * height > MAX_DECLARED_PIXELS) {
+    return `image header declares an implausible ${width} × ${height} pixels`;
+  }
+  return undefined;
+}
+
 function parseDimensions(mediaType: string, b: Buffer): Dimensions | 'need-more' | null {
   switch (mediaType) {
     case 'image/jpeg':
       return jpegDimensions(b);
     case 'image/png':
-      return b.length >= 24 ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) } : 'need-more';
+      // The first chunk must be IHDR, which holds the size.
+      if (b.length < 24) return 'need-more';
+      return b.toString('latin1', 12, 16) === 'IHDR' ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) } : null;
     case 'image/gif':
       return b.length >= 10 ? { width: b.readUInt16LE(6), height: b.readUInt16LE(8) } : 'need-more';
     case 'image/webp':

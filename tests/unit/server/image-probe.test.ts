@@ -37,3 +37,25 @@ describe('image header probing', () => {
     expect((await probeImage(Buffer.from('hello world'))).mediaType).toBeNull();
   });
 });
+
+describe('lying image headers', () => {
+  it('flags a PNG whose header declares absurd dimensions, and one without an IHDR chunk', async () => {
+    // 148 bytes that start like a PNG and "declare" 1634886241 × 1734698849 pixels.
+    const liar = Buffer.alloc(148, 0x61);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(liar);
+    liar.write('IHDR', 12, 'latin1');
+    liar.writeUInt32BE(1634886241, 16);
+    liar.writeUInt32BE(1734698849, 20);
+    expect(await probeImage(liar)).toMatchObject({ mediaType: 'image/png', width: null, height: null, bad: expect.stringContaining('implausible') });
+    const noIhdr = Buffer.from(liar);
+    noIhdr.write('abcd', 12, 'latin1');
+    expect((await probeImage(noIhdr)).bad).toBeDefined();
+  });
+
+  it('flags a JPEG whose markers are not a JPEG header, and trusts a real one', async () => {
+    const real = await renderPage({ width: 12, height: 34, color: [1, 2, 3], format: 'jpeg' });
+    expect((await probeImage(real)).bad).toBeUndefined();
+    const garbage = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xda, 0x00, 0x04, 0, 0]), Buffer.alloc(64, 0x20)]);
+    expect((await probeImage(garbage)).bad).toBeDefined();
+  });
+});

@@ -114,6 +114,25 @@ describe('scanning the sample library', () => {
     expect(first.rawPayload.equals(decoy)).toBe(false);
   });
 
+  it('treats an image whose header lies (absurd size) as a bad page: ERR_1007, no invented dimensions', async () => {
+    const liar = Buffer.alloc(148, 0x61);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(liar);
+    liar.write('IHDR', 12, 'latin1');
+    liar.writeUInt32BE(1634886241, 16);
+    liar.writeUInt32BE(1734698849, 20);
+    await createCbz(join(sample.root, 'Liar', 'Liar.cbz'), [{ width: 10, height: 20, color: RED, format: 'png', name: 'page 1.png' }], {
+      extraEntries: [{ name: 'page 2.png', data: liar }],
+    });
+    await addLibrary(server, sample.root);
+    const liarBook = (await booksByName()).get('Liar')!;
+    expect(liarBook.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+    const pages = await server.json<PageDto[]>(`/api/v1/books/${liarBook.id}/pages`);
+    expect(pages.map((p) => [p.fileName, p.width, p.height])).toEqual([
+      ['page 1.png', 10, 20],
+      ['page 2.png', null, null],
+    ]);
+  });
+
   it('flags an archive without images with ERR_1006 and a truncated one with a listing error', async () => {
     const { path } = await createCbz(join(sample.root, 'Empty', 'empty.cbz'), [], { extraEntries: [{ name: 'a.txt', data: Buffer.from('x') }] });
     const full = await createCbz(join(sample.root, 'Cut', 'cut.cbz'), [{ width: 50, height: 50, color: RED, format: 'png' }]);
