@@ -1,4 +1,4 @@
-import { ApiError, getJson, sendJson } from './http.ts';
+import { ApiError, getJson, sendJson, type Query } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import { getSeriesList } from './series.ts';
 import type { BookDto, Page, ReadStatus, SeriesDto, SeriesStatus } from './types.ts';
@@ -82,6 +82,8 @@ export interface SeriesQuery {
   libraryIds?: string[];
   readStatus?: ReadStatus[];
   status?: SeriesStatus[];
+  /** Series with all their books (book count reached the total book count), or not. */
+  complete?: boolean;
   /** First character of the sort title: 'A'–'Z', or '#' for anything else. */
   letter?: string;
   search?: string;
@@ -157,6 +159,7 @@ export function seriesSearchBody(query: SeriesQuery): SearchBody {
     libraryCondition(query.libraryIds),
     anyOfValues('readStatus', query.readStatus),
     anyOfValues('seriesStatus', query.status),
+    query.complete === undefined ? undefined : { complete: { operator: query.complete ? 'isTrue' : 'isFalse' } },
     anyOfValues('genre', query.genre),
     anyOfValues('tag', query.tag),
     anyOfValues('publisher', query.publisher),
@@ -199,22 +202,31 @@ export async function browseSeries(query: SeriesQuery, paging?: PageRequest): Pr
     }
   }
   return getJson('/api/v1/series', 'retrieve_series', {
-    query: {
-      library_id: query.libraryIds,
-      read_status: query.readStatus,
-      status: query.status,
-      search: query.search,
-      search_regex: letterRegex(query.letter),
-      oneshot: query.oneshot,
-      genre: query.genre,
-      tag: query.tag,
-      publisher: query.publisher,
-      language: query.language,
-      age_rating: query.ageRating,
-      release_year: query.releaseYear,
-      ...pageQuery(paging),
-    },
+    query: { ...seriesFilterParams(query), search_regex: letterRegex(query.letter), ...pageQuery(paging) },
   });
+}
+
+/**
+ * A series query as the older GET filters (REFERENCE §3.4), also those of a collection's series
+ * (`GET /collections/{id}/series`). An author is `name,` with no role: any role, and the split at
+ * the last comma keeps a name that holds a comma whole.
+ */
+export function seriesFilterParams(query: Omit<SeriesQuery, 'letter'>): Query {
+  return {
+    library_id: query.libraryIds,
+    read_status: query.readStatus,
+    status: query.status,
+    complete: query.complete,
+    search: query.search,
+    oneshot: query.oneshot,
+    genre: query.genre,
+    tag: query.tag,
+    publisher: query.publisher,
+    language: query.language,
+    age_rating: query.ageRating,
+    release_year: query.releaseYear,
+    author: query.author?.map((name) => `${name},`),
+  };
 }
 
 export async function browseBooks(query: BookQuery, paging?: PageRequest): Promise<Page<BookDto>> {
@@ -253,6 +265,7 @@ export async function browseSeriesLetterGroups(query: Omit<SeriesQuery, 'letter'
         library_id: query.libraryIds,
         read_status: query.readStatus,
         status: query.status,
+        complete: query.complete,
         search: query.search,
         genre: query.genre,
         tag: query.tag,

@@ -1,6 +1,7 @@
 import { ApiError, apiUrl, getJson, sendJson } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
-import type { BookDto, IsoDateTime, Page, SeriesDto } from './types.ts';
+import { seriesFilterParams, type SeriesQuery } from './browse.ts';
+import type { BookDto, IsoDateTime, Page, ReadStatus, SeriesDto } from './types.ts';
 
 export interface CollectionDto {
   id: string;
@@ -36,9 +37,10 @@ export function getCollection(collectionId: string): Promise<CollectionDto> {
   return getJson(`/api/v1/collections/${encodeURIComponent(collectionId)}`, 'retrieve_collection');
 }
 
-export function getCollectionSeries(collectionId: string, paging?: PageRequest): Promise<Page<SeriesDto>> {
+/** A collection's series, narrowed by the series filters (SPEC §7). */
+export function getCollectionSeries(collectionId: string, filter: Omit<SeriesQuery, 'letter'>, paging?: PageRequest): Promise<Page<SeriesDto>> {
   return getJson(`/api/v1/collections/${encodeURIComponent(collectionId)}/series`, 'retrieve_series', {
-    query: pageQuery(paging),
+    query: { ...seriesFilterParams(filter), ...pageQuery(paging) },
   });
 }
 
@@ -59,9 +61,19 @@ export function getReadList(readListId: string): Promise<ReadListDto> {
   return getJson(`/api/v1/readlists/${encodeURIComponent(readListId)}`, 'retrieve_readlist');
 }
 
-export function getReadListBooks(readListId: string, paging?: PageRequest): Promise<Page<BookDto>> {
+/** A read list's books, narrowed by read status, book tag and author (SPEC §7). */
+export function getReadListBooks(
+  readListId: string,
+  filter: { readStatus?: ReadStatus[]; tag?: string[]; author?: string[] },
+  paging?: PageRequest,
+): Promise<Page<BookDto>> {
   return getJson(`/api/v1/readlists/${encodeURIComponent(readListId)}/books`, 'retrieve_books', {
-    query: pageQuery(paging),
+    query: {
+      read_status: filter.readStatus,
+      tag: filter.tag,
+      author: filter.author?.map((name) => `${name},`),
+      ...pageQuery(paging),
+    },
   });
 }
 

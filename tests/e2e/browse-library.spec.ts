@@ -61,6 +61,9 @@ test.beforeAll(async () => {
     await api.send('PATCH', `/api/v1/series/${series.id}/metadata`, {
       tags: ['featured'],
       ...(title === 'Blue Harbor' ? { status: 'ENDED' } : {}),
+      // Complete: all its books are here. Aurora Knights expects more than it has.
+      ...(title === 'Crimson Tide' ? { totalBookCount: 1 } : {}),
+      ...(title === 'Aurora Knights' ? { totalBookCount: 5 } : {}),
     });
   }
 });
@@ -113,6 +116,24 @@ test('paging footer: range out of the total, next/previous pages, page size', as
   await expect(footer(page)).toContainText('1–20 of 25');
 });
 
+test('a page past the end shows the last page instead', async ({ page }) => {
+  await page.goto(`${folio.url}/libraries/${library.id}/series?page=21`);
+  await expect(footer(page)).toContainText('21–25 of 25');
+  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
+  await expectTitles(page, ['Filler 16', 'Filler 17', 'Filler 18', 'Filler 19', 'Filler 20']);
+});
+
+test('the sidebar library link opens the view last used for that library', async ({ page }) => {
+  await page.goto(`${folio.url}/libraries/${library.id}/collections`);
+  await expect(page).toHaveURL(new RegExp(`/libraries/${library.id}/collections`));
+  await page.goto(`${folio.url}/dashboard`);
+  const navigation = page.getByRole('navigation', { name: 'Main navigation' });
+  const toggle = page.getByRole('button', { name: 'Toggle navigation' });
+  if (await toggle.isVisible()) await toggle.click();
+  await navigation.getByRole('link', { name: library.name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/libraries/${library.id}/collections$`));
+});
+
 test('changing the filter on page 2 goes back to page 1; the page size is remembered across visits', async ({ page }) => {
   await page.goto(`${folio.url}/libraries/${library.id}/series`);
   await footer(page).getByRole('button', { name: 'Next page' }).click();
@@ -136,6 +157,9 @@ test('changing the filter on page 2 goes back to page 1; the page size is rememb
 /** [fieldset legend, option label(s), query parameter, series expected (by name)] */
 const FILTER_CASES: [string, string[], string, string[]][] = [
   ['Tag', ['featured'], 'tag=featured', FEATURED_BY_NAME],
+  // "knights" is only a book tag (ComicInfo of Aurora's books): offered and matched all the same.
+  ['Tag', ['knights'], 'tag=knights', ['Aurora Knights']],
+  ['Completeness', ['Complete (every book is here)'], 'complete=true', ['Crimson Tide']],
   ['Read status', ['Read'], 'read_status=READ', ['Crimson Tide']],
   ['Read status', ['In progress'], 'read_status=IN_PROGRESS', ['Aurora Knights', 'Blue Harbor']],
   ['Status', ['Ended'], 'status=ENDED', ['Blue Harbor']],

@@ -1,6 +1,6 @@
-import { Pencil, Trash2 } from 'lucide-react';
-import { useRef, useState, type ReactNode } from 'react';
-import { useLocation } from 'wouter';
+import { Pencil, SlidersHorizontal, Trash2 } from 'lucide-react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useLocation, useSearchParams } from 'wouter';
 import { useSnapshot } from 'valtio';
 import {
   deleteCollection,
@@ -12,6 +12,19 @@ import {
   setCollectionSeries,
   setReadListBooks,
 } from '../../api/collections.ts';
+import { getReferentialValues } from '../../api/referential.ts';
+import * as buttons from '../components/buttons.css.ts';
+import { SeriesFilterPanel, type FilterKind } from './library/SeriesFilterPanel.tsx';
+import * as libraryStyles from './library/library.css.ts';
+import {
+  emptyValueFilters,
+  hasActiveFilter,
+  parseSeriesBrowse,
+  SERIES_FILTERS,
+  writeSeriesBrowse,
+  type SeriesBrowseState,
+  type ValueFilter,
+} from './library/seriesBrowseQuery.ts';
 import { DisclosureMenu } from '../components/DisclosureMenu.tsx';
 import { MoveControls } from '../components/MoveControls.tsx';
 import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
@@ -88,14 +101,24 @@ function GroupDetail<T extends { id: string }>(props: {
   header: { name: string; summary?: string } | undefined;
   actions?: ReactNode;
   headerError: unknown;
-  loadItems: (page: number, size: number) => Promise<Page<T>>;
+  loadItems: (page: number, size: number, filters: SeriesBrowseState) => Promise<Page<T>>;
   itemsKey: string;
+  /** The filter groups offered over the members, and where their values come from. */
+  filterKinds: readonly FilterKind[];
+  loadFilterValues: (kind: ValueFilter) => Promise<string[] | null>;
   renderItem: (item: T) => ReactNode;
   emptyText: string;
   listLabel: string;
 }) {
   const [page, setPage] = usePageParam();
   const [size] = usePageSize();
+  // Filters live in the URL, as on the library browse screen (same parameter names).
+  const [params, setParams] = useSearchParams();
+  const filters = parseSeriesBrowse(params);
+  const filtered = hasActiveFilter(filters);
+  const [filtersOpen, setFiltersOpen] = useState(filtered);
+  const panelId = useId();
+  const update = (next: Partial<SeriesBrowseState>) => setParams((previous) => writeSeriesBrowse(previous, { ...filters, ...next }));
   // The group's first load comes while its items already load in parallel; each later load of
   // the group (after an edit here or a change event) may bring another order or other members,
   // so the items follow. Counted per load: two edits within a second share a modified date.
@@ -105,7 +128,7 @@ function GroupDetail<T extends { id: string }>(props: {
     if (lastHeader.current) headerReloads.current += 1;
     lastHeader.current = props.header;
   }
-  const items = useAsync(() => props.loadItems(page, size), [props.itemsKey, headerReloads.current, page, size]);
+  const items = useAsync(() => props.loadItems(page, size, filters), [props.itemsKey, headerReloads.current, page, size, params.toString()]);
   const content = items.data?.content ?? [];
   return (
     <>
@@ -117,9 +140,40 @@ function GroupDetail<T extends { id: string }>(props: {
         </div>
       )}
       {props.header?.summary && <p className={styles.summary}>{props.header.summary}</p>}
+      <div className={libraryStyles.toolbar}>
+        <button
+          type="button"
+          className={buttons.secondary}
+          aria-expanded={filtersOpen}
+          aria-controls={panelId}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          <SlidersHorizontal aria-hidden="true" size={16} />
+          {t('browse.filters')}
+        </button>
+        {filtered && (
+          <button
+            type="button"
+            className={buttons.quiet}
+            onClick={() => update({ readStatus: [], status: [], complete: undefined, values: emptyValueFilters() })}
+          >
+            {t('browse.clear_filters')}
+          </button>
+        )}
+      </div>
+      {filtersOpen && (
+        <SeriesFilterPanel
+          id={panelId}
+          kinds={props.filterKinds}
+          state={filters}
+          update={update}
+          valuesKey={props.itemsKey}
+          loadValues={props.loadFilterValues}
+        />
+      )}
       <ErrorMessage error={items.error} />
       {items.loading && !items.data && <Loading />}
-      {items.data && content.length === 0 && <EmptyState>{props.emptyText}</EmptyState>}
+      {items.data && content.length === 0 && <EmptyState>{filtered ? t('browse.no_match') : props.emptyText}</EmptyState>}
       {content.length > 0 && (
         <CardGrid items={content} itemKey={(item) => item.id} renderItem={props.renderItem} label={props.listLabel} />
       )}
@@ -127,6 +181,9 @@ function GroupDetail<T extends { id: string }>(props: {
     </>
   );
 }
+
+/** SPEC §7: a read list's books filter by read status, book tag and author. */
+const READ_LIST_FILTERS: readonly FilterKind[] = ['readStatus', 'tag', 'author'];
 
 export function CollectionScreen({ collectionId }: { collectionId: string }) {
   const collection = useAsync(() => getCollection(collectionId), [collectionId]);
@@ -147,8 +204,14 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
           />
         )
       }
-      loadItems={(page, size) => getCollectionSeries(collectionId, { page, size })}
+      loadItems={(page, size, f) => {
+        const { library, ...values } = f.values;
+        const filter = { libraryIds: library, readStatus: f.readStatus, status: f.status, complete: f.complete, ...values };
+        return getCollectionSeries(collectionId, filter, { page, size });
+      }}
       itemsKey={collectionId}
+      filterKinds={SERIES_FILTERS}
+      loadFilterValues={(kind) => (kind === 'library' ? Promise.resolve(null) : getReferentialValues(kind, { collection_id: collectionId }))}
       renderItem={(series) => (
         <>
           <SeriesCard series={series} />
@@ -194,8 +257,14 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
           />
         )
       }
-      loadItems={(page, size) => getReadListBooks(readListId, { page, size })}
+      loadItems={(page, size, f) =>
+        getReadListBooks(readListId, { readStatus: f.readStatus, tag: f.values.tag, author: f.values.author }, { page, size })
+      }
       itemsKey={readListId}
+      filterKinds={READ_LIST_FILTERS}
+      loadFilterValues={(kind) =>
+        kind === 'tag' || kind === 'author' ? getReferentialValues(kind, { readlist_id: readListId }, { bookTags: true }) : Promise.resolve(null)
+      }
       renderItem={(book) => (
         <>
           <BookCard book={book} showSeries readListId={readListId} />

@@ -65,7 +65,7 @@ export function NavDrawer({ id, open, onNavigate }: { id: string; open: boolean;
       <ul className={styles.navList}>
         {libraries.length > 0 && (
           <li>
-            <NavLink href="/libraries/all/series" activePrefix="/libraries/all">
+            <NavLink href="/libraries/all" activePrefix="/libraries/all">
               <Library aria-hidden="true" size={18} />
               {t('nav.all_libraries')}
             </NavLink>
@@ -73,7 +73,7 @@ export function NavDrawer({ id, open, onNavigate }: { id: string; open: boolean;
         )}
         {libraries.map((library) => (
           <li key={library.id}>
-            <NavLink href={`/libraries/${library.id}/series`} activePrefix={`/libraries/${library.id}`}>
+            <NavLink href={`/libraries/${library.id}`} activePrefix={`/libraries/${library.id}`}>
               <Library aria-hidden="true" size={18} />
               {library.name}
             </NavLink>

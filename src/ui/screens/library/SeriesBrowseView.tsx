@@ -3,10 +3,9 @@ import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { browseSeries, browseSeriesLetterGroups } from '../../../api/browse.ts';
-import { getReferentialValues, REFERENTIAL_LISTS, type ReferentialKind } from '../../../api/referential.ts';
+import { getReferentialValues } from '../../../api/referential.ts';
 import type { Page, SeriesDto } from '../../../api/types.ts';
 import { CardGrid } from '../../components/CardGrid.tsx';
-import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
 import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
 import { LetterBar } from '../../components/LetterBar.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
@@ -20,19 +19,18 @@ import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
 import { usePageSize } from '../../hooks/usePageSize.ts';
 import { useScanRefresh } from '../../hooks/useScanRefresh.ts';
-import { currentLocale, t } from '../../i18n.ts';
+import { t } from '../../i18n.ts';
 import { PAGE_SIZES, preferences } from '../../store/preferences.ts';
 import { scans } from '../../store/scans.ts';
 import { isAdmin, session } from '../../store/session.ts';
-import { READ_STATUSES_FOR_FILTER, SERIES_STATUS_VALUES } from './filterValues.ts';
 import { ALL_LIBRARIES } from './LibraryLayout.tsx';
 import * as styles from './library.css.ts';
+import { SeriesFilterPanel } from './SeriesFilterPanel.tsx';
 import {
   emptyValueFilters,
   hasActiveFilter,
-  VALUE_FILTERS,
-  type ValueFilter,
   parseSeriesBrowse,
+  SERIES_FILTERS,
   SERIES_SORT_KEYS,
   sortParameter,
   writeSeriesBrowse,
@@ -76,27 +74,6 @@ function useRefreshAfterScan(libraryId: string, list: { data: Page<SeriesDto> | 
     };
   }, [scannedAt, mountedAt]);
   return refresher.polling;
-}
-
-const languageNames = (() => {
-  try {
-    return new Intl.DisplayNames([currentLocale()], { type: 'language' });
-  } catch {
-    return undefined;
-  }
-})();
-
-/** Language tags read as language names; a missing age rating gets a word. */
-function valueLabel(filter: ValueFilter, value: string): string {
-  if (filter === 'language' && value) {
-    try {
-      return languageNames?.of(value) ?? value;
-    } catch {
-      return value;
-    }
-  }
-  if (filter === 'ageRating' && !/^\d+$/.test(value)) return t('browse.no_age_rating');
-  return value;
 }
 
 /**
@@ -143,24 +120,12 @@ export function SeriesBrowseView({ libraryId }: { libraryId: string }) {
   const { library: chosenLibraries, ...valueFilters } = state.values;
   const libraryIds =
     libraryId === ALL_LIBRARIES ? (chosenLibraries.length > 0 ? chosenLibraries : undefined) : [libraryId];
-  const query = { libraryIds, readStatus: state.readStatus, status: state.status, ...valueFilters };
-  // The values each server-fed filter can take in this library, fetched once the panel opens.
-  const filterValues = useAsync(async () => {
-    if (!filtersOpen) return null;
-    const kinds = Object.keys(REFERENTIAL_LISTS) as ReferentialKind[];
-    const scope = libraryId === ALL_LIBRARIES ? undefined : [libraryId];
-    const lists = await Promise.all(kinds.map((kind) => getReferentialValues(kind, scope)));
-    return {
-      ...(Object.fromEntries(kinds.map((kind, i) => [kind, lists[i]])) as Record<ReferentialKind, string[] | null>),
-      library: libraryId === ALL_LIBRARIES ? session.libraries.map((l) => l.id) : null,
-    };
-  }, [libraryId, filtersOpen]);
-
+  const query = { libraryIds, readStatus: state.readStatus, status: state.status, complete: state.complete, ...valueFilters };
   const list = useAsync(
     () => browseSeries({ ...query, letter: state.letter }, { page, size: pageSize, sort: sortParameter(state) }),
     [libraryId, page, pageSize, state],
   );
-  const groups = useAsync(() => browseSeriesLetterGroups(query), [libraryId, state.readStatus, state.status, state.values]);
+  const groups = useAsync(() => browseSeriesLetterGroups(query), [libraryId, state.readStatus, state.status, state.complete, state.values]);
   const reloadAll = () => {
     list.reload();
     groups.reload();
@@ -223,49 +188,25 @@ export function SeriesBrowseView({ libraryId }: { libraryId: string }) {
           <button
             type="button"
             className={buttons.quiet}
-            onClick={() => update({ readStatus: [], status: [], letter: undefined, values: emptyValueFilters() })}
+            onClick={() => update({ readStatus: [], status: [], complete: undefined, letter: undefined, values: emptyValueFilters() })}
           >
             {t('browse.clear_filters')}
           </button>
         )}
       </div>
       {filtersOpen && (
-        <div id={filterPanelId} className={styles.filterPanel}>
-          <CheckboxGroup
-            legend={t('browse.read_status')}
-            options={READ_STATUSES_FOR_FILTER.map((value) => ({ value, label: t(`browse.read_statuses.${value}`) }))}
-            selected={state.readStatus}
-            onChange={(readStatus) => update({ readStatus })}
-          />
-          <CheckboxGroup
-            legend={t('browse.series_status')}
-            options={SERIES_STATUS_VALUES.map((value) => ({ value, label: t(`series_status.${value}`) }))}
-            selected={state.status}
-            onChange={(status) => update({ status })}
-          />
-          <ErrorMessage error={filterValues.error} />
-          {filterValues.data &&
-            (Object.keys(VALUE_FILTERS) as ValueFilter[]).map((name) => {
-              // Keep chosen values visible even if the server no longer lists them.
-              const offered = filterValues.data?.[name] ?? null;
-              if (offered === null && state.values[name].length === 0) return null;
-              const values = [...new Set([...(offered ?? []), ...state.values[name]])];
-              if (values.length === 0) return null;
-              return (
-                <div key={name} className={styles.scrollGroup}>
-                  <CheckboxGroup
-                    legend={t(`browse.value_filters.${name}`)}
-                    options={values.map((value) => ({
-                      value,
-                      label: name === 'library' ? (session.libraries.find((l) => l.id === value)?.name ?? value) : valueLabel(name, value),
-                    }))}
-                    selected={state.values[name]}
-                    onChange={(selected) => update({ values: { ...state.values, [name]: selected } })}
-                  />
-                </div>
-              );
-            })}
-        </div>
+        <SeriesFilterPanel
+          id={filterPanelId}
+          kinds={libraryId === ALL_LIBRARIES ? [...SERIES_FILTERS, 'library'] : SERIES_FILTERS}
+          state={state}
+          update={update}
+          valuesKey={libraryId}
+          loadValues={(kind) =>
+            kind === 'library'
+              ? Promise.resolve(session.libraries.map((l) => l.id))
+              : getReferentialValues(kind, { library_id: libraryId === ALL_LIBRARIES ? undefined : [libraryId] })
+          }
+        />
       )}
       {groups.data && <LetterBar groups={groups.data} selected={state.letter} onSelect={(letter) => update({ letter })} />}
       <ErrorMessage error={list.error} />

@@ -28,10 +28,26 @@ export const VALUE_FILTERS = {
 } as const;
 export type ValueFilter = keyof typeof VALUE_FILTERS;
 
+/** The filter groups of a series list, in the panel's order (the library filter comes on "all"). */
+export const SERIES_FILTERS = [
+  'readStatus',
+  'complete',
+  'status',
+  'genre',
+  'tag',
+  'publisher',
+  'language',
+  'ageRating',
+  'releaseYear',
+  'author',
+] as const;
+
 export interface SeriesBrowseState {
   sortKey: SeriesSortKey;
   descending: boolean;
   readStatus: ReadStatus[];
+  /** Series whose book count reached their total book count (true), or not yet (false). */
+  complete: boolean | undefined;
   status: SeriesStatus[];
   letter: string | undefined;
   values: Record<ValueFilter, string[]>;
@@ -52,6 +68,7 @@ export function parseSeriesBrowse(params: URLSearchParams): SeriesBrowseState {
     sortKey,
     descending: rawDirection === 'desc',
     readStatus: params.getAll('read_status').filter((v): v is ReadStatus => READ_STATUSES_FOR_FILTER.includes(v as ReadStatus)),
+    complete: params.get('complete') === 'true' ? true : params.get('complete') === 'false' ? false : undefined,
     status: params.getAll('status').filter((v): v is SeriesStatus => SERIES_STATUS_VALUES.includes(v as SeriesStatus)),
     letter: letter && /^([A-Z]|#)$/.test(letter) ? letter : undefined,
     values,
@@ -61,11 +78,12 @@ export function parseSeriesBrowse(params: URLSearchParams): SeriesBrowseState {
 /** Writes the state back, dropping defaults so plain URLs stay plain; any change returns to page 1. */
 export function writeSeriesBrowse(previous: URLSearchParams, state: SeriesBrowseState): URLSearchParams {
   const next = new URLSearchParams(previous);
-  for (const key of ['sort', 'read_status', 'status', 'letter', 'page', ...Object.values(VALUE_FILTERS)]) next.delete(key);
+  for (const key of ['sort', 'read_status', 'complete', 'status', 'letter', 'page', ...Object.values(VALUE_FILTERS)]) next.delete(key);
   if (state.sortKey !== 'metadata.titleSort' || state.descending) {
     next.set('sort', `${state.sortKey},${state.descending ? 'desc' : 'asc'}`);
   }
   for (const value of state.readStatus) next.append('read_status', value);
+  if (state.complete !== undefined) next.set('complete', String(state.complete));
   for (const value of state.status) next.append('status', value);
   for (const name of FILTER_NAMES) for (const value of state.values[name]) next.append(VALUE_FILTERS[name], value);
   if (state.letter) next.set('letter', state.letter);
@@ -81,7 +99,9 @@ export function hasValueFilter(state: SeriesBrowseState): boolean {
 }
 
 export function hasActiveFilter(state: SeriesBrowseState): boolean {
-  return state.readStatus.length > 0 || state.status.length > 0 || !!state.letter || hasValueFilter(state);
+  return (
+    state.readStatus.length > 0 || state.complete !== undefined || state.status.length > 0 || !!state.letter || hasValueFilter(state)
+  );
 }
 
 export function emptyValueFilters(): Record<ValueFilter, string[]> {
