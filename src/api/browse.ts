@@ -261,19 +261,7 @@ export async function browseSeriesLetterGroups(query: Omit<SeriesQuery, 'letter'
       }
     }
     return await getJson<GroupCountDto[]>('/api/v1/series/alphabetical-groups', 'retrieve_series', {
-      query: {
-        library_id: query.libraryIds,
-        read_status: query.readStatus,
-        status: query.status,
-        complete: query.complete,
-        search: query.search,
-        genre: query.genre,
-        tag: query.tag,
-        publisher: query.publisher,
-        language: query.language,
-        age_rating: query.ageRating,
-        release_year: query.releaseYear,
-      },
+      query: seriesFilterParams(query),
     });
   } catch (error) {
     if (isMissingEndpoint(error)) return null;

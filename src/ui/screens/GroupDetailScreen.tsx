@@ -1,4 +1,4 @@
-import { Pencil, SlidersHorizontal, Trash2 } from 'lucide-react';
+import { Pencil, Trash2 } from 'lucide-react';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -13,11 +13,9 @@ import {
   setReadListBooks,
 } from '../../api/collections.ts';
 import { getReferentialValues } from '../../api/referential.ts';
-import * as buttons from '../components/buttons.css.ts';
-import { SeriesFilterPanel, type FilterKind } from './library/SeriesFilterPanel.tsx';
+import { FilterButtons, SeriesFilterPanel, type FilterKind } from './library/SeriesFilterPanel.tsx';
 import * as libraryStyles from './library/library.css.ts';
 import {
-  emptyValueFilters,
   hasActiveFilter,
   parseSeriesBrowse,
   SERIES_FILTERS,
@@ -141,25 +139,7 @@ function GroupDetail<T extends { id: string }>(props: {
       )}
       {props.header?.summary && <p className={styles.summary}>{props.header.summary}</p>}
       <div className={libraryStyles.toolbar}>
-        <button
-          type="button"
-          className={buttons.secondary}
-          aria-expanded={filtersOpen}
-          aria-controls={panelId}
-          onClick={() => setFiltersOpen((open) => !open)}
-        >
-          <SlidersHorizontal aria-hidden="true" size={16} />
-          {t('browse.filters')}
-        </button>
-        {filtered && (
-          <button
-            type="button"
-            className={buttons.quiet}
-            onClick={() => update({ readStatus: [], status: [], complete: undefined, values: emptyValueFilters() })}
-          >
-            {t('browse.clear_filters')}
-          </button>
-        )}
+        <FilterButtons panelId={panelId} open={filtersOpen} onToggle={() => setFiltersOpen((open) => !open)} filtered={filtered} update={update} />
       </div>
       {filtersOpen && (
         <SeriesFilterPanel

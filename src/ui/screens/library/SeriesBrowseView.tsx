@@ -1,4 +1,3 @@
-import { SlidersHorizontal } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -12,7 +11,6 @@ import { PagingFooter } from '../../components/PagingFooter.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import { SelectionToolbar } from '../../components/SelectionToolbar.tsx';
 import { SeriesCard } from '../../components/SeriesCard.tsx';
-import * as buttons from '../../components/buttons.css.ts';
 import { SERIES_OR_BOOK_EVENTS, live, onLiveEvent } from '../../events/liveStore.ts';
 import { useLiveRefresh } from '../../events/useLiveRefresh.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
@@ -25,9 +23,8 @@ import { scans } from '../../store/scans.ts';
 import { isAdmin, session } from '../../store/session.ts';
 import { ALL_LIBRARIES } from './LibraryLayout.tsx';
 import * as styles from './library.css.ts';
-import { SeriesFilterPanel } from './SeriesFilterPanel.tsx';
+import { FilterButtons, SeriesFilterPanel } from './SeriesFilterPanel.tsx';
 import {
-  emptyValueFilters,
   hasActiveFilter,
   parseSeriesBrowse,
   SERIES_FILTERS,
@@ -174,25 +171,13 @@ export function SeriesBrowseView({ libraryId }: { libraryId: string }) {
           options={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
           onChange={(value) => setPageSize(Number(value))}
         />
-        <button
-          type="button"
-          className={buttons.secondary}
-          aria-expanded={filtersOpen}
-          aria-controls={filterPanelId}
-          onClick={() => setFiltersOpen((open) => !open)}
-        >
-          <SlidersHorizontal aria-hidden="true" size={16} />
-          {t('browse.filters')}
-        </button>
-        {filtered && (
-          <button
-            type="button"
-            className={buttons.quiet}
-            onClick={() => update({ readStatus: [], status: [], complete: undefined, letter: undefined, values: emptyValueFilters() })}
-          >
-            {t('browse.clear_filters')}
-          </button>
-        )}
+        <FilterButtons
+          panelId={filterPanelId}
+          open={filtersOpen}
+          onToggle={() => setFiltersOpen((open) => !open)}
+          filtered={filtered}
+          update={update}
+        />
       </div>
       {filtersOpen && (
         <SeriesFilterPanel

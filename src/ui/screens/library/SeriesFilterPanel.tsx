@@ -1,4 +1,6 @@
+import { SlidersHorizontal } from 'lucide-react';
 import { useSnapshot } from 'valtio';
+import * as buttons from '../../components/buttons.css.ts';
 import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
 import { ErrorMessage } from '../../components/Feedback.tsx';
 import { useAsync } from '../../hooks/useAsync.ts';
@@ -6,7 +8,7 @@ import { currentLocale, t } from '../../i18n.ts';
 import { session } from '../../store/session.ts';
 import { READ_STATUSES_FOR_FILTER, SERIES_STATUS_VALUES } from './filterValues.ts';
 import * as styles from './library.css.ts';
-import { VALUE_FILTERS, type SeriesBrowseState, type ValueFilter } from './seriesBrowseQuery.ts';
+import { emptyValueFilters, VALUE_FILTERS, type SeriesBrowseState, type ValueFilter } from './seriesBrowseQuery.ts';
 
 /** The filter groups a list may offer: fixed ones, then those whose values the server lists. */
 export type FilterKind = 'readStatus' | 'complete' | 'status' | ValueFilter;
@@ -107,5 +109,32 @@ export function SeriesFilterPanel(props: {
           );
         })}
     </div>
+  );
+}
+
+/** The "Filters" button that opens the panel, and "Clear filters" while any filter is on. */
+export function FilterButtons(props: {
+  panelId: string;
+  open: boolean;
+  onToggle: () => void;
+  filtered: boolean;
+  update: (next: Partial<SeriesBrowseState>) => void;
+}) {
+  return (
+    <>
+      <button type="button" className={buttons.secondary} aria-expanded={props.open} aria-controls={props.panelId} onClick={props.onToggle}>
+        <SlidersHorizontal aria-hidden="true" size={16} />
+        {t('browse.filters')}
+      </button>
+      {props.filtered && (
+        <button
+          type="button"
+          className={buttons.quiet}
+          onClick={() => props.update({ readStatus: [], status: [], complete: undefined, letter: undefined, values: emptyValueFilters() })}
+        >
+          {t('browse.clear_filters')}
+        </button>
+      )}
+    </>
   );
 }
