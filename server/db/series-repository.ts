@@ -54,4 +54,9 @@ export class SeriesRepository {
   update(series: Series): void {
     cachedStatement(this.db, updateSql('series', COLUMNS, 'id')).run(objectToParams(COLUMNS, series));
   }
+
+  /** Removes a series for good (its metadata and other rows go with it by cascade). */
+  delete(id: string): void {
+    cachedStatement(this.db, 'DELETE FROM series WHERE id = ?').run(id);
+  }
 }

@@ -265,7 +265,19 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     }
   })();
 
-  const moved = await reuniteMovedBooks(ctx, libraryId, toAnalyse, now);
+  // Book id → the series it was in before its file moved.
+  const previousSeries = new Map<string, string>();
+  const moved = await reuniteMovedBooks(ctx, libraryId, toAnalyse, now, previousSeries);
+  const renamed = reuniteRenamedSeries(ctx, moved, previousSeries, now);
+  for (const [newSeriesId, oldSeries] of renamed) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const data = events[i]!.data as { seriesId?: string };
+      // The "new" series never really existed: its events would announce a series about to vanish.
+      if (data.seriesId === newSeriesId && events[i]!.name.startsWith('Series')) events.splice(i, 1);
+      else if (data.seriesId === newSeriesId) events[i] = { ...events[i]!, data: { ...data, seriesId: oldSeries.id } } as FolioEvent;
+    }
+    events.push({ name: 'SeriesChanged', data: { seriesId: oldSeries.id, libraryId } });
+  }
   for (const event of events) {
     // A "new" book that turned out to be a moved one was never really added.
     if ('bookId' in event.data && typeof event.data.bookId === 'string' && moved.has(event.data.bookId)) continue;
@@ -289,6 +301,55 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
 function needsAnotherLook(media: Media): boolean {
   if (media.status === 'UNKNOWN' || media.status === 'OUTDATED') return true;
   return media.status === 'ERROR' && (media.comment === 'ERR_1000' || media.comment === 'ERR_1005' || media.comment === 'ERR_1008');
+}
+
+/**
+ * A renamed (or moved) series folder: the scan saw a new series whose books all turned out to be
+ * moved books of one series that is now gone. That series is the same one under a new path, so it
+ * takes the new path and name and gets its books back, keeping its id, metadata, locks, sharing
+ * labels, age rating and collections (a rename must never lift a restriction); the series the scan
+ * had just created is removed. Returns new series id → revived series.
+ */
+function reuniteRenamedSeries(
+  ctx: FolioContext,
+  moved: Map<string, Book>,
+  previousSeries: Map<string, string>,
+  now: number,
+): Map<string, Series> {
+  const renamed = new Map<string, Series>();
+  const origins = new Map<string, Set<string>>();
+  for (const book of moved.values()) {
+    const from = previousSeries.get(book.id);
+    if (!from) continue;
+    const set = origins.get(book.seriesId) ?? new Set<string>();
+    set.add(from);
+    origins.set(book.seriesId, set);
+  }
+  for (const [newSeriesId, from] of origins) {
+    if (from.size !== 1) continue;
+    const fresh = ctx.repos.series.findById(newSeriesId);
+    const old = ctx.repos.series.findById([...from][0]!);
+    if (!fresh || !old || fresh.created !== now || old.deletedDate === null || old.id === fresh.id) continue;
+    const books = ctx.repos.books.findBySeries(fresh.id);
+    // Every book of the new folder must be one of the old series' books, and none may remain there.
+    if (books.some((b) => previousSeries.get(b.id) !== old.id)) continue;
+    if (ctx.repos.books.findBySeries(old.id).some((b) => b.deletedDate === null)) continue;
+    ctx.db.transaction(() => {
+      for (const book of books) ctx.repos.books.update({ ...book, seriesId: old.id, lastModified: now });
+      ctx.repos.series.delete(fresh.id);
+      const revived: Series = { ...old, name: fresh.name, url: fresh.url, fileLastModified: fresh.fileLastModified, oneshot: fresh.oneshot, deletedDate: null, lastModified: now };
+      ctx.repos.series.update(revived);
+      const metadata = ctx.repos.seriesMetadata.findBySeriesId(old.id);
+      // The title follows the folder unless it was set by hand (locked).
+      if (metadata && !metadata.titleLock) {
+        ctx.repos.seriesMetadata.update({ ...metadata, title: fresh.name, titleSort: metadata.titleSortLock ? metadata.titleSort : fresh.name, lastModified: now });
+      }
+      renumberSeries(ctx, old.id, now);
+      refreshSeriesAggregation(ctx, old.id, now);
+      renamed.set(fresh.id, revived);
+    })();
+  }
+  return renamed;
 }
 
 function markBookDeleted(ctx: FolioContext, book: Book, now: number, events: FolioEvent[]): void {
@@ -325,7 +386,13 @@ function renumberSeries(ctx: FolioContext, seriesId: string, now: number): void 
  * one, the old record takes the new place and the duplicate goes: reading progress, metadata and
  * posters survive the move. Returns new book id → the revived book.
  */
-async function reuniteMovedBooks(ctx: FolioContext, libraryId: string, newIds: string[], now: number): Promise<Map<string, Book>> {
+async function reuniteMovedBooks(
+  ctx: FolioContext,
+  libraryId: string,
+  newIds: string[],
+  now: number,
+  previousSeries: Map<string, string>,
+): Promise<Map<string, Book>> {
   const moved = new Map<string, Book>();
   const library = ctx.repos.books.findByLibrary(libraryId);
   const deleted = library.filter((b) => b.deletedDate !== null && b.fileHash !== '');
@@ -355,6 +422,7 @@ async function reuniteMovedBooks(ctx: FolioContext, libraryId: string, newIds: s
         lastModified: now,
       };
       ctx.repos.books.update(revived);
+      previousSeries.set(revived.id, old.seriesId);
       for (const seriesId of new Set([old.seriesId, fresh.seriesId])) {
         renumberSeries(ctx, seriesId, now);
         refreshSeriesAggregation(ctx, seriesId, now);
