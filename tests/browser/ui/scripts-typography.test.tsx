@@ -59,6 +59,22 @@ describe('type per script', () => {
     expect(element.scrollWidth).toBeLessThanOrEqual(element.clientWidth);
   });
 
+  it('leaves an icon as drawn inside a left-to-right island of a right-to-left page', async () => {
+    html.dir = 'rtl';
+    view = renderAt(
+      '/',
+      <footer dir="ltr">
+        <button type="button">
+          <svg data-testid="in-button" className={flipInRtl} />
+        </button>
+      </footer>,
+    );
+    await expect.element(page.getByTestId('in-button')).toBeInTheDocument();
+    const icon = page.getByTestId('in-button').element();
+    expect(icon.matches(':dir(ltr)'), 'svg :dir(ltr)').toBe(true);
+    expect(getComputedStyle(icon).transform).toBe('none');
+  });
+
   it('mirrors a directional icon only where its own direction is right-to-left', async () => {
     view = renderAt(
       '/',
