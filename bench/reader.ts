@@ -46,7 +46,8 @@ const PAUSE_MS = 500;
 const STRIP_PAGES = 1000;
 const STRIP = { width: 800, height: 3000 };
 const SIDE_PADDING = 25;
-const SCROLL_SPEED = 6000;
+/** The issue's two webtoon speeds: a brisk read, and a flick. */
+const SCROLL_SPEEDS = [9600, 24000];
 const SCROLL_SECONDS = QUICK ? 8 : 30;
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
@@ -158,6 +159,61 @@ async function folioTurns(page: Page, turns: number, pauseMs: number, waitForPre
   );
 }
 
+export interface RapidFrames {
+  turns: number;
+  intervalMs: number;
+  /** Frames sampled from the first key press until the last page is painted at full quality. */
+  frames: number;
+  full: number;
+  /** The page turned to, at a lower resolution (its preview). */
+  preview: number;
+  /** Another page's pixels (the last page kept up while nothing of the new one exists yet). */
+  wrong: number;
+  blank: number;
+}
+
+/**
+ * `turns` ArrowRight presses `intervalMs` apart, faster than pages decode; every animation frame from
+ * the first press until the last page is painted is classed by what the canvas shows: the page turned
+ * to at full quality, that page's preview, another page, or nothing at all (blank).
+ */
+async function rapidTurnFrames(page: Page, turns: number, intervalMs: number): Promise<RapidFrames> {
+  return page.evaluate(
+    async ({ turns, intervalMs }) => {
+      const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="reader-canvas"]');
+      if (!canvas) throw new Error('reader canvas not found');
+      const first = Number(canvas.dataset.currentPage);
+      let target = first;
+      const counts = { frames: 0, full: 0, preview: 0, wrong: 0, blank: 0 };
+      let pressed = 0;
+      const presses = setInterval(() => {
+        target++;
+        pressed++;
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+        if (pressed >= turns) clearInterval(presses);
+      }, intervalMs);
+      const deadline = performance.now() + turns * intervalMs + 20_000;
+      await new Promise<void>((resolve) => {
+        const sample = () => {
+          if (pressed > 0) {
+            counts.frames++;
+            const { shownPage, paintedPage } = canvas.dataset;
+            if (paintedPage === String(target)) counts.full++;
+            else if (shownPage === String(target)) counts.preview++;
+            else if (shownPage === undefined) counts.blank++;
+            else counts.wrong++;
+          }
+          if ((pressed >= turns && canvas.dataset.paintedPage === String(first + turns)) || performance.now() > deadline) resolve();
+          else requestAnimationFrame(sample);
+        };
+        requestAnimationFrame(sample);
+      });
+      return { turns, intervalMs, ...counts };
+    },
+    { turns, intervalMs },
+  );
+}
+
 /**
  * Records, in every page of a context, when page 1 was first painted by the reader (plus one frame),
  * in ms since the document's time origin. `folioFirstPaint` can be reset for an in-app navigation.
@@ -197,9 +253,9 @@ async function heapAfterGc(page: Page): Promise<number> {
   }
 }
 
-async function scrollWithHeap(page: Page, target: WebtoonTarget) {
+async function scrollWithHeap(page: Page, target: WebtoonTarget, speed: number) {
   const heapBefore = await heapAfterGc(page);
-  const run: WebtoonScrollRun = await scrollWebtoon(page, target, SCROLL_SPEED, SCROLL_SECONDS);
+  const run: WebtoonScrollRun = await scrollWebtoon(page, target, speed, SCROLL_SECONDS);
   await page.waitForTimeout(500);
   const heapAfter = await heapAfterGc(page);
   return { run, heapBefore, heapAfter };
@@ -222,8 +278,9 @@ export async function runReaderBench(): Promise<void> {
     { label: '4 MP JPEG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'jpeg') },
     { label: '4 MP WebP', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'webp') },
     { label: '4 MP PNG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'png') },
+    { label: '4 MP AVIF', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'avif') },
   ];
-  // Formats 01: the 4 MP JPEGs, then the WebPs, then the PNGs.
+  // Formats 01: the 4 MP JPEGs, then the WebPs, the PNGs and the AVIFs.
   const formatPages = formats.flatMap((format) => format.images);
   await writeBook(join(libraryRoot, 'Formats', 'Formats 01.cbz'), formatPages, formatPages.length);
   const strips = await scanLikeImages(cacheDir, DISTINCT_IMAGES, STRIP.width, STRIP.height);
@@ -309,25 +366,33 @@ export async function runReaderBench(): Promise<void> {
       const page = await benchPage();
       for (const group of groups) {
         const target = screenFit(group.size);
-        const worker: DecodeRun[] = [];
-        const main: DecodeRun[] = [];
-        for (let round = 0; round < DECODE_ROUNDS; round++) {
-          const inWorkers = () =>
-            page.evaluate(({ urls, size }) => window.folioBench.decodeInWorkers(urls, size), {
+        // Three methods, each round in a rotated order: the reader's pool (scaled decode where it
+        // applies), the same pool on the previous path (createImageBitmap), the main thread.
+        const runs: Record<'worker' | 'workerOld' | 'main', DecodeRun[]> = { worker: [], workerOld: [], main: [] };
+        const measure = {
+          worker: (round: number) =>
+            page.evaluate(({ urls, size, natural }) => window.folioBench.decodeInWorkers(urls, size, natural, 'auto'), {
               urls: pageUrls(group.bookId, group.from, group.count, `w${round}`),
               size: target,
-            });
-          const onMain = () =>
+              natural: group.size,
+            }),
+          workerOld: (round: number) =>
+            page.evaluate(({ urls, size, natural }) => window.folioBench.decodeInWorkers(urls, size, natural, 'bitmap'), {
+              urls: pageUrls(group.bookId, group.from, group.count, `o${round}`),
+              size: target,
+              natural: group.size,
+            }),
+          main: (round: number) =>
             page.evaluate(({ urls, size }) => window.folioBench.decodeOnMainThread(urls, size), {
               urls: pageUrls(group.bookId, group.from, group.count, `m${round}`),
               size: target,
-            });
-          if (round % 2 === 0) {
-            worker.push(await inWorkers());
-            main.push(await onMain());
-          } else {
-            main.push(await onMain());
-            worker.push(await inWorkers());
+            }),
+        };
+        const order = ['worker', 'workerOld', 'main'] as const;
+        for (let round = 0; round < DECODE_ROUNDS; round++) {
+          for (let step = 0; step < order.length; step++) {
+            const method = order[(round + step) % order.length]!;
+            runs[method].push(await measure[method](round));
           }
         }
         const describe = (runs: DecodeRun[]) => ({
@@ -340,10 +405,12 @@ export async function runReaderBench(): Promise<void> {
           pixels: `${group.size.width}×${group.size.height}`,
           averageMB: group.mb,
           target,
-          worker: describe(worker),
-          main: describe(main),
+          worker: describe(runs.worker),
+          workerOld: describe(runs.workerOld),
+          main: describe(runs.main),
         });
-        console.log(`  ${group.label}: worker p50 ${decodes.at(-1)?.worker.median.toFixed(1)} ms, main p50 ${decodes.at(-1)?.main.median.toFixed(1)} ms`);
+        const last = decodes.at(-1)!;
+        console.log(`  ${group.label}: worker p50 ${last.worker.median.toFixed(1)} ms (old path ${last.workerOld.median.toFixed(1)} ms), main p50 ${last.main.median.toFixed(1)} ms`);
       }
       await closeContexts();
     }
@@ -351,7 +418,7 @@ export async function runReaderBench(): Promise<void> {
     // 2. First page: the floor and the naive <img> on the bench page, Folio opened in the app already
     // running (client-side navigation) and by loading its address. Each in a context with an empty cache.
     console.log('first page: Folio vs the floor vs a naive <img>…');
-    const firstPage = { floor: [] as number[], naive: [] as number[], inApp: [] as number[], coldLoad: [] as number[] };
+    const firstPage = { floor: [] as number[], floorScaled: [] as number[], naive: [] as number[], inApp: [] as number[], coldLoad: [] as number[] };
     const waterfalls: Awaited<ReturnType<ReturnType<typeof watchRequests>['finish']>>[] = [];
     const watching: { requests: ReturnType<typeof watchRequests> | null } = { requests: null };
     const largeTarget = screenFit(LARGE);
@@ -360,6 +427,14 @@ export async function runReaderBench(): Promise<void> {
       const [floorUrl] = pageUrls(book.id, 1, 1, `floor${run}`);
       const [naiveUrl] = pageUrls(book.id, 1, 1, `naive-first${run}`);
       firstPage.floor.push(await page.evaluate(({ url, size }) => window.folioBench.firstPageFloor(url, size), { url: floorUrl as string, size: largeTarget }));
+      const [scaledUrl] = pageUrls(book.id, 1, 1, `floor-scaled${run}`);
+      firstPage.floorScaled.push(
+        await page.evaluate(({ url, size, natural }) => window.folioBench.firstPageFloorScaled(url, size, natural), {
+          url: scaledUrl as string,
+          size: largeTarget,
+          natural: LARGE,
+        }),
+      );
       firstPage.naive.push(await page.evaluate((url) => window.folioBench.naiveFirstPage(url), naiveUrl as string));
       // In the app: start on the book's screen, let it settle, then navigate to the reader as a link would.
       await page.goto(`${server.url}/book/${book.id}`);
@@ -387,50 +462,71 @@ export async function runReaderBench(): Promise<void> {
       console.log('first page, median ms:', Object.fromEntries(Object.entries(firstPage).map(([key, values]) => [key, summarise(values).median.toFixed(1)])));
       console.log(waterfallTable(medianWaterfall(waterfalls), waterfalls.length).join('\n'));
     }
-    if (!PARTS.has('turns') || !PARTS.has('webtoon')) {
-      console.log('BENCH_PARTS: a partial run writes no report.');
-      return;
-    }
-
     // 3. Page turns. Folio with the slide animation off (a deliberate 180 ms effect, not the pipeline).
-    console.log(`page turns: Folio reader (${TURNS} turns), naive <img> readers…`);
     const turnSettings = { animations: false, debugOverlay: true };
-    const folioPage = await freshPage(turnSettings, readerPath(book.id));
-    await folioPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
-    const folioPreloaded = await folioTurns(folioPage, TURNS, PAUSE_MS, true);
-    const rapidPage = await freshPage(turnSettings, readerPath(book.id));
-    await rapidPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
-    const folioRapid = await folioTurns(rapidPage, RAPID_TURNS, 50, false);
-    await closeContexts();
-    const naivePage = await benchPage();
-    const naive = await naivePage.evaluate(({ urls, pause }) => window.folioBench.naiveReaderTurns(urls, pause), {
-      urls: pageUrls(book.id, 1, TURNS + 1, 'naive'),
-      pause: PAUSE_MS,
-    });
-    const preloadingImg = await naivePage.evaluate(({ urls, pause }) => window.folioBench.preloadingImgReaderTurns(urls, pause), {
-      urls: pageUrls(book.id, 1, TURNS + 1, 'preload'),
-      pause: PAUSE_MS,
-    });
-    await closeContexts();
+    const turnResults = PARTS.has('turns') ? await (async () => {
+      console.log(`page turns: Folio reader (${TURNS} turns), naive <img> readers…`);
+      const folioPage = await freshPage(turnSettings, readerPath(book.id));
+      await folioPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
+      const folioPreloaded = await folioTurns(folioPage, TURNS, PAUSE_MS, true);
+      const rapidPage = await freshPage(turnSettings, readerPath(book.id));
+      await rapidPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
+      const folioRapid = await folioTurns(rapidPage, RAPID_TURNS, 50, false);
+      // Ten fast turns at 50 ms from a freshly opened book, once its page is up and a reading pause went by.
+      const framesPage = await freshPage(turnSettings, readerPath(book.id));
+      await framesPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
+      await framesPage.waitForTimeout(PAUSE_MS);
+      const rapidFrames = await rapidTurnFrames(framesPage, 10, 50);
+      console.log('  fast turns, frames:', rapidFrames);
+      await closeContexts();
+      const naivePage = await benchPage();
+      const naive = await naivePage.evaluate(({ urls, pause }) => window.folioBench.naiveReaderTurns(urls, pause), {
+        urls: pageUrls(book.id, 1, TURNS + 1, 'naive'),
+        pause: PAUSE_MS,
+      });
+      const preloadingImg = await naivePage.evaluate(({ urls, pause }) => window.folioBench.preloadingImgReaderTurns(urls, pause), {
+        urls: pageUrls(book.id, 1, TURNS + 1, 'preload'),
+        pause: PAUSE_MS,
+      });
+      await closeContexts();
+      return {
+        pauseMs: PAUSE_MS,
+        preloaded: {
+          ...summarise(folioPreloaded.painted),
+          preloadedTurns: folioPreloaded.preloaded,
+          longTasks: folioPreloaded.longTasks,
+          longTaskTime: folioPreloaded.longTaskTime,
+        },
+        cold: { ...summarise(folioRapid.painted), shown: summarise(folioRapid.shown), longTasks: folioRapid.longTasks },
+        rapidFrames,
+        naive: { ...summarise(naive.latencies), longTasks: naive.longTasks, longTaskTime: naive.longTaskTime },
+        preloadingImg: { ...summarise(preloadingImg.latencies), longTasks: preloadingImg.longTasks, longTaskTime: preloadingImg.longTaskTime },
+      };
+    })() : null;
 
-    // 4. Webtoon: the same scroll over Folio's webtoon view and over a column of lazy <img>s.
-    console.log(`webtoon: scrolling a ${strip.pages}-page strip for ${SCROLL_SECONDS} s, Folio then naive…`);
+    // 4. Webtoon: the same scroll over Folio's webtoon view and over a column of lazy <img>s, at each speed.
     const pageHeight = (VIEWPORT.width * (1 - (2 * SIDE_PADDING) / 100) * STRIP.height) / STRIP.width;
-    const webtoonPage = await freshPage(
-      { readingDirection: 'WEBTOON', sidePadding: SIDE_PADDING, debugOverlay: true, animations: false },
-      readerPath(strip.id),
-    );
-    await webtoonPage.waitForSelector('[data-testid="reader-webtoon"] [data-page="1"] canvas[data-painted="true"]', { timeout: 60_000 });
-    const folioScroll = await scrollWithHeap(webtoonPage, folioWebtoon(pageHeight));
-    await closeContexts();
-    const naiveStripPage = await benchPage();
-    await naiveStripPage.evaluate(
-      ({ urls, width, height }) => window.folioBench.mountNaiveWebtoon(urls, width, height),
-      { urls: pageUrls(strip.id, 1, strip.pages, 'strip'), width: STRIP.width, height: STRIP.height },
-    );
-    await naiveStripPage.waitForFunction(() => document.querySelector<HTMLImageElement>('[data-testid="naive-webtoon"] img')?.complete);
-    const naiveScroll = await scrollWithHeap(naiveStripPage, naiveWebtoon(pageHeight));
-    await closeContexts();
+    const webtoonRuns = [];
+    for (const speed of PARTS.has('webtoon') ? SCROLL_SPEEDS : []) {
+      console.log(`webtoon: scrolling a ${strip.pages}-page strip at ${speed} px/s for ${SCROLL_SECONDS} s, Folio then naive…`);
+      const webtoonPage = await freshPage(
+        { readingDirection: 'WEBTOON', sidePadding: SIDE_PADDING, debugOverlay: true, animations: false },
+        readerPath(strip.id),
+      );
+      await webtoonPage.waitForSelector('[data-testid="reader-webtoon"] [data-page="1"] canvas[data-painted="true"]', { timeout: 60_000 });
+      const folioScroll = await scrollWithHeap(webtoonPage, folioWebtoon(pageHeight), speed);
+      await closeContexts();
+      const naiveStripPage = await benchPage();
+      await naiveStripPage.evaluate(
+        ({ urls, width, height }) => window.folioBench.mountNaiveWebtoon(urls, width, height),
+        { urls: pageUrls(strip.id, 1, strip.pages, `strip${speed}`), width: STRIP.width, height: STRIP.height },
+      );
+      await naiveStripPage.waitForFunction(() => document.querySelector<HTMLImageElement>('[data-testid="naive-webtoon"] img')?.complete);
+      const naiveScroll = await scrollWithHeap(naiveStripPage, naiveWebtoon(pageHeight), speed);
+      await closeContexts();
+      webtoonRuns.push({ speed, folio: describeScroll(folioScroll), naive: describeScroll(naiveScroll) });
+      console.log(`  Folio dropped ${webtoonRuns.at(-1)!.folio.droppedFrames}, naive ${webtoonRuns.at(-1)!.naive.droppedFrames}`);
+    }
 
     const cpu = cpus();
     const results: ReaderBenchResults = {
@@ -449,31 +545,20 @@ export async function runReaderBench(): Promise<void> {
         page: `${LARGE.width}×${LARGE.height} JPEG, ${averageBytes(large).toFixed(1)} MB`,
         runs: FIRST_PAGE_RUNS,
         floor: summarise(firstPage.floor),
+        floorScaled: summarise(firstPage.floorScaled),
+        waterfall: medianWaterfall(waterfalls),
         naive: summarise(firstPage.naive),
         inApp: summarise(firstPage.inApp),
         coldLoad: summarise(firstPage.coldLoad),
       },
-      turns: {
-        pauseMs: PAUSE_MS,
-        preloaded: {
-          ...summarise(folioPreloaded.painted),
-          preloadedTurns: folioPreloaded.preloaded,
-          longTasks: folioPreloaded.longTasks,
-          longTaskTime: folioPreloaded.longTaskTime,
-        },
-        cold: { ...summarise(folioRapid.painted), shown: summarise(folioRapid.shown), longTasks: folioRapid.longTasks },
-        naive: { ...summarise(naive.latencies), longTasks: naive.longTasks, longTaskTime: naive.longTaskTime },
-        preloadingImg: { ...summarise(preloadingImg.latencies), longTasks: preloadingImg.longTasks, longTaskTime: preloadingImg.longTaskTime },
-      },
-      webtoon: {
-        pages: strip.pages,
-        strip: `${STRIP.width}×${STRIP.height}`,
-        speed: SCROLL_SPEED,
-        seconds: SCROLL_SECONDS,
-        folio: describeScroll(folioScroll),
-        naive: describeScroll(naiveScroll),
-      },
+      turns: turnResults,
+      webtoon: { pages: strip.pages, strip: `${STRIP.width}×${STRIP.height}`, seconds: SCROLL_SECONDS, runs: webtoonRuns },
     };
+    if (!['decode', 'first', 'turns', 'webtoon'].every((part) => PARTS.has(part))) {
+      console.log('BENCH_PARTS: a partial run writes no report; its figures:');
+      console.log(JSON.stringify({ decode: results.decode, turns: results.turns, webtoon: results.webtoon }, null, 2));
+      return;
+    }
     const report = readerReport(results);
     console.log(`\n${report}`);
     await mkdir(join(repoRoot, 'bench/results'), { recursive: true });

@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyseContainer } from '../server/media/analyse-container.ts';
@@ -18,11 +18,16 @@ import { startFolio, type RunningFolio } from '../tests/e2e/support/folio-server
 import { generateLibrary } from './lib/generate-library.ts';
 import { median, percentile, round } from './lib/stats.ts';
 
-const BOOKS = Number(process.env.BENCH_BOOKS ?? 2000);
+const QUICK = process.env.BENCH_QUICK === '1';
+const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 300 : 2000));
 const PAGES = Number(process.env.BENCH_PAGES ?? 12);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
+const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
+/** Concurrent clients of the page-serving runs (the issue's 8, 32 and 128). */
+const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32,128').split(',').map(Number);
+/** Books the page-serving runs spread their requests over. */
+const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 100 : 500));
+const SERVING_PAGES = 12;
 const TASK_WORKERS = 2; // the server's default number of analysis workers
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
@@ -143,14 +148,14 @@ interface Throughput {
   averagePageKiB: number;
 }
 
-async function drive(urls: string[], headers: Record<string, string>): Promise<Throughput> {
+async function drive(urls: string[], headers: Record<string, string>, clients: number): Promise<Throughput> {
   const deadline = performance.now() + SECONDS * 1000;
   const latencies: number[] = [];
   let bytes = 0;
   let cursor = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
+    Array.from({ length: clients }, async () => {
       while (performance.now() < deadline) {
         const url = urls[cursor++ % urls.length]!;
         const t0 = performance.now();
@@ -187,14 +192,27 @@ async function startStaticServer(folder: string): Promise<{ url: string; stop: (
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
-async function benchThroughput(work: string): Promise<{ folio: Throughput[]; plain: Throughput[] }> {
+interface ServingResults {
+  /** Per client count: Folio's page route and the same bytes as plain files, one entry per run. */
+  pages: { clients: number; folio: Throughput[]; plain: Throughput[] }[];
+  /** Book posters (GET /books/{id}/thumbnail) and the same files served plain, at 32 clients. */
+  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[] };
+}
+
+/**
+ * Page and poster serving through the real server, each next to a plain static-file server (Fastify's
+ * static plugin, the stated floor: nginx is not installed here) handing out the very same bytes.
+ * Requests are spread over SERVING_BOOKS books, so the archive pool sees many distinct files.
+ */
+async function benchThroughput(work: string): Promise<ServingResults> {
   const root = join(work, 'serving');
+  const seriesCount = Math.max(1, Math.round(SERVING_BOOKS / 25));
   const library = await generateLibrary({
-    root, seriesCount: 1, booksPerSeries: 4, pagesPerBook: 25, pageWidth: 1200, pageHeight: 1800, noise: true,
+    root, seriesCount, booksPerSeries: Math.ceil(SERVING_BOOKS / seriesCount), pagesPerBook: SERVING_PAGES, pageWidth: 1200, pageHeight: 1800, noise: true,
   });
   const plainDir = join(work, 'plain');
-  await mkdir(plainDir, { recursive: true });
-  // The same bytes as plain files: every book holds the same 8 rendered variants in some order.
+  await mkdir(join(plainDir, 'posters'), { recursive: true });
+  // The same bytes as plain files: every book holds the same rendered variants in some order.
   const plainNames = await Promise.all(
     library.pageBytes.map(async (bytes, i) => {
       await writeFile(join(plainDir, `${i}.jpg`), bytes);
@@ -206,17 +224,39 @@ async function benchThroughput(work: string): Promise<{ folio: Throughput[]; pla
   try {
     const cookie = await claimAndLogin(folio);
     await api(folio, cookie, '/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Serve', root }) });
-    while ((await countBooks(folio, cookie, 'READY')) < library.books.length) await new Promise((r) => setTimeout(r, 100));
+    while ((await countBooks(folio, cookie, 'READY')) < library.books.length) await new Promise((r) => setTimeout(r, 200));
     const books = await api<{ content: { id: string }[] }>(folio, cookie, '/api/v1/books?unpaged=true');
     const folioUrls = books.content.flatMap((b) =>
-      Array.from({ length: 25 }, (_, p) => `${folio.url}/api/v1/books/${b.id}/pages/${p + 1}`),
+      Array.from({ length: SERVING_PAGES }, (_, p) => `${folio.url}/api/v1/books/${b.id}/pages/${p + 1}`),
     );
+    // Interleave books so consecutive requests hit different archives.
+    folioUrls.sort((a, b) => Number(/pages\/(\d+)$/.exec(a)?.[1]) - Number(/pages\/(\d+)$/.exec(b)?.[1]));
     const plainUrls = Array.from({ length: folioUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
-    const results = { folio: [] as Throughput[], plain: [] as Throughput[] };
-    for (let run = 0; run < RUNS; run++) {
-      results.folio.push(await drive(folioUrls, { cookie }));
-      results.plain.push(await drive(plainUrls, {}));
+    const results: ServingResults = { pages: [], thumbnails: { clients: 32, folio: [], plain: [] } };
+    for (const clients of CLIENT_COUNTS) {
+      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[] };
+      for (let run = 0; run < RUNS; run++) {
+        entry.folio.push(await drive(folioUrls, { cookie }, clients));
+        entry.plain.push(await drive(plainUrls, {}, clients));
+      }
+      results.pages.push(entry);
+      console.log(`  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s`);
     }
+    // Posters: drawn on first request, then served from disk (and memory). Fetch each once, keep a
+    // plain copy of the same bytes for the peer.
+    const posterUrls = books.content.map((b) => `${folio.url}/api/v1/books/${b.id}/thumbnail`);
+    const plainPosterUrls: string[] = [];
+    for (const [index, url] of posterUrls.entries()) {
+      const response = await fetch(url, { headers: { cookie } });
+      if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+      await writeFile(join(plainDir, 'posters', `${index}.jpg`), Buffer.from(await response.arrayBuffer()));
+      plainPosterUrls.push(`${plain.url}/posters/${index}.jpg`);
+    }
+    for (let run = 0; run < RUNS; run++) {
+      results.thumbnails.folio.push(await drive(posterUrls, { cookie }, results.thumbnails.clients));
+      results.thumbnails.plain.push(await drive(plainPosterUrls, {}, results.thumbnails.clients));
+    }
+    console.log(`  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s`);
     return results;
   } finally {
     plain.stop();
@@ -247,42 +287,64 @@ export async function runServerBench(): Promise<void> {
     console.log('page serving…');
     const serving = await benchThroughput(work);
 
-    const pick = (list: Throughput[], key: keyof Throughput) => median(list.map((t) => t[key]));
+    const describe = (list: Throughput[]) => ({
+      averagePageKiB: median(list.map((t) => t.averagePageKiB)),
+      pagesPerSecond: median(list.map((t) => t.pagesPerSecond)),
+      megabytesPerSecond: median(list.map((t) => t.megabytesPerSecond)),
+      latencyMedianMs: median(list.map((t) => t.latencyMedianMs)),
+      latencyP95Ms: median(list.map((t) => t.latencyP95Ms)),
+    });
+    const load = loadavg().map((value) => value.toFixed(1)).join(' / ');
     const summary = {
       date: new Date().toISOString(),
+      quick: QUICK,
+      loadAverageAtEnd: load,
       books: library.books.length,
       pagesPerBook: PAGES,
       runs: RUNS,
-      scan: { medianSeconds: round(median(scanMs) / 1000), backgroundDoneMedianSeconds: round(median(idleMs) / 1000), floorMedianSeconds: round(median(floorMs) / 1000), ratioToFloor: round(median(scanMs) / median(floorMs)) },
+      scan: { medianSeconds: round(median(scanMs) / 1000), backgroundDoneMedianSeconds: round(median(idleMs) / 1000), floorMedianSeconds: round(median(floorMs) / 1000), ratioToFloor: round(median(scanMs) / median(floorMs)), backgroundRatioToFloor: round(median(idleMs) / median(floorMs)) },
       serving: {
-        clients: CLIENTS,
+        books: SERVING_BOOKS,
         seconds: SECONDS,
-        folio: { averagePageKiB: pick(serving.folio, 'averagePageKiB'), pagesPerSecond: pick(serving.folio, 'pagesPerSecond'), megabytesPerSecond: pick(serving.folio, 'megabytesPerSecond'), latencyMedianMs: pick(serving.folio, 'latencyMedianMs'), latencyP95Ms: pick(serving.folio, 'latencyP95Ms') },
-        plainFiles: { averagePageKiB: pick(serving.plain, 'averagePageKiB'), pagesPerSecond: pick(serving.plain, 'pagesPerSecond'), megabytesPerSecond: pick(serving.plain, 'megabytesPerSecond'), latencyMedianMs: pick(serving.plain, 'latencyMedianMs'), latencyP95Ms: pick(serving.plain, 'latencyP95Ms') },
+        pages: serving.pages.map(({ clients, folio, plain }) => ({ clients, folio: describe(folio), plainFiles: describe(plain) })),
+        thumbnails: { clients: serving.thumbnails.clients, folio: describe(serving.thumbnails.folio), plainFiles: describe(serving.thumbnails.plain) },
       },
     };
-    const ratio = round(summary.serving.folio.pagesPerSecond / summary.serving.plainFiles.pagesPerSecond);
+    const servingRow = (label: string, t: ReturnType<typeof describe>) =>
+      `| ${label} | ${t.pagesPerSecond} | ${t.megabytesPerSecond} | ${t.latencyMedianMs} ms | ${t.latencyP95Ms} ms | ${t.averagePageKiB} KiB |`;
     const markdown = [
       '# Server benchmarks',
       '',
-      `Run ${summary.date} with \`node bench/server.ts\` (medians of ${RUNS} runs; 2-core shared machine).`,
+      `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Shared 2-core machine:** seven other`,
+      `helpers' builds and tests ran meanwhile; load average (1 / 5 / 15 min) at the end ${load}. Read the ratios, measured side by side.`,
+      'The peer is a plain Node static-file server (Fastify\'s static plugin) handing out the same bytes: nginx is not installed here.',
+      'The load generator is Node\'s fetch in one process, itself a bottleneck at high request rates (it limits both sides alike).',
       '',
       `## Scan and analysis: ${summary.books} books × ${PAGES} pages`,
       '',
-      '| measure | median |',
-      '| --- | --- |',
-      `| scan + analysis through the server (every book READY) | ${summary.scan.medianSeconds} s |`,
-      `| … and all background work done (posters, file hashes, barcode search) | ${summary.scan.backgroundDoneMedianSeconds} s |`,
-      `| floor: read every directory and image header, ${TASK_WORKERS} at a time | ${summary.scan.floorMedianSeconds} s |`,
-      `| ratio READY / floor | ${summary.scan.ratioToFloor}× |`,
+      '| measure | median | ÷ floor |',
+      '| --- | --- | --- |',
+      `| scan + analysis through the server (every book READY) | ${summary.scan.medianSeconds} s | ${summary.scan.ratioToFloor}× |`,
+      `| … and all background work done (posters, file hashes, barcode search) | ${summary.scan.backgroundDoneMedianSeconds} s | ${summary.scan.backgroundRatioToFloor}× |`,
+      `| floor: read every directory and image header, ${TASK_WORKERS} at a time | ${summary.scan.floorMedianSeconds} s | 1× |`,
       '',
-      `## Page serving: ${CLIENTS} concurrent clients, ${SECONDS} s per run, 1200×1800 JPEG pages`,
+      `## Page serving: ${SERVING_BOOKS} books × ${SERVING_PAGES} pages of 1200×1800 JPEG, ${SECONDS} s per run`,
       '',
-      '| server | pages/s | MB/s | latency median | latency p95 | average page |',
+      '| clients | server | pages/s | MB/s | latency median | latency p95 | average page |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
+      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles }) => [
+        servingRow(`${clients} | Folio \`/pages/{n}\` (streamed from the archive)`, folio),
+        servingRow(`${clients} | plain files`, plainFiles),
+        `| ${clients} | ratio Folio ÷ plain | ${round(folio.pagesPerSecond / plainFiles.pagesPerSecond)}× | | | | |`,
+      ]),
+      '',
+      `## Book posters: \`GET /books/{id}/thumbnail\`, ${summary.serving.thumbnails.clients} clients`,
+      '',
+      '| server | requests/s | MB/s | latency median | latency p95 | average poster |',
       '| --- | --- | --- | --- | --- | --- |',
-      `| Folio \`/pages/{n}\` (streamed from the archive) | ${summary.serving.folio.pagesPerSecond} | ${summary.serving.folio.megabytesPerSecond} | ${summary.serving.folio.latencyMedianMs} ms | ${summary.serving.folio.latencyP95Ms} ms | ${summary.serving.folio.averagePageKiB} KiB |`,
-      `| plain files (@fastify/static) | ${summary.serving.plainFiles.pagesPerSecond} | ${summary.serving.plainFiles.megabytesPerSecond} | ${summary.serving.plainFiles.latencyMedianMs} ms | ${summary.serving.plainFiles.latencyP95Ms} ms | ${summary.serving.plainFiles.averagePageKiB} KiB |`,
-      `| ratio Folio / plain | ${ratio}× | | | | |`,
+      servingRow('Folio (access check, poster record, bytes from memory)', summary.serving.thumbnails.folio),
+      servingRow('plain files', summary.serving.thumbnails.plainFiles),
+      `| ratio Folio ÷ plain | ${round(summary.serving.thumbnails.folio.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | |`,
       '',
     ].join('\n');
     await mkdir('bench/results', { recursive: true });

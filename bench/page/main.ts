@@ -3,6 +3,8 @@
  * cookie). Exposes the measurements to bench/reader.ts as window.folioBench.
  */
 import { DecodePool } from '../../src/workers/DecodePool.ts';
+import type { DecodeMethod } from '../../src/workers/decode-protocol.ts';
+import { scaledDecode } from '../../src/workers/scaledDecode.ts';
 
 interface Size {
   width: number;
@@ -58,7 +60,11 @@ function flush(context: CanvasRenderingContext2D): void {
   context.getImageData(0, 0, 1, 1);
 }
 
-async function decodeInWorkers(urls: string[], size: Size): Promise<DecodeRun> {
+/**
+ * The reader's pool decoding each page to `size`: `method` 'auto' is the reader's path (a scaled
+ * ImageDecoder decode for JPEG, given the natural size), 'bitmap' the previous one (createImageBitmap).
+ */
+async function decodeInWorkers(urls: string[], size: Size, natural: Size, method: DecodeMethod): Promise<DecodeRun> {
   const pool = new DecodePool();
   // Start the workers before timing, as the reader's shared pool is warm after the first page.
   await pool.decode({ url: urls[0] as string, size: { width: 8, height: 8 } }).then(({ bitmap }) => bitmap.close());
@@ -68,7 +74,7 @@ async function decodeInWorkers(urls: string[], size: Size): Promise<DecodeRun> {
       const totals: number[] = [];
       for (const url of urls) {
         const start = performance.now();
-        const { bitmap } = await pool.decode({ url, size });
+        const { bitmap } = await pool.decode({ url, size, natural, method });
         context.drawImage(bitmap, 0, 0);
         flush(context);
         totals.push(performance.now() - start);
@@ -134,6 +140,20 @@ async function firstPageFloor(url: string, size: Size): Promise<number> {
   const start = performance.now();
   const blob = await (await fetch(url, { credentials: 'include' })).blob();
   const bitmap = await createImageBitmap(blob, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' });
+  context.drawImage(bitmap, 0, 0);
+  flush(context);
+  await nextFrame();
+  bitmap.close();
+  return performance.now() - start;
+}
+
+/** The same floor with the scaled decode (ImageDecoder at a reduced JPEG scale + exact resize). */
+async function firstPageFloorScaled(url: string, size: Size, natural: Size): Promise<number> {
+  const context = drawingSurface(size);
+  const start = performance.now();
+  const blob = await (await fetch(url, { credentials: 'include' })).blob();
+  const decoded = await scaledDecode(blob, size, natural);
+  const bitmap = decoded?.bitmap ?? (await createImageBitmap(blob, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' }));
   context.drawImage(bitmap, 0, 0);
   flush(context);
   await nextFrame();
@@ -245,6 +265,7 @@ declare global {
       naiveReaderTurns: typeof naiveReaderTurns;
       preloadingImgReaderTurns: typeof preloadingImgReaderTurns;
       firstPageFloor: typeof firstPageFloor;
+      firstPageFloorScaled: typeof firstPageFloorScaled;
       naiveFirstPage: typeof naiveFirstPage;
       mountNaiveWebtoon: typeof mountNaiveWebtoon;
     };
@@ -257,6 +278,7 @@ window.folioBench = {
   naiveReaderTurns,
   preloadingImgReaderTurns,
   firstPageFloor,
+  firstPageFloorScaled,
   naiveFirstPage,
   mountNaiveWebtoon,
 };

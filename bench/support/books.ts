@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import yazl from 'yazl';
 
-export type BenchFormat = 'jpeg' | 'webp' | 'png';
+export type BenchFormat = 'jpeg' | 'webp' | 'png' | 'avif';
 
 export interface BenchImage {
   width: number;
@@ -13,7 +13,7 @@ export interface BenchImage {
   bytes: Buffer;
 }
 
-const EXTENSIONS: Record<BenchFormat, string> = { jpeg: 'jpg', webp: 'webp', png: 'png' };
+const EXTENSIONS: Record<BenchFormat, string> = { jpeg: 'jpg', webp: 'webp', png: 'png', avif: 'avif' };
 
 /**
  * Scan-like pages: blurred noise compresses about as badly as a real high-resolution scan does
@@ -46,8 +46,15 @@ export async function scanLikeImages(
         },
       })
         .blur(1.2);
-      // Typical settings for each format in the wild: q85 JPEG, q80 lossy WebP, default PNG.
-      const encoded = format === 'jpeg' ? noise.jpeg({ quality: 85 }) : format === 'webp' ? noise.webp({ quality: 80 }) : noise.png();
+      // Typical settings for each format in the wild: q85 JPEG, q80 lossy WebP, default PNG, q60 AVIF.
+      const encoded =
+        format === 'jpeg'
+          ? noise.jpeg({ quality: 85 })
+          : format === 'webp'
+            ? noise.webp({ quality: 80 })
+            : format === 'avif'
+              ? noise.avif({ quality: 60, effort: 2 })
+              : noise.png();
       bytes = await encoded.toBuffer();
       await writeFile(file, bytes);
     }

@@ -1,6 +1,6 @@
 import type { OutputInfo } from 'sharp';
 import { decodeImage, decoder, readForDecode } from '../media/image-decode.ts';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../db/ids.ts';
 import type { FolioContext } from './context.ts';
@@ -8,6 +8,7 @@ import { openBookCover } from './book-cover.ts';
 import { openBookPage } from './page-content.ts';
 import { thumbnailMaxEdge } from './server-settings.ts';
 import { thumbnailFilePath } from './thumbnail-files.ts';
+import { smallFiles } from './small-file-cache.ts';
 
 export interface ThumbnailFile {
   absolutePath: string;
@@ -26,8 +27,9 @@ export function bookThumbnail(ctx: FolioContext, bookId: string): Promise<Thumbn
   const existing = ctx.repos.thumbnails.findSelectedForBook(bookId);
   if (existing) {
     const absolutePath = thumbnailFilePath(ctx, existing);
-    return stat(absolutePath).then(
-      () => ({ absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified }),
+    // Read through the small-file cache: the route then serves these very bytes without touching the disk.
+    return smallFiles.read(absolutePath).then(
+      (file) => (file ? { absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified } : generate(ctx, bookId)),
       () => generate(ctx, bookId),
     );
   }

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+
+/** A small file's bytes and identity, as last read. */
+export interface CachedFile {
+  bytes: Buffer;
+  size: number;
+  mtime: Date;
+  /** `"0<md5 of path, mtime and size>"`: changes whenever the file does. */
+  etag: string;
+}
+
+interface Entry {
+  file: CachedFile;
+  /** The stat's own mtimeMs (fractional), to compare like with like. */
+  mtimeMs: number;
+  checkedAt: number;
+}
+
+/** Files larger than this are streamed from disk each time, not kept. */
+const MAX_FILE_BYTES = 512 * 1024;
+/** Bytes kept at most, least recently used first out. */
+const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+/** A kept file is trusted this long before its size and date are checked again. */
+const TRUST_MS = 1000;
+
+/**
+ * Posters and thumbnails (tens of kilobytes, asked for by every book card of every screen) kept in
+ * memory with their ETag, so serving one costs no open/read/close and no hashing: only a `stat` at
+ * most once a second per file to notice a replaced or deleted file. Files are written once under new
+ * names or replaced whole, so a second of staleness is the most a reader can see.
+ */
+export class SmallFileCache {
+  #entries = new Map<string, Entry>();
+  #bytes = 0;
+
+  /** The file's bytes and identity; null when it does not exist (or is too large to keep: see `keep`). */
+  async read(path: string, now = Date.now()): Promise<CachedFile | null> {
+    const known = this.#entries.get(path);
+    if (known && now - known.checkedAt < TRUST_MS) {
+      this.#touch(path, known);
+      return known.file;
+    }
+    let info;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.#forget(path);
+        return null;
+      }
+      throw error;
+    }
+    if (known && known.file.size === info.size && known.mtimeMs === info.mtimeMs) {
+      known.checkedAt = now;
+      this.#touch(path, known);
+      return known.file;
+    }
+    this.#forget(path);
+    const etag = `"0${createHash('md5').update(`${path}\u0000${info.mtimeMs}\u0000${info.size}`).digest('hex')}"`;
+    if (info.size > MAX_FILE_BYTES) return { bytes: Buffer.alloc(0), size: info.size, mtime: info.mtime, etag };
+    const bytes = await readFile(path);
+    // Replaced between the stat and the read: keep nothing, serve what was read under a fresh identity.
+    if (bytes.length !== info.size) return { bytes, size: bytes.length, mtime: new Date(now), etag: `"0${createHash('md5').update(bytes).digest('hex')}"` };
+    const file = { bytes, size: info.size, mtime: info.mtime, etag };
+    this.#entries.set(path, { file, mtimeMs: info.mtimeMs, checkedAt: now });
+    this.#bytes += bytes.length;
+    this.#evict();
+    return file;
+  }
+
+  /** Whether `file` holds the bytes (false for files too large to keep: stream them from disk). */
+  static holdsBytes(file: CachedFile): boolean {
+    return file.bytes.length === file.size;
+  }
+
+  #touch(path: string, entry: Entry): void {
+    this.#entries.delete(path);
+    this.#entries.set(path, entry);
+  }
+
+  #forget(path: string): void {
+    const entry = this.#entries.get(path);
+    if (!entry) return;
+    this.#entries.delete(path);
+    this.#bytes -= entry.file.bytes.length;
+  }
+
+  #evict(): void {
+    for (const [path] of this.#entries) {
+      if (this.#bytes <= MAX_TOTAL_BYTES) return;
+      this.#forget(path);
+    }
+  }
+}
+
+/** The server's one cache of small files (posters, thumbnails). */
+export const smallFiles = new SmallFileCache();
