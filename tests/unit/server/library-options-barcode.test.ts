@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
-import { findIsbnInImage } from '../../../server/domain/barcode-isbn.ts';
+import sharp from 'sharp';
+import { barcodePageNumbers, findIsbnInImage } from '../../../server/domain/barcode-isbn.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz } from '../../fixtures/index.ts';
-import { barcodePage, ean13CheckDigit, ean13Modules } from '../../fixtures/ean13.ts';
+import { barcodePage, ean13CheckDigit, ean13Modules, ean13Svg } from '../../fixtures/ean13.ts';
 import { startServer, type TestServer } from './helpers.ts';
 
 const ISBN_BACK = '9781402894626';
@@ -19,7 +20,7 @@ beforeEach(async () => {
   root = join(server.dir, 'library');
   // Barcode on the back cover (last page), after four plain pages.
   await createCbz(join(root, 'A', 'Back.cbz'), plainPages, { extraEntries: [{ name: 'zz-back.jpg', data: await barcodePage(ISBN_BACK) }] });
-  // Barcode on the first page, followed by four plain pages (beyond the last three searched).
+  // Barcode on the first page, followed by four plain pages (beyond the last two searched).
   await createCbz(join(root, 'A', 'Front.cbz'), plainPages, { extraEntries: [{ name: 'aa-front.jpg', data: await barcodePage(ISBN_FRONT) }] });
   // A product EAN-13 that is not an ISBN, on the last page.
   await createCbz(join(root, 'A', 'Product.cbz'), plainPages, { extraEntries: [{ name: 'zz-back.jpg', data: await barcodePage(NOT_A_BOOK) }] });
@@ -46,6 +47,25 @@ describe('EAN-13 fixture', () => {
     expect([modules.slice(0, 3), modules.slice(45, 50), modules.slice(92)]).toEqual(['101', '01010', '101']);
     expect(await findIsbnInImage(await barcodePage(ISBN_BACK))).toBe(ISBN_BACK);
     expect(await findIsbnInImage(await barcodePage(NOT_A_BOOK))).toBeNull();
+  });
+});
+
+describe('barcode search cost', () => {
+  it('searches only the covers: the last two pages and the first', () => {
+    expect(barcodePageNumbers(12)).toEqual([12, 11, 1]);
+    expect(barcodePageNumbers(2)).toEqual([2, 1]);
+    expect(barcodePageNumbers(1)).toEqual([1]);
+  });
+
+  it('reads a cover-sized barcode on a 24 MP scan from the small decode', async () => {
+    // A 4000×6000 back cover whose barcode spans a quarter of its width (10 px per module), as printed.
+    const barcode = await sharp(Buffer.from(ean13Svg(ISBN_BACK, 10, 400))).png().toBuffer();
+    const { width = 0, height = 0 } = await sharp(barcode).metadata();
+    const page = await sharp({ create: { width: 4000, height: 6000, channels: 3, background: { r: 235, g: 230, b: 220 } } })
+      .composite([{ input: barcode, left: 4000 - width - 200, top: 6000 - height - 200 }])
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    expect(await findIsbnInImage(page)).toBe(ISBN_BACK);
   });
 });
 
