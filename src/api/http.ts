@@ -116,6 +116,13 @@ export async function getJson<T>(path: string, action: string, options: CallOpti
   return (await response.json()) as T;
 }
 
+/** A GET whose answer may be empty (204 No Content): undefined then. */
+export async function getOptionalJson<T>(path: string, action: string, options: CallOptions = {}): Promise<T | undefined> {
+  const response = await call('GET', path, action, options);
+  const text = await response.text();
+  return text ? (JSON.parse(text) as T) : undefined;
+}
+
 export async function sendJson<T>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,

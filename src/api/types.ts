@@ -332,3 +332,32 @@ export interface ErrorBody {
   message: string;
   path: string;
 }
+
+/** Readium locator (R2Locator): a place in a publication, as Komga's clients exchange it. */
+export interface R2Locator {
+  href: string;
+  type: string;
+  title?: string;
+  locations?: {
+    fragments?: string[];
+    position?: number;
+    progression?: number;
+    totalProgression?: number;
+    cssSelector?: string;
+  };
+  text?: { after?: string; before?: string; highlight?: string };
+}
+
+/** Where a user is in a book (R2Progression), saved per user by PUT /api/v1/books/{id}/progression. */
+export interface R2Progression {
+  /** ISO date-time; the server refuses one older than what it has (409). */
+  modified: string;
+  device: { id: string; name: string };
+  locator: R2Locator;
+}
+
+/** GET /api/v1/books/{id}/positions. */
+export interface R2Positions {
+  total: number;
+  positions: R2Locator[];
+}

@@ -1,36 +1,41 @@
-export type SaveProgress = (page: number) => Promise<void>;
+export type SaveProgress<T = number> = (position: T) => Promise<void>;
 
-export interface ProgressSaverOptions {
+export interface ProgressSaverOptions<T = number> {
   /** Quiet time after the last page change before saving; flipping fast sends one request, not twenty. */
   debounceMs?: number;
   onError?: (error: unknown) => void;
+  /** Whether two positions are the same place (default: ===); an unchanged position is not re-sent. */
+  same?: (a: T, b: T) => boolean;
 }
 
 /**
  * Saves the reading position without ever getting in the way of reading: page changes are debounced,
  * at most one request is in flight (a change made meanwhile is sent once it settles, only the latest
  * page), and nothing is sent for a page the server already has. Page images travel through the
- * workers, so a slow save never delays a page.
+ * workers, so a slow save never delays a page. A position is a page number for page readers and a
+ * Readium locator for the EPUB reader.
  */
-export class ProgressSaver {
-  #save: SaveProgress;
+export class ProgressSaver<T = number> {
+  #save: SaveProgress<T>;
   #debounceMs: number;
   #onError: (error: unknown) => void;
-  #pending: number | null = null;
-  #lastSaved: number | null;
+  #same: (a: T, b: T) => boolean;
+  #pending: T | null = null;
+  #lastSaved: T | null;
   #timer: ReturnType<typeof setTimeout> | null = null;
   #inFlight: Promise<void> | null = null;
   #disposed = false;
 
   /** `alreadySaved` is the page the server holds, so reopening a book does not re-save it. */
-  constructor(save: SaveProgress, options: ProgressSaverOptions = {}, alreadySaved: number | null = null) {
+  constructor(save: SaveProgress<T>, options: ProgressSaverOptions<T> = {}, alreadySaved: NoInfer<T> | null = null) {
     this.#save = save;
     this.#debounceMs = options.debounceMs ?? 300;
     this.#onError = options.onError ?? (() => {});
+    this.#same = options.same ?? ((a, b) => a === b);
     this.#lastSaved = alreadySaved;
   }
 
-  get lastSaved(): number | null {
+  get lastSaved(): T | null {
     return this.#lastSaved;
   }
 
@@ -38,7 +43,7 @@ export class ProgressSaver {
     return this.#inFlight !== null || this.#timer !== null;
   }
 
-  report(page: number): void {
+  report(page: T): void {
     if (this.#disposed) return;
     this.#pending = page;
     if (this.#timer !== null) clearTimeout(this.#timer);
@@ -62,14 +67,14 @@ export class ProgressSaver {
    * For a page about to close: hands over the change still waiting for its debounce (if the server
    * does not have it yet) so it can be sent in a way that survives the page; null when none.
    */
-  takePending(): number | null {
+  takePending(): T | null {
     if (this.#timer !== null) {
       clearTimeout(this.#timer);
       this.#timer = null;
     }
     const page = this.#pending;
     this.#pending = null;
-    if (page === null || page === this.#lastSaved) return null;
+    if (page === null || this.#isSaved(page)) return null;
     this.#lastSaved = page;
     return page;
   }
@@ -80,11 +85,15 @@ export class ProgressSaver {
     this.#disposed = true;
   }
 
+  #isSaved(position: T): boolean {
+    return this.#lastSaved !== null && this.#same(position, this.#lastSaved);
+  }
+
   #sendNext(): void {
     if (this.#inFlight || this.#pending === null) return;
     const page = this.#pending;
     this.#pending = null;
-    if (page === this.#lastSaved) return;
+    if (this.#isSaved(page)) return;
     this.#inFlight = this.#save(page).then(
       () => {
         this.#lastSaved = page;

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
 import { getSiblingBook } from '../../api/books.ts';
 import { getReadListSiblingBook } from '../../api/collections.ts';
@@ -6,6 +6,7 @@ import { describeError, t } from '../i18n.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { readerTitle } from './bookTitle.ts';
+import { isTextEpub } from './bookKind.ts';
 import { Reader, type Siblings } from './Reader.tsx';
 import * as styles from './reader.css.ts';
 import { parseReaderQuery } from './readerQuery.ts';
@@ -21,6 +22,9 @@ const NO_SIBLINGS: Siblings = { previous: null, next: null };
 export function warmReader(): void {
   sharedDecodePool().warmUp();
 }
+
+// The EPUB reader (the rendering library, the sanitizer) loads only when a text book is opened.
+const EpubReader = lazy(() => import('./epub/EpubReader.tsx').then((m) => ({ default: m.EpubReader })));
 
 /** Route /book/:bookId/read — loads the book, its pages and series, then hands over to the reader. */
 export function ReaderScreen({ bookId }: { bookId: string }) {
@@ -71,6 +75,21 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
   }
 
   const { book, pages } = state;
+  const backHref = `/book/${encodeURIComponent(book.id)}`;
+  if (isTextEpub(book)) {
+    const loading = (
+      <div className={styles.screen}>
+        <div className={styles.message} role="status">
+          {t('reader.loading')}
+        </div>
+      </div>
+    );
+    return (
+      <Suspense fallback={loading}>
+        <EpubReader key={book.id} book={book} title={readerTitle(book)} siblings={siblings} query={query} backHref={backHref} />
+      </Suspense>
+    );
+  }
   if (pages.length === 0) {
     return (
       <div className={styles.screen}>
@@ -93,7 +112,7 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
       query={query}
       startPage={startPageFor(book, pages.length, query.page)}
       reportStartPage={!reopeningFinished}
-      backHref={`/book/${encodeURIComponent(book.id)}`}
+      backHref={backHref}
     />
   );
 }

@@ -5,6 +5,7 @@ import {
   EyeOff,
   Grid3x3,
   Keyboard,
+  ListTree,
   Maximize,
   Minimize,
   Settings,
@@ -28,7 +29,12 @@ interface ReaderToolbarProps {
   hasNextBook: boolean;
   onFullscreen: () => void;
   onHelp: () => void;
-  onThumbnails: () => void;
+  /** The page thumbnails (page books). */
+  onThumbnails?: () => void;
+  /** The table of contents (EPUB books). */
+  onContents?: () => void;
+  /** What the counter says; "page / total" by default. */
+  counterText?: string;
   onSettings: () => void;
   onGoToPage: (page: number) => void;
   onPreviousBook: () => void;
@@ -80,9 +86,16 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         <IconButton label={t('reader.shortcuts')} onClick={props.onHelp}>
           <Keyboard aria-hidden size={20} />
         </IconButton>
-        <IconButton label={t('reader.thumbnails')} onClick={props.onThumbnails}>
-          <Grid3x3 aria-hidden size={20} />
-        </IconButton>
+        {props.onContents && (
+          <IconButton label={t('reader.epub.contents')} onClick={props.onContents}>
+            <ListTree aria-hidden size={20} />
+          </IconButton>
+        )}
+        {props.onThumbnails && (
+          <IconButton label={t('reader.thumbnails')} onClick={props.onThumbnails}>
+            <Grid3x3 aria-hidden size={20} />
+          </IconButton>
+        )}
         <IconButton label={t('reader.settings')} onClick={props.onSettings}>
           <Settings aria-hidden size={20} />
         </IconButton>
@@ -109,7 +122,7 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           onKeyUp={commit}
         />
         <span className={styles.counter} data-testid="reader-page-counter">
-          {t('reader.page_counter', { page, total })}
+          {props.counterText ?? t('reader.page_counter', { page, total })}
         </span>
         <div className={styles.barGroup}>
           <IconButton label={t('reader.last_page')} onClick={() => props.onGoToPage(total)} disabled={page >= total}>

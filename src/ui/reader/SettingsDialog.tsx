@@ -16,7 +16,7 @@ import { readerPreferences } from './settingsStore.ts';
 
 const DIRECTIONS: ReadingDirection[] = ['LEFT_TO_RIGHT', 'RIGHT_TO_LEFT', 'VERTICAL', 'WEBTOON'];
 
-function Select<T extends string | number>({
+export function Select<T extends string | number>({
   label,
   value,
   options,
@@ -52,7 +52,7 @@ function Select<T extends string | number>({
   );
 }
 
-function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (value: boolean) => void }) {
+export function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (value: boolean) => void }) {
   const id = useId();
   return (
     <>
@@ -62,7 +62,7 @@ function Toggle({ label, checked, onChange }: { label: string; checked: boolean;
   );
 }
 
-function Group({ legend, children }: { legend: string; children: ReactNode }) {
+export function Group({ legend, children }: { legend: string; children: ReactNode }) {
   return (
     <fieldset className={styles.fieldset}>
       <legend>{legend}</legend>

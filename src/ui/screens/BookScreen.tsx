@@ -93,8 +93,6 @@ export function BookScreen({ bookId }: { bookId: string }) {
   const media = data.media;
   // A deleted file cannot be read even if its analysis said it could.
   const ready = media.status === 'READY' && !data.deleted;
-  // Text EPUBs have no page images: the reader shows comics and image books only.
-  const textBook = media.mediaProfile === 'EPUB' && !media.epubDivinaCompatible;
   const progress = data.readProgress;
   const readState = progress?.completed
     ? t('book.read_state.read')
@@ -115,9 +113,8 @@ export function BookScreen({ bookId }: { bookId: string }) {
             {t('content.book_unavailable')}
           </p>
         )}
-        {ready && textBook && <p role="note">{t('book.text_epub_note')}</p>}
         <div className={styles.actionsRow}>
-          {ready && !textBook && (
+          {ready && (
             <>
               <Link href={`/book/${data.id}/read`} className={buttons.primary}>
                 <BookOpen aria-hidden="true" size={18} />

@@ -21,3 +21,8 @@ export function applyTheme(choice: ThemeChoice): void {
   followingSystem = choice === 'system';
   paint(choice === 'dark' || (followingSystem && !!darkQuery?.matches));
 }
+
+/** Whether the dark theme is the one shown now (readers that draw their own colours follow it). */
+export function darkThemeShown(): boolean {
+  return document.documentElement.classList.contains(darkTheme);
+}

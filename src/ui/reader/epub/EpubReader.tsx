@@ -1,0 +1,362 @@
+import { EpubNavigator, EpubPreferences, TextAlignment, type EpubNavigatorListeners, type IEpubPreferences } from '@readium/navigator';
+import { Link, Locator, ReadingProgression } from '@readium/shared';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { getProgression } from '../../../api/readium.ts';
+import type { BookDto, R2Locator } from '../../../api/types.ts';
+import { renderingPreferences, type EpubSettings } from '../../../engine/epubSettings.ts';
+import { positionNumber, restorePoint } from '../../../engine/epubProgression.ts';
+import { clickZoneAction, keyAction, type ReaderAction } from '../../../engine/readerInput.ts';
+import { describeError, t } from '../../i18n.ts';
+import { session } from '../../store/session.ts';
+import * as styles from '../reader.css.ts';
+import { ReaderToolbar } from '../ReaderToolbar.tsx';
+import type { ReaderQuery } from '../readerQuery.ts';
+import { ShortcutsDialog } from '../ShortcutsDialog.tsx';
+import { useBookEdges, type Siblings } from '../useBookEdges.ts';
+import { useFullscreen } from '../useFullscreen.ts';
+import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
+import { loadBookFontSize, loadEpubSettings, saveBookFontSize, saveEpubSettings } from './epubSettingsStore.ts';
+import * as epubStyles from './epubReader.css.ts';
+import { ImageZoomDialog } from './ImageZoomDialog.tsx';
+import { loadPublication, type LoadedPublication } from './publication.ts';
+import { TocDialog } from './TocDialog.tsx';
+import { useAppIsDark } from './useAppIsDark.ts';
+import { useEpubProgress } from './useEpubProgress.ts';
+
+interface EpubReaderProps {
+  book: BookDto;
+  title: string;
+  siblings: Siblings;
+  query: ReaderQuery;
+  backHref: string;
+}
+
+type Dialog = 'settings' | 'help' | 'contents' | null;
+type LoadState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string }
+  | ({ status: 'ready'; saved: R2Locator | null } & LoadedPublication);
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+/**
+ * The reader for reflowable EPUBs: Readium's navigator renders the publication the server
+ * describes (WebPub manifest, positions) inside iframes; around it the same toolbar, keys, click
+ * zones and start/end-of-book flow as the page reader, plus a table of contents and text settings.
+ */
+export function EpubReader({ book, title, siblings, query, backHref }: EpubReaderProps) {
+  const userId = useSnapshot(session).me?.id ?? 'anonymous';
+  const [state, setState] = useState<LoadState>({ status: 'loading' });
+  const [settings, setSettingsState] = useState<EpubSettings>(() => loadEpubSettings(userId));
+  const [fontSize, setFontSizeState] = useState(() => loadBookFontSize(userId, book.id, settings.fontSize));
+  const [locator, setLocator] = useState<R2Locator | null>(null);
+  const [toolbar, setToolbar] = useState(true);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [zoomed, setZoomed] = useState<string | null>(null);
+  const appIsDark = useAppIsDark();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const frameHostRef = useRef<HTMLDivElement>(null);
+  const navigatorRef = useRef<EpubNavigator | null>(null);
+  const edges = useBookEdges(siblings, query, backHref);
+  const { fullscreen, toggle: toggleFullscreen } = useFullscreen(false);
+  const saved = state.status === 'ready' ? state.saved : null;
+  const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved);
+  const progressRef = useRef(progress);
+  progressRef.current = progress;
+  const preferences = renderingPreferences(settings, fontSize, appIsDark);
+  const preferencesRef = useRef<IEpubPreferences>({});
+  preferencesRef.current = {
+    ...preferences,
+    textAlign: preferences.textAlign === null ? null : preferences.textAlign === 'justify' ? TextAlignment.justify : TextAlignment.start,
+  };
+
+  useEffect(() => {
+    let cancelled = false;
+    setState({ status: 'loading' });
+    Promise.all([loadPublication(book.id), query.incognito ? null : getProgression(book.id)]).then(
+      ([loaded, progression]) => {
+        if (!cancelled) setState({ status: 'ready', ...loaded, saved: progression?.locator ?? null });
+      },
+      (error: unknown) => {
+        if (!cancelled) setState({ status: 'error', message: describeError(error) });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [book.id, query.incognito]);
+
+  const rtl = state.status === 'ready' && state.publication.metadata.effectiveReadingProgression === ReadingProgression.rtl;
+  const total = state.status === 'ready' ? state.positions.length : 1;
+
+  const go = useCallback((target: Locator | Link) => {
+    const navigator = navigatorRef.current;
+    if (!navigator) return;
+    const done = () => edges.moved();
+    if (target instanceof Link) navigator.goLink(target, false, done);
+    else navigator.go(target, false, done);
+  }, [edges]);
+
+  const goToPosition = useCallback(
+    (position: number) => {
+      if (state.status !== 'ready') return;
+      const target = state.positions[Math.min(Math.max(1, position), state.positions.length) - 1];
+      if (target) go(target);
+    },
+    [state, go],
+  );
+
+  const perform = useCallback(
+    (action: ReaderAction) => {
+      const navigator = navigatorRef.current;
+      switch (action) {
+        case 'next':
+          navigator?.goForward(false, (moved) => (moved ? edges.moved() : edges.hitEdge('end')));
+          break;
+        case 'previous':
+          navigator?.goBackward(false, (moved) => (moved ? edges.moved() : edges.hitEdge('start')));
+          break;
+        case 'first':
+          goToPosition(1);
+          break;
+        case 'last':
+          goToPosition(total);
+          break;
+        case 'toggle-toolbar':
+          setToolbar((visible) => !visible);
+          break;
+        case 'toggle-settings':
+          setDialog((open) => (open === 'settings' ? null : 'settings'));
+          break;
+        case 'toggle-help':
+          setDialog((open) => (open === 'help' ? null : 'help'));
+          break;
+        case 'toggle-thumbnails':
+          setDialog((open) => (open === 'contents' ? null : 'contents'));
+          break;
+        case 'toggle-fullscreen':
+          toggleFullscreen();
+          break;
+        case 'escape':
+          if (toolbar) setToolbar(false);
+          else edges.exit();
+          break;
+        default:
+          break;
+      }
+    },
+    [edges, goToPosition, total, toggleFullscreen, toolbar],
+  );
+
+  /** Keys from the page and from inside the book's frames (focus is often in the text). */
+  const onKeyRef = useRef<(event: KeyboardEvent) => void>(() => {});
+  onKeyRef.current = (event: KeyboardEvent) => {
+    if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open]') || isTyping(event.target)) return;
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    let action: ReaderAction | null;
+    if (event.key === ' ' || event.key === 'PageDown') action = event.shiftKey ? 'previous' : 'next';
+    else if (event.key === 'PageUp') action = 'previous';
+    else action = keyAction(event, rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT');
+    // Only the keys that mean something here; the comic reader's layout keys do nothing.
+    if (!action || /^(cycle-|direction-|scroll-)/.test(action)) return;
+    event.preventDefault();
+    perform(action);
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => onKeyRef.current(event);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  // The navigator: made once the publication is here, kept until the book changes.
+  useEffect(() => {
+    if (state.status !== 'ready') return;
+    const host = frameHostRef.current;
+    if (!host) return;
+    const restored = state.saved ? restorePoint(state.saved, state.positionList) : null;
+    const initial = restored ? Locator.deserialize(restored.position) : undefined;
+    const withFrames = new WeakSet<Window>();
+    const clickAt = (x: number, y: number) => {
+      const frame = navigatorRef.current?._cframes[0]?.iframe;
+      const width = frame?.clientWidth ?? host.clientWidth;
+      const height = frame?.clientHeight ?? host.clientHeight;
+      // The frame reports device pixels.
+      perform(clickZoneAction(x / devicePixelRatio / Math.max(1, width), y / devicePixelRatio / Math.max(1, height), rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT'));
+      return true;
+    };
+    let reporting = false;
+    const listeners: EpubNavigatorListeners = {
+      frameLoaded: (frameWindow) => {
+        if (withFrames.has(frameWindow)) return;
+        withFrames.add(frameWindow);
+        frameWindow.addEventListener('keydown', (event) => onKeyRef.current(event));
+        // Images in the text open zoomable on a double click.
+        frameWindow.document.addEventListener('dblclick', (event) => {
+          const target = event.target as Element | null;
+          const source =
+            target?.localName === 'img'
+              ? (target as HTMLImageElement).currentSrc
+              : target?.localName === 'image'
+                ? target.getAttribute('href') ?? target.getAttribute('xlink:href')
+                : null;
+          if (source) setZoomed(new URL(source, frameWindow.document.baseURI).href);
+        });
+      },
+      positionChanged: (current) => {
+        const plain = current.serialize() as R2Locator;
+        setLocator(plain);
+        if (reporting) progressRef.current?.report(plain);
+      },
+      tap: (event) => clickAt(event.x, event.y),
+      click: (event) => clickAt(event.x, event.y),
+      zoom: () => {},
+      miscPointer: () => {},
+      scroll: () => {},
+      customEvent: () => {},
+      // Links out of the book open in a new tab, never inside the reader's frame.
+      handleLocator: (target) => {
+        if (/^(https?|mailto|tel):/.test(target.href)) window.open(target.href, '_blank', 'noopener,noreferrer');
+        return true;
+      },
+      textSelected: () => {},
+    };
+    const navigator = new EpubNavigator(host, state.publication, listeners, state.positions, initial, {
+      preferences: preferencesRef.current,
+      defaults: {},
+    });
+    navigatorRef.current = navigator;
+    let disposed = false;
+    const started = performance.now();
+    void navigator
+      .load()
+      .then(
+        () =>
+          new Promise<void>((resolve) => {
+            const target = restored && Locator.deserialize(restored.target);
+            if (!target || disposed) return resolve();
+            navigator.go(target, false, () => resolve());
+          }),
+      )
+      .then(() => {
+        if (disposed) return;
+        performance.measure('folio:epub-first-text', { start: started });
+        host.dataset.ready = 'true';
+        reporting = true;
+        progressRef.current?.report(navigator.currentLocator.serialize() as R2Locator);
+      })
+      .catch((error: unknown) => {
+        console.error('The EPUB reader could not open the book', error);
+        if (!disposed) setState({ status: 'error', message: describeError(error) });
+      });
+    return () => {
+      disposed = true;
+      navigatorRef.current = null;
+      delete host.dataset.ready;
+      void navigator.destroy();
+    };
+    // The navigator lives as long as the publication; settings go through submitPreferences.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.status === 'ready' ? state.publication : null]);
+
+  const preferencesKey = JSON.stringify(preferences);
+  useEffect(() => {
+    void navigatorRef.current?.submitPreferences(new EpubPreferences(preferencesRef.current));
+  }, [preferencesKey]);
+
+  const setSettings = useCallback(
+    (next: EpubSettings) => {
+      setSettingsState(next);
+      saveEpubSettings(userId, next);
+    },
+    [userId],
+  );
+  const setFontSize = useCallback(
+    (size: number) => {
+      setFontSizeState(size);
+      saveBookFontSize(userId, book.id, size);
+      // The latest size picked is also the starting size of books not yet adjusted.
+      setSettings({ ...settings, fontSize: size });
+    },
+    [userId, book.id, settings, setSettings],
+  );
+
+  const toc = useMemo(() => (state.status === 'ready' ? (state.publication.toc?.items ?? []) : []), [state]);
+  const position = positionNumber(locator, total);
+  const theme = preferences.backgroundColor;
+
+  if (state.status === 'error') {
+    return (
+      <div className={styles.screen}>
+        <div className={styles.message} role="alert">
+          {state.message}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div ref={containerRef} className={styles.screen} style={{ background: theme }} data-testid="epub-reader">
+      <div className={epubStyles.stage}>
+        <div ref={frameHostRef} className={epubStyles.frames} data-testid="epub-frames" data-position={locator?.locations?.position ?? ''} />
+      </div>
+      {state.status === 'loading' && (
+        <div className={styles.message} role="status">
+          {t('reader.loading')}
+        </div>
+      )}
+      {toolbar && (
+        <ReaderToolbar
+          title={title}
+          backHref={backHref}
+          page={position}
+          total={total}
+          counterText={t('reader.page_label', { page: position, total })}
+          incognito={query.incognito}
+          fullscreen={fullscreen}
+          hasPreviousBook={siblings.previous !== null}
+          hasNextBook={siblings.next !== null}
+          onFullscreen={toggleFullscreen}
+          onHelp={() => setDialog('help')}
+          onContents={() => setDialog('contents')}
+          onSettings={() => setDialog('settings')}
+          onGoToPage={goToPosition}
+          onPreviousBook={() => edges.goToBook(siblings.previous)}
+          onNextBook={() => edges.goToBook(siblings.next)}
+        />
+      )}
+      <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
+        {t('reader.page_label', { page: position, total })}
+      </div>
+      {edges.message && (
+        <div className={styles.snackbar} role="status" data-testid="reader-edge-message">
+          {edges.message}
+        </div>
+      )}
+      {dialog === 'settings' && (
+        <EpubSettingsDialog
+          settings={settings}
+          fontSize={fontSize}
+          onSettings={setSettings}
+          onFontSize={setFontSize}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {dialog === 'help' && <ShortcutsDialog onClose={() => setDialog(null)} />}
+      {dialog === 'contents' && (
+        <TocDialog
+          entries={toc}
+          currentHref={locator?.href ?? null}
+          onPick={(link) => {
+            setDialog(null);
+            go(link);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {zoomed && <ImageZoomDialog src={zoomed} onClose={() => setZoomed(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import DOMPurify, { type Config } from 'dompurify';
+
+/*
+ * Publication documents are hostile input. The rendering library shows each one in an iframe made
+ * from a blob: URL, and a blob: document has the origin of the page that made it — Folio's. A
+ * script left in a chapter would run with the reader's session, so every (X)HTML document is
+ * cleaned before the library sees it: scripts, event handlers, javascript: URLs, frames, objects,
+ * forms and <meta>/<base> go; text, styles, images, SVG and links stay. The library's own helper
+ * scripts are added after this, so they keep working.
+ */
+
+const purifier = DOMPurify(window);
+
+const OPTIONS: Config = {
+  // Sanitizes the parsed document's root element where it is (keeps head, styles, namespaces).
+  IN_PLACE: true,
+  WHOLE_DOCUMENT: true,
+  ADD_TAGS: ['link'],
+  ADD_ATTR: ['epub:type', 'xml:lang', 'lang', 'dir', 'rel', 'xmlns', 'xmlns:epub'],
+  FORBID_TAGS: ['script', 'meta', 'base', 'iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'noscript', 'portal'],
+  // Chapters are XHTML: element and attribute names are case-sensitive there.
+  PARSER_MEDIA_TYPE: 'application/xhtml+xml',
+};
+
+/**
+ * The document without anything that could run: parsed as its media type says, cleaned in place,
+ * written back. A document that does not parse is returned as the parser's error document (shown,
+ * never run), as browsers do.
+ */
+export function sanitizeMarkup(markup: string, mediaType: string): string {
+  const xml = /xml/i.test(mediaType);
+  const doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
+  const root = doc.documentElement;
+  purifier.sanitize(root, xml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
+  if (xml) return new XMLSerializer().serializeToString(doc);
+  return `<!DOCTYPE html>\n${root.outerHTML}`;
+}
