@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio';
 import { getProgression } from '../../../api/readium.ts';
 import type { BookDto, R2Locator } from '../../../api/types.ts';
 import { renderingPreferences, type EpubSettings } from '../../../engine/epubSettings.ts';
-import { positionNumber, restorePoint } from '../../../engine/epubProgression.ts';
+import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, type ReaderAction } from '../../../engine/readerInput.ts';
 import { describeError, t } from '../../i18n.ts';
 import { session } from '../../store/session.ts';
@@ -300,7 +300,14 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   return (
     <div ref={containerRef} className={styles.screen} style={{ background: theme }} data-testid="epub-reader">
       <div className={epubStyles.stage}>
-        <div ref={frameHostRef} className={epubStyles.frames} data-testid="epub-frames" data-position={locator?.locations?.position ?? ''} />
+        <div
+          ref={frameHostRef}
+          className={epubStyles.frames}
+          data-testid="epub-frames"
+          data-position={locator?.locations?.position ?? ''}
+          data-progression={locator?.locations?.progression ?? ''}
+          data-resource={locator ? resourcePath(locator.href) : ''}
+        />
       </div>
       {state.status === 'loading' && (
         <div className={styles.message} role="status">

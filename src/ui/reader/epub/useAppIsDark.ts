@@ -1,5 +1,11 @@
 import { useEffect, useState } from 'react';
-import { darkThemeShown as isDark } from '../../theme/applyTheme.ts';
+
+/*
+ * The application's theme puts `color-scheme: dark` or `light` on <html>. Reading that computed
+ * value (rather than importing the theme modules) keeps this lazily loaded reader from pulling the
+ * theme code out of the initial bundle into a shared chunk.
+ */
+const isDark = () => getComputedStyle(document.documentElement).colorScheme.includes('dark');
 
 /** Whether the application shows its dark theme now (the EPUB reader's "auto" theme follows it). */
 export function useAppIsDark(): boolean {
