@@ -106,9 +106,15 @@ export interface EpubRenderingPreferences {
   textColor: string;
   linkColor: string;
   visitedColor: string;
+  /** Columns side by side on a wide screen; null lets the width decide. */
+  columnCount: number | null;
 }
 
-export function renderingPreferences(settings: EpubSettings, fontSize: number, appIsDark: boolean): EpubRenderingPreferences {
+/**
+ * `rightToLeft`: one column per screen. Two columns side by side would be read left column first
+ * (the pagination lays columns out left to right), the wrong order for a right-to-left book.
+ */
+export function renderingPreferences(settings: EpubSettings, fontSize: number, appIsDark: boolean, rightToLeft = false): EpubRenderingPreferences {
   const colours = EPUB_THEME_COLOURS[effectiveTheme(settings.theme, appIsDark)];
   const own = settings.publisherStyles;
   return {
@@ -122,5 +128,6 @@ export function renderingPreferences(settings: EpubSettings, fontSize: number, a
     textColor: colours.text,
     linkColor: colours.link,
     visitedColor: colours.link,
+    columnCount: rightToLeft ? 1 : null,
   };
 }

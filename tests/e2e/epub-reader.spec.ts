@@ -128,3 +128,188 @@ test('a text EPUB opens from its book page and shows its text; the pages turn bo
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => progression(page)).toBeLessThan(turned);
 });
+
+test('the table of contents jumps to a chapter (EPUB 3 nav and EPUB 2 NCX)', async ({ page }) => {
+  await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'The Harbour' }).click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0003.xhtml');
+  await expect(shown(page).getByText('Marker of the harbour chapter.')).toBeVisible();
+
+  await openBook(page, 'Novels 1 - Classic', '?incognito=true');
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Epilogue' }).click();
+  await expect(shown(page).getByText('Classic epilogue marker.')).toBeVisible();
+});
+
+test('settings change the text at once and are remembered; font size is kept per book', async ({ page }) => {
+  await openBook(page, 'Novels 2 - Illustrated');
+  const userFontSize = () => shown(page).locator('html').evaluate((html) => html.style.getPropertyValue('--USER__fontSize'));
+  const background = () => shown(page).locator('html').evaluate((html) => html.style.getPropertyValue('--USER__backgroundColor'));
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Theme').selectOption({ label: 'Sepia' });
+  await dialog.getByLabel('Font size').selectOption({ label: '150 %' });
+  await expect.poll(background).toBe('#f4ecd8');
+  await expect.poll(userFontSize).toBe('150%');
+  await dialog.getByLabel('Publisher styles').uncheck();
+  await dialog.getByLabel('Line height').selectOption({ label: '1.8' });
+  await expect.poll(() => shown(page).locator('html').evaluate((html) => html.style.getPropertyValue('--USER__lineHeight'))).toBe('1.8');
+  await page.keyboard.press('Escape');
+
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect.poll(background).toBe('#f4ecd8');
+  await expect.poll(userFontSize).toBe('150%');
+
+  // Another book starts at the last size picked, and keeps its own once changed.
+  await openBook(page, 'Novels 1 - Classic');
+  await expect.poll(userFontSize).toBe('150%');
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: '100 %' });
+  await expect.poll(userFontSize).toBe('100%');
+  await openBook(page, 'Novels 2 - Illustrated');
+  await expect.poll(userFontSize).toBe('150%');
+});
+
+test('the place read is saved as an R2 progression and restored after a reload; read progress follows', async ({ page }) => {
+  const request = page.context().request;
+  const bookId = await openBook(page, 'Novels 2 - Illustrated');
+  const saved = page.waitForRequest(
+    (r) => r.method() === 'PUT' && r.url().endsWith(`/books/${bookId}/progression`) && (r.postData() ?? '').includes('ch0003.xhtml'),
+  );
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'The Harbour' }).click();
+  const body = JSON.parse((await saved).postData() ?? '{}');
+  expect(body.device.name).toBe('Folio web reader');
+  expect(body.locator.href).toContain('/resource/OEBPS/text/ch0003.xhtml');
+  await expect.poll(async () => (await getBook(request, folio.url, bookId)).readProgress?.page ?? 0).toBeGreaterThan(1);
+
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0003.xhtml');
+  await expect(shown(page).getByText('Marker of the harbour chapter.')).toBeVisible();
+});
+
+test('a progression sent in Komga web client shape is where Folio reopens the book', async ({ page }) => {
+  const request = page.context().request;
+  const book = await findBook(request, folio.url, 'Novels 1 - Classic');
+  const positions = await (await request.get(`${folio.url}/api/v1/books/${book.id}/positions`)).json();
+  const epilogue = positions.positions.find((p: { href: string }) => p.href.endsWith('ch0002.xhtml'));
+  // As Komga's client sends it: absolute href (here on another host name), a progression, its device.
+  const put = await request.put(`${folio.url}/api/v1/books/${book.id}/progression`, {
+    data: {
+      modified: new Date().toISOString(),
+      device: { id: 'komga-webui', name: 'Komga web reader' },
+      locator: {
+        href: epilogue.href.replace('127.0.0.1', 'localhost'),
+        type: 'application/xhtml+xml',
+        locations: { progression: 0.2, position: epilogue.locations.position, totalProgression: epilogue.locations.totalProgression },
+      },
+    },
+  });
+  expect(put.status()).toBe(204);
+  await openBook(page, 'Novels 1 - Classic');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0002.xhtml');
+  await expect(shown(page).getByText('Classic epilogue marker.')).toBeVisible();
+});
+
+test('incognito reading saves nothing, even when leaving the reader', async ({ page }) => {
+  const request = page.context().request;
+  const book = await findBook(request, folio.url, 'Arabic');
+  const puts: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes(`/books/${book.id}/progression`) && r.method() !== 'GET') puts.push(r.url());
+  });
+  await openBook(page, 'Arabic', '?incognito=true');
+  await expect(page.getByRole('img', { name: 'Incognito: progress is not saved' })).toBeVisible();
+  const start = await progression(page);
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => progression(page)).toBeGreaterThan(start);
+  // Leaving the reader flushes a pending save before the book page asks for the book: it would
+  // be on the wire by the time that answer arrives.
+  const bookLoaded = page.waitForResponse((r) => r.url().endsWith(`/api/v1/books/${book.id}`) && r.request().method() === 'GET');
+  await page.getByRole('link', { name: 'Back to the book' }).click();
+  await bookLoaded;
+  expect(puts).toEqual([]);
+  expect((await request.get(`${folio.url}/api/v1/books/${book.id}/progression`)).status()).toBe(204);
+});
+
+test('a right-to-left book reads right to left and turns forward with the left arrow', async ({ page }) => {
+  await openBook(page, 'Arabic', '?incognito=true');
+  const heading = shown(page).getByRole('heading', { name: 'الفصل 1' });
+  await expect(heading).toBeVisible();
+  expect(await heading.evaluate((h) => getComputedStyle(h).direction)).toBe('rtl');
+  // At the start, → goes back: the start-of-book note shows.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('reader-edge-message')).toHaveText('Beginning of the book.');
+  const start = await progression(page);
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => progression(page)).toBeGreaterThan(start);
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0001.xhtml');
+  const turned = await progression(page);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => progression(page)).toBeLessThan(turned);
+});
+
+test('a vertical Japanese book is laid out top to bottom, right to left', async ({ page }) => {
+  await openBook(page, 'Vertical', '?incognito=true');
+  await expect(shown(page).getByRole('heading', { name: '第1章' })).toBeVisible();
+  expect(await shown(page).locator('html').evaluate((html) => getComputedStyle(html).writingMode)).toBe('vertical-rl');
+});
+
+test('script in a book never runs: inline, handlers, javascript: links, srcdoc frames', async ({ page }) => {
+  await openBook(page, 'Scripted');
+  await expect(shown(page).getByText('Harmless text of the scripted book.')).toBeVisible();
+  // Everything the page would load (and so every handler that could fire) has settled.
+  await expect.poll(() => shown(page).locator('html').evaluate(() => document.readyState)).toBe('complete');
+  expect(await page.evaluate(() => (window as { __pwned?: string }).__pwned)).toBeUndefined();
+  const leftovers = await shown(page).locator('html').evaluate(() => ({
+    scripts: [...document.querySelectorAll('script')].filter((s) => !s.dataset.readium).length,
+    handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+    frames: document.querySelectorAll('iframe').length,
+    jsLinks: document.querySelectorAll('a[href^="javascript"]').length,
+  }));
+  expect(leftovers).toEqual({ scripts: 0, handlers: 0, frames: 0, jsLinks: 0 });
+  await expect(page).not.toHaveTitle('pwned');
+});
+
+test('past the last page, a second try opens the next book of the series', async ({ page }) => {
+  await openBook(page, 'Novels 1 - Classic', '?incognito=true');
+  await page.keyboard.press('End');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0002.xhtml');
+  const next = await findBook(page.context().request, folio.url, 'Novels 2 - Illustrated');
+  await expect(async () => {
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('reader-edge-message')).toContainText('End of the book.', { timeout: 1000 });
+  }).toPass();
+  await expect(async () => {
+    await page.keyboard.press('ArrowRight');
+    await expect(page).toHaveURL(new RegExp(`/book/${next.id}/read`), { timeout: 1000 });
+  }).toPass();
+  await expect(shown(page).getByText('Opening words of the illustrated book.')).toBeVisible();
+});
+
+test('a 1,000-chapter book opens quickly and jumps to its last chapter', async ({ page }) => {
+  const started = Date.now();
+  await openBook(page, 'Long', '?incognito=true');
+  await expect(shown(page).getByText('Marker of part 1.')).toBeVisible();
+  const firstText = await page.evaluate(() => performance.getEntriesByName('folio:epub-first-text')[0]?.duration ?? -1);
+  console.log(`long book: first text ${Math.round(firstText)} ms after the navigator started, ${Date.now() - started} ms from navigation`);
+  await expect(page.getByTestId('reader-page-counter')).toHaveText(/of (\d{4,})$/);
+  await page.getByRole('button', { name: 'Contents' }).click();
+  const entries = page.getByRole('dialog').getByRole('listitem');
+  await expect(entries).toHaveCount(1000);
+  await page.getByRole('dialog').getByRole('button', { name: 'Part 1000', exact: true }).click();
+  await expect(shown(page).getByText('Marker of part 1000.')).toBeVisible();
+});
+
+test('an image in the text opens zoomable on a double click', async ({ page }) => {
+  await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
+  await shown(page).getByRole('img', { name: 'A red plate' }).dblclick();
+  const zoomed = page.getByTestId('epub-zoomed-image');
+  await expect(zoomed).toBeVisible();
+  const before = (await zoomed.boundingBox())!.width;
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(async () => (await zoomed.boundingBox())!.width).toBeGreaterThan(before);
+});

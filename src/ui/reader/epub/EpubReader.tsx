@@ -66,7 +66,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved);
   const progressRef = useRef(progress);
   progressRef.current = progress;
-  const preferences = renderingPreferences(settings, fontSize, appIsDark);
+  const rtl = state.status === 'ready' && state.publication.metadata.effectiveReadingProgression === ReadingProgression.rtl;
+  const preferences = renderingPreferences(settings, fontSize, appIsDark, rtl);
   const preferencesRef = useRef<IEpubPreferences>({});
   preferencesRef.current = {
     ...preferences,
@@ -89,7 +90,6 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     };
   }, [book.id, query.incognito]);
 
-  const rtl = state.status === 'ready' && state.publication.metadata.effectiveReadingProgression === ReadingProgression.rtl;
   const total = state.status === 'ready' ? state.positions.length : 1;
 
   const go = useCallback((target: Locator | Link) => {
@@ -113,6 +113,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     (action: ReaderAction) => {
       const navigator = navigatorRef.current;
       switch (action) {
+        // Forward and back in reading order; the keys and tap zones already follow the direction.
         case 'next':
           navigator?.goForward(false, (moved) => (moved ? edges.moved() : edges.hitEdge('end')));
           break;

@@ -1,9 +1,12 @@
 import { globalStyle, style } from '@vanilla-extract/css';
 
-/** The area the book's frames fill: the whole screen; the toolbars float above it. */
+/**
+ * The area the book's frames fill: the screen between the toolbars' places, so the bars never hide
+ * a line and showing or hiding them does not lay the book out again.
+ */
 export const stage = style({
   position: 'absolute',
-  inset: 0,
+  inset: '3.5rem 0',
   display: 'flex',
   justifyContent: 'center',
   overflow: 'hidden',
@@ -43,3 +46,6 @@ export const zoomViewport = style({ maxWidth: '90vw', maxHeight: '75vh', overflo
 export const zoomImage = style({ display: 'block', transformOrigin: '0 0' });
 
 export const zoomControls = style({ display: 'flex', gap: '0.5rem', alignItems: 'center', marginBlockEnd: '0.5rem' });
+
+// The navigator positions its frames; they fill the box (an unstyled iframe is 300 × 150 pixels).
+globalStyle(`${frames} iframe`, { width: '100%', height: '100%', inset: 0 });

@@ -1,4 +1,4 @@
-import { HttpFetcher, Link, Locator, Manifest, Publication, Resource, type Fetcher } from '@readium/shared';
+import { HttpFetcher, Link, Locator, Manifest, Publication, ReadingProgression, Resource, type Fetcher } from '@readium/shared';
 import { getEpubManifest, getPositions } from '../../../api/readium.ts';
 import type { R2Locator } from '../../../api/types.ts';
 import { sanitizeMarkup } from './sanitizeMarkup.ts';
@@ -11,11 +11,13 @@ const authorisedFetch = (input: RequestInfo | URL, init?: RequestInit) =>
 class SanitizedResource extends Resource {
   readonly #inner: Resource;
   readonly #mediaType: string;
+  readonly #rtl: boolean;
 
-  constructor(inner: Resource, mediaType: string) {
+  constructor(inner: Resource, mediaType: string, rtl: boolean) {
     super();
     this.#inner = inner;
     this.#mediaType = mediaType;
+    this.#rtl = rtl;
   }
 
   link(): Promise<Link> {
@@ -29,7 +31,7 @@ class SanitizedResource extends Resource {
   async read(): Promise<Uint8Array | undefined> {
     const bytes = await this.#inner.read();
     if (bytes === undefined) return undefined;
-    return new TextEncoder().encode(sanitizeMarkup(new TextDecoder().decode(bytes), this.#mediaType));
+    return new TextEncoder().encode(sanitizeMarkup(new TextDecoder().decode(bytes), this.#mediaType, { rtl: this.#rtl }));
   }
 
   close(): void {
@@ -39,6 +41,8 @@ class SanitizedResource extends Resource {
 
 class SanitizingFetcher implements Fetcher {
   readonly #inner = new HttpFetcher(authorisedFetch);
+  /** Set once the manifest says the book reads right to left. */
+  rtl = false;
 
   links(): Link[] {
     return this.#inner.links();
@@ -46,7 +50,7 @@ class SanitizingFetcher implements Fetcher {
 
   get(link: Link): Resource {
     const resource = this.#inner.get(link);
-    return link.mediaType.isHTML ? new SanitizedResource(resource, link.mediaType.string) : resource;
+    return link.mediaType.isHTML ? new SanitizedResource(resource, link.mediaType.string, this.rtl) : resource;
   }
 
   close(): void {
@@ -67,7 +71,9 @@ export async function loadPublication(bookId: string): Promise<LoadedPublication
   const [json, positions] = await Promise.all([getEpubManifest(bookId), getPositions(bookId)]);
   const manifest = Manifest.deserialize(json);
   if (!manifest) throw new Error('The book manifest could not be read');
-  const publication = new Publication({ manifest, fetcher: new SanitizingFetcher() });
+  const fetcher = new SanitizingFetcher();
+  fetcher.rtl = manifest.metadata.effectiveReadingProgression === ReadingProgression.rtl;
+  const publication = new Publication({ manifest, fetcher });
   const locators = positions.positions.map((p) => Locator.deserialize(p)).filter((l): l is Locator => l !== undefined);
   if (locators.length === 0) throw new Error('The book has no positions');
   return { publication, positions: locators, positionList: positions.positions };

@@ -27,11 +27,34 @@ const OPTIONS: Config = {
  * written back. A document that does not parse is returned as the parser's error document (shown,
  * never run), as browsers do.
  */
-export function sanitizeMarkup(markup: string, mediaType: string): string {
+export function sanitizeMarkup(markup: string, mediaType: string, options: { rtl?: boolean } = {}): string {
   const xml = /xml/i.test(mediaType);
   const doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
   const root = doc.documentElement;
   purifier.sanitize(root, xml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
+  if (options.rtl) markRightToLeft(doc);
   if (xml) return new XMLSerializer().serializeToString(doc);
   return `<!DOCTYPE html>\n${root.outerHTML}`;
+}
+
+/**
+ * Right-to-left books: the text reads right to left, the pages follow each other as columns laid
+ * out left to right. The library's pagination (this version) only knows left-to-right columns: when
+ * the root or body reads right to left (dir attribute or CSS — the browser takes body's direction
+ * for the whole viewport) it reports every place as the chapter's start and turns the wrong way.
+ * So root and body stay left to right and everything inside body reads right to left; the reader
+ * maps "forward" to the left arrow and left tap zone itself. A document the book marks left to
+ * right is left alone.
+ */
+function markRightToLeft(doc: Document): void {
+  const root = doc.documentElement;
+  const body = doc.body ?? doc.getElementsByTagName('body')[0];
+  const declared = (body?.getAttribute('dir') || root.getAttribute('dir') || 'rtl').toLowerCase();
+  if (declared !== 'rtl') return;
+  root.removeAttribute('dir');
+  body?.removeAttribute('dir');
+  const head = doc.head ?? doc.getElementsByTagName('head')[0];
+  const style = doc.createElementNS(root.namespaceURI, 'style');
+  style.textContent = 'html, body { direction: ltr !important; } body > * { direction: rtl; }';
+  head?.appendChild(style);
 }
