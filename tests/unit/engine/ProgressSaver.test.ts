@@ -138,4 +138,20 @@ describe('ProgressSaver', () => {
     vi.advanceTimersByTime(500);
     expect(calls).toHaveLength(0);
   });
+
+  it('positions other than page numbers (EPUB locators) are compared with the given sameness', async () => {
+    const sent: { href: string; at: number }[] = [];
+    const save = async (place: { href: string; at: number }) => void sent.push(place);
+    const same = (a: { href: string; at: number }, b: { href: string; at: number }) => a.href === b.href && Math.abs(a.at - b.at) < 0.01;
+    const saver = new ProgressSaver(save, { debounceMs: 10, same }, { href: 'ch1', at: 0.5 });
+    saver.report({ href: 'ch1', at: 0.501 });
+    vi.advanceTimersByTime(10);
+    await flushMicrotasks();
+    expect(sent).toEqual([]);
+    saver.report({ href: 'ch2', at: 0 });
+    vi.advanceTimersByTime(10);
+    await flushMicrotasks();
+    expect(sent).toEqual([{ href: 'ch2', at: 0 }]);
+    expect(saver.takePending()).toBeNull();
+  });
 });
