@@ -322,6 +322,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           page={position}
           total={total}
           counterText={t('reader.page_label', { page: position, total })}
+          pageDirection={rtl ? 'rtl' : 'ltr'}
           incognito={query.incognito}
           fullscreen={fullscreen}
           hasPreviousBook={siblings.previous !== null}
