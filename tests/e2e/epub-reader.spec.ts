@@ -198,6 +198,7 @@ test('a progression sent in Komga web client shape is where Folio reopens the bo
   const epilogue = positions.positions.find((p: { href: string }) => p.href.endsWith('ch0002.xhtml'));
   // As Komga's client sends it: absolute href (here on another host name), a progression, its device.
   const put = await request.put(`${folio.url}/api/v1/books/${book.id}/progression`, {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
     data: {
       modified: new Date().toISOString(),
       device: { id: 'komga-webui', name: 'Komga web reader' },
@@ -242,7 +243,7 @@ test('a right-to-left book reads right to left and turns forward with the left a
   expect(await heading.evaluate((h) => getComputedStyle(h).direction)).toBe('rtl');
   // At the start, → goes back: the start-of-book note shows.
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('reader-edge-message')).toHaveText('Beginning of the book.');
+  await expect(page.getByTestId('reader-edge-message')).toContainText('Beginning of the book.');
   const start = await progression(page);
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => progression(page)).toBeGreaterThan(start);
@@ -296,7 +297,8 @@ test('a 1,000-chapter book opens quickly and jumps to its last chapter', async (
   await expect(shown(page).getByText('Marker of part 1.')).toBeVisible();
   const firstText = await page.evaluate(() => performance.getEntriesByName('folio:epub-first-text')[0]?.duration ?? -1);
   console.log(`long book: first text ${Math.round(firstText)} ms after the navigator started, ${Date.now() - started} ms from navigation`);
-  await expect(page.getByTestId('reader-page-counter')).toHaveText(/of (\d{4,})$/);
+  // 5 MB of text: thousands of positions (the count is formatted for the locale: "6,000").
+  await expect(page.getByTestId('reader-page-counter')).toHaveText(/^Page 1 of \d{1,2},\d{3}$/);
   await page.getByRole('button', { name: 'Contents' }).click();
   const entries = page.getByRole('dialog').getByRole('listitem');
   await expect(entries).toHaveCount(1000);

@@ -11,13 +11,13 @@ const authorisedFetch = (input: RequestInfo | URL, init?: RequestInit) =>
 class SanitizedResource extends Resource {
   readonly #inner: Resource;
   readonly #mediaType: string;
-  readonly #rtl: boolean;
+  readonly #rtlScript: boolean;
 
-  constructor(inner: Resource, mediaType: string, rtl: boolean) {
+  constructor(inner: Resource, mediaType: string, rtlScript: boolean) {
     super();
     this.#inner = inner;
     this.#mediaType = mediaType;
-    this.#rtl = rtl;
+    this.#rtlScript = rtlScript;
   }
 
   link(): Promise<Link> {
@@ -31,7 +31,7 @@ class SanitizedResource extends Resource {
   async read(): Promise<Uint8Array | undefined> {
     const bytes = await this.#inner.read();
     if (bytes === undefined) return undefined;
-    return new TextEncoder().encode(sanitizeMarkup(new TextDecoder().decode(bytes), this.#mediaType, { rtl: this.#rtl }));
+    return new TextEncoder().encode(sanitizeMarkup(new TextDecoder().decode(bytes), this.#mediaType, { rtlScript: this.#rtlScript }));
   }
 
   close(): void {
@@ -41,8 +41,8 @@ class SanitizedResource extends Resource {
 
 class SanitizingFetcher implements Fetcher {
   readonly #inner = new HttpFetcher(authorisedFetch);
-  /** Set once the manifest says the book reads right to left. */
-  rtl = false;
+  /** Set once the manifest says the book is in a right-to-left script. */
+  rtlScript = false;
 
   links(): Link[] {
     return this.#inner.links();
@@ -50,13 +50,16 @@ class SanitizingFetcher implements Fetcher {
 
   get(link: Link): Resource {
     const resource = this.#inner.get(link);
-    return link.mediaType.isHTML ? new SanitizedResource(resource, link.mediaType.string, this.rtl) : resource;
+    return link.mediaType.isHTML ? new SanitizedResource(resource, link.mediaType.string, this.rtlScript) : resource;
   }
 
   close(): void {
     this.#inner.close();
   }
 }
+
+/** Languages written right to left (BCP 47 primary subtags). */
+const RTL_SCRIPTS = /^(ar|he|iw|fa|ur|ps|yi|ji|ug|ckb|sd|dv|syr)(-|$)/i;
 
 export interface LoadedPublication {
   publication: Publication;
@@ -72,7 +75,8 @@ export async function loadPublication(bookId: string): Promise<LoadedPublication
   const manifest = Manifest.deserialize(json);
   if (!manifest) throw new Error('The book manifest could not be read');
   const fetcher = new SanitizingFetcher();
-  fetcher.rtl = manifest.metadata.effectiveReadingProgression === ReadingProgression.rtl;
+  fetcher.rtlScript =
+    manifest.metadata.effectiveReadingProgression === ReadingProgression.rtl && RTL_SCRIPTS.test(manifest.metadata.languages?.[0] ?? '');
   const publication = new Publication({ manifest, fetcher });
   const locators = positions.positions.map((p) => Locator.deserialize(p)).filter((l): l is Locator => l !== undefined);
   if (locators.length === 0) throw new Error('The book has no positions');

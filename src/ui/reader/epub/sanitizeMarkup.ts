@@ -27,12 +27,17 @@ const OPTIONS: Config = {
  * written back. A document that does not parse is returned as the parser's error document (shown,
  * never run), as browsers do.
  */
-export function sanitizeMarkup(markup: string, mediaType: string, options: { rtl?: boolean } = {}): string {
+export interface MarkupOptions {
+  /** The book's text is in a right-to-left script (Arabic, Hebrew…), whatever its documents declare. */
+  rtlScript?: boolean;
+}
+
+export function sanitizeMarkup(markup: string, mediaType: string, options: MarkupOptions = {}): string {
   const xml = /xml/i.test(mediaType);
   const doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
   const root = doc.documentElement;
   purifier.sanitize(root, xml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
-  if (options.rtl) markRightToLeft(doc);
+  markRightToLeft(doc, options.rtlScript ?? false);
   if (xml) return new XMLSerializer().serializeToString(doc);
   return `<!DOCTYPE html>\n${root.outerHTML}`;
 }
@@ -43,13 +48,14 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: { rtl
  * the root or body reads right to left (dir attribute or CSS — the browser takes body's direction
  * for the whole viewport) it reports every place as the chapter's start and turns the wrong way.
  * So root and body stay left to right and everything inside body reads right to left; the reader
- * maps "forward" to the left arrow and left tap zone itself. A document the book marks left to
- * right is left alone.
+ * maps "forward" to the left arrow and left tap zone itself. Applies to documents that say they
+ * are right to left, and to undeclared ones of a right-to-left-script book — not to vertical
+ * Japanese or Chinese, whose right-to-left page order is no text direction.
  */
-function markRightToLeft(doc: Document): void {
+function markRightToLeft(doc: Document, rtlScript: boolean): void {
   const root = doc.documentElement;
   const body = doc.body ?? doc.getElementsByTagName('body')[0];
-  const declared = (body?.getAttribute('dir') || root.getAttribute('dir') || 'rtl').toLowerCase();
+  const declared = (body?.getAttribute('dir') || root.getAttribute('dir') || (rtlScript ? 'rtl' : 'ltr')).toLowerCase();
   if (declared !== 'rtl') return;
   root.removeAttribute('dir');
   body?.removeAttribute('dir');
