@@ -9,6 +9,7 @@ import { describeError, t } from '../i18n.ts';
 import { isAdmin, session } from '../store/session.ts';
 import { DebugOverlay } from './DebugOverlay.tsx';
 import { PageMenu, type PosterTarget } from './PageMenu.tsx';
+import { applyChromeAction, isTyping, type ChromePanel } from './readerChrome.ts';
 import { PagedView } from './PagedView.tsx';
 import { setPageAsPoster } from './posterFromPage.ts';
 import * as styles from './reader.css.ts';
@@ -45,10 +46,6 @@ interface ReaderProps {
 type Dialog = 'settings' | 'help' | 'thumbnails' | null;
 
 const NOTICE_MS = 4000;
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
 
 /**
  * The reader shell: settings, direction, keys, menus, notices and the start/end-of-book flow around
@@ -113,6 +110,8 @@ export function Reader(props: ReaderProps) {
         setNotice(changed);
         return;
       }
+      const togglePanel = (panel: ChromePanel) => setDialog((open) => (open === panel ? null : panel));
+      if (applyChromeAction(action, { toolbar, setToolbar, togglePanel, toggleFullscreen, exit: edges.exit })) return;
       switch (action) {
         case 'next':
         case 'scroll-down': {
@@ -134,21 +133,6 @@ export function Reader(props: ReaderProps) {
         case 'last':
           controller?.last();
           break;
-        case 'toggle-toolbar':
-          setToolbar((visible) => !visible);
-          break;
-        case 'toggle-settings':
-          setDialog((open) => (open === 'settings' ? null : 'settings'));
-          break;
-        case 'toggle-help':
-          setDialog((open) => (open === 'help' ? null : 'help'));
-          break;
-        case 'toggle-thumbnails':
-          setDialog((open) => (open === 'thumbnails' ? null : 'thumbnails'));
-          break;
-        case 'toggle-fullscreen':
-          toggleFullscreen();
-          break;
         case 'zoom-in':
         case 'zoom-out':
         case 'zoom-reset':
@@ -165,11 +149,6 @@ export function Reader(props: ReaderProps) {
           break;
         case 'direction-webtoon':
           setDirection('WEBTOON');
-          break;
-        case 'escape':
-          // Dialogs close themselves on Escape; then the toolbars; then the reader.
-          if (toolbar) setToolbar(false);
-          else edges.exit();
           break;
         default:
           break;

@@ -11,6 +11,7 @@ import { describeError, t } from '../../i18n.ts';
 import { session } from '../../store/session.ts';
 import * as styles from '../reader.css.ts';
 import { ReaderToolbar } from '../ReaderToolbar.tsx';
+import { applyChromeAction, isTyping, type ChromePanel } from '../readerChrome.ts';
 import type { ReaderQuery } from '../readerQuery.ts';
 import { ShortcutsDialog } from '../ShortcutsDialog.tsx';
 import { useBookEdges, type Siblings } from '../useBookEdges.ts';
@@ -37,10 +38,6 @@ type LoadState =
   | { status: 'loading' }
   | { status: 'error'; message: string }
   | ({ status: 'ready'; saved: R2Locator | null } & LoadedPublication);
-
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
 
 /**
  * The reader for reflowable EPUBs: Readium's navigator renders the publication the server
@@ -112,6 +109,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const perform = useCallback(
     (action: ReaderAction) => {
       const navigator = navigatorRef.current;
+      // The page list of a book of pages is the table of contents here.
+      const togglePanel = (panel: ChromePanel) => {
+        const wanted: Dialog = panel === 'thumbnails' ? 'contents' : panel;
+        setDialog((open) => (open === wanted ? null : wanted));
+      };
+      if (applyChromeAction(action, { toolbar, setToolbar, togglePanel, toggleFullscreen, exit: edges.exit })) return;
       switch (action) {
         // Forward and back in reading order; the keys and tap zones already follow the direction.
         case 'next':
@@ -125,25 +128,6 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           break;
         case 'last':
           goToPosition(total);
-          break;
-        case 'toggle-toolbar':
-          setToolbar((visible) => !visible);
-          break;
-        case 'toggle-settings':
-          setDialog((open) => (open === 'settings' ? null : 'settings'));
-          break;
-        case 'toggle-help':
-          setDialog((open) => (open === 'help' ? null : 'help'));
-          break;
-        case 'toggle-thumbnails':
-          setDialog((open) => (open === 'contents' ? null : 'contents'));
-          break;
-        case 'toggle-fullscreen':
-          toggleFullscreen();
-          break;
-        case 'escape':
-          if (toolbar) setToolbar(false);
-          else edges.exit();
           break;
         default:
           break;

@@ -1,0 +1,48 @@
+import type { ReaderAction } from '../../engine/readerInput.ts';
+
+/** A key typed into a field belongs to the field, not to the reader. */
+export function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+export type ChromePanel = 'settings' | 'help' | 'thumbnails';
+
+export interface ReaderChrome {
+  toolbar: boolean;
+  setToolbar: (update: (visible: boolean) => boolean) => void;
+  /** Opens the panel, or closes it when it is the one open ('thumbnails': the page list or contents). */
+  togglePanel: (panel: ChromePanel) => void;
+  toggleFullscreen: () => void;
+  exit: () => void;
+}
+
+/**
+ * What every reader (pages or EPUB) does alike: toolbars, settings, help and page-list panels,
+ * full screen, and Escape (dialogs close themselves on it; then the toolbars; then the reader).
+ * True when the action was one of these.
+ */
+export function applyChromeAction(action: ReaderAction, chrome: ReaderChrome): boolean {
+  switch (action) {
+    case 'toggle-toolbar':
+      chrome.setToolbar((visible) => !visible);
+      return true;
+    case 'toggle-settings':
+      chrome.togglePanel('settings');
+      return true;
+    case 'toggle-help':
+      chrome.togglePanel('help');
+      return true;
+    case 'toggle-thumbnails':
+      chrome.togglePanel('thumbnails');
+      return true;
+    case 'toggle-fullscreen':
+      chrome.toggleFullscreen();
+      return true;
+    case 'escape':
+      if (chrome.toolbar) chrome.setToolbar(() => false);
+      else chrome.exit();
+      return true;
+    default:
+      return false;
+  }
+}
