@@ -46,7 +46,7 @@ describe('POST /api/v1/books/list', () => {
   it('filters by library, series, media status and title', async () => {
     expect(await bookNames({ condition: { libraryId: is(second.id) } })).toEqual(['Delta 1']);
     expect(await bookNames({ condition: { seriesId: is(seriesIds.Alpha) } }, '?sort=name')).toEqual(['Alpha 01', 'Alpha 02']);
-    expect(await bookNames({ condition: { mediaStatus: is('ERROR') } })).toEqual(['broken']);
+    expect(await bookNames({ condition: { mediaStatus: is('UNSUPPORTED') } })).toEqual(['broken']);
     expect(await bookNames({ condition: { title: { operator: 'beginsWith', value: 'alpha' } } }, '?sort=name')).toEqual(['Alpha 01', 'Alpha 02']);
     expect(await bookNames({ condition: { title: { operator: 'contains', value: '02' } } })).toEqual(['Alpha 02']);
     expect(await bookNames({ condition: { title: { operator: 'doesNotContain', value: 'a' } } }, '?sort=name')).toEqual(['broken']);
@@ -57,7 +57,7 @@ describe('POST /api/v1/books/list', () => {
       condition: {
         allOf: [
           { libraryId: is(library.id) },
-          { anyOf: [{ seriesId: is(seriesIds.Beta) }, { mediaStatus: is('ERROR') }] },
+          { anyOf: [{ seriesId: is(seriesIds.Beta) }, { mediaStatus: is('UNSUPPORTED') }] },
           { deleted: { operator: 'isFalse' } },
           { oneShot: { operator: 'isFalse' } },
         ],
