@@ -56,11 +56,20 @@ export function tPlural(key: string, count: number, params?: Params): string {
 }
 
 /** The SPEC §7 message for a failed call: "An error occurred while trying to …" plus the server's message. */
+/** Komga error codes (ERR_dddd, REFERENCE §8) in a text become their localised meaning. */
+export function explainErrorCodes(text: string): string {
+  return text.replace(/ERR_\d{4}/g, (code) => {
+    const key = `error_codes.${code}`;
+    const meaning = t(key);
+    return meaning === key ? code : meaning;
+  });
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     const action = t(`api_actions.${error.action}`);
     return error.serverMessage
-      ? t('errors.call_failed_with_message', { action, message: error.serverMessage })
+      ? t('errors.call_failed_with_message', { action, message: explainErrorCodes(error.serverMessage) })
       : t('errors.call_failed', { action });
   }
   return error instanceof Error ? error.message : String(error);

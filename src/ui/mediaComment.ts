@@ -1,4 +1,4 @@
-import { t } from './i18n.ts';
+import { explainErrorCodes, t } from './i18n.ts';
 
 /** The server's words when it skipped a malformed ComicInfo.xml (server/domain/metadata-import.ts). */
 const COMICINFO_SKIPPED = /ComicInfo\.xml skipped: ComicInfo\.xml is not well-formed \(line (\d+)\): .*$/;
@@ -8,11 +8,7 @@ const COMICINFO_SKIPPED = /ComicInfo\.xml skipped: ComicInfo\.xml is not well-fo
  * skipped-ComicInfo warning becomes a localised sentence with its line number.
  */
 export function explainMediaComment(comment: string): string {
-  return comment
-    .replace(COMICINFO_SKIPPED, (_all, line: string) => t('media_comment.comicinfo_skipped', { line }))
-    .replace(/ERR_\d{4}/g, (code) => {
-      const key = `error_codes.${code}`;
-      const meaning = t(key);
-      return meaning === key ? code : meaning;
-    });
+  return explainErrorCodes(
+    comment.replace(COMICINFO_SKIPPED, (_all, line: string) => t('media_comment.comicinfo_skipped', { line })),
+  );
 }

@@ -128,8 +128,6 @@ test('the sidebar library link opens the view last used for that library', async
   await expect(page).toHaveURL(new RegExp(`/libraries/${library.id}/collections`));
   await page.goto(`${folio.url}/dashboard`);
   const navigation = page.getByRole('navigation', { name: 'Main navigation' });
-  const toggle = page.getByRole('button', { name: 'Toggle navigation' });
-  if (await toggle.isVisible()) await toggle.click();
   await navigation.getByRole('link', { name: library.name, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/libraries/${library.id}/collections$`));
 });

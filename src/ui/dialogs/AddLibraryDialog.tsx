@@ -7,6 +7,7 @@ import * as buttons from '../components/buttons.css.ts';
 import { t } from '../i18n.ts';
 import { addLibraryToSession } from '../store/session.ts';
 import { FolderBrowserDialog } from './FolderBrowserDialog.tsx';
+import { LibraryOptionsTabs, NEW_LIBRARY_OPTIONS, type LibraryOptions } from './LibraryOptionsTabs.tsx';
 import * as formStyles from '../components/form.css.ts';
 import * as styles from './dialog.css.ts';
 
@@ -17,6 +18,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
   const headingId = useId();
   const [name, setName] = useState('');
   const [root, setRoot] = useState('');
+  const [options, setOptions] = useState<LibraryOptions>(NEW_LIBRARY_OPTIONS);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const [browsing, setBrowsing] = useState(false);
@@ -27,6 +29,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
     if (open && !dialog.open) {
       setName('');
       setRoot('');
+      setOptions(NEW_LIBRARY_OPTIONS);
       setError(undefined);
       dialog.showModal();
     } else if (!open && dialog.open) {
@@ -39,7 +42,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
     setBusy(true);
     setError(undefined);
     try {
-      const library = await createLibrary({ name: name.trim(), root: root.trim() });
+      const library = await createLibrary({ ...options, name: name.trim(), root: root.trim() });
       addLibraryToSession(library);
       onAdded(library);
     } catch (failure) {
@@ -52,7 +55,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
   return (
     <dialog
       ref={dialogRef}
-      className={styles.dialog}
+      className={`${styles.dialog} ${styles.wide}`}
       aria-labelledby={headingId}
       // React passes a nested dialog's close event up the tree; only this dialog's own counts.
       onClose={(event) => {
@@ -63,24 +66,27 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
         <h2 id={headingId} className={styles.heading}>
           {t('libraries.add_dialog.title')}
         </h2>
-        <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
-        <div className={formStyles.row}>
-          <TextField
-            label={t('libraries.add_dialog.root')}
-            value={root}
-            onChange={(e) => setRoot(e.target.value)}
-            required
-          />
-          <button type="button" className={buttons.secondary} onClick={() => setBrowsing(true)}>
-            {t('folders.browse')}
-          </button>
-        </div>
+        <LibraryOptionsTabs
+          options={options}
+          onChange={(patch) => setOptions((previous) => ({ ...previous, ...patch }))}
+          general={
+            <>
+              <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+              <div className={formStyles.row}>
+                <TextField label={t('libraries.add_dialog.root')} value={root} onChange={(e) => setRoot(e.target.value)} required />
+                <button type="button" className={buttons.secondary} onClick={() => setBrowsing(true)}>
+                  {t('folders.browse')}
+                </button>
+              </div>
+            </>
+          }
+        />
         <ErrorMessage error={error} />
         <div className={styles.actions}>
           <button type="button" className={buttons.quiet} onClick={onClose}>
             {t('app.cancel')}
           </button>
-          <button type="submit" className={buttons.primary} disabled={busy}>
+          <button type="submit" className={buttons.primary} disabled={busy || !name.trim() || !root.trim()}>
             {t('libraries.add_dialog.submit')}
           </button>
         </div>

@@ -32,3 +32,16 @@ export const scrollBody = style({ maxHeight: '60vh', overflowY: 'auto', display:
 export const pickList = style({ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 2 });
 
 export const fieldset = style({ border: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 8 });
+
+export const tabs = style({ display: 'flex', flexWrap: 'wrap', gap: 4, borderBottom: `1px solid ${vars.color.border}` });
+
+export const tab = style({
+  padding: '6px 10px',
+  border: 'none',
+  borderBottom: '2px solid transparent',
+  background: 'transparent',
+  color: 'inherit',
+  font: 'inherit',
+  cursor: 'pointer',
+  selectors: { '&[aria-selected="true"]': { borderBottomColor: vars.color.primary, fontWeight: 600 } },
+});

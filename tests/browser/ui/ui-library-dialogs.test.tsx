@@ -48,6 +48,7 @@ const LIBRARY = {
 const { ApiError } = await import('../../../src/api/http.ts');
 const { AddLibraryDialog } = await import('../../../src/ui/dialogs/AddLibraryDialog.tsx');
 const { EditLibraryDialog } = await import('../../../src/ui/dialogs/EditLibraryDialog.tsx');
+const { NEW_LIBRARY_OPTIONS } = await import('../../../src/ui/dialogs/LibraryOptionsTabs.tsx');
 const { DeleteLibraryDialog } = await import('../../../src/ui/dialogs/DeleteLibraryDialog.tsx');
 const { session } = await import('../../../src/ui/store/session.ts');
 
@@ -67,18 +68,21 @@ describe('library dialogs', () => {
     await userEvent.fill(dialog.getByLabelText('Root folder'), '/data/manga');
     await userEvent.click(dialog.getByRole('button', { name: 'Add' }));
     await vi.waitFor(() => expect(onAdded).toHaveBeenCalled());
-    expect(api.created).toEqual([{ name: 'Manga', root: '/data/manga' }]);
+    // Every option is sent, with the defaults Komga's web client proposes.
+    expect(api.created).toEqual([{ ...NEW_LIBRARY_OPTIONS, name: 'Manga', root: '/data/manga' }]);
     expect(session.libraries.map((l) => l.name)).toEqual(['Comics', 'Manga']);
   });
 
-  it('shows the failed-call message when the server refuses the library', async () => {
+  it('shows the failed-call message, its error code in words, when the server refuses the library', async () => {
     api.createFailure = new ApiError('add_library', 400, 'ERR_1016');
     view = renderAt('/welcome', <AddLibraryDialog open onClose={() => undefined} onAdded={() => undefined} />);
     const dialog = page.getByRole('dialog', { name: 'Add library' });
     await userEvent.fill(dialog.getByLabelText('Name'), 'X');
     await userEvent.fill(dialog.getByLabelText('Root folder'), '/nope');
     await userEvent.click(dialog.getByRole('button', { name: 'Add' }));
-    await expect.element(dialog.getByRole('alert')).toHaveTextContent('An error occurred while trying to add the library: ERR_1016');
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent(
+      'An error occurred while trying to add the library: The directory is not accessible or is not a directory',
+    );
   });
 
   it('edit sends only what changed', async () => {
@@ -86,8 +90,10 @@ describe('library dialogs', () => {
     view = renderAt('/libraries/L1/series', <EditLibraryDialog library={LIBRARY} open onClose={onClose} />);
     const dialog = page.getByRole('dialog');
     await userEvent.fill(dialog.getByLabelText('Name'), 'Comics 2');
+    await userEvent.click(dialog.getByRole('tab', { name: 'File management' }));
     await userEvent.click(dialog.getByLabelText('Convert to CBZ automatically'));
-    await userEvent.selectOptions(dialog.getByLabelText('Series cover'), 'LAST');
+    await userEvent.click(dialog.getByRole('tab', { name: 'Series cover' }));
+    await userEvent.selectOptions(dialog.getByRole('combobox', { name: 'Series cover' }), 'LAST');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
     expect(api.updates).toEqual([{ id: 'L1', update: { name: 'Comics 2', convertToCbz: true, seriesCover: 'LAST' } }]);

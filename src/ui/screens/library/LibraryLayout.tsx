@@ -5,6 +5,8 @@ import { useSnapshot } from 'valtio';
 import { scanLibrary } from '../../../api/libraries.ts';
 import { analyzeLibrary, emptyLibraryTrash, refreshLibraryMetadata } from '../../../api/libraryAdmin.ts';
 import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu.tsx';
+import { ConfirmActionDialog } from '../../dialogs/ConfirmActionDialog.tsx';
+import { ConfirmDeleteDialog } from '../../dialogs/ConfirmDeleteDialog.tsx';
 import { DeleteLibraryDialog } from '../../dialogs/DeleteLibraryDialog.tsx';
 import { EditLibraryDialog } from '../../dialogs/EditLibraryDialog.tsx';
 import { EmptyState, ErrorMessage } from '../../components/Feedback.tsx';
@@ -28,7 +30,7 @@ export function LibraryLayout(props: { libraryId: string; view: LibraryView; chi
   const [scanError, setScanError] = useState<unknown>(undefined);
   const [scanning, setScanning] = useState(false);
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'delete' | 'analyze' | 'refresh' | 'trash' | null>(null);
   const [, navigate] = useLocation();
 
   useEffect(() => {
@@ -51,16 +53,15 @@ export function LibraryLayout(props: { libraryId: string; view: LibraryView; chi
     }
   }
 
-  /** Server-side tasks: they start in the background, so success means "started". */
+  /**
+   * Server-side tasks, confirmed first (SPEC §2 lists them as dialogs): they start in the background,
+   * so success means "started"; a failure to start stays in the dialog.
+   */
   async function startTask(run: () => Promise<void>, startedKey: string) {
-    setScanError(undefined);
     setNotice(undefined);
-    try {
-      await run();
-      setNotice(t(startedKey));
-    } catch (error) {
-      setScanError(error);
-    }
+    await run();
+    setDialog(null);
+    setNotice(t(startedKey));
   }
 
   const actions: MenuAction[] = [
@@ -69,19 +70,19 @@ export function LibraryLayout(props: { libraryId: string; view: LibraryView; chi
       key: 'analyze',
       label: t('libraries.actions.analyze'),
       icon: <FileSearch aria-hidden="true" size={16} />,
-      run: () => void startTask(() => analyzeLibrary(libraryId), 'libraries.actions.analyze_started'),
+      run: () => setDialog('analyze'),
     },
     {
       key: 'refresh',
       label: t('libraries.actions.refresh_metadata'),
       icon: <Tags aria-hidden="true" size={16} />,
-      run: () => void startTask(() => refreshLibraryMetadata(libraryId), 'libraries.actions.refresh_started'),
+      run: () => setDialog('refresh'),
     },
     {
       key: 'trash',
       label: t('libraries.actions.empty_trash'),
       icon: <Trash aria-hidden="true" size={16} />,
-      run: () => void startTask(() => emptyLibraryTrash(libraryId), 'libraries.actions.trash_started'),
+      run: () => setDialog('trash'),
     },
     { key: 'edit', label: t('libraries.actions.edit'), icon: <Pencil aria-hidden="true" size={16} />, run: () => setDialog('edit') },
     {
@@ -107,6 +108,30 @@ export function LibraryLayout(props: { libraryId: string; view: LibraryView; chi
             {libraryRecord && (
               <>
                 <EditLibraryDialog library={libraryRecord} open={dialog === 'edit'} onClose={() => setDialog(null)} />
+                <ConfirmActionDialog
+                  open={dialog === 'analyze'}
+                  title={t('libraries.actions.analyze')}
+                  explanation={t('libraries.confirm.analyze', { name: libraryRecord.name })}
+                  confirmLabel={t('libraries.actions.analyze')}
+                  onClose={() => setDialog(null)}
+                  onConfirm={() => startTask(() => analyzeLibrary(libraryId), 'libraries.actions.analyze_started')}
+                />
+                <ConfirmActionDialog
+                  open={dialog === 'refresh'}
+                  title={t('libraries.actions.refresh_metadata')}
+                  explanation={t('libraries.confirm.refresh', { name: libraryRecord.name })}
+                  confirmLabel={t('libraries.actions.refresh_metadata')}
+                  onClose={() => setDialog(null)}
+                  onConfirm={() => startTask(() => refreshLibraryMetadata(libraryId), 'libraries.actions.refresh_started')}
+                />
+                <ConfirmDeleteDialog
+                  open={dialog === 'trash'}
+                  title={t('libraries.actions.empty_trash')}
+                  explanation={t('libraries.confirm.trash', { name: libraryRecord.name })}
+                  confirmLabel={t('libraries.actions.empty_trash')}
+                  onClose={() => setDialog(null)}
+                  onConfirm={() => startTask(() => emptyLibraryTrash(libraryId), 'libraries.actions.trash_started')}
+                />
                 <DeleteLibraryDialog
                   library={libraryRecord}
                   open={dialog === 'delete'}

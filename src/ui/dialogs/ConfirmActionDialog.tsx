@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import { ErrorMessage } from '../components/Feedback.tsx';
+import { Modal } from './Modal.tsx';
+
+/**
+ * Asks before a long or heavy task starts (analyse a library, refresh its metadata): says what it
+ * does, runs it on confirmation, shows the failure if it does not start.
+ */
+export function ConfirmActionDialog(props: {
+  open: boolean;
+  title: string;
+  explanation: string;
+  confirmLabel: string;
+  onClose: () => void;
+  onConfirm: () => Promise<void>;
+}) {
+  const { open, onClose, onConfirm } = props;
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  useEffect(() => {
+    if (open) setError(undefined);
+  }, [open]);
+
+  async function confirm() {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onConfirm();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal open={open} title={props.title} onClose={onClose} onSubmit={() => void confirm()} submitLabel={props.confirmLabel} submitDisabled={busy}>
+      <p>{props.explanation}</p>
+      <ErrorMessage error={error} />
+    </Modal>
+  );
+}

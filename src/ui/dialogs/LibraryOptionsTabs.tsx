@@ -1,0 +1,161 @@
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { SCAN_INTERVALS, SERIES_COVERS, type LibraryDto } from '../../api/types.ts';
+import { CheckboxList, type CheckboxOption } from '../components/CheckboxList.tsx';
+import { SelectField } from '../components/SelectField.tsx';
+import { TextArea } from '../components/TextArea.tsx';
+import { TextField } from '../components/TextField.tsx';
+import { t } from '../i18n.ts';
+import * as styles from './dialog.css.ts';
+
+/** Every setting of a library but its identity: what the add and edit dialogs let the user choose. */
+export type LibraryOptions = Omit<LibraryDto, 'id' | 'name' | 'root' | 'unavailable'>;
+
+type Flag = {
+  [K in keyof LibraryOptions]: LibraryOptions[K] extends boolean ? K : never;
+}[keyof LibraryOptions];
+
+/**
+ * What Komga's web client proposes for a new library: everything imported but barcode ISBNs (slow:
+ * pages are decoded to look for one), file hashes and page dimensions on, page hashes off, a scan
+ * every 6 hours, the usual NAS recycle-bin folders excluded.
+ */
+export const NEW_LIBRARY_OPTIONS: LibraryOptions = {
+  importComicInfoBook: true,
+  importComicInfoSeries: true,
+  importComicInfoCollection: true,
+  importComicInfoReadList: true,
+  importComicInfoSeriesAppendVolume: true,
+  importEpubBook: true,
+  importEpubSeries: true,
+  importMylarSeries: true,
+  importLocalArtwork: true,
+  importBarcodeIsbn: false,
+  scanForceModifiedTime: false,
+  scanInterval: 'EVERY_6H',
+  scanOnStartup: false,
+  scanCbx: true,
+  scanPdf: true,
+  scanEpub: true,
+  scanDirectoryExclusions: ['#recycle', '@eaDir', '@Recycle'],
+  repairExtensions: false,
+  convertToCbz: false,
+  emptyTrashAfterScan: false,
+  seriesCover: 'FIRST',
+  hashFiles: true,
+  hashPages: false,
+  hashKoreader: false,
+  analyzeDimensions: true,
+  oneshotsDirectory: null,
+};
+
+const TABS = ['general', 'analysis', 'files', 'scanner', 'series_cover', 'import'] as const;
+type Tab = (typeof TABS)[number];
+
+const FLAGS: Partial<Record<Tab, Flag[]>> = {
+  analysis: ['analyzeDimensions', 'hashFiles', 'hashPages', 'hashKoreader'],
+  files: ['convertToCbz', 'repairExtensions'],
+  scanner: ['scanOnStartup', 'scanForceModifiedTime', 'emptyTrashAfterScan', 'scanCbx', 'scanPdf', 'scanEpub'],
+  import: [
+    'importComicInfoBook',
+    'importComicInfoSeries',
+    'importComicInfoCollection',
+    'importComicInfoReadList',
+    'importComicInfoSeriesAppendVolume',
+    'importEpubBook',
+    'importEpubSeries',
+    'importMylarSeries',
+    'importLocalArtwork',
+    'importBarcodeIsbn',
+  ],
+};
+
+const tabLabel = (tab: Tab) => (tab === 'series_cover' ? t('libraries.edit_dialog.series_cover') : t(`libraries.option_groups.${tab}`));
+
+/**
+ * The library dialogs' body (SPEC §3): the General tab (name, folder: given by the dialog) and one
+ * tab per option group. Tabs follow the WAI-ARIA tab pattern: arrows move between them.
+ */
+export function LibraryOptionsTabs(props: {
+  general: ReactNode;
+  options: LibraryOptions;
+  onChange: (patch: Partial<LibraryOptions>) => void;
+}) {
+  const { options, onChange } = props;
+  const [tab, setTab] = useState<Tab>('general');
+  const baseId = useId();
+  const tabId = (name: Tab) => `${baseId}-tab-${name}`;
+  const panelId = `${baseId}-panel`;
+
+  function onKeyDown(event: KeyboardEvent) {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length]!;
+    setTab(next);
+    document.getElementById(tabId(next))?.focus();
+  }
+
+  const flags = FLAGS[tab];
+  return (
+    <>
+      <div role="tablist" aria-label={t('libraries.option_groups.label')} className={styles.tabs} onKeyDown={onKeyDown}>
+        {TABS.map((name) => (
+          <button
+            key={name}
+            id={tabId(name)}
+            type="button"
+            role="tab"
+            aria-selected={tab === name}
+            aria-controls={panelId}
+            tabIndex={tab === name ? 0 : -1}
+            className={styles.tab}
+            onClick={() => setTab(name)}
+          >
+            {tabLabel(name)}
+          </button>
+        ))}
+      </div>
+      <div id={panelId} role="tabpanel" aria-labelledby={tabId(tab)} className={styles.scrollBody}>
+        {tab === 'general' && props.general}
+        {flags && (
+          <CheckboxList
+            legend={tabLabel(tab)}
+            options={flags.map<CheckboxOption>((flag) => ({ key: flag, label: t(`libraries.options.${flag}`), checked: options[flag] }))}
+            onToggle={(flag, checked) => onChange({ [flag]: checked } as Partial<LibraryOptions>)}
+          />
+        )}
+        {tab === 'scanner' && (
+          <>
+            <SelectField
+              label={t('libraries.edit_dialog.scan_interval')}
+              value={options.scanInterval}
+              options={SCAN_INTERVALS.map((value) => ({ value, label: t(`libraries.scan_interval.${value}`) }))}
+              onChange={(value) => onChange({ scanInterval: value as LibraryOptions['scanInterval'] })}
+            />
+            <TextArea
+              label={t('libraries.options.scanDirectoryExclusions')}
+              value={options.scanDirectoryExclusions.join('\n')}
+              rows={3}
+              onChange={(event) =>
+                onChange({ scanDirectoryExclusions: event.target.value.split('\n').map((line) => line.trim()).filter(Boolean) })
+              }
+            />
+            <TextField
+              label={t('libraries.options.oneshotsDirectory')}
+              value={options.oneshotsDirectory ?? ''}
+              onChange={(event) => onChange({ oneshotsDirectory: event.target.value.trim() || null })}
+            />
+          </>
+        )}
+        {tab === 'series_cover' && (
+          <SelectField
+            label={t('libraries.edit_dialog.series_cover')}
+            value={options.seriesCover}
+            options={SERIES_COVERS.map((value) => ({ value, label: t(`libraries.series_cover.${value}`) }))}
+            onChange={(value) => onChange({ seriesCover: value as LibraryOptions['seriesCover'] })}
+          />
+        )}
+      </div>
+    </>
+  );
+}
