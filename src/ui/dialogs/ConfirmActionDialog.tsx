@@ -15,6 +15,17 @@ export function ConfirmActionDialog(props: {
   onConfirm: () => Promise<void>;
 }) {
   const { open, onClose, onConfirm } = props;
+  const { busy, error, confirm } = useConfirmation(open, onConfirm);
+  return (
+    <Modal open={open} title={props.title} onClose={onClose} onSubmit={() => void confirm()} submitLabel={props.confirmLabel} submitDisabled={busy}>
+      <p>{props.explanation}</p>
+      <ErrorMessage error={error} />
+    </Modal>
+  );
+}
+
+/** A confirmation's run: busy while it runs, its failure kept to show; cleared each time the dialog opens. */
+export function useConfirmation(open: boolean, onConfirm: () => Promise<void>) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   useEffect(() => {
@@ -32,11 +43,5 @@ export function ConfirmActionDialog(props: {
       setBusy(false);
     }
   }
-
-  return (
-    <Modal open={open} title={props.title} onClose={onClose} onSubmit={() => void confirm()} submitLabel={props.confirmLabel} submitDisabled={busy}>
-      <p>{props.explanation}</p>
-      <ErrorMessage error={error} />
-    </Modal>
-  );
+  return { busy, error, confirm };
 }

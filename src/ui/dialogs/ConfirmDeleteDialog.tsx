@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import * as form from '../components/form.css.ts';
 import { t } from '../i18n.ts';
+import { useConfirmation } from './ConfirmActionDialog.tsx';
 import { Modal } from './Modal.tsx';
 
 /**
@@ -19,28 +20,12 @@ export function ConfirmDeleteDialog(props: {
 }) {
   const { open, onClose, onConfirm } = props;
   const [understood, setUnderstood] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
+  const { busy, error, confirm } = useConfirmation(open, onConfirm);
   const checkId = useId();
 
   useEffect(() => {
-    if (open) {
-      setUnderstood(false);
-      setError(undefined);
-    }
+    if (open) setUnderstood(false);
   }, [open]);
-
-  async function confirm() {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await onConfirm();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <Modal
