@@ -29,7 +29,8 @@ export type { Static, TSchema };
 export function Nullable<T extends TSchema>(schema: T) {
   const { type, enum: values } = schema as { type?: string | string[]; enum?: unknown[] };
   if (type === undefined) return Type.Unsafe<Static<T> | null>({ anyOf: [schema, { type: 'null' }] });
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [...[type].flat(), 'null'], ...(values ? { enum: [...values, null] } : {}) });
+  const types = [...new Set([...[type].flat(), 'null'])];
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: types, ...(values ? { enum: [...new Set([...values, null])] } : {}) });
 }
 
 /** One of fixed string values, matched case-insensitively by normaliseRequest. */
@@ -52,6 +53,12 @@ const MESSAGE = 'x-message';
 export function withMessage<T extends TSchema>(schema: T, message: string): T {
   return { ...schema, [MESSAGE]: message } as T;
 }
+
+/**
+ * Any query parameters as Fastify parses them (one string, or a list when repeated): for routes
+ * whose parameters are read by the shared query helpers (legacy list filters, paging).
+ */
+export const RawQuerySchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
 
 /** Path parameter `id`. */
 export const IdParams = Type.Object({ id: Type.String() });

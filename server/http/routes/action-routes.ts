@@ -3,13 +3,14 @@ import type { FolioContext } from '../../domain/context.ts';
 import { liveBookIds, submitBookAnalysis, submitEmptyTrash, submitMetadataRefresh } from '../../domain/library-tasks.ts';
 import { notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
+import { IdParams, type FolioApp } from '../schemas.ts';
 
 /**
  * Admin actions that queue background work and answer 202 at once (REFERENCE §2.2):
  * analyse / refresh metadata for a library, a series or a book; empty a library's trash;
  * cancel queued tasks.
  */
-export function registerActionRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerActionRoutes(app: FolioApp, ctx: FolioContext): void {
   type Scope = 'libraries' | 'series' | 'books';
   const booksOf = (scope: Scope, id: string): string[] => {
     if (scope === 'libraries') {
@@ -26,19 +27,19 @@ export function registerActionRoutes(app: FastifyInstance, ctx: FolioContext): v
   };
 
   for (const scope of ['libraries', 'series', 'books'] as const) {
-    app.post<{ Params: { id: string } }>(`/api/v1/${scope}/:id/analyze`, async (request, reply) => {
+    app.post(`/api/v1/${scope}/:id/analyze`, { schema: { params: IdParams } }, async (request, reply) => {
       requireRole(request, 'ADMIN');
       for (const bookId of booksOf(scope, request.params.id)) submitBookAnalysis(ctx, bookId);
       return reply.code(202).send();
     });
-    app.post<{ Params: { id: string } }>(`/api/v1/${scope}/:id/metadata/refresh`, async (request, reply) => {
+    app.post(`/api/v1/${scope}/:id/metadata/refresh`, { schema: { params: IdParams } }, async (request, reply) => {
       requireRole(request, 'ADMIN');
       for (const bookId of booksOf(scope, request.params.id)) submitMetadataRefresh(ctx, bookId);
       return reply.code(202).send();
     });
   }
 
-  app.post<{ Params: { id: string } }>('/api/v1/libraries/:id/empty-trash', async (request, reply) => {
+  app.post('/api/v1/libraries/:id/empty-trash', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     if (!ctx.repos.libraries.findById(request.params.id)) throw notFound();
     submitEmptyTrash(ctx, request.params.id);

@@ -7,6 +7,7 @@ import { logFilePath } from '../../logging.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { requireRole } from '../guards.ts';
+import { Type, type FolioApp } from '../schemas.ts';
 
 interface Measurement {
   statistic: string;
@@ -34,7 +35,7 @@ const version = (() => {
  * Spring Boot actuator endpoints the web client uses (REFERENCE §2.8): health (anonymous),
  * info, metrics (Komga's names and tags) and shutdown; everything but health needs ADMIN.
  */
-export function registerActuatorRoutes(app: FastifyInstance, ctx: FolioContext, onShutdown: () => void): void {
+export function registerActuatorRoutes(app: FolioApp, ctx: FolioContext, onShutdown: () => void): void {
   const tasks = new TaskMetrics(ctx.tasks);
   const libraryIds = () => ctx.repos.libraries.findAll().map((l) => l.id);
   const count = (sql: string, libraries: string[]) => {
@@ -124,11 +125,11 @@ export function registerActuatorRoutes(app: FastifyInstance, ctx: FolioContext, 
     return { names: Object.keys(metrics).sort() };
   });
 
-  app.get<{ Params: { name: string }; Querystring: { tag?: string | string[] } }>('/actuator/metrics/:name', async (request) => {
+  app.get('/actuator/metrics/:name', { schema: { params: Type.Object({ name: Type.String() }), querystring: Type.Object({ tag: Type.Optional(Type.Array(Type.String())) }) } }, async (request) => {
     requireRole(request, 'ADMIN');
     const metric = metrics[request.params.name];
     if (!metric) throw notFound('Metric not found');
-    const tags = request.query.tag === undefined ? [] : Array.isArray(request.query.tag) ? request.query.tag : [request.query.tag];
+    const tags = request.query.tag ?? [];
     const selected: string[] = [];
     for (const tag of tags) {
       const colon = tag.indexOf(':');

@@ -7,11 +7,12 @@ import { clearSessionCookies } from '../auth/sessions.ts';
 import { badRequest } from '../errors.ts';
 import { caller } from '../guards.ts';
 import { toUserDto } from '../dto/user-dto.ts';
+import type { FolioApp } from '../schemas.ts';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 /** Claim (first run), current user (= login with Basic) and logout (REFERENCE §1.2–1.7). */
-export function registerAuthRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/claim', async () => ({ isClaimed: ctx.repos.users.count() > 0 }));
 
   app.post('/api/v1/claim', async (request) => {

@@ -1,6 +1,5 @@
 import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
 import type { FolioContext } from '../../domain/context.ts';
 import { bookThumbnail } from '../../domain/book-thumbnails.ts';
 import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/read-progress.ts';
@@ -14,10 +13,11 @@ import { toBookDto, toPageDto } from '../dto/book-dto.ts';
 import { sendFileBody } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
 import { bookPage } from '../paged-search.ts';
+import { IdParams, RawQuerySchema, type FolioApp, Type, type Static, Nullable } from '../schemas.ts';
 
 const ReadProgressUpdate = Type.Object({
-  page: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
-  completed: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  page: Type.Optional(Nullable(Type.Integer())),
+  completed: Type.Optional(Nullable(Type.Boolean())),
 });
 
 /** Why a book's pages cannot be listed, per media status (REFERENCE §2.5). */
@@ -28,21 +28,21 @@ export const NOT_READY_MESSAGES: Record<string, string> = {
   UNSUPPORTED: 'Book format is not supported',
 };
 
-export function registerBookRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   const bookForCaller = (id: string, user: User) => {
     const book = ctx.repos.books.findById(id);
     if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
     return book;
   };
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/books', async (request) =>
+  app.get('/api/v1/books', { schema: { querystring: RawQuerySchema } }, async (request) =>
     bookPage(ctx, request, parsePaging(request.query), {
       condition: bookConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
     }),
   );
 
-  app.get<{ Params: { id: string } }>('/api/v1/books/:id', async (request) => {
+  app.get('/api/v1/books/:id', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     bookForCaller(request.params.id, user);
     return toBookDto(ctx, request.params.id, user.id, callerIsAdmin(request));
@@ -64,10 +64,10 @@ export function registerBookRoutes(app: FastifyInstance, ctx: FolioContext): voi
     if (!target) throw notFound();
     return toBookDto(ctx, target, user.id, callerIsAdmin(request));
   };
-  app.get('/api/v1/books/:id/next', sibling('next'));
-  app.get('/api/v1/books/:id/previous', sibling('previous'));
+  app.get('/api/v1/books/:id/next', { schema: { params: IdParams } }, sibling('next'));
+  app.get('/api/v1/books/:id/previous', { schema: { params: IdParams } }, sibling('previous'));
 
-  app.get<{ Params: { id: string } }>('/api/v1/books/:id/pages', async (request) => {
+  app.get('/api/v1/books/:id/pages', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     bookForCaller(request.params.id, user);
     const media = ctx.repos.media.findByBookId(request.params.id);
@@ -76,7 +76,7 @@ export function registerBookRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return ctx.repos.media.findPages(request.params.id).map(toPageDto);
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/books/:id/thumbnail', async (request, reply) => {
+  app.get('/api/v1/books/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     bookForCaller(request.params.id, user);
     const thumbnail = await bookThumbnail(ctx, request.params.id);
@@ -100,7 +100,7 @@ export function registerBookRoutes(app: FastifyInstance, ctx: FolioContext): voi
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/api/v1/books/:id/read-progress', async (request, reply) => {
+  app.delete('/api/v1/books/:id/read-progress', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     bookForCaller(request.params.id, user);
     deleteReadProgress(ctx, user.id, request.params.id);
@@ -108,7 +108,7 @@ export function registerBookRoutes(app: FastifyInstance, ctx: FolioContext): voi
   });
 
   /** The book file as an attachment (role FILE_DOWNLOAD), streamed from disk, resumable (Range). */
-  app.get<{ Params: { id: string } }>('/api/v1/books/:id/file', async (request, reply) => {
+  app.get('/api/v1/books/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const book = bookForCaller(request.params.id, user);
     const media = ctx.repos.media.findByBookId(book.id);

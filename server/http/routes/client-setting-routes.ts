@@ -3,6 +3,7 @@ import { type ClientSetting, ClientSettingRepository, GLOBAL_SCOPE } from '../..
 import type { FolioContext } from '../../domain/context.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
+import type { FolioApp } from '../schemas.ts';
 
 type Body = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ function readKeys(body: unknown): string[] {
  * is also open to anonymous callers (the login page reads the OAuth2 options) but then holds only
  * the settings flagged allowUnauthorized. User settings carry no allowUnauthorized property.
  */
-export function registerClientSettingRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): void {
   const settings = new ClientSettingRepository(ctx.db);
 
   app.get('/api/v1/client-settings/global/list', async (request) => {

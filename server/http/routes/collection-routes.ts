@@ -18,6 +18,7 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
+import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 /** Validates a creation/update body; `partial` allows missing fields (PATCH). */
 function readCollectionBody(body: unknown, partial: boolean): { name?: string; ordered?: boolean; seriesIds?: string[] } {
@@ -42,7 +43,7 @@ function readCollectionBody(body: unknown, partial: boolean): { name?: string; o
 }
 
 /** Collections of series (REFERENCE §2.6). Writes need ADMIN. */
-export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void {
   const visibleTo = (user: User) => (seriesId: string) => canSeeSeries(ctx.db, user, seriesId);
 
   /** A collection the caller may see: restricted users do not see collections with nothing visible. */
@@ -61,7 +62,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext
   const emit = (name: 'CollectionAdded' | 'CollectionChanged' | 'CollectionDeleted', c: Collection) =>
     ctx.events.emit({ name, data: { collectionId: c.id, seriesIds: c.seriesIds } });
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/collections', async (request) => {
+  app.get('/api/v1/collections', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const paging = parsePaging(request.query);
     const libraries = listParam(request.query, 'library_id');
@@ -76,12 +77,12 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext
     return toPage(slice.map((c) => toCollectionDto(c, visible)), all.length, paging, false);
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/collections/:id', async (request) => {
+  app.get('/api/v1/collections/:id', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     return toCollectionDto(collectionForCaller(request.params.id, user), visibleTo(user));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/series/:id/collections', async (request) => {
+  app.get('/api/v1/series/:id/collections', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
     return ctx.repos.collections.findBySeries(request.params.id).map((c) => toCollectionDto(c, visibleTo(user)));
@@ -99,7 +100,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext
     return toCollectionDto(collection, () => true);
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v1/collections/:id', async (request, reply) => {
+  app.patch('/api/v1/collections/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const existing = ctx.repos.collections.findById(request.params.id);
     if (!existing) throw notFound();
@@ -114,7 +115,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/collections/:id', async (request, reply) => {
+  app.delete('/api/v1/collections/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const existing = ctx.repos.collections.findById(request.params.id);
     if (!existing) throw notFound();
@@ -126,7 +127,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext
   });
 
   /** Member series with the old-style series filters; collection order when `ordered`, else by sort title. */
-  app.get<{ Params: { id: string }; Querystring: RawQuery }>('/api/v1/collections/:id/series', async (request) => {
+  app.get('/api/v1/collections/:id/series', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const collection = collectionForCaller(request.params.id, user);
     const paging = parsePaging(request.query);
@@ -148,7 +149,7 @@ export function registerCollectionRoutes(app: FastifyInstance, ctx: FolioContext
     }
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/collections/:id/thumbnail', async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+  app.get('/api/v1/collections/:id/thumbnail', { schema: { params: IdParams } }, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
     const user = caller(request);
     const collection = collectionForCaller(request.params.id, user);
     const own = ctx.repos.collectionThumbnails.selected(collection.id);

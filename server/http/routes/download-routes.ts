@@ -6,6 +6,7 @@ import { notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { canAccessLibrary, requireRole } from '../guards.ts';
 import { sendZip, uniqueEntryNames } from '../zip-download.ts';
+import { IdParams, type FolioApp } from '../schemas.ts';
 
 /**
  * Whole-series and whole-read-list downloads (role FILE_DOWNLOAD, REFERENCE §4): one zip of the
@@ -13,12 +14,12 @@ import { sendZip, uniqueEntryNames } from '../zip-download.ts';
  * Series visibility is enforced by the content guard (it covers every /api/v1/series/:id route);
  * read lists are filtered here, book by book, with the same restriction rules.
  */
-export function registerDownloadRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
   /**
    * `/books/{id}/file/<anything>`: the same download with a file name at the end of the URL, for
    * download tools that name files after the path (endpoints.txt); the suffix is ignored.
    */
-  app.get<{ Params: { id: string } }>('/api/v1/books/:id/file/*', async (request, reply) => {
+  app.get('/api/v1/books/:id/file/*', { schema: { params: IdParams } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const book = ctx.repos.books.findById(request.params.id);
     if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
@@ -26,7 +27,7 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: FolioContext):
     return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/series/:id/file', async (request, reply) => {
+  app.get('/api/v1/series/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const series = ctx.repos.series.findById(request.params.id);
     if (!series || !canAccessLibrary(user, series.libraryId)) throw notFound();
@@ -39,7 +40,7 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: FolioContext):
     );
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/readlists/:id/file', async (request, reply) => {
+  app.get('/api/v1/readlists/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const list = ctx.repos.readLists.findById(request.params.id);
     const visible = (list?.bookIds ?? []).filter((id) => canSeeBook(ctx.db, user, id));

@@ -13,6 +13,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
+import { RawQuerySchema, Type, type FolioApp } from '../schemas.ts';
 
 const toKnownDto = (h: KnownPageHash) => ({
   hash: h.hash,
@@ -48,10 +49,10 @@ const PREVIEW_EDGE = 300;
  * several pages, the known ones an admin gave an action, their matches, previews and deletion.
  * Matches and previews only come from books the caller may see (content restrictions).
  */
-export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void {
   const pageHashes = new PageHashRepository(ctx.db);
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/books/duplicates', async (request) => {
+  app.get('/api/v1/books/duplicates', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const restriction = contentRestriction(user, BOOK_COLUMNS);
@@ -74,7 +75,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
     return toPage(content, total, paging, true);
   });
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/page-hashes', async (request) => {
+  app.get('/api/v1/page-hashes', { schema: { querystring: RawQuerySchema } }, async (request) => {
     requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const actions = listParam(request.query, 'action').map(parseAction);
@@ -82,7 +83,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
     return toPage(items.map(toKnownDto), total, paging, sorted);
   });
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/page-hashes/unknown', async (request) => {
+  app.get('/api/v1/page-hashes/unknown', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const { items, total, sorted } = pageHashes.unknown(
@@ -94,7 +95,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
     return toPage(items, total, paging, sorted);
   });
 
-  app.put<{ Body: unknown }>('/api/v1/page-hashes', async (request, reply) => {
+  app.put('/api/v1/page-hashes', async (request, reply) => {
     requireRole(request, 'ADMIN');
     const body = request.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
@@ -107,7 +108,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
     return reply.code(202).send();
   });
 
-  app.get<{ Params: { hash: string }; Querystring: RawQuery }>('/api/v1/page-hashes/:hash', async (request) => {
+  app.get('/api/v1/page-hashes/:hash', { schema: { params: Type.Object({ hash: Type.String() }), querystring: RawQuerySchema } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const { items, total, sorted } = pageHashes.matches(
@@ -121,7 +122,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
   });
 
   /** Every visible match of a known hash, grouped per book so each archive is rewritten once. */
-  app.post<{ Params: { hash: string } }>('/api/v1/page-hashes/:hash/delete-all', async (request, reply) => {
+  app.post('/api/v1/page-hashes/:hash/delete-all', { schema: { params: Type.Object({ hash: Type.String() }) } }, async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     const known = pageHashes.findKnown(request.params.hash);
     if (!known) throw notFound('Unknown page hash');
@@ -137,7 +138,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
   });
 
   /** One match (PageHashMatchDto body): the page must still carry that hash. */
-  app.post<{ Params: { hash: string }; Body: unknown }>('/api/v1/page-hashes/:hash/delete-match', async (request, reply) => {
+  app.post('/api/v1/page-hashes/:hash/delete-match', { schema: { params: Type.Object({ hash: Type.String() }) } }, async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     const body = request.body as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || typeof body.bookId !== 'string' || !Number.isInteger(body.pageNumber)) {
@@ -169,13 +170,13 @@ export function registerDuplicateRoutes(app: FastifyInstance, ctx: FolioContext)
     return value;
   };
 
-  app.get<{ Params: { hash: string }; Querystring: RawQuery }>('/api/v1/page-hashes/:hash/thumbnail', async (request, reply) => {
+  app.get('/api/v1/page-hashes/:hash/thumbnail', { schema: { params: Type.Object({ hash: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     if (!pageHashes.findKnown(request.params.hash)) throw notFound();
     return reply.type('image/jpeg').send(await preview(request.params.hash, resizeParam(request.query), user));
   });
 
-  app.get<{ Params: { hash: string }; Querystring: RawQuery }>('/api/v1/page-hashes/unknown/:hash/thumbnail', async (request, reply) => {
+  app.get('/api/v1/page-hashes/unknown/:hash/thumbnail', { schema: { params: Type.Object({ hash: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     return reply.type('image/jpeg').send(await preview(request.params.hash, resizeParam(request.query), user));
   });

@@ -10,6 +10,7 @@ import { caller, requireRole } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import type { RawQuery } from '../query-params.ts';
+import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 /**
  * File history: `GET /api/v1/history`, newest first by default. SPEC §2 gives /history to every user:
@@ -17,10 +18,10 @@ import type { RawQuery } from '../query-params.ts';
  * and only they see server paths). Also the two operations that write most of it: deleting a book's
  * file and a series' folder (ADMIN, 202 once done).
  */
-export function registerHistoryRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerHistoryRoutes(app: FolioApp, ctx: FolioContext): void {
   const history = new HistoryRepository(ctx.db);
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/history', async (request) => {
+  app.get('/api/v1/history', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const admin = isAdmin(user);
     const paging = parsePaging(request.query);
@@ -38,14 +39,14 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: FolioContext): 
     throw error;
   };
 
-  app.delete<{ Params: { id: string } }>('/api/v1/books/:id/file', async (request, reply) => {
+  app.delete('/api/v1/books/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const done = await deleteBookFile(ctx, request.params.id).catch(outsideToBadRequest);
     if (!done) throw notFound();
     return reply.code(202).send();
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/series/:id/file', async (request, reply) => {
+  app.delete('/api/v1/series/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const done = await deleteSeriesFolder(ctx, request.params.id).catch(outsideToBadRequest);
     if (!done) throw notFound();

@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';
 import { toPageDto } from '../dto/book-dto.ts';
+import { IdParams, Type, type FolioApp } from '../schemas.ts';
 
 function toTransientBookDto(book: TransientBook) {
   return {
@@ -31,7 +32,7 @@ function toTransientBookDto(book: TransientBook) {
  * analyse one, view its pages), then copy or move chosen files into series folders. Import runs
  * in the background; each outcome is announced with a BookImported event.
  */
-export function registerImportRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
   const transient = new TransientBookStore();
 
   app.post('/api/v1/transient-books', async (request) => {
@@ -41,14 +42,14 @@ export function registerImportRoutes(app: FastifyInstance, ctx: FolioContext): v
     return (await transient.scan(path)).map(toTransientBookDto);
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/transient-books/:id/analyze', async (request) => {
+  app.post('/api/v1/transient-books/:id/analyze', { schema: { params: IdParams } }, async (request) => {
     requireRole(request, 'ADMIN');
     const book = await transient.analyse(request.params.id);
     if (!book) throw notFound();
     return toTransientBookDto(book);
   });
 
-  app.get<{ Params: { id: string; n: string } }>('/api/v1/transient-books/:id/pages/:n', async (request, reply) => {
+  app.get('/api/v1/transient-books/:id/pages/:n', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const book = transient.get(request.params.id);
     if (!book) throw notFound();

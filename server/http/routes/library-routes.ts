@@ -1,7 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
 import { SCAN_INTERVALS, SERIES_COVERS } from '../../../src/api/types.ts';
 import { newId } from '../../db/ids.ts';
 import type { Library } from '../../db/library-repository.ts';
@@ -11,10 +10,12 @@ import { posterFilesOf, removePosterFiles } from '../../domain/poster-cleanup.ts
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { toLibraryDto } from '../dto/library-dto.ts';
+import { type FolioApp, IdParams, Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
 
-const LibraryCreation = Type.Object({
-  name: Type.String({ minLength: 1 }),
-  root: Type.String({ minLength: 1 }),
+const NonBlank = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
+
+/** The options of a library (LibraryCreationDto without name and root; LibraryUpdateDto). */
+const LibraryOptions = {
   importComicInfoBook: Type.Optional(Type.Boolean()),
   importComicInfoSeries: Type.Optional(Type.Boolean()),
   importComicInfoCollection: Type.Optional(Type.Boolean()),
@@ -26,7 +27,7 @@ const LibraryCreation = Type.Object({
   importLocalArtwork: Type.Optional(Type.Boolean()),
   importBarcodeIsbn: Type.Optional(Type.Boolean()),
   scanForceModifiedTime: Type.Optional(Type.Boolean()),
-  scanInterval: Type.Optional(Type.Union(SCAN_INTERVALS.map((v) => Type.Literal(v)))),
+  scanInterval: Type.Optional(StringEnum(SCAN_INTERVALS)),
   scanOnStartup: Type.Optional(Type.Boolean()),
   scanCbx: Type.Optional(Type.Boolean()),
   scanPdf: Type.Optional(Type.Boolean()),
@@ -35,14 +36,24 @@ const LibraryCreation = Type.Object({
   repairExtensions: Type.Optional(Type.Boolean()),
   convertToCbz: Type.Optional(Type.Boolean()),
   emptyTrashAfterScan: Type.Optional(Type.Boolean()),
-  seriesCover: Type.Optional(Type.Union(SERIES_COVERS.map((v) => Type.Literal(v)))),
+  seriesCover: Type.Optional(StringEnum(SERIES_COVERS)),
   hashFiles: Type.Optional(Type.Boolean()),
   hashPages: Type.Optional(Type.Boolean()),
   hashKoreader: Type.Optional(Type.Boolean()),
   analyzeDimensions: Type.Optional(Type.Boolean()),
-  oneshotsDirectory: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-});
+  oneshotsDirectory: Type.Optional(Nullable(Type.String())),
+};
+const LibraryCreation = Type.Object({ name: NonBlank, root: Type.String({ minLength: 1 }), ...LibraryOptions });
 type LibraryCreation = Static<typeof LibraryCreation>;
+
+/** Every field may be absent or null (keep); null clears scanDirectoryExclusions and oneshotsDirectory. */
+const LibraryUpdate = Type.Unsafe<{ [K in keyof LibraryCreation]?: LibraryCreation[K] | null }>(
+  Type.Object({
+    name: Type.Optional(Nullable(NonBlank)),
+    root: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    ...Object.fromEntries(Object.entries(LibraryOptions).map(([key, schema]) => [key, Type.Optional(Nullable(schema))])),
+  }),
+);
 
 /** Komga's creation defaults (REFERENCE §2.2). */
 function withDefaults(body: LibraryCreation, root: string, now: number): Library {
@@ -94,19 +105,10 @@ async function validateRoot(root: string): Promise<string> {
   }
 }
 
-/** Komga accepts enum values in any case ("daily", "Daily"): normalise before validation. */
-async function upperCaseEnums(request: FastifyRequest): Promise<void> {
-  const body = request.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object') return;
-  for (const key of ['scanInterval', 'seriesCover']) {
-    if (typeof body[key] === 'string') body[key] = (body[key] as string).toUpperCase();
-  }
-}
-
 const overlaps = (a: string, b: string) =>
   a === b || a.startsWith(b.endsWith(sep) ? b : b + sep) || b.startsWith(a.endsWith(sep) ? a : a + sep);
 
-export function registerLibraryRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/libraries', async (request) => {
     const user = caller(request);
     const admin = callerIsAdmin(request);
@@ -116,14 +118,14 @@ export function registerLibraryRoutes(app: FastifyInstance, ctx: FolioContext): 
       .map((l) => toLibraryDto(l, admin));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/libraries/:id', async (request) => {
+  app.get('/api/v1/libraries/:id', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library || !canAccessLibrary(user, library.id)) throw notFound();
     return toLibraryDto(library, callerIsAdmin(request));
   });
 
-  app.post<{ Body: LibraryCreation }>('/api/v1/libraries', { schema: { body: LibraryCreation }, preValidation: upperCaseEnums }, async (request) => {
+  app.post('/api/v1/libraries', { config: { role: 'ADMIN' }, schema: { body: LibraryCreation } }, async (request) => {
     requireRole(request, 'ADMIN');
     const root = await validateRoot(request.body.root);
     for (const other of ctx.repos.libraries.findAll()) {
@@ -137,10 +139,10 @@ export function registerLibraryRoutes(app: FastifyInstance, ctx: FolioContext): 
     return toLibraryDto(library, true);
   });
 
-  app.post<{ Params: { id: string }; Querystring: { deep?: string } }>('/api/v1/libraries/:id/scan', async (request, reply) => {
+  app.post('/api/v1/libraries/:id/scan', { schema: { params: IdParams, querystring: Type.Object({ deep: Type.Optional(Type.Boolean()) }) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     if (!ctx.repos.libraries.findById(request.params.id)) throw notFound();
-    submitLibraryScan(ctx, request.params.id, request.query.deep === 'true');
+    submitLibraryScan(ctx, request.params.id, request.query.deep === true);
     return reply.code(202).send();
   });
 
@@ -148,51 +150,42 @@ export function registerLibraryRoutes(app: FastifyInstance, ctx: FolioContext): 
    * LibraryUpdateDto: absent or null keeps a value, except the two fields an explicit null clears.
    * PUT is the deprecated spelling of the same update (endpoints.txt), kept for older clients.
    */
-  app.route<{ Params: { id: string }; Body: Record<string, unknown> }>({ method: ['PATCH', 'PUT'], url: '/api/v1/libraries/:id', handler: async (request, reply) => {
-    requireRole(request, 'ADMIN');
-    const library = ctx.repos.libraries.findById(request.params.id);
-    if (!library) throw notFound();
-    const body = request.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-    const next: Library = { ...library };
-    const writable = next as unknown as Record<string, unknown>;
-    for (const [key, value] of Object.entries(body)) {
-      if (['id', 'unavailable', 'unavailableDate', 'created', 'lastModified', 'root'].includes(key)) continue;
-      if (!(key in library)) continue;
-      if (value === null) {
-        if (key === 'scanDirectoryExclusions') next.scanDirectoryExclusions = [];
-        if (key === 'oneshotsDirectory') next.oneshotsDirectory = null;
-        continue;
+  app.route({
+    method: ['PATCH', 'PUT'],
+    url: '/api/v1/libraries/:id',
+    config: { role: 'ADMIN' },
+    schema: { params: IdParams, body: LibraryUpdate },
+    handler: async (request, reply) => {
+      const library = ctx.repos.libraries.findById(request.params.id);
+      if (!library) throw notFound();
+      const body = request.body;
+      const next: Library = { ...library };
+      const { name, root, ...options } = body;
+      if (name) next.name = name.trim();
+      for (const [key, value] of Object.entries(options)) {
+        // Only the options themselves: other properties (id, created, …) are not the client's to set.
+        if (key in LibraryOptions && value !== null && value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }
-      const expected = typeof writable[key];
-      if (key === 'oneshotsDirectory' ? typeof value !== 'string' : expected !== typeof value && !(Array.isArray(value) && Array.isArray(writable[key]))) {
-        throw badRequest(`${key} has the wrong type`);
+      if (options.scanDirectoryExclusions === null) next.scanDirectoryExclusions = [];
+      if (options.oneshotsDirectory === null) next.oneshotsDirectory = null;
+      let rootChanged = false;
+      if (typeof root === 'string' && root !== library.root) {
+        const canonical = await validateRoot(root);
+        for (const other of ctx.repos.libraries.findAll()) {
+          if (other.id !== library.id && overlaps(canonical, other.root)) throw badRequest('ERR_1017');
+        }
+        rootChanged = canonical !== library.root;
+        next.root = canonical;
       }
-      writable[key] = value;
-    }
-    if (!(SCAN_INTERVALS as readonly string[]).includes(next.scanInterval)) throw badRequest('Invalid scanInterval');
-    if (!(SERIES_COVERS as readonly string[]).includes(next.seriesCover)) throw badRequest('Invalid seriesCover');
-    if (typeof next.name !== 'string' || next.name.trim() === '') throw badRequest('name must not be blank');
-    if (!Array.isArray(next.scanDirectoryExclusions) || next.scanDirectoryExclusions.some((e) => typeof e !== 'string')) {
-      throw badRequest('scanDirectoryExclusions must be a list of strings');
-    }
-    let rootChanged = false;
-    if (typeof body.root === 'string' && body.root !== library.root) {
-      const root = await validateRoot(body.root);
-      for (const other of ctx.repos.libraries.findAll()) {
-        if (other.id !== library.id && overlaps(root, other.root)) throw badRequest('ERR_1017');
-      }
-      rootChanged = root !== library.root;
-      next.root = root;
-    }
-    next.lastModified = Date.now();
-    ctx.repos.libraries.update(next);
-    ctx.events.emit({ name: 'LibraryChanged', data: { libraryId: library.id } });
-    if (rootChanged) submitLibraryScan(ctx, library.id);
-    return reply.code(204).send();
-  } });
+      next.lastModified = Date.now();
+      ctx.repos.libraries.update(next);
+      ctx.events.emit({ name: 'LibraryChanged', data: { libraryId: library.id } });
+      if (rootChanged) submitLibraryScan(ctx, library.id);
+      return reply.code(204).send();
+    },
+  });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/libraries/:id', async (request, reply) => {
+  app.delete('/api/v1/libraries/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library) throw notFound();

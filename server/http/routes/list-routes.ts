@@ -9,6 +9,7 @@ import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
 import { type RawQuery, booleanParam, listParam, stringParam } from '../query-params.ts';
 import { bookPage, libraryRestriction, rethrowSearchError, seriesPage } from '../paged-search.ts';
+import { RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 interface SearchBody {
   condition?: Condition;
@@ -26,13 +27,13 @@ function readSearchBody(body: unknown): SearchBody {
 }
 
 /** Search endpoints (POST …/list) and Komga's special lists (on deck, new, updated, latest). */
-export function registerListRoutes(app: FastifyInstance, ctx: FolioContext): void {
-  app.post<{ Querystring: RawQuery }>('/api/v1/series/list', async (request) => {
+export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
+  app.post('/api/v1/series/list', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const body = readSearchBody(request.body);
     return seriesPage(ctx, request, parsePaging(request.query), body);
   });
 
-  app.post<{ Querystring: RawQuery }>('/api/v1/books/list', async (request) => {
+  app.post('/api/v1/books/list', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const body = readSearchBody(request.body);
     return bookPage(ctx, request, parsePaging(request.query), body);
   });
@@ -61,7 +62,7 @@ export function registerListRoutes(app: FastifyInstance, ctx: FolioContext): voi
     }
   };
   app.post('/api/v1/series/list/alphabetical-groups', async (request) => alphabeticalGroups(request, readSearchBody(request.body)));
-  app.get<{ Querystring: RawQuery }>('/api/v1/series/alphabetical-groups', async (request) =>
+  app.get('/api/v1/series/alphabetical-groups', { schema: { querystring: RawQuerySchema } }, async (request) =>
     alphabeticalGroups(request, {
       condition: seriesConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
@@ -79,34 +80,34 @@ export function registerListRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return { allOf: parts };
   };
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/series/new', async (request) =>
+  app.get('/api/v1/series/new', { schema: { querystring: RawQuerySchema } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       sort: [{ property: 'created', direction: 'desc' }],
     }),
   );
-  app.get<{ Querystring: RawQuery }>('/api/v1/series/updated', async (request) =>
+  app.get('/api/v1/series/updated', { schema: { querystring: RawQuerySchema } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       extra: updatedSeriesRestriction(),
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
-  app.get<{ Querystring: RawQuery }>('/api/v1/series/latest', async (request) =>
+  app.get('/api/v1/series/latest', { schema: { querystring: RawQuerySchema } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/books/latest', async (request) =>
+  app.get('/api/v1/books/latest', { schema: { querystring: RawQuerySchema } }, async (request) =>
     bookPage(ctx, request, parsePaging(request.query), {
       condition: { allOf: [{ deleted: { operator: 'isFalse' } }] },
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/books/ondeck', async (request) => {
+  app.get('/api/v1/books/ondeck', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const libraries = listParam(request.query, 'library_id');
     return bookPage(ctx, request, parsePaging(request.query), {

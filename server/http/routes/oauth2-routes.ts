@@ -7,6 +7,7 @@ import { deliverSession, hashSessionId, newSessionId } from '../auth/sessions.ts
 import { notFound } from '../errors.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
+import { type FolioApp, RawQuerySchema, Type } from '../schemas.ts';
 
 const STATE_COOKIE_PATH = '/login/oauth2';
 
@@ -15,7 +16,7 @@ const STATE_COOKIE_PATH = '/login/oauth2';
  * which opens a session for the local user with the provider's (verified) email and sends the
  * browser to `/?server_redirect=Y`, or to `/login?server_redirect=Y&error=<code>` on failure.
  */
-export function registerOAuth2Routes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext): void {
   const providers = loadProviders(ctx.dataDir, (message) => ctx.log(message));
   const pending = new PendingLogins();
   const clients = new OAuth2Clients();
@@ -23,7 +24,7 @@ export function registerOAuth2Routes(app: FastifyInstance, ctx: FolioContext): v
 
   app.get('/api/v1/oauth2/providers', async () => providers.map((p) => ({ name: p.name, registrationId: p.registrationId })));
 
-  app.get<{ Params: { registrationId: string } }>('/oauth2/authorization/:registrationId', async (request, reply) => {
+  app.get('/oauth2/authorization/:registrationId', { schema: { params: Type.Object({ registrationId: Type.String() }) } }, async (request, reply) => {
     const provider = find(request.params.registrationId);
     if (!provider) throw notFound();
     // Normalised (default port dropped) so the token call repeats it byte for byte.
@@ -48,9 +49,7 @@ export function registerOAuth2Routes(app: FastifyInstance, ctx: FolioContext): v
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get<{ Params: { registrationId: string }; Querystring: RawQuery }>(
-    '/login/oauth2/code/:registrationId',
-    async (request, reply) => {
+  app.get('/login/oauth2/code/:registrationId', { schema: { params: Type.Object({ registrationId: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
       const source = `OAuth2:${request.params.registrationId}` as const;
       const fail = (code: string, error: string, email: string | null = null) => {
         recordLoginAttempt(ctx, request, { source, success: false, error, email });

@@ -11,6 +11,7 @@ import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Link, NAVIGATION, feed, xml } from '../opds/atom.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { libraryRestriction } from '../paged-search.ts';
+import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
 const BROWSER_SAFE = new Set(['image/jpeg', 'image/png']);
@@ -20,7 +21,7 @@ const BROWSER_SAFE = new Set(['image/jpeg', 'image/png']);
  * feeds of books with download, poster and OPDS-PSE page-streaming links, OpenSearch. Same
  * authentication and content restrictions as the API.
  */
-export function registerOpdsRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   const now = () => formatDateTime(Date.now());
   const send = (reply: FastifyReply, kind: string, body: string) => reply.type(kind).send(body);
   const pageOf = (query: RawQuery) => Math.max(0, Number.parseInt(stringParam(query, 'page') ?? '0', 10) || 0);
@@ -138,7 +139,7 @@ export function registerOpdsRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return send(reply, NAVIGATION, feed({ id: 'libraries', title: 'All libraries', updated: now(), selfHref: '/opds/v1.2/libraries', kind: NAVIGATION, entries }));
   });
 
-  app.get<{ Params: { id: string }; Querystring: RawQuery }>('/opds/v1.2/libraries/:id', async (request, reply) => {
+  app.get('/opds/v1.2/libraries/:id', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request, reply) => {
     const user = caller(request);
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library || !canAccessLibrary(user, library.id)) throw notFound();
@@ -147,7 +148,7 @@ export function registerOpdsRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return send(reply, NAVIGATION, feed({ id: `library-${library.id}`, title: library.name, updated: now(), selfHref: base, kind: NAVIGATION, links, entries }));
   });
 
-  app.get<{ Querystring: RawQuery }>('/opds/v1.2/series', async (request, reply) => {
+  app.get('/opds/v1.2/series', { schema: { querystring: RawQuerySchema } }, async (request, reply) => {
     const user = caller(request);
     const search = stringParam(request.query, 'search');
     const base = search ? `/opds/v1.2/series?search=${encodeURIComponent(search)}` : '/opds/v1.2/series';
@@ -155,7 +156,7 @@ export function registerOpdsRoutes(app: FastifyInstance, ctx: FolioContext): voi
     return send(reply, NAVIGATION, feed({ id: 'series', title: search ? `Search: ${search}` : 'All series', updated: now(), selfHref: base, kind: NAVIGATION, links, entries }));
   });
 
-  app.get<{ Params: { id: string }; Querystring: RawQuery }>('/opds/v1.2/series/:id', async (request, reply) => {
+  app.get('/opds/v1.2/series/:id', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request, reply) => {
     const user = caller(request);
     const series = ctx.repos.series.findById(request.params.id);
     const meta = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);
@@ -186,7 +187,7 @@ export function registerOpdsRoutes(app: FastifyInstance, ctx: FolioContext): voi
     );
   });
 
-  app.get<{ Querystring: RawQuery }>('/opds/v1.2/ondeck', async (request, reply) => {
+  app.get('/opds/v1.2/ondeck', { schema: { querystring: RawQuerySchema } }, async (request, reply) => {
     const user = caller(request);
     const restriction = libraryRestriction(user, 'b.library_id');
     const deck = onDeckRestriction(user.id);

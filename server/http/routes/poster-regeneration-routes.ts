@@ -3,14 +3,15 @@ import type { FolioContext } from '../../domain/context.ts';
 import { submitPosterRegeneration } from '../../domain/poster-regeneration.ts';
 import { requireRole } from '../guards.ts';
 import { type RawQuery, booleanParam } from '../query-params.ts';
+import { RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 /**
  * `PUT /api/v1/books/thumbnails?for_bigger_result_only=` (ADMIN, 202): redraws generated book
  * posters in the background, e.g. after the thumbnailSize setting changed (Komga's web UI offers
  * it right after that change).
  */
-export function registerPosterRegenerationRoutes(app: FastifyInstance, ctx: FolioContext): void {
-  app.put<{ Querystring: RawQuery }>('/api/v1/books/thumbnails', async (request, reply) => {
+export function registerPosterRegenerationRoutes(app: FolioApp, ctx: FolioContext): void {
+  app.put('/api/v1/books/thumbnails', { schema: { querystring: RawQuerySchema } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     submitPosterRegeneration(ctx, booleanParam(request.query, 'for_bigger_result_only') === true);
     return reply.code(202).send();

@@ -37,6 +37,7 @@ import { NOT_READY_MESSAGES } from './book-routes.ts';
 import { notModifiedSince } from '../conditional.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { servableResourceType } from '../security-headers.ts';
+import { Type, type FolioApp } from '../schemas.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
 const MEDIATYPE_PROGRESSION = 'application/vnd.readium.progression+json';
@@ -61,7 +62,7 @@ const notCompatible = (media: Media) => badRequest(`Book media type '${media.med
  *
  * Restrictions of single-book routes are applied by the content guard (hidden books are 404).
  */
-export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
   /** A book the caller may read, analysed (READY), with its media profile. */
   const readable = (request: FastifyRequest, bookId: string): ReadableBook => {
     const user = caller(request);
@@ -111,26 +112,26 @@ export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): 
     return epubManifest(from, epub, imagePages(target, epub.readingOrder));
   };
 
-  app.get<BookParams>('/api/v1/books/:bookId/manifest', async (request, reply) => {
+  app.get('/api/v1/books/:bookId/manifest', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     const type = target.profile === 'DIVINA' ? MEDIATYPE_DIVINA : MEDIATYPE_WEBPUB;
     return send(reply, type, await manifest(request, target, target.profile));
   });
 
-  app.get<BookParams>('/api/v1/books/:bookId/manifest/divina', async (request, reply) => {
+  app.get('/api/v1/books/:bookId/manifest/divina', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     // Page by page: comics, PDFs (pages drawn as images) and EPUBs made only of images.
     if (target.profile === 'EPUB' && !target.media.epubDivinaCompatible) throw notCompatible(target.media);
     return send(reply, MEDIATYPE_DIVINA, await manifest(request, target, 'DIVINA'));
   });
 
-  app.get<BookParams>('/api/v1/books/:bookId/manifest/pdf', async (request, reply) => {
+  app.get('/api/v1/books/:bookId/manifest/pdf', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     if (target.profile !== 'PDF') throw notCompatible(target.media);
     return send(reply, MEDIATYPE_WEBPUB, await manifest(request, target, 'PDF'));
   });
 
-  app.get<BookParams>('/api/v1/books/:bookId/manifest/epub', async (request, reply) => {
+  app.get('/api/v1/books/:bookId/manifest/epub', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     if (target.profile !== 'EPUB') throw notCompatible(target.media);
     return send(reply, MEDIATYPE_WEBPUB, await manifest(request, target, 'EPUB'));
@@ -145,7 +146,7 @@ export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): 
   });
 
   /** EPUB positions (Komga has none for other formats: 404). */
-  app.get<BookParams>('/api/v1/books/:bookId/positions', async (request, reply) => {
+  app.get('/api/v1/books/:bookId/positions', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     if (target.profile !== 'EPUB') throw notFound();
     const from = linkBase(request, target);
@@ -171,7 +172,7 @@ export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): 
   };
 
   /** 204 when the user never opened the book. */
-  app.get<BookParams>('/api/v1/books/:bookId/progression', async (request, reply) => {
+  app.get('/api/v1/books/:bookId/progression', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     const progress = ctx.repos.readProgress.find(target.book.id, target.user.id);
     if (!progress) return reply.code(204).send();
@@ -183,7 +184,7 @@ export function registerReadiumRoutes(app: FastifyInstance, ctx: FolioContext): 
     });
   });
 
-  app.put<BookParams>('/api/v1/books/:bookId/progression', async (request, reply) => {
+  app.put('/api/v1/books/:bookId/progression', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     const input = readProgression(request.body);
     const positions = target.profile === 'EPUB' ? await positionsOf(target) : null;
@@ -256,8 +257,8 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
       .send(stream);
   };
   // One path segment (the contract's {resource}) and nested paths inside the EPUB.
-  app.get('/api/v1/books/:bookId/resource/:resource', handler);
-  app.get('/api/v1/books/:bookId/resource/*', handler);
+  app.get('/api/v1/books/:bookId/resource/:resource', { schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
+  app.get('/api/v1/books/:bookId/resource/*', { schema: { params: Type.Object({ bookId: Type.String() }) } }, handler);
 }
 
 /**
@@ -269,10 +270,10 @@ function registerFontRoutes(app: FastifyInstance): void {
     caller(request);
     return [];
   });
-  app.get('/api/v1/fonts/resource/:fontFamily/css', async () => {
+  app.get('/api/v1/fonts/resource/:fontFamily/css', { schema: { params: Type.Object({ fontFamily: Type.String() }) } }, async () => {
     throw notFound();
   });
-  app.get('/api/v1/fonts/resource/:fontFamily/:fontFile', async () => {
+  app.get('/api/v1/fonts/resource/:fontFamily/:fontFile', { schema: { params: Type.Object({ fontFamily: Type.String(), fontFile: Type.String() }) } }, async () => {
     throw notFound();
   });
 }

@@ -5,12 +5,13 @@ import { canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { badRequest } from '../errors.ts';
 import { requireRole } from '../guards.ts';
+import type { FolioApp } from '../schemas.ts';
 
 /** Largest reading-list file accepted for matching. */
 export const MAX_READLIST_FILE_BYTES = 5 * 1024 * 1024;
 
 /** `POST /api/v1/readlists/match/comicrack` (ADMIN): match a .cbl file's books against the library. */
-export async function registerReadListImportRoutes(app: FastifyInstance, ctx: FolioContext): Promise<void> {
+export async function registerReadListImportRoutes(app: FolioApp, ctx: FolioContext): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: { fileSize: MAX_READLIST_FILE_BYTES, files: 1 } });
     scope.post('/api/v1/readlists/match/comicrack', async (request) => {

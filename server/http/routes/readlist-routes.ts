@@ -18,6 +18,7 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
+import { IdParams, RawQuerySchema, Type, type FolioApp } from '../schemas.ts';
 
 function readBody(body: unknown, partial: boolean): Partial<Pick<ReadList, 'name' | 'summary' | 'ordered' | 'bookIds'>> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
@@ -45,7 +46,7 @@ function readBody(body: unknown, partial: boolean): Partial<Pick<ReadList, 'name
 }
 
 /** Read lists (REFERENCE §2.6): books across series in reading order. Writes need ADMIN. */
-export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
   const visibleTo = (user: User) => (bookId: string) => canSeeBook(ctx.db, user, bookId);
 
   const listForCaller = (id: string, user: User): ReadList => {
@@ -83,7 +84,7 @@ export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext):
     }
   };
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/readlists', async (request) => {
+  app.get('/api/v1/readlists', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const paging = parsePaging(request.query);
     const libraries = listParam(request.query, 'library_id');
@@ -97,12 +98,12 @@ export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext):
     return toPage(slice.map((l) => toReadListDto(l, visible)), all.length, paging, false);
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/readlists/:id', async (request) => {
+  app.get('/api/v1/readlists/:id', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     return toReadListDto(listForCaller(request.params.id, user), visibleTo(user));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/books/:id/readlists', async (request) => {
+  app.get('/api/v1/books/:id/readlists', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     if (!canSeeBook(ctx.db, user, request.params.id)) throw notFound();
     return ctx.repos.readLists.findByBook(request.params.id).map((l) => toReadListDto(l, visibleTo(user)));
@@ -128,7 +129,7 @@ export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext):
     return toReadListDto(list, () => true);
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v1/readlists/:id', async (request, reply) => {
+  app.patch('/api/v1/readlists/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const existing = ctx.repos.readLists.findById(request.params.id);
     if (!existing) throw notFound();
@@ -143,7 +144,7 @@ export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext):
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/readlists/:id', async (request, reply) => {
+  app.delete('/api/v1/readlists/:id', { schema: { params: IdParams } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const existing = ctx.repos.readLists.findById(request.params.id);
     if (!existing) throw notFound();
@@ -154,7 +155,7 @@ export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext):
     return reply.code(204).send();
   });
 
-  app.get<{ Params: { id: string }; Querystring: RawQuery }>('/api/v1/readlists/:id/books', async (request) => {
+  app.get('/api/v1/readlists/:id/books', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
     const paging = parsePaging(request.query);
@@ -173,10 +174,10 @@ export function registerReadListRoutes(app: FastifyInstance, ctx: FolioContext):
     if (!target) throw notFound();
     return toBookDto(ctx, target, user.id, callerIsAdmin(request));
   };
-  app.get('/api/v1/readlists/:id/books/:bookId/next', sibling(1));
-  app.get('/api/v1/readlists/:id/books/:bookId/previous', sibling(-1));
+  app.get('/api/v1/readlists/:id/books/:bookId/next', { schema: { params: Type.Object({ id: Type.String(), bookId: Type.String() }) } }, sibling(1));
+  app.get('/api/v1/readlists/:id/books/:bookId/previous', { schema: { params: Type.Object({ id: Type.String(), bookId: Type.String() }) } }, sibling(-1));
 
-  app.get<{ Params: { id: string } }>('/api/v1/readlists/:id/thumbnail', async (request, reply) => {
+  app.get('/api/v1/readlists/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
     const own = ctx.repos.readListThumbnails.selected(list.id);

@@ -7,6 +7,7 @@ import { caller } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { libraryRestriction } from '../paged-search.ts';
+import { RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' });
 
@@ -51,7 +52,7 @@ function bookScope(user: User, query: RawQuery): SqlFragment {
  * ratings, release years, sharing labels and authors among what the caller may see. The v1
  * forms answer plain arrays (deprecated), the v2 forms Spring pages.
  */
-export function registerReferentialRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerReferentialRoutes(app: FolioApp, ctx: FolioContext): void {
   const distinct = (text: string, scope: SqlFragment): string[] =>
     (ctx.db.prepare(text.replace('%SCOPE%', scope.sql)).pluck().all(...scope.params) as unknown[])
       .filter((v) => v !== null && v !== '')
@@ -100,14 +101,14 @@ export function registerReferentialRoutes(app: FastifyInstance, ctx: FolioContex
     'sharing-labels': (u, q) => seriesJson('sm.sharing_labels', seriesScope(u, q)),
   };
   for (const [path, list] of Object.entries(lists)) {
-    app.get<{ Querystring: RawQuery }>(`/api/v1/${path}`, async (request) => sortedUnique(list(caller(request), request.query)));
+    app.get(`/api/v1/${path}`, { schema: { querystring: RawQuerySchema } }, async (request) => sortedUnique(list(caller(request), request.query)));
   }
   for (const path of ['genres', 'publishers', 'languages', 'sharing-labels']) {
-    app.get<{ Querystring: RawQuery }>(`/api/v2/${path}`, async (request) =>
+    app.get(`/api/v2/${path}`, { schema: { querystring: RawQuerySchema } }, async (request) =>
       paged(request, sortedUnique(lists[path]!(caller(request), request.query)).filter(searchFilter(request.query))),
     );
   }
-  app.get<{ Querystring: RawQuery }>('/api/v2/tags', async (request) => {
+  app.get('/api/v2/tags', { schema: { querystring: RawQuerySchema } }, async (request) => {
     const user = caller(request);
     const include = stringParam(request.query, 'include')?.toLowerCase();
     const values =
@@ -125,10 +126,10 @@ export function registerReferentialRoutes(app: FastifyInstance, ctx: FolioContex
       .pluck()
       .all(...seriesScope(user, query).params) as (number | null)[]);
   // v1 reports unrated series as "None".
-  app.get<{ Querystring: RawQuery }>('/api/v1/age-ratings', async (request) =>
+  app.get('/api/v1/age-ratings', { schema: { querystring: RawQuerySchema } }, async (request) =>
     ageRatings(caller(request), request.query).map((a) => (a === null ? 'None' : String(a))),
   );
-  app.get<{ Querystring: RawQuery }>('/api/v2/age-ratings', async (request) =>
+  app.get('/api/v2/age-ratings', { schema: { querystring: RawQuerySchema } }, async (request) =>
     paged(request, ageRatings(caller(request), request.query).filter((a): a is number => a !== null)),
   );
 
@@ -139,8 +140,8 @@ export function registerReferentialRoutes(app: FastifyInstance, ctx: FolioContex
         seriesScope(user, query),
       ),
     ).reverse();
-  app.get<{ Querystring: RawQuery }>('/api/v1/series/release-dates', async (request) => releaseYears(caller(request), request.query));
-  app.get<{ Querystring: RawQuery }>('/api/v2/series/release-years', async (request) => paged(request, releaseYears(caller(request), request.query)));
+  app.get('/api/v1/series/release-dates', { schema: { querystring: RawQuerySchema } }, async (request) => releaseYears(caller(request), request.query));
+  app.get('/api/v2/series/release-years', { schema: { querystring: RawQuerySchema } }, async (request) => paged(request, releaseYears(caller(request), request.query)));
 
   const matchingAuthors = (request: FastifyRequest<{ Querystring: RawQuery }>) => {
     const search = stringParam(request.query, 'search')?.toLowerCase();
@@ -149,14 +150,14 @@ export function registerReferentialRoutes(app: FastifyInstance, ctx: FolioContex
       (a) => (!search || a.name.toLowerCase().includes(search)) && (!role || a.role.toLowerCase() === role),
     );
   };
-  app.get<{ Querystring: RawQuery }>('/api/v1/authors', async (request) => matchingAuthors(request));
-  app.get<{ Querystring: RawQuery }>('/api/v2/authors', async (request) => paged(request, matchingAuthors(request)));
-  app.get<{ Querystring: RawQuery }>('/api/v1/authors/names', async (request) => sortedUnique(matchingAuthors(request).map((a) => a.name)));
-  app.get<{ Querystring: RawQuery }>('/api/v2/authors/names', async (request) => paged(request, sortedUnique(matchingAuthors(request).map((a) => a.name))));
-  app.get<{ Querystring: RawQuery }>('/api/v1/authors/roles', async (request) =>
+  app.get('/api/v1/authors', { schema: { querystring: RawQuerySchema } }, async (request) => matchingAuthors(request));
+  app.get('/api/v2/authors', { schema: { querystring: RawQuerySchema } }, async (request) => paged(request, matchingAuthors(request)));
+  app.get('/api/v1/authors/names', { schema: { querystring: RawQuerySchema } }, async (request) => sortedUnique(matchingAuthors(request).map((a) => a.name)));
+  app.get('/api/v2/authors/names', { schema: { querystring: RawQuerySchema } }, async (request) => paged(request, sortedUnique(matchingAuthors(request).map((a) => a.name))));
+  app.get('/api/v1/authors/roles', { schema: { querystring: RawQuerySchema } }, async (request) =>
     sortedUnique(authors(bookScope(caller(request), request.query)).map((a) => a.role)),
   );
-  app.get<{ Querystring: RawQuery }>('/api/v2/authors/roles', async (request) =>
+  app.get('/api/v2/authors/roles', { schema: { querystring: RawQuerySchema } }, async (request) =>
     paged(request, sortedUnique(authors(bookScope(caller(request), request.query)).map((a) => a.role))),
   );
 }

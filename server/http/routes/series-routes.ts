@@ -11,30 +11,31 @@ import { toSeriesDto } from '../dto/series-dto.ts';
 import { bookPage, seriesPage } from '../paged-search.ts';
 import { sendFileBody } from '../send-file.ts';
 import type { User } from '../../db/user-repository.ts';
+import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
 
 export { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
 
-export function registerSeriesRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
   const seriesForCaller = (id: string, user: User) => {
     const series = ctx.repos.series.findById(id);
     if (!series || !canAccessLibrary(user, series.libraryId)) throw notFound();
     return series;
   };
 
-  app.get<{ Querystring: RawQuery }>('/api/v1/series', async (request) =>
+  app.get('/api/v1/series', { schema: { querystring: RawQuerySchema } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: seriesConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
     }),
   );
 
-  app.get<{ Params: { id: string } }>('/api/v1/series/:id', async (request) => {
+  app.get('/api/v1/series/:id', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     seriesForCaller(request.params.id, user);
     return toSeriesDto(ctx, request.params.id, user.id, callerIsAdmin(request));
   });
 
-  app.get<{ Params: { id: string }; Querystring: RawQuery }>('/api/v1/series/:id/books', async (request) => {
+  app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request) => {
     seriesForCaller(request.params.id, caller(request));
     return bookPage(ctx, request, parsePaging(request.query), {
       condition: {
@@ -44,7 +45,7 @@ export function registerSeriesRoutes(app: FastifyInstance, ctx: FolioContext): v
     });
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/series/:id/thumbnail', async (request, reply: FastifyReply) => {
+  app.get('/api/v1/series/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     seriesForCaller(request.params.id, user);
     const thumbnail = await seriesPoster(ctx, request.params.id, user.id);
@@ -52,14 +53,14 @@ export function registerSeriesRoutes(app: FastifyInstance, ctx: FolioContext): v
     return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType);
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/series/:id/read-progress', async (request, reply) => {
+  app.post('/api/v1/series/:id/read-progress', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     seriesForCaller(request.params.id, user);
     markSeriesRead(ctx, user.id, request.params.id);
     return reply.code(204).send();
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/series/:id/read-progress', async (request, reply) => {
+  app.delete('/api/v1/series/:id/read-progress', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     seriesForCaller(request.params.id, user);
     markSeriesUnread(ctx, user.id, request.params.id);

@@ -4,6 +4,7 @@ import type { FolioContext } from '../../domain/context.ts';
 import type { FolioEvent } from '../../domain/events.ts';
 import { caller } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
+import type { FolioApp } from '../schemas.ts';
 
 export interface SseOptions {
   /** Comment heartbeat interval (Komga: 15 s). */
@@ -21,7 +22,7 @@ function visibleTo(event: FolioEvent, userId: string, admin: boolean): boolean {
  * `GET /sse/v1/events`: a text/event-stream of domain events (`event: <Name>` + `data: <json>`),
  * with a comment heartbeat so proxies keep the connection open.
  */
-export function registerSseRoutes(app: FastifyInstance, ctx: FolioContext, options: SseOptions): void {
+export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: SseOptions): void {
   const open = new Set<ServerResponse>();
 
   app.get('/sse/v1/events', async (request, reply) => {

@@ -5,6 +5,7 @@ import { markBooksRead } from '../../domain/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller } from '../guards.ts';
+import { IdParams, type FolioApp } from '../schemas.ts';
 
 interface Counted {
   id: string;
@@ -16,7 +17,7 @@ interface Counted {
  * Read-progress sync for the Tachiyomi/Mihon Komga extension: per series by number sort (v2)
  * and per read list by position (v1). Progress there is "everything up to here is read".
  */
-export function registerTachiyomiRoutes(app: FastifyInstance, ctx: FolioContext): void {
+export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void {
   const seriesBooks = (seriesId: string, user: User): Counted[] =>
     ctx.db
       .prepare(
@@ -38,7 +39,7 @@ export function registerTachiyomiRoutes(app: FastifyInstance, ctx: FolioContext)
     return n;
   };
 
-  app.get<{ Params: { id: string } }>('/api/v2/series/:id/read-progress/tachiyomi', async (request) => {
+  app.get('/api/v2/series/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
     const books = seriesBooks(request.params.id, user);
@@ -50,7 +51,7 @@ export function registerTachiyomiRoutes(app: FastifyInstance, ctx: FolioContext)
     };
   });
 
-  app.put<{ Params: { id: string } }>('/api/v2/series/:id/read-progress/tachiyomi', async (request, reply) => {
+  app.put('/api/v2/series/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
     const upTo = (request.body as { lastBookNumberSortRead?: unknown } | undefined)?.lastBookNumberSortRead;
@@ -68,13 +69,13 @@ export function registerTachiyomiRoutes(app: FastifyInstance, ctx: FolioContext)
     return visible.map((id) => ({ id, numberSort: 0, completed: (progress.get(id, user.id) as number | undefined) ?? null }));
   };
 
-  app.get<{ Params: { id: string } }>('/api/v1/readlists/:id/read-progress/tachiyomi', async (request) => {
+  app.get('/api/v1/readlists/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     const books = listBooks(request.params.id, user);
     return { ...counts(books), lastReadContinuousIndex: leadingReadRun(books) };
   });
 
-  app.put<{ Params: { id: string } }>('/api/v1/readlists/:id/read-progress/tachiyomi', async (request, reply) => {
+  app.put('/api/v1/readlists/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     const last = (request.body as { lastBookRead?: unknown } | undefined)?.lastBookRead;
     if (!Number.isInteger(last) || (last as number) < 0) throw badRequest('lastBookRead must be a positive integer');

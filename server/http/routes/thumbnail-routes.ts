@@ -17,6 +17,7 @@ import { thumbnailFilePath } from '../../domain/thumbnail-files.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { booleanParam, type RawQuery } from '../query-params.ts';
+import type { FolioApp } from '../schemas.ts';
 
 /** Largest poster upload accepted. */
 export const MAX_POSTER_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -46,7 +47,7 @@ function toThumbnailDto(kind: PosterOwner, t: StoredThumbnail) {
  * listed, uploaded with a selected flag, selected or deleted). Reads need access to the owner,
  * writes need ADMIN.
  */
-export async function registerThumbnailRoutes(app: FastifyInstance, ctx: FolioContext): Promise<void> {
+export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext): Promise<void> {
   const visible = (kind: PosterOwner, id: string, user: User): boolean => {
     switch (kind) {
       case 'books':
