@@ -84,9 +84,9 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType);
   });
 
-  app.patch<{ Params: { id: string }; Body: Static<typeof ReadProgressUpdate> }>(
+  app.patch(
     '/api/v1/books/:id/read-progress',
-    { schema: { body: ReadProgressUpdate } },
+    { schema: { params: IdParams, body: ReadProgressUpdate } },
     async (request, reply) => {
       const user = caller(request);
       bookForCaller(request.params.id, user);

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
-import { RawQuerySchema, Type, type FolioApp } from '../schemas.ts';
+import { type FolioApp, Nullable, RawQuerySchema, Type } from '../schemas.ts';
 
 const toKnownDto = (h: KnownPageHash) => ({
   hash: h.hash,
@@ -138,12 +138,13 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
   });
 
   /** One match (PageHashMatchDto body): the page must still carry that hash. */
-  app.post('/api/v1/page-hashes/:hash/delete-match', { schema: { params: Type.Object({ hash: Type.String() }) } }, async (request, reply) => {
+  const PageHashMatch = Type.Object({ bookId: Type.String(), pageNumber: Type.Integer(), fileName: Type.Optional(Nullable(Type.String())) });
+  app.post(
+    '/api/v1/page-hashes/:hash/delete-match',
+    { config: { role: 'ADMIN' }, schema: { params: Type.Object({ hash: Type.String() }), body: PageHashMatch } },
+    async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
-    const body = request.body as Record<string, unknown> | null;
-    if (!body || typeof body !== 'object' || typeof body.bookId !== 'string' || !Number.isInteger(body.pageNumber)) {
-      throw badRequest('bookId and pageNumber are required');
-    }
+    const body = request.body;
     const { items } = pageHashes.matches(request.params.hash, [], null, 0, contentRestriction(user, BOOK_COLUMNS));
     const match = items.find((m) => m.bookId === body.bookId && m.pageNumber === body.pageNumber);
     if (!match || (typeof body.fileName === 'string' && body.fileName !== match.fileName)) throw notFound('No such match');
@@ -152,7 +153,8 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     }
     submitPageRemoval(ctx, match.bookId, [{ number: match.pageNumber, fileName: match.fileName, hash: request.params.hash }]);
     return reply.code(202).send();
-  });
+    },
+  );
 
   const preview = async (hash: string, resize: number, user: ReturnType<typeof requireRole>) => {
     const [match] = pageHashes.matches(hash, [], 1, 0, contentRestriction(user, BOOK_COLUMNS)).items;

@@ -7,7 +7,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';
 import { toPageDto } from '../dto/book-dto.ts';
-import { IdParams, Type, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, Nullable, StringEnum, Type } from '../schemas.ts';
 
 function toTransientBookDto(book: TransientBook) {
   return {
@@ -35,10 +35,9 @@ function toTransientBookDto(book: TransientBook) {
 export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
   const transient = new TransientBookStore();
 
-  app.post('/api/v1/transient-books', async (request) => {
-    requireRole(request, 'ADMIN');
-    const path = (request.body as { path?: unknown } | undefined)?.path;
-    if (typeof path !== 'string' || !isAbsolute(path) || path.includes('\0')) throw badRequest('path must be an absolute folder path');
+  app.post('/api/v1/transient-books', { config: { role: 'ADMIN' }, schema: { body: Type.Object({ path: Type.String() }) } }, async (request) => {
+    const path = request.body.path;
+    if (!isAbsolute(path) || path.includes('\0')) throw badRequest('path must be an absolute folder path');
     return (await transient.scan(path)).map(toTransientBookDto);
   });
 
@@ -59,28 +58,28 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.type(page.mediaType).send(await archive.openEntry(page.fileName));
   });
 
-  app.post('/api/v1/books/import', async (request, reply) => {
-    requireRole(request, 'ADMIN');
-    const body = request.body as { books?: unknown; copyMode?: unknown } | undefined;
-    const copyMode = String(body?.copyMode ?? '').toUpperCase();
-    if (copyMode !== 'HARDLINK' && copyMode !== 'MOVE') throw badRequest('copyMode must be HARDLINK or MOVE');
-    if (!Array.isArray(body?.books)) throw badRequest('books must be a list');
-    for (const raw of body.books as Record<string, unknown>[]) {
-      if (!raw || typeof raw.sourceFile !== 'string' || typeof raw.seriesId !== 'string') {
-        throw badRequest('Each book needs sourceFile and seriesId');
-      }
-    }
-    for (const raw of body.books as Record<string, string | null | undefined>[]) {
-      const sourceFile = raw.sourceFile!;
+  const BookImportBatch = Type.Object({
+    books: Type.Array(
+      Type.Object({
+        sourceFile: Type.String(),
+        seriesId: Type.String(),
+        upgradeBookId: Type.Optional(Nullable(Type.String())),
+        destinationName: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
+    copyMode: StringEnum(['HARDLINK', 'MOVE']),
+  });
+
+  app.post('/api/v1/books/import', { config: { role: 'ADMIN' }, schema: { body: BookImportBatch } }, async (request, reply) => {
+    const { books, copyMode } = request.body;
+    for (const book of books) {
+      const sourceFile = book.sourceFile;
       ctx.tasks.submit('ImportBook', `ImportBook:${sourceFile}`, async () => {
         try {
-          const bookId = await importBook(
-            ctx,
-            { sourceFile, seriesId: raw.seriesId!, upgradeBookId: raw.upgradeBookId, destinationName: raw.destinationName },
-            copyMode,
-          );
+          const bookId = await importBook(ctx, { ...book, sourceFile }, copyMode);
           ctx.events.emit({ name: 'BookImported', data: { bookId, sourceFile, success: true, message: null }, adminOnly: true });
         } catch (error) {
+          if (!(error instanceof ImportError)) ctx.logger.error({ err: error, sourceFile }, 'book import failed');
           const message = error instanceof ImportError ? error.code : 'ERR_1022';
           ctx.events.emit({ name: 'BookImported', data: { bookId: null, sourceFile, success: false, message }, adminOnly: true });
         }

@@ -37,7 +37,7 @@ import { NOT_READY_MESSAGES } from './book-routes.ts';
 import { notModifiedSince } from '../conditional.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { servableResourceType } from '../security-headers.ts';
-import { Type, type FolioApp } from '../schemas.ts';
+import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
 const MEDIATYPE_PROGRESSION = 'application/vnd.readium.progression+json';
@@ -184,7 +184,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     });
   });
 
-  app.put('/api/v1/books/:bookId/progression', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
+  app.put('/api/v1/books/:bookId/progression', { schema: { params: Type.Object({ bookId: Type.String() }), body: R2ProgressionBody } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     const input = readProgression(request.body);
     const positions = target.profile === 'EPUB' ? await positionsOf(target) : null;
@@ -203,20 +203,19 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
 }
 
 /** R2Progression body → checked input. */
-function readProgression(body: unknown) {
-  const fail = (message: string) => badRequest(`Invalid progression: ${message}`);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw fail('expected a JSON object');
-  const { modified, device, locator } = body as Record<string, unknown>;
-  const time = typeof modified === 'string' ? Date.parse(modified) : Number.NaN;
-  if (!Number.isFinite(time)) throw fail('modified must be a date-time');
-  if (!device || typeof device !== 'object') throw fail('device is required');
-  const { id, name } = device as Record<string, unknown>;
-  if (typeof id !== 'string' || typeof name !== 'string') throw fail('device needs an id and a name');
-  if (!locator || typeof locator !== 'object' || Array.isArray(locator)) throw fail('locator is required');
-  const { href, type, locations } = locator as Record<string, unknown>;
-  if (typeof href !== 'string' || typeof type !== 'string') throw fail('locator needs an href and a type');
-  if (locations !== undefined && locations !== null && (typeof locations !== 'object' || Array.isArray(locations))) throw fail('locator.locations must be an object');
-  return { modified: time, deviceId: id, deviceName: name, locator: locator as LocatorInput };
+/** R2Progression as Readium clients send it (locator details are checked against the book). */
+const R2ProgressionBody = Type.Object({
+  modified: withMessage(Type.String({ format: 'date-time' }), 'must be a date-time'),
+  device: Type.Object({ id: Type.String(), name: Type.String() }),
+  locator: Type.Object({
+    href: Type.String(),
+    type: Type.String(),
+    locations: Type.Optional(Nullable(Type.Object({}))),
+  }),
+});
+
+function readProgression(body: Static<typeof R2ProgressionBody>) {
+  return { modified: Date.parse(body.modified), deviceId: body.device.id, deviceName: body.device.name, locator: body.locator as LocatorInput };
 }
 
 /**
@@ -258,7 +257,7 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
   };
   // One path segment (the contract's {resource}) and nested paths inside the EPUB.
   app.get('/api/v1/books/:bookId/resource/:resource', { schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
-  app.get('/api/v1/books/:bookId/resource/*', { schema: { params: Type.Object({ bookId: Type.String() }) } }, handler);
+  app.get('/api/v1/books/:bookId/resource/*', { schema: { params: Type.Object({ bookId: Type.String(), '*': Type.String() }) } }, handler);
 }
 
 /**

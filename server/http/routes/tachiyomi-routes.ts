@@ -5,7 +5,7 @@ import { markBooksRead } from '../../domain/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller } from '../guards.ts';
-import { IdParams, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, Type } from '../schemas.ts';
 
 interface Counted {
   id: string;
@@ -51,14 +51,17 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
     };
   });
 
-  app.put('/api/v2/series/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request, reply) => {
+  app.put(
+    '/api/v2/series/:id/read-progress/tachiyomi',
+    { schema: { params: IdParams, body: Type.Object({ lastBookNumberSortRead: Type.Number() }) } },
+    async (request, reply) => {
     const user = caller(request);
     if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
-    const upTo = (request.body as { lastBookNumberSortRead?: unknown } | undefined)?.lastBookNumberSortRead;
-    if (typeof upTo !== 'number' || !Number.isFinite(upTo)) throw badRequest('lastBookNumberSortRead must be a number');
+    const upTo = request.body.lastBookNumberSortRead;
     markBooksRead(ctx, user.id, seriesBooks(request.params.id, user).filter((b) => b.numberSort <= upTo).map((b) => b.id));
     return reply.code(204).send();
-  });
+    },
+  );
 
   const listBooks = (listId: string, user: User): Counted[] => {
     const list = ctx.repos.readLists.findById(listId);
@@ -75,11 +78,13 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
     return { ...counts(books), lastReadContinuousIndex: leadingReadRun(books) };
   });
 
-  app.put('/api/v1/readlists/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request, reply) => {
+  app.put(
+    '/api/v1/readlists/:id/read-progress/tachiyomi',
+    { schema: { params: IdParams, body: Type.Object({ lastBookRead: Type.Integer({ minimum: 0 }) }) } },
+    async (request, reply) => {
     const user = caller(request);
-    const last = (request.body as { lastBookRead?: unknown } | undefined)?.lastBookRead;
-    if (!Number.isInteger(last) || (last as number) < 0) throw badRequest('lastBookRead must be a positive integer');
-    markBooksRead(ctx, user.id, listBooks(request.params.id, user).slice(0, last as number).map((b) => b.id));
+    markBooksRead(ctx, user.id, listBooks(request.params.id, user).slice(0, request.body.lastBookRead).map((b) => b.id));
     return reply.code(204).send();
-  });
+    },
+  );
 }

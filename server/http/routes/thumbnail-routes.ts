@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyMultipart from '@fastify/multipart';
 import type { StoredThumbnail } from '../../db/thumbnail-repository.ts';
 import type { User } from '../../db/user-repository.ts';
@@ -16,8 +17,9 @@ import {
 import { thumbnailFilePath } from '../../domain/thumbnail-files.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
-import { booleanParam, type RawQuery } from '../query-params.ts';
-import type { FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, Type } from '../schemas.ts';
+
+const PosterParams = Type.Object({ id: Type.String(), tid: Type.String() });
 
 /** Largest poster upload accepted. */
 export const MAX_POSTER_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -60,24 +62,25 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
         return ctx.repos.readLists.findById(id)?.bookIds.some((b) => canSeeBook(ctx.db, user, b)) ?? false;
     }
   };
-  const ownerFor = (kind: PosterOwner, request: FastifyRequest<{ Params: { id: string } }>) => {
+  const ownerFor = (kind: PosterOwner, request: FastifyRequest & { params: { id: string } }) => {
     if (!visible(kind, request.params.id, caller(request))) throw notFound();
     return request.params.id;
   };
 
   // Multipart parsing only in this scope, so other modules may register their own.
-  await app.register(async (scope) => {
+  await app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     await scope.register(fastifyMultipart, { limits: { fileSize: MAX_POSTER_UPLOAD_BYTES, files: 1 } });
 
     for (const kind of ['books', 'series', 'collections', 'readlists'] as const) {
       const base = `/api/v1/${kind}/:id/thumbnails`;
 
-      scope.get<{ Params: { id: string } }>(base, async (request) => {
+      scope.get(base, { schema: { params: IdParams } }, async (request) => {
         const owner = ownerFor(kind, request);
         return posterRepository(ctx, kind).list(owner).map((t) => toThumbnailDto(kind, t));
       });
 
-      scope.get<{ Params: { id: string; tid: string } }>(`${base}/:tid`, async (request, reply) => {
+      scope.get(`${base}/:tid`, { schema: { params: PosterParams } }, async (request, reply) => {
         const owner = ownerFor(kind, request);
         const row = posterRepository(ctx, kind).find(owner, request.params.tid);
         if (!row) throw notFound();
@@ -85,14 +88,15 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
         return reply.type(row.mediaType).send(stream);
       });
 
-      scope.post<{ Params: { id: string }; Querystring: RawQuery }>(base, async (request) => {
+      // Multipart (file + optional selected field): read from the stream, so no JSON body schema.
+      scope.post(base, { schema: { params: IdParams, querystring: Type.Object({ selected: Type.Optional(Type.Boolean()) }) } }, async (request) => {
         requireRole(request, 'ADMIN');
         const owner = ownerFor(kind, request);
         const file = await request.file();
         if (!file) throw badRequest('A file is required');
         const bytes = await file.toBuffer();
         const fieldSelected = (file.fields.selected as { value?: unknown } | undefined)?.value;
-        const select = booleanParam(request.query, 'selected') ?? (fieldSelected === undefined ? true : String(fieldSelected) === 'true');
+        const select = request.query.selected ?? (fieldSelected === undefined ? true : String(fieldSelected).toLowerCase() === 'true');
         try {
           return toThumbnailDto(kind, await storeUploadedPoster(ctx, kind, owner, bytes, select));
         } catch (error) {
@@ -101,14 +105,14 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
         }
       });
 
-      scope.put<{ Params: { id: string; tid: string } }>(`${base}/:tid/selected`, async (request, reply) => {
+      scope.put(`${base}/:tid/selected`, { schema: { params: PosterParams } }, async (request, reply) => {
         requireRole(request, 'ADMIN');
         const owner = ownerFor(kind, request);
         if (!selectPoster(ctx, kind, owner, request.params.tid)) throw notFound();
         return reply.code(202).send();
       });
 
-      scope.delete<{ Params: { id: string; tid: string } }>(`${base}/:tid`, async (request, reply) => {
+      scope.delete(`${base}/:tid`, { schema: { params: PosterParams } }, async (request, reply) => {
         requireRole(request, 'ADMIN');
         const owner = ownerFor(kind, request);
         if (!(await deletePoster(ctx, kind, owner, request.params.tid))) throw notFound();
