@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import { openDatabase } from '../db/database.ts';
@@ -81,6 +81,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Folio's services, for tests and the entry point (e.g. `app.folio.tasks.idle()`). */
     folio: FolioContext;
+    /** Every registered route with its options (schemas included). */
+    routeTable: readonly RouteOptions[];
   }
 }
 
@@ -98,6 +100,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaErrorFormatter: formatValidationErrors,
   });
   app.decorate('trustsProxy', trustsProxy);
+  // Every route as registered, for the check that each declares the request parts it reads.
+  const routeTable: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routeTable.push(route as RouteOptions);
+  });
+  app.decorate('routeTable', routeTable);
   // Route modules converted to request schemas take the typed instance (same app).
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const db = openDatabase(dataDir);

@@ -49,6 +49,12 @@ const COMMA_LIST = 'x-comma-list';
 /** A schema's own wording for its validation failure ("must be a well-formed email address"). */
 const MESSAGE = 'x-message';
 
+/** Marks a body the client may leave out entirely (Spring's `@RequestBody(required = false)`): read as `{}`. */
+const OPTIONAL_BODY = 'x-optional-body';
+export function OptionalBody<T extends TSchema>(schema: T): T {
+  return { ...schema, [OPTIONAL_BODY]: true } as T;
+}
+
 /** `schema` whose failures read `<field> <message>` instead of Ajv's generic wording. */
 export function withMessage<T extends TSchema>(schema: T, message: string): T {
   return { ...schema, [MESSAGE]: message } as T;
@@ -81,6 +87,7 @@ type JsonSchema = {
   const?: unknown;
   [COMMA_LIST]?: boolean;
   [MESSAGE]?: string;
+  [OPTIONAL_BODY]?: boolean;
 };
 
 /**
@@ -94,6 +101,7 @@ export async function normaliseRequest(request: FastifyRequest): Promise<void> {
   if (schema.querystring && request.query && typeof request.query === 'object') {
     normaliseQuery(request.query as Record<string, unknown>, schema.querystring);
   }
+  if (schema.body && request.body === undefined && schema.body[OPTIONAL_BODY]) request.body = {};
   if (schema.body && request.body !== undefined) request.body = normaliseValue(request.body, schema.body);
 }
 
@@ -191,6 +199,7 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], d
 function addListKeyword<A extends { addKeyword(definition: { keyword: string; schemaType: string }): unknown }>(ajv: A): A {
   ajv.addKeyword({ keyword: COMMA_LIST, schemaType: 'boolean' });
   ajv.addKeyword({ keyword: MESSAGE, schemaType: 'string' });
+  ajv.addKeyword({ keyword: OPTIONAL_BODY, schemaType: 'boolean' });
   return ajv;
 }
 

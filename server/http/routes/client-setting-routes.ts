@@ -3,7 +3,11 @@ import { type ClientSetting, ClientSettingRepository, GLOBAL_SCOPE } from '../..
 import type { FolioContext } from '../../domain/context.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
-import type { FolioApp } from '../schemas.ts';
+import { type FolioApp, Type } from '../schemas.ts';
+
+/** ClientSettingGlobalUpdateDto / ClientSettingUserUpdateDto maps, and the keys a DELETE names. */
+const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String(), allowUnauthorized: Type.Optional(Type.Boolean()) }));
+const SettingKeys = Type.Array(Type.String());
 
 type Body = Record<string, unknown>;
 
@@ -41,13 +45,13 @@ export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): v
     return result;
   });
 
-  app.patch('/api/v1/client-settings/global', async (request, reply) => {
+  app.patch('/api/v1/client-settings/global', { schema: { body: SettingsUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     settings.save(GLOBAL_SCOPE, readUpdate(request.body, true));
     return reply.code(204).send();
   });
 
-  app.delete('/api/v1/client-settings/global', async (request, reply) => {
+  app.delete('/api/v1/client-settings/global', { schema: { body: SettingKeys } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     settings.delete(GLOBAL_SCOPE, readKeys(request.body));
     return reply.code(204).send();
@@ -60,13 +64,13 @@ export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): v
     return result;
   });
 
-  app.patch('/api/v1/client-settings/user', async (request, reply) => {
+  app.patch('/api/v1/client-settings/user', { schema: { body: SettingsUpdate } }, async (request, reply) => {
     const user = caller(request);
     settings.save(user.id, readUpdate(request.body, false));
     return reply.code(204).send();
   });
 
-  app.delete('/api/v1/client-settings/user', async (request, reply) => {
+  app.delete('/api/v1/client-settings/user', { schema: { body: SettingKeys } }, async (request, reply) => {
     const user = caller(request);
     settings.delete(user.id, readKeys(request.body));
     return reply.code(204).send();

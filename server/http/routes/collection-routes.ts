@@ -18,7 +18,14 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
-import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, Nullable, RawQuerySchema, Type } from '../schemas.ts';
+
+/** CollectionCreationDto / CollectionUpdateDto (required fields are checked by readCollectionBody for creation). */
+const CollectionBody = Type.Object({
+  name: Type.Optional(Nullable(Type.String())),
+  ordered: Type.Optional(Nullable(Type.Boolean())),
+  seriesIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+});
 
 /** Validates a creation/update body; `partial` allows missing fields (PATCH). */
 function readCollectionBody(body: unknown, partial: boolean): { name?: string; ordered?: boolean; seriesIds?: string[] } {
@@ -88,7 +95,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     return ctx.repos.collections.findBySeries(request.params.id).map((c) => toCollectionDto(c, visibleTo(user)));
   });
 
-  app.post('/api/v1/collections', async (request) => {
+  app.post('/api/v1/collections', { schema: { body: CollectionBody } }, async (request) => {
     requireRole(request, 'ADMIN');
     const body = readCollectionBody(request.body, false);
     if (ctx.repos.collections.findByName(body.name!)) throw badRequest('A collection with this name already exists');
@@ -100,7 +107,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     return toCollectionDto(collection, () => true);
   });
 
-  app.patch('/api/v1/collections/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.patch('/api/v1/collections/:id', { schema: { params: IdParams, body: CollectionBody } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const existing = ctx.repos.collections.findById(request.params.id);
     if (!existing) throw notFound();

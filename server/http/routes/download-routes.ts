@@ -6,7 +6,7 @@ import { notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { canAccessLibrary, requireRole } from '../guards.ts';
 import { sendZip, uniqueEntryNames } from '../zip-download.ts';
-import { IdParams, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, Type } from '../schemas.ts';
 
 /**
  * Whole-series and whole-read-list downloads (role FILE_DOWNLOAD, REFERENCE §4): one zip of the
@@ -19,7 +19,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
    * `/books/{id}/file/<anything>`: the same download with a file name at the end of the URL, for
    * download tools that name files after the path (endpoints.txt); the suffix is ignored.
    */
-  app.get('/api/v1/books/:id/file/*', { schema: { params: IdParams } }, async (request, reply) => {
+  app.get('/api/v1/books/:id/file/*', { schema: { params: Type.Object({ id: Type.String(), '*': Type.String() }) } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const book = ctx.repos.books.findById(request.params.id);
     if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();

@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
-import { type FolioApp, Nullable, RawQuerySchema, Type } from '../schemas.ts';
+import { type FolioApp, Nullable, RawQuerySchema, StringEnum, Type } from '../schemas.ts';
 
 const toKnownDto = (h: KnownPageHash) => ({
   hash: h.hash,
@@ -32,6 +32,13 @@ const toMatchDto = (m: PageHashMatch) => ({
   fileName: m.fileName,
   fileSize: m.fileSize,
   mediaType: m.mediaType,
+});
+
+/** PageHashCreationDto. */
+const PageHashCreation = Type.Object({
+  hash: Type.String(),
+  size: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  action: StringEnum(PAGE_HASH_ACTIONS),
 });
 
 function parseAction(value: unknown): PageHashAction {
@@ -95,7 +102,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     return toPage(items, total, paging, sorted);
   });
 
-  app.put('/api/v1/page-hashes', async (request, reply) => {
+  app.put('/api/v1/page-hashes', { config: { role: 'ADMIN' }, schema: { body: PageHashCreation } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const body = request.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');

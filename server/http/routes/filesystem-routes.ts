@@ -1,8 +1,13 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.ts';
 import { requireRole } from '../guards.ts';
+import { type FolioApp, Nullable, OptionalBody, Type } from '../schemas.ts';
+
+/** DirectoryRequestDto; optional as a whole (an empty request lists the root). */
+const DirectoryRequest = OptionalBody(
+  Type.Object({ path: Type.Optional(Nullable(Type.String())), showFiles: Type.Optional(Nullable(Type.Boolean())) }),
+);
 
 interface PathDto {
   type: 'directory' | 'file';
@@ -16,11 +21,10 @@ const byName = (a: PathDto, b: PathDto) => a.name.localeCompare(b.name, undefine
  * `POST /api/v1/filesystem` (ADMIN): folder browser for choosing a library root. Body
  * `{path, showFiles}`; an empty path lists the filesystem root. Hidden entries are left out.
  */
-export function registerFilesystemRoutes(app: FastifyInstance): void {
-  app.post('/api/v1/filesystem', async (request) => {
-    requireRole(request, 'ADMIN');
-    const body = (request.body ?? {}) as { path?: unknown; showFiles?: unknown };
-    const requested = typeof body.path === 'string' ? body.path.trim() : '';
+export function registerFilesystemRoutes(app: FolioApp): void {
+  app.post('/api/v1/filesystem', { config: { role: 'ADMIN' }, schema: { body: DirectoryRequest } }, async (request) => {
+    const body = request.body;
+    const requested = body.path?.trim() ?? '';
     const showFiles = body.showFiles === true;
     if (requested.includes('\0')) throw badRequest('Invalid path');
     const path = requested === '' ? '/' : requested;

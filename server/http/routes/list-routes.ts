@@ -3,37 +3,38 @@ import type { FolioContext } from '../../domain/context.ts';
 import type { Condition } from '../../db/search/conditions.ts';
 import { searchSeries } from '../../db/search/series-search.ts';
 import { onDeckRestriction, updatedSeriesRestriction } from '../../db/search/special-lists.ts';
-import { badRequest } from '../errors.ts';
 import { caller } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
 import { type RawQuery, booleanParam, listParam, stringParam } from '../query-params.ts';
 import { bookPage, libraryRestriction, rethrowSearchError, seriesPage } from '../paged-search.ts';
-import { RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, Nullable, OptionalBody, RawQuerySchema, type Static, Type } from '../schemas.ts';
 
 interface SearchBody {
   condition?: Condition;
   fullTextSearch?: string;
 }
 
-function readSearchBody(body: unknown): SearchBody {
-  if (body === undefined || body === null || body === '') return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-  const { condition, fullTextSearch } = body as Record<string, unknown>;
-  if (fullTextSearch !== undefined && fullTextSearch !== null && typeof fullTextSearch !== 'string') {
-    throw badRequest('fullTextSearch must be a string');
-  }
-  return { condition: (condition ?? undefined) as Condition | undefined, fullTextSearch: fullTextSearch ?? undefined };
+/**
+ * SeriesSearch / BookSearch. The condition is a recursive grammar that the search compiler checks
+ * (simplified first, 400 when malformed); the body itself may be left out.
+ */
+const SearchBodySchema = OptionalBody(
+  Type.Object({ condition: Type.Optional(Type.Unknown()), fullTextSearch: Type.Optional(Nullable(Type.String())) }),
+);
+
+function readSearchBody(body: Static<typeof SearchBodySchema>): SearchBody {
+  return { condition: (body.condition ?? undefined) as Condition | undefined, fullTextSearch: body.fullTextSearch ?? undefined };
 }
 
 /** Search endpoints (POST …/list) and Komga's special lists (on deck, new, updated, latest). */
 export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
-  app.post('/api/v1/series/list', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.post('/api/v1/series/list', { schema: { querystring: RawQuerySchema, body: SearchBodySchema } }, async (request) => {
     const body = readSearchBody(request.body);
     return seriesPage(ctx, request, parsePaging(request.query), body);
   });
 
-  app.post('/api/v1/books/list', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.post('/api/v1/books/list', { schema: { querystring: RawQuerySchema, body: SearchBodySchema } }, async (request) => {
     const body = readSearchBody(request.body);
     return bookPage(ctx, request, parsePaging(request.query), body);
   });
@@ -61,7 +62,9 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
       rethrowSearchError(error);
     }
   };
-  app.post('/api/v1/series/list/alphabetical-groups', async (request) => alphabeticalGroups(request, readSearchBody(request.body)));
+  app.post('/api/v1/series/list/alphabetical-groups', { schema: { body: SearchBodySchema } }, async (request) =>
+    alphabeticalGroups(request, readSearchBody(request.body)),
+  );
   app.get('/api/v1/series/alphabetical-groups', { schema: { querystring: RawQuerySchema } }, async (request) =>
     alphabeticalGroups(request, {
       condition: seriesConditionFromQuery(request.query),

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
+import { type FolioApp, Type } from '../schemas.ts';
 
 /**
  * Komga endpoints backed by services Folio deliberately does not have, answered in their
@@ -9,7 +9,7 @@ import { caller, requireRole } from '../guards.ts';
  *   to the internet, so the feed has no items and the release list is empty (ADMIN, as in Komga);
  * - Kobo sync points: Folio has no Kobo sync, so there is never a sync point to delete.
  */
-export function registerOfflineRoutes(app: FastifyInstance): void {
+export function registerOfflineRoutes(app: FolioApp): void {
   app.get('/api/v1/announcements', async (request) => {
     requireRole(request, 'ADMIN');
     return {
@@ -22,7 +22,7 @@ export function registerOfflineRoutes(app: FastifyInstance): void {
 
   // Marking announcements read: the body is still checked, but with no announcements to show
   // there is nothing worth remembering.
-  app.put('/api/v1/announcements', async (request, reply) => {
+  app.put('/api/v1/announcements', { schema: { body: Type.Array(Type.String()) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const ids = request.body;
     if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw badRequest('The request body must be a list of announcement ids');

@@ -18,7 +18,15 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
-import { IdParams, RawQuerySchema, Type, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, Nullable, RawQuerySchema, Type } from '../schemas.ts';
+
+/** ReadListCreationDto / ReadListUpdateDto (required fields are checked by readBody for creation). */
+const ReadListBody = Type.Object({
+  name: Type.Optional(Nullable(Type.String())),
+  summary: Type.Optional(Nullable(Type.String())),
+  ordered: Type.Optional(Nullable(Type.Boolean())),
+  bookIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+});
 
 function readBody(body: unknown, partial: boolean): Partial<Pick<ReadList, 'name' | 'summary' | 'ordered' | 'bookIds'>> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
@@ -109,7 +117,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     return ctx.repos.readLists.findByBook(request.params.id).map((l) => toReadListDto(l, visibleTo(user)));
   });
 
-  app.post('/api/v1/readlists', async (request) => {
+  app.post('/api/v1/readlists', { schema: { body: ReadListBody } }, async (request) => {
     requireRole(request, 'ADMIN');
     const body = readBody(request.body, false);
     if (ctx.repos.readLists.findByName(body.name!)) throw badRequest('A read list with this name already exists');
@@ -129,7 +137,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     return toReadListDto(list, () => true);
   });
 
-  app.patch('/api/v1/readlists/:id', { schema: { params: IdParams } }, async (request, reply) => {
+  app.patch('/api/v1/readlists/:id', { schema: { params: IdParams, body: ReadListBody } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const existing = ctx.repos.readLists.findById(request.params.id);
     if (!existing) throw notFound();
