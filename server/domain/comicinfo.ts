@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { AuthorDto, ReadingDirection, WebLinkDto } from '../../src/api/types.ts';
+import { isLanguageTag } from './language-tag.ts';
 
 /** What a ComicInfo.xml says about a book and its series; undefined = not stated. */
 export interface ComicInfoPatch {
@@ -162,13 +163,18 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
       title: text(info.Series),
       publisher: text(info.Publisher),
       readingDirection: readingDirectionOf(format, manga),
-      language: text(info.LanguageISO),
+      // An ill-formed LanguageISO is ignored, as Komga ignores it.
+      language: languageOf(text(info.LanguageISO)),
       genres: list(info.Genre),
       ageRating: ageRating !== undefined ? AGE_RATINGS[ageRating] : undefined,
       totalBookCount: count !== undefined && count > 0 ? count : undefined,
       volume: int(info.Volume),
     },
   };
+}
+
+function languageOf(value: string | undefined): string | undefined {
+  return value !== undefined && isLanguageTag(value) ? value : undefined;
 }
 
 /** `<Format>Webtoon</Format>` wins over `<Manga>`: a right-to-left webtoon still scrolls top to bottom. */

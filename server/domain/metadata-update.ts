@@ -1,6 +1,7 @@
 import { READING_DIRECTIONS, SERIES_STATUSES } from '../../src/api/types.ts';
 import type { BookMetadata } from '../db/book-metadata-repository.ts';
 import type { SeriesMetadata } from '../db/series-metadata-repository.ts';
+import { isLanguageTag } from './language-tag.ts';
 
 /** A PATCH body that breaks a rule; becomes a 400 with this message. */
 export class MetadataValidationError extends Error {}
@@ -139,6 +140,7 @@ export function applySeriesMetadataUpdate(current: SeriesMetadata, raw: unknown,
     const v = optionalString(body, key);
     if (v !== undefined) next[key] = v;
   }
+  if (typeof body.language === 'string' && !isLanguageTag(body.language)) fail('language must be a valid BCP 47 language tag');
   if (has(body, 'readingDirection')) {
     next.readingDirection = body.readingDirection === null ? '' : enumValue(body.readingDirection, READING_DIRECTIONS, 'readingDirection');
   }

@@ -117,3 +117,25 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(page.getByText(en.libraries.actions.trash_started)).toBeVisible();
   });
 }
+
+test('a series language must be a BCP 47 tag, in the dialog and at the server', async ({ page }) => {
+  const series = await server.api().seriesByTitle('Solo');
+  const refused = await server.api().send('PATCH', `/api/v1/series/${series.id}/metadata`, { language: 'en_US' }).catch((error: Error) => error.message);
+  expect(String(refused)).toContain('400');
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${server.folio.url}/series/${series.id}`);
+    await page.getByRole('button', { name: en.content_actions.series_label }).click();
+    await page.getByRole('button', { name: en.edit_series.title }).click();
+    const dialog = page.getByRole('dialog', { name: en.edit_series.title });
+    await dialog.getByLabel(en.series.facts.language).fill('en_US');
+    await dialog.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
+    await expect(dialog.getByText(en.validation.language)).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await dialog.getByLabel(en.series.facts.language).fill('pt-BR');
+    await dialog.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
+    await expect(dialog).toBeHidden();
+    await expect.poll(async () => (await server.api().seriesByTitle('Solo')).metadata.language).toBe('pt-BR');
+    await server.api().send('PATCH', `/api/v1/series/${series.id}/metadata`, { language: '' });
+  }
+});

@@ -9,7 +9,7 @@ import * as form from '../components/form.css.ts';
 import { useResetOnOpen } from '../hooks/useResetOnOpen.ts';
 import { describeError, t, tPlural } from '../i18n.ts';
 import { settleWithLimit } from '../settleWithLimit.ts';
-import { integerAtLeastProblem, splitList } from '../validation/metadataRules.ts';
+import { integerAtLeastProblem, languageTagProblem, splitList } from '../validation/metadataRules.ts';
 import * as styles from './dialog.css.ts';
 import { Modal } from './Modal.tsx';
 
@@ -89,8 +89,9 @@ export function BatchEditSeriesDialog(props: {
   const problems = {
     ageRating: ticked.has('ageRating') ? integerAtLeastProblem(draft.ageRating, 0) : undefined,
     totalBookCount: ticked.has('totalBookCount') ? integerAtLeastProblem(draft.totalBookCount, 1) : undefined,
+    language: ticked.has('language') ? languageTagProblem(draft.language) : undefined,
   };
-  const invalid = !!problems.ageRating || !!problems.totalBookCount;
+  const invalid = !!problems.ageRating || !!problems.totalBookCount || !!problems.language;
   const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
   const set = (patch: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...patch }));
   const tick = (field: Field) => (on: boolean) =>
@@ -174,6 +175,7 @@ export function BatchEditSeriesDialog(props: {
             hint={t('edit_series.language_hint')}
             value={draft.language}
             onChange={(e) => set({ language: e.target.value })}
+            error={show(problems.language)}
           />
         </BatchFieldToggle>
         <BatchFieldToggle {...toggle('genres', t('batch_edit_series.change_genres'))}>

@@ -7,7 +7,7 @@ import { TextArea } from '../components/TextArea.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as form from '../components/form.css.ts';
 import { t } from '../i18n.ts';
-import { integerAtLeastProblem, splitList } from '../validation/metadataRules.ts';
+import { integerAtLeastProblem, languageTagProblem, splitList } from '../validation/metadataRules.ts';
 import * as styles from './dialog.css.ts';
 import { Modal } from './Modal.tsx';
 import { useResetOnOpen } from '../hooks/useResetOnOpen.ts';
@@ -61,8 +61,9 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
   const problems = {
     ageRating: integerAtLeastProblem(draft.ageRating, 0),
     totalBookCount: integerAtLeastProblem(draft.totalBookCount, 1),
+    language: languageTagProblem(draft.language),
   };
-  const invalid = !!problems.ageRating || !!problems.totalBookCount;
+  const invalid = !!problems.ageRating || !!problems.totalBookCount || !!problems.language;
   const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
   const set = (patch: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...patch }));
 
@@ -124,6 +125,7 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
             hint={t('edit_series.language_hint')}
             value={draft.language}
             onChange={(e) => set({ language: e.target.value })}
+            error={show(problems.language)}
           />
           <TextField
             label={t('series.facts.age_rating')}

@@ -64,3 +64,19 @@ export function duplicateAuthorRows(authors: readonly { name: string; role: stri
 export function splitList(value: string): string[] {
   return [...new Set(value.split(',').map((part) => part.trim()).filter(Boolean))];
 }
+
+/**
+ * A series language must be a well-formed BCP 47 tag (en, pt-BR, zh-Hant), as Komga checks it; empty
+ * clears it. Intl rejects what is not well-formed, as Java's Locale.Builder does for Komga.
+ */
+export function languageTagProblem(value: string): string | undefined {
+  const tag = value.trim();
+  if (tag === '') return undefined;
+  try {
+    Intl.getCanonicalLocales(tag);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RangeError) return 'validation.language';
+    throw error;
+  }
+}

@@ -49,6 +49,11 @@ describe('ComicInfo.xml parsing', () => {
     expect(parseComicInfo('<ComicInfo><Manga>No</Manga></ComicInfo>')!.series.readingDirection).toBeUndefined();
   });
 
+  it('ignores a LanguageISO that is not a BCP 47 tag', () => {
+    expect(parseComicInfo('<ComicInfo><LanguageISO>en_US</LanguageISO></ComicInfo>')!.series.language).toBeUndefined();
+    expect(parseComicInfo('<ComicInfo><LanguageISO>pt-BR</LanguageISO></ComicInfo>')!.series.language).toBe('pt-BR');
+  });
+
   it('reads <Format>Webtoon</Format> as the WEBTOON direction, before <Manga>', () => {
     const xml = '<ComicInfo><Format>webtoon</Format><Manga>YesAndRightToLeft</Manga></ComicInfo>';
     expect(parseComicInfo(xml)!.series.readingDirection).toBe('WEBTOON');

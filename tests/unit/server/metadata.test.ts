@@ -157,4 +157,14 @@ describe('PATCH /api/v1/series/{id}/metadata', () => {
     }
     expect((await patchSeries({ title: 'x' }, 'nope')).statusCode).toBe(404);
   });
+
+  it('accepts a well-formed BCP 47 language tag or none, and refuses anything else', async () => {
+    for (const language of ['en_US', 'x', '123', 'en-', 'i-klingon']) {
+      expect((await patchSeries({ language })).statusCode, language).toBe(400);
+    }
+    for (const language of ['pt-BR', 'zh-Hant', 'fr-FR-u-ca-gregory', '']) {
+      expect((await patchSeries({ language })).statusCode, language).toBe(204);
+      expect((await seriesMeta()).language).toBe(language);
+    }
+  });
 });
