@@ -66,6 +66,11 @@ export class SessionRepository {
     }
   }
 
+  /** Ends every session of the user but one (the caller's own, when it has one). */
+  deleteForUserExcept(userId: string, keepIdHash: string | null): void {
+    cachedStatement(this.db, 'DELETE FROM session WHERE user_id = ? AND id_hash IS NOT ?').run(userId, keepIdHash);
+  }
+
   deleteInactiveSince(cutoff: number): number {
     const removed = cachedStatement(this.db, 'DELETE FROM session WHERE last_access < ?').run(cutoff).changes;
     for (const [idHash, { row }] of this.remembered) {

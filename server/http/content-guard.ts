@@ -4,12 +4,13 @@ import { canSeeBook, canSeeSeries, hasContentRestrictions } from '../domain/cont
 import { notFound } from './errors.ts';
 
 /**
- * One guard for every route about a single series or book (`/api/v1/series/:id/...`,
- * `/api/v1/books/:id/...`, present and future): a series or book hidden from the caller by shared
+ * One guard for every route about a single series or book, in every route family — REST
+ * (`/api/v1|v2/series/:id/...`, `/api/v1/books/:id/...`, Tachiyomi and Readium included) and OPDS
+ * (`/opds/v1.2|v2/series/:id`, `.../books/:id`), present and future: a series or book hidden from the caller by shared
  * libraries, age rating or labels answers 404, exactly like an unknown id, so its existence does
  * not leak. Lists apply the same rules in SQL (content-restrictions.ts).
  */
-const ITEM_ROUTE = /^\/api\/v1\/(series|books)\/:([A-Za-z_]+)(?:\/|$)/;
+const ITEM_ROUTE = /^\/(?:api\/v[12]|opds\/v1\.2|opds\/v2)\/(series|books)\/:([A-Za-z_]+)(?:\/|$)/;
 
 export function registerContentGuard(app: FastifyInstance, ctx: FolioContext): void {
   app.addHook('preHandler', async (request: FastifyRequest) => {

@@ -14,8 +14,9 @@ import { HttpError } from './errors.ts';
  * Credentials a browser never sends on its own (X-API-Key, X-Auth-Token) are not checked; neither are
  * Basic credentials without any sign of a browser (no Origin, no Sec-Fetch-Site): native clients.
  *
- * Bodies a cross-site form can send without a preflight (text/plain, form-urlencoded) are refused on
- * every route (none takes them; multipart only reaches the upload routes, which parse it).
+ * Bodies a cross-site form can send without a preflight (text/plain, form-urlencoded) never reach a
+ * JSON route: the request-body policy (content-types.ts) refuses them on routes that read a body and
+ * ignores them on routes that read none, where this guard decides by origin.
  */
 export type AuthenticatedBy = 'cookie' | 'basic' | 'header' | 'apiKey';
 
@@ -27,14 +28,8 @@ declare module 'fastify' {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const SIMPLE_BODY_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded']);
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
-function hasBody(request: FastifyRequest): boolean {
-  const length = headerText(request.headers['content-length']);
-  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-}
 
 /** Whether the request shows it was sent by a page of this server (or an allowed CORS origin). */
 function fromOwnOrigin(request: FastifyRequest, corsOrigins: Set<string>): boolean {
@@ -63,10 +58,6 @@ export function registerCsrfGuard(app: FastifyInstance, corsOrigins: string[]): 
   app.decorateRequest('authenticatedBy', null);
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
-    const type = headerText(request.headers['content-type'])?.split(';')[0]?.trim().toLowerCase();
-    if (type && SIMPLE_BODY_TYPES.has(type) && hasBody(request)) {
-      throw new HttpError(415, `Content type '${type}' is not supported: send JSON`);
-    }
     const by = request.authenticatedBy;
     if (by !== 'cookie' && by !== 'basic') return;
     if (fromOwnOrigin(request, allowed)) return;

@@ -32,8 +32,9 @@ export async function updateUserPassword(id: string, password: string): Promise<
   await sendJson('PATCH', `${userPath(id)}/password`, 'update_password', { json: { password } });
 }
 
-export async function updateMyPassword(password: string): Promise<void> {
-  await sendJson('PATCH', '/api/v2/users/me/password', 'update_password', { json: { password } });
+/** `currentPassword` is Folio's (Komga has none and ignores it): Folio refuses the change without it. */
+export async function updateMyPassword(password: string, currentPassword: string): Promise<void> {
+  await sendJson('PATCH', '/api/v2/users/me/password', 'update_password', { json: { password, currentPassword } });
 }
 
 export interface ActivityQuery {

@@ -2,12 +2,16 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { User } from '../../db/user-repository.ts';
+import { ServerSettingRepository } from '../../db/server-setting-repository.ts';
 import { rememberMeDurationDays } from '../../domain/server-settings.ts';
 
 /**
  * Remember-me (REFERENCE §1.5): a long-lived cookie holding `userId:expiry:signature`, signed with
  * an HMAC key kept in server_setting. The signature also covers the user's password hash, so a
- * password change invalidates the user's cookies; rotating the key invalidates everyone's.
+ * password change invalidates the user's cookies; rotating the key invalidates everyone's. It also
+ * covers a per-user generation, renewed when the user logs out (revokeRememberMe): a cookie copied
+ * before logging out no longer logs in. Logging out thus forgets every device's remember-me of that
+ * account (their open sessions stay).
  * New cookies live for the rememberMeDurationDays server setting (365 days by default).
  */
 export const REMEMBER_ME_COOKIE = 'komga-remember-me';
@@ -33,9 +37,17 @@ export function rotateRememberMeKey(db: Db): void {
   db.prepare('INSERT OR REPLACE INTO server_setting (key, value) VALUES (?, ?)').run(KEY_SETTING, randomBytes(32).toString('hex'));
 }
 
+const generationKey = (userId: string) => `remember_me_generation:${userId}`;
+
+/** Every remember-me cookie issued so far to this user stops working. */
+export function revokeRememberMe(db: Db, userId: string): void {
+  new ServerSettingRepository(db).set(generationKey(userId), randomBytes(16).toString('hex'));
+}
+
 function signature(db: Db, userId: string, expires: number, passwordHash: string): Buffer {
   const passwordDigest = createHash('sha256').update(passwordHash).digest('hex');
-  return createHmac('sha256', signingKey(db)).update(`${userId}:${expires}:${passwordDigest}`).digest();
+  const generation = new ServerSettingRepository(db).get(generationKey(userId)) ?? '';
+  return createHmac('sha256', signingKey(db)).update(`${userId}:${expires}:${passwordDigest}${generation ? `:${generation}` : ''}`).digest();
 }
 
 export function issueRememberMeToken(db: Db, user: User, now = Date.now()): string {

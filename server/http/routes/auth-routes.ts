@@ -3,6 +3,7 @@ import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { ROLES } from '../../../src/api/types.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { REMEMBER_ME_COOKIE, checkRememberMeToken, revokeRememberMe } from '../auth/remember-me.ts';
 import { clearSessionCookies } from '../auth/sessions.ts';
 import { badRequest } from '../errors.ts';
 import { caller } from '../guards.ts';
@@ -50,6 +51,11 @@ export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
 
   const logout = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     if (request.sessionIdHash) ctx.repos.sessions.delete(request.sessionIdHash);
+    // The remember-me cookie must not log back in once logged out, even if it was copied.
+    const remembered = request.cookies[REMEMBER_ME_COOKIE];
+    const rememberedUser = remembered ? checkRememberMeToken(ctx.db, remembered, (id) => ctx.repos.users.findById(id)) : undefined;
+    const userId = request.user?.id ?? (rememberedUser && 'user' in rememberedUser ? rememberedUser.user.id : undefined);
+    if (userId) revokeRememberMe(ctx.db, userId);
     clearSessionCookies(reply);
     return reply.code(204).send();
   };

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerResponse } from 'node:http';
+import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { accessFingerprint, eventFor } from '../../domain/event-audience.ts';
 import type { FolioEvent } from '../../domain/events.ts';
 import { caller } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
@@ -11,23 +13,21 @@ export interface SseOptions {
   heartbeatMs: number;
 }
 
-/** Whether an event may be delivered to a connection of this user (REFERENCE §2.12 audiences). */
-function visibleTo(event: FolioEvent, userId: string, admin: boolean): boolean {
-  if ('userId' in event && event.userId !== userId) return false;
-  if ('adminOnly' in event && !admin) return false;
-  return true;
-}
-
 /**
  * `GET /sse/v1/events`: a text/event-stream of domain events (`event: <Name>` + `data: <json>`),
- * with a comment heartbeat so proxies keep the connection open.
+ * with a comment heartbeat so proxies keep the connection open. Each event goes only to users
+ * allowed to see what it names (event-audience.ts). Before every event and heartbeat the stream
+ * checks that what it was opened with still holds — the session (logout, expiry, password change),
+ * the user (deletion) and their roles and restrictions — and ends otherwise; a SessionExpired for
+ * its user is delivered and then ends it at once.
  */
 export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: SseOptions): void {
   const open = new Set<ServerResponse>();
 
   app.get('/sse/v1/events', async (request, reply) => {
-    const user = caller(request);
-    const admin = isAdmin(user);
+    const opener = caller(request);
+    const fingerprint = accessFingerprint(opener);
+    const sessionIdHash = request.sessionIdHash;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -40,19 +40,35 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
     });
     res.write(':\n\n');
     open.add(res);
+
+    /** The user as they are now, or undefined once the stream's authorisation no longer holds. */
+    const currentUser = (): User | undefined => {
+      const user = ctx.repos.users.findById(opener.id);
+      if (!user || accessFingerprint(user) !== fingerprint) return undefined;
+      if (sessionIdHash && !ctx.repos.sessions.find(sessionIdHash)) return undefined;
+      return user;
+    };
     const send = (event: FolioEvent) => {
-      if (!visibleTo(event, user.id, admin)) return;
-      res.write(`event:${event.name}\ndata:${JSON.stringify(event.data)}\n\n`);
+      if (res.writableEnded) return;
+      const user = currentUser();
+      if (!user) return void res.end();
+      const visible = eventFor(ctx.db, user, isAdmin(user), event);
+      if (visible) res.write(`event:${visible.name}\ndata:${JSON.stringify(visible.data)}\n\n`);
+      if (event.name === 'SessionExpired' && event.userId === user.id) res.end();
     };
     const unsubscribe = ctx.events.subscribe(send);
-    if (admin) send({ name: 'TaskQueueStatus', data: ctx.tasks.status() as { count: number; countByType: Record<string, number> }, adminOnly: true });
-    const heartbeat = setInterval(() => res.write(':\n\n'), options.heartbeatMs);
+    if (isAdmin(opener)) send({ name: 'TaskQueueStatus', data: ctx.tasks.status() as { count: number; countByType: Record<string, number> }, adminOnly: true });
+    const heartbeat = setInterval(() => {
+      if (currentUser()) res.write(':\n\n');
+      else res.end();
+    }, options.heartbeatMs);
     const cleanup = () => {
       clearInterval(heartbeat);
       unsubscribe();
       open.delete(res);
     };
     res.on('close', cleanup);
+    res.on('finish', cleanup);
     request.raw.on('close', cleanup);
   });
 

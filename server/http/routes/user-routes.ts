@@ -6,16 +6,16 @@ import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
+import { badRequest, errorBody, forbidden, notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
 import { caller, requireRole } from '../guards.ts';
 import { isAdmin, toUserDto } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { type FolioApp, IdParams, PagingQuery, Type } from '../schemas.ts';
-import { PasswordUpdate, UserCreation, UserUpdate, applyRestrictions, restrictionsChanged } from './user-schemas.ts';
+import { type PasswordChange, PasswordUpdate, UserCreation, UserUpdate, applyRestrictions, restrictionsChanged } from './user-schemas.ts';
 
 export function toActivityDto(a: AuthenticationActivity): AuthenticationActivityDto {
   return {
@@ -114,21 +114,42 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.patch('/api/v2/users/me/password', { schema: { body: PasswordUpdate } }, async (request, reply) => {
-    const user = caller(request);
+  /**
+   * One's own password. Unlike Komga, the current password is required: as `currentPassword` in the
+   * body, or implied when the request itself was authenticated with it (Basic, as Komga's apps do).
+   * Every other session of the user ends (their remember-me cookies die with the old password hash);
+   * the caller's own session stays.
+   */
+  const changeOwnPassword = async (request: FastifyRequest, reply: FastifyReply, user: User, body: PasswordChange) => {
     requireInteractive(request);
-    ctx.repos.users.update({ ...user, passwordHash: await hashPassword(request.body.password), lastModified: Date.now() });
+    if (request.authenticatedBy !== 'basic') {
+      const current = body.currentPassword;
+      if (typeof current !== 'string' || !(await verifyPassword(user.passwordHash, current))) {
+        const violations = [{ fieldName: 'currentPassword', message: 'must be your current password' }];
+        return reply
+          .code(400)
+          .type('application/json')
+          .send({ ...errorBody(400, 'Validation failed: currentPassword must be your current password', request.url), violations });
+      }
+    }
+    ctx.repos.users.update({ ...user, passwordHash: await hashPassword(body.password), lastModified: Date.now() });
+    ctx.repos.sessions.deleteForUserExcept(user.id, request.sessionIdHash);
     return reply.code(204).send();
-  });
+  };
+
+  app.patch('/api/v2/users/me/password', { schema: { body: PasswordUpdate } }, async (request, reply) =>
+    changeOwnPassword(request, reply, caller(request), request.body),
+  );
 
   app.patch('/api/v2/users/:id/password', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: PasswordUpdate } }, async (request, reply) => {
     const admin = requireRole(request, 'ADMIN');
+    if (admin.id === request.params.id) return changeOwnPassword(request, reply, admin, request.body);
     requireInteractive(request);
     const user = ctx.repos.users.findById(request.params.id);
     if (!user) throw notFound();
     ctx.repos.users.update({ ...user, passwordHash: await hashPassword(request.body.password), lastModified: Date.now() });
-    // Resetting someone else's password logs them out everywhere; one's own sessions stay.
-    if (user.id !== admin.id) expireSessions(user.id);
+    // Resetting someone else's password logs them out everywhere.
+    expireSessions(user.id);
     return reply.code(204).send();
   });
 

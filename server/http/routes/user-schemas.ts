@@ -28,7 +28,9 @@ const Restrictions = {
 
 export const UserCreation = Type.Object({ email: Email, password: Password, ...Restrictions });
 export const UserUpdate = Type.Object(Restrictions);
-export const PasswordUpdate = Type.Object({ password: Password });
+/** `currentPassword` is Folio's: required to change one's own password unless the request uses Basic. */
+export const PasswordUpdate = Type.Object({ password: Password, currentPassword: Type.Optional(Type.String()) });
+export type PasswordChange = Static<typeof PasswordUpdate>;
 type RestrictionUpdate = Static<typeof UserUpdate>;
 
 type UserRestrictions = Pick<User, 'roles' | 'sharedAllLibraries' | 'sharedLibraryIds' | 'labelsAllow' | 'labelsExclude' | 'ageRestriction' | 'ageRestrictionType'>;

@@ -1,14 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { updateMyPassword } from '../../api/users.ts';
 import { ErrorMessage } from '../components/Feedback.tsx';
+import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import { t } from '../i18n.ts';
 import { ChangePasswordFields, passwordChangeInvalid } from '../settings/ChangePasswordFields.tsx';
 import { runAction } from '../settings/ModalDialog.tsx';
 import * as styles from '../settings/settings.css.ts';
 
-/** Change one's own password: new password required, the repeat must match (SPEC §5). */
+/**
+ * Change one's own password: the current one (Folio's server asks for it), then the new one, which is
+ * required, and its repeat, which must match (SPEC §5).
+ */
 export function ChangeMyPassword() {
+  const [current, setCurrent] = useState('');
   const [password, setPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [touched, setTouched] = useState(false);
@@ -21,7 +26,8 @@ export function ChangeMyPassword() {
     setTouched(true);
     setSaved(false);
     if (passwordChangeInvalid(password, repeat)) return;
-    if (await runAction(setBusy, setError, () => updateMyPassword(password))) {
+    if (await runAction(setBusy, setError, () => updateMyPassword(password, current))) {
+      setCurrent('');
       setPassword('');
       setRepeat('');
       setTouched(false);
@@ -31,6 +37,7 @@ export function ChangeMyPassword() {
 
   return (
     <form className={styles.narrowForm} onSubmit={submit} noValidate>
+      <TextField label={t('my_account.current_password')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
       <ChangePasswordFields password={password} repeat={repeat} touched={touched} onPassword={setPassword} onRepeat={setRepeat} />
       <ErrorMessage error={error} />
       {saved && <p role="status">{t('my_account.password_changed')}</p>}

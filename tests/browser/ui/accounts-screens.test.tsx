@@ -154,6 +154,7 @@ describe('account', () => {
   it('changes the password only when the repetition matches', async () => {
     session.me = READER;
     view = renderAt('/account', <AccountScreen />);
+    await userEvent.fill(page.getByLabelText('Current password'), 'zero');
     await userEvent.fill(page.getByLabelText('New password', { exact: true }), 'one');
     await userEvent.fill(page.getByLabelText('Repeat new password'), 'two');
     await userEvent.click(page.getByRole('button', { name: 'Change password' }));
@@ -162,7 +163,7 @@ describe('account', () => {
     await userEvent.fill(page.getByLabelText('Repeat new password'), 'one');
     await userEvent.click(page.getByRole('button', { name: 'Change password' }));
     await expect.element(page.getByText('Your password has been changed.')).toBeVisible();
-    expect(callsNamed('updateMyPassword')).toEqual([['one']]);
+    expect(callsNamed('updateMyPassword')).toEqual([['one', 'zero']]);
   });
 
   it('shows a new API key once, then only its comment; deletes it', async () => {

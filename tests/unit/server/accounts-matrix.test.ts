@@ -284,4 +284,91 @@ describe.each(CALLERS)('$name', (c) => {
     expect(collections.content.some((col) => col.id === matureCollectionId)).toBe(c.visible.includes('Mature'));
     await expectStatus('GET', `/api/v1/collections/${matureCollectionId}`, c.visible.includes('Mature') ? 200 : 404);
   });
+
+  it('every other route family (OPDS, Tachiyomi/Mihon, Readium) applies the same restriction', async () => {
+    for (const name of SERIES) {
+      const visible = c.visible.includes(name);
+      const status = anonymous ? 401 : visible ? 200 : 404;
+      const s = seriesIds[name];
+      const b = bookIds[name];
+      await expectStatus('GET', `/opds/v1.2/series/${s}`, status);
+      await expectStatus('GET', `/api/v2/series/${s}/read-progress/tachiyomi`, status);
+      await expectStatus('GET', `/api/v1/books/${b}/manifest`, status);
+      await expectStatus('GET', `/api/v1/books/${b}/manifest/divina`, status);
+      // The read-progress test above saved a progress for every visible book.
+      await expectStatus('GET', `/api/v1/books/${b}/progression`, status);
+    }
+    if (anonymous) {
+      for (const url of ['/opds/v1.2/catalog', '/opds/v1.2/series', '/opds/v1.2/libraries', '/opds/v1.2/ondeck']) await expectStatus('GET', url, 401);
+      return;
+    }
+    const titles = (xml: string) => [...xml.matchAll(/<entry>[\s\S]*?<title>([^<]*)<\/title>/g)].map((m) => m[1]!);
+    const all = (await expectStatus('GET', '/opds/v1.2/series', 200)).body;
+    expect(sorted(titles(all))).toEqual(sorted(c.visible));
+    const searched = (await expectStatus('GET', '/opds/v1.2/series?search=Mature', 200)).body;
+    expect(titles(searched)).toEqual(c.visible.includes('Mature') ? ['Mature'] : []);
+    for (const key of ['A', 'B'] as const) {
+      const feed = await expectStatus('GET', `/opds/v1.2/libraries/${libraryIds[key]}`, c.libraries.includes(key) ? 200 : 404);
+      if (feed.statusCode === 200) {
+        const inLibrary = c.visible.filter((n) => (key === 'B' ? n === 'Other' : n !== 'Other'));
+        expect(sorted(titles(feed.body)), key).toEqual(sorted(inLibrary));
+      }
+    }
+    const libraries = (await expectStatus('GET', '/opds/v1.2/libraries', 200)).body;
+    expect(titles(libraries).length).toBe(c.libraries.length);
+  });
+});
+
+/** Reads an event stream until `done` holds for its text. */
+async function readStream(url: string, headers: Record<string, string>, done: (text: string) => boolean): Promise<string> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers, signal: controller.signal });
+  expect(response.status).toBe(200);
+  const reader = response.body!.getReader();
+  let text = '';
+  while (!done(text)) {
+    const { value, done: ended } = await reader.read();
+    if (ended) break;
+    text += new TextDecoder().decode(value);
+  }
+  controller.abort();
+  return text;
+}
+
+describe('event stream', () => {
+  it('each caller receives only events about what they can see', async () => {
+    const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const callers = CALLERS.filter((c) => c.email !== null);
+    // Every stream is open before anything happens; the last change (library A, seen by all) marks the end.
+    const opened: Promise<void>[] = [];
+    const streams = callers.map((c) => {
+      let ready!: () => void;
+      opened.push(new Promise<void>((r) => (ready = r)));
+      return readStream(`${base}/sse/v1/events`, headersOf(c), (text) => {
+        if (text.startsWith(':')) ready();
+        return text.includes(`event:LibraryChanged\ndata:{"libraryId":"${libraryIds.A}"}`);
+      });
+    });
+    await Promise.all(opened);
+    for (const name of SERIES) {
+      expect((await send(server, 'PATCH', `/api/v1/series/${seriesIds[name]}/metadata`, server.admin, { summary: `About ${name}` })).statusCode).toBe(204);
+      expect((await send(server, 'PATCH', `/api/v1/books/${bookIds[name]}/metadata`, server.admin, { summary: `About ${name}` })).statusCode).toBe(204);
+    }
+    expect((await send(server, 'PATCH', `/api/v1/libraries/${libraryIds.B}`, server.admin, { name: 'B' })).statusCode).toBe(204);
+    expect((await send(server, 'PATCH', `/api/v1/libraries/${libraryIds.A}`, server.admin, { name: 'A' })).statusCode).toBe(204);
+    const texts = await Promise.all(streams);
+    const idsIn = (text: string, event: string, key: string) =>
+      [...text.matchAll(new RegExp(`event:${event}\ndata:(\\{[^\n]*\\})`, 'g'))].map((m) => JSON.parse(m[1]!)[key] as string);
+    for (const [i, c] of callers.entries()) {
+      const text = texts[i]!;
+      expect(sorted(idsIn(text, 'SeriesChanged', 'seriesId')), c.name).toEqual(sorted(c.visible.map((n) => seriesIds[n])));
+      expect(sorted(idsIn(text, 'BookChanged', 'bookId')), c.name).toEqual(sorted(c.visible.map((n) => bookIds[n])));
+      expect(sorted(idsIn(text, 'LibraryChanged', 'libraryId')), c.name).toEqual(sorted(c.libraries.map((l) => libraryIds[l])));
+      // No id of a hidden series or book anywhere in the stream.
+      for (const name of SERIES.filter((n) => !c.visible.includes(n))) {
+        expect(text, `${c.name}: ${name}`).not.toContain(seriesIds[name]);
+        expect(text, `${c.name}: ${name}`).not.toContain(bookIds[name]);
+      }
+    }
+  }, 60_000);
 });
