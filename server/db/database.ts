@@ -28,7 +28,9 @@ function registerFunctions(db: Db): void {
       let compiled: RegExp | null = null;
       try {
         compiled = new RegExp(key, 'i');
-      } catch {
+      } catch (error) {
+        // An invalid pattern matches nothing.
+        if (!(error instanceof SyntaxError)) throw error;
         compiled = null;
       }
       if (cache.size > 100) cache.clear();

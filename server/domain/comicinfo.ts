@@ -187,7 +187,8 @@ function readingDirectionOf(format: string | undefined, manga: string | undefine
 function hostLabel(url: string): string {
   try {
     return new URL(url).hostname.replace(/^www\./, '');
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
     return url;
   }
 }

@@ -39,7 +39,9 @@ export function matchComicRackList(ctx: FolioContext, xml: string, visibleSeries
   let doc: Record<string, unknown>;
   try {
     doc = parser.parse(xml, true) as Record<string, unknown>;
-  } catch {
+  } catch (error) {
+    // Whatever the parser rejects is, by Komga's definition, a list that cannot be deserialized.
+    if (!(error instanceof Error)) throw error;
     return empty('ERR_1015');
   }
   const list = doc.ReadingList as Record<string, unknown> | undefined;

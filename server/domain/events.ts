@@ -27,13 +27,20 @@ export type FolioEvent =
 
 export class EventBus {
   private readonly listeners = new Set<(event: FolioEvent) => void>();
+  private readonly onListenerError: (error: unknown, event: FolioEvent) => void;
+
+  /** `onListenerError` hears of subscribers that threw (the app logs them). */
+  constructor(onListenerError: (error: unknown, event: FolioEvent) => void = (error) => process.emitWarning(String(error))) {
+    this.onListenerError = onListenerError;
+  }
 
   emit(event: FolioEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(event);
-      } catch {
-        // A broken subscriber must not break the publisher.
+      } catch (error) {
+        // A broken subscriber must not break the publisher, nor the other subscribers.
+        this.onListenerError(error, event);
       }
     }
   }

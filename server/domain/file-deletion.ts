@@ -4,6 +4,7 @@ import { HistoryRepository } from '../db/history-repository.ts';
 import type { FolioContext } from './context.ts';
 import { entryInsideLibrary, isStrictlyInside } from './library-paths.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
+import { isUnusablePath } from '../fs-errors.ts';
 
 /**
  * Deleting books and series from disk (SPEC §4: irreversible, files go too). Every path is checked
@@ -40,7 +41,9 @@ async function removeFolderIfEmpty(root: string, folder: string): Promise<boolea
     if ((await readdir(canonical)).length > 0) return false;
     await rmdir(canonical);
     return true;
-  } catch {
+  } catch (error) {
+    // Gone already, not ours to remove, or filled meanwhile: leave it.
+    if (!isUnusablePath(error) && (error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
     return false;
   }
 }

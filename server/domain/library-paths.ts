@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, isAbsolute } from 'node:path';
+import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 export class OutsideLibraryError extends Error {
   constructor(path: string) {
@@ -26,7 +27,8 @@ export async function entryInsideLibrary(libraryRoot: string, path: string): Pro
   try {
     root = await realpath(libraryRoot);
     parent = await realpath(dirname(path));
-  } catch {
+  } catch (error) {
+    rethrowUnless(error, isUnusablePath);
     throw new OutsideLibraryError(path);
   }
   const canonical = join(parent, basename(path));

@@ -51,7 +51,8 @@ function pairList<K extends string>(value: unknown, key: string, fields: readonl
 const validUrl = (item: { url: string }) => {
   try {
     new URL(item.url);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
     fail(`links.url must be a valid URL: ${item.url}`);
   }
 };

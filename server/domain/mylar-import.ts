@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SeriesMetadata } from '../db/series-metadata-repository.ts';
 import type { FolioContext } from './context.ts';
+import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 /** Mylar3 writes this file into each series folder it manages. */
 export const MYLAR_FILE = 'series.json';
@@ -38,7 +39,8 @@ export function parseMylarSeries(text: string): MylarSeries | null {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     return null;
   }
   const metadata = typeof doc === 'object' && doc !== null ? (doc as { metadata?: unknown }).metadata : undefined;
@@ -92,7 +94,9 @@ export async function importMylarSeries(ctx: FolioContext, seriesId: string): Pr
     const bytes = await readFile(join(series.url, MYLAR_FILE));
     if (bytes.length > MAX_BYTES) return false;
     text = bytes.toString('utf8');
-  } catch {
+  } catch (error) {
+    // No series.json in this folder: nothing to import.
+    rethrowUnless(error, isUnusablePath);
     return false;
   }
   const mylar = parseMylarSeries(text);

@@ -5,6 +5,7 @@ import type { Book } from '../db/book-repository.ts';
 import type { FolioContext } from './context.ts';
 import { openBookPage } from './page-content.ts';
 import { dropOtherVersions } from './rendered-pages.ts';
+import { isMissingFile, rethrowUnless } from '../fs-errors.ts';
 
 /** Longest side of a page thumbnail (REFERENCE §4). */
 export const PAGE_THUMBNAIL_SIZE = 300;
@@ -29,8 +30,8 @@ export async function pageThumbnail(
   const file = join(bookDir, version, `${number}.jpg`);
   try {
     return await readFile(file);
-  } catch {
-    // Not drawn yet.
+  } catch (error) {
+    rethrowUnless(error, isMissingFile); // not drawn yet
   }
   let pending = inFlight.get(file);
   if (!pending) {

@@ -64,8 +64,9 @@ export async function storeUploadedPoster(
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();
-  } catch {
-    throw new PosterError('The file is not an image');
+  } catch (error) {
+    // sharp reads no image header in it: the upload is refused, with sharp's reason kept as cause.
+    throw new PosterError('The file is not an image', { cause: error });
   }
   const mediaType = FORMAT_TYPES[meta.format ?? ''];
   if (!mediaType || !meta.width || !meta.height) throw new PosterError('Unsupported image format');

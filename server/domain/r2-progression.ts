@@ -31,7 +31,8 @@ export function locatorResourcePath(href: string): string {
   const path = marker >= 0 ? bare.slice(marker + '/resource/'.length) : bare;
   try {
     return path.split('/').map(decodeURIComponent).join('/');
-  } catch {
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
     throw new ProgressionError(`Invalid resource href: ${href}`);
   }
 }

@@ -7,6 +7,7 @@ import type { Book } from '../db/book-repository.ts';
 import type { MediaPage } from '../db/media-repository.ts';
 import type { PageRenderRequest } from '../media/book-reader.ts';
 import type { FolioContext } from './context.ts';
+import { isMissingFile, rethrowUnless } from '../fs-errors.ts';
 
 /** What a caller may ask of a drawn page (PDF): output format and a size to fit. */
 export interface PageRenderOptions {
@@ -38,7 +39,8 @@ export async function renderedPage(
   let size: number;
   try {
     size = (await stat(file)).size;
-  } catch {
+  } catch (error) {
+    rethrowUnless(error, isMissingFile); // not drawn yet
     let pending = inFlight.get(file);
     if (!pending) {
       pending = (async () => {
@@ -64,7 +66,8 @@ export async function dropOtherVersions(bookDir: string, keep: string): Promise<
   let names: string[];
   try {
     names = await readdir(bookDir);
-  } catch {
+  } catch (error) {
+    rethrowUnless(error, isMissingFile); // nothing cached yet
     return;
   }
   await Promise.all(names.filter((n) => n !== keep).map((n) => rm(join(bookDir, n), { recursive: true, force: true })));

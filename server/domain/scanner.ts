@@ -14,6 +14,7 @@ import type { FolioEvent } from './events.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
 import { hashFile } from './file-hash.ts';
 import { importLocalArtwork } from './sidecars.ts';
+import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 interface FoundBook {
   path: string;
@@ -78,7 +79,9 @@ async function walk(library: Library): Promise<FoundSeries[]> {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      // A folder that vanished or that we may not read holds no books; anything else fails the scan.
+      rethrowUnless(error, isUnusablePath);
       return;
     }
     const books: FoundBook[] = [];
@@ -101,8 +104,9 @@ async function walk(library: Library): Promise<FoundSeries[]> {
         const info = await stat(full);
         if (!info.isFile()) continue;
         books.push({ path: full, name: basename(entry.name, extname(entry.name)), size: info.size, mtime: Math.floor(info.mtimeMs) });
-      } catch {
-        // Vanished between readdir and stat: treat as absent.
+      } catch (error) {
+        // Vanished between readdir and stat (or a dangling link): treat as absent.
+        rethrowUnless(error, isUnusablePath);
       }
     }
     if (books.length > 0 && isOneshotsDirectory(library, dir)) {
@@ -405,7 +409,9 @@ async function reuniteMovedBooks(
     let digest: string;
     try {
       digest = await hashFile(fresh.url);
-    } catch {
+    } catch (error) {
+      // Unreadable now: it stays a new book; the next scan tries again.
+      ctx.logger.warn({ err: error, file: fresh.url }, 'moved-book check skipped: file cannot be hashed');
       continue;
     }
     const old = candidates.find((c) => c.fileHash === digest);

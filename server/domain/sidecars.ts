@@ -36,7 +36,7 @@ export async function importLocalArtwork(ctx: FolioContext, libraryId: string, f
   for (const { folder, books, images } of folders) {
     const seriesId = seriesByPath.get(folder);
     if (seriesId) {
-      await syncSidecars(ctx.repos.seriesThumbnails, seriesId, images.filter((i) => SERIES_ARTWORK.has(stem(i))));
+      await syncSidecars(ctx, ctx.repos.seriesThumbnails, seriesId, images.filter((i) => SERIES_ARTWORK.has(stem(i))));
     }
     for (const bookPath of books) {
       const bookId = booksByPath.get(bookPath);
@@ -46,12 +46,12 @@ export async function importLocalArtwork(ctx: FolioContext, libraryId: string, f
         const s = stem(i);
         return s === name || (s.startsWith(`${name}-`) && /^\d+$/.test(s.slice(name.length + 1)));
       });
-      await syncSidecars(ctx.repos.thumbnails, bookId, own);
+      await syncSidecars(ctx, ctx.repos.thumbnails, bookId, own);
     }
   }
 }
 
-async function syncSidecars(repository: OwnedThumbnailRepository, ownerId: string, paths: string[]): Promise<void> {
+async function syncSidecars(ctx: FolioContext, repository: OwnedThumbnailRepository, ownerId: string, paths: string[]): Promise<void> {
   const existing = repository.list(ownerId).filter((t) => t.type === 'SIDECAR');
   for (const row of existing) {
     if (!paths.includes(row.filePath)) repository.delete(ownerId, row.id);
@@ -63,7 +63,9 @@ async function syncSidecars(repository: OwnedThumbnailRepository, ownerId: strin
     try {
       meta = await sharp(path).metadata();
       fileSize = (await stat(path)).size;
-    } catch {
+    } catch (error) {
+      // Not an image sharp can read (or gone): not artwork; the rest of the folder still counts.
+      ctx.logger.warn({ err: error, file: path }, 'local artwork skipped: not a readable image');
       continue;
     }
     const mediaType = FORMAT_TYPES[meta.format ?? ''];

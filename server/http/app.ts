@@ -113,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     dataDir,
     repos: createRepositories(db),
-    events: new EventBus(),
+    events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
     archives: new ArchivePool(options.archivePool),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,

@@ -3,6 +3,7 @@ import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { sendError } from './errors.ts';
+import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
 
@@ -45,7 +46,8 @@ function decodePath(path: string): string | null {
   try {
     const decoded = decodeURIComponent(path);
     return decoded.includes('\0') ? null : decoded;
-  } catch {
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
     return null;
   }
 }
@@ -53,7 +55,8 @@ function decodePath(path: string): string | null {
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
-  } catch {
+  } catch (error) {
+    rethrowUnless(error, isUnusablePath);
     return false;
   }
 }

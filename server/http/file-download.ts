@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, notFound } from './errors.ts';
+import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 /** A byte range, both ends inclusive, within a file of known size. */
 export interface ByteRange {
@@ -57,10 +58,12 @@ export async function sendAttachment(
   let mtime: Date;
   try {
     const info = await stat(path);
-    if (!info.isFile()) throw new Error('not a file');
+    if (!info.isFile()) throw notFound('File not found');
     size = info.size;
     mtime = info.mtime;
-  } catch {
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    rethrowUnless(error, isUnusablePath);
     throw notFound('File not found');
   }
   const lastModified = new Date(Math.floor(mtime.getTime() / 1000) * 1000);

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
 import yazl from 'yazl';
 import { attachmentDisposition } from './file-download.ts';
+import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 export interface ZipMember {
   /** Absolute path of the file on disk. */
@@ -23,7 +24,9 @@ export async function sendZip(reply: FastifyReply, zipName: string, members: Zip
     let info;
     try {
       info = await stat(member.path);
-    } catch {
+    } catch (error) {
+      // A file gone since the listing is left out of the archive.
+      rethrowUnless(error, isUnusablePath);
       continue;
     }
     if (!info.isFile()) continue;

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { OpenedBook } from './book-reader.ts';
 import { type OpfPackage, resolveHref } from './epub-opf.ts';
+import { isTransientFailure } from './transient-errors.ts';
 
 /** One navigation entry: a title and a zip path, with the fragment it points into (if any). */
 export interface NavigationLink {
@@ -95,8 +96,9 @@ export async function readNavigation(book: OpenedBook, pkg: OpfPackage): Promise
       const xml = await read(ncx.path);
       return { toc: ncxLinks(xml, ncx.path, 'navPoint'), landmarks: [], pageList: ncxLinks(xml, ncx.path, 'pageTarget') };
     }
-  } catch {
-    // Fall through: no navigation.
+  } catch (error) {
+    // A damaged navigation document means no navigation; a busy server is not the book's fault.
+    if (isTransientFailure(error)) throw error;
   }
   return EMPTY;
 }

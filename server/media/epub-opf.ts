@@ -106,8 +106,9 @@ export function resolveHref(baseDir: string, href: string): string {
   let decoded = withoutFragment;
   try {
     decoded = decodeURIComponent(withoutFragment);
-  } catch {
+  } catch (error) {
     // Keep the raw text when it is not valid percent-encoding.
+    if (!(error instanceof URIError)) throw error;
   }
   return posix.normalize(posix.join(baseDir, decoded)).replace(/^\.\//, '');
 }

@@ -3,6 +3,7 @@ import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage
 import { type OpfPackage, parseContainer, parseOpf, xhtmlImages } from './epub-opf.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
+import { isTransientFailure } from './transient-errors.ts';
 
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
 const MAX_XML_BYTES = 4 * 1024 * 1024;
@@ -155,8 +156,10 @@ class OpenedEpub implements OpenedBook {
       if (probe.mediaType) {
         return { fileName: name, mediaType: probe.mediaType, width: withDimensions ? probe.width : null, height: withDimensions ? probe.height : null, fileSize: size };
       }
-    } catch {
-      // Unreadable: still a page slot (ERR_1007), as for comic archives.
+    } catch (error) {
+      // Unreadable: still a page slot (ERR_1007), as for comic archives — unless the server, not
+      // the entry, failed (then the whole analysis is retried later).
+      if (isTransientFailure(error)) throw error;
     }
     failed.push(name);
     return { fileName: name, mediaType: mediaTypeFromExtension(name) ?? 'application/octet-stream', width: null, height: null, fileSize: size };

@@ -12,6 +12,8 @@ export interface ImageProbe {
    * it declares dimensions no real page has (a 148-byte "PNG" of 1.6 billion pixels a side).
    */
   bad?: string;
+  /** Why a header sharp was asked to read gave no size (not conclusive: the prefix may be short). */
+  unreadable?: string;
 }
 
 /** Largest side and pixel count a page may declare; beyond either the header is lying. */
@@ -77,8 +79,9 @@ export async function probeImage(head: Buffer): Promise<ImageProbe> {
   try {
     const meta = await sharp(head, { failOn: 'none' }).metadata();
     return { mediaType, width: meta.width ?? null, height: meta.height ?? null };
-  } catch {
-    return { mediaType, width: null, height: null };
+  } catch (error) {
+    // Formats whose size may sit past the prefix (TIFF, HEIF…): unknown size, reason kept.
+    return { mediaType, width: null, height: null, unreadable: String(error) };
   }
 }
 

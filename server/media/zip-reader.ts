@@ -147,7 +147,8 @@ export function decodeEntryName(entry: yauzl.Entry): string {
   if ((entry.generalPurposeBitFlag & 0x800) !== 0) return raw.toString('utf8');
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error; // not valid UTF-8
     return raw.toString('latin1');
   }
 }

@@ -42,7 +42,8 @@ const isHttpUrl = (v: unknown): v is string => {
   if (!isText(v)) return false;
   try {
     return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error; // URL's "Invalid URL"
     return false;
   }
 };

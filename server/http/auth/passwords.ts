@@ -8,7 +8,10 @@ export function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
   try {
     return await verify(passwordHash, password);
-  } catch {
+  } catch (error) {
+    // argon2 rejects a stored hash it cannot parse (an account without a usable password, e.g.
+    // created through OAuth2): that is a failed check, not a server error.
+    if (!(error instanceof Error)) throw error;
     return false;
   }
 }

@@ -30,7 +30,9 @@ export function presentedSessionId(request: FastifyRequest): string | undefined 
   try {
     const decoded = Buffer.from(cookie, 'base64').toString('utf8');
     return decoded || undefined;
-  } catch {
+  } catch (error) {
+    // A cookie that is not base64 text is no session of ours.
+    if (!(error instanceof TypeError)) throw error;
     return undefined;
   }
 }

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { requireRole } from '../guards.ts';
 import { Type, type FolioApp } from '../schemas.ts';
+import { isMissingFile } from '../../fs-errors.ts';
 
 interface Measurement {
   statistic: string;
@@ -26,7 +27,9 @@ interface Metric {
 const version = (() => {
   try {
     return (JSON.parse(readFileSync(join(import.meta.dirname, '../../../package.json'), 'utf8')) as { version?: string }).version ?? '0.0.0';
-  } catch {
+  } catch (error) {
+    // Installed without its package.json (or a broken one): report an unknown version.
+    if (!isMissingFile(error) && !(error instanceof SyntaxError)) throw error;
     return '0.0.0';
   }
 })();

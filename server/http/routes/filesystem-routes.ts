@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { badRequest } from '../errors.ts';
+import { HttpError, badRequest } from '../errors.ts';
+import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 import { requireRole } from '../guards.ts';
 import { type FolioApp, Nullable, OptionalBody, Type } from '../schemas.ts';
 
@@ -32,9 +33,11 @@ export function registerFilesystemRoutes(app: FolioApp): void {
     const folder = resolve(path);
     let entries;
     try {
-      if (!(await stat(folder)).isDirectory()) throw new Error('not a directory');
+      if (!(await stat(folder)).isDirectory()) throw badRequest('ERR_1016');
       entries = await readdir(folder, { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      rethrowUnless(error, isUnusablePath);
       throw badRequest('ERR_1016');
     }
     const directories: PathDto[] = [];

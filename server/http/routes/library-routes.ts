@@ -7,10 +7,11 @@ import type { Library } from '../../db/library-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { submitLibraryScan } from '../../domain/library-tasks.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/poster-cleanup.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { HttpError, badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { toLibraryDto } from '../dto/library-dto.ts';
 import { type FolioApp, IdParams, Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
+import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 
 const NonBlank = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
 
@@ -98,9 +99,11 @@ async function validateRoot(root: string): Promise<string> {
   if (!isAbsolute(root) || root.includes('\0')) throw badRequest('ERR_1016');
   try {
     const canonical = await realpath(resolve(root));
-    if (!(await stat(canonical)).isDirectory()) throw new Error('not a directory');
+    if (!(await stat(canonical)).isDirectory()) throw badRequest('ERR_1016');
     return canonical;
-  } catch {
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    rethrowUnless(error, isUnusablePath);
     throw badRequest('ERR_1016');
   }
 }

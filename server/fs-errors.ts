@@ -1,0 +1,19 @@
+/** errno codes meaning "there is nothing at that path" (or a path component is not a folder). */
+const MISSING = new Set(['ENOENT', 'ENOTDIR']);
+
+/** True when a filesystem call failed because the path does not exist. */
+export function isMissingFile(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && MISSING.has(code);
+}
+
+/** True when a path cannot be used by us: missing, not permitted, or not the expected kind. */
+export function isUnusablePath(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return isMissingFile(error) || code === 'EACCES' || code === 'EPERM' || code === 'ELOOP' || code === 'EISDIR' || code === 'ENAMETOOLONG';
+}
+
+/** Rethrows anything but the named kind of error (use in a catch that handles only that kind). */
+export function rethrowUnless(error: unknown, handled: (error: unknown) => boolean): void {
+  if (!handled(error)) throw error;
+}
