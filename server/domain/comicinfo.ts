@@ -105,7 +105,15 @@ const int = (v: unknown): number | undefined => {
 export function parseComicInfo(xml: string): ComicInfoPatch | null {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new MalformedComicInfoError(valid.err.msg, valid.err.line);
-  const doc = parser.parse(xml) as Record<string, unknown>;
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(xml) as Record<string, unknown>;
+  } catch (error) {
+    // Well-formed but beyond the parser's limits (nesting depth, entity expansion): skipped as
+    // malformed too, rather than failing the book's metadata refresh.
+    if (!(error instanceof Error)) throw error;
+    throw new MalformedComicInfoError(error.message, 0);
+  }
   const info = doc.ComicInfo as Record<string, unknown> | undefined;
   if (!info || typeof info !== 'object') return null;
 

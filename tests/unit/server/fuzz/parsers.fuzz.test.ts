@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { comicInfoXml } from '../../../fixtures/index.ts';
+import { opfXml } from '../../../fixtures/epub.ts';
+import { MalformedComicInfoError, parseComicInfo } from '../../../../server/domain/comicinfo.ts';
+import { matchComicRackList } from '../../../../server/domain/comicrack-match.ts';
+import { parseContainer, parseOpf } from '../../../../server/media/epub-opf.ts';
+import { startServer, type TestServer } from '../helpers.ts';
+import { FUZZ_RUNS, mutate, mutationsArbitrary } from './mutations.ts';
+
+/*
+ * The metadata parsers against damaged and random documents: ComicInfo.xml, EPUB container/OPF
+ * and ComicRack .cbl read lists. Each either returns or fails with its documented error; none
+ * throws anything else, hangs, or grows memory without bound (entity tricks included).
+ */
+
+const COMIC_INFO = comicInfoXml({ title: 'Seed', series: 'Fuzz', number: '1', summary: 'A & B <c>', year: 2020, writer: 'W', tags: 'a,b' });
+const CONTAINER = `<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
+const OPF = opfXml({
+  metadata: '    <dc:title>Seed</dc:title>',
+  manifest: [
+    { id: 'img1', href: 'images/p1.png', mediaType: 'image/png', properties: 'cover-image' },
+    { id: 'page1', href: 'pages/p1.xhtml', mediaType: 'application/xhtml+xml' },
+  ],
+  spine: ['page1'],
+});
+const CBL = `<?xml version="1.0"?><ReadingList><Name>Fuzz</Name><Books><Book Series="Alpha" Number="1" Volume="2020" Year="2020"/><Book Series="Beta" Number="2"/></Books></ReadingList>`;
+/** Documents that try to make a parser expand or recurse without end. */
+const NASTY = [
+  `<?xml version="1.0"?><!DOCTYPE a [<!ENTITY x "xxxxxxxxxx"><!ENTITY y "&x;&x;&x;&x;&x;&x;&x;&x;&x;&x;"><!ENTITY z "&y;&y;&y;&y;&y;&y;&y;&y;&y;&y;">]><ComicInfo><Title>&z;&z;&z;</Title></ComicInfo>`,
+  `<ReadingList>${'<a>'.repeat(20_000)}`,
+  `<ComicInfo>${'<Title>'.repeat(5_000)}x${'</Title>'.repeat(5_000)}</ComicInfo>`,
+];
+
+/** Damaged copies of a seed document and random text, as strings. */
+const documents = (seed: string): fc.Arbitrary<string> =>
+  fc.oneof(
+    mutationsArbitrary.map((m) => mutate(Buffer.from(seed, 'utf8'), m).toString('utf8')),
+    fc.string({ maxLength: 2_000 }),
+    fc.constantFrom(...NASTY),
+  );
+
+function checkMemory(before: number): void {
+  expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+}
+
+describe('fuzzing the metadata parsers', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('ComicInfo.xml: a patch, null, or MalformedComicInfoError', () => {
+    const before = process.memoryUsage().rss;
+    fc.assert(
+      fc.property(documents(COMIC_INFO), (xml) => {
+        try {
+          parseComicInfo(xml);
+        } catch (error) {
+          if (!(error instanceof MalformedComicInfoError)) throw error;
+        }
+      }),
+      { numRuns: FUZZ_RUNS * 4 },
+    );
+    checkMemory(before);
+  });
+
+  it('EPUB container.xml and OPF: a result or an Error (the reader maps any to ERR_1008)', () => {
+    const before = process.memoryUsage().rss;
+    fc.assert(
+      fc.property(documents(CONTAINER), documents(OPF), (container, opf) => {
+        for (const parse of [() => parseContainer(container), () => parseOpf(opf, 'OEBPS/content.opf')]) {
+          try {
+            parse();
+          } catch (error) {
+            if (!(error instanceof Error)) throw error;
+          }
+        }
+      }),
+      { numRuns: FUZZ_RUNS * 4 },
+    );
+    checkMemory(before);
+  });
+
+  it('ComicRack .cbl: always a match result (an error code when unreadable), never a throw', () => {
+    const before = process.memoryUsage().rss;
+    fc.assert(
+      fc.property(documents(CBL), (xml) => {
+        const result = matchComicRackList(server.app.folio, xml, () => true);
+        expect(result).toBeTypeOf('object');
+      }),
+      { numRuns: FUZZ_RUNS * 4 },
+    );
+    checkMemory(before);
+  });
+});
