@@ -63,6 +63,24 @@ export function matchComicRackList(ctx: FolioContext, xml: string, visibleSeries
      WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort`,
   );
 
+  // Indexed once: a list of tens of thousands of books must not scan every series per book.
+  const seriesByTitle = new Map<string, typeof allSeries>();
+  for (const series of allSeries) {
+    const key = series.title.toLowerCase();
+    const same = seriesByTitle.get(key);
+    if (same) same.push(series);
+    else seriesByTitle.set(key, [series]);
+  }
+  const booksCache = new Map<string, { bookId: string; number: string; title: string }[]>();
+  const booksOfSeries = (seriesId: string) => {
+    let found = booksCache.get(seriesId);
+    if (!found) {
+      found = booksOf.all(seriesId) as { bookId: string; number: string; title: string }[];
+      booksCache.set(seriesId, found);
+    }
+    return found;
+  };
+
   const requests: ReadListRequestMatch['requests'] = [];
   for (const raw of books as Record<string, unknown>[]) {
     const seriesName = typeof raw['@Series'] === 'string' ? raw['@Series'].trim() : '';
@@ -70,12 +88,13 @@ export function matchComicRackList(ctx: FolioContext, xml: string, visibleSeries
     if (!seriesName || !number) return empty('ERR_1031', name);
     const volume = typeof raw['@Volume'] === 'string' ? raw['@Volume'].trim() : '';
     const candidates = volume ? [`${seriesName} (${volume})`, seriesName] : [seriesName];
-    const wanted = new Set(candidates.map((c) => c.toLowerCase()));
-    const matches = allSeries
-      .filter((s) => wanted.has(s.title.toLowerCase()) && visibleSeries(s.id))
+    const wanted = [...new Set(candidates.map((c) => c.toLowerCase()))];
+    const matches = wanted
+      .flatMap((title) => seriesByTitle.get(title) ?? [])
+      .filter((s) => visibleSeries(s.id))
       .map((s) => ({
         series: { seriesId: s.id, title: s.title, ...(s.releaseDate ? { releaseDate: s.releaseDate } : {}) },
-        books: (booksOf.all(s.id) as { bookId: string; number: string; title: string }[]).filter((b) => sameNumber(b.number, number)),
+        books: booksOfSeries(s.id).filter((b) => sameNumber(b.number, number)),
       }))
       .filter((m) => m.books.length > 0);
     requests.push({ request: { series: candidates, number }, matches });

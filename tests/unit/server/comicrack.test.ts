@@ -57,6 +57,18 @@ describe('ComicRack reading list matching', () => {
     expect(body.requests[2].matches).toEqual([]);
   });
 
+  it('matches a large list (20,000 books) and refuses a file over the 5 MB import limit with 413', async () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => `<Book Series="${i % 2 ? 'Robin' : 'Batman'}" Number="${(i % 3) + 1}" Volume="2016"/>`).join('');
+    const response = await upload(`<ReadingList><Name>Big</Name><Books>${many}</Books></ReadingList>`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.requests).toHaveLength(20_000);
+    expect(body.requests[0].matches[0].series.title).toBe('Batman (2016)');
+    expect(body.requests[3].matches[0].books).toHaveLength(1); // Robin 1
+    const oversized = await upload(`<ReadingList><Name>Huge</Name><Books>${'<Book Series="A" Number="1"/>'.repeat(200_000)}</Books></ReadingList>`);
+    expect(oversized.statusCode).toBe(413);
+  });
+
   it('reports malformed lists with error codes', async () => {
     expect((await upload('not xml <')).json().errorCode).toBe('ERR_1015');
     expect((await upload('<ReadingList><Name>x</Name><Books></Books></ReadingList>')).json().errorCode).toBe('ERR_1029');
