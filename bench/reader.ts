@@ -23,6 +23,7 @@ import { scanLikeImages, writeBook, type BenchImage } from './support/books.ts';
 import { AdminClient, startServer } from './support/folio.ts';
 import { readerReport, type DecodeGroupResult, type ReaderBenchResults } from './support/reader-report.ts';
 import { summarise } from './support/summary.ts';
+import { traceMainThread } from './support/trace.ts';
 import { medianWaterfall, waterfallTable, watchRequests } from './support/waterfall.ts';
 import { folioWebtoon, naiveWebtoon, scrollWebtoon, type WebtoonScrollRun, type WebtoonTarget } from './support/webtoon-scroll.ts';
 
@@ -36,6 +37,7 @@ const LARGE = { width: 4000, height: 6000 };
 const SMALL = { width: 1640, height: 2440 };
 const DISTINCT_IMAGES = 4;
 const TURNS = QUICK ? 15 : 100;
+
 const RAPID_TURNS = QUICK ? 5 : 15;
 const DECODE_PAGES = QUICK ? 3 : 6;
 const DECODE_ROUNDS = QUICK ? 1 : 3;
@@ -48,7 +50,7 @@ const STRIP = { width: 800, height: 3000 };
 const SIDE_PADDING = 25;
 /** The issue's two webtoon speeds: a brisk read, and a flick. */
 const SCROLL_SPEEDS = [9600, 24000];
-const SCROLL_SECONDS = QUICK ? 8 : 30;
+const SCROLL_SECONDS = QUICK ? 5 : 30;
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
 
@@ -273,7 +275,7 @@ export async function runReaderBench(): Promise<void> {
 
   console.log(`${QUICK ? 'QUICK run: ' : ''}generating pages (cached in bench/out)…`);
   const large = await scanLikeImages(cacheDir, DISTINCT_IMAGES, LARGE.width, LARGE.height);
-  await writeBook(join(libraryRoot, 'Bench', 'Bench 01.cbz'), large, TURNS + 1);
+  await writeBook(join(libraryRoot, 'Bench', 'Bench 01.cbz'), large, TURNS + 10);
   const formats: { label: string; images: BenchImage[] }[] = [
     { label: '4 MP JPEG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'jpeg') },
     { label: '4 MP WebP', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'webp') },
@@ -469,6 +471,12 @@ export async function runReaderBench(): Promise<void> {
       const folioPage = await freshPage(turnSettings, readerPath(book.id));
       await folioPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
       const folioPreloaded = await folioTurns(folioPage, TURNS, PAUSE_MS, true);
+      // A few more preloaded turns under a DevTools trace: where their main-thread time goes.
+      const tracedTurns = 5;
+      const traced = await traceMainThread(folioPage, async () => {
+        await folioTurns(folioPage, tracedTurns, PAUSE_MS, true);
+      });
+      const trace = { turns: tracedTurns, top: traced.slice(0, 12) };
       const rapidPage = await freshPage(turnSettings, readerPath(book.id));
       await rapidPage.waitForSelector('[data-testid="reader-canvas"][data-painted-page="1"]', { timeout: 60_000 });
       const folioRapid = await folioTurns(rapidPage, RAPID_TURNS, 50, false);
@@ -499,6 +507,7 @@ export async function runReaderBench(): Promise<void> {
         },
         cold: { ...summarise(folioRapid.painted), shown: summarise(folioRapid.shown), longTasks: folioRapid.longTasks },
         rapidFrames,
+        trace,
         naive: { ...summarise(naive.latencies), longTasks: naive.longTasks, longTaskTime: naive.longTaskTime },
         preloadingImg: { ...summarise(preloadingImg.latencies), longTasks: preloadingImg.longTasks, longTaskTime: preloadingImg.longTaskTime },
       };

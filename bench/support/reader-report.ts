@@ -1,6 +1,7 @@
 /** Turns the page-pipeline benchmark's figures into bench/RESULTS.md, targets from the reader issues beside them. */
 import type { RapidFrames, ScrollSummary } from '../reader.ts';
 import type { Summary } from './summary.ts';
+import type { TraceShare } from './trace.ts';
 import { waterfallTable, type WaterfallStep } from './waterfall.ts';
 
 interface DecodeMethod extends Summary {
@@ -52,6 +53,7 @@ export interface ReaderBenchResults {
     preloaded: TurnFigures & { preloadedTurns: number };
     cold: Summary & { shown: Summary; longTasks: number };
     rapidFrames: RapidFrames;
+    trace: { turns: number; top: TraceShare[] };
     naive: TurnFigures;
     preloadingImg: TurnFigures;
   } | null;
@@ -235,6 +237,13 @@ export function readerReport(r: ReaderBenchResults): string {
     '| frames | page turned to, full quality | its preview (lower resolution) | another page (the last one kept up) | blank |',
     '| --- | --- | --- | --- | --- |',
     row([frames.frames, frames.full, frames.preview, frames.wrong, frames.blank]),
+    '',
+    `Main thread during ${turns.trace.turns} more preloaded turns, from a DevTools trace (time per turn by trace event;`,
+    'nested events also count in their parents, so the rows overlap):',
+    '',
+    '| trace event | per turn | count per turn |',
+    '| --- | --- | --- |',
+    ...turns.trace.top.map((share) => row([share.name, ms(share.totalMs / turns.trace.turns), (share.count / turns.trace.turns).toFixed(1)])),
     '',
     '## Webtoon: scrolling a long strip',
     '',
