@@ -36,10 +36,10 @@ const LARGE = { width: 4000, height: 6000 };
 /** 4 MP. */
 const SMALL = { width: 1640, height: 2440 };
 const DISTINCT_IMAGES = 4;
-const TURNS = QUICK ? 15 : 100;
+const TURNS = QUICK ? 10 : 100;
 
 const RAPID_TURNS = QUICK ? 5 : 15;
-const DECODE_PAGES = QUICK ? 3 : 6;
+const DECODE_PAGES = QUICK ? 2 : 6;
 const DECODE_ROUNDS = QUICK ? 1 : 3;
 const FIRST_PAGE_RUNS = QUICK ? 2 : 5;
 const VIEWPORT = { width: 1280, height: 800 };
@@ -50,7 +50,7 @@ const STRIP = { width: 800, height: 3000 };
 const SIDE_PADDING = 25;
 /** The two webtoon speeds: a brisk read, and a flick. */
 const SCROLL_SPEEDS = [9600, 24000];
-const SCROLL_SECONDS = QUICK ? 5 : 30;
+const SCROLL_SECONDS = QUICK ? 4 : 30;
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
 

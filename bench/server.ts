@@ -19,14 +19,14 @@ import { generateLibrary } from './lib/generate-library.ts';
 import { median, percentile, round } from './lib/stats.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 100 : 2000));
+const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 60 : 2000));
 const PAGES = Number(process.env.BENCH_PAGES ?? 12);
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
 /** Concurrent clients of the page-serving runs (the 8, 32 and 128). */
 const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32,128').split(',').map(Number);
 /** Books the page-serving runs spread their requests over. */
-const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 60 : 500));
+const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 40 : 500));
 const SERVING_PAGES = 12;
 const TASK_WORKERS = 2; // the server's default number of analysis workers
 const EMAIL = 'bench@example.org';

@@ -56,13 +56,16 @@ export function resizeExactly(source: CanvasImageSource & { width?: number }, si
 
 /**
  * The first frame of `blob` decoded at no less than `size`, then resized to exactly `size`; null
- * when this path does not apply (no ImageDecoder, not a JPEG, natural size unknown, an oriented or
+ * when this path does not apply (no ImageDecoder, not a JPEG, natural size unknown, no reduced
+ * scale small enough to help, an oriented or
  * rotated frame, or a frame decoded smaller than the drawing because the natural size given was
  * wrong), so the caller uses createImageBitmap instead.
  */
 export async function scaledDecode(blob: Blob, size: Box, natural: Box | undefined): Promise<Decoded | null> {
   if (!natural || !SCALABLE.has(blob.type) || !(await canScaleDecode(blob.type))) return null;
   const desired = scaledDecodeSize(natural, size);
+  // Drawn at more than half its size: no smaller scale fits, and createImageBitmap does the same work.
+  if (desired.width === natural.width && desired.height === natural.height) return null;
   const decoder = new ImageDecoder({
     data: blob.stream(),
     type: blob.type,

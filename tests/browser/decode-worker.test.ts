@@ -259,11 +259,13 @@ describe('scaled decoding (WebCodecs ImageDecoder)', () => {
   it('leaves types it cannot handle to createImageBitmap (null), and the pool still decodes them', async () => {
     const box = { width: 10, height: 10 };
     expect(await scaledDecode(new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' }), box, box)).toBeNull();
+    // Drawn at more than half its size: nothing to gain, createImageBitmap does it.
+    expect(await scaledDecode(await solidJpeg(400, 400, [0, 0, 0]), { width: 300, height: 300 }, { width: 400, height: 400 })).toBeNull();
     // Unknown natural size: no scale can be chosen.
     expect(await scaledDecode(await solidJpeg(40, 40, [0, 0, 0]), box, undefined)).toBeNull();
-    // A natural size that was wrong (1600 px said to be 700): the browser decodes at 3/8 (600 px),
-    // smaller than the 650 px drawing, so this path declines.
-    expect(await scaledDecode(await solidJpeg(1600, 1600, [0, 0, 0]), { width: 650, height: 650 }, { width: 700, height: 700 })).toBeNull();
+    // A natural size that was wrong (1600 px said to be 1400, so a 700 px half scale is asked): the
+    // browser decodes at 3/8 (600 px), smaller than the 650 px drawing, so this path declines.
+    expect(await scaledDecode(await solidJpeg(1600, 1600, [0, 0, 0]), { width: 650, height: 650 }, { width: 1400, height: 1400 })).toBeNull();
     const url = await solidPng(300, 300, [90, 90, 90]);
     const { bitmap } = await pool.decode({ url, size: { width: 30, height: 30 } });
     expect([bitmap.width, bitmap.height]).toEqual([30, 30]);
