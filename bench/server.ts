@@ -17,6 +17,7 @@ import { analyseContainer } from '../server/media/analyse-container.ts';
 import { startFolio, type RunningFolio } from '../tests/e2e/support/folio-server.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { median, percentile, round } from './lib/stats.ts';
+import { waitUntil, withTimeLimit } from './lib/wait.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 60 : 2000));
@@ -112,13 +113,9 @@ async function timeScan(root: string, expectedBooks: number): Promise<{ ready: n
       method: 'POST',
       body: JSON.stringify({ name: 'Bench', root, ...(JSON.parse(process.env.BENCH_LIBRARY ?? '{}') as object) }),
     });
-    for (;;) {
-      const ready = await countBooks(folio, cookie, 'READY');
-      if (ready >= expectedBooks) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitUntil('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= expectedBooks, 100);
     const readyAt = performance.now();
-    const idleAt = await queue.idleAfter(readyAt - 1);
+    const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
     queue.close();
     return { ready: readyAt - started, idle: idleAt - started };
   } finally {
@@ -225,7 +222,7 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   try {
     const cookie = await claimAndLogin(folio);
     await api(folio, cookie, '/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Serve', root }) });
-    while ((await countBooks(folio, cookie, 'READY')) < library.books.length) await new Promise((r) => setTimeout(r, 200));
+    await waitUntil('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= library.books.length);
     const books = await api<{ content: { id: string }[] }>(folio, cookie, '/api/v1/books?unpaged=true');
     const folioUrls = books.content.flatMap((b) =>
       Array.from({ length: SERVING_PAGES }, (_, p) => `${folio.url}/api/v1/books/${b.id}/pages/${p + 1}`),

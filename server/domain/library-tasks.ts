@@ -11,12 +11,22 @@ import { emptyTrash } from './trash.ts';
  * Queues a scan of a library; the scan queues analysis of every new or changed book (every book
  * when `deep`), and empties the trash afterwards when the library asks for it.
  */
-export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = false): void {
+export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = false, attempt = 0): void {
   ctx.tasks.submit(
     'ScanLibrary',
     `ScanLibrary:${libraryId}`,
     async () => {
-      const { toAnalyse } = await scanLibrary(ctx, libraryId);
+      let toAnalyse: string[];
+      try {
+        ({ toAnalyse } = await scanLibrary(ctx, libraryId));
+      } catch (error) {
+        // Say why, try again with back-off (a later scan brings the library in line whatever this
+        // one left undone), and still fail the task so the admin's task figures count it.
+        const retry = attempt < MAX_SCAN_RETRIES ? Math.min(RETRY_MAX_MS, SCAN_RETRY_BASE_MS * 2 ** attempt) : null;
+        ctx.logger.error({ err: error, libraryId, attempt: attempt + 1, retryInMs: retry }, 'library scan failed');
+        if (retry !== null) setTimeout(() => submitLibraryScan(ctx, libraryId, deep, attempt + 1), retry).unref();
+        throw error;
+      }
       await refreshLibrarySeriesMetadata(ctx, libraryId);
       const ids = deep ? liveBookIds(ctx, libraryId) : toAnalyse;
       for (const bookId of ids) submitBookAnalysis(ctx, bookId);
@@ -32,6 +42,9 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
 const RETRY_BASE_MS = 1_000;
 const RETRY_MAX_MS = 5 * 60_000;
 const MAX_RETRIES = 12;
+/** A failed scan is tried again after 1 s, 2 s, 4 s, 8 s, 16 s. */
+const SCAN_RETRY_BASE_MS = 1_000;
+const MAX_SCAN_RETRIES = 5;
 
 export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0): void {
   ctx.tasks.submit(

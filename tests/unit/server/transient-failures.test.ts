@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FolioEvent } from '../../../server/domain/events.ts';
 import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
 import { type TestServer, addLibrary, rescan, startServer } from './helpers.ts';
@@ -19,8 +19,9 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-transient-'));
   await createCbz(join(dir, 'library', 'Series', 'A.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
   await createCbz(join(dir, 'library', 'Series', 'B.cbz'), [{ width: 20, height: 30, color: GREEN, format: 'png' }]);
-  // One archive open at a time, and a short wait for it: easy to make the server "busy".
-  server = await startServer({ archivePool: { capacity: 1, waitMs: 50 } });
+  // One archive open at a time, and a short wait for it: easy to make the server "busy" (a reader
+  // holding the only handle), while two analyses in a row simply wait for each other.
+  server = await startServer({ archivePool: { capacity: 1, waitMs: 1_000 } });
 });
 
 afterEach(async () => {
@@ -79,5 +80,30 @@ describe('transient failures', () => {
     const repaired = server.app.folio.repos.media.findByBookId(book.id)!;
     expect(repaired.status).toBe('READY');
     expect(repaired.pageCount).toBe(1);
+  });
+
+  it('a scan that fails (out of descriptors) is logged, counted and retried until it succeeds', async () => {
+    const series = server.app.folio.repos.series;
+    const findByLibrary = series.findByLibrary.bind(series);
+    // The first scan meets a transient failure of the system; the retry finds the system well again.
+    const failing = vi.spyOn(series, 'findByLibrary').mockImplementationOnce(() => {
+      throw Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+    });
+    const added = new Promise<void>((resolve) => {
+      const stop = server.app.folio.events.subscribe((event: FolioEvent) => {
+        if (event.name === 'SeriesAdded') {
+          stop();
+          resolve();
+        }
+      });
+    });
+    const response = await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'Comics', root: join(dir, 'library') } });
+    expect(response.statusCode).toBe(200);
+    await added;
+    await server.app.folio.tasks.idle();
+    failing.mockRestore();
+    const libraryId = response.json().id as string;
+    expect(findByLibrary(libraryId).map((s) => s.name)).toEqual(['Series']);
+    expect(server.app.folio.repos.books.findByLibrary(libraryId).map((b) => b.name).sort()).toEqual(['A', 'B']);
   });
 });
