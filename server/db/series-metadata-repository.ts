@@ -128,4 +128,15 @@ export class SeriesMetadataRepository {
   update(metadata: SeriesMetadata): void {
     cachedStatement(this.db, updateSql('series_metadata', COLUMNS, 'series_id')).run(objectToParams(COLUMNS, metadata));
   }
+
+  /** Ids of the series not deleted whose title is `title`, without regard to case. */
+  findLiveSeriesIdsByTitle(title: string): string[] {
+    return cachedStatement(
+      this.db,
+      `SELECT sm.series_id FROM series_metadata sm JOIN series s ON s.id = sm.series_id
+       WHERE s.deleted_date IS NULL AND lower(sm.title) = lower(?)`,
+    )
+      .pluck()
+      .all(title) as string[];
+  }
 }

@@ -1,10 +1,12 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { newId } from '../db/ids.ts';
 import { analyseContainer, type AnalysedFile, type AnalysedPage } from '../media/analyse-container.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { naturalCompare } from '../media/natural-sort.ts';
 import { BOOK_READERS, bookExtension } from '../media/readers.ts';
+import type { FolioContext } from './context.ts';
+import { isStrictlyInside } from './library-paths.ts';
 
 /** A book file outside any library, looked at before importing it (kept in memory only). */
 export interface TransientBook {
@@ -21,6 +23,40 @@ export interface TransientBook {
 }
 
 const MAX_KEPT = 2000;
+
+/** A folder that cannot be scanned for import; `code` is Komga's (ERR_1016, ERR_1017). */
+export class ImportFolderError extends Error {
+  readonly code: 'ERR_1016' | 'ERR_1017';
+  constructor(code: 'ERR_1016' | 'ERR_1017') {
+    super(code);
+    this.name = 'ImportFolderError';
+    this.code = code;
+  }
+}
+
+/**
+ * The canonical folder to scan for import, as Komga checks it: an existing directory (ERR_1016),
+ * not a library folder nor inside one (ERR_1017: its books are already in Folio, and importing them
+ * would fail later with ERR_1019 anyway).
+ */
+export async function importSourceFolder(ctx: FolioContext, folder: string): Promise<string> {
+  let canonical: string;
+  try {
+    canonical = await realpath(resolve(folder));
+    if (!(await stat(canonical)).isDirectory()) throw new ImportFolderError('ERR_1016');
+  } catch (error) {
+    if (error instanceof ImportFolderError) throw error;
+    // A folder that is not there is the answer itself; anything else (permissions, I/O) is logged.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') ctx.log(`import folder ${folder} is not accessible`, error);
+    throw new ImportFolderError('ERR_1016');
+  }
+  for (const library of ctx.repos.libraries.findAll()) {
+    const root = await realpath(library.root).catch(() => resolve(library.root));
+    if (root === canonical || isStrictlyInside(root, canonical)) throw new ImportFolderError('ERR_1017');
+  }
+  return canonical;
+}
 
 /** Scanned transient books by id; oldest forgotten first. */
 export class TransientBookStore {

@@ -6,6 +6,8 @@ export interface SeriesFilter {
   libraryId?: string[];
   search?: string;
   readStatus?: ReadStatus[];
+  /** false: only series whose folder still exists. */
+  deleted?: boolean;
 }
 
 export function getSeriesList(filter: SeriesFilter = {}, paging?: PageRequest): Promise<Page<SeriesDto>> {
@@ -14,6 +16,7 @@ export function getSeriesList(filter: SeriesFilter = {}, paging?: PageRequest): 
       library_id: filter.libraryId,
       search: filter.search,
       read_status: filter.readStatus,
+      deleted: filter.deleted,
       ...pageQuery(paging),
     },
   });

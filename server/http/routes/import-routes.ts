@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { isAbsolute } from 'node:path';
 import { ImportError, importBook } from '../../domain/book-import.ts';
+import { matchImportMetadata } from '../../domain/import-match.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { type TransientBook, TransientBookStore } from '../../domain/transient-books.ts';
+import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder } from '../../domain/transient-books.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';
 import { toPageDto } from '../dto/book-dto.ts';
 import { type FolioApp, IdParams, Nullable, StringEnum, Type } from '../schemas.ts';
 
-function toTransientBookDto(book: TransientBook) {
+function toTransientBookDto(book: TransientBook, match: { seriesId: string | null; number: number | null } = { seriesId: null, number: null }) {
   return {
     id: book.id,
     name: book.name,
@@ -22,8 +23,8 @@ function toTransientBookDto(book: TransientBook) {
     comment: book.comment,
     pages: book.pages.map((p, i) => toPageDto({ number: i + 1, fileName: p.fileName, mediaType: p.mediaType, width: p.width, height: p.height, fileSize: p.fileSize })),
     files: book.files.map((f) => f.fileName),
-    number: null,
-    seriesId: null,
+    number: match.number,
+    seriesId: match.seriesId,
   };
 }
 
@@ -38,14 +39,17 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
   app.post('/api/v1/transient-books', { config: { role: 'ADMIN' }, schema: { body: Type.Object({ path: Type.String() }) } }, async (request) => {
     const path = request.body.path;
     if (!isAbsolute(path) || path.includes('\0')) throw badRequest('path must be an absolute folder path');
-    return (await transient.scan(path)).map(toTransientBookDto);
+    const folder = await importSourceFolder(ctx, path).catch((error: unknown) => {
+      throw error instanceof ImportFolderError ? badRequest(error.code) : error;
+    });
+    return (await transient.scan(folder)).map((book) => toTransientBookDto(book));
   });
 
   app.post('/api/v1/transient-books/:id/analyze', { schema: { params: IdParams } }, async (request) => {
     requireRole(request, 'ADMIN');
     const book = await transient.analyse(request.params.id);
     if (!book) throw notFound();
-    return toTransientBookDto(book);
+    return toTransientBookDto(book, await matchImportMetadata(ctx, book));
   });
 
   app.get('/api/v1/transient-books/:id/pages/:n', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }) } }, async (request, reply) => {

@@ -2,7 +2,7 @@ import { FolderSearch } from 'lucide-react';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { analyseTransientBook, importBooks, scanForImport, type CopyMode, type TransientBookDto } from '../../api/bookImport.ts';
-import { getSeriesBooks, getSeriesList } from '../../api/series.ts';
+import { getSeries, getSeriesBooks, getSeriesList } from '../../api/series.ts';
 import type { BookDto } from '../../api/types.ts';
 import { EmptyState, ErrorMessage } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
@@ -12,6 +12,7 @@ import * as feedback from '../components/feedback.css.ts';
 import * as table from '../components/table.css.ts';
 import { onLiveEvent } from '../events/liveStore.ts';
 import { useAsync } from '../hooks/useAsync.ts';
+import { useDebounced } from '../hooks/useDebounced.ts';
 import { formatBytes } from '../format.ts';
 import { t } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
@@ -26,6 +27,8 @@ interface Row {
   analysed: boolean;
   seriesId: string;
   number: string;
+  /** File name in the series folder, without extension; empty keeps the file's own name. */
+  destinationName: string;
   selected: boolean;
   outcome?: { success: boolean; message?: string };
 }
@@ -48,7 +51,15 @@ export function ImportBooksScreen() {
   const allId = useId();
   const [browsing, setBrowsing] = useState(false);
   const [comparing, setComparing] = useState<number | null>(null);
-  const series = useAsync(() => getSeriesList({}, { unpaged: true, sort: ['metadata.titleSort,asc'] }), []);
+  // The series picker searches the server and never offers a deleted series (its folder is gone).
+  const [seriesSearch, setSeriesSearch] = useState('');
+  const searched = useDebounced(seriesSearch.trim(), 300);
+  const series = useAsync(
+    () => getSeriesList({ search: searched || undefined, deleted: false }, { size: 200, sort: ['metadata.titleSort,asc'] }),
+    [searched],
+  );
+  // Titles of series already chosen, so a row keeps its choice when a new search leaves it out.
+  const [chosenTitles, setChosenTitles] = useState<Record<string, string>>({});
   // Books of every series chosen so far, to spot numbers that already exist (an upgrade).
   const chosenSeries = useMemo(() => [...new Set(rows.map((r) => r.seriesId).filter(Boolean))].sort(), [rows]);
   const seriesBooks = useAsync(async () => {
@@ -92,6 +103,7 @@ export function ImportBooksScreen() {
           analysed: book.status !== 'UNKNOWN',
           seriesId: book.seriesId ?? '',
           number: book.number === null || book.number === undefined ? '' : String(book.number),
+          destinationName: '',
           selected: false,
         })),
       );
@@ -111,13 +123,23 @@ export function ImportBooksScreen() {
         const row = rows[index];
         if (!row) continue;
         const book = await analyseTransientBook(row.book.id);
-        update(index, { book, analysed: true, selected: book.status === 'READY' && !!row.seriesId });
+        // The file's own metadata fills what the user has not chosen yet (series when it matches one).
+        const seriesId = row.seriesId || book.seriesId || '';
+        const number = row.number || (book.number === null || book.number === undefined ? '' : String(book.number));
+        if (seriesId && !row.seriesId) await rememberSeriesTitle(seriesId);
+        update(index, { book, analysed: true, seriesId, number, selected: book.status === 'READY' && !!seriesId });
       }
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
     }
+  }
+
+  async function rememberSeriesTitle(seriesId: string) {
+    const known = series.data?.content.find((s) => s.id === seriesId);
+    const title = known ? known.metadata.title || known.name : (await getSeries(seriesId)).metadata.title;
+    setChosenTitles((previous) => ({ ...previous, [seriesId]: title }));
   }
 
   async function runImport() {
@@ -129,7 +151,13 @@ export function ImportBooksScreen() {
       await importBooks(
         chosen.map((row) => {
           const upgrade = upgradeTarget(row);
-          return { sourceFile: row.book.url, seriesId: row.seriesId, ...(upgrade ? { upgradeBookId: upgrade.id } : {}) };
+          const name = row.destinationName.trim();
+          return {
+            sourceFile: row.book.url,
+            seriesId: row.seriesId,
+            ...(upgrade ? { upgradeBookId: upgrade.id } : {}),
+            ...(name && name !== row.book.name ? { destinationName: name } : {}),
+          };
         }),
         copyMode,
       );
@@ -141,9 +169,11 @@ export function ImportBooksScreen() {
     }
   }
 
-  const seriesOptions = [
+  const found = (series.data?.content ?? []).map((s) => ({ value: s.id, label: s.metadata.title || s.name }));
+  const seriesOptionsFor = (row: Row) => [
     { value: '', label: t('import_books.choose_series') },
-    ...(series.data?.content ?? []).map((s) => ({ value: s.id, label: s.metadata.title || s.name })),
+    ...(row.seriesId && !found.some((o) => o.value === row.seriesId) ? [{ value: row.seriesId, label: chosenTitles[row.seriesId] ?? row.seriesId }] : []),
+    ...found,
   ];
   const selectable = rows.filter(importable);
   const allSelected = selectable.length > 0 && selectable.every((r) => r.selected);
@@ -191,6 +221,7 @@ export function ImportBooksScreen() {
             <button type="button" className={buttons.secondary} disabled={busy} onClick={() => void analyse(rows.map((_, i) => i).filter((i) => !rows[i]?.analysed))}>
               {t('import_books.analyse_all')}
             </button>
+            <TextField type="search" label={t('import_books.series_search')} value={seriesSearch} onChange={(e) => setSeriesSearch(e.target.value)} />
           </div>
           <div className={table.wrapper}>
             <table className={table.table}>
@@ -252,9 +283,26 @@ export function ImportBooksScreen() {
                         <SelectField
                           label={t('import_books.series_for', { name: row.book.name })}
                           value={row.seriesId}
-                          options={seriesOptions}
-                          onChange={(seriesId) => update(index, { seriesId, selected: importable({ ...row, seriesId }) })}
+                          options={seriesOptionsFor(row)}
+                          onChange={(seriesId) => {
+                            const label = found.find((o) => o.value === seriesId)?.label;
+                            if (label) setChosenTitles((previous) => ({ ...previous, [seriesId]: label }));
+                            update(index, { seriesId, selected: importable({ ...row, seriesId }) });
+                          }}
                         />
+                        <TextField
+                          label={t('import_books.destination_for', { name: row.book.name })}
+                          value={row.destinationName}
+                          placeholder={row.book.name}
+                          list={`${allId}-names-${row.seriesId}`}
+                          onChange={(e) => update(index, { destinationName: e.target.value })}
+                        />
+                        {/* Names of the series' books: a pattern to follow for the new one. */}
+                        <datalist id={`${allId}-names-${row.seriesId}`}>
+                          {(seriesBooks.data?.get(row.seriesId) ?? []).map((b) => (
+                            <option key={b.id} value={b.name} />
+                          ))}
+                        </datalist>
                       </td>
                       <td>
                         <TextField

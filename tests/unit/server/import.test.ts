@@ -58,6 +58,35 @@ describe('transient books', () => {
     expect(pageBytes.headers['content-type']).toBe('image/png');
     expect((await post(`/api/v1/transient-books/${list[0]!.id}/analyze`, {})).json()).toMatchObject({ status: 'UNSUPPORTED', comment: 'ERR_1001' });
   });
+
+  it('prefills series and number from ComicInfo when exactly one live series has that title', async () => {
+    const title = (await server.json<{ metadata: { title: string } }>(`/api/v1/series/${alpha.id}`)).metadata.title;
+    await createCbz(join(inbox, 'tagged.cbz'), [{ width: 50, height: 70, color: GREEN, format: 'png' }], {
+      comicInfo: { series: title.toUpperCase(), number: '7.5' },
+    });
+    await createCbz(join(inbox, 'stranger.cbz'), [{ width: 50, height: 70, color: GREEN, format: 'png' }], {
+      comicInfo: { series: 'No Such Series', number: '2' },
+    });
+    const list = (await post('/api/v1/transient-books', { path: inbox })).json() as { id: string; name: string }[];
+    const analyse = async (name: string) =>
+      (await post(`/api/v1/transient-books/${list.find((b) => b.name === name)!.id}/analyze`, {})).json() as { seriesId: string | null; number: number | null };
+    expect(await analyse('tagged')).toMatchObject({ seriesId: alpha.id, number: 7.5 });
+    expect(await analyse('stranger')).toMatchObject({ seriesId: null, number: 2 });
+  });
+
+  it('refuses a folder that is or lies inside a library (ERR_1017) and one that does not exist (ERR_1016)', async () => {
+    const library = (await server.json<{ root: string }[]>('/api/v1/libraries'))[0]!;
+    for (const path of [library.root, join(library.root, 'Alpha')]) {
+      const response = await post('/api/v1/transient-books', { path });
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json().message).toBe('ERR_1017');
+    }
+    const missing = await post('/api/v1/transient-books', { path: join(inbox, 'no such folder') });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('ERR_1016');
+    const file = await post('/api/v1/transient-books', { path: join(inbox, 'new one.cbz') });
+    expect(file.json().message).toBe('ERR_1016');
+  });
 });
 
 describe('book import', () => {
