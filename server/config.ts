@@ -20,6 +20,8 @@ export interface ServerConfig {
   corsOrigins: string[];
   trustProxy: TrustProxy;
   logLevel: LogLevel;
+  /** Authentication activity kept: attempts younger than this many days, at most this many rows. */
+  authActivityRetention: { days: number; maxRows: number };
 }
 
 /** Flags win over environment variables, which win over defaults. */
@@ -34,6 +36,8 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       'cors-origins': { type: 'string' },
       'trust-proxy': { type: 'string' },
       'log-level': { type: 'string' },
+      'auth-activity-days': { type: 'string' },
+      'auth-activity-max-rows': { type: 'string' },
     },
     strict: true,
   });
@@ -51,7 +55,17 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
       .filter(Boolean),
     trustProxy: parseTrustProxy(values['trust-proxy'] ?? env.FOLIO_TRUST_PROXY ?? 'false'),
     logLevel: parseLogLevel(values['log-level'] ?? env.FOLIO_LOG_LEVEL ?? 'info'),
+    authActivityRetention: {
+      days: positiveInteger('auth-activity-days', values['auth-activity-days'] ?? env.FOLIO_AUTH_ACTIVITY_DAYS ?? '90'),
+      maxRows: positiveInteger('auth-activity-max-rows', values['auth-activity-max-rows'] ?? env.FOLIO_AUTH_ACTIVITY_MAX_ROWS ?? '100000'),
+    },
   };
+}
+
+function positiveInteger(name: string, text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`Invalid ${name}: ${text} (a whole number, at least 1)`);
+  return value;
 }
 
 function parseTrustProxy(text: string): TrustProxy {

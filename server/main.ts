@@ -7,8 +7,10 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
  * Entry point: `node server/main.ts [--port N] [--host H] [--data-dir DIR] [--client-dir DIR]
- * [--cors-origins A,B] [--trust-proxy false|true|loopback,10.0.0.0/8] [--log-level info]` (or FOLIO_PORT,
- * FOLIO_HOST, FOLIO_DATA_DIR, FOLIO_CLIENT_DIR, FOLIO_CORS_ORIGINS, FOLIO_TRUST_PROXY, FOLIO_LOG_LEVEL). Port 0 picks a free port.
+ * [--cors-origins A,B] [--trust-proxy false|true|loopback,10.0.0.0/8] [--log-level info]
+ * [--auth-activity-days 90] [--auth-activity-max-rows 100000]` (or FOLIO_PORT, FOLIO_HOST, FOLIO_DATA_DIR,
+ * FOLIO_CLIENT_DIR, FOLIO_CORS_ORIGINS, FOLIO_TRUST_PROXY, FOLIO_LOG_LEVEL, FOLIO_AUTH_ACTIVITY_DAYS,
+ * FOLIO_AUTH_ACTIVITY_MAX_ROWS). Port 0 picks a free port.
  */
 async function main(): Promise<void> {
   const config = readConfig(process.argv.slice(2), process.env);
@@ -18,6 +20,7 @@ async function main(): Promise<void> {
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     logLevel: config.logLevel,
+    authActivityRetention: config.authActivityRetention,
     onShutdown: () => shutdown(),
   });
   // Connections beyond what the descriptor limit leaves after archives and files are refused at

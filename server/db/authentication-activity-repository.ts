@@ -56,6 +56,17 @@ export class AuthenticationActivityRepository {
   }
 
   /**
+   * Retention: forgets attempts older than `olderThan` (epoch ms) and all but the newest `keepRows`.
+   * Both go by index (date, then the autoincrement id), so a sweep stays cheap on a big table.
+   */
+  prune(olderThan: number, keepRows: number): number {
+    const old = this.db.prepare('DELETE FROM authentication_activity WHERE date_time < ?').run(olderThan).changes;
+    const cutoff = this.db.prepare('SELECT id FROM authentication_activity ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(keepRows) as number | undefined;
+    const excess = cutoff === undefined ? 0 : this.db.prepare('DELETE FROM authentication_activity WHERE id <= ?').run(cutoff).changes;
+    return old + excess;
+  }
+
+  /**
    * One page of activity, newest first unless sorted otherwise. With `user`, only that account's
    * attempts: those made as the user, and failed ones naming its email.
    */

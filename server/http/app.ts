@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import { openDatabase } from '../db/database.ts';
+import { accountRepositories } from '../db/account-repositories.ts';
 import { createRepositories } from '../db/repositories.ts';
 import type { FolioContext } from '../domain/context.ts';
 import { EventBus } from '../domain/events.ts';
@@ -75,6 +76,8 @@ export interface AppOptions {
   onShutdown?: () => void;
   /** Origins allowed to call from other sites (CORS); none by default. */
   corsOrigins?: string[];
+  /** Authentication activity kept (default 90 days, 100,000 rows): see README "Security". */
+  authActivityRetention?: { days: number; maxRows: number };
 }
 
 declare module 'fastify' {
@@ -122,6 +125,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('folio', ctx);
   publishTaskQueueStatus(ctx);
   ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS);
+  const pruneActivity = activityPruner(ctx, options.authActivityRetention ?? { days: 90, maxRows: 100_000 });
+  pruneActivity();
 
   await app.register(fastifyCookie);
   await registerSecurityHeaders(app);
@@ -182,6 +187,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     3600_000,
   );
   sweep.unref();
+  // Failed logins and API keys write rows: a flood from many addresses is bounded within a minute.
+  const activitySweep = setInterval(pruneActivity, 60_000);
+  activitySweep.unref();
 
   // Tasks queued before a restart come back first; scheduled scans dedupe against them.
   enableTaskPersistence(ctx);
@@ -189,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     clearInterval(sweep);
+    clearInterval(activitySweep);
     stopScheduler();
     await ctx.tasks.close();
     ctx.archives.closeAll();
@@ -196,6 +205,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await closeLog();
   });
   return app;
+}
+
+/** Keeps authentication activity within its retention (age and row count). */
+function activityPruner(ctx: FolioContext, retention: { days: number; maxRows: number }): () => void {
+  const { activity } = accountRepositories(ctx.db);
+  return () => {
+    try {
+      activity.prune(Date.now() - retention.days * 24 * 3600 * 1000, retention.maxRows);
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'could not prune authentication activity');
+    }
+  };
 }
 
 /** Forwards task-queue changes as TaskQueueStatus events, at most a few per second. */

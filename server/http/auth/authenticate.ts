@@ -125,7 +125,7 @@ export function createAuthHook(ctx: FolioContext) {
       // X-API-Key authenticates this one request, without a session; a bad key is a bare 401.
       const apiKey = request.headers[API_KEY_HEADER];
       if (apiKey !== undefined) {
-        request.user = checkApiKey(ctx, request, String(apiKey)) ?? null;
+        request.user = (await checkApiKey(ctx, throttle, request, String(apiKey))) ?? null;
         if (!request.user) return reply.code(401).send();
         request.authenticatedBy = 'apiKey';
         return;

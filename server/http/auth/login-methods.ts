@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { accountRepositories } from '../../db/account-repositories.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { hashApiKey } from './api-keys.ts';
 import { recordLoginAttempt } from './login-activity.ts';
-import { type LoginThrottle, sleep } from './login-throttle.ts';
-import { verifyPassword } from './passwords.ts';
+import { HttpError } from '../errors.ts';
+import { type LoginThrottle, TooManyAttempts, sleep } from './login-throttle.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import {
   REMEMBER_ME_COOKIE,
   checkRememberMeToken,
@@ -24,8 +26,36 @@ import { deliverSession, hashSessionId, newSessionId } from './sessions.ts';
 
 const BAD_CREDENTIALS = 'Bad credentials';
 
-/** Checks an email/password pair, waiting first if this address or account has failed a lot. */
-export async function checkPassword(
+/** A queue already full for this account or address: 429, the attempt is not even checked. */
+function tooMany(error: unknown): never {
+  if (error instanceof TooManyAttempts) throw new HttpError(429, error.message);
+  throw error;
+}
+
+/**
+ * An argon2id hash of nothing anybody knows, with the same parameters as real ones: an unknown email
+ * is checked against it, so it takes as long as a wrong password and accounts cannot be enumerated
+ * by timing.
+ */
+let dummyHash: Promise<string> | undefined;
+const unknownUserHash = () => (dummyHash ??= hashPassword(randomBytes(24).toString('base64')));
+
+/**
+ * Checks an email/password pair. Guesses on one account run one after another (parallel guesses
+ * are no faster than sequential ones) and wait first if this address or account has failed a lot;
+ * the address is `request.ip`, the forwarded client address when the trust-proxy setting allows it.
+ */
+export function checkPassword(
+  ctx: FolioContext,
+  throttle: LoginThrottle,
+  request: FastifyRequest,
+  email: string,
+  password: string,
+): Promise<User | undefined> {
+  return throttle.accountQueue.run(email.toLowerCase(), () => checkPasswordNow(ctx, throttle, request, email, password)).catch(tooMany);
+}
+
+async function checkPasswordNow(
   ctx: FolioContext,
   throttle: LoginThrottle,
   request: FastifyRequest,
@@ -36,8 +66,8 @@ export async function checkPassword(
   const delay = throttle.delayFor(ip, email);
   if (delay > 0) await sleep(delay);
   const user = ctx.repos.users.findByEmail(email);
-  const ok = user !== undefined && (await verifyPassword(user.passwordHash, password));
-  if (!ok) {
+  const ok = user ? await verifyPassword(user.passwordHash, password) : (await verifyPassword(await unknownUserHash(), password), false);
+  if (!user || !ok) {
     throttle.failed(ip, email);
     recordLoginAttempt(ctx, request, {
       source: 'Password',
@@ -58,13 +88,30 @@ const apiKeyRequests = new WeakSet<FastifyRequest>();
 /** Whether the request was authenticated by an API key (some account actions then stay closed). */
 export const isApiKeyRequest = (request: FastifyRequest) => apiKeyRequests.has(request);
 
-/** The owner of an X-API-Key, or undefined (the caller answers 401 with an empty body). */
-export function checkApiKey(ctx: FolioContext, request: FastifyRequest, key: string): User | undefined {
+/** Failed API keys count against the address like failed logins, under one shared "account". */
+const API_KEY_ACCOUNT = '\u0000api-key';
+
+/**
+ * The owner of an X-API-Key, or undefined (the caller answers 401 with an empty body). A valid key
+ * answers at once; bad keys from one address are checked one after another and slowed down like
+ * failed logins, so a flood of them can neither run fast nor fill the activity log.
+ */
+export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, request: FastifyRequest, key: string): Promise<User | undefined> {
   const apiKey = key ? accountRepositories(ctx.db).apiKeys.findByHash(hashApiKey(key)) : undefined;
   const user = apiKey && ctx.repos.users.findById(apiKey.userId);
   if (!apiKey || !user) {
-    recordLoginAttempt(ctx, request, { source: 'ApiKey', success: false, error: 'Invalid API key' });
-    return undefined;
+    const ip = request.ip ?? '';
+    return throttle.apiKeyQueue.run(ip, async () => {
+      const delay = throttle.delayFor(ip, API_KEY_ACCOUNT);
+      if (delay > 0) await sleep(delay);
+      throttle.failed(ip, API_KEY_ACCOUNT);
+      recordLoginAttempt(ctx, request, {
+        source: 'ApiKey',
+        success: false,
+        error: delay > 0 ? `Invalid API key (slowed down ${delay} ms after repeated failures)` : 'Invalid API key',
+      });
+      return undefined;
+    }).catch(tooMany);
   }
   // A key authenticates every request: record it at most once a minute per key and address,
   // so a reader streaming pages does not flood the activity log.

@@ -33,6 +33,10 @@ interface Counter {
 const MAX_TRACKED = 10_000;
 
 export class LoginThrottle {
+  /** Password guesses, one account at a time. */
+  readonly accountQueue = new KeyedSerializer();
+  /** Bad API keys, one client address at a time. */
+  readonly apiKeyQueue = new KeyedSerializer();
   private readonly options: ThrottleOptions;
   private readonly addresses = new Map<string, Counter>();
   private readonly accounts = new Map<string, Counter>();
@@ -91,3 +95,44 @@ export class LoginThrottle {
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Too many attempts are already waiting for this account or address: answered 429 at once. */
+export class TooManyAttempts extends Error {
+  constructor() {
+    super('Too many authentication attempts in progress, try again later');
+    this.name = 'TooManyAttempts';
+  }
+}
+
+/**
+ * Runs tasks with the same key one after another. Guesses on one account (or bad API keys from one
+ * address) then each see the failures of the ones before, so sending them in parallel gains nothing
+ * over sending them in turn. A key with `maxWaiting` tasks already queued refuses more at once, so a
+ * flood neither grows memory nor makes the rightful user wait behind it for minutes.
+ */
+export class KeyedSerializer {
+  private readonly queues = new Map<string, { tail: Promise<void>; waiting: number }>();
+  private readonly maxWaiting: number;
+
+  constructor(maxWaiting = 8) {
+    this.maxWaiting = maxWaiting;
+  }
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const queue = this.queues.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
+    if (queue.waiting >= this.maxWaiting) return Promise.reject(new TooManyAttempts());
+    queue.waiting++;
+    this.queues.set(key, queue);
+    const result = queue.tail.then(task);
+    queue.tail = result.then(
+      () => this.settled(key, queue),
+      () => this.settled(key, queue),
+    );
+    return result;
+  }
+
+  private settled(key: string, queue: { waiting: number }): void {
+    queue.waiting--;
+    if (queue.waiting === 0 && this.queues.get(key) === queue) this.queues.delete(key);
+  }
+}

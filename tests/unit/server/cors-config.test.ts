@@ -7,7 +7,7 @@ import { buildApp } from '../../../server/http/app.ts';
 
 describe('configuration', () => {
   it('reads flags before environment before defaults', () => {
-    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, logLevel: 'info' });
+    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, logLevel: 'info', authActivityRetention: { days: 90, maxRows: 100000 } });
     expect(readConfig(['--port', '0', '--data-dir', '/d'], { FOLIO_PORT: '9', FOLIO_DATA_DIR: '/e', FOLIO_HOST: '::1' })).toMatchObject({
       port: 0,
       dataDir: '/d',
@@ -16,6 +16,8 @@ describe('configuration', () => {
     expect(readConfig(['--cors-origins', 'http://a.test/, http://b.test'], {}).corsOrigins).toEqual(['http://a.test', 'http://b.test']);
     expect(readConfig([], { FOLIO_CORS_ORIGINS: 'http://c.test' }).corsOrigins).toEqual(['http://c.test']);
     expect(() => readConfig(['--port', '70000'], {})).toThrow(/Invalid port/);
+    expect(readConfig(['--auth-activity-days', '7'], { FOLIO_AUTH_ACTIVITY_MAX_ROWS: '500' }).authActivityRetention).toEqual({ days: 7, maxRows: 500 });
+    expect(() => readConfig(['--auth-activity-max-rows', '0'], {})).toThrow(/auth-activity-max-rows/);
   });
 });
 

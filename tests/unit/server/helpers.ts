@@ -27,7 +27,7 @@ export interface TestServer {
 }
 
 /** A real server on a fresh temp data dir (real SQLite file), optionally claimed by an admin. */
-export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; archivePool?: ArchivePoolOptions } = {}): Promise<TestServer> {
+export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number } } = {}): Promise<TestServer> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const dataDir = join(dir, 'data');
   const app = await buildApp({
@@ -37,6 +37,7 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
     logStdout: options.logStdout,
     trustProxy: options.trustProxy,
     archivePool: options.archivePool,
+    authActivityRetention: options.authActivityRetention,
   });
   const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD) };
   if (options.claim !== false) {

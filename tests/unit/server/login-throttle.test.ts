@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { accountRepositories } from '../../../server/db/account-repositories.ts';
+import { basic, insertUser, startServer, type TestServer } from './helpers.ts';
+
+/**
+ * Login and API-key throttling, authentication-activity retention (issue 10, items 5 and 7). Timing
+ * is compared as ratios measured in the same run, never against absolute durations.
+ */
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const LOGIN = '/api/v2/users/me';
+const XHR = { 'x-requested-with': 'XMLHttpRequest' };
+
+function login(s: TestServer, email: string, password: string, remoteAddress = '127.0.0.1', headers: Record<string, string> = {}) {
+  return s.app.inject({ method: 'GET', url: LOGIN, remoteAddress, headers: { ...XHR, ...headers, authorization: basic(email, password) } });
+}
+
+const activityOf = (s: TestServer) => accountRepositories(s.app.folio.db).activity.page({ sort: [], limit: null, offset: 0 }).rows;
+const slowed = (error: string | null) => error?.includes('slowed down') ?? false;
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+describe('password logins', () => {
+  it('answer an unknown email about as slowly as a wrong password', async () => {
+    server = await startServer();
+    const s = server;
+    const N = 7;
+    for (let i = 0; i < N; i++) await insertUser(s, `known${i}@x.org`, 'right', []);
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    // Interleaved, each from its own address and account, so no throttle delay is involved.
+    for (let i = 0; i < N; i++) {
+      unknown.push(await timed(() => login(s, `ghost${i}@x.org`, 'guess', `10.0.1.${i}`)));
+      wrong.push(await timed(() => login(s, `known${i}@x.org`, 'guess', `10.0.2.${i}`)));
+    }
+    const ratio = median(unknown) / median(wrong);
+    // Before: 9 ms against 130 ms (0.07).
+    expect(ratio, `unknown ${median(unknown).toFixed(1)} ms / wrong ${median(wrong).toFixed(1)} ms`).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+  });
+
+  it('run one at a time per account: parallel guesses see the failures before them', async () => {
+    server = await startServer();
+    const s = server;
+    await insertUser(s, 'victim@x.org', 'right', []);
+    // Six guesses at once, each from its own address: only the account counter can slow them.
+    const responses = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => login(s, 'victim@x.org', `guess${i}`, `10.0.3.${i}`)));
+    expect(responses.map((r) => r.statusCode)).toEqual([401, 401, 401, 401, 401, 401]);
+    const rows = activityOf(s).filter((a) => a.email === 'victim@x.org');
+    expect(rows).toHaveLength(6);
+    // Three free failures, then each guess waited for the ones before it (before: none did).
+    expect(rows.filter((a) => slowed(a.error))).toHaveLength(3);
+  });
+
+  it('count failures per forwarded client address when the proxy is trusted', async () => {
+    server = await startServer({ trustProxy: true });
+    const s = server;
+    await insertUser(s, 'victim@x.org', 'right', []);
+    await insertUser(s, 'friend@x.org', 'right', []);
+    const attacker = { 'x-forwarded-for': '203.0.113.5' };
+    for (let i = 0; i < 5; i++) await login(s, `nobody${i}@x.org`, 'guess', '127.0.0.1', attacker);
+    // Another household member behind the same proxy is not slowed down by the attacker's failures…
+    expect((await login(s, 'friend@x.org', 'typo', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(401);
+    // …while the attacker's own next attempt is.
+    expect((await login(s, 'victim@x.org', 'guess', '127.0.0.1', attacker)).statusCode).toBe(401);
+    const rows = activityOf(s);
+    expect(rows.find((a) => a.email === 'friend@x.org')).toMatchObject({ ip: '198.51.100.7' });
+    expect(slowed(rows.find((a) => a.email === 'friend@x.org')!.error)).toBe(false);
+    expect(slowed(rows.find((a) => a.email === 'victim@x.org')!.error)).toBe(true);
+  });
+});
+
+describe('bad API keys', () => {
+  it('are checked one at a time per address, slowed down like logins, and a flood is refused', async () => {
+    server = await startServer();
+    const s = server;
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => s.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: { 'x-api-key': `bad-${i}` } })),
+    );
+    const codes = responses.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(4);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(8);
+    const rows = activityOf(s).filter((a) => a.source === 'ApiKey');
+    // One row per checked key (before: one per request, unthrottled); after three, each waited.
+    expect(rows.length).toBe(codes.filter((c) => c === 401).length);
+    expect(rows.filter((a) => slowed(a.error)).length).toBe(rows.length - 3);
+  }, 30_000);
+});
+
+describe('authentication activity', () => {
+  it('keeps only the configured age and number of rows', async () => {
+    const first = await startServer();
+    const dir = first.dir;
+    const { activity } = accountRepositories(first.app.folio.db);
+    const now = Date.now();
+    const row = (dateTime: number) => ({ userId: null, email: 'x@x.org', apiKeyId: null, apiKeyComment: null, ip: '1.2.3.4', userAgent: null, success: false, error: 'Bad credentials', source: 'Password' as const, dateTime });
+    for (let i = 0; i < 5; i++) activity.insert(row(now - 40 * 24 * 3600 * 1000));
+    for (let i = 0; i < 30; i++) activity.insert(row(now - i * 1000));
+    await first.app.close();
+    server = await startServer({ dir, claim: false, authActivityRetention: { days: 30, maxRows: 20 } });
+    const kept = activityOf(server);
+    expect(kept).toHaveLength(20);
+    expect(Math.min(...kept.map((a) => a.dateTime))).toBeGreaterThan(now - 30 * 24 * 3600 * 1000);
+  });
+});
