@@ -4,7 +4,7 @@
  *
  * - a generated library of BENCH_LOAD_BOOKS books (2,000; 200 under BENCH_QUICK=1);
  * - BENCH_LOAD_READERS readers (200; 40 quick), each on its own book, fetching its pages in order at
- *   reading speed (one page every BENCH_LOAD_PAGE_MS, default 1,000 ms) and saving progress after
+ *   a brisk reading speed (one page every BENCH_LOAD_PAGE_MS, default 3,000 ms) and saving progress after
  *   each page, for BENCH_LOAD_SECONDS (60; 10 quick);
  * - BENCH_LOAD_SSE clients (50; 10 quick) holding /sse/v1/events open;
  * - a library scan and a deep analysis of every book started with the readers.
@@ -27,7 +27,7 @@ const BOOKS = env('BENCH_LOAD_BOOKS', 2000, 200);
 const READERS = env('BENCH_LOAD_READERS', 200, 40);
 const SSE_CLIENTS = env('BENCH_LOAD_SSE', 50, 10);
 const SECONDS = env('BENCH_LOAD_SECONDS', 60, 10);
-const PAGE_MS = env('BENCH_LOAD_PAGE_MS', 1000, 1000);
+const PAGE_MS = env('BENCH_LOAD_PAGE_MS', 3000, 3000);
 const PAGES = 12;
 const NOFILE = 1024;
 const SETUP_TIMEOUT_MS = 15 * 60_000;

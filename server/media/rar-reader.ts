@@ -28,6 +28,8 @@ const startsWith = (head: Buffer, signature: number[]) =>
   head.length >= signature.length && signature.every((byte, i) => head[i] === byte);
 
 const ARCHIVE_HANDLE = 1;
+/** Largest member read into memory to serve as a page (RAR members cannot be streamed here). */
+const MAX_BUFFERED_MEMBER_BYTES = 128 * 1024 * 1024;
 
 class FileBackedExtractor extends Extractor<never> {
   protected _filePath: string;
@@ -197,8 +199,13 @@ class OpenedRar implements OpenedBook {
   }
 
   async openEntry(name: string): Promise<Readable> {
-    // unrar hands out a member in one piece; pages are small enough to buffer one at a time.
-    return Readable.from([await this.read(name, Number.POSITIVE_INFINITY)], { objectMode: false });
+    // unrar hands out a member in one piece; pages are small enough to buffer one at a time, and
+    // a member declaring more than that bound is refused rather than unpacked into memory.
+    const size = this.list.find((entry) => entry.name === name)?.uncompressedSize ?? 0;
+    if (size > MAX_BUFFERED_MEMBER_BYTES) {
+      throw new MediaError('ERR_1007', `RAR member ${name} is ${size} bytes, over the ${MAX_BUFFERED_MEMBER_BYTES}-byte limit for one page`);
+    }
+    return Readable.from([await this.read(name, MAX_BUFFERED_MEMBER_BYTES)], { objectMode: false });
   }
 
   readPrefix(name: string, maxBytes: number): Promise<Buffer> {
