@@ -1,5 +1,6 @@
 import type { FolioContext } from './context.ts';
 import { analyseBook } from './analyser.ts';
+import { applyBookFileOptions, booksAwaitingFileOptions } from './book-file-options.ts';
 import { bookThumbnail } from './book-thumbnails.ts';
 import { hashBookFile } from './file-hash.ts';
 import { refreshBookMetadata, refreshLibrarySeriesMetadata } from './metadata-refresh.ts';
@@ -30,6 +31,10 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
       await refreshLibrarySeriesMetadata(ctx, libraryId);
       const ids = deep ? liveBookIds(ctx, libraryId) : toAnalyse;
       for (const bookId of ids) submitBookAnalysis(ctx, bookId);
+      const analysed = new Set(ids);
+      for (const bookId of booksAwaitingFileOptions(ctx, libraryId)) {
+        if (!analysed.has(bookId)) submitFileOptions(ctx, bookId);
+      }
       submitPageHashMaintenance(ctx, libraryId);
       if (ctx.repos.libraries.findById(libraryId)?.emptyTrashAfterScan) await emptyTrash(ctx, libraryId);
     },
@@ -67,6 +72,12 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
     5,
     { bookId },
   );
+}
+
+/** Repairs the extension of, or converts to CBZ, a book already analysed (after a scan). */
+function submitFileOptions(ctx: FolioContext, bookId: string): void {
+  // Not kept across restarts: the next scan finds the book again.
+  ctx.tasks.submit('ConvertBook', `ConvertBook:${bookId}`, () => applyBookFileOptions(ctx, bookId), 2);
 }
 
 /**

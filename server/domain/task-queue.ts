@@ -8,7 +8,8 @@ export type TaskType =
   | 'HashBook'
   | 'HashBookPages'
   | 'RemoveHashedPages'
-  | 'ImportBook';
+  | 'ImportBook'
+  | 'ConvertBook';
 
 interface QueuedTask {
   type: TaskType;

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LibraryDto } from '../../src/api/types.ts';
 import en from '../../locales/en.json' with { type: 'json' };
+import { renderPage } from '../fixtures/comics.ts';
+import { writeRar4 } from '../fixtures/rar.ts';
 import { writeBrowseLibrary } from './support/browse-library.ts';
 import { useBrowseServer } from './support/browse-server.ts';
 
@@ -138,4 +140,24 @@ test('a series language must be a BCP 47 tag, in the dialog and at the server', 
     await expect.poll(async () => (await server.api().seriesByTitle('Solo')).metadata.language).toBe('pt-BR');
     await server.api().send('PATCH', `/api/v1/series/${series.id}/metadata`, { language: '' });
   }
+});
+
+test('convert to CBZ, switched on in the dialog, applies at the next scan to a RAR already analysed', async ({ page }) => {
+  const api = server.api();
+  const members = [{ name: 'page-1.png', data: await renderPage({ width: 30, height: 40, color: [10, 200, 10], format: 'png' }) }];
+  await writeRar4(path.join(server.root, 'Rar', 'Rar 01.cbr'), members);
+  await api.send('POST', `/api/v1/libraries/${server.library.id}/scan`);
+  await expect.poll(async () => (await api.bookByName('Rar 01').catch(() => null))?.media.status, { timeout: 30_000 }).toBe('READY');
+
+  await page.goto(`${server.folio.url}/libraries/${server.library.id}/series`);
+  await page.getByRole('button', { name: en.libraries.actions.label }).click();
+  await page.getByRole('button', { name: en.libraries.actions.edit }).click();
+  const dialog = page.getByRole('dialog', { name: new RegExp(en.libraries.edit_dialog.title.replace('{{name}}', '')) });
+  await dialog.getByRole('tab', { name: en.libraries.option_groups.files }).click();
+  await dialog.getByLabel(en.libraries.options.convertToCbz).check();
+  await dialog.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: en.libraries.scan }).click();
+  await expect.poll(async () => (await api.bookByName('Rar 01')).url, { timeout: 30_000 }).toMatch(/Rar 01\.cbz$/);
+  await api.send('PATCH', `/api/v1/libraries/${server.library.id}`, { convertToCbz: false });
 });

@@ -106,6 +106,21 @@ describe('convertToCbz', () => {
     expect((await server.json<Page<unknown>>('/api/v1/history')).content).toEqual([]);
   });
 
+  it('applies both options at the next scan to books analysed before they were switched on', async () => {
+    await writeRar4(join(root, 'Saga', 'Saga 01.cbr'), members);
+    const zip = await createCbz(join(root, 'Saga', 'Zip book.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+    await rename(zip.path, join(root, 'Saga', 'Zip book.cbr'));
+    const library = await createLibrary({});
+    const ids = (await books()).map((b) => b.id).sort();
+    expect((await send('PATCH', `/api/v1/libraries/${library.id}`, { convertToCbz: true, repairExtensions: true })).statusCode).toBe(204);
+    // A plain scan: no file changed, nothing to analyse, yet the options apply.
+    expect((await send('POST', `/api/v1/libraries/${library.id}/scan`)).statusCode).toBe(202);
+    await server.app.folio.tasks.idle();
+    expect((await readdir(join(root, 'Saga'))).sort()).toEqual(['Saga 01.cbz', 'Zip book.cbz']);
+    expect((await books()).map((b) => b.id).sort()).toEqual(ids);
+    expect((await bookNamed('Saga 01')).media.mediaType).toBe('application/zip');
+  });
+
   it('does nothing when the option is off (default)', async () => {
     await writeRar4(join(root, 'A', 'One.cbr'), members);
     await createLibrary({});
