@@ -7,7 +7,7 @@ import { useBrowseServer } from './support/browse-server.ts';
 /**
  * The interface in other languages against the real server: document `lang`/`dir`, a layout that
  * mirrors for right-to-left languages (positions of the drawer, the app bar and the reader's bars),
- * axe-core in Arabic, buttons that hold long German words, and screenshots of the main screens in
+ * axe-core in Arabic, buttons that hold long German and Finnish words, and screenshots of the main screens in
  * Arabic and Hebrew for a person to look at (attached to the report and kept in test-results/).
  */
 const server = useBrowseServer('i18n');
@@ -131,22 +131,27 @@ test('ar: the reader keeps its chrome in Arabic order while pages and clicks fol
   await expect(canvas).toHaveAttribute('data-current-page', '1');
 });
 
-test('de: long German labels stay inside their buttons', async ({ page }) => {
-  await useLocale(page, 'de');
-  await page.setViewportSize({ width: 760, height: 900 });
-  const spilling = () =>
-    page.evaluate(() =>
-      [...document.querySelectorAll('button, a[class]')]
-        .filter((el) => el instanceof HTMLElement && el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
-        .map((el) => `${el.tagName} "${el.textContent?.trim()}" ${el.scrollWidth}>${el.clientWidth}`),
-    );
-  await page.goto(`${server.folio.url}/series/${ids.series}`);
-  await expect(page.getByRole('heading', { name: 'Aurora Knights', level: 1 })).toBeVisible();
-  expect(await spilling()).toEqual([]);
-  await page.getByRole('button', { name: tr('de', 'content_actions.series_label') }).click();
-  expect(await spilling()).toEqual([]);
-  await page.screenshot({ path: test.info().outputPath('de-series.png'), fullPage: true });
-});
+for (const code of ['de', 'fi']) {
+  test(`${code}: long compound words stay inside their buttons on a narrow window`, async ({ page }) => {
+    await useLocale(page, code);
+    await page.setViewportSize({ width: 760, height: 900 });
+    const spilling = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('button, a[class]')]
+          .filter((el) => el instanceof HTMLElement && el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+          .map((el) => `${el.tagName} "${el.textContent?.trim()}" ${el.scrollWidth}>${el.clientWidth}`),
+      );
+    await page.goto(`${server.folio.url}/series/${ids.series}`);
+    await expect(page.getByRole('heading', { name: 'Aurora Knights', level: 1 })).toBeVisible();
+    expect(await spilling()).toEqual([]);
+    await page.getByRole('button', { name: tr(code, 'content_actions.series_label') }).click();
+    expect(await spilling()).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`${code}-series.png`), fullPage: true });
+    await openBrowse(page, code);
+    expect(await spilling()).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`${code}-browse.png`), fullPage: true });
+  });
+}
 
 /** Screens to photograph, each opened in the given locale and waited for. */
 const SCREENS: { name: string; open: (page: Page, code: string) => Promise<void> }[] = [
