@@ -275,15 +275,18 @@ test('script in a book never runs: inline, handlers, javascript: links, srcdoc f
   await expect(page).not.toHaveTitle('pwned');
 });
 
-test('past the last page, a second try opens the next book of the series', async ({ page }) => {
-  await openBook(page, 'Novels 1 - Classic', '?incognito=true');
+test('the last page completes the book; past it, a second try opens the next book of the series', async ({ page }) => {
+  const request = page.context().request;
+  const bookId = await openBook(page, 'Novels 1 - Classic');
   await page.keyboard.press('End');
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0002.xhtml');
-  const next = await findBook(page.context().request, folio.url, 'Novels 2 - Illustrated');
+  const next = await findBook(request, folio.url, 'Novels 2 - Illustrated');
   await expect(async () => {
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('reader-edge-message')).toContainText('End of the book.', { timeout: 1000 });
   }).toPass();
+  await expect(page.getByTestId('reader-page-counter')).toHaveText(/^Page (\d+) of \1$/);
+  await expect.poll(async () => (await getBook(request, folio.url, bookId)).readProgress?.completed).toBe(true);
   await expect(async () => {
     await page.keyboard.press('ArrowRight');
     await expect(page).toHaveURL(new RegExp(`/book/${next.id}/read`), { timeout: 1000 });

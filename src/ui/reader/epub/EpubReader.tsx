@@ -191,7 +191,11 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         });
       },
       positionChanged: (current) => {
-        const plain = current.serialize() as R2Locator;
+        // The navigator names the first position of the screen; the book's last position may start
+        // before it on the last page. At the very end, that last position is where the reader is,
+        // so "page y of y" shows and the book counts as read (the server completes a book at it).
+        const atEnd = navigatorRef.current?.canGoForward === false;
+        const plain = atEnd ? (state.positionList.at(-1) ?? (current.serialize() as R2Locator)) : (current.serialize() as R2Locator);
         setLocator(plain);
         if (reporting) progressRef.current?.report(plain);
       },
