@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FolioContext } from './context.ts';
+import { assertInsideItsLibrary, libraryRoots } from './library-paths.ts';
 
 /**
  * Content hash of a book file (BookDto.fileHash, used to spot duplicates and moved files):
@@ -11,6 +12,7 @@ export async function hashBookFile(ctx: FolioContext, bookId: string): Promise<v
   if (!book || book.deletedDate !== null) return;
   let digest: string;
   try {
+    await assertInsideItsLibrary(libraryRoots(ctx), book.url);
     digest = await hashFile(book.url);
   } catch (error) {
     ctx.log(`cannot hash ${book.url}`, error);

@@ -1,4 +1,5 @@
 import { readdir, stat } from 'node:fs/promises';
+import { OutsideLibraryError, assertInsideItsLibrary } from './library-paths.ts';
 import { basename, extname, join, relative } from 'node:path';
 import { defaultBookMetadata } from '../db/book-metadata-repository.ts';
 import type { Book } from '../db/book-repository.ts';
@@ -66,10 +67,22 @@ function isOneshotsDirectory(library: Library, dir: string): boolean {
   return candidates.includes(wanted);
 }
 
+/** A symlinked file counts only when its target lies inside the library root (README "Security"). */
+async function linkStaysInside(root: string, path: string): Promise<boolean> {
+  try {
+    await assertInsideItsLibrary([root], path);
+    return true;
+  } catch (error) {
+    rethrowUnless(error, (e) => e instanceof OutsideLibraryError);
+    return false;
+  }
+}
+
 /**
  * Walks the library folder: every folder directly holding books is a series named after the
  * folder, each book file a book named after the file. Hidden entries and excluded folder names are
- * skipped; symlinked folders are not followed (no cycles, no escaping the root).
+ * skipped; symlinked folders are not followed (no cycles, no escaping the root); symlinked files
+ * are taken only when they point inside the root.
  */
 async function walk(library: Library): Promise<FoundSeries[]> {
   const extensions = scannedExtensions(library);
@@ -95,6 +108,7 @@ async function walk(library: Library): Promise<FoundSeries[]> {
         continue;
       }
       if (!(entry.isFile() || entry.isSymbolicLink())) continue;
+      if (entry.isSymbolicLink() && !(await linkStaysInside(library.root, full))) continue;
       if (ARTWORK_EXTENSIONS.has(bookExtension(entry.name))) {
         images.push(full);
         continue;

@@ -4,13 +4,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import { openDatabase } from '../db/database.ts';
 import { accountRepositories } from '../db/account-repositories.ts';
-import { createRepositories } from '../db/repositories.ts';
+import { type Repositories, createRepositories } from '../db/repositories.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library-paths.ts';
+import { MediaError } from '../media/book-reader.ts';
 import type { FolioContext } from '../domain/context.ts';
 import { EventBus } from '../domain/events.ts';
 import { startScanScheduler } from '../domain/scan-scheduler.ts';
 import { enableTaskPersistence } from '../domain/task-persistence.ts';
 import { TaskQueue } from '../domain/task-queue.ts';
-import { ArchivePool, type ArchivePoolOptions } from '../media/archive-pool.ts';
+import { ArchivePool, type ArchivePoolOptions, type Handle, openByContent } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
@@ -112,12 +114,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route modules converted to request schemas take the typed instance (same app).
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const db = openDatabase(dataDir);
+  const repos = createRepositories(db);
   const ctx: FolioContext = {
     db,
     dataDir,
-    repos: createRepositories(db),
+    repos,
     events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
-    archives: new ArchivePool(options.archivePool),
+    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open ?? openByContent) }),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,
     log: (message, error) => logger.warn({ err: error }, message),
@@ -205,6 +208,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await closeLog();
   });
   return app;
+}
+
+/**
+ * Every book read goes through the archive pool: a file whose real path leaves its library (a
+ * symlink to /etc/passwd named x.cbz) is refused as unreadable before anything opens it.
+ */
+function containedOpen(repos: Repositories, open: (path: string) => Promise<Handle>): (path: string) => Promise<Handle> {
+  return async (path) => {
+    try {
+      await assertInsideItsLibrary(repos.libraries.findAll().map((l) => l.root), path);
+    } catch (error) {
+      if (error instanceof OutsideLibraryError) throw new MediaError('ERR_1000', error.message, { cause: error });
+      throw error;
+    }
+    return open(path);
+  };
 }
 
 /** Keeps authentication activity within its retention (age and row count). */

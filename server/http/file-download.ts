@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library-paths.ts';
 import { HttpError, notFound } from './errors.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
@@ -46,6 +47,7 @@ export function attachmentDisposition(fileName: string): string {
  * Streams a file from disk as an attachment, honouring a single byte range (206, or 416 when it
  * lies outside the file) so interrupted downloads of large books can resume. `If-Range` with a
  * date older than the file's modification time falls back to the whole file, as the RFC asks.
+ * A file whose real path leaves its library (a symlink) is not found (`libraryRoots`).
  */
 export async function sendAttachment(
   request: FastifyRequest,
@@ -53,7 +55,14 @@ export async function sendAttachment(
   path: string,
   mediaType: string,
   fileName: string,
+  libraryRoots: string[],
 ) {
+  try {
+    await assertInsideItsLibrary(libraryRoots, path);
+  } catch (error) {
+    if (error instanceof OutsideLibraryError) throw notFound('File not found');
+    throw error;
+  }
   let size: number;
   let mtime: Date;
   try {

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import yazl from 'yazl';
 import { attachmentDisposition } from './file-download.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library-paths.ts';
 
 export interface ZipMember {
   /** Absolute path of the file on disk. */
@@ -16,17 +17,19 @@ export interface ZipMember {
  * Sends several book files as one zip built on the fly. Entries are stored, not deflated (comic
  * archives are already compressed), so yazl knows every size upfront: the response gets an exact
  * Content-Length, and each file is only opened when its turn comes, never held in memory.
- * Files that vanished since the last scan are left out rather than failing the whole download.
+ * Files that vanished since the last scan are left out rather than failing the whole download, and
+ * so are files whose real path leaves their library (symlinks, `libraryRoots`).
  */
-export async function sendZip(reply: FastifyReply, zipName: string, members: ZipMember[]) {
+export async function sendZip(reply: FastifyReply, zipName: string, members: ZipMember[], libraryRoots: string[]) {
   const zip = new yazl.ZipFile();
   for (const member of members) {
     let info;
     try {
+      await assertInsideItsLibrary(libraryRoots, member.path);
       info = await stat(member.path);
     } catch (error) {
-      // A file gone since the listing is left out of the archive.
-      rethrowUnless(error, isUnusablePath);
+      // A file gone since the listing, or outside its library, is left out of the archive.
+      rethrowUnless(error, (e) => isUnusablePath(e) || e instanceof OutsideLibraryError);
       continue;
     }
     if (!info.isFile()) continue;

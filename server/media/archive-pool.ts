@@ -8,7 +8,7 @@ import { ServerBusy } from './transient-errors.ts';
 const DEFAULT_WAIT_MS = 15_000;
 
 /** A book opened from disk together with the reader that recognised its content. */
-interface Handle {
+export interface Handle {
   reader: BookReader;
   book: OpenedBook;
 }
@@ -37,7 +37,8 @@ export interface ArchivePoolOptions {
   open?: (filePath: string) => Promise<Handle>;
 }
 
-async function openByContent(filePath: string): Promise<Handle> {
+/** The default way to open a book: by its content's signature. */
+export async function openByContent(filePath: string): Promise<Handle> {
   const reader = await detectReader(filePath);
   return { reader, book: await reader.open(filePath) };
 }

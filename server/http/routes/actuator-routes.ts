@@ -153,7 +153,8 @@ export function registerActuatorRoutes(app: FolioApp, ctx: FolioContext, onShutd
   // The current log file (rotated copies stay on disk); 404 when logging is silent, as Spring does without a log file.
   app.get('/actuator/logfile', async (request, reply) => {
     requireRole(request, 'ADMIN');
-    return sendAttachment(request, reply, logFilePath(ctx.dataDir), 'text/plain; charset=utf-8', 'folio.log');
+    // Not a library file: no library root to stay inside.
+    return sendAttachment(request, reply, logFilePath(ctx.dataDir), 'text/plain; charset=utf-8', 'folio.log', []);
   });
 
   app.post('/actuator/shutdown', async (request, reply) => {

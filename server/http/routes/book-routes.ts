@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
+import { libraryRoots } from '../../domain/library-paths.ts';
 import { bookThumbnail } from '../../domain/book-thumbnails.ts';
 import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
@@ -112,6 +113,6 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const book = bookForCaller(request.params.id, user);
     const media = ctx.repos.media.findByBookId(book.id);
-    return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url));
+    return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
   });
 }

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { canSeeBook } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { libraryRoots } from '../../domain/library-paths.ts';
 import { notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { canAccessLibrary, requireRole } from '../guards.ts';
@@ -24,7 +25,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
     const book = ctx.repos.books.findById(request.params.id);
     if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
     const media = ctx.repos.media.findByBookId(book.id);
-    return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url));
+    return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
   });
 
   app.get('/api/v1/series/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
@@ -37,6 +38,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
       reply,
       `${series.name}.zip`,
       books.map((b, i) => ({ path: b.url, entryName: names[i]! })),
+      libraryRoots(ctx),
     );
   });
 
@@ -56,6 +58,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
       reply,
       `${list.name}.zip`,
       books.map((b, i) => ({ path: b.url, entryName: names[i]! })),
+      libraryRoots(ctx),
     );
   });
 }
