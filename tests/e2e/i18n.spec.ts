@@ -92,6 +92,25 @@ for (const [code, dir] of [
   });
 }
 
+test('the picker switches a running page to each right-to-left language and to Japanese, and back', async ({ page }) => {
+  await useLocale(page, 'en');
+  await openDashboard(page, 'en');
+  let current = 'en';
+  for (const [code, dir] of [
+    ['ar', 'rtl'],
+    ['he', 'rtl'],
+    ['fa', 'rtl'],
+    ['ja', 'ltr'],
+    ['en', 'ltr'],
+  ] as const) {
+    await page.getByRole('combobox', { name: tr(current, 'locale_picker.label') }).selectOption(code);
+    await expect(page.getByRole('heading', { name: tr(code, 'dashboard.title'), level: 1 })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', code);
+    await expect(page.locator('html')).toHaveAttribute('dir', dir);
+    current = code;
+  }
+});
+
 test('ar: the dashboard and the browse screen have no axe-core violation', async ({ page }) => {
   await useLocale(page, 'ar');
   await openDashboard(page, 'ar');
