@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
+
+type CollectionDto = { id: string; ordered: boolean };
+type ReadListDto = { id: string };
+import { type CompatServer, ids, startCompatServer } from './komga-compat-helpers.ts';
+
+/**
+ * Lists, read progress, collections and read lists in the shapes komga-webui sends: qs-encoded
+ * repeated parameters (`status=A&status=B`), `k[]=`, comma lists, axios `post(url)` without a
+ * body, numbers and booleans as strings.
+ */
+let c: CompatServer;
+beforeAll(async () => {
+  c = await startCompatServer();
+});
+afterAll(async () => {
+  await c.server.close();
+});
+
+const get = (url: string) => c.send('GET', url);
+const alpha = () => c.series.find((s) => s.name === 'Alpha')!;
+const readyBooks = () => c.books.filter((b) => b.media.status === 'READY');
+
+describe('GET list filters', () => {
+  it('repeated, [] and comma-separated list parameters', async () => {
+    const all = c.series.length;
+    const lib = c.library.id;
+    expect(ids(await get(`/api/v1/series?library_id=${lib}&status=ONGOING&status=ENDED&page=0&size=20&sort=metadata.titleSort,asc`))).toHaveLength(all);
+    expect(ids(await get(`/api/v1/series?library_id[]=${lib}&read_status[]=UNREAD`))).toHaveLength(all);
+    expect(ids(await get(`/api/v1/series?library_id=${lib},nope&read_status=UNREAD,READ`))).toHaveLength(all);
+    expect(ids(await get(`/api/v1/books?library_id=${lib}&media_status=READY&sort=metadata.numberSort,desc&sort=name`))).toHaveLength(readyBooks().length);
+  });
+
+  it('a series’ books as the series page asks for them', async () => {
+    expect(ids(await get(`/api/v1/series/${alpha().id}/books?page=0&size=500&sort=metadata.numberSort,asc&read_status=UNREAD&read_status=IN_PROGRESS`))).toHaveLength(2);
+  });
+
+  it('paging parameters in any spelling Spring tolerates', async () => {
+    expect(ids(await get('/api/v1/books?unpaged=TRUE'))).toHaveLength(c.books.length);
+    expect(ids(await get('/api/v1/books?page=abc&size=2'))).toHaveLength(2);
+    expect(ids(await get('/api/v1/series?size=1&page=1'))).toHaveLength(1);
+  });
+});
+
+describe('read progress', () => {
+  it('PATCH /api/v1/books/{id}/read-progress with {"page":"2"} and {"completed":"true"}', async () => {
+    const [first, second] = readyBooks();
+    expect((await c.send('PATCH', `/api/v1/books/${first!.id}/read-progress`, { contentType: 'application/json', body: { page: '2' } })).statusCode).toBe(204);
+    expect((await c.server.json<BookDto>(`/api/v1/books/${first!.id}`)).readProgress).toMatchObject({ page: 2, completed: false });
+    expect((await c.send('PATCH', `/api/v1/books/${second!.id}/read-progress`, { contentType: 'application/json', body: { completed: 'true' } })).statusCode).toBe(204);
+    expect((await c.server.json<BookDto>(`/api/v1/books/${second!.id}`)).readProgress).toMatchObject({ completed: true });
+  });
+
+  it('POST then DELETE /api/v1/series/{id}/read-progress without a body (axios post(url))', async () => {
+    expect((await c.send('POST', `/api/v1/series/${alpha().id}/read-progress`)).statusCode).toBe(204);
+    expect((await c.server.json<SeriesDto>(`/api/v1/series/${alpha().id}`)).booksReadCount).toBe(2);
+    expect((await c.send('DELETE', `/api/v1/series/${alpha().id}/read-progress`, { contentType: 'application/json' })).statusCode).toBe(204);
+    expect((await c.server.json<SeriesDto>(`/api/v1/series/${alpha().id}`)).booksReadCount).toBe(0);
+  });
+
+  it('POST /api/v1/series/{id}/analyze and /metadata/refresh without a body', async () => {
+    expect((await c.send('POST', `/api/v1/series/${alpha().id}/analyze`)).statusCode).toBe(202);
+    expect((await c.send('POST', `/api/v1/series/${alpha().id}/metadata/refresh`, { contentType: 'application/x-www-form-urlencoded' })).statusCode).toBe(202);
+    await c.server.app.folio.tasks.idle();
+  });
+});
+
+describe('collections and read lists', () => {
+  it('POST /api/v1/collections {name, ordered, seriesIds} then lists its series', async () => {
+    const created = await c.send('POST', '/api/v1/collections', { contentType: 'application/json', body: { name: 'Favourites', ordered: 'false', seriesIds: c.series.map((s) => s.id) } });
+    expect(created.statusCode, created.body).toBe(200);
+    const collection = created.json() as CollectionDto;
+    expect(ids(await get(`/api/v1/collections/${collection.id}/series?page=0&size=20`))).toHaveLength(c.series.length);
+    expect((await c.send('PATCH', `/api/v1/collections/${collection.id}`, { contentType: 'application/json', body: { ordered: 'true' } })).statusCode).toBe(204);
+    expect((await c.server.json<CollectionDto>(`/api/v1/collections/${collection.id}`)).ordered).toBe(true);
+  });
+
+  it('POST /api/v1/readlists {name, summary, ordered, bookIds} then lists its books', async () => {
+    const bookIds = readyBooks().map((b) => b.id);
+    const created = await c.send('POST', '/api/v1/readlists', { contentType: 'application/json', body: { name: 'Reading order', summary: '', ordered: true, bookIds } });
+    expect(created.statusCode, created.body).toBe(200);
+    const list = created.json() as ReadListDto;
+    expect(ids(await get(`/api/v1/readlists/${list.id}/books?page=0&size=20`))).toEqual(bookIds);
+  });
+});
+
+describe('users and libraries as the admin screens send them', () => {
+  it('POST /api/v2/users with roles in any case, PATCH /api/v2/users/{id} with the whole restriction form', async () => {
+    const created = await c.send('POST', '/api/v2/users', { contentType: 'application/json', body: { email: 'reader@example.org', password: 'pw', roles: ['file_download', 'PAGE_STREAMING'] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    const patch = await c.send('PATCH', `/api/v2/users/${id}`, {
+      contentType: 'application/json',
+      body: { roles: ['PAGE_STREAMING'], sharedLibraries: { all: 'false', libraryIds: [c.library.id] }, labelsAllow: [], labelsExclude: null, ageRestriction: { age: '16', restriction: 'allow_only' } },
+    });
+    expect(patch.statusCode, patch.body).toBe(204);
+    const user = (await c.server.json<{ id: string; roles: string[]; sharedAllLibraries: boolean; ageRestriction?: unknown }[]>('/api/v2/users')).find((u) => u.id === id)!;
+    expect(user).toMatchObject({ sharedAllLibraries: false, ageRestriction: { age: 16, restriction: 'ALLOW_ONLY' } });
+    expect(user.roles).toContain('PAGE_STREAMING');
+    expect(user.roles).not.toContain('FILE_DOWNLOAD');
+  });
+
+  it('PATCH /api/v1/libraries/{id} with the edit dialog’s whole form, booleans as strings', async () => {
+    const library = await c.server.json<Record<string, unknown>>(`/api/v1/libraries/${c.library.id}`);
+    const form = { ...library, scanInterval: 'daily', hashPages: 'true', scanDirectoryExclusions: ['#recycle'], oneshotsDirectory: null };
+    const response = await c.send('PATCH', `/api/v1/libraries/${c.library.id}`, { contentType: 'application/json', body: form });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await c.server.json<Record<string, unknown>>(`/api/v1/libraries/${c.library.id}`)).toMatchObject({ scanInterval: 'DAILY', hashPages: true, scanDirectoryExclusions: ['#recycle'], id: c.library.id });
+  });
+});
+
+describe('Page wrapper', () => {
+  it('keeps the answer a Spring Page', async () => {
+    const page = (await get('/api/v1/series?size=2')).json() as Page<SeriesDto>;
+    expect(page).toMatchObject({ size: 2, number: 0, totalElements: c.series.length });
+  });
+});
