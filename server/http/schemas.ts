@@ -61,10 +61,26 @@ export function withMessage<T extends TSchema>(schema: T, message: string): T {
 }
 
 /**
- * Any query parameters as Fastify parses them (one string, or a list when repeated): for routes
- * whose parameters are read by the shared query helpers (legacy list filters, paging).
+ * Query parameters read by the shared query helpers (query-params.ts: legacy list filters, paging,
+ * OPDS): named here, kept as text (one value, or a list when repeated) for those helpers to read the
+ * way Spring does. Unknown parameters are ignored, as Spring ignores them.
  */
-export const RawQuerySchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]));
+export function NamedQuery(names: readonly string[]) {
+  const text = Type.Union([Type.String(), Type.Array(Type.String())]);
+  return Type.Unsafe<Record<string, string | string[] | undefined>>(
+    Type.Object(Object.fromEntries(names.map((name) => [name, Type.Optional(text)]))),
+  );
+}
+
+export const PAGING_PARAMS = ['page', 'size', 'sort', 'unpaged'] as const;
+/** The deprecated GET list filters (REFERENCE §3.4), read by legacy-filters.ts. */
+export const LIST_FILTER_PARAMS = [
+  'search', 'search_regex', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'status', 'read_status', 'media_status',
+  'publisher', 'language', 'genre', 'tag', 'age_rating', 'release_year', 'released_after', 'sharing_label', 'deleted',
+  'complete', 'oneshot', 'author',
+] as const;
+/** Paged lists with the legacy filters. */
+export const ListQuery = NamedQuery([...PAGING_PARAMS, ...LIST_FILTER_PARAMS]);
 
 /** Path parameter `id`. */
 export const IdParams = Type.Object({ id: Type.String() });

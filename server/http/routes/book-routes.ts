@@ -14,7 +14,7 @@ import { toBookDto, toPageDto } from '../dto/book-dto.ts';
 import { sendFileBody } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
 import { bookPage } from '../paged-search.ts';
-import { IdParams, RawQuerySchema, type FolioApp, Type, type Static, Nullable } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type } from '../schemas.ts';
 
 const ReadProgressUpdate = Type.Object({
   page: Type.Optional(Nullable(Type.Integer())),
@@ -36,7 +36,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     return book;
   };
 
-  app.get('/api/v1/books', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/books', { schema: { querystring: ListQuery } }, async (request) =>
     bookPage(ctx, request, parsePaging(request.query), {
       condition: bookConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),

@@ -18,7 +18,7 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
-import { type FolioApp, IdParams, Nullable, RawQuerySchema, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery, Nullable, Type } from '../schemas.ts';
 
 /** CollectionCreationDto / CollectionUpdateDto (required fields are checked by readCollectionBody for creation). */
 const CollectionBody = Type.Object({
@@ -69,7 +69,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
   const emit = (name: 'CollectionAdded' | 'CollectionChanged' | 'CollectionDeleted', c: Collection) =>
     ctx.events.emit({ name, data: { collectionId: c.id, seriesIds: c.seriesIds } });
 
-  app.get('/api/v1/collections', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/collections', { schema: { querystring: ListQuery } }, async (request) => {
     const user = caller(request);
     const paging = parsePaging(request.query);
     const libraries = listParam(request.query, 'library_id');
@@ -134,7 +134,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
   });
 
   /** Member series with the old-style series filters; collection order when `ordered`, else by sort title. */
-  app.get('/api/v1/collections/:id/series', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/collections/:id/series', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
     const user = caller(request);
     const collection = collectionForCaller(request.params.id, user);
     const paging = parsePaging(request.query);

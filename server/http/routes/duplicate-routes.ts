@@ -13,7 +13,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
-import { type FolioApp, Nullable, RawQuerySchema, StringEnum, Type } from '../schemas.ts';
+import { type FolioApp, NamedQuery, Nullable, PAGING_PARAMS, StringEnum, Type } from '../schemas.ts';
 
 const toKnownDto = (h: KnownPageHash) => ({
   hash: h.hash,
@@ -59,7 +59,7 @@ const PREVIEW_EDGE = 300;
 export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void {
   const pageHashes = new PageHashRepository(ctx.db);
 
-  app.get('/api/v1/books/duplicates', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/books/duplicates', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const restriction = contentRestriction(user, BOOK_COLUMNS);
@@ -82,7 +82,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     return toPage(content, total, paging, true);
   });
 
-  app.get('/api/v1/page-hashes', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/page-hashes', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request) => {
     requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const actions = listParam(request.query, 'action').map(parseAction);
@@ -90,7 +90,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     return toPage(items.map(toKnownDto), total, paging, sorted);
   });
 
-  app.get('/api/v1/page-hashes/unknown', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/page-hashes/unknown', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const { items, total, sorted } = pageHashes.unknown(
@@ -115,7 +115,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     return reply.code(202).send();
   });
 
-  app.get('/api/v1/page-hashes/:hash', { schema: { params: Type.Object({ hash: Type.String() }), querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/page-hashes/:hash', { schema: { params: Type.Object({ hash: Type.String() }), querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const { items, total, sorted } = pageHashes.matches(
@@ -179,13 +179,13 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     return value;
   };
 
-  app.get('/api/v1/page-hashes/:hash/thumbnail', { schema: { params: Type.Object({ hash: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/api/v1/page-hashes/:hash/thumbnail', { schema: { params: Type.Object({ hash: Type.String() }), querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     if (!pageHashes.findKnown(request.params.hash)) throw notFound();
     return reply.type('image/jpeg').send(await preview(request.params.hash, resizeParam(request.query), user));
   });
 
-  app.get('/api/v1/page-hashes/unknown/:hash/thumbnail', { schema: { params: Type.Object({ hash: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/api/v1/page-hashes/unknown/:hash/thumbnail', { schema: { params: Type.Object({ hash: Type.String() }), querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     return reply.type('image/jpeg').send(await preview(request.params.hash, resizeParam(request.query), user));
   });

@@ -10,7 +10,7 @@ import { caller, requireRole } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import type { RawQuery } from '../query-params.ts';
-import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, NamedQuery, PAGING_PARAMS } from '../schemas.ts';
 
 /**
  * File history: `GET /api/v1/history`, newest first by default. SPEC §2 gives /history to every user:
@@ -21,7 +21,7 @@ import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
 export function registerHistoryRoutes(app: FolioApp, ctx: FolioContext): void {
   const history = new HistoryRepository(ctx.db);
 
-  app.get('/api/v1/history', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/history', { schema: { querystring: NamedQuery(PAGING_PARAMS) } }, async (request) => {
     const user = caller(request);
     const admin = isAdmin(user);
     const paging = parsePaging(request.query);

@@ -8,7 +8,7 @@ import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
 import { type RawQuery, booleanParam, listParam, stringParam } from '../query-params.ts';
 import { bookPage, libraryRestriction, rethrowSearchError, seriesPage } from '../paged-search.ts';
-import { type FolioApp, Nullable, OptionalBody, RawQuerySchema, type Static, Type } from '../schemas.ts';
+import { type FolioApp, ListQuery, Nullable, OptionalBody, type Static, Type } from '../schemas.ts';
 
 interface SearchBody {
   condition?: Condition;
@@ -29,12 +29,12 @@ function readSearchBody(body: Static<typeof SearchBodySchema>): SearchBody {
 
 /** Search endpoints (POST …/list) and Komga's special lists (on deck, new, updated, latest). */
 export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
-  app.post('/api/v1/series/list', { schema: { querystring: RawQuerySchema, body: SearchBodySchema } }, async (request) => {
+  app.post('/api/v1/series/list', { schema: { querystring: ListQuery, body: SearchBodySchema } }, async (request) => {
     const body = readSearchBody(request.body);
     return seriesPage(ctx, request, parsePaging(request.query), body);
   });
 
-  app.post('/api/v1/books/list', { schema: { querystring: RawQuerySchema, body: SearchBodySchema } }, async (request) => {
+  app.post('/api/v1/books/list', { schema: { querystring: ListQuery, body: SearchBodySchema } }, async (request) => {
     const body = readSearchBody(request.body);
     return bookPage(ctx, request, parsePaging(request.query), body);
   });
@@ -65,7 +65,7 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
   app.post('/api/v1/series/list/alphabetical-groups', { schema: { body: SearchBodySchema } }, async (request) =>
     alphabeticalGroups(request, readSearchBody(request.body)),
   );
-  app.get('/api/v1/series/alphabetical-groups', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/series/alphabetical-groups', { schema: { querystring: ListQuery } }, async (request) =>
     alphabeticalGroups(request, {
       condition: seriesConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
@@ -83,34 +83,34 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
     return { allOf: parts };
   };
 
-  app.get('/api/v1/series/new', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/series/new', { schema: { querystring: ListQuery } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       sort: [{ property: 'created', direction: 'desc' }],
     }),
   );
-  app.get('/api/v1/series/updated', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/series/updated', { schema: { querystring: ListQuery } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       extra: updatedSeriesRestriction(),
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
-  app.get('/api/v1/series/latest', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/series/latest', { schema: { querystring: ListQuery } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
 
-  app.get('/api/v1/books/latest', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/books/latest', { schema: { querystring: ListQuery } }, async (request) =>
     bookPage(ctx, request, parsePaging(request.query), {
       condition: { allOf: [{ deleted: { operator: 'isFalse' } }] },
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
 
-  app.get('/api/v1/books/ondeck', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/books/ondeck', { schema: { querystring: ListQuery } }, async (request) => {
     const user = caller(request);
     const libraries = listParam(request.query, 'library_id');
     return bookPage(ctx, request, parsePaging(request.query), {

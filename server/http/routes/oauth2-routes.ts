@@ -7,7 +7,7 @@ import { deliverSession, hashSessionId, newSessionId } from '../auth/sessions.ts
 import { notFound } from '../errors.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
-import { type FolioApp, RawQuerySchema, Type } from '../schemas.ts';
+import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
 
 const STATE_COOKIE_PATH = '/login/oauth2';
 
@@ -49,7 +49,7 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext): void {
     return reply.redirect(url.toString(), 302);
   });
 
-  app.get('/login/oauth2/code/:registrationId', { schema: { params: Type.Object({ registrationId: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/login/oauth2/code/:registrationId', { schema: { params: Type.Object({ registrationId: Type.String() }), querystring: NamedQuery(['code', 'state', 'error', 'error_description']) } }, async (request, reply) => {
       const source = `OAuth2:${request.params.registrationId}` as const;
       const fail = (code: string, error: string, email: string | null = null) => {
         recordLoginAttempt(ctx, request, { source, success: false, error, email });

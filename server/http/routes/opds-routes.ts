@@ -11,7 +11,7 @@ import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Link, NAVIGATION, feed, xml } from '../opds/atom.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { libraryRestriction } from '../paged-search.ts';
-import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, NamedQuery } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
 const BROWSER_SAFE = new Set(['image/jpeg', 'image/png']);
@@ -139,7 +139,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(reply, NAVIGATION, feed({ id: 'libraries', title: 'All libraries', updated: now(), selfHref: '/opds/v1.2/libraries', kind: NAVIGATION, entries }));
   });
 
-  app.get('/opds/v1.2/libraries/:id', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/opds/v1.2/libraries/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
     const user = caller(request);
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library || !canAccessLibrary(user, library.id)) throw notFound();
@@ -148,7 +148,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(reply, NAVIGATION, feed({ id: `library-${library.id}`, title: library.name, updated: now(), selfHref: base, kind: NAVIGATION, links, entries }));
   });
 
-  app.get('/opds/v1.2/series', { schema: { querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/opds/v1.2/series', { schema: { querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
     const user = caller(request);
     const search = stringParam(request.query, 'search');
     const base = search ? `/opds/v1.2/series?search=${encodeURIComponent(search)}` : '/opds/v1.2/series';
@@ -156,7 +156,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(reply, NAVIGATION, feed({ id: 'series', title: search ? `Search: ${search}` : 'All series', updated: now(), selfHref: base, kind: NAVIGATION, links, entries }));
   });
 
-  app.get('/opds/v1.2/series/:id', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/opds/v1.2/series/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
     const user = caller(request);
     const series = ctx.repos.series.findById(request.params.id);
     const meta = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);
@@ -187,7 +187,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     );
   });
 
-  app.get('/opds/v1.2/ondeck', { schema: { querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/opds/v1.2/ondeck', { schema: { querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
     const user = caller(request);
     const restriction = libraryRestriction(user, 'b.library_id');
     const deck = onDeckRestriction(user.id);

@@ -10,7 +10,7 @@ import { type RawQuery, booleanParam, stringParam } from '../query-params.ts';
 import { NOT_READY_MESSAGES } from './book-routes.ts';
 import { prefersPdf, registerRawPageRoute, sendRawPage, sizeHint } from './raw-page-routes.ts';
 import { resolveStreamedPage } from '../streamed-page.ts';
-import { RawQuerySchema, Type, type FolioApp } from '../schemas.ts';
+import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
 
 const EXTENSION_OF: Record<string, string> = {
   'image/jpeg': '.jpg',
@@ -34,7 +34,7 @@ function contentDisposition(fileName: string): string {
  * sniffed media type, cacheable by Last-Modified of the book's media.
  */
 export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
-  app.get('/api/v1/books/:id/pages/:n', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/api/v1/books/:id/pages/:n', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
       const resolved = resolveStreamedPage(ctx, request, reply);
       if (!resolved) return reply;
       const { book, media, number } = resolved;
@@ -73,7 +73,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
   );
 
   /** A page resized to 300 px on its longest side, always JPEG; needs no streaming role. */
-  app.get('/api/v1/books/:id/pages/:n/thumbnail', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/api/v1/books/:id/pages/:n/thumbnail', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
       const book = ctx.repos.books.findById(request.params.id);
       const media = book && ctx.repos.media.findByBookId(book.id);
       if (!book || !media || !canAccessLibrary(caller(request), book.libraryId)) throw notFound();

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { submitPosterRegeneration } from '../../domain/poster-regeneration.ts';
 import { requireRole } from '../guards.ts';
-import { type RawQuery, booleanParam } from '../query-params.ts';
-import { RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, Type } from '../schemas.ts';
 
 /**
  * `PUT /api/v1/books/thumbnails?for_bigger_result_only=` (ADMIN, 202): redraws generated book
@@ -11,9 +10,9 @@ import { RawQuerySchema, type FolioApp } from '../schemas.ts';
  * it right after that change).
  */
 export function registerPosterRegenerationRoutes(app: FolioApp, ctx: FolioContext): void {
-  app.put('/api/v1/books/thumbnails', { schema: { querystring: RawQuerySchema } }, async (request, reply) => {
+  app.put('/api/v1/books/thumbnails', { schema: { querystring: Type.Object({ for_bigger_result_only: Type.Optional(Type.Boolean()) }) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
-    submitPosterRegeneration(ctx, booleanParam(request.query, 'for_bigger_result_only') === true);
+    submitPosterRegeneration(ctx, request.query.for_bigger_result_only === true);
     return reply.code(202).send();
   });
 }

@@ -6,7 +6,7 @@ import type { PageRenderOptions } from '../../domain/rendered-pages.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { resolveStreamedPage } from '../streamed-page.ts';
-import { RawQuerySchema, Type, type FolioApp } from '../schemas.ts';
+import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
 
 /**
  * Optional `width` / `height` query hints for pages that are drawn (PDF): the image is drawn to fit
@@ -68,7 +68,7 @@ export async function sendRawPage(ctx: FolioContext, reply: FastifyReply, book: 
 
 /** `GET /api/v1/books/{id}/pages/{n}/raw` (REFERENCE §4): the page exactly as stored, no negotiation. */
 export function registerRawPageRoute(app: FolioApp, ctx: FolioContext): void {
-  app.get('/api/v1/books/:id/pages/:n/raw', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: RawQuerySchema } }, async (request, reply) => {
+  app.get('/api/v1/books/:id/pages/:n/raw', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['zero_based', 'v']) } }, async (request, reply) => {
       const resolved = resolveStreamedPage(ctx, request, reply);
       if (!resolved) return reply;
       return sendRawPage(ctx, reply, resolved.book, resolved.number);

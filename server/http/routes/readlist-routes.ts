@@ -18,7 +18,7 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
-import { type FolioApp, IdParams, Nullable, RawQuerySchema, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery, Nullable, Type } from '../schemas.ts';
 
 /** ReadListCreationDto / ReadListUpdateDto (required fields are checked by readBody for creation). */
 const ReadListBody = Type.Object({
@@ -92,7 +92,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     }
   };
 
-  app.get('/api/v1/readlists', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/readlists', { schema: { querystring: ListQuery } }, async (request) => {
     const user = caller(request);
     const paging = parsePaging(request.query);
     const libraries = listParam(request.query, 'library_id');
@@ -163,7 +163,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.get('/api/v1/readlists/:id/books', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/readlists/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
     const paging = parsePaging(request.query);

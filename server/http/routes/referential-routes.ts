@@ -7,7 +7,7 @@ import { caller } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { libraryRestriction } from '../paged-search.ts';
-import { RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, NamedQuery, PAGING_PARAMS } from '../schemas.ts';
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' });
 
@@ -101,14 +101,14 @@ export function registerReferentialRoutes(app: FolioApp, ctx: FolioContext): voi
     'sharing-labels': (u, q) => seriesJson('sm.sharing_labels', seriesScope(u, q)),
   };
   for (const [path, list] of Object.entries(lists)) {
-    app.get(`/api/v1/${path}`, { schema: { querystring: RawQuerySchema } }, async (request) => sortedUnique(list(caller(request), request.query)));
+    app.get(`/api/v1/${path}`, { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => sortedUnique(list(caller(request), request.query)));
   }
   for (const path of ['genres', 'publishers', 'languages', 'sharing-labels']) {
-    app.get(`/api/v2/${path}`, { schema: { querystring: RawQuerySchema } }, async (request) =>
+    app.get(`/api/v2/${path}`, { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) =>
       paged(request, sortedUnique(lists[path]!(caller(request), request.query)).filter(searchFilter(request.query))),
     );
   }
-  app.get('/api/v2/tags', { schema: { querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v2/tags', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => {
     const user = caller(request);
     const include = stringParam(request.query, 'include')?.toLowerCase();
     const values =
@@ -126,10 +126,10 @@ export function registerReferentialRoutes(app: FolioApp, ctx: FolioContext): voi
       .pluck()
       .all(...seriesScope(user, query).params) as (number | null)[]);
   // v1 reports unrated series as "None".
-  app.get('/api/v1/age-ratings', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/age-ratings', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) =>
     ageRatings(caller(request), request.query).map((a) => (a === null ? 'None' : String(a))),
   );
-  app.get('/api/v2/age-ratings', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v2/age-ratings', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) =>
     paged(request, ageRatings(caller(request), request.query).filter((a): a is number => a !== null)),
   );
 
@@ -140,8 +140,8 @@ export function registerReferentialRoutes(app: FolioApp, ctx: FolioContext): voi
         seriesScope(user, query),
       ),
     ).reverse();
-  app.get('/api/v1/series/release-dates', { schema: { querystring: RawQuerySchema } }, async (request) => releaseYears(caller(request), request.query));
-  app.get('/api/v2/series/release-years', { schema: { querystring: RawQuerySchema } }, async (request) => paged(request, releaseYears(caller(request), request.query)));
+  app.get('/api/v1/series/release-dates', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => releaseYears(caller(request), request.query));
+  app.get('/api/v2/series/release-years', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => paged(request, releaseYears(caller(request), request.query)));
 
   const matchingAuthors = (request: FastifyRequest<{ Querystring: RawQuery }>) => {
     const search = stringParam(request.query, 'search')?.toLowerCase();
@@ -150,14 +150,14 @@ export function registerReferentialRoutes(app: FolioApp, ctx: FolioContext): voi
       (a) => (!search || a.name.toLowerCase().includes(search)) && (!role || a.role.toLowerCase() === role),
     );
   };
-  app.get('/api/v1/authors', { schema: { querystring: RawQuerySchema } }, async (request) => matchingAuthors(request));
-  app.get('/api/v2/authors', { schema: { querystring: RawQuerySchema } }, async (request) => paged(request, matchingAuthors(request)));
-  app.get('/api/v1/authors/names', { schema: { querystring: RawQuerySchema } }, async (request) => sortedUnique(matchingAuthors(request).map((a) => a.name)));
-  app.get('/api/v2/authors/names', { schema: { querystring: RawQuerySchema } }, async (request) => paged(request, sortedUnique(matchingAuthors(request).map((a) => a.name))));
-  app.get('/api/v1/authors/roles', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/authors', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => matchingAuthors(request));
+  app.get('/api/v2/authors', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => paged(request, matchingAuthors(request)));
+  app.get('/api/v1/authors/names', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => sortedUnique(matchingAuthors(request).map((a) => a.name)));
+  app.get('/api/v2/authors/names', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) => paged(request, sortedUnique(matchingAuthors(request).map((a) => a.name))));
+  app.get('/api/v1/authors/roles', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) =>
     sortedUnique(authors(bookScope(caller(request), request.query)).map((a) => a.role)),
   );
-  app.get('/api/v2/authors/roles', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v2/authors/roles', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'search', 'library_id', 'collection_id', 'series_id', 'readlist_id', 'role', 'include']) } }, async (request) =>
     paged(request, sortedUnique(authors(bookScope(caller(request), request.query)).map((a) => a.role))),
   );
 }

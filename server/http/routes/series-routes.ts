@@ -11,7 +11,7 @@ import { toSeriesDto } from '../dto/series-dto.ts';
 import { bookPage, seriesPage } from '../paged-search.ts';
 import { sendFileBody } from '../send-file.ts';
 import type { User } from '../../db/user-repository.ts';
-import { IdParams, RawQuerySchema, type FolioApp } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery } from '../schemas.ts';
 
 export { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
 
@@ -22,7 +22,7 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
     return series;
   };
 
-  app.get('/api/v1/series', { schema: { querystring: RawQuerySchema } }, async (request) =>
+  app.get('/api/v1/series', { schema: { querystring: ListQuery } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: seriesConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
@@ -35,7 +35,7 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
     return toSeriesDto(ctx, request.params.id, user.id, callerIsAdmin(request));
   });
 
-  app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: RawQuerySchema } }, async (request) => {
+  app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
     seriesForCaller(request.params.id, caller(request));
     return bookPage(ctx, request, parsePaging(request.query), {
       condition: {
