@@ -161,3 +161,27 @@ test('convert to CBZ, switched on in the dialog, applies at the next scan to a R
   await expect.poll(async () => (await api.bookByName('Rar 01')).url, { timeout: 30_000 }).toMatch(/Rar 01\.cbz$/);
   await api.send('PATCH', `/api/v1/libraries/${server.library.id}`, { convertToCbz: false });
 });
+
+test('metrics: charts beside the tables, drawing code loaded only with the metrics screen', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${server.folio.url}/dashboard`);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    expect(scripts.some((url) => /MetricsCharts/.test(url))).toBe(false);
+    await page.goto(`${server.folio.url}/settings/metrics`);
+    const charts = page.getByTestId('metrics-chart');
+    await expect(charts).toHaveCount(3);
+    for (const chart of await charts.all()) {
+      const box = (await chart.boundingBox())!;
+      expect(box.width).toBeGreaterThan(100);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+    }
+    await expect(page.getByRole('table').first()).toBeVisible();
+    expect(scripts.some((url) => /MetricsCharts/.test(url))).toBe(true);
+    scripts.length = 0;
+  }
+});

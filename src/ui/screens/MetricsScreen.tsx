@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useSnapshot } from 'valtio';
 import { ApiError } from '../../api/http.ts';
 import { getMetric, type MetricDto } from '../../api/server.ts';
@@ -8,6 +9,9 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
 import { session } from '../store/session.ts';
 import * as styles from './screens.css.ts';
+
+// Chart.js is loaded with the charts only, when this screen shows them.
+const MetricsCharts = lazy(() => import('./metrics/MetricsCharts.tsx'));
 
 function statistic(metric: MetricDto | null, name: string): number {
   return metric?.measurements.find((m) => m.statistic === name)?.value ?? 0;
@@ -96,6 +100,13 @@ export function MetricsScreen() {
             <dt className={styles.detailTerm}>{t('libraries.tabs.readlists')}</dt>
             <dd className={styles.detailValue}>{formatNumber(data.totals.readLists)}</dd>
           </dl>
+          <Suspense fallback={<Loading />}>
+            <MetricsCharts
+              libraries={data.perLibrary.map((row) => ({ ...row, name: nameOf(row.id) }))}
+              tasks={data.tasks}
+              formatBytes={formatBytes}
+            />
+          </Suspense>
           <h2 className={styles.sectionTitle}>{t('metrics.libraries')}</h2>
           {data.perLibrary.length === 0 ? (
             <EmptyState>{t('welcome.no_library')}</EmptyState>

@@ -51,6 +51,21 @@ describe('actuator', () => {
     expect(measure(all, 'COUNT')).toBeGreaterThan(measure(scans, 'COUNT')!);
   });
 
+  it('counts as failures the tasks that failed, and only those, by type', async () => {
+    const failures = async (type: string) =>
+      measure(await server.json<Metric>(`/actuator/metrics/komga.tasks.failure?tag=type:${type}`), 'COUNT') ?? 0;
+    const before = await failures('EmptyTrash');
+    const tasks = server.app.folio.tasks;
+    tasks.submit('EmptyTrash', 'EmptyTrash:fails', async () => {
+      throw new Error('disk gone');
+    }, 1);
+    tasks.submit('EmptyTrash', 'EmptyTrash:works', async () => undefined, 1);
+    await tasks.idle();
+    expect(await failures('EmptyTrash')).toBe(before + 1);
+    const executed = measure(await server.json<Metric>('/actuator/metrics/komga.tasks.execution?tag=type:EmptyTrash'), 'COUNT');
+    expect(executed).toBeGreaterThanOrEqual(before + 2);
+  });
+
   it('shuts down through the callback after answering', async () => {
     let called = false;
     const { buildApp } = await import('../../../server/http/app.ts');
