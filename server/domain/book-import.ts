@@ -1,7 +1,10 @@
 import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { FolioContext } from './context.ts';
-import { scanLibrary } from './scanner.ts';
+import { scanLibrary, scannedExtensions } from './scanner.ts';
+import { detectReader } from '../media/analyse-container.ts';
+import { MediaError } from '../media/book-reader.ts';
+import { bookExtension } from '../media/readers.ts';
 import { submitBookAnalysis } from './library-tasks.ts';
 
 export interface BookImportRequest {
@@ -16,6 +19,19 @@ export class ImportError extends Error {
   constructor(code: string, message = code) {
     super(message);
     this.code = code;
+  }
+}
+
+async function checkIsBook(ctx: FolioContext, libraryId: string, source: string): Promise<void> {
+  const library = ctx.repos.libraries.findById(libraryId);
+  if (!library || !scannedExtensions(library).has(bookExtension(source))) {
+    throw new ImportError('ERR_1022', `Not a book this library scans: ${basename(source)}`);
+  }
+  try {
+    await detectReader(source);
+  } catch (error) {
+    if (error instanceof MediaError) throw new ImportError('ERR_1022', `Not a readable book (${error.code}): ${basename(source)}`);
+    throw error;
   }
 }
 
@@ -36,12 +52,13 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
   if (!series || series.deletedDate !== null) throw new ImportError('ERR_1022', 'Unknown series');
 
   let destination: string;
+  let replaced: string | undefined;
   if (request.upgradeBookId) {
     const old = ctx.repos.books.findById(request.upgradeBookId);
     if (!old || old.seriesId !== series.id) throw new ImportError('ERR_1020');
     // The new file takes the old one's place, with the new file's extension.
     destination = join(dirname(old.url), `${basename(old.url, extname(old.url))}${extname(source)}`);
-    if (destination !== old.url) await rm(old.url, { force: true });
+    if (destination !== old.url) replaced = old.url;
   } else {
     const name = (request.destinationName ?? '').trim() || basename(source, extname(source));
     // The name is a file name, never a path.
@@ -52,6 +69,10 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
     if (await stat(destination).then(() => true, () => false)) throw new ImportError('ERR_1021');
   }
   if (!inside(destination, series.url)) throw new ImportError('ERR_1021', 'Invalid destination');
+  // Before anything is moved or replaced: a file that is not a book this library reads would be
+  // taken out of its folder (MOVE) or replace a book (upgrade) and then fail to scan.
+  await checkIsBook(ctx, series.libraryId, source);
+  if (replaced) await rm(replaced, { force: true });
 
   await mkdir(dirname(destination), { recursive: true });
   const temporary = `${destination}.folio-import`;

@@ -42,7 +42,7 @@ export interface ScanResult {
 }
 
 /** Extensions the library wants scanned (cbz/zip when scanCbx; more formats as readers arrive). */
-function scannedExtensions(library: Library): Set<string> {
+export function scannedExtensions(library: Library): Set<string> {
   const out = new Set<string>();
   for (const reader of BOOK_READERS) {
     const wanted =

@@ -5,6 +5,7 @@ import { SCAN_INTERVALS, SERIES_COVERS } from '../../../src/api/types.ts';
 import { newId } from '../../db/ids.ts';
 import type { Library } from '../../db/library-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { refusedRootReason } from '../../domain/library-roots.ts';
 import { submitLibraryScan } from '../../domain/library-tasks.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/poster-cleanup.ts';
 import { HttpError, badRequest, notFound } from '../errors.ts';
@@ -95,17 +96,25 @@ function withDefaults(body: LibraryCreation, root: string, now: number): Library
 }
 
 /** The canonical root folder, or a 400 ERR_1016 when it is not an existing directory. */
+/** An existing folder's canonical path (ERR_1016 otherwise). */
 async function validateRoot(root: string): Promise<string> {
   if (!isAbsolute(root) || root.includes('\0')) throw badRequest('ERR_1016');
+  let canonical: string;
   try {
-    const canonical = await realpath(resolve(root));
+    canonical = await realpath(resolve(root));
     if (!(await stat(canonical)).isDirectory()) throw badRequest('ERR_1016');
-    return canonical;
   } catch (error) {
     if (error instanceof HttpError) throw error;
     rethrowUnless(error, isUnusablePath);
     throw badRequest('ERR_1016');
   }
+  return canonical;
+}
+
+/** After Komga's own checks: folders Folio never scans (system, data directory; README "Security"). */
+async function refuseUnsafeRoot(root: string, dataDir: string): Promise<void> {
+  const refused = await refusedRootReason(root, dataDir);
+  if (refused) throw badRequest(refused);
 }
 
 const overlaps = (a: string, b: string) =>
@@ -134,6 +143,7 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
     for (const other of ctx.repos.libraries.findAll()) {
       if (overlaps(root, other.root)) throw badRequest('ERR_1017');
     }
+    await refuseUnsafeRoot(root, ctx.dataDir);
     const library = withDefaults(request.body, root, Date.now());
     ctx.repos.libraries.insert(library);
     ctx.events.emit({ name: 'LibraryAdded', data: { libraryId: library.id } });
@@ -177,6 +187,7 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
         for (const other of ctx.repos.libraries.findAll()) {
           if (other.id !== library.id && overlaps(canonical, other.root)) throw badRequest('ERR_1017');
         }
+        await refuseUnsafeRoot(canonical, ctx.dataDir);
         rootChanged = canonical !== library.root;
         next.root = canonical;
       }

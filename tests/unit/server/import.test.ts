@@ -121,6 +121,25 @@ describe('book import', () => {
     ]);
   });
 
+  it('checks a file is a book before moving or replacing anything (issue 10)', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(inbox, 'notes.txt'), 'not a book');
+    const old = (await alphaBooks())[0]!;
+    const [text, broken, upgrade] = await importBooks(
+      [
+        { sourceFile: join(inbox, 'notes.txt'), seriesId: alpha.id },
+        { sourceFile: join(inbox, 'bad.cbz'), seriesId: alpha.id },
+        { sourceFile: join(inbox, 'notes.txt'), seriesId: alpha.id, upgradeBookId: old.id },
+      ],
+      'MOVE',
+    );
+    for (const outcome of [text, broken, upgrade]) expect(outcome).toMatchObject({ success: false, bookId: null, message: 'ERR_1022' });
+    // Nothing moved out of its folder, nothing replaced.
+    await stat(join(inbox, 'notes.txt'));
+    await stat(join(inbox, 'bad.cbz'));
+    await stat(join(sample.root, 'Alpha', 'Alpha 01.cbz'));
+  });
+
   it('moves a file when asked', async () => {
     await importBooks([{ sourceFile: join(inbox, 'sub', 'other.cbz'), seriesId: alpha.id }], 'MOVE');
     await expect(stat(join(inbox, 'sub', 'other.cbz'))).rejects.toThrow();
