@@ -47,8 +47,10 @@ export function readSavedLocale(): string {
 function saveLocale(code: string): void {
   try {
     localStorage.setItem(STORAGE_KEY, code);
-  } catch {
-    // Storage unavailable (private mode): the choice lasts for this page only.
+  } catch (error) {
+    // Storage unavailable (private mode, quota, policy): the choice lasts for this page only.
+    if (!(error instanceof DOMException)) throw error;
+    console.warn('The language choice could not be saved in this browser', error);
   }
 }
 
@@ -61,7 +63,10 @@ export function applyLocale(code: string): Promise<void> {
   queue = queue
     .then(() => setLocale(code))
     // A locale chunk that cannot load leaves the page in English rather than half switched.
-    .catch(() => setLocale(DEFAULT_LOCALE))
+    .catch((error: unknown) => {
+      console.warn(`The ${code} messages could not be loaded; showing English`, error);
+      return setLocale(DEFAULT_LOCALE);
+    })
     .then(() => {
       localeChoice.active = currentLocale();
     });
