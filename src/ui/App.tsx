@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { matchRoute, Route, Router, Switch, useLocation, useRouter, useSearch } from 'wouter';
 import { RequireAuth } from './routing/guards.tsx';
 import { lazyScreen } from './routing/lazyScreen.tsx';
@@ -29,8 +29,12 @@ const ReaderScreen = lazyScreen(() =>
  */
 function ReaderRoute({ bookId }: { bookId: string }) {
   const search = useSearch();
-  void ReaderScreen.preload().catch(() => {}); // a failure shows when the screen itself loads
-  prefetchBook(bookId, parseReaderQuery(search).page);
+  // Once per book, with the address it was opened at: the reader rewrites ?page= as it goes, and
+  // those changes must not load the book again.
+  useMemo(() => {
+    void ReaderScreen.preload().catch(() => {}); // a failure shows when the screen itself loads
+    prefetchBook(bookId, parseReaderQuery(search).page);
+  }, [bookId]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <RequireAuth>
       <ReaderScreen bookId={bookId} />

@@ -147,4 +147,16 @@ test('cold open: the start page is downloaded once, before the decode workers st
   // The preloads start only once the page on screen is there.
   expect(first(`end ${pagePath(2)}`)).toBeLessThan(first(`start ${pagePath(3)}`));
   expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+
+  // Reading on rewrites ?page= in the address; that must not load the book (or its page) again.
+  await p.keyboard.press('ArrowRight');
+  await expect(canvas).toHaveAttribute('data-painted-page', '3');
+  await expect.poll(() => new URL(p.url()).searchParams.get('page')).toBe('3');
+  // Back to page 2 and its own rewrite (400 ms later at least): any load the first rewrite caused has started by then.
+  await p.keyboard.press('ArrowLeft');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2');
+  await expect.poll(() => new URL(p.url()).searchParams.get('page')).toBe('2');
+  expect(events.filter((event) => event === `start /api/v1/books/${book.id}`)).toHaveLength(1);
+  expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(1);
+  expect(events.filter((event) => event === `start ${pagePath(3)}`)).toHaveLength(1);
 });
