@@ -51,3 +51,24 @@ export function knownPageHashThumbnailUrl(hash: string): string {
 export function unknownPageHashThumbnailUrl(hash: string): string {
   return apiUrl(`/api/v1/page-hashes/unknown/${encodeURIComponent(hash)}/thumbnail?resize=200`);
 }
+
+/** One page of a book carrying a known hash (PageHashMatchDto). */
+export interface PageHashMatchDto {
+  bookId: string;
+  url: string;
+  pageNumber: number;
+  fileName: string;
+  fileSize: number;
+  mediaType: string;
+}
+
+export function getPageHashMatches(hash: string, paging?: PageRequest): Promise<Page<PageHashMatchDto>> {
+  return getJson(`/api/v1/page-hashes/${encodeURIComponent(hash)}`, 'retrieve_matches', { query: pageQuery(paging) });
+}
+
+/** Removes one matching page from its book (the file is rewritten in the background). */
+export async function deletePageHashMatch(hash: string, match: PageHashMatchDto): Promise<void> {
+  await sendJson('POST', `/api/v1/page-hashes/${encodeURIComponent(hash)}/delete-match`, 'delete_matches', {
+    json: { bookId: match.bookId, pageNumber: match.pageNumber, fileName: match.fileName },
+  });
+}

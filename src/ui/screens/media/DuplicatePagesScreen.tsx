@@ -23,6 +23,7 @@ import { t } from '../../i18n.ts';
 import * as library from '../library/library.css.ts';
 import * as styles from './media.css.ts';
 import { MediaManagementLayout } from './MediaManagementLayout.tsx';
+import { PageHashMatchesDialog } from './PageHashMatchesDialog.tsx';
 
 /** SPEC §9: the duplicates screens page by 10. */
 const SIZE = 10;
@@ -103,6 +104,13 @@ function UnknownHashes() {
   );
 }
 
+/** A hash's preview; a failed load (its last match went meanwhile) shows words, not a broken image. */
+function HashPreview({ src, alt }: { src: string; alt: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return <span className={styles.noPreview}>{t('media.pages.no_match_left')}</span>;
+  return <img className={styles.thumb} src={src} alt={alt} loading="lazy" onError={() => setFailed(true)} />;
+}
+
 function KnownHashes() {
   const [page, setPage] = usePageParam();
   const [filter, setFilter] = useState<PageHashAction | ''>('');
@@ -112,6 +120,7 @@ function KnownHashes() {
   );
   const [error, setError] = useState<unknown>(undefined);
   const [deleting, setDeleting] = useState<string | null>(null);
+  const [showing, setShowing] = useState<string | null>(null);
   const rows = hashes.data?.content ?? [];
 
   async function change(hash: string, size: number | null, action: PageHashAction) {
@@ -162,7 +171,12 @@ function KnownHashes() {
                 return (
                   <tr key={row.hash}>
                     <td>
-                      <img className={styles.thumb} src={knownPageHashThumbnailUrl(row.hash)} alt={t('media.pages.page_alt', { n })} loading="lazy" />
+                      {/* The preview is drawn from a matching page: none is left once all were deleted. */}
+                      {row.matchCount > 0 ? (
+                        <HashPreview src={knownPageHashThumbnailUrl(row.hash)} alt={t('media.pages.page_alt', { n })} />
+                      ) : (
+                        <span className={styles.noPreview}>{t('media.pages.no_match_left')}</span>
+                      )}
                     </td>
                     <td>{sizeText(row.size)}</td>
                     <td>{formatNumber(row.matchCount)}</td>
@@ -175,6 +189,11 @@ function KnownHashes() {
                           options={PAGE_HASH_ACTIONS.map((action) => ({ value: action, label: t(`media.pages.actions.${action}`) }))}
                           onChange={(value) => void change(row.hash, row.size, value as PageHashAction)}
                         />
+                        {row.matchCount > 0 && (
+                          <button type="button" className={buttons.quiet} aria-label={`${t('media.pages.show_matches')}: ${t('media.pages.page_alt', { n })}`} onClick={() => setShowing(row.hash)}>
+                            {t('media.pages.show_matches')}
+                          </button>
+                        )}
                         {row.action === 'DELETE_MANUAL' && row.matchCount > 0 && (
                           <button type="button" className={buttons.danger} onClick={() => setDeleting(row.hash)}>
                             {t('media.pages.delete_matches')}
@@ -190,6 +209,7 @@ function KnownHashes() {
         </div>
       )}
       {hashes.data && <PagingFooter page={page} size={SIZE} total={hashes.data.totalElements} onPage={setPage} />}
+      {showing && <PageHashMatchesDialog hash={showing} open onClose={() => setShowing(null)} onChanged={hashes.reload} />}
       <ConfirmDeleteDialog
         open={deleting !== null}
         title={t('media.pages.delete_matches')}
