@@ -40,6 +40,11 @@ export class ClientSettingRepository {
     })();
   }
 
+  /** Bytes of keys and values stored in every scope together (for the store limits). */
+  totalBytes(): number {
+    return this.db.prepare('SELECT COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) FROM client_setting').pluck().get() as number;
+  }
+
   delete(scope: string, keys: string[]): void {
     const remove = this.db.prepare('DELETE FROM client_setting WHERE scope = ? AND key = ?');
     this.db.transaction(() => {

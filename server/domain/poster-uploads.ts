@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { newId } from '../db/ids.ts';
 import type { OwnedThumbnailRepository, StoredThumbnail } from '../db/thumbnail-repository.ts';
 import type { FolioContext } from './context.ts';
+import { STORE_LIMITS } from './store-limits.ts';
 import type { FolioEvent } from './events.ts';
 
 /** The four kinds of things that have posters, named as in their API paths. */
@@ -70,6 +71,9 @@ export async function storeUploadedPoster(
   }
   const mediaType = FORMAT_TYPES[meta.format ?? ''];
   if (!mediaType || !meta.width || !meta.height) throw new PosterError('Unsupported image format');
+  const uploaded = posterRepository(ctx, kind).list(ownerId).filter((t) => t.type === 'USER_UPLOADED').length;
+  const { perItem } = STORE_LIMITS.uploadedPosters;
+  if (uploaded >= perItem) throw new PosterError(`At most ${perItem} uploaded posters per item: delete one first`);
   const now = Date.now();
   const id = newId(now);
   const relative = join('thumbnails', kind, `${ownerId}-${id}.${meta.format}`);

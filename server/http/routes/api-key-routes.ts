@@ -4,6 +4,7 @@ import { accountRepositories } from '../../db/account-repositories.ts';
 import type { ApiKey } from '../../db/api-key-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { STORE_LIMITS } from '../../domain/store-limits.ts';
 import { REDACTED_KEY, hashApiKey, newApiKey } from '../auth/api-keys.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { badRequest, forbidden } from '../errors.ts';
@@ -38,7 +39,10 @@ export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
   app.post('/api/v2/users/me/api-keys', { schema: { body: ApiKeyRequest } }, async (request) => {
     const user = interactiveCaller(request);
     const trimmed = request.body.comment.trim();
+    const limits = STORE_LIMITS.apiKeys;
+    if (trimmed.length > limits.commentLength) throw badRequest(`An API key comment is limited to ${limits.commentLength} characters`);
     if (apiKeys.commentExists(user.id, trimmed)) throw badRequest('ERR_1034');
+    if (apiKeys.findByUser(user.id).length >= limits.perUser) throw badRequest(`At most ${limits.perUser} API keys per user: delete one first`);
     const key = newApiKey();
     const now = Date.now();
     const record: ApiKey = { id: newId(now), userId: user.id, keyHash: hashApiKey(key), comment: trimmed, created: now, lastModified: now };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type ClientSetting, ClientSettingRepository, GLOBAL_SCOPE } from '../../db/client-setting-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { type FolioApp, Type } from '../schemas.ts';
@@ -38,6 +39,18 @@ function readKeys(body: unknown): string[] {
 export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): void {
   const settings = new ClientSettingRepository(ctx.db);
 
+  /** Saves within the store limits (store-limits.ts): a scope over them answers 400. */
+  const saveBounded = (scope: string, entries: [string, ClientSetting][]) => {
+    const current = new Map([...settings.findAll(scope)].map(([key, s]) => [key, s.value]));
+    try {
+      checkClientSettings(current, entries.map(([key, s]) => [key, s.value]), settings.totalBytes());
+    } catch (error) {
+      if (error instanceof StoreLimitExceeded) throw badRequest(error.message);
+      throw error;
+    }
+    settings.save(scope, entries);
+  };
+
   app.get('/api/v1/client-settings/global/list', async (request) => {
     const anonymous = request.user === null;
     const result: Record<string, { value: string; allowUnauthorized: boolean }> = {};
@@ -47,7 +60,7 @@ export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): v
 
   app.patch('/api/v1/client-settings/global', { schema: { body: SettingsUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
-    settings.save(GLOBAL_SCOPE, readUpdate(request.body, true));
+    saveBounded(GLOBAL_SCOPE, readUpdate(request.body, true));
     return reply.code(204).send();
   });
 
@@ -66,7 +79,7 @@ export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): v
 
   app.patch('/api/v1/client-settings/user', { schema: { body: SettingsUpdate } }, async (request, reply) => {
     const user = caller(request);
-    settings.save(user.id, readUpdate(request.body, false));
+    saveBounded(user.id, readUpdate(request.body, false));
     return reply.code(204).send();
   });
 

@@ -37,6 +37,7 @@ import { NOT_READY_MESSAGES } from './book-routes.ts';
 import { notModifiedSince } from '../conditional.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { servableResourceType } from '../security-headers.ts';
+import { StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
 import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
@@ -215,6 +216,12 @@ const R2ProgressionBody = Type.Object({
 });
 
 function readProgression(body: Static<typeof R2ProgressionBody>) {
+  try {
+    checkProgression(body.locator, body.device.id, body.device.name);
+  } catch (error) {
+    if (error instanceof StoreLimitExceeded) throw badRequest(`Invalid progression: ${error.message}`);
+    throw error;
+  }
   return { modified: Date.parse(body.modified), deviceId: body.device.id, deviceName: body.device.name, locator: body.locator as LocatorInput };
 }
 
