@@ -1,6 +1,6 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type ChartConfiguration } from 'chart.js';
 import { useEffect, useRef } from 'react';
-import { t } from '../../i18n.ts';
+import { currentLocale, t } from '../../i18n.ts';
 import * as styles from './metrics.css.ts';
 
 // Only what bar charts need: keeps the lazily loaded chunk small.
@@ -31,6 +31,8 @@ function BarChart(props: { title: string; labels: string[]; series: ChartSeries[
     const element = canvas.current;
     if (!element) return;
     const text = getComputedStyle(element).color;
+    // Numbers on the axes in the interface language; bars, axis and legend mirrored right-to-left.
+    const rtl = getComputedStyle(element).direction === 'rtl';
     const config: ChartConfiguration<'bar'> = {
       type: 'bar',
       data: {
@@ -45,14 +47,15 @@ function BarChart(props: { title: string; labels: string[]; series: ChartSeries[
         responsive: true,
         maintainAspectRatio: false,
         animation: false,
+        locale: currentLocale(),
         color: text,
         plugins: {
-          legend: { display: series.length > 1, labels: { color: text } },
-          tooltip: format ? { callbacks: { label: (item) => `${item.dataset.label}: ${format(item.parsed.y ?? 0)}` } } : {},
+          legend: { display: series.length > 1, rtl, labels: { color: text } },
+          tooltip: { rtl, ...(format ? { callbacks: { label: (item) => `${item.dataset.label}: ${format(item.parsed.y ?? 0)}` } } : {}) },
         },
         scales: {
-          x: { ticks: { color: text } },
-          y: { beginAtZero: true, ticks: { color: text, ...(format ? { callback: (value) => format(Number(value)) } : {}) } },
+          x: { reverse: rtl, ticks: { color: text } },
+          y: { beginAtZero: true, position: rtl ? 'right' : 'left', ticks: { color: text, ...(format ? { callback: (value) => format(Number(value)) } : {}) } },
         },
       },
     };

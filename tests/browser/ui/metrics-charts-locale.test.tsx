@@ -1,0 +1,39 @@
+import { Chart } from 'chart.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { formatBytes } from '../../../src/ui/format.ts';
+import MetricsCharts from '../../../src/ui/screens/metrics/MetricsCharts.tsx';
+import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
+import { renderAt } from './render.tsx';
+
+let view: ReturnType<typeof renderAt> | undefined;
+afterEach(() => view?.unmount());
+afterAll(() => applyLocale('en'));
+
+const libraries = [
+  { name: 'Comics', series: 1200, books: 34000, size: 5_000_000_000 },
+  { name: 'Manga', series: 300, books: 9000, size: 2_000_000_000 },
+];
+
+/** The metrics charts speak the interface language: its number format, and its direction. */
+describe.each([
+  ['fr', 'ltr'],
+  ['ar', 'rtl'],
+] as const)('MetricsCharts in %s', (code, dir) => {
+  it(`formats axis numbers in ${code} and runs ${dir}`, async () => {
+    await applyLocale(code);
+    view = renderAt(
+      '/',
+      <div dir={dir} style={{ width: 600 }}>
+        <MetricsCharts libraries={libraries} tasks={[]} formatBytes={formatBytes} />
+      </div>,
+    );
+    await expect.element(page.getByTestId('metrics-chart').first()).toBeInTheDocument();
+    const canvas = page.getByTestId('metrics-chart').first().element() as HTMLCanvasElement;
+    await expect.poll(() => Chart.getChart(canvas)).toBeDefined();
+    const chart = Chart.getChart(canvas);
+    expect(chart?.options.locale).toBe(code);
+    expect(chart?.options.scales?.x?.reverse).toBe(dir === 'rtl');
+    expect(chart?.options.plugins?.legend?.rtl).toBe(dir === 'rtl');
+  });
+});
