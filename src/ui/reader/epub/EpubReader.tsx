@@ -24,6 +24,7 @@ import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
+import { turnVertical, verticalMode } from './verticalText.ts';
 
 interface EpubReaderProps {
   book: BookDto;
@@ -64,7 +65,9 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const progressRef = useRef(progress);
   progressRef.current = progress;
   const rtl = state.status === 'ready' && state.publication.metadata.effectiveReadingProgression === ReadingProgression.rtl;
-  const preferences = renderingPreferences(settings, fontSize, appIsDark, rtl);
+  // A book in vertical writing is shown scrolled whatever the layout setting (see verticalText.ts).
+  const [vertical, setVertical] = useState(false);
+  const preferences = renderingPreferences(vertical ? { ...settings, layout: 'scrolled' } : settings, fontSize, appIsDark, rtl);
   const preferencesRef = useRef<IEpubPreferences>({});
   preferencesRef.current = {
     ...preferences,
@@ -118,11 +121,18 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       switch (action) {
         // Forward and back in reading order; the keys and tap zones already follow the direction.
         case 'next':
-          navigator?.goForward(false, (moved) => (moved ? edges.moved() : edges.hitEdge('end')));
+        case 'previous': {
+          const forward = action === 'next';
+          const frameWindow = navigator?._cframes[0]?.iframe.contentWindow;
+          if (vertical && frameWindow && turnVertical(frameWindow, forward)) {
+            edges.moved();
+            break;
+          }
+          const done = (moved: boolean) => (moved ? edges.moved() : edges.hitEdge(forward ? 'end' : 'start'));
+          if (forward) navigator?.goForward(false, done);
+          else navigator?.goBackward(false, done);
           break;
-        case 'previous':
-          navigator?.goBackward(false, (moved) => (moved ? edges.moved() : edges.hitEdge('start')));
-          break;
+        }
         case 'first':
           goToPosition(1);
           break;
@@ -133,7 +143,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           break;
       }
     },
-    [edges, goToPosition, total, toggleFullscreen, toolbar],
+    [edges, goToPosition, total, toggleFullscreen, toolbar, vertical],
   );
 
   /** Keys from the page and from inside the book's frames (focus is often in the text). */
@@ -178,6 +188,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         if (withFrames.has(frameWindow)) return;
         withFrames.add(frameWindow);
         frameWindow.addEventListener('keydown', (event) => onKeyRef.current(event));
+        if (verticalMode(frameWindow) !== 'horizontal') setVertical(true);
         // Images in the text open zoomable on a double click.
         frameWindow.document.addEventListener('dblclick', (event) => {
           const target = event.target as Element | null;
