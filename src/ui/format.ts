@@ -11,6 +11,11 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium' }).format(date);
 }
 
+/** A percentage given in points (5 → "5 %", "%5", "۵٪"): sign, spacing and digits of the locale. */
+export function formatPercent(points: number): string {
+  return new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(points / 100);
+}
+
 const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte', 'petabyte'] as const;
 
 /**

@@ -9,6 +9,7 @@ import {
   type ReaderSettings,
 } from '../../engine/readerSettings.ts';
 import { PAGE_LAYOUTS, SCALE_TYPES } from '../../engine/types.ts';
+import { formatNumber, formatPercent } from '../format.ts';
 import { t } from '../i18n.ts';
 import { ReaderDialog } from './ReaderDialog.tsx';
 import * as styles from './reader.css.ts';
@@ -139,14 +140,14 @@ export function SettingsDialog({ direction, onDirection, onClose }: SettingsDial
           label={t('reader.setting.side_padding')}
           value={settings.sidePadding}
           options={SIDE_PADDINGS}
-          optionLabel={(value) => (value === 0 ? t('reader.none') : `${value}%`)}
+          optionLabel={(value) => (value === 0 ? t('reader.none') : formatPercent(value))}
           onChange={(value) => set('sidePadding', value)}
         />
         <Select
           label={t('reader.setting.page_margin')}
           value={settings.pageMargin}
           options={PAGE_MARGINS}
-          optionLabel={(value) => (value === 0 ? t('reader.none') : `${value}px`)}
+          optionLabel={(value) => (value === 0 ? t('reader.none') : `${formatNumber(value)} px`)}
           onChange={(value) => set('pageMargin', value)}
         />
       </Group>

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatDateTime, formatDuration, formatNumber } from '../../../src/ui/format.ts';
+import { formatBytes, formatDate, formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../src/ui/format.ts';
 import { t, tPlural } from '../../../src/ui/i18n.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 
@@ -38,6 +38,18 @@ describe('Intl formatting in the chosen locale', () => {
     expect(formatBytes(2_000_000)).toMatch(arabic);
     expect(formatNumber(1234.5)).toBe(new Intl.NumberFormat('ar').format(1234.5));
     expect(t('reader.page_counter', { page: 1234, total: 5000 })).toContain(new Intl.NumberFormat('ar').format(1234));
+  });
+
+  it('percentages take the locale’s sign, spacing and digits', async () => {
+    await applyLocale('en');
+    expect(formatPercent(5)).toBe('5%');
+    await applyLocale('fr');
+    expect(formatPercent(5)).toBe('5\u00a0%');
+    await applyLocale('tr');
+    expect(formatPercent(5)).toBe('%5');
+    await applyLocale('fa');
+    expect(formatPercent(5)).toBe(new Intl.NumberFormat('fa', { style: 'percent' }).format(0.05));
+    expect(formatPercent(5)).toMatch(/[\u06F0-\u06F9]/);
   });
 
   it('leaves a value it cannot read as a date as it is', async () => {
