@@ -77,7 +77,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   useEffect(() => {
     let cancelled = false;
     setState({ status: 'loading' });
-    Promise.all([loadPublication(book.id), query.incognito ? null : getProgression(book.id)]).then(
+    // Incognito reading also starts where the book was left; it only saves nothing.
+    Promise.all([loadPublication(book.id), getProgression(book.id)]).then(
       ([loaded, progression]) => {
         if (!cancelled) setState({ status: 'ready', ...loaded, saved: progression?.locator ?? null });
       },
@@ -88,7 +89,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     return () => {
       cancelled = true;
     };
-  }, [book.id, query.incognito]);
+  }, [book.id]);
 
   const total = state.status === 'ready' ? state.positions.length : 1;
 
