@@ -197,6 +197,9 @@ test('a plain user browses and reads without any admin action', async ({ page })
 
   await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Comics' }).click();
   await expect(page.getByRole('heading', { name: 'Comics', level: 1 })).toBeVisible();
+  // A library never opened before shows its Recommended view first (SPEC §2); its series are under Browse.
+  await expect(page).toHaveURL(/\/recommended$/);
+  await page.getByRole('navigation', { name: 'Library views' }).getByRole('link', { name: 'Browse' }).click();
   await expect(page.getByRole('list', { name: 'Series', exact: true }).getByRole('listitem')).toHaveCount(4);
   await expect(page.getByRole('button', { name: 'Scan library' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Library actions' })).toHaveCount(0);
