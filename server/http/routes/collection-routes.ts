@@ -18,36 +18,19 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
-import { type FolioApp, IdParams, ListQuery, Nullable, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 
-/** CollectionCreationDto / CollectionUpdateDto (required fields are checked by readCollectionBody for creation). */
-const CollectionBody = Type.Object({
-  name: Type.Optional(Nullable(Type.String())),
+const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
+const SeriesIds = withMessage(Type.Array(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
+
+/** CollectionCreationDto: name and seriesIds required, ordered defaults to false. */
+const CollectionCreation = Type.Object({ name: Name, ordered: Type.Optional(Nullable(Type.Boolean())), seriesIds: SeriesIds });
+/** CollectionUpdateDto: absent or null keeps a field. */
+const CollectionUpdate = Type.Object({
+  name: Type.Optional(Nullable(Name)),
   ordered: Type.Optional(Nullable(Type.Boolean())),
-  seriesIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+  seriesIds: Type.Optional(Nullable(SeriesIds)),
 });
-
-/** Validates a creation/update body; `partial` allows missing fields (PATCH). */
-function readCollectionBody(body: unknown, partial: boolean): { name?: string; ordered?: boolean; seriesIds?: string[] } {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-  const { name, ordered, seriesIds } = body as Record<string, unknown>;
-  const out: { name?: string; ordered?: boolean; seriesIds?: string[] } = {};
-  if (name !== undefined && name !== null) {
-    if (typeof name !== 'string' || !name.trim()) throw badRequest('name must not be blank');
-    out.name = name.trim();
-  } else if (!partial) throw badRequest('name is required');
-  if (ordered !== undefined && ordered !== null) {
-    if (typeof ordered !== 'boolean') throw badRequest('ordered must be a boolean');
-    out.ordered = ordered;
-  } else if (!partial) out.ordered = false;
-  if (seriesIds !== undefined && seriesIds !== null) {
-    if (!Array.isArray(seriesIds) || seriesIds.some((id) => typeof id !== 'string')) throw badRequest('seriesIds must be a list of ids');
-    if (seriesIds.length === 0) throw badRequest('seriesIds must not be empty');
-    if (new Set(seriesIds).size !== seriesIds.length) throw badRequest('seriesIds must be unique');
-    out.seriesIds = seriesIds as string[];
-  } else if (!partial) throw badRequest('seriesIds is required');
-  return out;
-}
 
 /** Collections of series (REFERENCE §2.6). Writes need ADMIN. */
 export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void {
@@ -95,23 +78,26 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     return ctx.repos.collections.findBySeries(request.params.id).map((c) => toCollectionDto(c, visibleTo(user)));
   });
 
-  app.post('/api/v1/collections', { schema: { body: CollectionBody } }, async (request) => {
-    requireRole(request, 'ADMIN');
-    const body = readCollectionBody(request.body, false);
-    if (ctx.repos.collections.findByName(body.name!)) throw badRequest('A collection with this name already exists');
-    checkSeriesExist(body.seriesIds!);
+  app.post('/api/v1/collections', { config: { role: 'ADMIN' }, schema: { body: CollectionCreation } }, async (request) => {
+    const name = request.body.name.trim();
+    const seriesIds = request.body.seriesIds;
+    if (ctx.repos.collections.findByName(name)) throw badRequest('A collection with this name already exists');
+    checkSeriesExist(seriesIds);
     const now = Date.now();
-    const collection: Collection = { id: newId(now), name: body.name!, ordered: body.ordered!, seriesIds: body.seriesIds!, created: now, lastModified: now };
+    const collection: Collection = { id: newId(now), name, ordered: request.body.ordered ?? false, seriesIds, created: now, lastModified: now };
     ctx.repos.collections.save(collection);
     emit('CollectionAdded', collection);
     return toCollectionDto(collection, () => true);
   });
 
-  app.patch('/api/v1/collections/:id', { schema: { params: IdParams, body: CollectionBody } }, async (request, reply) => {
-    requireRole(request, 'ADMIN');
+  app.patch('/api/v1/collections/:id', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: CollectionUpdate } }, async (request, reply) => {
     const existing = ctx.repos.collections.findById(request.params.id);
     if (!existing) throw notFound();
-    const body = readCollectionBody(request.body, true);
+    const body = {
+      ...(request.body.name ? { name: request.body.name.trim() } : {}),
+      ...(typeof request.body.ordered === 'boolean' ? { ordered: request.body.ordered } : {}),
+      ...(request.body.seriesIds ? { seriesIds: request.body.seriesIds } : {}),
+    };
     if (body.name && body.name.toLowerCase() !== existing.name.toLowerCase() && ctx.repos.collections.findByName(body.name)) {
       throw badRequest('A collection with this name already exists');
     }

@@ -18,40 +18,25 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
 import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
-import { type FolioApp, IdParams, ListQuery, Nullable, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 
-/** ReadListCreationDto / ReadListUpdateDto (required fields are checked by readBody for creation). */
-const ReadListBody = Type.Object({
-  name: Type.Optional(Nullable(Type.String())),
+const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
+const BookIds = withMessage(Type.Array(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
+
+/** ReadListCreationDto: name and bookIds required; summary defaults to "", ordered to true. */
+const ReadListCreation = Type.Object({
+  name: Name,
   summary: Type.Optional(Nullable(Type.String())),
   ordered: Type.Optional(Nullable(Type.Boolean())),
-  bookIds: Type.Optional(Nullable(Type.Array(Type.String()))),
+  bookIds: BookIds,
 });
-
-function readBody(body: unknown, partial: boolean): Partial<Pick<ReadList, 'name' | 'summary' | 'ordered' | 'bookIds'>> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-  const { name, summary, ordered, bookIds } = body as Record<string, unknown>;
-  const out: Partial<Pick<ReadList, 'name' | 'summary' | 'ordered' | 'bookIds'>> = {};
-  if (name !== undefined && name !== null) {
-    if (typeof name !== 'string' || !name.trim()) throw badRequest('name must not be blank');
-    out.name = name.trim();
-  } else if (!partial) throw badRequest('name is required');
-  if (summary !== undefined && summary !== null) {
-    if (typeof summary !== 'string') throw badRequest('summary must be a string');
-    out.summary = summary;
-  } else if (!partial) out.summary = '';
-  if (ordered !== undefined && ordered !== null) {
-    if (typeof ordered !== 'boolean') throw badRequest('ordered must be a boolean');
-    out.ordered = ordered;
-  } else if (!partial) out.ordered = true;
-  if (bookIds !== undefined && bookIds !== null) {
-    if (!Array.isArray(bookIds) || bookIds.some((id) => typeof id !== 'string')) throw badRequest('bookIds must be a list of ids');
-    if (bookIds.length === 0) throw badRequest('bookIds must not be empty');
-    if (new Set(bookIds).size !== bookIds.length) throw badRequest('bookIds must be unique');
-    out.bookIds = bookIds as string[];
-  } else if (!partial) throw badRequest('bookIds is required');
-  return out;
-}
+/** ReadListUpdateDto: absent or null keeps a field. */
+const ReadListUpdate = Type.Object({
+  name: Type.Optional(Nullable(Name)),
+  summary: Type.Optional(Nullable(Type.String())),
+  ordered: Type.Optional(Nullable(Type.Boolean())),
+  bookIds: Type.Optional(Nullable(BookIds)),
+});
 
 /** Read lists (REFERENCE §2.6): books across series in reading order. Writes need ADMIN. */
 export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
@@ -117,18 +102,18 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     return ctx.repos.readLists.findByBook(request.params.id).map((l) => toReadListDto(l, visibleTo(user)));
   });
 
-  app.post('/api/v1/readlists', { schema: { body: ReadListBody } }, async (request) => {
-    requireRole(request, 'ADMIN');
-    const body = readBody(request.body, false);
-    if (ctx.repos.readLists.findByName(body.name!)) throw badRequest('A read list with this name already exists');
-    checkBooksExist(body.bookIds!);
+  app.post('/api/v1/readlists', { config: { role: 'ADMIN' }, schema: { body: ReadListCreation } }, async (request) => {
+    const body = request.body;
+    const name = body.name.trim();
+    if (ctx.repos.readLists.findByName(name)) throw badRequest('A read list with this name already exists');
+    checkBooksExist(body.bookIds);
     const now = Date.now();
     const list: ReadList = {
       id: newId(now),
-      name: body.name!,
-      summary: body.summary!,
-      ordered: body.ordered!,
-      bookIds: body.bookIds!,
+      name,
+      summary: body.summary ?? '',
+      ordered: body.ordered ?? true,
+      bookIds: body.bookIds,
       created: now,
       lastModified: now,
     };
@@ -137,11 +122,16 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     return toReadListDto(list, () => true);
   });
 
-  app.patch('/api/v1/readlists/:id', { schema: { params: IdParams, body: ReadListBody } }, async (request, reply) => {
-    requireRole(request, 'ADMIN');
+  app.patch('/api/v1/readlists/:id', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: ReadListUpdate } }, async (request, reply) => {
     const existing = ctx.repos.readLists.findById(request.params.id);
     if (!existing) throw notFound();
-    const body = readBody(request.body, true);
+    const { name, summary, ordered, bookIds } = request.body;
+    const body = {
+      ...(name ? { name: name.trim() } : {}),
+      ...(typeof summary === 'string' ? { summary } : {}),
+      ...(typeof ordered === 'boolean' ? { ordered } : {}),
+      ...(bookIds ? { bookIds } : {}),
+    };
     if (body.name && body.name.toLowerCase() !== existing.name.toLowerCase() && ctx.repos.readLists.findByName(body.name)) {
       throw badRequest('A read list with this name already exists');
     }

@@ -76,6 +76,14 @@ describe('collections and read lists', () => {
     expect((await c.server.json<CollectionDto>(`/api/v1/collections/${collection.id}`)).ordered).toBe(true);
   });
 
+  it('a blank name or an empty id list is a 400 with violations naming the fields', async () => {
+    const response = await c.send('POST', '/api/v1/collections', { contentType: 'application/json', body: { name: ' ', seriesIds: [] } });
+    expect(response.statusCode).toBe(400);
+    expect((response.json() as { violations: { fieldName: string }[] }).violations.map((v) => v.fieldName).sort()).toEqual(['name', 'seriesIds']);
+    const list = await c.send('POST', '/api/v1/readlists', { contentType: 'application/json', body: { name: 'x' } });
+    expect((list.json() as { violations: { fieldName: string; message: string }[] }).violations).toEqual([{ fieldName: 'bookIds', message: 'is required' }]);
+  });
+
   it('POST /api/v1/readlists {name, summary, ordered, bookIds} then lists its books', async () => {
     const bookIds = readyBooks().map((b) => b.id);
     const created = await c.send('POST', '/api/v1/readlists', { contentType: 'application/json', body: { name: 'Reading order', summary: '', ordered: true, bookIds } });
