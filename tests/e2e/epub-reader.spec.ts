@@ -251,12 +251,19 @@ test('a right-to-left book reads right to left and turns forward with the left a
   await page.keyboard.press('ArrowLeft');
   await expect.poll(() => progression(page)).toBeGreaterThan(start);
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0001.xhtml');
+});
+
+// Known bug (issue 11 stays open for it): in about half the runs, → after a forward turn in a
+// right-to-left chapter never moves back — the navigator's scroll snap swallows every later press.
+test.fixme('a right-to-left book turns back with the right arrow after a forward turn', async ({ page }) => {
+  await openBook(page, 'Arabic', '?incognito=true');
+  await expect(shown(page).getByRole('heading', { name: 'الفصل 1' })).toBeVisible();
+  const start = await progression(page);
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(() => progression(page)).toBeGreaterThan(start);
   const turned = await progression(page);
-  // A press that lands while the frame is still settling its scroll is lost (the library's snap); press again.
-  await expect(async () => {
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => progression(page), { timeout: 2000 }).toBeLessThan(turned);
-  }).toPass();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => progression(page)).toBeLessThan(turned);
 });
 
 test('a vertical Japanese book is laid out top to bottom, right to left, and turns sideways within a chapter', async ({ page }) => {
