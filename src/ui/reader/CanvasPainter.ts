@@ -111,8 +111,9 @@ export class CanvasPainter {
           Math.round(slot.rect.width * dpr),
           Math.round(slot.rect.height * dpr),
         );
-      } catch {
+      } catch (error) {
         // The bitmap was closed (evicted) since the view was taken: leave that slot empty.
+        if (!(error instanceof DOMException && error.name === 'InvalidStateError')) throw error;
         complete = false;
       }
     });

@@ -28,8 +28,9 @@ function valueLabel(filter: ValueFilter, value: string, libraries: readonly { id
   if (filter === 'language' && value) {
     try {
       return languageNames?.of(value) ?? value;
-    } catch {
-      // Not a tag Intl knows (RangeError): show it as stored.
+    } catch (error) {
+      // Not a tag Intl knows: show it as stored.
+      if (!(error instanceof RangeError)) throw error;
       return value;
     }
   }
