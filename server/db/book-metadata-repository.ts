@@ -1,4 +1,4 @@
-import type { AuthorDto, WebLinkDto } from '../../src/api/types.ts';
+import type { Author, WebLink } from './stored-values.ts';
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
@@ -15,13 +15,13 @@ export interface BookMetadata {
   numberSortLock: boolean;
   releaseDate: string | null;
   releaseDateLock: boolean;
-  authors: AuthorDto[];
+  authors: Author[];
   authorsLock: boolean;
   tags: string[];
   tagsLock: boolean;
   isbn: string;
   isbnLock: boolean;
-  links: WebLinkDto[];
+  links: WebLink[];
   linksLock: boolean;
   created: number;
   lastModified: number;

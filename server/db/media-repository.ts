@@ -1,4 +1,4 @@
-import type { MediaStatus } from '../../src/api/types.ts';
+import type { MediaStatus } from './stored-values.ts';
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';

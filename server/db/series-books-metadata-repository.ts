@@ -1,4 +1,4 @@
-import type { AuthorDto } from '../../src/api/types.ts';
+import type { Author } from './stored-values.ts';
 import type { Db } from './database.ts';
 import { type ColumnMap, objectToParams, rowToObject } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
@@ -6,7 +6,7 @@ import { cachedStatement } from './statement-cache.ts';
 /** What a series' books say in aggregate (authors, tags, earliest release date, first summary). */
 export interface SeriesBooksMetadata {
   seriesId: string;
-  authors: AuthorDto[];
+  authors: Author[];
   tags: string[];
   releaseDate: string | null;
   summary: string;

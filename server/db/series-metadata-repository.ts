@@ -1,4 +1,4 @@
-import type { AlternateTitleDto, ReadingDirection, SeriesStatus, WebLinkDto } from '../../src/api/types.ts';
+import type { AlternateTitle, ReadingDirection, SeriesStatus, WebLink } from './stored-values.ts';
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
@@ -29,9 +29,9 @@ export interface SeriesMetadata {
   totalBookCountLock: boolean;
   sharingLabels: string[];
   sharingLabelsLock: boolean;
-  links: WebLinkDto[];
+  links: WebLink[];
   linksLock: boolean;
-  alternateTitles: AlternateTitleDto[];
+  alternateTitles: AlternateTitle[];
   alternateTitlesLock: boolean;
   created: number;
   lastModified: number;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { ROLES } from '../../../src/api/types.ts';
+import { GRANTED_ROLES } from '../../db/stored-values.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { REMEMBER_ME_COOKIE, checkRememberMeToken, revokeRememberMe } from '../auth/remember-me.ts';
 import { clearSessionCookies } from '../auth/sessions.ts';
@@ -27,7 +27,7 @@ export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
       id: newId(now),
       email,
       passwordHash: await hashPassword(password),
-      roles: [...ROLES],
+      roles: [...GRANTED_ROLES],
       sharedAllLibraries: true,
       sharedLibraryIds: [],
       labelsAllow: [],

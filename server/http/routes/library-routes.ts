@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SCAN_INTERVALS, SERIES_COVERS } from '../../../src/api/types.ts';
+import { SCAN_INTERVALS, SERIES_COVERS } from '../../db/stored-values.ts';
 import { newId } from '../../db/ids.ts';
 import type { Library } from '../../db/library-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';

@@ -1,4 +1,4 @@
-import { READING_DIRECTIONS, SERIES_STATUSES } from '../../../src/api/types.ts';
+import { READING_DIRECTIONS, SERIES_STATUSES } from '../../db/stored-values.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import {
   MetadataValidationError,

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '../../../src/api/types.ts';
+import { GRANTED_ROLES, type GrantedRole } from '../../db/stored-values.ts';
 import type { User } from '../../db/user-repository.ts';
 import { Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
 
@@ -12,7 +12,7 @@ const Password = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank
 
 const Restrictions = {
   // USER is implicit: accepted, never stored.
-  roles: Type.Optional(Type.Array(withMessage(StringEnum([...ROLES, 'USER']), `must be one of ${[...ROLES, 'USER'].join(', ')}`))),
+  roles: Type.Optional(Type.Array(withMessage(StringEnum([...GRANTED_ROLES, 'USER']), `must be one of ${[...GRANTED_ROLES, 'USER'].join(', ')}`))),
   sharedLibraries: Type.Optional(Type.Object({ all: Type.Boolean(), libraryIds: Type.Array(Type.String()) })),
   labelsAllow: Type.Optional(Nullable(Type.Array(Type.String()))),
   labelsExclude: Type.Optional(Nullable(Type.Array(Type.String()))),
@@ -40,7 +40,7 @@ const cleanLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()
 
 /** Applies the restriction fields present in `body` onto `target`; absent fields leave it as it is. */
 export function applyRestrictions(body: RestrictionUpdate, target: UserRestrictions): void {
-  if (body.roles) target.roles = [...new Set(body.roles.filter((r): r is Role => r !== 'USER'))];
+  if (body.roles) target.roles = [...new Set(body.roles.filter((r): r is GrantedRole => r !== 'USER'))];
   if (body.sharedLibraries) {
     target.sharedAllLibraries = body.sharedLibraries.all;
     target.sharedLibraryIds = body.sharedLibraries.all ? [] : [...new Set(body.sharedLibraries.libraryIds)];
