@@ -1,15 +1,20 @@
 import type { Db } from './database.ts';
+import { ApiKeyRepository } from './api-key-repository.ts';
+import { AuthenticationActivityRepository } from './authentication-activity-repository.ts';
 import { BookMetadataRepository } from './book-metadata-repository.ts';
 import { BookRepository } from './book-repository.ts';
+import { ClientSettingRepository } from './client-setting-repository.ts';
 import { CollectionRepository } from './collection-repository.ts';
 import { HistoryRepository } from './history-repository.ts';
 import { LibraryRepository } from './library-repository.ts';
 import { MediaRepository } from './media-repository.ts';
+import { PageHashRepository } from './page-hash-repository.ts';
 import { ReadListRepository } from './readlist-repository.ts';
 import { ReadProgressRepository } from './read-progress-repository.ts';
 import { SeriesBooksMetadataRepository } from './series-books-metadata-repository.ts';
 import { SeriesMetadataRepository } from './series-metadata-repository.ts';
 import { SeriesRepository } from './series-repository.ts';
+import { ServerSettingRepository } from './server-setting-repository.ts';
 import { SessionRepository } from './session-repository.ts';
 import { OwnedThumbnailRepository, ThumbnailRepository } from './thumbnail-repository.ts';
 import { UserRepository } from './user-repository.ts';
@@ -32,6 +37,11 @@ export interface Repositories {
   collections: CollectionRepository;
   readLists: ReadListRepository;
   history: HistoryRepository;
+  pageHashes: PageHashRepository;
+  serverSettings: ServerSettingRepository;
+  clientSettings: ClientSettingRepository;
+  apiKeys: ApiKeyRepository;
+  authActivity: AuthenticationActivityRepository;
 }
 
 export function createRepositories(db: Db): Repositories {
@@ -53,5 +63,10 @@ export function createRepositories(db: Db): Repositories {
     collections: new CollectionRepository(db),
     readLists: new ReadListRepository(db),
     history: new HistoryRepository(db),
+    pageHashes: new PageHashRepository(db),
+    serverSettings: new ServerSettingRepository(db),
+    clientSettings: new ClientSettingRepository(db),
+    apiKeys: new ApiKeyRepository(db),
+    authActivity: new AuthenticationActivityRepository(db),
   };
 }

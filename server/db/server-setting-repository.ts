@@ -11,6 +11,11 @@ export class ServerSettingRepository {
     return this.db.prepare('SELECT value FROM server_setting WHERE key = ?').pluck().get(key) as string | undefined;
   }
 
+  /** Stores a value unless the key already has one (of two writers racing, the first one wins). */
+  setIfAbsent(key: string, value: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO server_setting (key, value) VALUES (?, ?)').run(key, value);
+  }
+
   /** Stores a value, or removes the key when `value` is null (back to the default). */
   set(key: string, value: string | null): void {
     if (value === null) this.db.prepare('DELETE FROM server_setting WHERE key = ?').run(key);

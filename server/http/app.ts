@@ -3,7 +3,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
 import { openDatabase } from '../db/database.ts';
-import { accountRepositories } from '../db/account-repositories.ts';
 import { type Repositories, createRepositories } from '../db/repositories.ts';
 import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library-paths.ts';
 import { MediaError } from '../media/book-reader.ts';
@@ -228,7 +227,7 @@ function containedOpen(repos: Repositories, open: (path: string) => Promise<Hand
 
 /** Keeps authentication activity within its retention (age and row count). */
 function activityPruner(ctx: FolioContext, retention: { days: number; maxRows: number }): () => void {
-  const { activity } = accountRepositories(ctx.db);
+  const activity = ctx.repos.authActivity;
   return () => {
     try {
       activity.prune(Date.now() - retention.days * 24 * 3600 * 1000, retention.maxRows);

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import { accountRepositories } from '../../db/account-repositories.ts';
 import type { AuthenticationActivity } from '../../db/authentication-activity-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 
@@ -10,7 +9,7 @@ export function recordLoginAttempt(
   attempt: Partial<AuthenticationActivity> & Pick<AuthenticationActivity, 'success' | 'source'>,
 ): void {
   try {
-    accountRepositories(ctx.db).activity.insert({
+    ctx.repos.authActivity.insert({
       userId: null,
       email: null,
       apiKeyId: null,

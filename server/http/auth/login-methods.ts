@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { accountRepositories } from '../../db/account-repositories.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { rememberMeDurationDays } from '../../domain/server-settings.ts';
 import { hashApiKey } from './api-keys.ts';
 import { recordLoginAttempt } from './login-activity.ts';
 import { HttpError } from '../errors.ts';
@@ -97,7 +97,7 @@ const API_KEY_ACCOUNT = '\u0000api-key';
  * failed logins, so a flood of them can neither run fast nor fill the activity log.
  */
 export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, request: FastifyRequest, key: string): Promise<User | undefined> {
-  const apiKey = key ? accountRepositories(ctx.db).apiKeys.findByHash(hashApiKey(key)) : undefined;
+  const apiKey = key ? ctx.repos.apiKeys.findByHash(hashApiKey(key)) : undefined;
   const user = apiKey && ctx.repos.users.findById(apiKey.userId);
   if (!apiKey || !user) {
     const ip = request.ip ?? '';
@@ -137,7 +137,7 @@ const recentApiKeyUse = new Map<string, number>();
 /** After a password login opened a session: hand out the remember-me cookie when asked to. */
 export function offerRememberMe(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply, user: User): void {
   if (!wantsRememberMe((request.query as Record<string, unknown> | undefined)?.['remember-me'])) return;
-  setRememberMeCookie(request, reply, issueRememberMeToken(ctx.db, user));
+  setRememberMeCookie(request, reply, issueRememberMeToken(ctx.repos.serverSettings, user, rememberMeDurationDays(ctx.db)));
 }
 
 /**
@@ -148,7 +148,7 @@ export function loginFromRememberMe(ctx: FolioContext, request: FastifyRequest, 
   const token = request.cookies[REMEMBER_ME_COOKIE];
   // Logging out must not first log back in.
   if (!token || request.url.split('?')[0] === '/api/logout') return undefined;
-  const result = checkRememberMeToken(ctx.db, token, (id) => ctx.repos.users.findById(id));
+  const result = checkRememberMeToken(ctx.repos.serverSettings, token, (id) => ctx.repos.users.findById(id));
   if ('error' in result) {
     const known = result.userId ? ctx.repos.users.findById(result.userId) : undefined;
     recordLoginAttempt(ctx, request, {

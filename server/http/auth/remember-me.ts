@@ -1,9 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database.ts';
+import type { ServerSettingRepository } from '../../db/server-setting-repository.ts';
 import type { User } from '../../db/user-repository.ts';
-import { ServerSettingRepository } from '../../db/server-setting-repository.ts';
-import { rememberMeDurationDays } from '../../domain/server-settings.ts';
 
 /**
  * Remember-me (REFERENCE §1.5): a long-lived cookie holding `userId:expiry:signature`, signed with
@@ -12,7 +10,8 @@ import { rememberMeDurationDays } from '../../domain/server-settings.ts';
  * covers a per-user generation, renewed when the user logs out (revokeRememberMe): a cookie copied
  * before logging out no longer logs in. Logging out thus forgets every device's remember-me of that
  * account (their open sessions stay).
- * New cookies live for the rememberMeDurationDays server setting (365 days by default).
+ * New cookies live for the rememberMeDurationDays server setting (365 days by default), which the
+ * caller passes in.
  */
 export const REMEMBER_ME_COOKIE = 'komga-remember-me';
 const KEY_SETTING = 'remember_me_key';
@@ -23,36 +22,35 @@ export function wantsRememberMe(value: unknown): boolean {
   return text === 'true' || text === 'on' || text === 'yes' || text === '1';
 }
 
-function signingKey(db: Db): Buffer {
-  const existing = db.prepare('SELECT value FROM server_setting WHERE key = ?').pluck().get(KEY_SETTING) as string | undefined;
+function signingKey(settings: ServerSettingRepository): Buffer {
+  const existing = settings.get(KEY_SETTING);
   if (existing) return Buffer.from(existing, 'hex');
-  const key = randomBytes(32).toString('hex');
   // Two first requests racing: keep whichever was written first.
-  db.prepare('INSERT OR IGNORE INTO server_setting (key, value) VALUES (?, ?)').run(KEY_SETTING, key);
-  return signingKey(db);
+  settings.setIfAbsent(KEY_SETTING, randomBytes(32).toString('hex'));
+  return signingKey(settings);
 }
 
 /** Replaces the signing key: every remember-me cookie issued so far stops working. */
-export function rotateRememberMeKey(db: Db): void {
-  db.prepare('INSERT OR REPLACE INTO server_setting (key, value) VALUES (?, ?)').run(KEY_SETTING, randomBytes(32).toString('hex'));
+export function rotateRememberMeKey(settings: ServerSettingRepository): void {
+  settings.set(KEY_SETTING, randomBytes(32).toString('hex'));
 }
 
 const generationKey = (userId: string) => `remember_me_generation:${userId}`;
 
 /** Every remember-me cookie issued so far to this user stops working. */
-export function revokeRememberMe(db: Db, userId: string): void {
-  new ServerSettingRepository(db).set(generationKey(userId), randomBytes(16).toString('hex'));
+export function revokeRememberMe(settings: ServerSettingRepository, userId: string): void {
+  settings.set(generationKey(userId), randomBytes(16).toString('hex'));
 }
 
-function signature(db: Db, userId: string, expires: number, passwordHash: string): Buffer {
+function signature(settings: ServerSettingRepository, userId: string, expires: number, passwordHash: string): Buffer {
   const passwordDigest = createHash('sha256').update(passwordHash).digest('hex');
-  const generation = new ServerSettingRepository(db).get(generationKey(userId)) ?? '';
-  return createHmac('sha256', signingKey(db)).update(`${userId}:${expires}:${passwordDigest}${generation ? `:${generation}` : ''}`).digest();
+  const generation = settings.get(generationKey(userId)) ?? '';
+  return createHmac('sha256', signingKey(settings)).update(`${userId}:${expires}:${passwordDigest}${generation ? `:${generation}` : ''}`).digest();
 }
 
-export function issueRememberMeToken(db: Db, user: User, now = Date.now()): string {
-  const expires = now + rememberMeDurationDays(db) * 24 * 3600 * 1000;
-  const sig = signature(db, user.id, expires, user.passwordHash).toString('base64url');
+export function issueRememberMeToken(settings: ServerSettingRepository, user: User, lifetimeDays: number, now = Date.now()): string {
+  const expires = now + lifetimeDays * 24 * 3600 * 1000;
+  const sig = signature(settings, user.id, expires, user.passwordHash).toString('base64url');
   return Buffer.from(`${user.id}:${expires}:${sig}`).toString('base64url');
 }
 
@@ -60,7 +58,7 @@ export type RememberMeCheck = { user: User } | { error: string; userId?: string 
 
 /** Checks a cookie value; `findUser` looks the user up by id. */
 export function checkRememberMeToken(
-  db: Db,
+  settings: ServerSettingRepository,
   token: string,
   findUser: (id: string) => User | undefined,
   now = Date.now(),
@@ -73,7 +71,7 @@ export function checkRememberMeToken(
   if (expires < now) return { error: 'Remember-me token has expired', userId };
   const user = findUser(userId);
   if (!user) return { error: 'Invalid remember-me token' };
-  const expected = signature(db, user.id, expires, user.passwordHash);
+  const expected = signature(settings, user.id, expires, user.passwordHash);
   const given = Buffer.from(sigText, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { error: 'Invalid remember-me token signature', userId };

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiKeyDto } from '../../../src/api/types.ts';
-import { accountRepositories } from '../../db/account-repositories.ts';
 import type { ApiKey } from '../../db/api-key-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -24,7 +23,7 @@ const toApiKeyDto = (key: ApiKey, shown: string): ApiKeyDto => ({
 
 /** The caller's own API keys (REFERENCE §1.6). Managing keys needs a login, not another key. */
 export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
-  const { apiKeys } = accountRepositories(ctx.db);
+  const { apiKeys } = ctx.repos;
   const interactiveCaller = (request: FastifyRequest) => {
     const user = caller(request);
     if (isApiKeyRequest(request)) throw forbidden('Not allowed with an API key');

@@ -53,9 +53,9 @@ export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
     if (request.sessionIdHash) ctx.repos.sessions.delete(request.sessionIdHash);
     // The remember-me cookie must not log back in once logged out, even if it was copied.
     const remembered = request.cookies[REMEMBER_ME_COOKIE];
-    const rememberedUser = remembered ? checkRememberMeToken(ctx.db, remembered, (id) => ctx.repos.users.findById(id)) : undefined;
+    const rememberedUser = remembered ? checkRememberMeToken(ctx.repos.serverSettings, remembered, (id) => ctx.repos.users.findById(id)) : undefined;
     const userId = request.user?.id ?? (rememberedUser && 'user' in rememberedUser ? rememberedUser.user.id : undefined);
-    if (userId) revokeRememberMe(ctx.db, userId);
+    if (userId) revokeRememberMe(ctx.repos.serverSettings, userId);
     clearSessionCookies(reply);
     return reply.code(204).send();
   };

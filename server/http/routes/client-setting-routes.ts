@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { type ClientSetting, ClientSettingRepository, GLOBAL_SCOPE } from '../../db/client-setting-repository.ts';
+import { type ClientSetting, GLOBAL_SCOPE } from '../../db/client-setting-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
 import { badRequest } from '../errors.ts';
@@ -37,7 +37,7 @@ function readKeys(body: unknown): string[] {
  * the settings flagged allowUnauthorized. User settings carry no allowUnauthorized property.
  */
 export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): void {
-  const settings = new ClientSettingRepository(ctx.db);
+  const settings = ctx.repos.clientSettings;
 
   /** Saves within the store limits (store-limits.ts): a scope over them answers 400. */
   const saveBounded = (scope: string, entries: [string, ClientSetting][]) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
-import { PAGE_HASH_ACTIONS, type PageHashAction, PageHashRepository, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
+import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
 import { orderBy } from '../../db/search/sort.ts';
 import { BOOK_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -57,7 +57,7 @@ const PREVIEW_EDGE = 300;
  * Matches and previews only come from books the caller may see (content restrictions).
  */
 export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void {
-  const pageHashes = new PageHashRepository(ctx.db);
+  const pageHashes = ctx.repos.pageHashes;
 
   app.get('/api/v1/books/duplicates', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request) => {
     const user = requireRole(request, 'ADMIN');

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { HistoryRepository } from '../../db/history-repository.ts';
 import { SERIES_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { deleteBookFile, deleteSeriesFolder } from '../../domain/file-deletion.ts';
@@ -19,7 +18,7 @@ import { type FolioApp, IdParams, NamedQuery, PAGING_PARAMS } from '../schemas.t
  * file and a series' folder (ADMIN, 202 once done).
  */
 export function registerHistoryRoutes(app: FolioApp, ctx: FolioContext): void {
-  const history = new HistoryRepository(ctx.db);
+  const history = ctx.repos.history;
 
   app.get('/api/v1/history', { schema: { querystring: NamedQuery(PAGING_PARAMS) } }, async (request) => {
     const user = caller(request);

@@ -89,7 +89,7 @@ export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
     const changes = changesOf(request.body);
     writeSettings(ctx.db, changes);
     if (changes.taskPoolSize) ctx.tasks.setWorkers(changes.taskPoolSize);
-    if (request.body.renewRememberMeKey === true) rotateRememberMeKey(ctx.db);
+    if (request.body.renewRememberMeKey === true) rotateRememberMeKey(ctx.repos.serverSettings);
     return reply.code(204).send();
   });
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticationActivityDto } from '../../../src/api/types.ts';
-import { accountRepositories } from '../../db/account-repositories.ts';
 import type { AuthenticationActivity } from '../../db/authentication-activity-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
@@ -42,7 +41,7 @@ function requireInteractive(request: FastifyRequest): void {
  * activity, and the X-Auth-Token → cookie exchange.
  */
 export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
-  const { activity } = accountRepositories(ctx.db);
+  const activity = ctx.repos.authActivity;
 
   /** Ends every session of the user and tells their open clients (SSE SessionExpired). */
   const expireSessions = (userId: string) => {

@@ -50,7 +50,7 @@ describe('remember-me', () => {
     expect(setCookie(rejected, 'komga-remember-me')?.value).toBe('');
     expect((await withToken('garbage')).statusCode).toBe(401);
 
-    rotateRememberMeKey(server.app.folio.db);
+    rotateRememberMeKey(server.app.folio.repos.serverSettings);
     expect((await withToken(token)).statusCode).toBe(401);
 
     const fresh = setCookie(await server.get('/api/v2/users/me?remember-me=true', creds), 'komga-remember-me')!.value;

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { accountRepositories } from '../../../server/db/account-repositories.ts';
 import { basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
 /**
@@ -19,7 +18,7 @@ function login(s: TestServer, email: string, password: string, remoteAddress = '
   return s.app.inject({ method: 'GET', url: LOGIN, remoteAddress, headers: { ...XHR, ...headers, authorization: basic(email, password) } });
 }
 
-const activityOf = (s: TestServer) => accountRepositories(s.app.folio.db).activity.page({ sort: [], limit: null, offset: 0 }).rows;
+const activityOf = (s: TestServer) => s.app.folio.repos.authActivity.page({ sort: [], limit: null, offset: 0 }).rows;
 const slowed = (error: string | null) => error?.includes('slowed down') ?? false;
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -100,7 +99,7 @@ describe('authentication activity', () => {
   it('keeps only the configured age and number of rows', async () => {
     const first = await startServer();
     const dir = first.dir;
-    const { activity } = accountRepositories(first.app.folio.db);
+    const activity = first.app.folio.repos.authActivity;
     const now = Date.now();
     const row = (dateTime: number) => ({ userId: null, email: 'x@x.org', apiKeyId: null, apiKeyComment: null, ip: '1.2.3.4', userAgent: null, success: false, error: 'Bad credentials', source: 'Password' as const, dateTime });
     for (let i = 0; i < 5; i++) activity.insert(row(now - 40 * 24 * 3600 * 1000));
