@@ -60,6 +60,9 @@ export const BOOK_FIELDS: Record<string, FieldCompiler> = {
   readStatus,
   mediaStatus: equality('m.status', upper),
   mediaProfile: equality(MEDIA_PROFILE, upper),
+  // Folio's addition to Komga's conditions: the analysis comment, where a READY book records
+  // ERR_1007 (pages that cannot be decoded) so that Media analysis can list it.
+  mediaComment: stringOps("COALESCE(m.comment, '')"),
   author: authorOps(['bm.authors']),
   poster: posterOps('thumbnail_book', 'book_id', 'b.id'),
 };

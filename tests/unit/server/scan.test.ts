@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto, SeriesDto } from '../../../src/api/types.ts';
-import { BLUE, GREEN, RED, createCbz, createSampleLibrary, renderPage, type SampleLibrary } from '../../fixtures/index.ts';
+import { BLUE, GREEN, RED, createCbz, createSampleLibrary, lyingPng, renderPage, type SampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
@@ -115,13 +115,8 @@ describe('scanning the sample library', () => {
   });
 
   it('treats an image whose header lies (absurd size) as a bad page: ERR_1007, no invented dimensions', async () => {
-    const liar = Buffer.alloc(148, 0x61);
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(liar);
-    liar.write('IHDR', 12, 'latin1');
-    liar.writeUInt32BE(1634886241, 16);
-    liar.writeUInt32BE(1734698849, 20);
     await createCbz(join(sample.root, 'Liar', 'Liar.cbz'), [{ width: 10, height: 20, color: RED, format: 'png', name: 'page 1.png' }], {
-      extraEntries: [{ name: 'page 2.png', data: liar }],
+      extraEntries: [{ name: 'page 2.png', data: lyingPng() }],
     });
     await addLibrary(server, sample.root);
     const liarBook = (await booksByName()).get('Liar')!;
@@ -131,6 +126,21 @@ describe('scanning the sample library', () => {
       ['page 1.png', 10, 20],
       ['page 2.png', null, null],
     ]);
+    // Media analysis finds it beside the broken books: READY, but with a comment saying ERR_1007.
+    const search = (body: unknown) => server.app.inject({ method: 'POST', url: '/api/v1/books/list?unpaged=true&sort=name,asc', headers: server.admin, payload: body as object });
+    const problems = await search({
+      condition: { anyOf: [{ mediaStatus: { operator: 'is', value: 'ERROR' } }, { mediaComment: { operator: 'contains', value: 'ERR_1007' } }] },
+    });
+    expect(problems.statusCode).toBe(200);
+    const listed = (problems.json() as Page<BookDto>).content.map((b) => [b.name, b.media.status, b.media.comment]);
+    expect(listed).toContainEqual(['Liar', 'READY', 'ERR_1007']);
+    expect(listed.filter(([, status]) => status === 'READY')).toEqual([['Liar', 'READY', 'ERR_1007']]);
+    // The healthy books (no comment) match neither a comment search nor its negation's opposite.
+    const clean = await search({
+      condition: { mediaComment: { operator: 'doesNotContain', value: 'ERR_1007' } },
+    });
+    expect((clean.json() as Page<BookDto>).content.map((b) => b.name)).not.toContain('Liar');
+    expect((clean.json() as Page<BookDto>).content.map((b) => b.name)).toContain('Alpha 01');
   });
 
   it('flags an archive without images with ERR_1006 and a truncated one with a listing error', async () => {

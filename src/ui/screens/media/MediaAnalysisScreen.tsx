@@ -1,7 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { getBooks } from '../../../api/books.ts';
+import { searchBooks, type SearchCondition } from '../../../api/browse.ts';
 import { analyzeContent } from '../../../api/contentActions.ts';
 import type { MediaStatus } from '../../../api/types.ts';
 import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
@@ -17,13 +17,23 @@ import { explainMediaComment } from '../../mediaComment.ts';
 import { MediaManagementLayout } from './MediaManagementLayout.tsx';
 
 const PROBLEM_STATUSES: MediaStatus[] = ['ERROR', 'UNSUPPORTED', 'OUTDATED', 'UNKNOWN'];
+/**
+ * Books in a problem status, and READY books with pages that cannot be decoded: the analysis keeps
+ * those readable (as Komga does) and records ERR_1007 in the comment, which the server can filter on.
+ */
+const PROBLEMS: SearchCondition = {
+  anyOf: [
+    ...PROBLEM_STATUSES.map((status) => ({ mediaStatus: { operator: 'is', value: status } })),
+    { mediaComment: { operator: 'contains', value: 'ERR_1007' } },
+  ],
+};
 const SIZE = 50;
 
 /** Books whose analysis failed or is due, with the reason and a way to analyse again. */
 export function MediaAnalysisScreen() {
   const [page, setPage] = usePageParam();
   const books = useAsync(
-    () => getBooks({ mediaStatus: PROBLEM_STATUSES }, { page, size: SIZE, sort: ['media.status,asc', 'name,asc'] }),
+    () => searchBooks({ condition: PROBLEMS }, { page, size: SIZE, sort: ['media.status,asc', 'name,asc'] }),
     [page],
   );
   useLiveRefresh((event) => event.name === 'BookChanged' || event.name === 'BookDeleted', books.reload, 2_000);
@@ -67,7 +77,11 @@ export function MediaAnalysisScreen() {
                   <th scope="row">
                     <Link href={`/book/${book.id}`}>{book.metadata.title || book.name}</Link>
                   </th>
-                  <td>{t(`media_status.${book.media.status}`)}</td>
+                  <td>
+                    {book.media.status === 'READY'
+                      ? t('media.analysis.bad_pages')
+                      : t(`media_status.${book.media.status}`)}
+                  </td>
                   <td>{explainMediaComment(book.media.comment)}</td>
                   <td>{book.url}</td>
                   <td>

@@ -1,0 +1,50 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import { GREEN, RED, createBrokenCbz, createCbz, lyingPng } from '../fixtures/comics.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * Media analysis in real Chromium lists every book that needs an admin's eye: the unreadable one
+ * (UNSUPPORTED) and the one that stays readable but has a page whose header lies (READY with ERR_1007),
+ * never the healthy one.
+ */
+let folio: RunningFolio;
+let root: string;
+let api: APIRequestContext;
+
+test.beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-media-analysis-'));
+  await createCbz(path.join(root, 'Fine', 'Fine 01.cbz'), [{ width: 60, height: 90, color: GREEN, format: 'png' }]);
+  await createCbz(path.join(root, 'Liar', 'Liar 01.cbz'), [{ width: 60, height: 90, color: RED, format: 'png', name: 'page 1.png' }], {
+    extraEntries: [{ name: 'page 2.png', data: lyingPng() }],
+  });
+  await createBrokenCbz(path.join(root, 'Broken', 'Broken 01.cbz'));
+  folio = await startFolio();
+  api = await playwrightRequest.newContext();
+  await claimAndLogIn(api, folio.url);
+  await addLibraryAndWait(api, folio.url, root);
+});
+
+test.afterAll(async () => {
+  await api?.dispose();
+  await folio?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+test('lists the unreadable book and the readable book with an undecodable page, with the ERR_1007 meaning', async ({ page }) => {
+  await logIn(page.context().request, folio.url, ADMIN);
+  await page.goto(`${folio.url}/media-management/analysis`);
+  const rows = page.getByRole('table').getByRole('row');
+  const liar = rows.filter({ has: page.getByRole('rowheader', { name: 'Liar 01' }) });
+  await expect(liar).toContainText(en.media.analysis.bad_pages);
+  await expect(liar).toContainText(en.error_codes.ERR_1007);
+  const broken = rows.filter({ has: page.getByRole('rowheader', { name: 'Broken 01' }) });
+  await expect(broken).toContainText(en.media_status.UNSUPPORTED);
+  // A header row plus exactly those two books: the healthy one is not there.
+  await expect(rows).toHaveCount(3);
+  await expect(page.getByRole('rowheader', { name: 'Fine 01' })).toHaveCount(0);
+});
