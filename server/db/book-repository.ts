@@ -1,5 +1,7 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
+import { type SortOrder, orderBy } from './search/sort.ts';
+import type { SqlFragment } from './search/sql-fragment.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface Book {
@@ -54,6 +56,40 @@ export class BookRepository {
       unknown
     >[];
     return rows.map((row) => rowToObject(COLUMNS, row));
+  }
+
+  /** Ids of a series' live books in reading order (number sort, then id). */
+  findLiveIdsBySeriesInNumberOrder(seriesId: string): string[] {
+    return this.db
+      .prepare(
+        `SELECT b.id FROM book b JOIN book_metadata bm ON bm.book_id = b.id
+         WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
+      )
+      .pluck()
+      .all(seriesId) as string[];
+  }
+
+  /**
+   * Live books whose file hash another live book shares, by hash then path unless `sort` names
+   * known properties; `extra` limits them (content restrictions on alias b).
+   */
+  findDuplicateFiles(sort: SortOrder[], limit: number | null, offset: number, extra?: SqlFragment): { ids: string[]; total: number } {
+    const where = `b.deleted_date IS NULL AND b.file_hash <> '' AND b.file_hash IN (
+        SELECT file_hash FROM book WHERE deleted_date IS NULL AND file_hash <> '' GROUP BY file_hash HAVING COUNT(*) > 1)
+      ${extra ? `AND (${extra.sql})` : ''}`;
+    const params = extra?.params ?? [];
+    const order = orderBy(
+      sort,
+      { fileHash: 'b.file_hash', name: 'b.name', url: 'b.url', fileSize: 'b.file_size', created: 'b.created', lastModified: 'b.last_modified' },
+      [{ property: 'fileHash', direction: 'asc' }, { property: 'url', direction: 'asc' }],
+      'b.id',
+    );
+    const ids = this.db
+      .prepare(`SELECT b.id FROM book b WHERE ${where} ${order.clause} LIMIT ? OFFSET ?`)
+      .pluck()
+      .all(...params, limit ?? -1, offset) as string[];
+    const total = this.db.prepare(`SELECT COUNT(*) FROM book b WHERE ${where}`).pluck().get(...params) as number;
+    return { ids, total };
   }
 
   findByLibrary(libraryId: string): Book[] {

@@ -56,6 +56,22 @@ export class ReadProgressRepository {
     return cachedStatement(this.db, 'DELETE FROM read_progress WHERE book_id = ? AND user_id = ?').run(bookId, userId).changes > 0;
   }
 
+  /**
+   * A series' live books in number-sort order with one user's progress on each: `completed` is
+   * null for a book not started.
+   */
+  seriesBooksByNumberSort(seriesId: string, userId: string): { bookId: string; numberSort: number; completed: boolean | null }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT b.id AS bookId, bm.number_sort AS numberSort, r.completed FROM book b
+         JOIN book_metadata bm ON bm.book_id = b.id
+         LEFT JOIN read_progress r ON r.book_id = b.id AND r.user_id = ?
+         WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
+      )
+      .all(userId, seriesId) as { bookId: string; numberSort: number; completed: number | null }[];
+    return rows.map((row) => ({ ...row, completed: row.completed === null ? null : row.completed === 1 }));
+  }
+
   /** Read counts of a series' live books for one user. */
   seriesCounts(seriesId: string, userId: string): { total: number; read: number; inProgress: number } {
     return cachedStatement(this.db, 

@@ -10,12 +10,14 @@ import { LibraryRepository } from './library-repository.ts';
 import { MediaRepository } from './media-repository.ts';
 import { PageHashRepository } from './page-hash-repository.ts';
 import { ReadListRepository } from './readlist-repository.ts';
+import { ReferentialRepository } from './referential-repository.ts';
 import { ReadProgressRepository } from './read-progress-repository.ts';
 import { SeriesBooksMetadataRepository } from './series-books-metadata-repository.ts';
 import { SeriesMetadataRepository } from './series-metadata-repository.ts';
 import { SeriesRepository } from './series-repository.ts';
 import { ServerSettingRepository } from './server-setting-repository.ts';
 import { SessionRepository } from './session-repository.ts';
+import { StatisticsRepository } from './statistics-repository.ts';
 import { OwnedThumbnailRepository, ThumbnailRepository } from './thumbnail-repository.ts';
 import { UserRepository } from './user-repository.ts';
 
@@ -42,6 +44,8 @@ export interface Repositories {
   clientSettings: ClientSettingRepository;
   apiKeys: ApiKeyRepository;
   authActivity: AuthenticationActivityRepository;
+  statistics: StatisticsRepository;
+  referential: ReferentialRepository;
 }
 
 export function createRepositories(db: Db): Repositories {
@@ -68,5 +72,7 @@ export function createRepositories(db: Db): Repositories {
     clientSettings: new ClientSettingRepository(db),
     apiKeys: new ApiKeyRepository(db),
     authActivity: new AuthenticationActivityRepository(db),
+    statistics: new StatisticsRepository(db),
+    referential: new ReferentialRepository(db),
   };
 }

@@ -129,6 +129,11 @@ export class SeriesMetadataRepository {
     cachedStatement(this.db, updateSql('series_metadata', COLUMNS, 'series_id')).run(objectToParams(COLUMNS, metadata));
   }
 
+  /** The series' sort title ('' when it has no metadata row). */
+  titleSort(seriesId: string): string {
+    return String(this.db.prepare('SELECT title_sort FROM series_metadata WHERE series_id = ?').pluck().get(seriesId) ?? '');
+  }
+
   /** Ids of the series not deleted whose title is `title`, without regard to case. */
   findLiveSeriesIdsByTitle(title: string): string[] {
     return cachedStatement(

@@ -41,10 +41,7 @@ const version = (() => {
 export function registerActuatorRoutes(app: FolioApp, ctx: FolioContext, onShutdown: () => void): void {
   const tasks = new TaskMetrics(ctx.tasks);
   const libraryIds = () => ctx.repos.libraries.findAll().map((l) => l.id);
-  const count = (sql: string, libraries: string[]) => {
-    const where = libraries.length ? ` AND library_id IN (${libraries.map(() => '?').join(', ')})` : '';
-    return Number(ctx.db.prepare(sql.replace('%LIB%', where)).pluck().get(...libraries) ?? 0);
-  };
+  const { statistics } = ctx.repos;
   const value = (v: number): Measurement[] => [{ statistic: 'VALUE', value: v }];
 
   const metrics: Record<string, Metric> = {
@@ -72,47 +69,37 @@ export function registerActuatorRoutes(app: FolioApp, ctx: FolioContext, onShutd
       description: 'The number of series',
       tag: 'library',
       tagValues: libraryIds,
-      measure: (libs) => value(count('SELECT COUNT(*) FROM series WHERE deleted_date IS NULL%LIB%', libs)),
+      measure: (libs) => value(statistics.liveSeriesCount(libs)),
     },
     'komga.books': {
       description: 'The number of books',
       tag: 'library',
       tagValues: libraryIds,
-      measure: (libs) => value(count('SELECT COUNT(*) FROM book WHERE deleted_date IS NULL%LIB%', libs)),
+      measure: (libs) => value(statistics.liveBookCount(libs)),
     },
     'komga.books.filesize': {
       description: 'The cumulated file size of books',
       baseUnit: 'bytes',
       tag: 'library',
       tagValues: libraryIds,
-      measure: (libs) => value(count('SELECT COALESCE(SUM(file_size), 0) FROM book WHERE deleted_date IS NULL%LIB%', libs)),
+      measure: (libs) => value(statistics.liveBookFileSize(libs)),
     },
     'komga.sidecars': {
       description: 'The number of sidecars (local artwork)',
       tag: 'library',
       tagValues: libraryIds,
-      measure: (libs) =>
-        value(
-          count(
-            `SELECT (SELECT COUNT(*) FROM thumbnail_book t JOIN book b ON b.id = t.book_id WHERE t.type = 'SIDECAR'${libs.length ? ` AND b.library_id IN (${libs.map(() => '?').join(', ')})` : ''})
-                  + (SELECT COUNT(*) FROM thumbnail_series t JOIN series s ON s.id = t.series_id WHERE t.type = 'SIDECAR'%LIB%)`.replace(
-              '%LIB%',
-              libs.length ? ` AND s.library_id IN (${libs.map(() => '?').join(', ')})` : '',
-            ),
-            [...libs, ...libs],
-          ),
-        ),
+      measure: (libs) => value(statistics.sidecarCount(libs)),
     },
     'komga.libraries': { description: 'The number of libraries', tagValues: () => [], measure: () => value(libraryIds().length) },
     'komga.collections': {
       description: 'The number of collections',
       tagValues: () => [],
-      measure: () => value(Number(ctx.db.prepare('SELECT COUNT(*) FROM collection').pluck().get())),
+      measure: () => value(statistics.collectionCount()),
     },
     'komga.readlists': {
       description: 'The number of read lists',
       tagValues: () => [],
-      measure: () => value(Number(ctx.db.prepare('SELECT COUNT(*) FROM readlist').pluck().get())),
+      measure: () => value(statistics.readListCount()),
     },
   };
 

@@ -53,13 +53,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   const sibling = (direction: 'next' | 'previous') => async (request: import('fastify').FastifyRequest<{ Params: { id: string } }>) => {
     const user = caller(request);
     const book = bookForCaller(request.params.id, user);
-    const ids = ctx.db
-      .prepare(
-        `SELECT b.id FROM book b JOIN book_metadata bm ON bm.book_id = b.id
-         WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
-      )
-      .pluck()
-      .all(book.seriesId) as string[];
+    const ids = ctx.repos.books.findLiveIdsBySeriesInNumberOrder(book.seriesId);
     const index = ids.indexOf(book.id);
     const target = index < 0 ? undefined : ids[direction === 'next' ? index + 1 : index - 1];
     if (!target) throw notFound();

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
 import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
-import { orderBy } from '../../db/search/sort.ts';
 import { BOOK_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { openBookPage } from '../../domain/page-content.ts';
@@ -62,22 +61,12 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
   app.get('/api/v1/books/duplicates', { schema: { querystring: NamedQuery([...PAGING_PARAMS, 'action', 'resize']) } }, async (request) => {
     const user = requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
-    const restriction = contentRestriction(user, BOOK_COLUMNS);
-    const where = `b.deleted_date IS NULL AND b.file_hash <> '' AND b.file_hash IN (
-        SELECT file_hash FROM book WHERE deleted_date IS NULL AND file_hash <> '' GROUP BY file_hash HAVING COUNT(*) > 1)
-      ${restriction ? `AND (${restriction.sql})` : ''}`;
-    const params = restriction?.params ?? [];
-    const order = orderBy(
+    const { ids, total } = ctx.repos.books.findDuplicateFiles(
       paging.sort,
-      { fileHash: 'b.file_hash', name: 'b.name', url: 'b.url', fileSize: 'b.file_size', created: 'b.created', lastModified: 'b.last_modified' },
-      [{ property: 'fileHash', direction: 'asc' }, { property: 'url', direction: 'asc' }],
-      'b.id',
+      paging.unpaged ? null : paging.size,
+      paging.unpaged ? 0 : paging.page * paging.size,
+      contentRestriction(user, BOOK_COLUMNS),
     );
-    const ids = ctx.db
-      .prepare(`SELECT b.id FROM book b WHERE ${where} ${order.clause} LIMIT ? OFFSET ?`)
-      .pluck()
-      .all(...params, paging.unpaged ? -1 : paging.size, paging.unpaged ? 0 : paging.page * paging.size) as string[];
-    const total = ctx.db.prepare(`SELECT COUNT(*) FROM book b WHERE ${where}`).pluck().get(...params) as number;
     const content = ids.flatMap((id) => toBookDto(ctx, id, user.id, true) ?? []);
     return toPage(content, total, paging, true);
   });

@@ -52,9 +52,8 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
         offset: 0,
       });
       const counts = new Map<string, number>();
-      const titleSort = ctx.db.prepare('SELECT title_sort FROM series_metadata WHERE series_id = ?').pluck();
       for (const id of ids) {
-        const first = [...String(titleSort.get(id) ?? '')][0]?.toLowerCase() ?? '';
+        const first = [...ctx.repos.seriesMetadata.titleSort(id)][0]?.toLowerCase() ?? '';
         counts.set(first, (counts.get(first) ?? 0) + 1);
       }
       return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([group, count]) => ({ group, count }));

@@ -8,9 +8,10 @@ import { caller } from '../guards.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
 
 interface Counted {
-  id: string;
+  bookId: string;
   numberSort: number;
-  completed: number | null;
+  /** Null: not started. */
+  completed: boolean | null;
 }
 
 /**
@@ -18,24 +19,16 @@ interface Counted {
  * and per read list by position (v1). Progress there is "everything up to here is read".
  */
 export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void {
-  const seriesBooks = (seriesId: string, user: User): Counted[] =>
-    ctx.db
-      .prepare(
-        `SELECT b.id, bm.number_sort AS numberSort, r.completed FROM book b
-         JOIN book_metadata bm ON bm.book_id = b.id
-         LEFT JOIN read_progress r ON r.book_id = b.id AND r.user_id = ?
-         WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
-      )
-      .all(user.id, seriesId) as Counted[];
+  const seriesBooks = (seriesId: string, user: User): Counted[] => ctx.repos.readProgress.seriesBooksByNumberSort(seriesId, user.id);
 
   const counts = (books: Counted[]) => {
-    const read = books.filter((b) => b.completed === 1).length;
-    const inProgress = books.filter((b) => b.completed === 0).length;
+    const read = books.filter((b) => b.completed === true).length;
+    const inProgress = books.filter((b) => b.completed === false).length;
     return { booksCount: books.length, booksReadCount: read, booksUnreadCount: books.length - read - inProgress, booksInProgressCount: inProgress };
   };
   const leadingReadRun = (books: Counted[]) => {
     let n = 0;
-    while (n < books.length && books[n]!.completed === 1) n++;
+    while (n < books.length && books[n]!.completed === true) n++;
     return n;
   };
 
@@ -58,7 +51,7 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
     const user = caller(request);
     if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
     const upTo = request.body.lastBookNumberSortRead;
-    markBooksRead(ctx, user.id, seriesBooks(request.params.id, user).filter((b) => b.numberSort <= upTo).map((b) => b.id));
+    markBooksRead(ctx, user.id, seriesBooks(request.params.id, user).filter((b) => b.numberSort <= upTo).map((b) => b.bookId));
     return reply.code(204).send();
     },
   );
@@ -68,8 +61,7 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
     if (!list) throw notFound();
     const visible = list.bookIds.filter((id) => canSeeBook(ctx.db, user, id));
     if (visible.length === 0) throw notFound();
-    const progress = ctx.db.prepare('SELECT completed FROM read_progress WHERE book_id = ? AND user_id = ?').pluck();
-    return visible.map((id) => ({ id, numberSort: 0, completed: (progress.get(id, user.id) as number | undefined) ?? null }));
+    return visible.map((bookId) => ({ bookId, numberSort: 0, completed: ctx.repos.readProgress.find(bookId, user.id)?.completed ?? null }));
   };
 
   app.get('/api/v1/readlists/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request) => {
@@ -83,7 +75,7 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
     { schema: { params: IdParams, body: Type.Object({ lastBookRead: Type.Integer({ minimum: 0 }) }) } },
     async (request, reply) => {
     const user = caller(request);
-    markBooksRead(ctx, user.id, listBooks(request.params.id, user).slice(0, request.body.lastBookRead).map((b) => b.id));
+    markBooksRead(ctx, user.id, listBooks(request.params.id, user).slice(0, request.body.lastBookRead).map((b) => b.bookId));
     return reply.code(204).send();
     },
   );
