@@ -7,7 +7,7 @@ import { badRequest, notFound } from './errors.ts';
 import { formatDateTime } from './format.ts';
 import { canAccessLibrary, requireRole } from './guards.ts';
 import { type RawQuery, booleanParam, stringParam } from './query-params.ts';
-import { NOT_READY_MESSAGES } from './routes/book-routes.ts';
+import { requirePagesReady } from './book-readiness.ts';
 
 export interface StreamedPage {
   book: Book;
@@ -61,7 +61,7 @@ export function resolveStreamedPage(
   }
   const user = requireRole(request, 'PAGE_STREAMING');
   if (!canAccessLibrary(user, book.libraryId)) throw notFound();
-  if (media.status !== 'READY') throw notFound(NOT_READY_MESSAGES[media.status] ?? 'Book analysis failed');
+  requirePagesReady(media);
   const raw = Number(request.params.n);
   if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
   const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;

@@ -10,6 +10,7 @@ import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.
 import { bookConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
+import { requirePagesReady } from '../book-readiness.ts';
 import { toBookDto, toPageDto } from '../dto/book-dto.ts';
 import { sendFileBody } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
@@ -20,14 +21,6 @@ const ReadProgressUpdate = Type.Object({
   page: Type.Optional(Nullable(Type.Integer())),
   completed: Type.Optional(Nullable(Type.Boolean())),
 });
-
-/** Why a book's pages cannot be listed, per media status (REFERENCE §2.5). */
-export const NOT_READY_MESSAGES: Record<string, string> = {
-  UNKNOWN: 'Book has not been analyzed yet',
-  OUTDATED: 'Book is outdated and must be re-analyzed',
-  ERROR: 'Book analysis failed',
-  UNSUPPORTED: 'Book format is not supported',
-};
 
 export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   const bookForCaller = (id: string, user: User) => {
@@ -67,7 +60,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     bookForCaller(request.params.id, user);
     const media = ctx.repos.media.findByBookId(request.params.id);
     if (!media) throw notFound();
-    if (media.status !== 'READY') throw notFound(NOT_READY_MESSAGES[media.status] ?? 'Book analysis failed');
+    requirePagesReady(media);
     return ctx.repos.media.findPages(request.params.id).map(toPageDto);
   });
 

@@ -7,7 +7,7 @@ import { pageThumbnail } from '../../domain/page-thumbnails.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { type RawQuery, booleanParam, stringParam } from '../query-params.ts';
-import { NOT_READY_MESSAGES } from './book-routes.ts';
+import { requirePagesReady } from '../book-readiness.ts';
 import { prefersPdf, registerRawPageRoute, sendRawPage, sizeHint } from './raw-page-routes.ts';
 import { resolveStreamedPage } from '../streamed-page.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
@@ -77,7 +77,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
       const book = ctx.repos.books.findById(request.params.id);
       const media = book && ctx.repos.media.findByBookId(book.id);
       if (!book || !media || !canAccessLibrary(caller(request), book.libraryId)) throw notFound();
-      if (media.status !== 'READY') throw notFound(NOT_READY_MESSAGES[media.status] ?? 'Book analysis failed');
+      requirePagesReady(media);
       const raw = Number(request.params.n);
       const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
       if (!Number.isInteger(number) || number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');

@@ -33,7 +33,7 @@ import {
 import { HttpError, badRequest, notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
-import { NOT_READY_MESSAGES } from './book-routes.ts';
+import { requirePagesReady } from '../book-readiness.ts';
 import { notModifiedSince } from '../conditional.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { servableResourceType } from '../security-headers.ts';
@@ -70,7 +70,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     const book = ctx.repos.books.findById(bookId);
     const media = book && ctx.repos.media.findByBookId(book.id);
     if (!book || !media || !canAccessLibrary(user, book.libraryId)) throw notFound();
-    if (media.status !== 'READY') throw notFound(NOT_READY_MESSAGES[media.status] ?? 'Book analysis failed');
+    requirePagesReady(media);
     const profile = profileOf(media);
     if (!profile) throw notFound('Book analysis failed');
     return { user, book, media, profile };
