@@ -3,6 +3,7 @@ import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
 
+/** A library as stored (one row of `library`); server/http/dto/library-dto.ts makes the wire form. */
 export interface Library {
   id: string;
   name: string;

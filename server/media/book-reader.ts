@@ -54,12 +54,15 @@ export interface DescribedBook {
   epubDivinaCompatible?: boolean;
 }
 
+/** How a format is read: pages of images (DIVINA), a PDF, or an EPUB publication. */
+export type MediaProfile = 'DIVINA' | 'PDF' | 'EPUB';
+
 /** One implementation per container format (zip first; rar, 7z, pdf, epub later). */
 export interface BookReader {
   /** Media type Komga reports for books of this format (MediaDto.mediaType). */
   readonly mediaType: string;
   /** MediaDto.mediaProfile for this format. */
-  readonly mediaProfile: 'DIVINA' | 'PDF' | 'EPUB';
+  readonly mediaProfile: MediaProfile;
   /** Lower-case extensions (no dot) of files the scanner treats as books of this format. */
   readonly extensions: readonly string[];
   /** True when the first bytes of a file look like this format. */

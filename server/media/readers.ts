@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import type { BookReader } from './book-reader.ts';
+import type { BookReader, MediaProfile } from './book-reader.ts';
 import { epubReader } from './epub-reader.ts';
 import { pdfReader } from './pdf-reader.ts';
 import { rar4Reader, rar5Reader } from './rar-reader.ts';
@@ -29,4 +29,9 @@ export function readerForExtension(filePath: string): BookReader | undefined {
 
 export function readerForSignature(head: Buffer): BookReader | undefined {
   return BOOK_READERS.find((r) => r.matchesSignature(head));
+}
+
+/** The profile of books of a media type (as analysis stored it); undefined for none we read. */
+export function mediaProfileOf(mediaType: string | null): MediaProfile | undefined {
+  return BOOK_READERS.find((r) => r.mediaType === mediaType)?.mediaProfile;
 }

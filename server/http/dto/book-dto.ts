@@ -1,14 +1,10 @@
 import { basename } from 'node:path';
-import type { BookDto, MediaDto, PageDto, ReadProgressDto } from '../../../src/api/types.ts';
+import type { BookDto, PageDto, ReadProgressDto } from '../../../src/api/types.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { BOOK_READERS } from '../../media/readers.ts';
+import { mediaProfileOf } from '../../media/readers.ts';
 import { formatDateTime, humanSize } from '../format.ts';
-
-function mediaProfile(mediaType: string | null): MediaDto['mediaProfile'] {
-  return BOOK_READERS.find((r) => r.mediaType === mediaType)?.mediaProfile ?? '';
-}
 
 export function toReadProgressDto(p: ReadProgress): ReadProgressDto {
   return {
@@ -51,7 +47,7 @@ export function toBookDto(ctx: FolioContext, bookId: string, userId: string, adm
       comment: media.comment ?? '',
       epubDivinaCompatible: media.epubDivinaCompatible,
       epubIsKepub: media.epubIsKepub,
-      mediaProfile: mediaProfile(media.mediaType),
+      mediaProfile: mediaProfileOf(media.mediaType) ?? '',
     },
     metadata: { ...fields, created: formatDateTime(created), lastModified: formatDateTime(lastModified) },
     readProgress: progress ? toReadProgressDto(progress) : null,

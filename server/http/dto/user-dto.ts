@@ -1,5 +1,8 @@
-import type { Role, UserDto } from '../../../src/api/types.ts';
+import type { ApiKeyDto, AuthenticationActivityDto, Role, UserDto } from '../../../src/api/types.ts';
+import type { ApiKey } from '../../db/api-key-repository.ts';
+import type { AuthenticationActivity } from '../../db/authentication-activity-repository.ts';
 import type { User } from '../../db/user-repository.ts';
+import { formatDateTime } from '../format.ts';
 
 export const isAdmin = (user: User) => user.roles.includes('ADMIN');
 
@@ -19,3 +22,29 @@ export function toUserDto(user: User): UserDto {
   }
   return dto;
 }
+
+/** One login attempt (AuthenticationActivityDto). */
+export function toActivityDto(a: AuthenticationActivity): AuthenticationActivityDto {
+  return {
+    userId: a.userId,
+    email: a.email,
+    apiKeyId: a.apiKeyId,
+    apiKeyComment: a.apiKeyComment,
+    ip: a.ip,
+    userAgent: a.userAgent,
+    success: a.success,
+    error: a.error,
+    dateTime: formatDateTime(a.dateTime),
+    source: a.source,
+  };
+}
+
+/** ApiKeyDto; `shown` is the key itself right after creation, the redacted form afterwards. */
+export const toApiKeyDto = (key: ApiKey, shown: string): ApiKeyDto => ({
+  id: key.id,
+  userId: key.userId,
+  key: shown,
+  comment: key.comment,
+  createdDate: new Date(key.created).toISOString(),
+  lastModifiedDate: new Date(key.lastModified).toISOString(),
+});

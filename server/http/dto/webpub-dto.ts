@@ -2,6 +2,7 @@ import type { BookDto } from '../../../src/api/types.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { EpubPublication } from '../../domain/epub-publication.ts';
+import type { MediaProfile } from '../../media/book-reader.ts';
 import type { NavigationLink } from '../../media/epub-navigation.ts';
 
 /*
@@ -12,14 +13,14 @@ import type { NavigationLink } from '../../media/epub-navigation.ts';
 
 export const MEDIATYPE_DIVINA = 'application/divina+json';
 export const MEDIATYPE_WEBPUB = 'application/webpub+json';
-const PROFILE = {
+const PROFILE: Record<MediaProfile, string> = {
   DIVINA: 'https://readium.org/webpub-manifest/profiles/divina',
   PDF: 'https://readium.org/webpub-manifest/profiles/pdf',
   EPUB: 'https://readium.org/webpub-manifest/profiles/epub',
-} as const;
+};
 const ACQUISITION = 'http://opds-spec.org/acquisition';
 
-export type Profile = keyof typeof PROFILE;
+export type Profile = MediaProfile;
 
 export interface WPLink {
   href: string;

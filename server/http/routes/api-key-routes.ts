@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import type { ApiKeyDto } from '../../../src/api/types.ts';
 import type { ApiKey } from '../../db/api-key-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -8,18 +7,10 @@ import { REDACTED_KEY, hashApiKey, newApiKey } from '../auth/api-keys.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import { caller } from '../guards.ts';
+import { toApiKeyDto } from '../dto/user-dto.ts';
 import { type FolioApp, Type, withMessage } from '../schemas.ts';
 
 const ApiKeyRequest = Type.Object({ comment: withMessage(Type.String({ pattern: '\\S' }), 'must not be blank') });
-
-const toApiKeyDto = (key: ApiKey, shown: string): ApiKeyDto => ({
-  id: key.id,
-  userId: key.userId,
-  key: shown,
-  comment: key.comment,
-  createdDate: new Date(key.created).toISOString(),
-  lastModifiedDate: new Date(key.lastModified).toISOString(),
-});
 
 /** The caller's own API keys (REFERENCE §1.6). Managing keys needs a login, not another key. */
 export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {

@@ -14,7 +14,7 @@ import {
   pageOfLocator,
   saveProgression,
 } from '../../domain/r2-progression.ts';
-import { BOOK_READERS } from '../../media/readers.ts';
+import { mediaProfileOf } from '../../media/readers.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import {
@@ -52,8 +52,6 @@ interface ReadableBook {
   profile: Profile;
 }
 
-const profileOf = (media: Media): Profile | undefined => BOOK_READERS.find((r) => r.mediaType === media.mediaType)?.mediaProfile;
-
 const notCompatible = (media: Media) => badRequest(`Book media type '${media.mediaType}' not compatible with requested profile`);
 
 /**
@@ -71,7 +69,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     const media = book && ctx.repos.media.findByBookId(book.id);
     if (!book || !media || !canAccessLibrary(user, book.libraryId)) throw notFound();
     requirePagesReady(media);
-    const profile = profileOf(media);
+    const profile = mediaProfileOf(media.mediaType);
     if (!profile) throw notFound('Book analysis failed');
     return { user, book, media, profile };
   };
@@ -242,7 +240,7 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
     if (!book || !media || !canAccessLibrary(user, book.libraryId)) throw notFound();
     const lastModifiedSeconds = Math.floor(media.lastModified / 1000);
     if (notModifiedSince(request, media.lastModified)) return reply.code(304).send();
-    if (profileOf(media) !== 'EPUB') throw notCompatible(media);
+    if (mediaProfileOf(media.mediaType) !== 'EPUB') throw notCompatible(media);
 
     const listed =
       ctx.repos.media.findFiles(book.id).find((f) => f.fileName === name) ??

@@ -1,6 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthenticationActivityDto } from '../../../src/api/types.ts';
-import type { AuthenticationActivity } from '../../db/authentication-activity-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -8,28 +6,12 @@ import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SESSION_COOKIE } from '../auth/sessions.ts';
 import { badRequest, errorBody, forbidden, notFound } from '../errors.ts';
-import { formatDateTime } from '../format.ts';
 import { caller, requireRole } from '../guards.ts';
-import { isAdmin, toUserDto } from '../dto/user-dto.ts';
+import { isAdmin, toActivityDto, toUserDto } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { type FolioApp, IdParams, PagingQuery, Type } from '../schemas.ts';
 import { type PasswordChange, PasswordUpdate, UserCreation, UserUpdate, applyRestrictions, restrictionsChanged } from './user-schemas.ts';
-
-export function toActivityDto(a: AuthenticationActivity): AuthenticationActivityDto {
-  return {
-    userId: a.userId,
-    email: a.email,
-    apiKeyId: a.apiKeyId,
-    apiKeyComment: a.apiKeyComment,
-    ip: a.ip,
-    userAgent: a.userAgent,
-    success: a.success,
-    error: a.error,
-    dateTime: formatDateTime(a.dateTime),
-    source: a.source,
-  };
-}
 
 /** Password changes are refused to API-key callers: a leaked key must not take over the account. */
 function requireInteractive(request: FastifyRequest): void {
