@@ -3,20 +3,21 @@ import type { BookReader, MediaProfile } from './book-reader.ts';
 import { epubReader } from './epub-reader.ts';
 import { pdfReader } from './pdf-reader.ts';
 import { rar4Reader, rar5Reader } from './rar-reader.ts';
+import { sevenZipReader } from './sevenzip-reader.ts';
 import { zipReader } from './zip-reader.ts';
 
 /**
  * Every supported container format; the scanner and analyser pick from this list. EPUB comes
  * before zip: both start with a zip header, the EPUB signature is the more specific one.
  */
-export const BOOK_READERS: readonly BookReader[] = [epubReader, zipReader, rar4Reader, rar5Reader, pdfReader];
+export const BOOK_READERS: readonly BookReader[] = [epubReader, zipReader, rar4Reader, rar5Reader, sevenZipReader, pdfReader];
 
 /**
- * Comic archive formats that are listed as books although no reader opens them (7-Zip: .cb7/.7z).
- * They show up in their series, and analysis marks them UNSUPPORTED with ERR_1001, as Komga does,
- * instead of the files being silently ignored.
+ * Comic archive formats that are listed as books although no reader opens them: they show up in
+ * their series, and analysis marks them UNSUPPORTED with ERR_1001, as Komga does, instead of the
+ * files being silently ignored. (7-Zip's .cb7/.7z used to be here; sevenzip-reader.ts reads them.)
  */
-export const LISTED_UNSUPPORTED_EXTENSIONS: readonly string[] = ['cb7', '7z'];
+export const LISTED_UNSUPPORTED_EXTENSIONS: readonly string[] = [];
 
 export function bookExtension(filePath: string): string {
   return extname(filePath).slice(1).toLowerCase();

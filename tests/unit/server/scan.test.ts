@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto, SeriesDto } from '../../../src/api/types.ts';
 import { BLUE, GREEN, RED, createCbz, createSampleLibrary, lyingPng, renderPage, type SampleLibrary } from '../../fixtures/index.ts';
+import { writeSevenZip } from '../../fixtures/sevenzip.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
@@ -72,16 +73,14 @@ describe('scanning the sample library', () => {
     expect((await server.get('/api/v2/users/me')).statusCode).toBe(200);
   });
 
-  it('lists 7-Zip comics (.cb7, .7z) as books, UNSUPPORTED with ERR_1001', async () => {
-    // A 7z signature header is enough: no reader opens it, analysis must say so.
-    const signature = Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04]);
-    await mkdir(join(sample.root, 'Seven'), { recursive: true });
-    await writeFile(join(sample.root, 'Seven', 'Seven 01.cb7'), Buffer.concat([signature, Buffer.alloc(56)]));
-    await writeFile(join(sample.root, 'Seven', 'Seven 02.7z'), Buffer.concat([signature, Buffer.alloc(56)]));
+  it('scans 7-Zip comics (.cb7, .7z) as books and reads them', async () => {
+    const page = { name: 'page 1.png', data: await renderPage({ width: 10, height: 20, color: RED, format: 'png' }) };
+    await writeSevenZip(join(sample.root, 'Seven', 'Seven 01.cb7'), [page]);
+    await writeSevenZip(join(sample.root, 'Seven', 'Seven 02.7z'), [page], { solid: false });
     await addLibrary(server, sample.root);
     const books = await booksByName();
     for (const name of ['Seven 01', 'Seven 02']) {
-      expect(books.get(name)?.media).toMatchObject({ status: 'UNSUPPORTED', comment: 'ERR_1001', pagesCount: 0 });
+      expect(books.get(name)?.media).toMatchObject({ status: 'READY', mediaType: 'application/x-7z-compressed', pagesCount: 1 });
     }
   });
 

@@ -1,0 +1,35 @@
+/** Messages between the 7-Zip client (main thread, sevenzip-client.ts) and sevenzip-worker.ts. */
+
+/** One member as 7-Zip lists it (`l -slt`). */
+export interface SevenZipMember {
+  name: string;
+  size: number;
+  isDirectory: boolean;
+  encrypted: boolean;
+  /** Coders, e.g. "LZMA2:24", "LZMA:384k BCJ", "PPMD:o6:mem23". */
+  method: string;
+  /** Solid block index; members of one block are unpacked in sequence. -1 when not listed. */
+  block: number;
+}
+
+export type SevenZipRequest =
+  | { id: number; op: 'list'; path: string; maxMembers: number }
+  | {
+      id: number;
+      op: 'extract';
+      path: string;
+      names: string[];
+      /** Bytes kept per member (the rest is unpacked and dropped). */
+      keepPerMember: number;
+      /** Bytes kept over all members; later members get nothing once it is reached. */
+      keepTotal: number;
+    };
+
+export type SevenZipResult =
+  | { members: SevenZipMember[] }
+  /** Member name → its first bytes; a member that produced no output is absent. */
+  | { bytes: Record<string, ArrayBuffer> };
+
+export type SevenZipResponse =
+  | { id: number; result: SevenZipResult; error?: undefined }
+  | { id: number; error: { code: string; message: string }; result?: undefined };

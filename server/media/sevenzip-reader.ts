@@ -1,0 +1,156 @@
+import { access, constants } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
+import { staysInsideArchive } from './entry-names.ts';
+import { extractSevenZip, listSevenZip } from './sevenzip-client.ts';
+import type { SevenZipMember } from './sevenzip-protocol.ts';
+
+/*
+ * CB7/7z books through 7-Zip itself (7z-wasm, run in a worker by sevenzip-client.ts).
+ *
+ * Bounds: at most MAX_MEMBERS entries; coders that declare more working memory than
+ * MAX_CODER_MEMORY (LZMA/LZMA2 dictionary, PPMd model) are refused before anything is unpacked;
+ * a page is at most MAX_MEMBER_BYTES (declared and actual: unpacking past it keeps nothing more);
+ * entry names that would escape the archive are never asked for. Every call has the client's
+ * time limit and queue bound.
+ *
+ * 7z has no per-member random access inside a solid block: a member is unpacked by unpacking the
+ * block up to it. Analysis therefore asks for the first bytes of every member in ONE call (one
+ * pass over each block, ANALYSIS_PREFIX_BYTES per member, ANALYSIS_TOTAL_BYTES in all) instead of
+ * one call per member, which would unpack a solid block once per page.
+ */
+
+const SIGNATURE = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
+const MAX_MEMBERS = 100_000;
+/** Largest member served as a page, as for RAR: pages are held in memory one at a time. */
+export const MAX_7Z_MEMBER_BYTES = 128 * 1024 * 1024;
+/** Largest dictionary / model a coder may ask for (7-Zip's own -mx9 uses 64 MiB). */
+const MAX_CODER_MEMORY = 256 * 1024 * 1024;
+const ANALYSIS_PREFIX_BYTES = 64 * 1024;
+const ANALYSIS_TOTAL_BYTES = 64 * 1024 * 1024;
+
+/** "24" is 2^24 bytes; "384k", "64m", "1g" are sizes with a unit. */
+function sizeParameter(text: string): number {
+  const match = /^(\d+)([bkmg]?)$/i.exec(text);
+  if (!match) return 0;
+  const value = Number(match[1]);
+  const unit = match[2]!.toLowerCase();
+  if (!unit) return value < 64 ? 2 ** value : value;
+  return value * { b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[unit as 'b' | 'k' | 'm' | 'g'];
+}
+
+/** Working memory the coders of a member declare (`Method = LZMA2:24`, `PPMD:o6:mem23`, …). */
+export function declaredCoderMemory(method: string): number {
+  let largest = 0;
+  for (const coder of method.split(/\s+/)) {
+    const [name = '', ...parameters] = coder.split(':');
+    const kind = name.toUpperCase();
+    if (kind === 'LZMA' || kind === 'LZMA2') largest = Math.max(largest, sizeParameter(parameters[0] ?? ''));
+    if (kind === 'PPMD') {
+      const memory = parameters.find((p) => p.toLowerCase().startsWith('mem'));
+      if (memory) largest = Math.max(largest, sizeParameter(memory.slice(3)));
+    }
+  }
+  return largest;
+}
+
+async function openSevenZip(filePath: string): Promise<OpenedBook> {
+  try {
+    await access(filePath, constants.R_OK);
+  } catch (error) {
+    throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
+  }
+  const members = await listSevenZip(filePath, MAX_MEMBERS);
+  if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
+  const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
+  if (greedy) {
+    throw new MediaError('ERR_1008', `7z coder ${greedy.method} needs more than the ${MAX_CODER_MEMORY}-byte limit`);
+  }
+  return new OpenedSevenZip(filePath, members);
+}
+
+/** Names that can be asked for by name: one line each in 7-Zip's list file, inside the archive. */
+const requestable = (entry: BookEntry) => !entry.isDirectory && !/[\r\n]/.test(entry.name) && staysInsideArchive(entry.name);
+
+class OpenedSevenZip implements OpenedBook {
+  private readonly list: BookEntry[] = [];
+  /** First bytes of every member, filled by the first readPrefix (analysis) in one pass. */
+  private prefixes: Promise<Map<string, Buffer>> | undefined;
+
+  private readonly filePath: string;
+
+  constructor(filePath: string, members: SevenZipMember[]) {
+    this.filePath = filePath;
+    const seen = new Set<string>();
+    for (const member of members) {
+      // First occurrence wins when an archive repeats a name (7-Zip would unpack both to one file).
+      if (seen.has(member.name)) continue;
+      seen.add(member.name);
+      this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
+    }
+  }
+
+  entries(): readonly BookEntry[] {
+    return this.list;
+  }
+
+  private requireMember(name: string): number {
+    const entry = this.list.find((e) => e.name === name);
+    if (!entry || !requestable(entry)) throw new MediaError('ERR_1033', `entry not found: ${name}`);
+    return entry.uncompressedSize;
+  }
+
+  async openEntry(name: string): Promise<Readable> {
+    const size = this.requireMember(name);
+    if (size > MAX_7Z_MEMBER_BYTES) {
+      throw new MediaError('ERR_1007', `7z member ${name} is ${size} bytes, over the ${MAX_7Z_MEMBER_BYTES}-byte limit for one page`);
+    }
+    // One byte past the limit tells a member that unpacks to more than the limit from one that fits.
+    const bytes = (await extractSevenZip(this.filePath, [name], MAX_7Z_MEMBER_BYTES + 1, MAX_7Z_MEMBER_BYTES + 1)).get(name);
+    if (bytes && bytes.length > MAX_7Z_MEMBER_BYTES) {
+      throw new MediaError('ERR_1007', `7z member ${name} unpacks to more than the ${MAX_7Z_MEMBER_BYTES}-byte limit for one page`);
+    }
+    if (!bytes && size > 0) throw new MediaError('ERR_1007', `7z member ${name} could not be unpacked`);
+    return Readable.from([bytes ?? Buffer.alloc(0)], { objectMode: false });
+  }
+
+  async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
+    const size = this.requireMember(name);
+    const wanted = Math.max(1, Math.min(maxBytes, MAX_7Z_MEMBER_BYTES));
+    const cached = (await this.allPrefixes()).get(name);
+    if (cached && (cached.length >= wanted || cached.length >= size)) return cached.subarray(0, wanted);
+    const bytes = (await extractSevenZip(this.filePath, [name], wanted, wanted)).get(name);
+    if (!bytes && size > 0) throw new MediaError('ERR_1007', `7z member ${name} could not be unpacked`);
+    return bytes ?? Buffer.alloc(0);
+  }
+
+  private async allPrefixes(): Promise<Map<string, Buffer>> {
+    const names = this.list.filter((e) => e.uncompressedSize > 0 && requestable(e)).map((e) => e.name);
+    this.prefixes ??= extractSevenZip(this.filePath, names, ANALYSIS_PREFIX_BYTES, ANALYSIS_TOTAL_BYTES).catch((error: unknown) => {
+      // One damaged member fails 7-Zip's whole pass. That is the file's doing (a MediaError): the
+      // members are then read one by one, so each damaged one is reported on its own. Anything
+      // else (time limit, busy server) is passed on, to be retried later.
+      if (error instanceof MediaError) return new Map<string, Buffer>();
+      throw error;
+    });
+    try {
+      return await this.prefixes;
+    } catch (error) {
+      this.prefixes = undefined;
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.prefixes = undefined;
+  }
+}
+
+/** 7-Zip archives (signature "7z\xBC\xAF\x27\x1C"); .cb7 is the comic-book name for them. */
+export const sevenZipReader: BookReader = {
+  mediaType: 'application/x-7z-compressed',
+  mediaProfile: 'DIVINA',
+  extensions: ['cb7', '7z'],
+  matchesSignature: (head) => head.length >= SIGNATURE.length && SIGNATURE.every((byte, i) => head[i] === byte),
+  open: openSevenZip,
+};

@@ -1,0 +1,182 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
+import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
+import { BLUE, GREEN, RED, YELLOW, renderPage } from '../../fixtures/index.ts';
+import { writeSevenZip, type SevenZipEntry } from '../../fixtures/sevenzip.ts';
+import { addLibrary, startServer, type TestServer } from './helpers.ts';
+
+async function pngEntries(colors: [number, number, number][], width = 60, height = 90): Promise<SevenZipEntry[]> {
+  const entries: SevenZipEntry[] = [];
+  for (const [i, color] of colors.entries()) {
+    entries.push({ name: `page-${i + 1}.png`, data: await renderPage({ width, height, color, format: 'png' }) });
+  }
+  return entries;
+}
+
+async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+describe('7z reader', () => {
+  let server: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startServer({ claim: false });
+    dir = join(server.dir, 'direct');
+    await mkdir(dir, { recursive: true });
+  });
+  afterAll(async () => server.close());
+
+  it('recognises 7z by its signature only', () => {
+    expect(sevenZipReader.matchesSignature(Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4]))).toBe(true);
+    expect(sevenZipReader.matchesSignature(Buffer.from('7z'))).toBe(false);
+    expect(sevenZipReader.matchesSignature(Buffer.from('PK\x03\x04'))).toBe(false);
+  });
+
+  it('reads the working memory coders declare (dictionary, PPMd model)', () => {
+    expect(declaredCoderMemory('LZMA2:24')).toBe(16 * 1024 * 1024);
+    expect(declaredCoderMemory('LZMA:384k BCJ')).toBe(384 * 1024);
+    expect(declaredCoderMemory('LZMA2:1536m')).toBe(1536 * 1024 * 1024);
+    expect(declaredCoderMemory('PPMD:o6:mem23')).toBe(8 * 1024 * 1024);
+    expect(declaredCoderMemory('Copy')).toBe(0);
+  });
+
+  it.each([
+    ['solid', true],
+    ['non-solid', false],
+  ])('lists and reads the members of a %s archive, prefixes included', async (label, solid) => {
+    const entries = [
+      ...(await pngEntries([RED, GREEN])),
+      { name: 'Sub Folder/naïve page 3.png', data: await renderPage({ width: 7, height: 9, color: BLUE, format: 'png' }) },
+      // Taken literally: 7-Zip's wildcards are off, so this never means "every .png".
+      { name: '*.png', data: await renderPage({ width: 5, height: 5, color: YELLOW, format: 'png' }) },
+      { name: 'notes.txt', data: Buffer.from('not a page') },
+    ];
+    const path = join(dir, `${label}.cb7`);
+    await writeSevenZip(path, entries, { solid });
+    const analysis = await analyseContainer(path);
+    expect(analysis.reader.mediaType).toBe('application/x-7z-compressed');
+    expect(analysis.pages.map((p) => [p.fileName, p.mediaType, p.width, p.height, p.fileSize])).toEqual([
+      ['*.png', 'image/png', 5, 5, entries[3]!.data.length],
+      ['page-1.png', 'image/png', 60, 90, entries[0]!.data.length],
+      ['page-2.png', 'image/png', 60, 90, entries[1]!.data.length],
+      ['Sub Folder/naïve page 3.png', 'image/png', 7, 9, entries[2]!.data.length],
+    ]);
+    expect(analysis.files.map((f) => f.fileName)).toEqual(['notes.txt']);
+    expect(analysis.failedEntries).toEqual([]);
+
+    const book = await analysis.reader.open(path);
+    try {
+      expect((await book.readPrefix('page-2.png', 8)).equals(entries[1]!.data.subarray(0, 8))).toBe(true);
+      expect((await readAll(await book.openEntry('Sub Folder/naïve page 3.png'))).equals(entries[2]!.data)).toBe(true);
+      expect((await readAll(await book.openEntry('*.png'))).equals(entries[3]!.data)).toBe(true);
+      await expect(book.openEntry('missing.png')).rejects.toMatchObject({ code: 'ERR_1033' });
+    } finally {
+      book.close();
+    }
+  });
+
+  it('refuses encrypted and damaged archives with ERR_1008', async () => {
+    const one = await pngEntries([RED]);
+    const encrypted = join(dir, 'encrypted.cb7');
+    await writeSevenZip(encrypted, one, { password: 'secret' });
+    await expect(analyseContainer(encrypted)).rejects.toMatchObject({ name: 'MediaError', code: 'ERR_1008' });
+    const good = join(dir, 'to-damage.cb7');
+    await writeSevenZip(good, await pngEntries([RED, GREEN, BLUE]));
+    const bytes = await readFile(good);
+    const truncated = join(dir, 'truncated.cb7');
+    await writeFile(truncated, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    await expect(analyseContainer(truncated)).rejects.toMatchObject({ name: 'MediaError', code: 'ERR_1008' });
+    const signatureOnly = join(dir, 'signature-only.7z');
+    await writeFile(signatureOnly, Buffer.concat([Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04]), Buffer.alloc(56)]));
+    await expect(analyseContainer(signatureOnly)).rejects.toMatchObject({ name: 'MediaError', code: 'ERR_1008' });
+  });
+
+  it('refuses a member over the page limit with ERR_1007, unpacking it without holding it', async () => {
+    const path = join(dir, 'huge-member.cb7');
+    const page = await pngEntries([GREEN]);
+    // Zeros pack to almost nothing; declared (and real) size is one byte over the limit.
+    await writeSevenZip(path, [...page, { name: 'page-2.png', data: Buffer.alloc(MAX_7Z_MEMBER_BYTES + 1) }], { level: 1 });
+    const before = process.memoryUsage().rss;
+    const analysis = await analyseContainer(path);
+    // The zeros are no image: a file, not a page; the real page is still read.
+    expect(analysis.pages.map((p) => p.fileName)).toEqual(['page-1.png']);
+    const book = await analysis.reader.open(path);
+    try {
+      await expect(book.openEntry('page-2.png')).rejects.toMatchObject({ name: 'MediaError', code: 'ERR_1007' });
+      expect((await readAll(await book.openEntry('page-1.png'))).equals(page[0]!.data)).toBe(true);
+    } finally {
+      book.close();
+    }
+    // Analysis unpacked all 128 MiB to look at the first bytes; memory grew by far less than that.
+    expect(process.memoryUsage().rss - before).toBeLessThan(96 * 1024 * 1024);
+  }, 60_000);
+});
+
+/**
+ * The whole server with a library of 7-Zip books: good ones (solid .cb7, non-solid .7z, PPMd) are
+ * READY and serve their exact page bytes, conversions and thumbnails; broken ones end in ERROR.
+ */
+describe('7z books through the server', () => {
+  let server: TestServer;
+  let books: Map<string, BookDto>;
+  const written = new Map<string, SevenZipEntry[]>();
+
+  beforeAll(async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const sevens = join(root, 'Sevens');
+    written.set('solid', await pngEntries([RED, GREEN, BLUE]));
+    written.set('loose', await pngEntries([YELLOW, RED]));
+    written.set('ppmd', await pngEntries([BLUE]));
+    await writeSevenZip(join(sevens, 'solid.cb7'), written.get('solid')!);
+    await writeSevenZip(join(sevens, 'loose.7z'), written.get('loose')!, { solid: false });
+    await writeSevenZip(join(sevens, 'ppmd.cb7'), written.get('ppmd')!, { method: 'PPMd' });
+    const broken = join(root, 'Broken Sevens');
+    await writeSevenZip(join(broken, 'encrypted.cb7'), written.get('ppmd')!, { password: 'secret' });
+    await writeFile(join(broken, 'signature-only.cb7'), Buffer.concat([Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0x00, 0x04]), Buffer.alloc(56)]));
+    await writeSevenZip(join(broken, 'not-images.cb7'), [{ name: 'readme.txt', data: Buffer.from('hello') }]);
+    await addLibrary(server, root);
+    const page = await server.json<Page<BookDto>>('/api/v1/books?unpaged=true');
+    books = new Map(page.content.map((b) => [b.name, b]));
+  }, 60_000);
+  afterAll(async () => server.close());
+
+  it.each(['solid', 'loose', 'ppmd'])('serves the exact page bytes of %s, a conversion and a thumbnail', async (name) => {
+    const book = books.get(name)!;
+    const entries = written.get(name)!;
+    expect(book.media).toMatchObject({ status: 'READY', mediaType: 'application/x-7z-compressed', mediaProfile: 'DIVINA', pagesCount: entries.length });
+    const pages = await server.json<PageDto[]>(`/api/v1/books/${book.id}/pages`);
+    expect(pages.map((p) => [p.fileName, p.mediaType, p.width, p.height, p.sizeBytes])).toEqual(
+      entries.map((e) => [e.name, 'image/png', 60, 90, e.data.length]),
+    );
+    for (const [i, entry] of entries.entries()) {
+      const response = await server.get(`/api/v1/books/${book.id}/pages/${i + 1}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('image/png');
+      expect(response.rawPayload.equals(entry.data)).toBe(true);
+    }
+    const converted = await server.get(`/api/v1/books/${book.id}/pages/1?convert=jpeg`);
+    expect((await sharp(converted.rawPayload).metadata()).format).toBe('jpeg');
+    const thumbnail = await server.get(`/api/v1/books/${book.id}/thumbnail`);
+    expect(thumbnail.statusCode).toBe(200);
+    expect((await sharp(thumbnail.rawPayload).metadata()).format).toBe('jpeg');
+  });
+
+  it.each([
+    ['encrypted', 'ERR_1008'],
+    ['signature-only', 'ERR_1008'],
+    ['not-images', 'ERR_1006'],
+  ])('marks %s as ERROR %s and refuses its pages', async (name, code) => {
+    const book = books.get(name)!;
+    expect(book.media).toMatchObject({ status: 'ERROR', comment: code, pagesCount: 0 });
+    expect((await server.get(`/api/v1/books/${book.id}/pages/1`)).statusCode).toBe(404);
+    expect((await server.get('/api/v2/users/me')).statusCode).toBe(200);
+  });
+});
