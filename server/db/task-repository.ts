@@ -1,4 +1,4 @@
-import type { TaskStore, TaskType } from '../domain/task-queue.ts';
+import type { TaskStore, TaskType } from '../domain/tasks/task-queue.ts';
 import type { Db } from './database.ts';
 
 export interface StoredTask {

@@ -3,7 +3,7 @@ import type { Repositories } from '../db/repositories.ts';
 import type { Logger } from '../logging.ts';
 import type { ArchivePool } from '../media/archive-pool.ts';
 import type { EventBus } from './events.ts';
-import type { TaskQueue } from './task-queue.ts';
+import type { TaskQueue } from './tasks/task-queue.ts';
 
 /** Everything the domain services share; built once per server (see server/http/app.ts). */
 export interface FolioContext {

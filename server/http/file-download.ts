@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library-paths.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library/library-paths.ts';
 import { HttpError, notFound } from './errors.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import yazl from 'yazl';
 import { attachmentDisposition } from './file-download.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
-import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library-paths.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library/library-paths.ts';
 
 export interface ZipMember {
   /** Absolute path of the file on disk. */

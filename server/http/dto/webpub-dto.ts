@@ -1,7 +1,7 @@
 import type { BookDto } from '../../../src/api/types.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
-import type { EpubPublication } from '../../domain/epub-publication.ts';
+import type { EpubPublication } from '../../domain/reading/epub-publication.ts';
 import type { MediaProfile } from '../../media/book-reader.ts';
 import type { NavigationLink } from '../../media/epub-navigation.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { liveBookIds, submitBookAnalysis, submitEmptyTrash, submitMetadataRefresh } from '../../domain/library-tasks.ts';
+import { liveBookIds, submitBookAnalysis, submitEmptyTrash, submitMetadataRefresh } from '../../domain/tasks/library-tasks.ts';
 import { notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { IdParams, type FolioApp } from '../schemas.ts';

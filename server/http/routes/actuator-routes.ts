@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { TaskMetrics } from '../../domain/task-metrics.ts';
+import { TaskMetrics } from '../../domain/tasks/task-metrics.ts';
 import { logFilePath } from '../../logging.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';

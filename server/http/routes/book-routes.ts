@@ -1,9 +1,9 @@
 import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { libraryRoots } from '../../domain/library-paths.ts';
-import { bookThumbnail } from '../../domain/book-thumbnails.ts';
-import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/read-progress.ts';
+import { libraryRoots } from '../../domain/library/library-paths.ts';
+import { bookThumbnail } from '../../domain/posters/book-thumbnails.ts';
+import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';

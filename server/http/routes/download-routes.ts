@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { canSeeBook } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { libraryRoots } from '../../domain/library-paths.ts';
+import { libraryRoots } from '../../domain/library/library-paths.ts';
 import { notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { canAccessLibrary, requireRole } from '../guards.ts';

@@ -3,9 +3,9 @@ import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts
 import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
 import { BOOK_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { openBookPage } from '../../domain/page-content.ts';
-import { submitPageRemoval } from '../../domain/page-hashing.ts';
-import { canRemovePages } from '../../domain/page-removal.ts';
+import { openBookPage } from '../../domain/pages/page-content.ts';
+import { submitPageRemoval } from '../../domain/hashing/page-hashing.ts';
+import { canRemovePages } from '../../domain/hashing/page-removal.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { formatLocalDateTime } from '../dto/local-date-time.ts';
 import { badRequest, notFound } from '../errors.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SERIES_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { deleteBookFile, deleteSeriesFolder } from '../../domain/file-deletion.ts';
-import { OutsideLibraryError } from '../../domain/library-paths.ts';
+import { deleteBookFile, deleteSeriesFolder } from '../../domain/library/file-deletion.ts';
+import { OutsideLibraryError } from '../../domain/library/library-paths.ts';
 import { toHistoricalEventDto } from '../dto/history-dto.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';

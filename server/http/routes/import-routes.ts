@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { isAbsolute } from 'node:path';
-import { ImportError, importBook } from '../../domain/book-import.ts';
-import { matchImportMetadata } from '../../domain/import-match.ts';
+import { ImportError, importBook } from '../../domain/import/book-import.ts';
+import { matchImportMetadata } from '../../domain/import/import-match.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder } from '../../domain/transient-books.ts';
+import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder } from '../../domain/import/transient-books.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';

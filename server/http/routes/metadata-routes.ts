@@ -4,8 +4,8 @@ import {
   MetadataValidationError,
   applyBookMetadataUpdate,
   applySeriesMetadataUpdate,
-} from '../../domain/metadata-update.ts';
-import { refreshSeriesAggregation } from '../../domain/series-aggregation.ts';
+} from '../../domain/metadata/metadata-update.ts';
+import { refreshSeriesAggregation } from '../../domain/metadata/series-aggregation.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Nullable, type TSchema, StringEnum, Type } from '../schemas.ts';

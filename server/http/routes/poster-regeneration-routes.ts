@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { submitPosterRegeneration } from '../../domain/poster-regeneration.ts';
+import { submitPosterRegeneration } from '../../domain/posters/poster-regeneration.ts';
 import { requireRole } from '../guards.ts';
 import { type FolioApp, Type } from '../schemas.ts';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Book } from '../../db/book-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { openBookPage } from '../../domain/page-content.ts';
-import type { PageRenderOptions } from '../../domain/rendered-pages.ts';
+import { openBookPage } from '../../domain/pages/page-content.ts';
+import type { PageRenderOptions } from '../../domain/pages/rendered-pages.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { resolveStreamedPage } from '../streamed-page.ts';

@@ -5,7 +5,7 @@ import type { Media, MediaPage } from '../../db/media-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { type EpubPosition, epubPublication, openArchive } from '../../domain/epub-publication.ts';
+import { type EpubPosition, epubPublication, openArchive } from '../../domain/reading/epub-publication.ts';
 import {
   type LocatorInput,
   ProgressionConflict,
@@ -13,7 +13,7 @@ import {
   currentProgression,
   pageOfLocator,
   saveProgression,
-} from '../../domain/r2-progression.ts';
+} from '../../domain/reading/r2-progression.ts';
 import { mediaProfileOf } from '../../media/readers.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import { toBookDto } from '../dto/book-dto.ts';

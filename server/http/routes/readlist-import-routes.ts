@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
-import { matchComicRackList } from '../../domain/comicrack-match.ts';
+import { matchComicRackList } from '../../domain/metadata/comicrack-match.ts';
 import { canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { badRequest } from '../errors.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { seriesPoster } from '../../domain/series-poster.ts';
-import { markSeriesRead, markSeriesUnread } from '../../domain/read-progress.ts';
+import { seriesPoster } from '../../domain/posters/series-poster.ts';
+import { markSeriesRead, markSeriesUnread } from '../../domain/reading/read-progress.ts';
 import { notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin } from '../guards.ts';
 import { bookConditionFromQuery, seriesConditionFromQuery } from '../legacy-filters.ts';

@@ -1,5 +1,5 @@
 import type { FolioContext } from '../../domain/context.ts';
-import { enableEmptyListsCleanup } from '../../domain/empty-lists-cleanup.ts';
+import { enableEmptyListsCleanup } from '../../domain/library/empty-lists-cleanup.ts';
 import { type StoredSettings, THUMBNAIL_SIZES, type ThumbnailSize, readSettings, writeSettings } from '../../domain/server-settings.ts';
 import { rotateRememberMeKey } from '../auth/remember-me.ts';
 import { requireRole } from '../guards.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { markBooksRead } from '../../domain/read-progress.ts';
+import { markBooksRead } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller } from '../guards.ts';

@@ -13,8 +13,8 @@ import {
   posterRepository,
   selectPoster,
   storeUploadedPoster,
-} from '../../domain/poster-uploads.ts';
-import { thumbnailFilePath } from '../../domain/thumbnail-files.ts';
+} from '../../domain/posters/poster-uploads.ts';
+import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';

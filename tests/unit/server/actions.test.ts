@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
-import { startScanScheduler } from '../../../server/domain/scan-scheduler.ts';
+import { startScanScheduler } from '../../../server/domain/tasks/scan-scheduler.ts';
 import { RED, createCbz, createSampleLibrary, type SampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 

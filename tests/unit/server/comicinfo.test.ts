@@ -2,8 +2,8 @@ import { utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
-import { MalformedComicInfoError, parseComicInfo } from '../../../server/domain/comicinfo.ts';
-import { looksLikeWebtoon } from '../../../server/domain/webtoon-detection.ts';
+import { MalformedComicInfoError, parseComicInfo } from '../../../server/domain/metadata/comicinfo.ts';
+import { looksLikeWebtoon } from '../../../server/domain/analysis/webtoon-detection.ts';
 import { BLUE, RED, createCbz, type ComicInfoSpec } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
-import { edgePageNumbers } from '../../../server/domain/page-hashing.ts';
+import { edgePageNumbers } from '../../../server/domain/hashing/page-hashing.ts';
 import type { HistoricalEventDto } from '../../../server/http/dto/history-dto.ts';
 import { BLUE, CYAN, createCbz, createSampleLibrary, GREEN, MAGENTA, RED, type PageSpec, type Rgb, WHITE, type WrittenBook, YELLOW } from '../../fixtures/index.ts';
 import { writeRar4 } from '../../fixtures/rar.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
 import sharp from 'sharp';
-import { barcodePageNumbers, findIsbnInImage } from '../../../server/domain/barcode-isbn.ts';
+import { barcodePageNumbers, findIsbnInImage } from '../../../server/domain/metadata/barcode-isbn.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz } from '../../fixtures/index.ts';
 import { barcodePage, ean13CheckDigit, ean13Modules, ean13Svg } from '../../fixtures/ean13.ts';
 import { startServer, type TestServer } from './helpers.ts';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
-import { normaliseIsbn } from '../../../server/domain/metadata-update.ts';
+import { normaliseIsbn } from '../../../server/domain/metadata/metadata-update.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 

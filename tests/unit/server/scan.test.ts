@@ -188,7 +188,7 @@ describe('re-scanning', () => {
     const path = sample.series[0]!.books[1]!.path;
     await writeFile(path, Buffer.concat([await import('node:fs/promises').then((fs) => fs.readFile(path)), Buffer.alloc(10)]));
     // Scan only (no analysis) to observe the intermediate state.
-    const { scanLibrary } = await import('../../../server/domain/scanner.ts');
+    const { scanLibrary } = await import('../../../server/domain/library/scanner.ts');
     const result = await scanLibrary(server.app.folio, library.id);
     expect(result.toAnalyse).toEqual([id]);
     expect(server.app.folio.repos.media.findByBookId(id)!.status).toBe('OUTDATED');

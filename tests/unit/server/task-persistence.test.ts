@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
-import { submitBookAnalysis, submitLibraryScan, submitMetadataRefresh } from '../../../server/domain/library-tasks.ts';
-import { TaskQueue } from '../../../server/domain/task-queue.ts';
+import { submitBookAnalysis, submitLibraryScan, submitMetadataRefresh } from '../../../server/domain/tasks/library-tasks.ts';
+import { TaskQueue } from '../../../server/domain/tasks/task-queue.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 

@@ -1,0 +1,81 @@
+import { MediaError } from '../../media/book-reader.ts';
+import { isTransientFailure } from '../../media/transient-errors.ts';
+import { analyseOpened } from '../../media/analyse-container.ts';
+import type { Media, MediaFile, MediaPage } from '../../db/media-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { applyBookFileOptions } from '../book-files/book-file-options.ts';
+import { removeGeneratedThumbnails } from '../posters/book-thumbnails.ts';
+import { refreshBookMetadata } from '../metadata/metadata-refresh.ts';
+import { detectWebtoonSeries } from './webtoon-detection.ts';
+
+/** What became of an analysis: recorded, or put off because the server was short of resources. */
+export type AnalysisOutcome = 'recorded' | 'deferred' | 'skipped';
+
+/**
+ * Analyses one book file and records the outcome. Failures of the file become media status ERROR
+ * with a Komga error code in `comment`; they never throw, so one broken file cannot stop a
+ * library. Failures of the server (out of descriptors, no free archive handle, a time limit) are
+ * not the book's fault: nothing is recorded and the caller retries later ('deferred').
+ */
+export async function analyseBook(ctx: FolioContext, bookId: string): Promise<AnalysisOutcome> {
+  const book = ctx.repos.books.findById(bookId);
+  const media = ctx.repos.media.findByBookId(bookId);
+  if (!book || !media || book.deletedDate !== null) return 'skipped';
+  const library = ctx.repos.libraries.findById(book.libraryId);
+  const now = Date.now();
+  let next: Media;
+  let pages: MediaPage[] = [];
+  let files: MediaFile[] = [];
+  try {
+    const result = await ctx.archives.withFreshHandle(book.url, ({ reader, book: opened }) =>
+      analyseOpened(reader, opened, library?.analyzeDimensions ?? true),
+    );
+    pages = result.pages.map((p, index) => ({
+      number: index + 1,
+      fileName: p.fileName,
+      mediaType: p.mediaType,
+      width: p.width,
+      height: p.height,
+      fileSize: p.fileSize,
+    }));
+    files = result.files;
+    const comments: string[] = [];
+    if (result.failedEntries.length > 0) comments.push('ERR_1007');
+    // Text EPUBs have a page count (an estimate) but no page images.
+    const pageCount = result.pageCount ?? pages.length;
+    next = {
+      ...media,
+      status: pageCount > 0 ? 'READY' : 'ERROR',
+      mediaType: result.reader.mediaType,
+      comment: pageCount > 0 ? comments.join(' ') || null : 'ERR_1006',
+      pageCount,
+      epubDivinaCompatible: result.epubDivinaCompatible ?? false,
+      lastModified: now,
+    };
+    if (pages.length === 0) pages = [];
+  } catch (error) {
+    if (isTransientFailure(error)) {
+      ctx.logger.warn({ err: error, bookId, file: book.url }, 'analysis deferred: server short of resources');
+      return 'deferred';
+    }
+    const code = error instanceof MediaError ? error.code : 'ERR_1005';
+    if (!(error instanceof MediaError)) ctx.log(`analysis of ${book.url} failed`, error);
+    // A format no reader handles is UNSUPPORTED rather than broken (Komga's ERR_1001).
+    const status = code === 'ERR_1001' ? 'UNSUPPORTED' : 'ERROR';
+    next = { ...media, status, mediaType: null, comment: code, pageCount: 0, lastModified: now };
+    pages = [];
+    files = [];
+  }
+  // The file may have been removed or re-queued while we were reading it.
+  if (!ctx.repos.books.findById(bookId)) return 'skipped';
+  ctx.repos.media.replaceAnalysis(next, pages, files);
+  ctx.archives.forget(book.url);
+  await removeGeneratedThumbnails(ctx, bookId);
+  if (next.status === 'READY') {
+    await refreshBookMetadata(ctx, bookId, { barcode: false });
+    detectWebtoonSeries(ctx, book.seriesId, pages);
+  }
+  ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
+  if (next.status === 'READY') await applyBookFileOptions(ctx, bookId);
+  return 'recorded';
+}

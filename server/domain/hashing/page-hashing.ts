@@ -1,0 +1,104 @@
+import type { Readable } from 'node:stream';
+import xxhash, { type XXHashAPI } from 'xxhash-wasm';
+import { PageHashRepository } from '../../db/page-hash-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { openBookPage } from '../pages/page-content.ts';
+import { canRemovePages, removePagesFromBook } from './page-removal.ts';
+
+/**
+ * Page hashes spot pages repeated across books (scanner credits, ads, blank pages). Like Komga,
+ * only the first and last few pages of a book are hashed: that is where such pages sit, and it
+ * keeps hashing a large library cheap. The hash is xxHash64 (hex): fast, and collisions between
+ * different images are not a practical concern for this use.
+ */
+export const PAGE_HASH_EDGE = 3;
+
+let api: Promise<XXHashAPI> | undefined;
+const hasher = () => (api ??= xxhash());
+
+/** xxHash64 of a stream's bytes, as 16 hex digits. */
+export async function hashStream(stream: Readable): Promise<string> {
+  const hash = (await hasher()).create64();
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return hash.digest().toString(16).padStart(16, '0');
+}
+
+export async function hashBuffer(bytes: Uint8Array): Promise<string> {
+  return (await hasher()).h64Raw(bytes).toString(16).padStart(16, '0');
+}
+
+/** Formats whose pages are archive entries (hashable as stored, and rewritable for removal). */
+const ARCHIVE_TYPES = new Set(['application/zip']);
+const isArchiveBook = (mediaType: string | null) =>
+  mediaType !== null && (ARCHIVE_TYPES.has(mediaType) || mediaType.startsWith('application/x-rar-compressed'));
+
+/** Numbers of the pages to hash in a book of `count` pages. */
+export function edgePageNumbers(count: number): number[] {
+  const out: number[] = [];
+  for (let n = 1; n <= count; n++) if (n <= PAGE_HASH_EDGE || n > count - PAGE_HASH_EDGE) out.push(n);
+  return out;
+}
+
+/**
+ * Hashes the edge pages of an analysed book when its library has `hashPages`, then removes the
+ * pages whose hash an admin marked DELETE_AUTO (this runs after every analysis, so after scans).
+ */
+export async function hashBookPages(ctx: FolioContext, bookId: string): Promise<void> {
+  const book = ctx.repos.books.findById(bookId);
+  const media = ctx.repos.media.findByBookId(bookId);
+  if (!book || book.deletedDate !== null || media?.status !== 'READY' || !isArchiveBook(media.mediaType)) return;
+  if (!ctx.repos.libraries.findById(book.libraryId)?.hashPages) return;
+  const repo = new PageHashRepository(ctx.db);
+  for (const number of edgePageNumbers(media.pageCount)) {
+    try {
+      const content = await openBookPage(ctx, bookId, number);
+      if (!content) continue;
+      repo.setPageHash(bookId, number, await hashStream(content.stream));
+    } catch (error) {
+      ctx.log(`cannot hash page ${number} of ${book.url}`, error);
+    }
+  }
+  const auto = repo.bookPagesWithAction(bookId, 'DELETE_AUTO');
+  if (auto.length > 0) submitPageRemoval(ctx, bookId, auto);
+}
+
+export function submitPageHashing(ctx: FolioContext, bookId: string): void {
+  const book = ctx.repos.books.findById(bookId);
+  if (!book || !ctx.repos.libraries.findById(book.libraryId)?.hashPages) return;
+  ctx.tasks.submit('HashBookPages', `HashBookPages:${bookId}`, () => hashBookPages(ctx, bookId), 0, { bookId });
+}
+
+export function submitPageRemoval(ctx: FolioContext, bookId: string, pages: { number: number; fileName: string; hash: string }[]): void {
+  if (!canRemovePages(ctx.repos.media.findByBookId(bookId)?.mediaType)) return;
+  // The key names the pages: two requests for different pages of a book are both kept (removal
+  // itself is serialised per book).
+  const key = `RemoveHashedPages:${bookId}:${pages.map((p) => `${p.fileName}@${p.hash}`).join(',')}`;
+  ctx.tasks.submit('RemoveHashedPages', key, () => removePagesFromBook(ctx, bookId, pages), 1, { bookId, pages });
+}
+
+/**
+ * After a scan of a library with `hashPages`: hashes books analysed before hashing was turned on,
+ * and removes the pages an admin marked DELETE_AUTO from every book that still has them.
+ */
+export function submitPageHashMaintenance(ctx: FolioContext, libraryId: string): void {
+  if (!ctx.repos.libraries.findById(libraryId)?.hashPages) return;
+  const repo = new PageHashRepository(ctx.db);
+  const unhashed = ctx.db
+    .prepare(
+      `SELECT b.id FROM book b JOIN media m ON m.book_id = b.id
+       WHERE b.library_id = ? AND b.deleted_date IS NULL AND m.status = 'READY' AND m.page_count > 0
+         AND NOT EXISTS (SELECT 1 FROM media_page mp WHERE mp.book_id = b.id AND mp.file_hash <> '')`,
+    )
+    .pluck()
+    .all(libraryId) as string[];
+  for (const bookId of unhashed) submitPageHashing(ctx, bookId);
+  const withAuto = ctx.db
+    .prepare(
+      `SELECT DISTINCT mp.book_id FROM media_page mp JOIN book b ON b.id = mp.book_id
+       JOIN page_hash ph ON ph.hash = mp.file_hash AND ph.action = 'DELETE_AUTO'
+       WHERE b.library_id = ? AND b.deleted_date IS NULL`,
+    )
+    .pluck()
+    .all(libraryId) as string[];
+  for (const bookId of withAuto) submitPageRemoval(ctx, bookId, repo.bookPagesWithAction(bookId, 'DELETE_AUTO'));
+}

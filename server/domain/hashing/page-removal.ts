@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { HistoryRepository } from '../../db/history-repository.ts';
+import { PageHashRepository } from '../../db/page-hash-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { submitBookAnalysis } from '../tasks/library-tasks.ts';
+import { entryInsideLibrary } from '../library/library-paths.ts';
+import { hashStream } from './page-hashing.ts';
+// Same decoding as the zip reader, so names match what analysis recorded.
+import { decodeEntryName } from '../../media/zip-reader.ts';
+
+export interface PageToRemove {
+  fileName: string;
+  hash: string;
+}
+
+interface ZipEntry {
+  name: string;
+  entry: yauzl.Entry;
+}
+
+function openZip(path: string): Promise<{ zip: yauzl.ZipFile; entries: ZipEntry[] }> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('cannot open zip'));
+      const entries: ZipEntry[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        entries.push({ name: decodeEntryName(entry), entry });
+        zip.readEntry();
+      });
+      zip.once('end', () => resolve({ zip, entries }));
+      zip.once('error', (e) => {
+        zip.close();
+        reject(e);
+      });
+      zip.readEntry();
+    });
+  });
+}
+
+const entryStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
+  new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(error ?? new Error('no stream')) : resolve(stream))),
+  );
+
+async function fsyncPath(path: string, flags: string): Promise<void> {
+  const handle = await open(path, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Pages can only be removed from CBZ/ZIP books: other formats cannot be rewritten faithfully. */
+export const canRemovePages = (mediaType: string | null | undefined) => mediaType === 'application/zip';
+
+/** One rewrite of a given book at a time, whatever task asked for it. */
+const running = new Map<string, Promise<void>>();
+
+/**
+ * Removes pages (identified by entry name and content hash) from a CBZ book. The archive is
+ * rewritten safely: a new file is written next to the original (hidden, so a concurrent scan skips
+ * it), fsynced, then renamed over the original, so a crash leaves either the old or the new book,
+ * never half of one. Nothing is removed when the file changed since analysis, when an entry's
+ * bytes do not hash to the expected value, or when no page would be left. Each removed page is
+ * recorded as a DuplicatePageDeleted event; the book is then re-analysed.
+ */
+export function removePagesFromBook(ctx: FolioContext, bookId: string, pages: PageToRemove[]): Promise<void> {
+  const previous = running.get(bookId) ?? Promise.resolve();
+  const next = previous.then(() => removeNow(ctx, bookId, pages));
+  const settled = next.catch(() => undefined);
+  running.set(bookId, settled);
+  void settled.then(() => {
+    if (running.get(bookId) === settled) running.delete(bookId);
+  });
+  return next;
+}
+
+async function removeNow(ctx: FolioContext, bookId: string, pages: PageToRemove[]): Promise<void> {
+  const book = ctx.repos.books.findById(bookId);
+  const media = ctx.repos.media.findByBookId(bookId);
+  const library = book && ctx.repos.libraries.findById(book.libraryId);
+  if (!book || !library || book.deletedDate !== null || !canRemovePages(media?.mediaType)) return;
+  const path = await entryInsideLibrary(library.root, book.url);
+  const before = await stat(path);
+  if (before.size !== book.fileSize || Math.floor(before.mtimeMs) !== book.fileLastModified) return;
+
+  const wanted = new Map(pages.map((p) => [p.fileName, p.hash]));
+  const { zip, entries } = await openZip(path);
+  const removed: { name: string; hash: string }[] = [];
+  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.folio-tmp`);
+  try {
+    for (const { name, entry } of entries) {
+      const expected = wanted.get(name);
+      if (expected && (await hashStream(await entryStream(zip, entry))) === expected) removed.push({ name, hash: expected });
+    }
+    if (removed.length === 0 || removed.length >= media.pageCount) return;
+    const removedNames = new Set(removed.map((r) => r.name));
+    const out = new yazl.ZipFile();
+    for (const { name, entry } of entries) {
+      if (removedNames.has(name)) continue;
+      if (name.endsWith('/')) {
+        out.addEmptyDirectory(name, { mtime: entry.getLastModDate() });
+        continue;
+      }
+      out.addReadStreamLazy(
+        name,
+        { mtime: entry.getLastModDate(), compress: entry.compressionMethod !== 0, size: entry.uncompressedSize },
+        (callback) => zip.openReadStream(entry, (error, stream) => callback(error, stream as Readable)),
+      );
+    }
+    out.end();
+    await pipeline(out.outputStream, createWriteStream(temp, { mode: before.mode & 0o777, flags: 'wx' }));
+    await fsyncPath(temp, 'r+');
+    await rename(temp, path);
+    await fsyncPath(dirname(path), 'r').catch(() => undefined);
+  } catch (error) {
+    await rm(temp, { force: true });
+    ctx.log(`cannot remove pages from ${path}`, error);
+    return;
+  } finally {
+    zip.close();
+  }
+
+  const now = Date.now();
+  const after = await stat(path);
+  ctx.archives.forget(path);
+  const current = ctx.repos.books.findById(bookId) ?? book;
+  ctx.repos.books.update({
+    ...current,
+    fileSize: after.size,
+    fileLastModified: Math.floor(after.mtimeMs),
+    fileHash: '',
+    lastModified: now,
+  });
+  const currentMedia = ctx.repos.media.findByBookId(bookId);
+  if (currentMedia) ctx.repos.media.update({ ...currentMedia, status: 'OUTDATED', lastModified: now });
+
+  const history = new HistoryRepository(ctx.db);
+  const hashes = new PageHashRepository(ctx.db);
+  const byName = new Map(ctx.repos.media.findPages(bookId).map((p) => [p.fileName, p]));
+  for (const { name, hash } of removed) {
+    const page = byName.get(name);
+    history.insert({
+      type: 'DuplicatePageDeleted',
+      bookId,
+      seriesId: book.seriesId,
+      timestamp: now,
+      properties: {
+        name: book.url,
+        'page file name': name,
+        'page file hash': hash,
+        ...(page ? { 'page number': String(page.number), 'page media type': page.mediaType } : {}),
+        ...(page?.fileSize != null ? { 'page file size': String(page.fileSize) } : {}),
+      },
+    });
+    hashes.addDeleted(hash, 1, now);
+  }
+  ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
+  submitBookAnalysis(ctx, bookId);
+}

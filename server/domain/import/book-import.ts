@@ -1,0 +1,100 @@
+import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
+import type { FolioContext } from '../context.ts';
+import { scanLibrary, scannedExtensions } from '../library/scanner.ts';
+import { detectReader } from '../../media/analyse-container.ts';
+import { MediaError } from '../../media/book-reader.ts';
+import { bookExtension } from '../../media/readers.ts';
+import { submitBookAnalysis } from '../tasks/library-tasks.ts';
+
+export interface BookImportRequest {
+  sourceFile: string;
+  seriesId: string;
+  upgradeBookId?: string | null;
+  destinationName?: string | null;
+}
+
+export class ImportError extends Error {
+  readonly code: string;
+  constructor(code: string, message = code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+async function checkIsBook(ctx: FolioContext, libraryId: string, source: string): Promise<void> {
+  const library = ctx.repos.libraries.findById(libraryId);
+  if (!library || !scannedExtensions(library).has(bookExtension(source))) {
+    throw new ImportError('ERR_1022', `Not a book this library scans: ${basename(source)}`);
+  }
+  try {
+    await detectReader(source);
+  } catch (error) {
+    if (error instanceof MediaError) throw new ImportError('ERR_1022', `Not a readable book (${error.code}): ${basename(source)}`);
+    throw error;
+  }
+}
+
+const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+
+/**
+ * Brings one outside file into a series folder (REFERENCE §8 ERR_1018–1022): copied (hard link
+ * when possible) or moved, optionally replacing an existing book of the series ("upgrade",
+ * which keeps that book's id and reading progress). The library is then rescanned so the book
+ * appears, and a BookImported history event records it; returns the imported book's id.
+ */
+export async function importBook(ctx: FolioContext, request: BookImportRequest, copyMode: 'HARDLINK' | 'MOVE'): Promise<string> {
+  const source = resolve(request.sourceFile);
+  const info = await stat(source).catch(() => undefined);
+  if (!info?.isFile()) throw new ImportError('ERR_1018');
+  if (ctx.repos.libraries.findAll().some((l) => inside(source, l.root))) throw new ImportError('ERR_1019');
+  const series = ctx.repos.series.findById(request.seriesId);
+  if (!series || series.deletedDate !== null) throw new ImportError('ERR_1022', 'Unknown series');
+
+  let destination: string;
+  let replaced: string | undefined;
+  if (request.upgradeBookId) {
+    const old = ctx.repos.books.findById(request.upgradeBookId);
+    if (!old || old.seriesId !== series.id) throw new ImportError('ERR_1020');
+    // The new file takes the old one's place, with the new file's extension.
+    destination = join(dirname(old.url), `${basename(old.url, extname(old.url))}${extname(source)}`);
+    if (destination !== old.url) replaced = old.url;
+  } else {
+    const name = (request.destinationName ?? '').trim() || basename(source, extname(source));
+    // The name is a file name, never a path.
+    if (name.includes('/') || name.includes('\\') || name === '.' || name === '..' || name.includes('\0')) {
+      throw new ImportError('ERR_1021', 'Invalid destination name');
+    }
+    destination = join(series.url, `${name}${extname(source)}`);
+    if (await stat(destination).then(() => true, () => false)) throw new ImportError('ERR_1021');
+  }
+  if (!inside(destination, series.url)) throw new ImportError('ERR_1021', 'Invalid destination');
+  // Before anything is moved or replaced: a file that is not a book this library reads would be
+  // taken out of its folder (MOVE) or replace a book (upgrade) and then fail to scan.
+  await checkIsBook(ctx, series.libraryId, source);
+  if (replaced) await rm(replaced, { force: true });
+
+  await mkdir(dirname(destination), { recursive: true });
+  const temporary = `${destination}.folio-import`;
+  if (copyMode === 'MOVE') {
+    await rename(source, temporary).catch(async () => {
+      await copyFile(source, temporary);
+      await rm(source);
+    });
+  } else {
+    await link(source, temporary).catch(() => copyFile(source, temporary));
+  }
+  await rename(temporary, destination);
+
+  const { toAnalyse } = await scanLibrary(ctx, series.libraryId);
+  for (const bookId of toAnalyse) submitBookAnalysis(ctx, bookId);
+  const imported = ctx.repos.books.findByLibrary(series.libraryId).find((b) => b.url === destination && b.deletedDate === null);
+  if (!imported) throw new ImportError('ERR_1022');
+  ctx.repos.history.insert({
+    type: 'BookImported',
+    bookId: imported.id,
+    seriesId: series.id,
+    properties: { name: destination, source, upgrade: request.upgradeBookId ? 'Yes' : 'No' },
+  });
+  return imported.id;
+}

@@ -1,0 +1,129 @@
+import { readdir, realpath, rm, rmdir } from 'node:fs/promises';
+import type { Book } from '../../db/book-repository.ts';
+import { HistoryRepository } from '../../db/history-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { entryInsideLibrary, isStrictlyInside } from './library-paths.ts';
+import { refreshSeriesAggregation } from '../metadata/series-aggregation.ts';
+import { isUnusablePath } from '../../fs-errors.ts';
+
+/**
+ * Deleting books and series from disk (SPEC §4: irreversible, files go too). Every path is checked
+ * to lie strictly inside its library folder before anything is removed. The database rows are then
+ * flagged deleted, exactly as the next scan would flag them, so read history stays until the
+ * library's trash is emptied.
+ */
+
+/** Sidecar posters we imported for a book or series (cover.jpg next to the files). */
+function sidecarPaths(ctx: FolioContext, table: 'thumbnail_book' | 'thumbnail_series', column: string, id: string): string[] {
+  return ctx.db
+    .prepare(`SELECT file_path FROM ${table} WHERE ${column} = ? AND type = 'SIDECAR' AND file_path IS NOT NULL`)
+    .pluck()
+    .all(id) as string[];
+}
+
+async function removeFileInside(root: string, path: string): Promise<boolean> {
+  const target = await entryInsideLibrary(root, path);
+  try {
+    await rm(target);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Removes the folder when nothing is left in it (never recursive: other series may live below). */
+async function removeFolderIfEmpty(root: string, folder: string): Promise<boolean> {
+  try {
+    const canonicalRoot = await realpath(root);
+    const canonical = await realpath(folder);
+    if (!isStrictlyInside(canonicalRoot, canonical)) return false;
+    if ((await readdir(canonical)).length > 0) return false;
+    await rmdir(canonical);
+    return true;
+  } catch (error) {
+    // Gone already, not ours to remove, or filled meanwhile: leave it.
+    if (!isUnusablePath(error) && (error as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw error;
+    return false;
+  }
+}
+
+function softDeleteBook(ctx: FolioContext, book: Book, now: number): void {
+  ctx.repos.books.update({ ...book, deletedDate: now, lastModified: now });
+  ctx.archives.forget(book.url);
+}
+
+/**
+ * Deletes a book's file (and its sidecar posters). Records BookFileDeleted, flags the book deleted
+ * and emits BookDeleted; when it was the series' last live book the series goes too, with its
+ * folder if that is now empty. Returns false when the book is unknown.
+ */
+export async function deleteBookFile(ctx: FolioContext, bookId: string): Promise<boolean> {
+  const book = ctx.repos.books.findById(bookId);
+  const library = book && ctx.repos.libraries.findById(book.libraryId);
+  if (!book || !library) return false;
+  await removeFileInside(library.root, book.url);
+  for (const sidecar of sidecarPaths(ctx, 'thumbnail_book', 'book_id', book.id)) {
+    await removeFileInside(library.root, sidecar).catch(() => false);
+  }
+  const now = Date.now();
+  new HistoryRepository(ctx.db).insert({
+    type: 'BookFileDeleted',
+    bookId: book.id,
+    seriesId: book.seriesId,
+    timestamp: now,
+    properties: { reason: 'File was deleted by user', name: book.url },
+  });
+  softDeleteBook(ctx, book, now);
+  refreshSeriesAggregation(ctx, book.seriesId, now);
+  ctx.events.emit({ name: 'BookDeleted', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
+
+  const series = ctx.repos.series.findById(book.seriesId);
+  const remaining = ctx.repos.books.findBySeries(book.seriesId).filter((b) => b.deletedDate === null);
+  if (series && remaining.length === 0 && series.deletedDate === null) {
+    await removeFolderIfEmpty(library.root, series.url);
+    ctx.repos.series.update({ ...series, deletedDate: now, lastModified: now });
+    ctx.events.emit({ name: 'SeriesDeleted', data: { seriesId: series.id, libraryId: series.libraryId } });
+  } else if (series) {
+    ctx.events.emit({ name: 'SeriesChanged', data: { seriesId: series.id, libraryId: series.libraryId } });
+  }
+  return true;
+}
+
+/**
+ * Deletes a series from disk: its book files, its and its books' sidecar posters, then the folder
+ * itself when nothing else is left in it (a folder holding unrelated files or nested series is
+ * kept, and the event says so). The library folder itself is never removed.
+ */
+export async function deleteSeriesFolder(ctx: FolioContext, seriesId: string): Promise<boolean> {
+  const series = ctx.repos.series.findById(seriesId);
+  const library = series && ctx.repos.libraries.findById(series.libraryId);
+  if (!series || !library) return false;
+  // A series whose folder is the library root (books at the top level) only loses its books:
+  // removeFolderIfEmpty never removes the root.
+  const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null);
+  for (const book of books) {
+    await removeFileInside(library.root, book.url);
+    for (const sidecar of sidecarPaths(ctx, 'thumbnail_book', 'book_id', book.id)) {
+      await removeFileInside(library.root, sidecar).catch(() => false);
+    }
+  }
+  for (const sidecar of sidecarPaths(ctx, 'thumbnail_series', 'series_id', series.id)) {
+    await removeFileInside(library.root, sidecar).catch(() => false);
+  }
+  const folderRemoved = await removeFolderIfEmpty(library.root, series.url);
+  const now = Date.now();
+  const properties: Record<string, string> = { reason: 'Folder was deleted by user', name: series.url };
+  if (!folderRemoved) properties.note = 'Folder kept: it still holds other files';
+  new HistoryRepository(ctx.db).insert({ type: 'SeriesFolderDeleted', bookId: null, seriesId: series.id, timestamp: now, properties });
+  ctx.db.transaction(() => {
+    for (const book of books) softDeleteBook(ctx, book, now);
+    ctx.repos.series.update({ ...series, deletedDate: now, lastModified: now });
+  })();
+  refreshSeriesAggregation(ctx, series.id, now);
+  for (const book of books) {
+    ctx.events.emit({ name: 'BookDeleted', data: { bookId: book.id, seriesId: series.id, libraryId: series.libraryId } });
+  }
+  ctx.events.emit({ name: 'SeriesDeleted', data: { seriesId: series.id, libraryId: series.libraryId } });
+  return true;
+}

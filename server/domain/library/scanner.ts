@@ -1,0 +1,454 @@
+import { readdir, stat } from 'node:fs/promises';
+import { OutsideLibraryError, assertInsideItsLibrary } from './library-paths.ts';
+import { basename, extname, join, relative } from 'node:path';
+import { defaultBookMetadata } from '../../db/book-metadata-repository.ts';
+import type { Book } from '../../db/book-repository.ts';
+import { newId } from '../../db/ids.ts';
+import type { Library } from '../../db/library-repository.ts';
+import type { Media } from '../../db/media-repository.ts';
+import { defaultSeriesMetadata } from '../../db/series-metadata-repository.ts';
+import type { Series } from '../../db/series-repository.ts';
+import { naturalCompare } from '../../media/natural-sort.ts';
+import { BOOK_READERS, LISTED_UNSUPPORTED_EXTENSIONS, bookExtension } from '../../media/readers.ts';
+import type { FolioContext } from '../context.ts';
+import type { FolioEvent } from '../events.ts';
+import { refreshSeriesAggregation } from '../metadata/series-aggregation.ts';
+import { hashFile } from '../hashing/file-hash.ts';
+import { importLocalArtwork } from '../posters/sidecars.ts';
+import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+
+interface FoundBook {
+  path: string;
+  name: string;
+  size: number;
+  mtime: number;
+}
+interface FoundSeries {
+  path: string;
+  name: string;
+  mtime: number;
+  books: FoundBook[];
+  /** Image files beside the books (candidate local artwork). */
+  images: string[];
+  /** A book of the oneshots directory: a series of its own, `path` being the book file. */
+  oneshot?: boolean;
+}
+
+const ARTWORK_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp', 'gif', 'avif']);
+
+export interface ScanResult {
+  /** Books that are new or whose file changed: they need (re-)analysis. */
+  toAnalyse: string[];
+}
+
+/** Extensions the library wants scanned (cbz/zip when scanCbx; more formats as readers arrive). */
+export function scannedExtensions(library: Library): Set<string> {
+  const out = new Set<string>();
+  for (const reader of BOOK_READERS) {
+    const wanted =
+      (reader.mediaProfile === 'DIVINA' && library.scanCbx) ||
+      (reader.mediaProfile === 'PDF' && library.scanPdf) ||
+      (reader.mediaProfile === 'EPUB' && library.scanEpub);
+    if (wanted) for (const ext of reader.extensions) out.add(ext);
+  }
+  if (library.scanCbx) for (const ext of LISTED_UNSUPPORTED_EXTENSIONS) out.add(ext);
+  return out;
+}
+
+/**
+ * Library option oneshotsDirectory: every book directly inside that folder is a one-shot, a series
+ * of its own. The option names the folder by its path (absolute or relative to the root) or by
+ * its name alone (any folder so named), without regard to case.
+ */
+function isOneshotsDirectory(library: Library, dir: string): boolean {
+  const wanted = library.oneshotsDirectory?.trim().replace(/[\\/]+$/, '').toLowerCase();
+  if (!wanted) return false;
+  const candidates = [dir, relative(library.root, dir), basename(dir)].map((p) => p.toLowerCase());
+  return candidates.includes(wanted);
+}
+
+/** A symlinked file counts only when its target lies inside the library root (README "Security"). */
+async function linkStaysInside(root: string, path: string): Promise<boolean> {
+  try {
+    await assertInsideItsLibrary([root], path);
+    return true;
+  } catch (error) {
+    rethrowUnless(error, (e) => e instanceof OutsideLibraryError);
+    return false;
+  }
+}
+
+/**
+ * Walks the library folder: every folder directly holding books is a series named after the
+ * folder, each book file a book named after the file. Hidden entries and excluded folder names are
+ * skipped; symlinked folders are not followed (no cycles, no escaping the root); symlinked files
+ * are taken only when they point inside the root.
+ */
+async function walk(library: Library): Promise<FoundSeries[]> {
+  const extensions = scannedExtensions(library);
+  const exclusions = new Set(library.scanDirectoryExclusions.map((e) => e.toLowerCase()));
+  const found: FoundSeries[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      // A folder that vanished or that we may not read holds no books; anything else fails the scan.
+      rethrowUnless(error, isUnusablePath);
+      return;
+    }
+    const books: FoundBook[] = [];
+    const images: string[] = [];
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!exclusions.has(entry.name.toLowerCase())) subdirs.push(full);
+        continue;
+      }
+      if (!(entry.isFile() || entry.isSymbolicLink())) continue;
+      if (entry.isSymbolicLink() && !(await linkStaysInside(library.root, full))) continue;
+      if (ARTWORK_EXTENSIONS.has(bookExtension(entry.name))) {
+        images.push(full);
+        continue;
+      }
+      if (!extensions.has(bookExtension(entry.name))) continue;
+      try {
+        const info = await stat(full);
+        if (!info.isFile()) continue;
+        books.push({ path: full, name: basename(entry.name, extname(entry.name)), size: info.size, mtime: Math.floor(info.mtimeMs) });
+      } catch (error) {
+        // Vanished between readdir and stat (or a dangling link): treat as absent.
+        rethrowUnless(error, isUnusablePath);
+      }
+    }
+    if (books.length > 0 && isOneshotsDirectory(library, dir)) {
+      for (const book of books) {
+        const own = images.filter((i) => basename(i).toLowerCase().startsWith(book.name.toLowerCase()));
+        found.push({ path: book.path, name: book.name, mtime: book.mtime, books: [book], images: own, oneshot: true });
+      }
+    } else if (books.length > 0) {
+      const info = await stat(dir);
+      // scanForceModifiedTime: some file systems (network shares) leave a folder's time alone when
+      // its files change, so the newest book time counts as the folder's.
+      const mtime = Math.floor(library.scanForceModifiedTime ? Math.max(info.mtimeMs, ...books.map((b) => b.mtime)) : info.mtimeMs);
+      found.push({ path: dir, name: basename(dir), mtime, books, images });
+    }
+    for (const sub of subdirs.sort(naturalCompare)) await visit(sub);
+  };
+  await visit(library.root);
+  return found;
+}
+
+/**
+ * Brings the database in line with the library folder. Unchanged files are left alone, changed
+ * ones become OUTDATED (to re-analyse), missing ones are flagged deleted (kept for read history).
+ */
+export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise<ScanResult> {
+  const library = ctx.repos.libraries.findById(libraryId);
+  if (!library) return { toAnalyse: [] };
+  // A missing root (unmounted disk, network share down) must not flag every book deleted:
+  // the library becomes unavailable until its folder is back.
+  const rootPresent = await stat(library.root).then((s) => s.isDirectory(), () => false);
+  if (rootPresent === (library.unavailableDate !== null)) {
+    ctx.repos.libraries.update({ ...library, unavailableDate: rootPresent ? null : Date.now() });
+    ctx.events.emit({ name: 'LibraryChanged', data: { libraryId } });
+  }
+  if (!rootPresent) return { toAnalyse: [] };
+  const found = await walk(library);
+  const now = Date.now();
+  const events: FolioEvent[] = [];
+  const toAnalyse: string[] = [];
+  const touchedSeries = new Set<string>();
+
+  ctx.db.transaction(() => {
+    const existingSeries = new Map(ctx.repos.series.findByLibrary(libraryId).map((s) => [s.url, s]));
+    const existingBooks = new Map(ctx.repos.books.findByLibrary(libraryId).map((b) => [b.url, b]));
+    const seenSeries = new Set<string>();
+    const seenBooks = new Set<string>();
+
+    for (const folder of found) {
+      seenSeries.add(folder.path);
+      let series = existingSeries.get(folder.path);
+      if (!series) {
+        series = {
+          id: newId(now),
+          libraryId,
+          name: folder.name,
+          url: folder.path,
+          fileLastModified: folder.mtime,
+          oneshot: folder.oneshot === true,
+          deletedDate: null,
+          created: now,
+          lastModified: now,
+        } satisfies Series;
+        ctx.repos.series.insert(series);
+        ctx.repos.seriesMetadata.insert(defaultSeriesMetadata(series.id, folder.name, now));
+        events.push({ name: 'SeriesAdded', data: { seriesId: series.id, libraryId } });
+      } else if (series.deletedDate !== null || series.fileLastModified !== folder.mtime) {
+        series = { ...series, deletedDate: null, fileLastModified: folder.mtime, lastModified: now };
+        ctx.repos.series.update(series);
+        events.push({ name: 'SeriesChanged', data: { seriesId: series.id, libraryId } });
+      }
+      const seriesId = series.id;
+
+      for (const file of folder.books) {
+        seenBooks.add(file.path);
+        let book = existingBooks.get(file.path);
+        if (book && (book.seriesId !== seriesId || book.oneshot !== (folder.oneshot === true))) {
+          // Same file, other series (the oneshots folder option changed): the book moves and keeps
+          // its id, metadata and read progress.
+          touchedSeries.add(book.seriesId);
+          book = { ...book, seriesId, oneshot: folder.oneshot === true, lastModified: now };
+          ctx.repos.books.update(book);
+          touchedSeries.add(seriesId);
+          events.push({ name: 'BookChanged', data: { bookId: book.id, seriesId, libraryId } });
+        }
+        if (!book) {
+          const created: Book = {
+            id: newId(now),
+            seriesId,
+            libraryId,
+            name: file.name,
+            url: file.path,
+            number: 0,
+            fileLastModified: file.mtime,
+            fileSize: file.size,
+            fileHash: '',
+            oneshot: folder.oneshot === true,
+            deletedDate: null,
+            created: now,
+            lastModified: now,
+          };
+          ctx.repos.books.insert(created);
+          ctx.repos.bookMetadata.insert(defaultBookMetadata(created.id, file.name, 0, now));
+          ctx.repos.media.insert({
+            bookId: created.id,
+            status: 'UNKNOWN',
+            mediaType: null,
+            comment: null,
+            pageCount: 0,
+            epubDivinaCompatible: false,
+            epubIsKepub: false,
+            created: now,
+            lastModified: now,
+          });
+          toAnalyse.push(created.id);
+          touchedSeries.add(seriesId);
+          events.push({ name: 'BookAdded', data: { bookId: created.id, seriesId, libraryId } });
+        } else {
+          const changed = book.fileSize !== file.size || book.fileLastModified !== file.mtime;
+          if (changed || book.deletedDate !== null) {
+            ctx.repos.books.update({
+              ...book,
+              name: file.name,
+              fileSize: file.size,
+              fileLastModified: file.mtime,
+              // A changed file gets hashed again.
+              fileHash: changed ? '' : book.fileHash,
+              deletedDate: null,
+              lastModified: now,
+            });
+            touchedSeries.add(seriesId);
+            events.push({ name: 'BookChanged', data: { bookId: book.id, seriesId, libraryId } });
+          }
+          const media = ctx.repos.media.findByBookId(book.id);
+          if (changed) {
+            if (media) ctx.repos.media.update({ ...media, status: 'OUTDATED', lastModified: now });
+            ctx.archives.forget(book.url);
+            toAnalyse.push(book.id);
+          } else if (media && needsAnotherLook(media)) {
+            toAnalyse.push(book.id);
+          }
+        }
+      }
+    }
+
+    for (const book of existingBooks.values()) {
+      if (!seenBooks.has(book.url) && book.deletedDate === null) {
+        markBookDeleted(ctx, book, now, events);
+        touchedSeries.add(book.seriesId);
+      }
+    }
+    for (const series of existingSeries.values()) {
+      if (!seenSeries.has(series.url) && series.deletedDate === null) {
+        ctx.repos.series.update({ ...series, deletedDate: now, lastModified: now });
+        events.push({ name: 'SeriesDeleted', data: { seriesId: series.id, libraryId } });
+      }
+    }
+    for (const seriesId of touchedSeries) {
+      renumberSeries(ctx, seriesId, now);
+      refreshSeriesAggregation(ctx, seriesId, now);
+    }
+  })();
+
+  // Book id → the series it was in before its file moved.
+  const previousSeries = new Map<string, string>();
+  const moved = await reuniteMovedBooks(ctx, libraryId, toAnalyse, now, previousSeries);
+  const renamed = reuniteRenamedSeries(ctx, moved, previousSeries, now);
+  for (const [newSeriesId, oldSeries] of renamed) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const data = events[i]!.data as { seriesId?: string };
+      // The "new" series never really existed: its events would announce a series about to vanish.
+      if (data.seriesId === newSeriesId && events[i]!.name.startsWith('Series')) events.splice(i, 1);
+      else if (data.seriesId === newSeriesId) events[i] = { ...events[i]!, data: { ...data, seriesId: oldSeries.id } } as FolioEvent;
+    }
+    events.push({ name: 'SeriesChanged', data: { seriesId: oldSeries.id, libraryId } });
+  }
+  for (const event of events) {
+    // A "new" book that turned out to be a moved one was never really added.
+    if ('bookId' in event.data && typeof event.data.bookId === 'string' && moved.has(event.data.bookId)) continue;
+    ctx.events.emit(event);
+  }
+  for (const [newId_, oldBook] of moved) {
+    toAnalyse.splice(toAnalyse.indexOf(newId_), 1);
+    ctx.events.emit({ name: 'BookChanged', data: { bookId: oldBook.id, seriesId: oldBook.seriesId, libraryId } });
+  }
+  if (library.importLocalArtwork) {
+    await importLocalArtwork(ctx, libraryId, found.map((f) => ({ folder: f.path, books: f.books.map((b) => b.path), images: f.images })));
+  }
+  return { toAnalyse };
+}
+
+/**
+ * An unchanged file is analysed again when its last analysis never finished (put off for lack of
+ * resources, or cut short by a restart) or failed in a way that may not have been the file's
+ * fault (unreadable, unknown error): the file may be readable now.
+ */
+function needsAnotherLook(media: Media): boolean {
+  if (media.status === 'UNKNOWN' || media.status === 'OUTDATED') return true;
+  return media.status === 'ERROR' && (media.comment === 'ERR_1000' || media.comment === 'ERR_1005' || media.comment === 'ERR_1008');
+}
+
+/**
+ * A renamed (or moved) series folder: the scan saw a new series whose books all turned out to be
+ * moved books of one series that is now gone. That series is the same one under a new path, so it
+ * takes the new path and name and gets its books back, keeping its id, metadata, locks, sharing
+ * labels, age rating and collections (a rename must never lift a restriction); the series the scan
+ * had just created is removed. Returns new series id → revived series.
+ */
+function reuniteRenamedSeries(
+  ctx: FolioContext,
+  moved: Map<string, Book>,
+  previousSeries: Map<string, string>,
+  now: number,
+): Map<string, Series> {
+  const renamed = new Map<string, Series>();
+  const origins = new Map<string, Set<string>>();
+  for (const book of moved.values()) {
+    const from = previousSeries.get(book.id);
+    if (!from) continue;
+    const set = origins.get(book.seriesId) ?? new Set<string>();
+    set.add(from);
+    origins.set(book.seriesId, set);
+  }
+  for (const [newSeriesId, from] of origins) {
+    if (from.size !== 1) continue;
+    const fresh = ctx.repos.series.findById(newSeriesId);
+    const old = ctx.repos.series.findById([...from][0]!);
+    if (!fresh || !old || fresh.created !== now || old.deletedDate === null || old.id === fresh.id) continue;
+    const books = ctx.repos.books.findBySeries(fresh.id);
+    // Every book of the new folder must be one of the old series' books, and none may remain there.
+    if (books.some((b) => previousSeries.get(b.id) !== old.id)) continue;
+    if (ctx.repos.books.findBySeries(old.id).some((b) => b.deletedDate === null)) continue;
+    ctx.db.transaction(() => {
+      for (const book of books) ctx.repos.books.update({ ...book, seriesId: old.id, lastModified: now });
+      ctx.repos.series.delete(fresh.id);
+      const revived: Series = { ...old, name: fresh.name, url: fresh.url, fileLastModified: fresh.fileLastModified, oneshot: fresh.oneshot, deletedDate: null, lastModified: now };
+      ctx.repos.series.update(revived);
+      const metadata = ctx.repos.seriesMetadata.findBySeriesId(old.id);
+      // The title follows the folder unless it was set by hand (locked).
+      if (metadata && !metadata.titleLock) {
+        ctx.repos.seriesMetadata.update({ ...metadata, title: fresh.name, titleSort: metadata.titleSortLock ? metadata.titleSort : fresh.name, lastModified: now });
+      }
+      renumberSeries(ctx, old.id, now);
+      refreshSeriesAggregation(ctx, old.id, now);
+      renamed.set(fresh.id, revived);
+    })();
+  }
+  return renamed;
+}
+
+function markBookDeleted(ctx: FolioContext, book: Book, now: number, events: FolioEvent[]): void {
+  if (book.deletedDate !== null) return;
+  ctx.repos.books.update({ ...book, deletedDate: now, lastModified: now });
+  ctx.archives.forget(book.url);
+  events.push({ name: 'BookDeleted', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
+}
+
+/** Positions live books by natural order of their names; unlocked metadata numbers follow. */
+function renumberSeries(ctx: FolioContext, seriesId: string, now: number): void {
+  const books = ctx.repos.books
+    .findBySeries(seriesId)
+    .filter((b) => b.deletedDate === null)
+    .sort((a, b) => naturalCompare(a.name, b.name));
+  books.forEach((book, index) => {
+    const position = index + 1;
+    if (book.number === position) return;
+    ctx.repos.books.update({ ...book, number: position, lastModified: now });
+    const meta = ctx.repos.bookMetadata.findByBookId(book.id);
+    if (!meta) return;
+    const next = { ...meta };
+    if (!meta.numberLock) next.number = String(position);
+    if (!meta.numberSortLock) next.numberSort = position;
+    if (next.number !== meta.number || next.numberSort !== meta.numberSort) {
+      ctx.repos.bookMetadata.update({ ...next, lastModified: now });
+    }
+  });
+}
+
+/**
+ * A file that moved (renamed folder, book dragged to another series) shows up as a new book while
+ * its old record is flagged deleted. When a new book has the size and content hash of a deleted
+ * one, the old record takes the new place and the duplicate goes: reading progress, metadata and
+ * posters survive the move. Returns new book id → the revived book.
+ */
+async function reuniteMovedBooks(
+  ctx: FolioContext,
+  libraryId: string,
+  newIds: string[],
+  now: number,
+  previousSeries: Map<string, string>,
+): Promise<Map<string, Book>> {
+  const moved = new Map<string, Book>();
+  const library = ctx.repos.books.findByLibrary(libraryId);
+  const deleted = library.filter((b) => b.deletedDate !== null && b.fileHash !== '');
+  if (deleted.length === 0) return moved;
+  for (const id of newIds) {
+    const fresh = library.find((b) => b.id === id);
+    if (!fresh || fresh.created !== now) continue; // only books created by this scan
+    const candidates = deleted.filter((d) => d.fileSize === fresh.fileSize && ![...moved.values()].some((m) => m.id === d.id));
+    if (candidates.length === 0) continue;
+    let digest: string;
+    try {
+      digest = await hashFile(fresh.url);
+    } catch (error) {
+      // Unreadable now: it stays a new book; the next scan tries again.
+      ctx.logger.warn({ err: error, file: fresh.url }, 'moved-book check skipped: file cannot be hashed');
+      continue;
+    }
+    const old = candidates.find((c) => c.fileHash === digest);
+    if (!old) continue;
+    ctx.db.transaction(() => {
+      ctx.db.prepare('DELETE FROM book WHERE id = ?').run(fresh.id);
+      const revived: Book = {
+        ...old,
+        seriesId: fresh.seriesId,
+        name: fresh.name,
+        url: fresh.url,
+        fileLastModified: fresh.fileLastModified,
+        deletedDate: null,
+        lastModified: now,
+      };
+      ctx.repos.books.update(revived);
+      previousSeries.set(revived.id, old.seriesId);
+      for (const seriesId of new Set([old.seriesId, fresh.seriesId])) {
+        renumberSeries(ctx, seriesId, now);
+        refreshSeriesAggregation(ctx, seriesId, now);
+      }
+      moved.set(fresh.id, revived);
+    })();
+  }
+  return moved;
+}

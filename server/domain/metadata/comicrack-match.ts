@@ -1,0 +1,105 @@
+import { XMLParser } from 'fast-xml-parser';
+import type { FolioContext } from '../context.ts';
+
+export interface ReadListRequestMatch {
+  readListMatch: { name: string; errorCode: string };
+  requests: {
+    request: { series: string[]; number: string };
+    matches: {
+      series: { seriesId: string; title: string; releaseDate?: string };
+      books: { bookId: string; number: string; title: string }[];
+    }[];
+  }[];
+  errorCode: string;
+}
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, trimValues: true });
+
+const empty = (errorCode: string, name = ''): ReadListRequestMatch => ({
+  readListMatch: { name, errorCode: '' },
+  requests: [],
+  errorCode,
+});
+
+/** "007" and "7.0" both mean book 7; non-numeric numbers compare as trimmed text. */
+function sameNumber(a: string, b: string): boolean {
+  const x = Number(a);
+  const y = Number(b);
+  if (a.trim() !== '' && b.trim() !== '' && Number.isFinite(x) && Number.isFinite(y)) return x === y;
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+/**
+ * Matches a ComicRack reading list (.cbl) against the library (REFERENCE §8 codes ERR_1015,
+ * ERR_1029–1031): each <Book Series Number Volume> is looked up by series title (with and
+ * without the volume in parentheses) and book number. Nothing is created here; the client
+ * builds the read list from the chosen matches.
+ */
+export function matchComicRackList(ctx: FolioContext, xml: string, visibleSeries: (id: string) => boolean): ReadListRequestMatch {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(xml, true) as Record<string, unknown>;
+  } catch (error) {
+    // Whatever the parser rejects is, by Komga's definition, a list that cannot be deserialized.
+    if (!(error instanceof Error)) throw error;
+    return empty('ERR_1015');
+  }
+  const list = doc.ReadingList as Record<string, unknown> | undefined;
+  if (!list || typeof list !== 'object') return empty('ERR_1015');
+  const name = typeof list.Name === 'string' ? list.Name.trim() : '';
+  const booksNode = (list.Books as Record<string, unknown> | undefined)?.Book;
+  const books = booksNode === undefined ? [] : Array.isArray(booksNode) ? booksNode : [booksNode];
+  if (books.length === 0) return empty('ERR_1029', name);
+  if (!name) return empty('ERR_1030');
+
+  const allSeries = ctx.db
+    .prepare(
+      `SELECT s.id, sm.title, sbm.release_date AS releaseDate FROM series s JOIN series_metadata sm ON sm.series_id = s.id
+       LEFT JOIN series_books_metadata sbm ON sbm.series_id = s.id WHERE s.deleted_date IS NULL`,
+    )
+    .all() as { id: string; title: string; releaseDate: string | null }[];
+  const booksOf = ctx.db.prepare(
+    `SELECT b.id AS bookId, bm.number, bm.title FROM book b JOIN book_metadata bm ON bm.book_id = b.id
+     WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort`,
+  );
+
+  // Indexed once: a list of tens of thousands of books must not scan every series per book.
+  const seriesByTitle = new Map<string, typeof allSeries>();
+  for (const series of allSeries) {
+    const key = series.title.toLowerCase();
+    const same = seriesByTitle.get(key);
+    if (same) same.push(series);
+    else seriesByTitle.set(key, [series]);
+  }
+  const booksCache = new Map<string, { bookId: string; number: string; title: string }[]>();
+  const booksOfSeries = (seriesId: string) => {
+    let found = booksCache.get(seriesId);
+    if (!found) {
+      found = booksOf.all(seriesId) as { bookId: string; number: string; title: string }[];
+      booksCache.set(seriesId, found);
+    }
+    return found;
+  };
+
+  const requests: ReadListRequestMatch['requests'] = [];
+  for (const raw of books as Record<string, unknown>[]) {
+    const seriesName = typeof raw['@Series'] === 'string' ? raw['@Series'].trim() : '';
+    const number = typeof raw['@Number'] === 'string' ? raw['@Number'].trim() : '';
+    if (!seriesName || !number) return empty('ERR_1031', name);
+    const volume = typeof raw['@Volume'] === 'string' ? raw['@Volume'].trim() : '';
+    const candidates = volume ? [`${seriesName} (${volume})`, seriesName] : [seriesName];
+    const wanted = [...new Set(candidates.map((c) => c.toLowerCase()))];
+    const matches = wanted
+      .flatMap((title) => seriesByTitle.get(title) ?? [])
+      .filter((s) => visibleSeries(s.id))
+      .map((s) => ({
+        series: { seriesId: s.id, title: s.title, ...(s.releaseDate ? { releaseDate: s.releaseDate } : {}) },
+        books: booksOfSeries(s.id).filter((b) => sameNumber(b.number, number)),
+      }))
+      .filter((m) => m.books.length > 0);
+    requests.push({ request: { series: candidates, number }, matches });
+  }
+  const nameTaken = ctx.repos.readLists.findByName(name) !== undefined;
+  // ERR_1009 (retired in Komga but still meaningful): a read list with this name exists.
+  return { readListMatch: { name, errorCode: nameTaken ? 'ERR_1009' : '' }, requests, errorCode: '' };
+}

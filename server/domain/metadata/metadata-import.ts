@@ -1,0 +1,141 @@
+import type { FolioContext } from '../context.ts';
+import { newId } from '../../db/ids.ts';
+import { collectPrefix } from '../../media/book-reader.ts';
+import { type ComicInfoPatch, MalformedComicInfoError, parseComicInfo } from './comicinfo.ts';
+import { refreshSeriesAggregation } from './series-aggregation.ts';
+
+const MAX_COMICINFO_BYTES = 1024 * 1024;
+
+/**
+ * Imports ComicInfo.xml (if the book has one at its root and the library asks for it) into the
+ * book's and the series' metadata. Locked fields are left alone (REFERENCE §2.11).
+ */
+export async function importComicInfo(ctx: FolioContext, bookId: string): Promise<boolean> {
+  const book = ctx.repos.books.findById(bookId);
+  if (!book) return false;
+  const library = ctx.repos.libraries.findById(book.libraryId);
+  const wanted =
+    library &&
+    (library.importComicInfoBook ||
+      library.importComicInfoSeries ||
+      library.importComicInfoCollection ||
+      library.importComicInfoReadList);
+  if (!library || !wanted) return false;
+  const entry = ctx.repos.media.findFiles(bookId).find((f) => f.fileName.toLowerCase() === 'comicinfo.xml');
+  if (!entry) return false;
+  let patch: ComicInfoPatch | null;
+  try {
+    const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+    const bytes = await collectPrefix(await archive.openEntry(entry.fileName), MAX_COMICINFO_BYTES);
+    patch = parseComicInfo(bytes.toString('utf8'));
+  } catch (error) {
+    if (error instanceof MalformedComicInfoError) {
+      setComicInfoWarning(ctx, bookId, `${COMICINFO_SKIPPED} ${error.message}`);
+      return false;
+    }
+    ctx.log(`cannot read ComicInfo.xml of ${book.url}`, error);
+    return false;
+  }
+  setComicInfoWarning(ctx, bookId, null);
+  if (!patch) return false;
+  const now = Date.now();
+  ctx.db.transaction(() => {
+    if (library.importComicInfoBook) applyBookPatch(ctx, bookId, patch.book, now);
+    if (library.importComicInfoSeries) {
+      applySeriesPatch(ctx, book.seriesId, patch.series, library.importComicInfoSeriesAppendVolume, now);
+    }
+    refreshSeriesAggregation(ctx, book.seriesId, now);
+    if (library.importComicInfoCollection) importCollections(ctx, book.seriesId, patch.collections ?? [], now);
+    if (library.importComicInfoReadList) importReadLists(ctx, bookId, patch.readLists ?? [], now);
+  })();
+  return true;
+}
+
+/**
+ * The media comment's first words when ComicInfo.xml was skipped; the web client recognises them to
+ * show the warning in the reader's language.
+ */
+export const COMICINFO_SKIPPED = 'ComicInfo.xml skipped:';
+
+/** Puts (or clears) the skipped-ComicInfo warning in the book's media comment, beside any error code. */
+function setComicInfoWarning(ctx: FolioContext, bookId: string, warning: string | null): void {
+  const media = ctx.repos.media.findByBookId(bookId);
+  if (!media) return;
+  const kept = (media.comment ?? '').split(COMICINFO_SKIPPED)[0]!.trim();
+  const comment = [kept, warning].filter(Boolean).join(' ') || null;
+  if (comment !== media.comment) ctx.repos.media.update({ ...media, comment });
+}
+
+function applyBookPatch(ctx: FolioContext, bookId: string, p: ComicInfoPatch['book'], now: number): void {
+  const meta = ctx.repos.bookMetadata.findByBookId(bookId);
+  if (!meta) return;
+  const next = { ...meta };
+  if (p.title !== undefined && !meta.titleLock) next.title = p.title;
+  if (p.summary !== undefined && !meta.summaryLock) next.summary = p.summary;
+  if (p.number !== undefined && !meta.numberLock) next.number = p.number;
+  if (p.numberSort !== undefined && !meta.numberSortLock) next.numberSort = p.numberSort;
+  if (p.releaseDate !== undefined && !meta.releaseDateLock) next.releaseDate = p.releaseDate;
+  if (p.authors !== undefined && !meta.authorsLock) next.authors = p.authors;
+  if (p.tags !== undefined && !meta.tagsLock) next.tags = p.tags;
+  if (p.isbn !== undefined && !meta.isbnLock) next.isbn = p.isbn;
+  if (p.links !== undefined && !meta.linksLock) next.links = p.links;
+  if (JSON.stringify(next) !== JSON.stringify(meta)) ctx.repos.bookMetadata.update({ ...next, lastModified: now });
+}
+
+function applySeriesPatch(
+  ctx: FolioContext,
+  seriesId: string,
+  p: ComicInfoPatch['series'],
+  appendVolume: boolean,
+  now: number,
+): void {
+  const meta = ctx.repos.seriesMetadata.findBySeriesId(seriesId);
+  if (!meta) return;
+  const next = { ...meta };
+  if (p.title !== undefined) {
+    const title = appendVolume && p.volume !== undefined && p.volume > 1 ? `${p.title} (${p.volume})` : p.title;
+    if (!meta.titleLock) next.title = title;
+    if (!meta.titleSortLock) next.titleSort = title;
+  }
+  if (p.publisher !== undefined && !meta.publisherLock) next.publisher = p.publisher;
+  if (p.readingDirection !== undefined && !meta.readingDirectionLock) next.readingDirection = p.readingDirection;
+  if (p.language !== undefined && !meta.languageLock) next.language = p.language;
+  if (p.genres !== undefined && !meta.genresLock) next.genres = p.genres;
+  if (p.ageRating !== undefined && !meta.ageRatingLock) next.ageRating = p.ageRating;
+  if (p.totalBookCount !== undefined && !meta.totalBookCountLock) next.totalBookCount = p.totalBookCount;
+  if (JSON.stringify(next) !== JSON.stringify(meta)) {
+    ctx.repos.seriesMetadata.update({ ...next, lastModified: now });
+    const series = ctx.repos.series.findById(seriesId);
+    if (series) ctx.events.emit({ name: 'SeriesChanged', data: { seriesId, libraryId: series.libraryId } });
+  }
+}
+
+/** SeriesGroup → collections (created on first sight, matched by name without regard to case). */
+function importCollections(ctx: FolioContext, seriesId: string, names: string[], now: number): void {
+  for (const name of names) {
+    let collection = ctx.repos.collections.findByName(name);
+    if (!collection) {
+      collection = { id: newId(now), name, ordered: false, seriesIds: [seriesId], created: now, lastModified: now };
+      ctx.repos.collections.save(collection);
+      ctx.events.emit({ name: 'CollectionAdded', data: { collectionId: collection.id, seriesIds: collection.seriesIds } });
+    } else if (ctx.repos.collections.addSeries(collection.id, seriesId)) {
+      ctx.events.emit({ name: 'CollectionChanged', data: { collectionId: collection.id, seriesIds: [...collection.seriesIds, seriesId] } });
+    }
+  }
+}
+
+/** StoryArc / AlternateSeries → ordered read lists, the book placed at its arc number. */
+function importReadLists(ctx: FolioContext, bookId: string, entries: { name: string; number?: number }[], now: number): void {
+  for (const entry of entries) {
+    let list = ctx.repos.readLists.findByName(entry.name);
+    if (!list) {
+      list = { id: newId(now), name: entry.name, summary: '', ordered: true, bookIds: [], created: now, lastModified: now };
+      ctx.repos.readLists.save(list);
+      ctx.repos.readLists.placeBook(list.id, bookId, entry.number);
+      ctx.events.emit({ name: 'ReadListAdded', data: { readListId: list.id, bookIds: [bookId] } });
+    } else {
+      ctx.repos.readLists.placeBook(list.id, bookId, entry.number);
+      ctx.events.emit({ name: 'ReadListChanged', data: { readListId: list.id, bookIds: ctx.repos.readLists.findById(list.id)?.bookIds ?? [] } });
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { importBarcodeIsbn } from './barcode-isbn.ts';
+import type { FolioContext } from '../context.ts';
+import { importEpubMetadata } from './epub-metadata-import.ts';
+import { importComicInfo } from './metadata-import.ts';
+import { importMylarSeries } from './mylar-import.ts';
+import { refreshSeriesAggregation } from './series-aggregation.ts';
+
+/**
+ * Every automatic metadata source of a book, in a fixed order (ComicInfo, EPUB package, barcode
+ * ISBN), each gated by its library option and each leaving locked fields alone; then the series
+ * source (Mylar series.json). Runs after analysis and on a metadata refresh. Analysis leaves the
+ * barcode out (`barcode: false`): decoding pages to look for one costs far more than analysis
+ * itself, so it runs later as a low-priority task and books become readable first.
+ */
+export async function refreshBookMetadata(
+  ctx: FolioContext,
+  bookId: string,
+  options: { barcode?: boolean } = {},
+): Promise<void> {
+  await importComicInfo(ctx, bookId);
+  const fromEpub = await importEpubMetadata(ctx, bookId);
+  if (options.barcode !== false) await importBarcodeIsbn(ctx, bookId);
+  const book = ctx.repos.books.findById(bookId);
+  if (!book) return;
+  if (fromEpub) refreshSeriesAggregation(ctx, book.seriesId, Date.now());
+  await importMylarSeries(ctx, book.seriesId);
+}
+
+/** Series sources for every live series of a library (after a scan: series.json may be new). */
+export async function refreshLibrarySeriesMetadata(ctx: FolioContext, libraryId: string): Promise<void> {
+  if (!ctx.repos.libraries.findById(libraryId)?.importMylarSeries) return;
+  for (const series of ctx.repos.series.findByLibrary(libraryId)) {
+    if (series.deletedDate === null) await importMylarSeries(ctx, series.id);
+  }
+}

@@ -1,0 +1,168 @@
+import { READING_DIRECTIONS, SERIES_STATUSES } from '../../../src/api/types.ts';
+import type { BookMetadata } from '../../db/book-metadata-repository.ts';
+import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
+import { isLanguageTag } from './language-tag.ts';
+
+/** A PATCH body that breaks a rule; becomes a 400 with this message. */
+export class MetadataValidationError extends Error {}
+
+type Body = Record<string, unknown>;
+const fail = (message: string): never => {
+  throw new MetadataValidationError(message);
+};
+const has = (body: Body, key: string) => Object.prototype.hasOwnProperty.call(body, key);
+
+function nonBlankString(body: Body, key: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string' || v.trim() === '') return fail(`${key} must not be blank`);
+  return v;
+}
+function optionalString(body: Body, key: string): string | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') return fail(`${key} must be a string`);
+  return v;
+}
+function optionalBoolean(body: Body, key: string): boolean | undefined {
+  const v = body[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') return fail(`${key} must be a boolean`);
+  return v;
+}
+function stringList(value: unknown, key: string): string[] {
+  if (!Array.isArray(value) || value.some((x) => typeof x !== 'string')) return fail(`${key} must be a list of strings`);
+  return [...new Set((value as string[]).map((x) => x.trim()).filter(Boolean))];
+}
+function pairList<K extends string>(value: unknown, key: string, fields: readonly K[], check?: (item: Record<K, string>) => void) {
+  if (!Array.isArray(value)) return fail(`${key} must be a list`);
+  return value.map((raw) => {
+    if (!raw || typeof raw !== 'object') return fail(`${key} items must be objects`);
+    const item = {} as Record<K, string>;
+    for (const field of fields) {
+      const v = (raw as Body)[field];
+      if (typeof v !== 'string' || v.trim() === '') return fail(`${key}.${field} must not be blank`);
+      item[field] = v.trim();
+    }
+    check?.(item);
+    return item;
+  });
+}
+const validUrl = (item: { url: string }) => {
+  try {
+    new URL(item.url);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    fail(`links.url must be a valid URL: ${item.url}`);
+  }
+};
+
+/** Every `<field>Lock` flag present in the body (null means keep). */
+function applyLocks<T extends object>(target: T, body: Body): void {
+  for (const key of Object.keys(target)) {
+    if (!key.endsWith('Lock')) continue;
+    const v = optionalBoolean(body, key);
+    if (v !== undefined) (target as Record<string, unknown>)[key] = v;
+  }
+}
+
+/** ISBN-10 or ISBN-13 from any text; returned as ISBN-13 digits, "" for empty input. */
+export function normaliseIsbn(text: string): string {
+  const digits = text.toUpperCase().replace(/[^0-9X]/g, '');
+  if (digits === '') return '';
+  const isbn13Valid = (d: string) =>
+    /^\d{13}$/.test(d) && [...d].reduce((sum, c, i) => sum + Number(c) * (i % 2 === 0 ? 1 : 3), 0) % 10 === 0;
+  if (digits.length === 13 && isbn13Valid(digits)) return digits;
+  if (digits.length === 10 && /^\d{9}[\dX]$/.test(digits)) {
+    const sum = [...digits].reduce((s, c, i) => s + (c === 'X' ? 10 : Number(c)) * (10 - i), 0);
+    if (sum % 11 === 0) {
+      const base = `978${digits.slice(0, 9)}`;
+      const check = (10 - ([...base].reduce((s, c, i) => s + Number(c) * (i % 2 === 0 ? 1 : 3), 0) % 10)) % 10;
+      return `${base}${check}`;
+    }
+  }
+  return fail(`isbn is not a valid ISBN: ${text}`);
+}
+
+/**
+ * BookMetadataUpdateDto (REFERENCE §2.11): title/number/numberSort and locks are null-means-keep;
+ * summary, releaseDate, authors, tags, isbn and links are presence-tracked (explicit null clears).
+ * Manual edits ignore locks.
+ */
+export function applyBookMetadataUpdate(current: BookMetadata, raw: unknown, now: number): BookMetadata {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('The request body must be a JSON object');
+  const body = raw as Body;
+  const next: BookMetadata = { ...current };
+  const title = nonBlankString(body, 'title');
+  if (title !== undefined) next.title = title;
+  const number = nonBlankString(body, 'number');
+  if (number !== undefined) next.number = number;
+  if (body.numberSort !== undefined && body.numberSort !== null) {
+    if (typeof body.numberSort !== 'number' || !Number.isFinite(body.numberSort)) fail('numberSort must be a number');
+    next.numberSort = body.numberSort as number;
+  }
+  if (has(body, 'summary')) next.summary = optionalString(body, 'summary') ?? '';
+  if (has(body, 'releaseDate')) {
+    const date = optionalString(body, 'releaseDate');
+    if (date !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))) {
+      fail('releaseDate must be a date (yyyy-MM-dd)');
+    }
+    next.releaseDate = date ?? null;
+  }
+  if (has(body, 'authors')) next.authors = body.authors === null ? [] : pairList(body.authors, 'authors', ['name', 'role'] as const).map((a) => ({ name: a.name, role: a.role.toLowerCase() }));
+  if (has(body, 'tags')) next.tags = body.tags === null ? [] : stringList(body.tags, 'tags');
+  if (has(body, 'isbn')) next.isbn = body.isbn === null ? '' : normaliseIsbn(optionalString(body, 'isbn') ?? '');
+  if (has(body, 'links')) next.links = body.links === null ? [] : pairList(body.links, 'links', ['label', 'url'] as const, validUrl);
+  applyLocks(next, body);
+  next.lastModified = now;
+  return next;
+}
+
+function enumValue<T extends string>(value: unknown, allowed: readonly T[], key: string): T {
+  const match = typeof value === 'string' ? allowed.find((a) => a.toLowerCase() === value.toLowerCase()) : undefined;
+  return match ?? fail(`${key} must be one of ${allowed.join(', ')}`);
+}
+
+/**
+ * SeriesMetadataUpdateDto: status/title/titleSort/summary/publisher/language and locks are
+ * null-means-keep; readingDirection, ageRating, genres, tags, sharingLabels, links,
+ * alternateTitles and totalBookCount are presence-tracked.
+ */
+export function applySeriesMetadataUpdate(current: SeriesMetadata, raw: unknown, now: number): SeriesMetadata {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('The request body must be a JSON object');
+  const body = raw as Body;
+  const next: SeriesMetadata = { ...current };
+  if (body.status !== undefined && body.status !== null) next.status = enumValue(body.status, SERIES_STATUSES, 'status');
+  const title = nonBlankString(body, 'title');
+  if (title !== undefined) next.title = title;
+  const titleSort = nonBlankString(body, 'titleSort');
+  if (titleSort !== undefined) next.titleSort = titleSort;
+  for (const key of ['summary', 'publisher', 'language'] as const) {
+    const v = optionalString(body, key);
+    if (v !== undefined) next[key] = v;
+  }
+  if (typeof body.language === 'string' && !isLanguageTag(body.language)) fail('language must be a valid BCP 47 language tag');
+  if (has(body, 'readingDirection')) {
+    next.readingDirection = body.readingDirection === null ? '' : enumValue(body.readingDirection, READING_DIRECTIONS, 'readingDirection');
+  }
+  if (has(body, 'ageRating')) {
+    const v = body.ageRating;
+    if (v !== null && (!Number.isInteger(v) || (v as number) < 0)) fail('ageRating must be a positive integer or 0');
+    next.ageRating = v as number | null;
+  }
+  if (has(body, 'totalBookCount')) {
+    const v = body.totalBookCount;
+    if (v !== null && (!Number.isInteger(v) || (v as number) <= 0)) fail('totalBookCount must be greater than 0');
+    next.totalBookCount = v as number | null;
+  }
+  for (const key of ['genres', 'tags', 'sharingLabels'] as const) {
+    if (has(body, key)) next[key] = body[key] === null ? [] : stringList(body[key], key);
+  }
+  if (has(body, 'links')) next.links = body.links === null ? [] : pairList(body.links, 'links', ['label', 'url'] as const, validUrl);
+  if (has(body, 'alternateTitles')) {
+    next.alternateTitles = body.alternateTitles === null ? [] : pairList(body.alternateTitles, 'alternateTitles', ['label', 'title'] as const);
+  }
+  applyLocks(next, body);
+  next.lastModified = now;
+  return next;
+}

@@ -1,0 +1,114 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+
+/** Mylar3 writes this file into each series folder it manages. */
+export const MYLAR_FILE = 'series.json';
+const MAX_BYTES = 1024 * 1024;
+
+/** The part of Mylar's series.json the series metadata takes (other fields are ignored). */
+export interface MylarSeries {
+  name?: string;
+  publisher?: string;
+  description_text?: string | null;
+  description_formatted?: string | null;
+  status?: string;
+  booktype?: string;
+  age_rating?: string | null;
+  comicid?: number | string;
+  year?: number;
+  volume?: number | null;
+  total_issues?: number;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/** Mylar age ratings ("All", "9+", "12+", "15+", "17+", "Adult") as a minimum age. */
+export function mylarAgeRating(value: string | null | undefined): number | undefined {
+  if (!value) return undefined;
+  if (/^all$/i.test(value.trim())) return 0;
+  if (/^adult$/i.test(value.trim())) return 18;
+  const age = /(\d+)\s*\+?/.exec(value);
+  return age ? Number(age[1]) : undefined;
+}
+
+/** Parses series.json text; null when it is not a Mylar series document. */
+export function parseMylarSeries(text: string): MylarSeries | null {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return null;
+  }
+  const metadata = typeof doc === 'object' && doc !== null ? (doc as { metadata?: unknown }).metadata : undefined;
+  return typeof metadata === 'object' && metadata !== null ? (metadata as MylarSeries) : null;
+}
+
+/** The series metadata with what series.json says, locked fields untouched. */
+export function applyMylar(meta: SeriesMetadata, mylar: MylarSeries, appendVolume: boolean): SeriesMetadata {
+  const next = { ...meta };
+  const name = str(mylar.name);
+  if (name) {
+    // Same rule as ComicInfo's Volume: a volume after the first is part of the title when asked.
+    const title = appendVolume && typeof mylar.volume === 'number' && mylar.volume > 1 ? `${name} (${mylar.volume})` : name;
+    if (!meta.titleLock) next.title = title;
+    if (!meta.titleSortLock) next.titleSort = title;
+  }
+  const publisher = str(mylar.publisher);
+  if (publisher && !meta.publisherLock) next.publisher = publisher;
+  const summary = str(mylar.description_text) ?? str(mylar.description_formatted);
+  if (summary && !meta.summaryLock) next.summary = summary;
+  const status = str(mylar.status)?.toLowerCase();
+  if (!meta.statusLock) {
+    if (status === 'ended') next.status = 'ENDED';
+    else if (status === 'continuing') next.status = 'ONGOING';
+  }
+  const age = mylarAgeRating(mylar.age_rating);
+  if (age !== undefined && !meta.ageRatingLock) next.ageRating = age;
+  if (typeof mylar.total_issues === 'number' && mylar.total_issues > 0 && !meta.totalBookCountLock) {
+    next.totalBookCount = mylar.total_issues;
+  }
+  const comicId = mylar.comicid !== undefined ? String(mylar.comicid).trim() : '';
+  if (/^\d+$/.test(comicId) && !meta.linksLock) {
+    // Mylar's comicid is a ComicVine volume id.
+    const url = `https://comicvine.gamespot.com/volume/4050-${comicId}/`;
+    if (!meta.links.some((l) => l.url === url)) next.links = [...meta.links.filter((l) => l.label !== 'ComicVine'), { label: 'ComicVine', url }];
+  }
+  return next;
+}
+
+/**
+ * Library option importMylarSeries: a Mylar `series.json` in the series folder fills the series
+ * metadata (title, publisher, summary, status, age rating, total book count, ComicVine link).
+ * Returns true when the series metadata changed.
+ */
+export async function importMylarSeries(ctx: FolioContext, seriesId: string): Promise<boolean> {
+  const series = ctx.repos.series.findById(seriesId);
+  const library = series && ctx.repos.libraries.findById(series.libraryId);
+  if (!series || !library?.importMylarSeries || series.oneshot || series.deletedDate !== null) return false;
+  let text: string;
+  try {
+    const bytes = await readFile(join(series.url, MYLAR_FILE));
+    if (bytes.length > MAX_BYTES) return false;
+    text = bytes.toString('utf8');
+  } catch (error) {
+    // No series.json in this folder: nothing to import.
+    rethrowUnless(error, isUnusablePath);
+    return false;
+  }
+  const mylar = parseMylarSeries(text);
+  if (!mylar) {
+    ctx.log(`${join(series.url, MYLAR_FILE)} is not a Mylar series document`);
+    return false;
+  }
+  const meta = ctx.repos.seriesMetadata.findBySeriesId(seriesId);
+  if (!meta) return false;
+  const next = applyMylar(meta, mylar, library.importComicInfoSeriesAppendVolume);
+  if (JSON.stringify(next) === JSON.stringify(meta)) return false;
+  ctx.repos.seriesMetadata.update({ ...next, lastModified: Date.now() });
+  ctx.events.emit({ name: 'SeriesChanged', data: { seriesId, libraryId: series.libraryId } });
+  return true;
+}

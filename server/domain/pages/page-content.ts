@@ -1,0 +1,58 @@
+import { Readable } from 'node:stream';
+import type { Book } from '../../db/book-repository.ts';
+import { MediaError } from '../../media/book-reader.ts';
+import type { MediaPage } from '../../db/media-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { type PageRenderOptions, renderedPage } from './rendered-pages.ts';
+
+export interface PageContent {
+  page: MediaPage;
+  stream: Readable;
+}
+
+/**
+ * Opens the stored bytes of one page (1-based) straight from the book's archive entry. The entry
+ * name recorded at analysis is only looked up inside the archive, never used as a path.
+ * Formats that draw their pages (PDF) get them drawn per `options`, cached on disk; `page` then
+ * describes the drawn image. Undefined when the page does not exist. Callers that already hold the
+ * book (the page routes looked it up for the access check) pass it, saving a second lookup per page.
+ */
+export async function openBookPage(
+  ctx: FolioContext,
+  bookOrId: Book | string,
+  number: number,
+  options: PageRenderOptions = {},
+): Promise<PageContent | undefined> {
+  const bookId = typeof bookOrId === 'string' ? bookOrId : bookOrId.id;
+  const book = typeof bookOrId === 'string' ? ctx.repos.books.findById(bookOrId) : bookOrId;
+  const page = ctx.repos.media.findPage(bookId, number);
+  if (!book || !page) return undefined;
+  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+  const render = archive.renderPage?.bind(archive);
+  if (render) return renderedPage(ctx, book, page, (request) => render(page.fileName, request), options);
+  return { page, stream: await primed(await archive.openEntry(page.fileName)) };
+}
+
+/**
+ * The entry's stream once its first bytes have been read, so that a damaged entry fails here,
+ * while the route can still answer with an error, instead of after a 200 went out. Destroying the
+ * returned stream destroys the entry's stream (and so releases the archive handle).
+ */
+async function primed(stream: Readable): Promise<Readable> {
+  const chunks = stream[Symbol.asyncIterator]();
+  let first: IteratorResult<Buffer>;
+  try {
+    first = await chunks.next();
+  } catch (error) {
+    stream.destroy();
+    throw error instanceof MediaError ? error : new MediaError('ERR_1007', `page entry cannot be read: ${String(error)}`, { cause: error });
+  }
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (first.done) return;
+    yield first.value;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  }
+  const output = Readable.from(rest(), { objectMode: false });
+  output.once('close', () => stream.destroy());
+  return output;
+}

@@ -1,0 +1,68 @@
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
+import type { Book } from '../../db/book-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { openBookPage } from './page-content.ts';
+import { dropOtherVersions } from './rendered-pages.ts';
+import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+
+/** Longest side of a page thumbnail (REFERENCE §4). */
+export const PAGE_THUMBNAIL_SIZE = 300;
+
+const inFlight = new Map<string, Promise<Buffer>>();
+
+/**
+ * A page shrunk to 300 px on its longest side, as JPEG, cached on disk under
+ * <data dir>/cache/page-thumbnails/<book>/<analysis time>/<page>.jpg. Drawing one means decoding the
+ * whole page (20+ MP on scans), and the reader's page browser asks for dozens at once, so each is
+ * drawn once per analysis of the book; a re-analysed book gets a new folder and the old one goes.
+ * Undefined when the page does not exist; throws when the page cannot be decoded.
+ */
+export async function pageThumbnail(
+  ctx: FolioContext,
+  book: Book,
+  analysedAt: number,
+  number: number,
+): Promise<Buffer | undefined> {
+  const bookDir = join(ctx.dataDir, 'cache', 'page-thumbnails', book.id);
+  const version = String(analysedAt);
+  const file = join(bookDir, version, `${number}.jpg`);
+  try {
+    return await readFile(file);
+  } catch (error) {
+    rethrowUnless(error, isMissingFile); // not drawn yet
+  }
+  let pending = inFlight.get(file);
+  if (!pending) {
+    pending = (async () => {
+      // Drawn pages (PDF) are drawn straight at thumbnail size.
+      const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE });
+      if (!content) throw new PageMissing();
+      const input = await readForDecode(content.stream, content.page.fileSize);
+      const bytes = await decodeImage(() =>
+        decoder(input)
+          .rotate()
+          .resize(PAGE_THUMBNAIL_SIZE, PAGE_THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+          .jpeg({ quality: 80 })
+          .toBuffer(),
+      );
+      await dropOtherVersions(bookDir, version);
+      await mkdir(join(bookDir, version), { recursive: true });
+      // Write then rename, so a concurrent reader never sees half a file.
+      const partial = `${file}.${process.pid}.partial`;
+      await writeFile(partial, bytes);
+      await rename(partial, file);
+      return bytes;
+    })().finally(() => inFlight.delete(file));
+    inFlight.set(file, pending);
+  }
+  try {
+    return await pending;
+  } catch (error) {
+    if (error instanceof PageMissing) return undefined;
+    throw error;
+  }
+}
+
+class PageMissing extends Error {}

@@ -1,0 +1,13 @@
+import type { Readable } from 'node:stream';
+import type { FolioContext } from '../context.ts';
+
+/**
+ * The cover image a book declares outside its pages (an EPUB's OPF cover), if its format has one.
+ * Posters of text EPUBs come from here: they have no page 1 to draw a poster from.
+ */
+export async function openBookCover(ctx: FolioContext, bookId: string): Promise<Readable | undefined> {
+  const book = ctx.repos.books.findById(bookId);
+  if (!book) return undefined;
+  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+  return archive.cover ? archive.cover() : undefined;
+}

@@ -1,0 +1,117 @@
+import type { OutputInfo } from 'sharp';
+import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { newId } from '../../db/ids.ts';
+import type { FolioContext } from '../context.ts';
+import { openBookCover } from './book-cover.ts';
+import { openBookPage } from '../pages/page-content.ts';
+import { thumbnailMaxEdge } from '../server-settings.ts';
+import { thumbnailFilePath } from './thumbnail-files.ts';
+import { smallFiles } from '../small-file-cache.ts';
+
+export interface ThumbnailFile {
+  absolutePath: string;
+  mediaType: string;
+  lastModified: number;
+}
+
+const inFlight = new Map<string, Promise<ThumbnailFile | null>>();
+
+/**
+ * The selected poster of a book, generating it from page 1 on first request: a JPEG whose longest
+ * edge is the thumbnailSize server setting (300 px by default), cached under
+ * <data dir>/thumbnails/books. Null when the book has no readable first page.
+ */
+export function bookThumbnail(ctx: FolioContext, bookId: string): Promise<ThumbnailFile | null> {
+  const existing = ctx.repos.thumbnails.findSelectedForBook(bookId);
+  if (existing) {
+    const absolutePath = thumbnailFilePath(ctx, existing);
+    // Read through the small-file cache: the route then serves these very bytes without touching the disk.
+    return smallFiles.read(absolutePath).then(
+      (file) => (file ? { absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified } : generate(ctx, bookId)),
+      () => generate(ctx, bookId),
+    );
+  }
+  return generate(ctx, bookId);
+}
+
+function generate(ctx: FolioContext, bookId: string): Promise<ThumbnailFile | null> {
+  let pending = inFlight.get(bookId);
+  if (!pending) {
+    pending = generateNow(ctx, bookId).finally(() => inFlight.delete(bookId));
+    inFlight.set(bookId, pending);
+  }
+  return pending;
+}
+
+async function generateNow(ctx: FolioContext, bookId: string): Promise<ThumbnailFile | null> {
+  const book = ctx.repos.books.findById(bookId);
+  const media = ctx.repos.media.findByBookId(bookId);
+  if (!book || media?.status !== 'READY') return null;
+  let source: Buffer;
+  try {
+    // Books without page images (text EPUB) fall back to their declared cover.
+    const page = await openBookPage(ctx, bookId, 1);
+    const stream = page?.stream ?? (await openBookCover(ctx, bookId));
+    if (!stream) return null;
+    source = await readForDecode(stream, page?.page.fileSize);
+  } catch (error) {
+    ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page unreadable');
+    return null;
+  }
+  let output: { data: Buffer; info: OutputInfo };
+  const edge = thumbnailMaxEdge(ctx.db);
+  try {
+    output = await decodeImage(() =>
+      decoder(source)
+        .rotate()
+        .resize(edge, edge, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 85 })
+        .toBuffer({ resolveWithObject: true }),
+    );
+  } catch (error) {
+    ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
+    return null;
+  }
+  const relative = join('thumbnails', 'books', `${bookId}.jpg`);
+  const absolutePath = join(ctx.dataDir, relative);
+  await mkdir(join(ctx.dataDir, 'thumbnails', 'books'), { recursive: true });
+  await writeFile(absolutePath, output.data);
+  const now = Date.now();
+  ctx.repos.thumbnails.deleteGeneratedForBook(bookId);
+  ctx.repos.thumbnails.insertGenerated({
+    id: newId(now),
+    bookId,
+    type: 'GENERATED',
+    filePath: relative,
+    selected: true,
+    mediaType: 'image/jpeg',
+    width: output.info.width,
+    height: output.info.height,
+    fileSize: output.data.length,
+    created: now,
+    lastModified: now,
+  });
+  ctx.events.emit({ name: 'ThumbnailBookAdded', data: { bookId, seriesId: book.seriesId, selected: true } });
+  return { absolutePath, mediaType: 'image/jpeg', lastModified: now };
+}
+
+/**
+ * Draws a book's generated poster again, at the current thumbnail size. When the generated poster
+ * was the selected one it stays selected; a chosen sidecar or uploaded poster keeps its place.
+ */
+export async function regenerateBookThumbnail(ctx: FolioContext, bookId: string): Promise<ThumbnailFile | null> {
+  const wasSelected = ctx.repos.thumbnails.findSelectedForBook(bookId)?.type === 'GENERATED';
+  const result = await generate(ctx, bookId);
+  const fresh = ctx.repos.thumbnails.list(bookId).find((t) => t.type === 'GENERATED');
+  if (wasSelected && fresh && !fresh.selected) ctx.repos.thumbnails.markSelected(bookId, fresh.id);
+  return result;
+}
+
+/** Forgets generated posters of a book whose content changed. */
+export async function removeGeneratedThumbnails(ctx: FolioContext, bookId: string): Promise<void> {
+  for (const relative of ctx.repos.thumbnails.deleteGeneratedForBook(bookId)) {
+    await rm(join(ctx.dataDir, relative), { force: true });
+  }
+}

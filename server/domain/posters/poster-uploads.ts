@@ -1,0 +1,120 @@
+import sharp, { type Metadata } from 'sharp';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { newId } from '../../db/ids.ts';
+import type { OwnedThumbnailRepository, StoredThumbnail } from '../../db/thumbnail-repository.ts';
+import type { FolioContext } from '../context.ts';
+import { STORE_LIMITS } from '../store-limits.ts';
+import type { FolioEvent } from '../events.ts';
+
+/** The four kinds of things that have posters, named as in their API paths. */
+export type PosterOwner = 'books' | 'series' | 'collections' | 'readlists';
+
+export class PosterError extends Error {}
+
+const FORMAT_TYPES: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  avif: 'image/avif',
+  heif: 'image/heif',
+};
+
+export function posterRepository(ctx: FolioContext, kind: PosterOwner): OwnedThumbnailRepository {
+  switch (kind) {
+    case 'books':
+      return ctx.repos.thumbnails;
+    case 'series':
+      return ctx.repos.seriesThumbnails;
+    case 'collections':
+      return ctx.repos.collectionThumbnails;
+    case 'readlists':
+      return ctx.repos.readListThumbnails;
+  }
+}
+
+/** The SSE event for a poster added to / removed from an owner. */
+function posterEvent(ctx: FolioContext, kind: PosterOwner, ownerId: string, selected: boolean, added: boolean): FolioEvent | undefined {
+  const suffix = added ? 'Added' : 'Deleted';
+  switch (kind) {
+    case 'books': {
+      const book = ctx.repos.books.findById(ownerId);
+      return book ? ({ name: `ThumbnailBook${suffix}`, data: { bookId: ownerId, seriesId: book.seriesId, selected } } as FolioEvent) : undefined;
+    }
+    case 'series':
+      return { name: `ThumbnailSeries${suffix}`, data: { seriesId: ownerId, selected } } as FolioEvent;
+    case 'collections':
+      return { name: `ThumbnailSeriesCollection${suffix}`, data: { collectionId: ownerId, selected } } as FolioEvent;
+    case 'readlists':
+      return { name: `ThumbnailReadList${suffix}`, data: { readListId: ownerId, selected } } as FolioEvent;
+  }
+}
+
+/**
+ * Stores an uploaded poster as given (after checking it decodes as an image) under
+ * <data dir>/thumbnails/<kind>/, as USER_UPLOADED; selected on request or when it is the only one.
+ */
+export async function storeUploadedPoster(
+  ctx: FolioContext,
+  kind: PosterOwner,
+  ownerId: string,
+  bytes: Buffer,
+  select: boolean,
+): Promise<StoredThumbnail> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes).metadata();
+  } catch (error) {
+    // sharp reads no image header in it: the upload is refused, with sharp's reason kept as cause.
+    throw new PosterError('The file is not an image', { cause: error });
+  }
+  const mediaType = FORMAT_TYPES[meta.format ?? ''];
+  if (!mediaType || !meta.width || !meta.height) throw new PosterError('Unsupported image format');
+  const uploaded = posterRepository(ctx, kind).list(ownerId).filter((t) => t.type === 'USER_UPLOADED').length;
+  const { perItem } = STORE_LIMITS.uploadedPosters;
+  if (uploaded >= perItem) throw new PosterError(`At most ${perItem} uploaded posters per item: delete one first`);
+  const now = Date.now();
+  const id = newId(now);
+  const relative = join('thumbnails', kind, `${ownerId}-${id}.${meta.format}`);
+  await mkdir(join(ctx.dataDir, 'thumbnails', kind), { recursive: true });
+  await writeFile(join(ctx.dataDir, relative), bytes);
+  const row: StoredThumbnail = {
+    id,
+    ownerId,
+    type: 'USER_UPLOADED',
+    filePath: relative,
+    selected: select,
+    mediaType,
+    width: meta.width,
+    height: meta.height,
+    fileSize: bytes.length,
+    created: now,
+    lastModified: now,
+  };
+  const repository = posterRepository(ctx, kind);
+  repository.insert(row, select);
+  const stored = repository.find(ownerId, id)!;
+  const event = posterEvent(ctx, kind, ownerId, stored.selected, true);
+  if (event) ctx.events.emit(event);
+  return stored;
+}
+
+/** Removes a poster (and its file unless it is the user's own sidecar). False when unknown. */
+export async function deletePoster(ctx: FolioContext, kind: PosterOwner, ownerId: string, id: string): Promise<boolean> {
+  const removed = posterRepository(ctx, kind).delete(ownerId, id);
+  if (!removed) return false;
+  if (removed.type !== 'SIDECAR') await rm(join(ctx.dataDir, removed.filePath), { force: true });
+  const event = posterEvent(ctx, kind, ownerId, removed.selected, false);
+  if (event) ctx.events.emit(event);
+  return true;
+}
+
+export function selectPoster(ctx: FolioContext, kind: PosterOwner, ownerId: string, id: string): boolean {
+  const ok = posterRepository(ctx, kind).markSelected(ownerId, id);
+  if (ok) {
+    const event = posterEvent(ctx, kind, ownerId, true, true);
+    if (event) ctx.events.emit(event);
+  }
+  return ok;
+}

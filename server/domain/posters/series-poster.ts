@@ -1,0 +1,51 @@
+import { stat } from 'node:fs/promises';
+import type { FolioContext } from '../context.ts';
+import { type ThumbnailFile, bookThumbnail } from './book-thumbnails.ts';
+import { thumbnailFilePath } from './thumbnail-files.ts';
+
+/**
+ * The poster of a series: its own selected poster if any, else per its library's `seriesCover` rule (REFERENCE §2.2), from its live
+ * books in series order; the "unread" variants look at the given user's progress.
+ */
+export async function seriesPoster(ctx: FolioContext, seriesId: string, userId: string): Promise<ThumbnailFile | null> {
+  const series = ctx.repos.series.findById(seriesId);
+  if (!series) return null;
+  // An uploaded or sidecar poster chosen for the series wins over its books' covers.
+  const own = ctx.repos.seriesThumbnails.selected(seriesId);
+  if (own) {
+    const absolutePath = thumbnailFilePath(ctx, own);
+    if (await stat(absolutePath).then(() => true, () => false)) {
+      return { absolutePath, mediaType: own.mediaType, lastModified: own.lastModified };
+    }
+  }
+  const rule = ctx.repos.libraries.findById(series.libraryId)?.seriesCover ?? 'FIRST';
+  const ids = ctx.db
+    .prepare(
+      `SELECT b.id FROM book b JOIN book_metadata bm ON bm.book_id = b.id
+       WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
+    )
+    .pluck()
+    .all(seriesId) as string[];
+  if (ids.length === 0) return null;
+  const unread = () => ids.find((id) => !ctx.repos.readProgress.find(id, userId)?.completed);
+  let chosen: string | undefined;
+  switch (rule) {
+    case 'LAST':
+      chosen = ids.at(-1);
+      break;
+    case 'FIRST_UNREAD_OR_FIRST':
+      chosen = unread() ?? ids[0];
+      break;
+    case 'FIRST_UNREAD_OR_LAST':
+      chosen = unread() ?? ids.at(-1);
+      break;
+    default:
+      chosen = ids[0];
+  }
+  // Fall back to any book that can produce a poster (the chosen one may be unreadable).
+  for (const id of [chosen!, ...ids.filter((i) => i !== chosen)]) {
+    const poster = await bookThumbnail(ctx, id);
+    if (poster) return poster;
+  }
+  return null;
+}

@@ -1,0 +1,92 @@
+import sharp, { type Metadata } from 'sharp';
+import { stat } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { newId } from '../../db/ids.ts';
+import type { OwnedThumbnailRepository } from '../../db/thumbnail-repository.ts';
+import type { FolioContext } from '../context.ts';
+
+/** File names (without extension) that make an image in a series folder its poster. */
+const SERIES_ARTWORK = new Set(['cover', 'default', 'folder', 'poster', 'series']);
+
+const FORMAT_TYPES: Record<string, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  heif: 'image/heif',
+};
+
+interface FolderArtwork {
+  folder: string;
+  books: string[];
+  images: string[];
+}
+
+const stem = (path: string) => basename(path, extname(path)).toLowerCase();
+
+/**
+ * Local artwork (library option importLocalArtwork): `cover.jpg` & co. in a series folder become
+ * the series' SIDECAR poster, `<book name>.jpg` / `<book name>-1.jpg` beside a book the book's.
+ * A new sidecar is selected unless the user uploaded a selected poster; sidecars whose file
+ * disappeared are dropped.
+ */
+export async function importLocalArtwork(ctx: FolioContext, libraryId: string, folders: FolderArtwork[]): Promise<void> {
+  const seriesByPath = new Map(ctx.repos.series.findByLibrary(libraryId).map((s) => [s.url, s.id]));
+  const booksByPath = new Map(ctx.repos.books.findByLibrary(libraryId).map((b) => [b.url, b.id]));
+  for (const { folder, books, images } of folders) {
+    const seriesId = seriesByPath.get(folder);
+    if (seriesId) {
+      await syncSidecars(ctx, ctx.repos.seriesThumbnails, seriesId, images.filter((i) => SERIES_ARTWORK.has(stem(i))));
+    }
+    for (const bookPath of books) {
+      const bookId = booksByPath.get(bookPath);
+      if (!bookId) continue;
+      const name = stem(bookPath);
+      const own = images.filter((i) => {
+        const s = stem(i);
+        return s === name || (s.startsWith(`${name}-`) && /^\d+$/.test(s.slice(name.length + 1)));
+      });
+      await syncSidecars(ctx, ctx.repos.thumbnails, bookId, own);
+    }
+  }
+}
+
+async function syncSidecars(ctx: FolioContext, repository: OwnedThumbnailRepository, ownerId: string, paths: string[]): Promise<void> {
+  const existing = repository.list(ownerId).filter((t) => t.type === 'SIDECAR');
+  for (const row of existing) {
+    if (!paths.includes(row.filePath)) repository.delete(ownerId, row.id);
+  }
+  for (const path of paths.sort()) {
+    if (existing.some((row) => row.filePath === path)) continue;
+    let meta: Metadata;
+    let fileSize: number;
+    try {
+      meta = await sharp(path).metadata();
+      fileSize = (await stat(path)).size;
+    } catch (error) {
+      // Not an image sharp can read (or gone): not artwork; the rest of the folder still counts.
+      ctx.logger.warn({ err: error, file: path }, 'local artwork skipped: not a readable image');
+      continue;
+    }
+    const mediaType = FORMAT_TYPES[meta.format ?? ''];
+    if (!mediaType || !meta.width || !meta.height) continue;
+    const selected = repository.selected(ownerId);
+    const now = Date.now();
+    repository.insert(
+      {
+        id: newId(now),
+        ownerId,
+        type: 'SIDECAR',
+        filePath: path,
+        selected: false,
+        mediaType,
+        width: meta.width,
+        height: meta.height,
+        fileSize,
+        created: now,
+        lastModified: now,
+      },
+      !selected || selected.type !== 'USER_UPLOADED',
+    );
+  }
+}

@@ -1,0 +1,83 @@
+import type { Book } from '../../db/book-repository.ts';
+import type { Media } from '../../db/media-repository.ts';
+import type { OpenedBook } from '../../media/book-reader.ts';
+import { type EpubNavigation, readNavigation } from '../../media/epub-navigation.ts';
+import type { OpfPackage } from '../../media/epub-opf.ts';
+import { readPackage } from '../../media/epub-reader.ts';
+import type { FolioContext } from '../context.ts';
+
+/** Text EPUBs get one position per this many bytes of a spine document (as analysis counts pages). */
+const BYTES_PER_POSITION = 1024;
+
+export interface SpineResource {
+  path: string;
+  mediaType: string;
+}
+
+/** One Readium position: a place in a spine document, numbered from 1 across the book. */
+export interface EpubPosition extends SpineResource {
+  position: number;
+  /** Where in its document the position starts (0..1). */
+  progression: number;
+  /** Where in the whole book it starts (0..1). */
+  totalProgression: number;
+}
+
+export interface EpubPublication {
+  fixedLayout: boolean;
+  pageProgression: 'ltr' | 'rtl' | null;
+  /** The (linear) spine, as analysis read it. */
+  readingOrder: SpineResource[];
+  /** Every other manifest item present in the archive (styles, images, fonts, ...). */
+  resources: SpineResource[];
+  navigation: EpubNavigation;
+  positions: EpubPosition[];
+}
+
+/** The open archive of a book, shared through the archive pool. */
+export function openArchive(ctx: FolioContext, book: Book): Promise<OpenedBook> {
+  return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+}
+
+/** The EPUB reader caches its parsed package; other openers read it again. */
+function packageOf(archive: OpenedBook): Promise<OpfPackage> {
+  const cached = (archive as OpenedBook & { package?: () => Promise<OpfPackage> }).package;
+  return cached ? cached.call(archive) : readPackage(archive);
+}
+
+/**
+ * What a Readium reader needs to know about an EPUB: reading order, other resources, navigation
+ * and positions. Positions follow the page count analysis gave the book: one per spine document for
+ * fixed-layout and image-only EPUBs, one per 1024 bytes of each document otherwise.
+ */
+export async function epubPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
+  const archive = await openArchive(ctx, book);
+  const pkg = await packageOf(archive);
+  const sizes = new Map(archive.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
+  const linear = pkg.spine.filter((item) => item.linear);
+  const spine = (linear.length > 0 ? linear : pkg.spine).map(({ path, mediaType }) => ({ path, mediaType }));
+  const inSpine = new Set(spine.map((item) => item.path));
+  const resources = pkg.manifest
+    .filter((item) => !inSpine.has(item.path) && sizes.has(item.path))
+    .map(({ path, mediaType }) => ({ path, mediaType }));
+
+  const onePerDocument = pkg.fixedLayout || media.epubDivinaCompatible;
+  const counts = spine.map((item) => (onePerDocument ? 1 : Math.max(1, Math.ceil((sizes.get(item.path) ?? 0) / BYTES_PER_POSITION))));
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  const positions: EpubPosition[] = [];
+  spine.forEach((item, index) => {
+    const count = counts[index] ?? 1;
+    for (let k = 0; k < count; k++) {
+      positions.push({ ...item, position: positions.length + 1, progression: k / count, totalProgression: positions.length / total });
+    }
+  });
+
+  return {
+    fixedLayout: pkg.fixedLayout,
+    pageProgression: pkg.pageProgression,
+    readingOrder: spine,
+    resources,
+    navigation: await readNavigation(archive, pkg),
+    positions,
+  };
+}

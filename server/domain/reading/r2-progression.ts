@@ -1,0 +1,101 @@
+import type { Book } from '../../db/book-repository.ts';
+import type { Media } from '../../db/media-repository.ts';
+import { R2ProgressionRepository, type StoredProgression } from '../../db/r2-progression-repository.ts';
+import type { ReadProgress } from '../../db/read-progress-repository.ts';
+import type { FolioContext } from '../context.ts';
+import type { EpubPosition } from './epub-publication.ts';
+
+/** The update's input is unusable (400). */
+export class ProgressionError extends Error {}
+/** A newer progression is already stored (409, as Komga answers). */
+export class ProgressionConflict extends Error {}
+
+export interface LocatorInput {
+  href: string;
+  type: string;
+  locations?: { position?: unknown; progression?: unknown; totalProgression?: unknown; fragments?: unknown };
+  [key: string]: unknown;
+}
+
+export interface ProgressionInput {
+  modified: number;
+  deviceId: string;
+  deviceName: string;
+  locator: LocatorInput;
+}
+
+/** The zip path an EPUB locator points at: its href after `/resource/`, decoded, without fragment or query. */
+export function locatorResourcePath(href: string): string {
+  const bare = href.split('#')[0]!.split('?')[0]!;
+  const marker = bare.indexOf('/resource/');
+  const path = marker >= 0 ? bare.slice(marker + '/resource/'.length) : bare;
+  try {
+    return path.split('/').map(decodeURIComponent).join('/');
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
+    throw new ProgressionError(`Invalid resource href: ${href}`);
+  }
+}
+
+/**
+ * The page a Readium locator stands for. Image and PDF books: `locations.position`, or the page
+ * number in a `/pages/{n}` href. EPUBs: the position of the book whose document is the href and
+ * whose start is the last one at or before `locations.progression`.
+ */
+export function pageOfLocator(media: Media, locator: LocatorInput, positions: EpubPosition[] | null): { page: number; completed: boolean } {
+  if (positions) {
+    const path = locatorResourcePath(locator.href);
+    const candidates = positions.filter((p) => p.path === path);
+    if (candidates.length === 0) throw new ProgressionError(`Resource does not exist in book: ${path}`);
+    const progression = locator.locations?.progression;
+    if (typeof progression !== 'number' || !Number.isFinite(progression)) throw new ProgressionError('locations.progression is required');
+    const match = candidates.filter((p) => p.progression <= progression + 1e-9).at(-1) ?? candidates[0]!;
+    const page = Math.min(Math.max(1, match.position), Math.max(1, media.pageCount));
+    return { page, completed: match.position === positions.length };
+  }
+  let page = locator.locations?.position;
+  if (page === undefined || page === null) {
+    const fromHref = /\/pages\/(\d+)(?:[/?#]|$)/.exec(locator.href)?.[1];
+    page = fromHref === undefined ? undefined : Number(fromHref);
+  }
+  if (typeof page !== 'number' || !Number.isInteger(page)) throw new ProgressionError('locations.position is required');
+  if (page < 1 || page > media.pageCount) throw new ProgressionError(`Page number must be between 1 and ${media.pageCount}`);
+  return { page, completed: page === media.pageCount };
+}
+
+/**
+ * Stores a Readium progression for the user and the read progress it implies (page, completed,
+ * read date = the progression's time, its device), announcing the change like any progress update.
+ * A progression older than the stored read progress is refused.
+ */
+export function saveProgression(ctx: FolioContext, userId: string, book: Book, input: ProgressionInput, target: { page: number; completed: boolean }): void {
+  const existing = ctx.repos.readProgress.find(book.id, userId);
+  if (existing && existing.readDate > input.modified) throw new ProgressionConflict('A newer progression already exists');
+  const now = Date.now();
+  ctx.db.transaction(() => {
+    ctx.repos.readProgress.upsert({
+      bookId: book.id,
+      userId,
+      page: target.page,
+      completed: target.completed,
+      readDate: input.modified,
+      deviceId: input.deviceId,
+      deviceName: input.deviceName,
+      created: existing?.created ?? now,
+      lastModified: now,
+    });
+    new R2ProgressionRepository(ctx.db).save({ bookId: book.id, userId, deviceId: input.deviceId, deviceName: input.deviceName, locator: input.locator, modified: input.modified });
+  })();
+  ctx.events.emit({ name: 'ReadProgressChanged', data: { bookId: book.id, userId }, userId });
+  ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId: book.seriesId, userId }, userId });
+}
+
+/**
+ * The stored progression when it is still the latest word on the book's progress; undefined when
+ * read progress was changed another way since (page-based readers, mark read), in which case the
+ * caller rebuilds a locator from the page.
+ */
+export function currentProgression(ctx: FolioContext, progress: ReadProgress): StoredProgression | undefined {
+  const stored = new R2ProgressionRepository(ctx.db).find(progress.bookId, progress.userId);
+  return stored && stored.modified === progress.readDate ? stored : undefined;
+}

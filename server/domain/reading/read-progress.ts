@@ -1,0 +1,108 @@
+import type { FolioContext } from '../context.ts';
+
+export class ReadProgressError extends Error {}
+
+/**
+ * Applies a ReadProgressUpdateDto (REFERENCE §2.10): `completed: true` marks the book read at its
+ * last page; otherwise `page` (1..pagesCount) is stored and completion means "on the last page".
+ */
+export function updateReadProgress(
+  ctx: FolioContext,
+  userId: string,
+  bookId: string,
+  update: { page?: number | null; completed?: boolean | null },
+): void {
+  const book = ctx.repos.books.findById(bookId);
+  const media = ctx.repos.media.findByBookId(bookId);
+  if (!book || !media) throw new ReadProgressError('Book not found');
+  const pagesCount = media.pageCount;
+  let page: number;
+  let completed: boolean;
+  if (update.completed === true) {
+    page = Math.max(1, pagesCount);
+    completed = true;
+  } else if (typeof update.page === 'number') {
+    if (!Number.isInteger(update.page) || update.page < 1 || update.page > pagesCount) {
+      throw new ReadProgressError(`Page number must be between 1 and ${pagesCount}`);
+    }
+    page = update.page;
+    completed = page === pagesCount;
+  } else if (update.completed === false) {
+    throw new ReadProgressError('A page must be given when completed is false');
+  } else {
+    throw new ReadProgressError('Either page or completed must be given');
+  }
+  const now = Date.now();
+  const existing = ctx.repos.readProgress.find(bookId, userId);
+  ctx.repos.readProgress.upsert({
+    bookId,
+    userId,
+    page,
+    completed,
+    readDate: now,
+    deviceId: '',
+    deviceName: '',
+    created: existing?.created ?? now,
+    lastModified: now,
+  });
+  ctx.events.emit({ name: 'ReadProgressChanged', data: { bookId, userId }, userId });
+  ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId: book.seriesId, userId }, userId });
+}
+
+export function deleteReadProgress(ctx: FolioContext, userId: string, bookId: string): void {
+  const book = ctx.repos.books.findById(bookId);
+  if (!book) return;
+  if (ctx.repos.readProgress.delete(bookId, userId)) {
+    ctx.events.emit({ name: 'ReadProgressDeleted', data: { bookId, userId }, userId });
+    ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId: book.seriesId, userId }, userId });
+  }
+}
+
+/** Marks every live, analysed book of a series read (POST /series/{id}/read-progress). */
+export function markSeriesRead(ctx: FolioContext, userId: string, seriesId: string): void {
+  markBooksRead(ctx, userId, ctx.repos.books.findBySeries(seriesId).map((b) => b.id));
+}
+
+/**
+ * Marks books read at their last page (skipping deleted, unanalysed and already finished ones),
+ * announcing each change and each series touched.
+ */
+export function markBooksRead(ctx: FolioContext, userId: string, bookIds: string[]): void {
+  const now = Date.now();
+  const changed: { bookId: string; seriesId: string }[] = [];
+  ctx.db.transaction(() => {
+    for (const bookId of bookIds) {
+      const book = ctx.repos.books.findById(bookId);
+      if (!book || book.deletedDate !== null) continue;
+      const media = ctx.repos.media.findByBookId(book.id);
+      if (!media || media.pageCount < 1) continue;
+      const existing = ctx.repos.readProgress.find(book.id, userId);
+      if (existing?.completed) continue;
+      ctx.repos.readProgress.upsert({
+        bookId: book.id,
+        userId,
+        page: media.pageCount,
+        completed: true,
+        readDate: now,
+        deviceId: '',
+        deviceName: '',
+        created: existing?.created ?? now,
+        lastModified: now,
+      });
+      changed.push({ bookId: book.id, seriesId: book.seriesId });
+    }
+  })();
+  for (const { bookId } of changed) ctx.events.emit({ name: 'ReadProgressChanged', data: { bookId, userId }, userId });
+  for (const seriesId of new Set(changed.map((c) => c.seriesId))) {
+    ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId, userId }, userId });
+  }
+}
+
+/** Forgets the user's progress on every book of a series (DELETE /series/{id}/read-progress). */
+export function markSeriesUnread(ctx: FolioContext, userId: string, seriesId: string): void {
+  const removed = ctx.db.transaction(() =>
+    ctx.repos.books.findBySeries(seriesId).filter((book) => ctx.repos.readProgress.delete(book.id, userId)),
+  )();
+  for (const book of removed) ctx.events.emit({ name: 'ReadProgressDeleted', data: { bookId: book.id, userId }, userId });
+  if (removed.length) ctx.events.emit({ name: 'ReadProgressSeriesDeleted', data: { seriesId, userId }, userId });
+}

@@ -1,0 +1,133 @@
+import type { FolioContext } from '../context.ts';
+import { analyseBook } from '../analysis/analyser.ts';
+import { applyBookFileOptions, booksAwaitingFileOptions } from '../book-files/book-file-options.ts';
+import { bookThumbnail } from '../posters/book-thumbnails.ts';
+import { hashBookFile } from '../hashing/file-hash.ts';
+import { refreshBookMetadata, refreshLibrarySeriesMetadata } from '../metadata/metadata-refresh.ts';
+import { submitPageHashMaintenance, submitPageHashing } from '../hashing/page-hashing.ts';
+import { scanLibrary } from '../library/scanner.ts';
+import { emptyTrash } from '../library/trash.ts';
+
+/**
+ * Queues a scan of a library; the scan queues analysis of every new or changed book (every book
+ * when `deep`), and empties the trash afterwards when the library asks for it.
+ */
+export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = false, attempt = 0): void {
+  ctx.tasks.submit(
+    'ScanLibrary',
+    `ScanLibrary:${libraryId}`,
+    async () => {
+      let toAnalyse: string[];
+      try {
+        ({ toAnalyse } = await scanLibrary(ctx, libraryId));
+      } catch (error) {
+        // Say why, try again with back-off (a later scan brings the library in line whatever this
+        // one left undone), and still fail the task so the admin's task figures count it.
+        const retry = attempt < MAX_SCAN_RETRIES ? Math.min(RETRY_MAX_MS, SCAN_RETRY_BASE_MS * 2 ** attempt) : null;
+        ctx.logger.error({ err: error, libraryId, attempt: attempt + 1, retryInMs: retry }, 'library scan failed');
+        if (retry !== null) setTimeout(() => submitLibraryScan(ctx, libraryId, deep, attempt + 1), retry).unref();
+        throw error;
+      }
+      await refreshLibrarySeriesMetadata(ctx, libraryId);
+      const ids = deep ? liveBookIds(ctx, libraryId) : toAnalyse;
+      for (const bookId of ids) submitBookAnalysis(ctx, bookId);
+      const analysed = new Set(ids);
+      for (const bookId of booksAwaitingFileOptions(ctx, libraryId)) {
+        if (!analysed.has(bookId)) submitFileOptions(ctx, bookId);
+      }
+      submitPageHashMaintenance(ctx, libraryId);
+      if (ctx.repos.libraries.findById(libraryId)?.emptyTrashAfterScan) await emptyTrash(ctx, libraryId);
+    },
+    10,
+    { libraryId, deep },
+  );
+}
+
+/** Waits before retrying an analysis put off for lack of resources: 1 s, 2 s, 4 s… up to 5 min. */
+const RETRY_BASE_MS = 1_000;
+const RETRY_MAX_MS = 5 * 60_000;
+const MAX_RETRIES = 12;
+/** A failed scan is tried again after 1 s, 2 s, 4 s, 8 s, 16 s. */
+const SCAN_RETRY_BASE_MS = 1_000;
+const MAX_SCAN_RETRIES = 5;
+
+export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0): void {
+  ctx.tasks.submit(
+    'AnalyzeBook',
+    `AnalyzeBook:${bookId}`,
+    async () => {
+      if ((await analyseBook(ctx, bookId)) === 'deferred') {
+        // The book keeps its status meanwhile; after the last attempt the next scan picks it up.
+        if (attempt < MAX_RETRIES) {
+          const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt);
+          setTimeout(() => submitBookAnalysis(ctx, bookId, attempt + 1), delay).unref();
+        }
+        return;
+      }
+      submitPosterGeneration(ctx, bookId);
+      submitBarcodeSearch(ctx, bookId);
+      submitBookHash(ctx, bookId);
+      submitPageHashing(ctx, bookId);
+    },
+    5,
+    { bookId },
+  );
+}
+
+/** Repairs the extension of, or converts to CBZ, a book already analysed (after a scan). */
+function submitFileOptions(ctx: FolioContext, bookId: string): void {
+  // Not kept across restarts: the next scan finds the book again.
+  ctx.tasks.submit('ConvertBook', `ConvertBook:${bookId}`, () => applyBookFileOptions(ctx, bookId), 2);
+}
+
+/**
+ * Draws the poster of a freshly analysed book in the background, so browsing a new library
+ * does not wait for dozens of posters to be generated on first view. (Not persisted: a poster
+ * that was not drawn is drawn on first request.)
+ */
+export function submitPosterGeneration(ctx: FolioContext, bookId: string): void {
+  if (ctx.repos.media.findByBookId(bookId)?.status !== 'READY') return;
+  if (ctx.repos.thumbnails.findSelectedForBook(bookId)) return;
+  ctx.tasks.submit('GenerateBookThumbnail', `GenerateBookThumbnail:${bookId}`, async () => {
+    await bookThumbnail(ctx, bookId);
+  }, 1);
+}
+
+/** Hashes the book file when its library wants hashes and it has none yet (lowest priority). */
+export function submitBookHash(ctx: FolioContext, bookId: string): void {
+  const book = ctx.repos.books.findById(bookId);
+  if (!book || book.fileHash !== '' || book.deletedDate !== null) return;
+  if (!ctx.repos.libraries.findById(book.libraryId)?.hashFiles) return;
+  ctx.tasks.submit('HashBook', `HashBook:${bookId}`, () => hashBookFile(ctx, bookId), 0, { bookId });
+}
+
+/**
+ * The barcode ISBN search that analysis leaves out: a full metadata refresh at the lowest
+ * priority, queued only when it can find something (option on, READY, ISBN empty and unlocked).
+ */
+export function submitBarcodeSearch(ctx: FolioContext, bookId: string): void {
+  const book = ctx.repos.books.findById(bookId);
+  if (!book || !ctx.repos.libraries.findById(book.libraryId)?.importBarcodeIsbn) return;
+  if (ctx.repos.media.findByBookId(bookId)?.status !== 'READY') return;
+  const metadata = ctx.repos.bookMetadata.findByBookId(bookId);
+  if (!metadata || metadata.isbnLock || metadata.isbn !== '') return;
+  submitMetadataRefresh(ctx, bookId);
+}
+
+export function submitMetadataRefresh(ctx: FolioContext, bookId: string): void {
+  ctx.tasks.submit('RefreshBookMetadata', `RefreshBookMetadata:${bookId}`, async () => {
+    await refreshBookMetadata(ctx, bookId);
+    const book = ctx.repos.books.findById(bookId);
+    if (book) ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
+  }, 0, { bookId });
+}
+
+/** Empties a library's trash in the background (kept across restarts like the other tasks). */
+export function submitEmptyTrash(ctx: FolioContext, libraryId: string): void {
+  ctx.tasks.submit('EmptyTrash', `EmptyTrash:${libraryId}`, async () => void (await emptyTrash(ctx, libraryId)), 0, { libraryId });
+}
+
+export function liveBookIds(ctx: FolioContext, libraryId: string, seriesId?: string): string[] {
+  const books = seriesId ? ctx.repos.books.findBySeries(seriesId) : ctx.repos.books.findByLibrary(libraryId);
+  return books.filter((b) => b.deletedDate === null).map((b) => b.id);
+}
