@@ -29,7 +29,7 @@ const startsWith = (head: Buffer, signature: number[]) =>
 
 const ARCHIVE_HANDLE = 1;
 /** Largest member read into memory to serve as a page (RAR members cannot be streamed here). */
-const MAX_BUFFERED_MEMBER_BYTES = 128 * 1024 * 1024;
+export const MAX_BUFFERED_MEMBER_BYTES = 128 * 1024 * 1024;
 
 class FileBackedExtractor extends Extractor<never> {
   protected _filePath: string;
@@ -101,9 +101,14 @@ class FileBackedExtractor extends Extractor<never> {
 
   protected write(fd: number, buf: number, size: number): boolean {
     if (fd === ARCHIVE_HANDLE) return false;
-    const heap = this.unrar.HEAPU8 as Uint8Array;
-    this.output.push(Buffer.from(heap.subarray(buf, buf + size)));
-    this.outputLength += size;
+    // Only what is still wanted is copied: unrar may go on unpacking (and calling here) after a
+    // refusal, and the rest of a large member must cost no memory.
+    const take = Math.min(size, this.outputLimit - this.outputLength);
+    if (take > 0) {
+      const heap = this.unrar.HEAPU8 as Uint8Array;
+      this.output.push(Buffer.from(heap.subarray(buf, buf + take)));
+      this.outputLength += take;
+    }
     // Returning false makes unrar abandon this member: used to stop once the prefix is complete.
     return this.outputLength < this.outputLimit;
   }
@@ -205,7 +210,12 @@ class OpenedRar implements OpenedBook {
     if (size > MAX_BUFFERED_MEMBER_BYTES) {
       throw new MediaError('ERR_1007', `RAR member ${name} is ${size} bytes, over the ${MAX_BUFFERED_MEMBER_BYTES}-byte limit for one page`);
     }
-    return Readable.from([await this.read(name, MAX_BUFFERED_MEMBER_BYTES)], { objectMode: false });
+    // One byte past the limit tells a member that unpacks to more than it declared from one that fits.
+    const bytes = await this.read(name, MAX_BUFFERED_MEMBER_BYTES + 1);
+    if (bytes.length > MAX_BUFFERED_MEMBER_BYTES) {
+      throw new MediaError('ERR_1007', `RAR member ${name} unpacks to more than the ${MAX_BUFFERED_MEMBER_BYTES}-byte limit for one page`);
+    }
+    return Readable.from([bytes], { objectMode: false });
   }
 
   readPrefix(name: string, maxBytes: number): Promise<Buffer> {

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
-import { rar4Reader, rar5Reader } from '../../../server/media/rar-reader.ts';
+import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader } from '../../../server/media/rar-reader.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
-import { rar4Bytes, rar5Bytes, writeRar4, writeRar5, type RarMember } from '../../fixtures/rar.ts';
+import { rar4Bytes, rar5Bytes, writeRar4, writeRar5, writeRar5WithLargeMember, type RarMember } from '../../fixtures/rar.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 async function pngMembers(colors: [number, number, number][], width = 60, height = 90): Promise<RarMember[]> {
@@ -208,4 +208,37 @@ describe('RAR books through the server', () => {
     const file = await readFile(join(root, 'Rars', 'good4.cbr'));
     expect(file.subarray(0, 7).toString('latin1')).toBe('Rar!\x1a\x07\x00');
   });
+});
+
+/**
+ * A RAR member cannot be streamed, so a page is buffered whole: up to 128 MiB. A member declaring
+ * more is refused with ERR_1007 before anything is unpacked, and analysis reads only its first bytes.
+ */
+describe('a RAR member over the page limit', () => {
+  let server: TestServer;
+  afterAll(async () => server.close());
+
+  it('is a bad page (ERR_1007, 422) while the rest of the book reads, and memory stays bounded', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const [first] = await pngMembers([GREEN]);
+    const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await writeRar5WithLargeMember(join(root, 'Huge', 'huge.cbr'), [first!], {
+      name: 'page-2.png',
+      head: pngSignature,
+      size: MAX_BUFFERED_MEMBER_BYTES + 1,
+    });
+    const before = process.memoryUsage().rss;
+    await addLibrary(server, root);
+    const book = (await server.json<Page<BookDto>>('/api/v1/books')).content[0]!;
+    expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+    const good = await server.get(`/api/v1/books/${book.id}/pages/1`);
+    expect(good.statusCode).toBe(200);
+    expect(good.rawPayload.equals(first!.data)).toBe(true);
+    const huge = await server.get(`/api/v1/books/${book.id}/pages/2`);
+    expect(huge.statusCode).toBe(422);
+    expect(huge.json().message).toMatch(/ERR_1007.*over the 134217728-byte limit/);
+    // Neither the analysis nor the refused page held the 128 MiB member.
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
+  }, 60_000);
 });
