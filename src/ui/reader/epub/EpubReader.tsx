@@ -129,7 +129,15 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
             edges.moved();
             break;
           }
-          const done = (moved: boolean) => (moved ? edges.moved() : edges.hitEdge(forward ? 'end' : 'start'));
+          const edge = forward ? 'end' : 'start';
+          // At the book's edge the navigator is not asked to turn: it would "bounce" the frame and,
+          // 150 ms later, put back the scroll offset it saw, undoing any turn made in between (a
+          // press back right after the start-of-book note). The edge note is ours anyway.
+          if (navigator && !(forward ? navigator.canGoForward : navigator.canGoBackward)) {
+            edges.hitEdge(edge);
+            break;
+          }
+          const done = (moved: boolean) => (moved ? edges.moved() : edges.hitEdge(edge));
           if (forward) navigator?.goForward(false, done);
           else navigator?.goBackward(false, done);
           break;
