@@ -3,13 +3,15 @@ import { isTransientFailure } from '../../media/transient-errors.ts';
 import { analyseOpened } from '../../media/analyse-container.ts';
 import type { Media, MediaFile, MediaPage } from '../../db/media-repository.ts';
 import type { FolioContext } from '../context.ts';
-import { applyBookFileOptions } from '../book-files/book-file-options.ts';
 import { removeGeneratedThumbnails } from '../posters/book-thumbnails.ts';
 import { refreshBookMetadata } from '../metadata/metadata-refresh.ts';
 import { detectWebtoonSeries } from './webtoon-detection.ts';
 
-/** What became of an analysis: recorded, or put off because the server was short of resources. */
-export type AnalysisOutcome = 'recorded' | 'deferred' | 'skipped';
+/**
+ * What became of an analysis: recorded with the book readable ('ready') or not ('recorded'), or
+ * put off because the server was short of resources ('deferred').
+ */
+export type AnalysisOutcome = 'ready' | 'recorded' | 'deferred' | 'skipped';
 
 /**
  * Analyses one book file and records the outcome. Failures of the file become media status ERROR
@@ -76,6 +78,5 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<An
     detectWebtoonSeries(ctx, book.seriesId, pages);
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
-  if (next.status === 'READY') await applyBookFileOptions(ctx, bookId);
-  return 'recorded';
+  return next.status === 'READY' ? 'ready' : 'recorded';
 }

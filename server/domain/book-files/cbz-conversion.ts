@@ -10,9 +10,8 @@ import type { OpenedBook } from '../../media/book-reader.ts';
 import { zipReader } from '../../media/zip-reader.ts';
 import type { FolioContext } from '../context.ts';
 import { renameWithoutReplacing } from './extension-repair.ts';
-import { submitBookAnalysis } from '../tasks/library-tasks.ts';
 import { entryInsideLibrary } from '../library/library-paths.ts';
-import { hashStream } from '../hashing/page-hashing.ts';
+import { hashStream } from '../hashing/stream-hash.ts';
 
 /** Archive formats whose entries can be copied into a CBZ as they are (RAR 4 and RAR 5). */
 export const CONVERTIBLE_MEDIA_TYPES: ReadonlySet<string> = new Set([
@@ -136,6 +135,6 @@ export async function convertBookToCbz(ctx: FolioContext, bookId: string): Promi
   }
   if (target !== path) await rm(path, { force: true });
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
-  submitBookAnalysis(ctx, bookId);
+  ctx.tasks.request('AnalyzeBook', { bookId });
   return true;
 }

@@ -1,31 +1,15 @@
-import type { Readable } from 'node:stream';
-import xxhash, { type XXHashAPI } from 'xxhash-wasm';
 import { PageHashRepository } from '../../db/page-hash-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookPage } from '../pages/page-content.ts';
-import { canRemovePages, removePagesFromBook } from './page-removal.ts';
+import { submitPageRemoval } from './page-removal.ts';
+import { hashStream } from './stream-hash.ts';
 
 /**
  * Page hashes spot pages repeated across books (scanner credits, ads, blank pages). Like Komga,
  * only the first and last few pages of a book are hashed: that is where such pages sit, and it
- * keeps hashing a large library cheap. The hash is xxHash64 (hex): fast, and collisions between
- * different images are not a practical concern for this use.
+ * keeps hashing a large library cheap. The hash is xxHash64 (hex, hashing/stream-hash.ts).
  */
 export const PAGE_HASH_EDGE = 3;
-
-let api: Promise<XXHashAPI> | undefined;
-const hasher = () => (api ??= xxhash());
-
-/** xxHash64 of a stream's bytes, as 16 hex digits. */
-export async function hashStream(stream: Readable): Promise<string> {
-  const hash = (await hasher()).create64();
-  for await (const chunk of stream) hash.update(chunk as Buffer);
-  return hash.digest().toString(16).padStart(16, '0');
-}
-
-export async function hashBuffer(bytes: Uint8Array): Promise<string> {
-  return (await hasher()).h64Raw(bytes).toString(16).padStart(16, '0');
-}
 
 /** Formats whose pages are archive entries (hashable as stored, and rewritable for removal). */
 const ARCHIVE_TYPES = new Set(['application/zip']);
@@ -66,14 +50,6 @@ export function submitPageHashing(ctx: FolioContext, bookId: string): void {
   const book = ctx.repos.books.findById(bookId);
   if (!book || !ctx.repos.libraries.findById(book.libraryId)?.hashPages) return;
   ctx.tasks.submit('HashBookPages', `HashBookPages:${bookId}`, () => hashBookPages(ctx, bookId), 0, { bookId });
-}
-
-export function submitPageRemoval(ctx: FolioContext, bookId: string, pages: { number: number; fileName: string; hash: string }[]): void {
-  if (!canRemovePages(ctx.repos.media.findByBookId(bookId)?.mediaType)) return;
-  // The key names the pages: two requests for different pages of a book are both kept (removal
-  // itself is serialised per book).
-  const key = `RemoveHashedPages:${bookId}:${pages.map((p) => `${p.fileName}@${p.hash}`).join(',')}`;
-  ctx.tasks.submit('RemoveHashedPages', key, () => removePagesFromBook(ctx, bookId, pages), 1, { bookId, pages });
 }
 
 /**

@@ -9,9 +9,8 @@ import yazl from 'yazl';
 import { HistoryRepository } from '../../db/history-repository.ts';
 import { PageHashRepository } from '../../db/page-hash-repository.ts';
 import type { FolioContext } from '../context.ts';
-import { submitBookAnalysis } from '../tasks/library-tasks.ts';
 import { entryInsideLibrary } from '../library/library-paths.ts';
-import { hashStream } from './page-hashing.ts';
+import { hashStream } from './stream-hash.ts';
 // Same decoding as the zip reader, so names match what analysis recorded.
 import { decodeEntryName } from '../../media/zip-reader.ts';
 
@@ -60,6 +59,16 @@ async function fsyncPath(path: string, flags: string): Promise<void> {
 
 /** Pages can only be removed from CBZ/ZIP books: other formats cannot be rewritten faithfully. */
 export const canRemovePages = (mediaType: string | null | undefined) => mediaType === 'application/zip';
+
+/**
+ * Queues the removal of pages from a book (kept across restarts). The key names the pages: two
+ * requests for different pages of a book are both kept (removal itself is serialised per book).
+ */
+export function submitPageRemoval(ctx: FolioContext, bookId: string, pages: { number: number; fileName: string; hash: string }[]): void {
+  if (!canRemovePages(ctx.repos.media.findByBookId(bookId)?.mediaType)) return;
+  const key = `RemoveHashedPages:${bookId}:${pages.map((p) => `${p.fileName}@${p.hash}`).join(',')}`;
+  ctx.tasks.submit('RemoveHashedPages', key, () => removePagesFromBook(ctx, bookId, pages), 1, { bookId, pages });
+}
 
 /** One rewrite of a given book at a time, whatever task asked for it. */
 const running = new Map<string, Promise<void>>();
@@ -164,5 +173,5 @@ async function removeNow(ctx: FolioContext, bookId: string, pages: PageToRemove[
     hashes.addDeleted(hash, 1, now);
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
-  submitBookAnalysis(ctx, bookId);
+  ctx.tasks.request('AnalyzeBook', { bookId });
 }

@@ -56,7 +56,8 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
     'AnalyzeBook',
     `AnalyzeBook:${bookId}`,
     async () => {
-      if ((await analyseBook(ctx, bookId)) === 'deferred') {
+      const outcome = await analyseBook(ctx, bookId);
+      if (outcome === 'deferred') {
         // The book keeps its status meanwhile; after the last attempt the next scan picks it up.
         if (attempt < MAX_RETRIES) {
           const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt);
@@ -64,6 +65,9 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
         }
         return;
       }
+      // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a
+      // converted book asks for its own analysis again.
+      if (outcome === 'ready') await applyBookFileOptions(ctx, bookId);
       submitPosterGeneration(ctx, bookId);
       submitBarcodeSearch(ctx, bookId);
       submitBookHash(ctx, bookId);

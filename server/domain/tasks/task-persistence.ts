@@ -1,18 +1,19 @@
 import { TaskRepository } from '../../db/task-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { submitBookAnalysis, submitBookHash, submitEmptyTrash, submitLibraryScan, submitMetadataRefresh } from './library-tasks.ts';
-import { submitPageHashing, submitPageRemoval } from '../hashing/page-hashing.ts';
-import type { TaskType } from './task-queue.ts';
+import { submitPageHashing } from '../hashing/page-hashing.ts';
+import { submitPageRemoval } from '../hashing/page-removal.ts';
+import type { TaskPayload, TaskType } from './task-queue.ts';
 
-type Payload = Record<string, unknown>;
-const text = (p: Payload, k: string) => (typeof p[k] === 'string' ? (p[k] as string) : undefined);
+const text = (p: TaskPayload, k: string) => (typeof p[k] === 'string' ? (p[k] as string) : undefined);
 
 /**
- * How each persistent task type is queued again from its stored payload. The submit helpers
+ * The task registry: how each persistent task type is queued from its payload, after a restart
+ * and whenever a worker asks for one through `ctx.tasks.request`. The submit helpers
  * re-check their own conditions (the book may be gone, the library may no longer hash), so a
  * restored task that no longer makes sense is simply not queued.
  */
-const RESUBMIT: Partial<Record<TaskType, (ctx: FolioContext, payload: Payload) => void>> = {
+const RESUBMIT: Partial<Record<TaskType, (ctx: FolioContext, payload: TaskPayload) => void>> = {
   ScanLibrary: (ctx, p) => {
     const id = text(p, 'libraryId');
     if (id) submitLibraryScan(ctx, id, p.deep === true);
@@ -46,10 +47,11 @@ const RESUBMIT: Partial<Record<TaskType, (ctx: FolioContext, payload: Payload) =
 
 /**
  * Makes the task queue persistent: tasks queued with a payload are kept in SQLite until they have
- * run, and the ones left by the previous run (stopped or crashed) are queued again now.
- * Returns how many stored tasks were found.
+ * run, and the ones left by the previous run (stopped or crashed) are queued again now. Registers
+ * the task types first, so workers can request them. Returns how many stored tasks were found.
  */
 export function enableTaskPersistence(ctx: FolioContext): number {
+  for (const [type, queue] of Object.entries(RESUBMIT)) ctx.tasks.define(type as TaskType, (payload) => queue(ctx, payload));
   const store = new TaskRepository(ctx.db);
   const stored = store.all();
   // The helpers write fresh rows for what they queue; rows they decline must not linger.
@@ -57,7 +59,7 @@ export function enableTaskPersistence(ctx: FolioContext): number {
   ctx.tasks.persistTo(store);
   for (const task of stored) {
     try {
-      RESUBMIT[task.type]?.(ctx, (task.payload ?? {}) as Payload);
+      RESUBMIT[task.type]?.(ctx, (task.payload ?? {}) as TaskPayload);
     } catch (error) {
       ctx.log(`cannot restore task ${task.key}`, error);
     }

@@ -26,6 +26,9 @@ export interface TaskStore {
   remove(key: string): void;
 }
 
+/** What a task type is queued from: the payload a persistent task is stored with. */
+export type TaskPayload = Record<string, unknown>;
+
 export interface TaskQueueStatus {
   count: number;
   countByType: Partial<Record<TaskType, number>>;
@@ -46,6 +49,7 @@ export class TaskQueue {
   private readonly listeners = new Set<(status: TaskQueueStatus) => void>();
   private readonly doneListeners = new Set<(type: TaskType, durationMs: number, failed: boolean) => void>();
   private store: TaskStore | undefined;
+  private readonly requesters = new Map<TaskType, (payload: TaskPayload) => void>();
 
   constructor(
     concurrency: number,
@@ -72,6 +76,23 @@ export class TaskQueue {
   /** Keeps tasks submitted with a payload in `store` until they have run (restored at startup). */
   persistTo(store: TaskStore): void {
     this.store = store;
+  }
+
+  /**
+   * Registers how a task type is queued from its payload (tasks/task-persistence.ts does, for
+   * every persistent type). The same function restores a stored task after a restart and serves
+   * `request`, so a worker asks for another task (a converted book's analysis) without importing
+   * the code that queues it.
+   */
+  define(type: TaskType, queue: (payload: TaskPayload) => void): void {
+    this.requesters.set(type, queue);
+  }
+
+  /** Queues a task of a registered type from its payload; a type nobody registered is a bug. */
+  request(type: TaskType, payload: TaskPayload): void {
+    const queue = this.requesters.get(type);
+    if (!queue) throw new Error(`task type ${type} is not registered`);
+    queue(payload);
   }
 
   /**

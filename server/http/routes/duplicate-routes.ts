@@ -4,7 +4,7 @@ import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHa
 import { BOOK_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { openBookPage } from '../../domain/pages/page-content.ts';
-import { submitPageRemoval } from '../../domain/hashing/page-hashing.ts';
+import { submitPageRemoval } from '../../domain/hashing/page-removal.ts';
 import { canRemovePages } from '../../domain/hashing/page-removal.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { formatLocalDateTime } from '../dto/local-date-time.ts';

@@ -106,4 +106,25 @@ describe('persistent task queue', () => {
     await queue.idle();
     expect(removed).toEqual(['AnalyzeBook:1', 'HashBook:2']);
   });
+
+  it('queues a task a worker requests by type through the registry the server registers', async () => {
+    const ctx = server.app.folio;
+    const book = (await server.json<Page<BookDto>>('/api/v1/books?sort=name')).content[0]!;
+    await ctx.tasks.idle();
+    const release = blockWorkers(server);
+    ctx.tasks.request('AnalyzeBook', { bookId: book.id });
+    expect(ctx.tasks.status().countByType.AnalyzeBook).toBe(1);
+    expect(storedKeys(server)).toContain(`AnalyzeBook:${book.id}`);
+    release();
+    await ctx.tasks.idle();
+  });
+
+  it('refuses a request for a task type nobody registered', () => {
+    const queue = new TaskQueue(1);
+    expect(() => queue.request('HashBook', { bookId: '1' })).toThrow(/HashBook is not registered/);
+    const requested: unknown[] = [];
+    queue.define('HashBook', (payload) => requested.push(payload));
+    queue.request('HashBook', { bookId: '1' });
+    expect(requested).toEqual([{ bookId: '1' }]);
+  });
 });
