@@ -48,3 +48,24 @@ test('lists the unreadable book and the readable book with an undecodable page, 
   await expect(rows).toHaveCount(3);
   await expect(page.getByRole('rowheader', { name: 'Fine 01' })).toHaveCount(0);
 });
+
+test('against a server that does not know the mediaComment condition (Komga), lists the problem statuses', async ({ page }) => {
+  await logIn(page.context().request, folio.url, ADMIN);
+  // Komga's answer to an unknown condition type: 400. Only that search is answered so; every other
+  // call reaches the real server.
+  let refused = 0;
+  await page.route('**/api/v1/books/list**', async (route) => {
+    if (route.request().method() === 'POST' && (route.request().postData() ?? '').includes('mediaComment')) {
+      refused += 1;
+      await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ status: 400, error: 'Bad Request', message: 'Could not resolve type id' }) });
+      return;
+    }
+    await route.continue();
+  });
+  await page.goto(`${folio.url}/media-management/analysis`);
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows.filter({ has: page.getByRole('rowheader', { name: 'Broken 01' }) })).toContainText(en.media_status.UNSUPPORTED);
+  await expect(rows).toHaveCount(2);
+  expect(refused).toBeGreaterThan(0);
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

@@ -1,8 +1,11 @@
 import { RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { getBooks } from '../../../api/books.ts';
 import { searchBooks, type SearchCondition } from '../../../api/browse.ts';
 import { analyzeContent } from '../../../api/contentActions.ts';
+import { ApiError } from '../../../api/http.ts';
+import type { PageRequest } from '../../../api/paging.ts';
 import type { MediaStatus } from '../../../api/types.ts';
 import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
@@ -29,11 +32,25 @@ const PROBLEMS: SearchCondition = {
 };
 const SIZE = 50;
 
+/**
+ * The books to list. `mediaComment` is Folio's condition: Komga answers 400 to a condition it does
+ * not know (and never marks READY books with ERR_1007), so against Komga the list is the problem
+ * statuses alone.
+ */
+async function problemBooks(paging: PageRequest) {
+  try {
+    return await searchBooks({ condition: PROBLEMS }, paging);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 400)) throw error;
+    return getBooks({ mediaStatus: PROBLEM_STATUSES }, paging);
+  }
+}
+
 /** Books whose analysis failed or is due, with the reason and a way to analyse again. */
 export function MediaAnalysisScreen() {
   const [page, setPage] = usePageParam();
   const books = useAsync(
-    () => searchBooks({ condition: PROBLEMS }, { page, size: SIZE, sort: ['media.status,asc', 'name,asc'] }),
+    () => problemBooks({ page, size: SIZE, sort: ['media.status,asc', 'name,asc'] }),
     [page],
   );
   useLiveRefresh((event) => event.name === 'BookChanged' || event.name === 'BookDeleted', books.reload, 2_000);
