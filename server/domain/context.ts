@@ -5,7 +5,7 @@ import type { ArchivePool } from '../media/archive-pool.ts';
 import type { EventBus } from './events.ts';
 import type { TaskQueue } from './tasks/task-queue.ts';
 
-/** Everything the domain services share; built once per server (see server/http/app.ts). */
+/** Everything the domain services share; built once per server by create-context.ts. */
 export interface FolioContext {
   db: Db;
   dataDir: string;

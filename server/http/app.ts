@@ -2,16 +2,11 @@ import { resolve } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyCookie from '@fastify/cookie';
-import { openDatabase } from '../db/database.ts';
-import { type Repositories, createRepositories } from '../db/repositories.ts';
-import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library/library-paths.ts';
-import { MediaError } from '../media/book-reader.ts';
 import type { FolioContext } from '../domain/context.ts';
-import { EventBus } from '../domain/events.ts';
+import { closeFolioContext, createFolioContext } from '../domain/create-context.ts';
 import { startScanScheduler } from '../domain/tasks/scan-scheduler.ts';
 import { enableTaskPersistence } from '../domain/tasks/task-persistence.ts';
-import { TaskQueue } from '../domain/tasks/task-queue.ts';
-import { ArchivePool, type ArchivePoolOptions, type Handle, openByContent } from '../media/archive-pool.ts';
+import type { ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
@@ -112,20 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('routeTable', routeTable);
   // Route modules converted to request schemas take the typed instance (same app).
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const db = openDatabase(dataDir);
-  const repos = createRepositories(db);
-  const ctx: FolioContext = {
-    db,
-    dataDir,
-    repos,
-    events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
-    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open ?? openByContent) }),
-    tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
-    logger,
-    log: (message, error) => logger.warn({ err: error }, message),
-  };
+  const ctx = createFolioContext({ dataDir, logger, taskWorkers: options.taskWorkers, archivePool: options.archivePool });
   app.decorate('folio', ctx);
-  publishTaskQueueStatus(ctx);
   ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS);
   const pruneActivity = activityPruner(ctx, options.authActivityRetention ?? { days: 90, maxRows: 100_000 });
   pruneActivity();
@@ -201,28 +184,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clearInterval(sweep);
     clearInterval(activitySweep);
     stopScheduler();
-    await ctx.tasks.close();
-    ctx.archives.closeAll();
-    db.close();
+    await closeFolioContext(ctx);
     await closeLog();
   });
   return app;
-}
-
-/**
- * Every book read goes through the archive pool: a file whose real path leaves its library (a
- * symlink to /etc/passwd named x.cbz) is refused as unreadable before anything opens it.
- */
-function containedOpen(repos: Repositories, open: (path: string) => Promise<Handle>): (path: string) => Promise<Handle> {
-  return async (path) => {
-    try {
-      await assertInsideItsLibrary(repos.libraries.findAll().map((l) => l.root), path);
-    } catch (error) {
-      if (error instanceof OutsideLibraryError) throw new MediaError('ERR_1000', error.message, { cause: error });
-      throw error;
-    }
-    return open(path);
-  };
 }
 
 /** Keeps authentication activity within its retention (age and row count). */
@@ -235,22 +200,4 @@ function activityPruner(ctx: FolioContext, retention: { days: number; maxRows: n
       ctx.logger.error({ err: error }, 'could not prune authentication activity');
     }
   };
-}
-
-/** Forwards task-queue changes as TaskQueueStatus events, at most a few per second. */
-function publishTaskQueueStatus(ctx: FolioContext): void {
-  let timer: NodeJS.Timeout | undefined;
-  ctx.tasks.onStatus(() => {
-    if (timer) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      const status = ctx.tasks.status();
-      ctx.events.emit({
-        name: 'TaskQueueStatus',
-        data: { count: status.count, countByType: status.countByType as Record<string, number> },
-        adminOnly: true,
-      });
-    }, 250);
-    timer.unref();
-  });
 }

@@ -1,0 +1,83 @@
+import { openDatabase } from '../db/database.ts';
+import { type Repositories, createRepositories } from '../db/repositories.ts';
+import type { Logger } from '../logging.ts';
+import { MediaError } from '../media/book-reader.ts';
+import { ArchivePool, type ArchivePoolOptions, type Handle, openByContent } from '../media/archive-pool.ts';
+import type { FolioContext } from './context.ts';
+import { EventBus } from './events.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from './library/library-paths.ts';
+import { TaskQueue } from './tasks/task-queue.ts';
+
+export interface ContextOptions {
+  /** Folder of the database and generated files (absolute). */
+  dataDir: string;
+  logger: Logger;
+  /** Background task workers (scan/analysis). Default 2. */
+  taskWorkers?: number;
+  /** Open-archive pool sizing (default: from the process's descriptor limit). */
+  archivePool?: ArchivePoolOptions;
+}
+
+/**
+ * The services every part of the server shares, built once per server: the database and its
+ * repositories, the event bus, the task queue and the pool of open archives. Task-queue changes
+ * are published as TaskQueueStatus events. `closeFolioContext` releases them.
+ */
+export function createFolioContext(options: ContextOptions): FolioContext {
+  const { logger } = options;
+  const db = openDatabase(options.dataDir);
+  const repos = createRepositories(db);
+  const ctx: FolioContext = {
+    db,
+    dataDir: options.dataDir,
+    repos,
+    events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
+    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open ?? openByContent) }),
+    tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
+    logger,
+    log: (message, error) => logger.warn({ err: error }, message),
+  };
+  publishTaskQueueStatus(ctx);
+  return ctx;
+}
+
+/** Waits for running tasks, closes every open archive, then the database. */
+export async function closeFolioContext(ctx: FolioContext): Promise<void> {
+  await ctx.tasks.close();
+  ctx.archives.closeAll();
+  ctx.db.close();
+}
+
+/**
+ * Every book read goes through the archive pool: a file whose real path leaves its library (a
+ * symlink to /etc/passwd named x.cbz) is refused as unreadable before anything opens it.
+ */
+function containedOpen(repos: Repositories, open: (path: string) => Promise<Handle>): (path: string) => Promise<Handle> {
+  return async (path) => {
+    try {
+      await assertInsideItsLibrary(repos.libraries.findAll().map((l) => l.root), path);
+    } catch (error) {
+      if (error instanceof OutsideLibraryError) throw new MediaError('ERR_1000', error.message, { cause: error });
+      throw error;
+    }
+    return open(path);
+  };
+}
+
+/** Forwards task-queue changes as TaskQueueStatus events, at most a few per second. */
+function publishTaskQueueStatus(ctx: FolioContext): void {
+  let timer: NodeJS.Timeout | undefined;
+  ctx.tasks.onStatus(() => {
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      const status = ctx.tasks.status();
+      ctx.events.emit({
+        name: 'TaskQueueStatus',
+        data: { count: status.count, countByType: status.countByType as Record<string, number> },
+        adminOnly: true,
+      });
+    }, 250);
+    timer.unref();
+  });
+}
