@@ -1,5 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
 import type { FolioContext } from '../context.ts';
+import type { ComicRackList } from './comicrack-list.ts';
 
 export interface ReadListRequestMatch {
   readListMatch: { name: string; errorCode: string };
@@ -12,8 +12,6 @@ export interface ReadListRequestMatch {
   }[];
   errorCode: string;
 }
-
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, trimValues: true });
 
 const empty = (errorCode: string, name = ''): ReadListRequestMatch => ({
   readListMatch: { name, errorCode: '' },
@@ -35,22 +33,12 @@ function sameNumber(a: string, b: string): boolean {
  * without the volume in parentheses) and book number. Nothing is created here; the client
  * builds the read list from the chosen matches.
  */
-export function matchComicRackList(ctx: FolioContext, xml: string, visibleSeries: (id: string) => boolean): ReadListRequestMatch {
-  let doc: Record<string, unknown>;
-  try {
-    doc = parser.parse(xml, true) as Record<string, unknown>;
-  } catch (error) {
-    // Whatever the parser rejects is, by Komga's definition, a list that cannot be deserialized.
-    if (!(error instanceof Error)) throw error;
-    return empty('ERR_1015');
-  }
-  const list = doc.ReadingList as Record<string, unknown> | undefined;
-  if (!list || typeof list !== 'object') return empty('ERR_1015');
-  const name = typeof list.Name === 'string' ? list.Name.trim() : '';
-  const booksNode = (list.Books as Record<string, unknown> | undefined)?.Book;
-  const books = booksNode === undefined ? [] : Array.isArray(booksNode) ? booksNode : [booksNode];
+export function matchComicRackList(ctx: FolioContext, list: ComicRackList, visibleSeries: (id: string) => boolean): ReadListRequestMatch {
+  if ('errorCode' in list) return empty(list.errorCode);
+  const { name, books } = list;
   if (books.length === 0) return empty('ERR_1029', name);
   if (!name) return empty('ERR_1030');
+  if (books.some((book) => !book.series || !book.number)) return empty('ERR_1031', name);
 
   const allSeries = ctx.db
     .prepare(
@@ -82,16 +70,19 @@ export function matchComicRackList(ctx: FolioContext, xml: string, visibleSeries
   };
 
   const requests: ReadListRequestMatch['requests'] = [];
-  for (const raw of books as Record<string, unknown>[]) {
-    const seriesName = typeof raw['@Series'] === 'string' ? raw['@Series'].trim() : '';
-    const number = typeof raw['@Number'] === 'string' ? raw['@Number'].trim() : '';
-    if (!seriesName || !number) return empty('ERR_1031', name);
-    const volume = typeof raw['@Volume'] === 'string' ? raw['@Volume'].trim() : '';
+  // Visibility asked once per series, not once per book that names it.
+  const visible = new Map<string, boolean>();
+  const canSee = (seriesId: string) => {
+    let answer = visible.get(seriesId);
+    if (answer === undefined) visible.set(seriesId, (answer = visibleSeries(seriesId)));
+    return answer;
+  };
+  for (const { series: seriesName, number, volume } of books) {
     const candidates = volume ? [`${seriesName} (${volume})`, seriesName] : [seriesName];
     const wanted = [...new Set(candidates.map((c) => c.toLowerCase()))];
     const matches = wanted
       .flatMap((title) => seriesByTitle.get(title) ?? [])
-      .filter((s) => visibleSeries(s.id))
+      .filter((s) => canSee(s.id))
       .map((s) => ({
         series: { seriesId: s.id, title: s.title, ...(s.releaseDate ? { releaseDate: s.releaseDate } : {}) },
         books: booksOfSeries(s.id).filter((b) => sameNumber(b.number, number)),

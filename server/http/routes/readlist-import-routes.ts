@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
+import { readComicRackList } from '../../domain/metadata/comicrack-list.ts';
 import { matchComicRackList } from '../../domain/metadata/comicrack-match.ts';
 import { canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -18,8 +19,10 @@ export async function registerReadListImportRoutes(app: FolioApp, ctx: FolioCont
       const user = requireRole(request, 'ADMIN');
       const file = await request.file();
       if (!file) throw badRequest('A file is required');
-      const text = (await file.toBuffer()).toString('utf8');
-      return matchComicRackList(ctx, text, (seriesId) => canSeeSeries(ctx.db, user, seriesId));
+      // Parsed as it arrives; an upload over the limit is cut by multipart and answered 413.
+      const list = await readComicRackList(file.file);
+      if (file.file.truncated) throw new scope.multipartErrors.RequestFileTooLargeError();
+      return matchComicRackList(ctx, list, (seriesId) => canSeeSeries(ctx.db, user, seriesId));
     });
   });
 }

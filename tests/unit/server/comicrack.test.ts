@@ -69,6 +69,16 @@ describe('ComicRack reading list matching', () => {
     expect(oversized.statusCode).toBe(413);
   });
 
+  it('reads what ComicRack writes: a byte-order mark, escaped characters; declared entities are never expanded', async () => {
+    const withBom = await upload(`\uFEFF<?xml version="1.0" encoding="utf-8"?>
+      <ReadingList><Name>Tom &amp; Jerry</Name><Books><Book Series="Batman &amp; Co" Number="1"><Id>x</Id></Book></Books></ReadingList>`);
+    expect(withBom.json()).toMatchObject({ errorCode: '', readListMatch: { name: 'Tom & Jerry' } });
+    expect(withBom.json().requests[0].request).toEqual({ series: ['Batman & Co'], number: '1' });
+    const entity = await upload(`<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "Batman">]>
+      <ReadingList><Name>x</Name><Books><Book Series="&e;" Number="1"/></Books></ReadingList>`);
+    expect(entity.json().errorCode).toBe('ERR_1015');
+  });
+
   it('reports malformed lists with error codes', async () => {
     expect((await upload('not xml <')).json().errorCode).toBe('ERR_1015');
     expect((await upload('<ReadingList><Name>x</Name><Books></Books></ReadingList>')).json().errorCode).toBe('ERR_1029');
