@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 
 /**
@@ -68,4 +69,35 @@ export async function withinTime<T>(ms: number, what: string, work: () => Promis
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Largest growth of resident memory one fuzz case may cause (analysis + reading its pages). */
+export const CASE_MEMORY_BOUND = 256 * 1024 * 1024;
+
+const statusField = (name: string): number => {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  return Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+};
+
+/**
+ * Runs one case and fails when the process's resident memory peaked more than `bound` above where
+ * it stood when the case began. The peak is the kernel's high-water mark (VmHWM), reset before the
+ * case through /proc/self/clear_refs, so memory held only while synchronous wasm runs (unrar,
+ * 7-Zip, mupdf) is seen too, which sampling from a timer would miss. Linux only: elsewhere the case
+ * simply runs.
+ */
+export async function withinMemory<T>(bound: number, what: string, work: () => Promise<T> | T): Promise<T> {
+  if (!existsSync('/proc/self/clear_refs')) return work();
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch (error) {
+    // A sandbox that forbids resetting the mark: the case still runs, bounded by the whole-run check.
+    if (['EACCES', 'EPERM', 'EROFS'].includes((error as NodeJS.ErrnoException).code ?? '')) return work();
+    throw error;
+  }
+  const start = statusField('VmRSS');
+  const result = await work();
+  const growth = statusField('VmHWM') - start;
+  if (growth > bound) throw new Error(`${what} took ${Math.round(growth / 2 ** 20)} MiB at its peak, over the ${Math.round(bound / 2 ** 20)} MiB bound`);
+  return result;
 }

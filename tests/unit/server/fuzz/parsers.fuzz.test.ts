@@ -8,12 +8,13 @@ import { readComicRackList } from '../../../../server/domain/metadata/comicrack-
 import { matchComicRackList } from '../../../../server/domain/metadata/comicrack-match.ts';
 import { parseContainer, parseOpf } from '../../../../server/media/epub-opf.ts';
 import { startServer, type TestServer } from '../helpers.ts';
-import { FUZZ_RUNS, mutate, mutationsArbitrary } from './mutations.ts';
+import { CASE_MEMORY_BOUND, FUZZ_RUNS, mutate, mutationsArbitrary, withinMemory } from './mutations.ts';
 
 /*
  * The metadata parsers against damaged and random documents: ComicInfo.xml, EPUB container/OPF
  * and ComicRack .cbl read lists. Each either returns or fails with its documented error; none
- * throws anything else, hangs, or grows memory without bound (entity tricks included).
+ * throws anything else, hangs, or grows memory without bound (entity tricks included): each case's
+ * peak stays under CASE_MEMORY_BOUND, and the whole run's growth is bounded too.
  */
 
 const COMIC_INFO = comicInfoXml({ title: 'Seed', series: 'Fuzz', number: '1', summary: 'A & B <c>', year: 2020, writer: 'W', tags: 'a,b' });
@@ -55,33 +56,37 @@ describe('fuzzing the metadata parsers', () => {
     await server.close();
   });
 
-  it('ComicInfo.xml: a patch, null, or MalformedComicInfoError', () => {
+  it('ComicInfo.xml: a patch, null, or MalformedComicInfoError', async () => {
     const before = process.memoryUsage().rss;
-    fc.assert(
-      fc.property(documents(COMIC_INFO), (xml) => {
-        try {
-          parseComicInfo(xml);
-        } catch (error) {
-          if (!(error instanceof MalformedComicInfoError)) throw error;
-        }
-      }),
+    await fc.assert(
+      fc.asyncProperty(documents(COMIC_INFO), (xml) =>
+        withinMemory(CASE_MEMORY_BOUND, 'ComicInfo case', () => {
+          try {
+            parseComicInfo(xml);
+          } catch (error) {
+            if (!(error instanceof MalformedComicInfoError)) throw error;
+          }
+        }),
+      ),
       { numRuns: FUZZ_RUNS * 4 },
     );
     checkMemory(before);
   });
 
-  it('EPUB container.xml and OPF: a result or an Error (the reader maps any to ERR_1008)', () => {
+  it('EPUB container.xml and OPF: a result or an Error (the reader maps any to ERR_1008)', async () => {
     const before = process.memoryUsage().rss;
-    fc.assert(
-      fc.property(documents(CONTAINER), documents(OPF), (container, opf) => {
-        for (const parse of [() => parseContainer(container), () => parseOpf(opf, 'OEBPS/content.opf')]) {
-          try {
-            parse();
-          } catch (error) {
-            if (!(error instanceof Error)) throw error;
+    await fc.assert(
+      fc.asyncProperty(documents(CONTAINER), documents(OPF), (container, opf) =>
+        withinMemory(CASE_MEMORY_BOUND, 'EPUB container/OPF case', () => {
+          for (const parse of [() => parseContainer(container), () => parseOpf(opf, 'OEBPS/content.opf')]) {
+            try {
+              parse();
+            } catch (error) {
+              if (!(error instanceof Error)) throw error;
+            }
           }
-        }
-      }),
+        }),
+      ),
       { numRuns: FUZZ_RUNS * 4 },
     );
     checkMemory(before);
@@ -94,9 +99,11 @@ describe('fuzzing the metadata parsers', () => {
         // Read as an upload arrives: in pieces that may split a character or a tag.
         const bytes = Buffer.from(xml, 'utf8');
         const pieces = Array.from({ length: Math.ceil(bytes.length / chunkSize) }, (_, i) => bytes.subarray(i * chunkSize, (i + 1) * chunkSize));
-        const list = await readComicRackList(Readable.from(pieces));
-        const result = matchComicRackList(server.app.folio, list, () => true);
-        expect(result).toBeTypeOf('object');
+        await withinMemory(CASE_MEMORY_BOUND, '.cbl case', async () => {
+          const list = await readComicRackList(Readable.from(pieces));
+          const result = matchComicRackList(server.app.folio, list, () => true);
+          expect(result).toBeTypeOf('object');
+        });
       }),
       { numRuns: FUZZ_RUNS * 4 },
     );
