@@ -4,6 +4,12 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumExecutable, chromiumArgs } from './tests/chromium.ts';
 import { localeNamesPlugin } from './locales/namesPlugin.ts';
+import { CONTENT_SECURITY_POLICY, folioTestServer } from './tests/browser/support/folio-proxy.ts';
+import type { SeedSeries } from './tests/browser/support/folio-commands.ts';
+import type { BrowserCommandContext } from 'vitest/node';
+
+/** Loaded when a browser test first calls one: they write archives (sharp), which builds never need. */
+const browserCommands = () => import('./tests/browser/support/folio-commands.ts');
 
 const apiTarget = process.env.FOLIO_API ?? 'http://localhost:25600';
 
@@ -30,8 +36,9 @@ export default defineConfig({
   plugins: [react(), vanillaExtractPlugin(), localeNamesPlugin()],
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, target: 'es2023' },
-  server: {
-    // In development the client talks to a running Folio (or Komga) server through the dev proxy.
+  // In development the client talks to a running Folio (or Komga) server through the dev proxy. Not
+  // under Vitest: the browser tests talk to the server their run starts (tests/browser/support/).
+  server: process.env.VITEST ? {} : {
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
       '/sse': { target: apiTarget, changeOrigin: true },
@@ -55,12 +62,26 @@ export default defineConfig({
       },
       {
         extends: true,
+        plugins: [folioTestServer()],
+        server: { headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
         // Pre-bundle up front: a dependency discovered mid-run makes Vite reload the test iframe.
         optimizeDeps: { include: BROWSER_DEPENDENCIES },
         test: {
           name: 'browser',
           include: ['tests/browser/**/*.test.{ts,tsx}'],
+          globalSetup: ['tests/browser/support/folio-global-setup.ts'],
+          setupFiles: ['tests/browser/support/setup.ts'],
           browser: {
+            commands: {
+              seedLibrary: async (context: BrowserCommandContext, name: string, series: SeedSeries[]) =>
+                (await browserCommands()).seedLibrary(context, name, series),
+              failRequests: async (context: BrowserCommandContext, pattern: string, status: number, body: string) =>
+                (await browserCommands()).failRequests(context, pattern, status, body),
+              restoreRequests: async (context: BrowserCommandContext, pattern: string) =>
+                (await browserCommands()).restoreRequests(context, pattern),
+              failedRequests: async (context: BrowserCommandContext, pattern: string) =>
+                (await browserCommands()).failedRequests(context, pattern),
+            },
             enabled: true,
             headless: true,
             provider: playwright({

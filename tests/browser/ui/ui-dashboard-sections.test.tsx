@@ -1,65 +1,62 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
+import type { BookDto, Page } from '../../../src/api/types.ts';
+import { failRequests, logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
 
-const api = vi.hoisted(() => ({ empty: false, calls: [] as string[] }));
-
-function bookPage(ids: string[], total = ids.length) {
-  return {
-    content: ids.map((id) => ({
-      id,
-      libraryId: 'L1',
-      seriesTitle: 'Alpha',
-      name: id,
-      lastModified: '2026-01-01T00:00:00Z',
-      readProgress: null,
-      media: { pagesCount: 3 },
-      metadata: { title: `Book ${id}` },
-    })),
-    totalElements: total,
-    last: true,
-  };
-}
-
-vi.mock('../../../src/api/browse.ts', async () => {
-  const { ApiError } = await import('../../../src/api/http.ts');
-  return {
-    browseBooks: async (query: { readStatus?: string[]; releasedAfter?: string }, paging: { sort?: string[] }) => {
-      api.calls.push(`books:${query.readStatus?.join() ?? ''}:${paging.sort?.join() ?? ''}`);
-      if (api.empty) return bookPage([]);
-      if (query.readStatus?.includes('IN_PROGRESS')) return bookPage(['k1']);
-      return bookPage([]);
-    },
-    getOnDeckBooks: async () => {
-      throw new ApiError('retrieve_books', 404, undefined);
-    },
-    getNewSeries: async () => {
-      throw new ApiError('retrieve_series', 500, 'Database is locked');
-    },
-    getUpdatedSeries: async () => ({ content: [], totalElements: 0, last: true }),
-  };
-});
-
 const { DashboardSections } = await import('../../../src/ui/components/DashboardSections.tsx');
+
+const RED: [number, number, number] = [255, 0, 0];
+let libraryId = '';
+let emptyLibraryId = '';
+
+beforeAll(async () => {
+  await logInAsAdmin();
+  libraryId = await seedLibrary('dashboard-sections', [
+    { folder: 'Dashboard Saga', books: [{ name: 'Dashboard Saga 01', pages: [RED, RED, RED] }, { name: 'Dashboard Saga 02', pages: [RED] }] },
+  ]);
+  emptyLibraryId = await seedLibrary('dashboard-sections-empty', []);
+  const books = await rest<Page<BookDto>>('GET', `/api/v1/books?library_id=${libraryId}&unpaged=true`);
+  const first = books.content.find((book) => book.name === 'Dashboard Saga 01');
+  if (!first) throw new Error('the seeded book is missing');
+  await rest('PATCH', `/api/v1/books/${first.id}/read-progress`, { page: 2 });
+});
 
 let view: ReturnType<typeof renderAt> | undefined;
 afterEach(() => view?.unmount());
 
+/** Two frames: React has committed what the last answer changed. */
+const twoFrames = async () => {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+};
+
 describe('DashboardSections', () => {
   it('shows rows with content, hides empty rows and rows the server lacks, reports other failures', async () => {
-    api.empty = false;
-    view = renderAt('/dashboard', <DashboardSections libraryIds={undefined} />);
-    await expect.element(page.getByRole('heading', { name: 'Keep Reading' })).toBeVisible();
-    await expect.element(page.getByRole('link', { name: 'Book k1' })).toBeVisible();
-    await expect.element(page.getByText('An error occurred while trying to retrieve series: Database is locked')).toBeVisible();
-    expect(page.getByRole('heading', { name: 'On Deck' }).query()).toBeNull();
-    expect(page.getByRole('heading', { name: 'Recently Read Books' }).query()).toBeNull();
-    expect(api.calls).toContain('books:IN_PROGRESS:readProgress.readDate,desc');
+    // A server without On Deck (an older Komga answers 404) and one whose new-series list fails: the
+    // real server has both, so the browser answers these two requests instead.
+    const onDeck = await failRequests(/\/api\/v1\/books\/ondeck\?/, 404, { message: 'Not Found' });
+    const newSeries = await failRequests(/\/api\/v1\/series\/new\?/, 500, { message: 'Database is locked' });
+    try {
+      view = renderAt('/dashboard', <DashboardSections libraryIds={[libraryId]} />);
+      await expect.element(page.getByRole('heading', { name: 'Keep Reading' })).toBeVisible();
+      await expect.element(page.getByRole('region', { name: 'Keep Reading' }).getByRole('link', { name: 'Dashboard Saga 01' })).toBeVisible();
+      await expect.element(page.getByText('An error occurred while trying to retrieve series: Database is locked')).toBeVisible();
+      await expect.element(page.getByRole('heading', { name: 'Recently Added Books' })).toBeVisible();
+      // The 404 was answered and rendered: On Deck is left out, not reported as an error.
+      await expect.poll(() => onDeck.answered()).toBeGreaterThan(0);
+      await twoFrames();
+      expect(page.getByRole('heading', { name: 'On Deck' }).query()).toBeNull();
+      expect(page.getByRole('alert').elements()).toHaveLength(1);
+      // Nothing read yet: an empty row has no heading.
+      expect(page.getByRole('heading', { name: 'Recently Read Books' }).query()).toBeNull();
+    } finally {
+      await onDeck.restore();
+      await newSeries.restore();
+    }
   });
 
   it('says so when there is nothing at all', async () => {
-    api.empty = true;
-    view = renderAt('/dashboard', <DashboardSections libraryIds={['L1']} />);
+    view = renderAt('/dashboard', <DashboardSections libraryIds={[emptyLibraryId]} />);
     await expect.element(page.getByText('Nothing to show yet. Scan a library to fill it.')).toBeVisible();
   });
 });

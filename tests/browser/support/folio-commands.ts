@@ -1,0 +1,90 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Route } from 'playwright';
+import type {} from '@vitest/browser-playwright';
+import type { BrowserCommand } from 'vitest/node';
+import { createCbz, type ComicInfoSpec, type Rgb } from '../../fixtures/comics.ts';
+import { pollUntil } from '../../support/poll.ts';
+import { apiCall } from '../../unit/server/support/spawned-server.ts';
+import { SERVER_URL_VARIABLE } from './folio-proxy.ts';
+
+export const ADMIN = { email: 'admin@example.org', password: 'correct horse battery staple' };
+export const SESSION_VARIABLE = 'FOLIO_BROWSER_TEST_SESSION';
+export const LIBRARY_ROOT_VARIABLE = 'FOLIO_BROWSER_TEST_LIBRARIES';
+
+export interface SeedBook {
+  /** File name without extension: the book's name. */
+  name: string;
+  /** One 600 × 900 PNG page per colour. */
+  pages: Rgb[];
+  comicInfo?: ComicInfoSpec;
+}
+export interface SeedSeries {
+  folder: string;
+  books: SeedBook[];
+}
+
+function server(): { url: string; cookie: string; root: string } {
+  const url = process.env[SERVER_URL_VARIABLE];
+  const cookie = process.env[SESSION_VARIABLE];
+  const root = process.env[LIBRARY_ROOT_VARIABLE];
+  if (!url || !cookie || !root) throw new Error('The browser tests\' Folio server is not running (folio-global-setup.ts)');
+  return { url, cookie, root };
+}
+
+/**
+ * Writes a library of generated archives (the archives are files on the server's disk, so this runs
+ * in Node), adds it through the REST API and resolves once every book is analysed: its id.
+ */
+export const seedLibrary: BrowserCommand<[name: string, series: SeedSeries[]]> = async (_context, name, series) => {
+  const { url, cookie, root } = server();
+  const folder = join(root, name);
+  await mkdir(folder, { recursive: true });
+  for (const { folder: seriesFolder, books } of series) {
+    for (const book of books) {
+      await createCbz(
+        join(folder, seriesFolder, `${book.name}.cbz`),
+        book.pages.map((color) => ({ width: 600, height: 900, color, format: 'png' as const })),
+        book.comicInfo ? { comicInfo: book.comicInfo } : {},
+      );
+    }
+  }
+  const expected = series.reduce((sum, s) => sum + s.books.length, 0);
+  const library = await apiCall<{ id: string }>(url, cookie, '/api/v1/libraries', {
+    method: 'POST',
+    body: JSON.stringify({ name, root: folder }),
+  });
+  const done = `/api/v1/books?library_id=${library.id}&media_status=READY&media_status=ERROR&media_status=UNSUPPORTED&size=1`;
+  await pollUntil(`library ${name}: ${expected} books analysed`, async () => {
+    const page = await apiCall<{ totalElements: number }>(url, cookie, done);
+    return page.totalElements >= expected;
+  });
+  return library.id;
+};
+
+/**
+ * Makes the browser answer requests whose URL matches `pattern` with `status` and `body`, without
+ * reaching the server: for the few failures a real server cannot be asked to produce on demand.
+ */
+export const failRequests: BrowserCommand<[pattern: string, status: number, body: string]> = async (context, pattern, status, body) => {
+  const failure = {
+    answered: 0,
+    handler: async (route: Route) => {
+      await route.fulfill({ status, body, contentType: 'application/json' });
+      failure.answered += 1;
+    },
+  };
+  failing.set(pattern, failure);
+  await context.page.route(new RegExp(pattern), failure.handler);
+};
+const failing = new Map<string, { answered: number; handler: (route: Route) => Promise<void> }>();
+
+/** How many requests the failure for `pattern` has answered so far. */
+export const failedRequests: BrowserCommand<[pattern: string]> = async (_context, pattern) => failing.get(pattern)?.answered ?? 0;
+
+/** Lets requests matching `pattern` reach the server again (other tests' failures stay). */
+export const restoreRequests: BrowserCommand<[pattern: string]> = async (context, pattern) => {
+  const failure = failing.get(pattern);
+  failing.delete(pattern);
+  if (failure) await context.page.unroute(new RegExp(pattern), failure.handler);
+};

@@ -1,0 +1,58 @@
+import { inject } from 'vitest';
+import { commands } from 'vitest/browser';
+import type { UserDto } from '../../../src/api/types.ts';
+import type { SeedSeries } from './folio-commands.ts';
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    seedLibrary: (name: string, series: SeedSeries[]) => Promise<string>;
+    failRequests: (pattern: string, status: number, body: string) => Promise<void>;
+    restoreRequests: (pattern: string) => Promise<void>;
+    failedRequests: (pattern: string) => Promise<number>;
+  }
+}
+
+/**
+ * The browser tests' side of the run's real Folio server (folio-global-setup.ts): it answers on
+ * this page's own origin, under /api.
+ */
+
+/** Logs this page in as the run's administrator (the session cookie lands on this origin). */
+export async function logInAsAdmin(): Promise<UserDto> {
+  const { email, password } = inject('folioAdmin');
+  const response = await fetch('/api/v2/users/me', {
+    headers: { Authorization: `Basic ${btoa(`${email}:${password}`)}`, 'X-Requested-With': 'XMLHttpRequest' },
+  });
+  if (!response.ok) throw new Error(`logging in as ${email}: HTTP ${response.status}`);
+  return (await response.json()) as UserDto;
+}
+
+/** A REST call with this page's session, for seeding and checking what the UI did; throws unless 2xx. */
+export async function rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: { 'X-Requested-With': 'XMLHttpRequest', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A library of generated archives on the server (see folio-commands.ts), analysed: its id. */
+export function seedLibrary(name: string, series: SeedSeries[]): Promise<string> {
+  return commands.seedLibrary(name, series);
+}
+
+/**
+ * Answers requests matching `pattern` with an error, in the browser, until `restore()`: for failures
+ * the real server cannot be made to produce on demand.
+ */
+export async function failRequests(
+  pattern: RegExp,
+  status: number,
+  body: unknown,
+): Promise<{ answered: () => Promise<number>; restore: () => Promise<void> }> {
+  await commands.failRequests(pattern.source, status, JSON.stringify(body));
+  return { answered: () => commands.failedRequests(pattern.source), restore: () => commands.restoreRequests(pattern.source) };
+}

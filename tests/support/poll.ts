@@ -1,0 +1,29 @@
+/**
+ * The one place test code waits on the real clock: it polls a condition until it holds or a time
+ * limit passes, and fails naming what it waited for. Tests never sleep a fixed time; they wait
+ * for the thing they need (a scan finished, a server listening, the clock past a stored instant).
+ * tests/unit/no-fixed-sleeps.test.ts allows timers in this file only.
+ */
+export async function pollUntil<T>(
+  what: string,
+  probe: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  { timeoutMs = 30_000, intervalMs = 50 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Waited ${timeoutMs} ms, in vain, for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/**
+ * Resolves once the clock reads later than `instant` (an ISO date or epoch milliseconds), so the
+ * next thing stamped gets a strictly later time than the one stamped at `instant`.
+ */
+export async function clockPast(instant: string | number): Promise<void> {
+  const ms = typeof instant === 'number' ? instant : Date.parse(instant);
+  if (Number.isNaN(ms)) throw new Error(`not an instant: ${String(instant)}`);
+  await pollUntil(`the clock to pass ${new Date(ms).toISOString()}`, () => Date.now() > ms, { intervalMs: 1 });
+}
