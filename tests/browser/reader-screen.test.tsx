@@ -51,9 +51,9 @@ vi.mock('../../src/api/books.ts', () => ({
   sendReadProgressKeepalive: (bookId: string, progress: { page?: number }) => {
     api.saved.push({ bookId, page: progress.page, keepalive: true });
   },
-  // Port 1 on the loopback refuses connections at once: a page that fails to load.
+  // A page the run's server does not have: it answers with an error, a page that fails to load.
   pageUrl: (_bookId: string, page: number) =>
-    api.broken.has(page) ? 'http://127.0.0.1:1/broken.png' : (pageBlobs.get(page) ?? 'about:blank'),
+    api.broken.has(page) ? `/api/v1/books/no-such-book/pages/${page}` : (pageBlobs.get(page) ?? 'about:blank'),
   pageThumbnailUrl: (_bookId: string, page: number) => pageBlobs.get(page) ?? 'about:blank',
   pageVersion: () => 'test-version',
 }));
@@ -169,6 +169,7 @@ let root: Root | null = null;
 let host: HTMLElement | null = null;
 
 afterEach(async () => {
+  vi.useRealTimers();
   root?.unmount();
   host?.remove();
   root = null;
@@ -224,8 +225,24 @@ function centreColour(canvas: HTMLCanvasElement): Rgb {
   return colourAt(canvas, 0.5, 0.5);
 }
 
-/** A second, deliberate press comes a moment after the first (a held key's repeats are ignored). */
-const pause = () => new Promise((resolve) => setTimeout(resolve, 450));
+/**
+ * A second, deliberate press comes a moment after the first (a held key's repeats, under 400 ms
+ * apart, are ignored). The reader reads the time from Date; the test moves that clock on instead
+ * of waiting for it.
+ */
+function aMomentLater(): void {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(Date.now() + 450);
+}
+
+/**
+ * From here on the reader's timers run when the test moves their clock (vi.advanceTimersByTime):
+ * moving it past the debounce of a progress save (300 ms) makes that save happen there and then, so
+ * the test can say what was sent without waiting for it.
+ */
+function holdTimers(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+}
 
 function press(key: string) {
   window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
@@ -302,11 +319,27 @@ describe('ReaderScreen', () => {
   });
 
   it('incognito reading saves nothing', async () => {
-    const canvas = await openReader('?incognito=true');
+    // The same turn with the debounce run out saves the page when not incognito…
+    let canvas = await openReader();
     await poll(() => canvas.dataset.paintedPage).toBe('1');
+    holdTimers();
     press('ArrowRight');
     await poll(() => canvas.dataset.paintedPage).toBe('2');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    vi.advanceTimersByTime(1_000);
+    expect(api.saved).toEqual([{ bookId: 'book-1', page: 2 }]);
+    vi.useRealTimers();
+    root?.unmount();
+    host?.remove();
+
+    // …and sends nothing incognito, neither when the debounce runs out nor on leaving the reader.
+    canvas = await openReader('?incognito=true');
+    await poll(() => canvas.dataset.paintedPage).toBe('1');
+    holdTimers();
+    press('ArrowRight');
+    await poll(() => canvas.dataset.paintedPage).toBe('2');
+    vi.advanceTimersByTime(1_000);
+    window.dispatchEvent(new PageTransitionEvent('pagehide'));
+    root?.unmount();
     expect(api.saved).toEqual([]);
   });
 
@@ -357,7 +390,7 @@ describe('ReaderScreen', () => {
     expect(location.pathname).toBe('/book/book-1/read');
     // The warning already started loading the next book.
     await poll(() => api.bookRequests).toContain('book-2');
-    await pause();
+    aMomentLater();
     press('ArrowRight');
     await poll(() => location.pathname).toBe('/book/book-2/read');
     // Incognito carries over; no page, so the next book opens at its own position.
@@ -374,7 +407,7 @@ describe('ReaderScreen', () => {
     await poll(() => document.querySelector('[data-testid="reader-edge-message"]')?.textContent).toContain(
       'leave the reader',
     );
-    await pause();
+    aMomentLater();
     press('ArrowRight');
     await poll(() => location.pathname).toBe('/book/book-1');
   });
@@ -395,10 +428,15 @@ describe('ReaderScreen', () => {
     const canvas = await openReader();
     await poll(() => canvas.dataset.paintedPage).toBe('1');
     press('h');
-    await poll(() => document.querySelector('dialog[open]')?.textContent).toContain('Cycle the scale');
+    const help = await waitFor(() => document.querySelector<HTMLDialogElement>('dialog[open]'));
+    expect(help.textContent).toContain('Cycle the scale');
     press('ArrowRight');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A turn is decided within the key press: had this one been taken, the next press would land on 3.
     expect(canvas.dataset.currentPage).toBe('1');
+    help.close();
+    press('ArrowRight');
+    await poll(() => canvas.dataset.paintedPage).toBe('2');
+    expect(canvas.dataset.currentPage).toBe('2');
   });
 
   it('the debug overlay shows the cache against its budget', async () => {
@@ -486,13 +524,15 @@ describe('ReaderScreen', () => {
     const canvas = await openReader('?page=4&context=READLIST&contextId=rl-7');
     await poll(() => canvas.dataset.paintedPage).toBe('4');
     await poll(() => document.querySelector('button[aria-label="Next book"]')?.hasAttribute('disabled')).toBe(false);
+    // Auto-repeat of a held key does not fall through into the next book (the clock stands still
+    // between these presses; going on would navigate within the press)…
+    vi.useFakeTimers({ toFake: ['Date'] });
     press('ArrowRight');
-    // Auto-repeat of a held key does not fall through into the next book…
     press('ArrowRight');
     press('ArrowRight');
-    await pause();
     expect(location.pathname).toBe('/book/book-1/read');
     // …a deliberate second press does.
+    aMomentLater();
     press('ArrowRight');
     await poll(() => location.pathname).toBe('/book/after-rl-7/read');
     expect(location.search).toBe('?context=READLIST&contextId=rl-7');
@@ -578,12 +618,13 @@ describe('ReaderScreen', () => {
     const canvas = await openReader('?page=2');
     await poll(() => canvas.dataset.paintedPage).toBe('2');
     await poll(() => api.saved.at(-1)).toEqual({ bookId: 'book-1', page: 2 });
+    holdTimers();
     press('ArrowRight');
     await poll(() => canvas.dataset.currentPage).toBe('3');
     window.dispatchEvent(new PageTransitionEvent('pagehide'));
     expect(api.saved.at(-1)).toEqual({ bookId: 'book-1', page: 3, keepalive: true });
-    // The debounced save does not send it a second time.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The debounce that was waiting to save page 3 has run out: it does not send it a second time.
+    vi.advanceTimersByTime(1_000);
     expect(api.saved.filter((save) => save.page === 3)).toHaveLength(1);
   });
 

@@ -40,15 +40,12 @@ test.beforeAll(async () => {
   await writeBrowseLibrary(shelfRoot, [{ folder: 'Zen', books: 2, info: { series: 'Zen Garden' } }]);
   await api.send('POST', `/api/v1/libraries/${shelf.id}/scan`);
   await expect.poll(async () => (await api.seriesByTitle('Zen Garden')).booksCount).toBe(2);
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
-  const book = async (name: string) => (await api.bookByName(name)).id;
-  await api.markRead(await book('Aurora 01'));
-  await pause();
-  await api.markPage(await book('Aurora 02'), 1);
-  await pause();
-  await api.markRead(await book('Harbor 01'));
-  await pause();
-  await api.markRead(await book('Crimson 01'));
+  await api.markInOrder([
+    ['Aurora 01', 'read'],
+    ['Aurora 02', 1],
+    ['Harbor 01', 'read'],
+    ['Crimson 01', 'read'],
+  ]);
 });
 
 test.afterAll(async () => {

@@ -46,15 +46,12 @@ test.beforeAll(async () => {
   await api.send('POST', `/api/v1/libraries/${library.id}/scan`);
   await api.waitForTitles(['Echo Point']);
 
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
-  const book = async (name: string) => (await api.bookByName(name)).id;
-  await api.markRead(await book('Aurora 01'));
-  await pause();
-  await api.markPage(await book('Aurora 02'), 1);
-  await pause();
-  await api.markRead(await book('Harbor 01'));
-  await pause();
-  await api.markRead(await book('Crimson 01'));
+  await api.markInOrder([
+    ['Aurora 01', 'read'],
+    ['Aurora 02', 1],
+    ['Harbor 01', 'read'],
+    ['Crimson 01', 'read'],
+  ]);
   // ComicInfo tags are book tags; series tags are set by hand, as a user would in the editor.
   for (const title of FEATURED_BY_NAME) {
     const series = await api.seriesByTitle(title);

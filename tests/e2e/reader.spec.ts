@@ -77,6 +77,10 @@ test('right-to-left double pages: the first page of a pair is on the right, prog
 });
 
 test('incognito reading paints pages but saves no progress', async ({ page: p }) => {
+  const saves: string[] = [];
+  p.on('request', (request) => {
+    if (request.url().includes('/read-progress')) saves.push(`${request.method()} ${request.url()}`);
+  });
   const bookId = await openReader(p, 'Comic 01', '?incognito=true');
   const canvas = p.getByTestId('reader-canvas');
   await expect(canvas).toHaveAttribute('data-painted-page', '1');
@@ -84,8 +88,13 @@ test('incognito reading paints pages but saves no progress', async ({ page: p })
   await p.keyboard.press('ArrowRight');
   await expect(canvas).toHaveAttribute('data-painted-page', '3');
   expect(isClose(await sampleColour(canvas), BLUE)).toBe(true);
-  // Give a debounced save every chance to happen, then check that none did.
-  await p.waitForTimeout(1500);
+  // Closing the tab is when a reader that saves sends what its debounce still holds, within the
+  // pagehide event itself; a request the page makes after that is reported after any such save.
+  await p.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide')));
+  const after = p.waitForRequest((request) => request.url().endsWith('/api/v2/users/me?after-pagehide'));
+  await p.evaluate(() => fetch('/api/v2/users/me?after-pagehide', { credentials: 'include' }));
+  await after;
+  expect(saves).toEqual([]);
   expect((await getBook(p.context().request, folio.url, bookId)).readProgress).toBeNull();
 });
 
@@ -94,10 +103,13 @@ test('end of book: a first press warns, a second one opens the next book at its 
   const canvas = p.getByTestId('reader-canvas');
   await expect(canvas).toHaveAttribute('data-painted-page', '3');
   const next = await findBook(p.context().request, folio.url, 'Comic 02');
+  // A second press within 400 ms counts as a held key and is ignored (EdgeGuard); a person pauses.
+  // The page's clock is set for each press instead of waiting for it to get there.
+  const start = Date.now();
+  await p.clock.setFixedTime(start);
   await p.keyboard.press('ArrowRight');
   await expect(p.getByTestId('reader-edge-message')).toBeVisible();
-  // A second press within 400 ms counts as a held key and is ignored (EdgeGuard); a person pauses.
-  await p.waitForTimeout(600);
+  await p.clock.setFixedTime(start + 600);
   await p.keyboard.press('ArrowRight');
   await expect(p).toHaveURL(new RegExp(`/book/${next.id}/read`));
   await expect(canvas).toHaveAttribute('data-painted-page', '1');
@@ -110,12 +122,13 @@ test('webtoon: tall strips open scrolling; scrolling down moves the current page
   const strip = p.getByTestId('reader-webtoon');
   await expect(strip).toHaveAttribute('data-current-page', '1');
   await strip.hover();
-  for (let i = 0; i < 40; i++) {
-    await p.mouse.wheel(0, 1200);
-    if ((await strip.getAttribute('data-current-page')) === '8') break;
-    await p.waitForTimeout(50);
-  }
-  await expect(strip).toHaveAttribute('data-current-page', '8');
+  // Wheel down until the last page is the current one.
+  await expect
+    .poll(async () => {
+      await p.mouse.wheel(0, 1200);
+      return strip.getAttribute('data-current-page');
+    }, { intervals: [50], timeout: 15_000 })
+    .toBe('8');
   await expect
     .poll(async () => (await getBook(p.context().request, folio.url, bookId)).readProgress)
     .toMatchObject({ page: 8, completed: true });

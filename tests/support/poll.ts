@@ -27,3 +27,11 @@ export async function clockPast(instant: string | number): Promise<void> {
   if (Number.isNaN(ms)) throw new Error(`not an instant: ${String(instant)}`);
   await pollUntil(`the clock to pass ${new Date(ms).toISOString()}`, () => Date.now() > ms, { intervalMs: 1 });
 }
+
+/**
+ * Resolves once the clock has moved on from now: whatever is stamped next (by this process or by a
+ * server on this machine) gets a strictly later millisecond than anything stamped before the call.
+ */
+export function clockTick(): Promise<void> {
+  return clockPast(Date.now());
+}

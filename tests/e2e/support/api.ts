@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { BookDto, LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 export const ADMIN = { email: 'admin@example.org', password: 'correct horse battery staple' };
 
@@ -35,16 +36,19 @@ export async function addLibraryAndWait(request: APIRequestContext, url: string,
   const created = await request.post(`${url}/api/v1/libraries`, { data: { name, root }, headers: { 'X-Requested-With': 'XMLHttpRequest' } });
   if (!created.ok()) throw new Error(`library: ${created.status()} ${await created.text()}`);
   const library = (await created.json()) as LibraryDto;
-  for (let attempt = 0; attempt < 300; attempt++) {
-    const pending = await getJson<Page<BookDto>>(
-      request,
-      `${url}/api/v1/books?library_id=${library.id}&media_status=UNKNOWN&media_status=OUTDATED&size=1`,
-    );
-    const all = await getJson<Page<BookDto>>(request, `${url}/api/v1/books?library_id=${library.id}&size=1`);
-    if (all.totalElements > 0 && pending.totalElements === 0) return library;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('scan did not finish');
+  await pollUntil(
+    `the scan of ${root}`,
+    async () => {
+      const pending = await getJson<Page<BookDto>>(
+        request,
+        `${url}/api/v1/books?library_id=${library.id}&media_status=UNKNOWN&media_status=OUTDATED&size=1`,
+      );
+      const all = await getJson<Page<BookDto>>(request, `${url}/api/v1/books?library_id=${library.id}&size=1`);
+      return all.totalElements > 0 && pending.totalElements === 0;
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
+  return library;
 }
 
 export async function findSeries(request: APIRequestContext, url: string, name: string): Promise<SeriesDto> {

@@ -2,6 +2,7 @@ import type { APIRequestContext, Locator } from '@playwright/test';
 import path from 'node:path';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { createCbz, type ComicInfoSpec, type PageSpec, type Rgb } from '../../fixtures/comics.ts';
+import { clockTick, pollUntil } from '../../support/poll.ts';
 
 /**
  * A generated library for the browsing specs: a few series with ComicInfo metadata that gives
@@ -126,12 +127,26 @@ export function folioApi(request: APIRequestContext, url: string) {
      * is known (analysis finishing does not mean metadata is in yet).
      */
     async waitForTitles(titles: readonly string[]): Promise<void> {
-      for (let attempt = 0; attempt < 300; attempt++) {
-        const known = new Set((await api.allSeries()).map((s) => s.metadata.title));
-        if (titles.every((t) => known.has(t))) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await pollUntil(
+        `series metadata imported: ${titles.join(', ')}`,
+        async () => {
+          const known = new Set((await api.allSeries()).map((s) => s.metadata.title));
+          return titles.every((t) => known.has(t));
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
+    },
+    /**
+     * Marks books read (a number: read up to that page) one after the other, each with a later read
+     * date than the one before: the server stamps a change after its answer's moment, so each waits
+     * for the clock to move on from the previous answer.
+     */
+    async markInOrder(marks: readonly [name: string, progress: 'read' | number][]): Promise<void> {
+      for (const [name, progress] of marks) {
+        const { id } = await api.bookByName(name);
+        await (progress === 'read' ? api.markRead(id) : api.markPage(id, progress));
+        await clockTick();
       }
-      throw new Error(`series metadata not imported: ${titles.join(', ')}`);
     },
   };
   return api;

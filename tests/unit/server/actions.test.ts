@@ -5,6 +5,7 @@ import type { BookDto, LibraryDto, Page, SeriesDto } from '../../../src/api/type
 import { startScanScheduler } from '../../../server/domain/tasks/scan-scheduler.ts';
 import { RED, createCbz, createSampleLibrary, type SampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
+import { clockPast } from '../../support/poll.ts';
 
 let server: TestServer;
 let sample: SampleLibrary;
@@ -50,7 +51,7 @@ describe('analyse and refresh actions', () => {
 
   it('deep scan re-analyses every book', async () => {
     const before = server.app.folio.repos.media.findByBookId((await bookNamed('Beta 01')).id)!.lastModified;
-    await new Promise((r) => setTimeout(r, 5));
+    await clockPast(before);
     expect((await post(`/api/v1/libraries/${library.id}/scan?deep=true`)).statusCode).toBe(202);
     await server.app.folio.tasks.idle();
     expect(server.app.folio.repos.media.findByBookId((await bookNamed('Beta 01')).id)!.lastModified).toBeGreaterThan(before);

@@ -6,6 +6,7 @@ import type { FolioEvent } from '../../../server/domain/events.ts';
 import type { HistoricalEventDto } from '../../../server/http/dto/history-dto.ts';
 import { createCbz, createSampleLibrary, RED, type SampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
+import { clockTick } from '../../support/poll.ts';
 
 let server: TestServer;
 let sample: SampleLibrary;
@@ -161,7 +162,7 @@ describe('GET /api/v1/history', () => {
     const a1 = await bookNamed('Alpha 01');
     const a2 = await bookNamed('Alpha 02');
     await del(`/api/v1/books/${a1.id}/file`);
-    await new Promise((r) => setTimeout(r, 5)); // distinct timestamps
+    await clockTick(); // distinct timestamps
     await del(`/api/v1/books/${a2.id}/file`);
     const newest = await history();
     expect(newest.content.map((e) => e.bookId)).toEqual([a2.id, a1.id]);

@@ -7,6 +7,7 @@ import { createTextEpub } from '../../fixtures/epub.ts';
 import { writePdf } from '../../fixtures/pdf.ts';
 import { writeRar4 } from '../../fixtures/rar.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { clockPast } from '../../support/poll.ts';
 
 const page = { width: 10, height: 10, color: RED, format: 'png' as const };
 
@@ -151,7 +152,7 @@ describe('deep scan', () => {
     const bookId = (await liveBooks())[0]!.id;
     const analysedAt = () => server.app.folio.repos.media.findByBookId(bookId)!.lastModified;
     const first = analysedAt();
-    await new Promise((r) => setTimeout(r, 5));
+    await clockPast(first);
     await update(library, {});
     expect(analysedAt()).toBe(first);
     await update(library, {}, '/scan?deep=true');

@@ -11,7 +11,7 @@ describe('settleWithLimit', () => {
       running++;
       most = Math.max(most, running);
       // Let the other workers take their turn before this task ends.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await new Promise((resolve) => setImmediate(resolve));
       running--;
       return n * 10;
     });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { pollUntil } from '../../../support/poll.ts';
 
 /**
  * The real server as its own process (`node server/main.ts`), optionally under a descriptor limit
@@ -103,11 +104,11 @@ export async function apiCall<T>(url: string, cookie: string, path: string, init
  */
 export async function addLibraryAndWait(url: string, cookie: string, root: string, expected: number, timeoutMs = 60_000): Promise<string> {
   const library = await apiCall<{ id: string }>(url, cookie, '/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Load', root }) });
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const page = await apiCall<{ totalElements: number }>(url, cookie, `/api/v1/books?library_id=${library.id}&media_status=READY&media_status=ERROR&media_status=UNSUPPORTED&size=1`);
-    if (page.totalElements >= expected) return library.id;
-    if (Date.now() > deadline) throw new Error(`only ${page.totalElements} of ${expected} books analysed in time`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const analysed = `/api/v1/books?library_id=${library.id}&media_status=READY&media_status=ERROR&media_status=UNSUPPORTED&size=1`;
+  await pollUntil(
+    `${expected} books analysed`,
+    async () => (await apiCall<{ totalElements: number }>(url, cookie, analysed)).totalElements >= expected,
+    { timeoutMs, intervalMs: 200 },
+  );
+  return library.id;
 }
