@@ -18,6 +18,7 @@ import { SeriesRepository } from './series-repository.ts';
 import { ServerSettingRepository } from './server-setting-repository.ts';
 import { SessionRepository } from './session-repository.ts';
 import { StatisticsRepository } from './statistics-repository.ts';
+import { TaskRepository } from './task-repository.ts';
 import { OwnedThumbnailRepository, ThumbnailRepository } from './thumbnail-repository.ts';
 import { UserRepository } from './user-repository.ts';
 
@@ -45,6 +46,7 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   authActivity: AuthenticationActivityRepository;
   statistics: StatisticsRepository;
+  storedTasks: TaskRepository;
   referential: ReferentialRepository;
 }
 
@@ -73,6 +75,7 @@ export function createRepositories(db: Db): Repositories {
     apiKeys: new ApiKeyRepository(db),
     authActivity: new AuthenticationActivityRepository(db),
     statistics: new StatisticsRepository(db),
+    storedTasks: new TaskRepository(db),
     referential: new ReferentialRepository(db),
   };
 }

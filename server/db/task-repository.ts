@@ -1,5 +1,17 @@
-import type { TaskStore, TaskType } from '../domain/tasks/task-queue.ts';
 import type { Db } from './database.ts';
+
+/** Task names as Komga reports them in TaskQueueStatus.countByType; the `type` column holds one. */
+export type TaskType =
+  | 'ScanLibrary'
+  | 'AnalyzeBook'
+  | 'GenerateBookThumbnail'
+  | 'RefreshBookMetadata'
+  | 'EmptyTrash'
+  | 'HashBook'
+  | 'HashBookPages'
+  | 'RemoveHashedPages'
+  | 'ImportBook'
+  | 'ConvertBook';
 
 export interface StoredTask {
   key: string;
@@ -9,7 +21,7 @@ export interface StoredTask {
 }
 
 /** The persistent side of the task queue: one row per queued task, keyed like the queue dedupes. */
-export class TaskRepository implements TaskStore {
+export class TaskRepository {
   private readonly db: Db;
   constructor(db: Db) {
     this.db = db;

@@ -1,4 +1,3 @@
-import { TaskRepository } from '../../db/task-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { submitBookAnalysis, submitBookHash, submitEmptyTrash, submitLibraryScan, submitMetadataRefresh } from './library-tasks.ts';
 import { submitPageHashing } from '../hashing/page-hashing.ts';
@@ -52,7 +51,7 @@ const RESUBMIT: Partial<Record<TaskType, (ctx: FolioContext, payload: TaskPayloa
  */
 export function enableTaskPersistence(ctx: FolioContext): number {
   for (const [type, queue] of Object.entries(RESUBMIT)) ctx.tasks.define(type as TaskType, (payload) => queue(ctx, payload));
-  const store = new TaskRepository(ctx.db);
+  const store = ctx.repos.storedTasks;
   const stored = store.all();
   // The helpers write fresh rows for what they queue; rows they decline must not linger.
   store.clear();

@@ -1,15 +1,7 @@
-/** Task names as Komga reports them in TaskQueueStatus.countByType. */
-export type TaskType =
-  | 'ScanLibrary'
-  | 'AnalyzeBook'
-  | 'GenerateBookThumbnail'
-  | 'RefreshBookMetadata'
-  | 'EmptyTrash'
-  | 'HashBook'
-  | 'HashBookPages'
-  | 'RemoveHashedPages'
-  | 'ImportBook'
-  | 'ConvertBook';
+import type { TaskType } from '../../db/task-repository.ts';
+
+/** The task names (Komga's) belong to the task table's vocabulary, so the db layer defines them. */
+export type { TaskType };
 
 interface QueuedTask {
   type: TaskType;
