@@ -69,6 +69,20 @@ export class BookRepository {
       .all(seriesId) as string[];
   }
 
+  /** Number and title of a series' live books in reading order (read-list matching). */
+  findLiveNumbersBySeries(seriesId: string): { bookId: string; number: string; title: string }[] {
+    return cachedStatement(
+      this.db,
+      `SELECT b.id AS bookId, bm.number, bm.title FROM book b JOIN book_metadata bm ON bm.book_id = b.id
+       WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort`,
+    ).all(seriesId) as { bookId: string; number: string; title: string }[];
+  }
+
+  /** How many books (deleted ones included) a series still has. */
+  countBySeries(seriesId: string): number {
+    return this.db.prepare('SELECT COUNT(*) FROM book WHERE series_id = ?').pluck().get(seriesId) as number;
+  }
+
   /**
    * Live books whose file hash another live book shares, by hash then path unless `sort` names
    * known properties; `extra` limits them (content restrictions on alias b).
@@ -106,5 +120,10 @@ export class BookRepository {
 
   update(book: Book): void {
     cachedStatement(this.db, updateSql('book', COLUMNS, 'id')).run(objectToParams(COLUMNS, book));
+  }
+
+  /** Removes a book row for good (its metadata, media and progress go with it by cascade). */
+  delete(id: string): void {
+    cachedStatement(this.db, 'DELETE FROM book WHERE id = ?').run(id);
   }
 }

@@ -82,6 +82,14 @@ export class CollectionRepository {
     this.db.prepare('DELETE FROM collection WHERE id = ?').run(id);
   }
 
+  /** Collections without a single series. */
+  findEmptyIds(): string[] {
+    return this.db
+      .prepare('SELECT id FROM collection c WHERE NOT EXISTS (SELECT 1 FROM collection_series cs WHERE cs.collection_id = c.id)')
+      .pluck()
+      .all() as string[];
+  }
+
   /** Appends a series to a collection unless it is already a member; true when added. */
   addSeries(collectionId: string, seriesId: string): boolean {
     const next = ((this.db.prepare('SELECT MAX(number) FROM collection_series WHERE collection_id = ?').pluck().get(collectionId) as number | null) ?? -1) + 1;

@@ -162,6 +162,30 @@ export class PageHashRepository {
       .all(bookId, action) as { number: number; fileName: string; hash: string }[];
   }
 
+  /** Live, analysed books of a library with pages of which none is hashed yet. */
+  findUnhashedBooks(libraryId: string): string[] {
+    return this.db
+      .prepare(
+        `SELECT b.id FROM book b JOIN media m ON m.book_id = b.id
+         WHERE b.library_id = ? AND b.deleted_date IS NULL AND m.status = 'READY' AND m.page_count > 0
+           AND NOT EXISTS (SELECT 1 FROM media_page mp WHERE mp.book_id = b.id AND mp.file_hash <> '')`,
+      )
+      .pluck()
+      .all(libraryId) as string[];
+  }
+
+  /** Live books of a library holding a page whose hash is known with the given action. */
+  findBooksWithAction(libraryId: string, action: PageHashAction): string[] {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT mp.book_id FROM media_page mp JOIN book b ON b.id = mp.book_id
+         JOIN page_hash ph ON ph.hash = mp.file_hash AND ph.action = ?
+         WHERE b.library_id = ? AND b.deleted_date IS NULL`,
+      )
+      .pluck()
+      .all(action, libraryId) as string[];
+  }
+
   setPageHash(bookId: string, number: number, hash: string): void {
     this.db.prepare('UPDATE media_page SET file_hash = ? WHERE book_id = ? AND number = ?').run(hash, bookId, number);
   }

@@ -91,6 +91,14 @@ export class ReadListRepository {
     this.db.prepare('DELETE FROM readlist WHERE id = ?').run(id);
   }
 
+  /** Read lists without a single book. */
+  findEmptyIds(): string[] {
+    return this.db
+      .prepare('SELECT id FROM readlist r WHERE NOT EXISTS (SELECT 1 FROM readlist_book rb WHERE rb.readlist_id = r.id)')
+      .pluck()
+      .all() as string[];
+  }
+
   /**
    * Puts one book in a list at a given position number (imported story-arc numbers), or after
    * the last one when no number is known. Other members keep their numbers.

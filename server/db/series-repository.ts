@@ -55,6 +55,15 @@ export class SeriesRepository {
     cachedStatement(this.db, updateSql('series', COLUMNS, 'id')).run(objectToParams(COLUMNS, series));
   }
 
+  /** Live series with their title and first release date (read-list matching indexes them by title). */
+  findLiveTitles(): { id: string; title: string; releaseDate: string | null }[] {
+    return cachedStatement(
+      this.db,
+      `SELECT s.id, sm.title, sbm.release_date AS releaseDate FROM series s JOIN series_metadata sm ON sm.series_id = s.id
+       LEFT JOIN series_books_metadata sbm ON sbm.series_id = s.id WHERE s.deleted_date IS NULL`,
+    ).all() as { id: string; title: string; releaseDate: string | null }[];
+  }
+
   /** Removes a series for good (its metadata and other rows go with it by cascade). */
   delete(id: string): void {
     cachedStatement(this.db, 'DELETE FROM series WHERE id = ?').run(id);

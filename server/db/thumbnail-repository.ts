@@ -103,6 +103,21 @@ export class OwnedThumbnailRepository {
     })();
   }
 
+  /** Files of this owner's posters under the data dir (generated and uploaded; sidecars are the user's). */
+  dataDirFiles(ownerId: string): string[] {
+    return this.list(ownerId)
+      .filter((t) => t.type !== 'SIDECAR')
+      .map((t) => t.filePath)
+      .filter(Boolean);
+  }
+
+  /** Files of the sidecar posters imported for this owner (images beside the books). */
+  sidecarFiles(ownerId: string): string[] {
+    return this.list(ownerId)
+      .filter((t) => t.type === 'SIDECAR' && t.filePath !== null)
+      .map((t) => t.filePath);
+  }
+
   private selectNewest(ownerId: string): void {
     const next = this.db
       .prepare(`SELECT id FROM ${this.table} WHERE ${this.owner} = ? ORDER BY (type = 'GENERATED'), created DESC LIMIT 1`)
@@ -133,5 +148,31 @@ export class ThumbnailRepository extends OwnedThumbnailRepository {
 
   deleteGeneratedForBook(bookId: string): string[] {
     return this.deleteByType(bookId, 'GENERATED');
+  }
+
+  /** Books with a generated poster; with `smallerThan`, only those under it on both sides. */
+  findBooksWithGeneratedPoster(smallerThan?: number): string[] {
+    return this.db
+      .prepare(
+        `SELECT DISTINCT book_id FROM thumbnail_book
+         WHERE type = 'GENERATED'${smallerThan !== undefined ? ' AND width < ? AND height < ?' : ''} ORDER BY book_id`,
+      )
+      .pluck()
+      .all(...(smallerThan !== undefined ? [smallerThan, smallerThan] : [])) as string[];
+  }
+
+  /** Files under the data dir of the book and series posters of a library (sidecars excluded). */
+  dataDirFilesOfLibrary(libraryId: string): string[] {
+    const files = [
+      ...(this.db
+        .prepare(`SELECT t.file_path FROM thumbnail_book t JOIN book b ON b.id = t.book_id WHERE b.library_id = ? AND t.type <> 'SIDECAR'`)
+        .pluck()
+        .all(libraryId) as string[]),
+      ...(this.db
+        .prepare(`SELECT t.file_path FROM thumbnail_series t JOIN series s ON s.id = t.series_id WHERE s.library_id = ? AND t.type <> 'SIDECAR'`)
+        .pluck()
+        .all(libraryId) as string[]),
+    ];
+    return files.filter(Boolean);
   }
 }

@@ -4,7 +4,6 @@ import { open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
-import { HistoryRepository } from '../../db/history-repository.ts';
 import { detectReader } from '../../media/analyse-container.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
 import { zipReader } from '../../media/zip-reader.ts';
@@ -117,7 +116,7 @@ export async function convertBookToCbz(ctx: FolioContext, bookId: string): Promi
       ctx.repos.books.update({ ...current, url, fileSize: info.size, fileLastModified: Math.floor(info.mtimeMs), fileHash: '', lastModified: now });
       const currentMedia = ctx.repos.media.findByBookId(bookId);
       if (currentMedia) ctx.repos.media.update({ ...currentMedia, status: 'OUTDATED', lastModified: now });
-      new HistoryRepository(ctx.db).insert({
+      ctx.repos.history.insert({
         type: 'BookConverted',
         bookId,
         seriesId: book.seriesId,

@@ -1,4 +1,3 @@
-import { PageHashRepository } from '../../db/page-hash-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookPage } from '../pages/page-content.ts';
 import { submitPageRemoval } from './page-removal.ts';
@@ -32,7 +31,7 @@ export async function hashBookPages(ctx: FolioContext, bookId: string): Promise<
   const media = ctx.repos.media.findByBookId(bookId);
   if (!book || book.deletedDate !== null || media?.status !== 'READY' || !isArchiveBook(media.mediaType)) return;
   if (!ctx.repos.libraries.findById(book.libraryId)?.hashPages) return;
-  const repo = new PageHashRepository(ctx.db);
+  const repo = ctx.repos.pageHashes;
   for (const number of edgePageNumbers(media.pageCount)) {
     try {
       const content = await openBookPage(ctx, bookId, number);
@@ -58,23 +57,7 @@ export function submitPageHashing(ctx: FolioContext, bookId: string): void {
  */
 export function submitPageHashMaintenance(ctx: FolioContext, libraryId: string): void {
   if (!ctx.repos.libraries.findById(libraryId)?.hashPages) return;
-  const repo = new PageHashRepository(ctx.db);
-  const unhashed = ctx.db
-    .prepare(
-      `SELECT b.id FROM book b JOIN media m ON m.book_id = b.id
-       WHERE b.library_id = ? AND b.deleted_date IS NULL AND m.status = 'READY' AND m.page_count > 0
-         AND NOT EXISTS (SELECT 1 FROM media_page mp WHERE mp.book_id = b.id AND mp.file_hash <> '')`,
-    )
-    .pluck()
-    .all(libraryId) as string[];
-  for (const bookId of unhashed) submitPageHashing(ctx, bookId);
-  const withAuto = ctx.db
-    .prepare(
-      `SELECT DISTINCT mp.book_id FROM media_page mp JOIN book b ON b.id = mp.book_id
-       JOIN page_hash ph ON ph.hash = mp.file_hash AND ph.action = 'DELETE_AUTO'
-       WHERE b.library_id = ? AND b.deleted_date IS NULL`,
-    )
-    .pluck()
-    .all(libraryId) as string[];
-  for (const bookId of withAuto) submitPageRemoval(ctx, bookId, repo.bookPagesWithAction(bookId, 'DELETE_AUTO'));
+  const repo = ctx.repos.pageHashes;
+  for (const bookId of repo.findUnhashedBooks(libraryId)) submitPageHashing(ctx, bookId);
+  for (const bookId of repo.findBooksWithAction(libraryId, 'DELETE_AUTO')) submitPageRemoval(ctx, bookId, repo.bookPagesWithAction(bookId, 'DELETE_AUTO'));
 }

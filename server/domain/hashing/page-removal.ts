@@ -6,8 +6,6 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
-import { HistoryRepository } from '../../db/history-repository.ts';
-import { PageHashRepository } from '../../db/page-hash-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { entryInsideLibrary } from '../library/library-paths.ts';
 import { hashStream } from './stream-hash.ts';
@@ -152,8 +150,8 @@ async function removeNow(ctx: FolioContext, bookId: string, pages: PageToRemove[
   const currentMedia = ctx.repos.media.findByBookId(bookId);
   if (currentMedia) ctx.repos.media.update({ ...currentMedia, status: 'OUTDATED', lastModified: now });
 
-  const history = new HistoryRepository(ctx.db);
-  const hashes = new PageHashRepository(ctx.db);
+  const history = ctx.repos.history;
+  const hashes = ctx.repos.pageHashes;
   const byName = new Map(ctx.repos.media.findPages(bookId).map((p) => [p.fileName, p]));
   for (const { name, hash } of removed) {
     const page = byName.get(name);

@@ -12,21 +12,13 @@ export function enableEmptyListsCleanup(ctx: FolioContext): () => void {
     if (event.name !== 'SeriesDeleted' && event.name !== 'BookDeleted') return;
     const settings = readSettings(ctx.db);
     if (event.name === 'SeriesDeleted' && settings.deleteEmptyCollections) {
-      const empty = ctx.db
-        .prepare('SELECT id FROM collection c WHERE NOT EXISTS (SELECT 1 FROM collection_series cs WHERE cs.collection_id = c.id)')
-        .pluck()
-        .all() as string[];
-      for (const id of empty) {
+      for (const id of ctx.repos.collections.findEmptyIds()) {
         ctx.repos.collections.delete(id);
         ctx.events.emit({ name: 'CollectionDeleted', data: { collectionId: id, seriesIds: [] } });
       }
     }
     if (event.name === 'BookDeleted' && settings.deleteEmptyReadLists) {
-      const empty = ctx.db
-        .prepare('SELECT id FROM readlist r WHERE NOT EXISTS (SELECT 1 FROM readlist_book rb WHERE rb.readlist_id = r.id)')
-        .pluck()
-        .all() as string[];
-      for (const id of empty) {
+      for (const id of ctx.repos.readLists.findEmptyIds()) {
         ctx.repos.readLists.delete(id);
         ctx.events.emit({ name: 'ReadListDeleted', data: { readListId: id, bookIds: [] } });
       }

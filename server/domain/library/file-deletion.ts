@@ -1,6 +1,5 @@
 import { readdir, realpath, rm, rmdir } from 'node:fs/promises';
 import type { Book } from '../../db/book-repository.ts';
-import { HistoryRepository } from '../../db/history-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { entryInsideLibrary, isStrictlyInside } from './library-paths.ts';
 import { refreshSeriesAggregation } from '../metadata/series-aggregation.ts';
@@ -12,14 +11,6 @@ import { isUnusablePath } from '../../fs-errors.ts';
  * flagged deleted, exactly as the next scan would flag them, so read history stays until the
  * library's trash is emptied.
  */
-
-/** Sidecar posters we imported for a book or series (cover.jpg next to the files). */
-function sidecarPaths(ctx: FolioContext, table: 'thumbnail_book' | 'thumbnail_series', column: string, id: string): string[] {
-  return ctx.db
-    .prepare(`SELECT file_path FROM ${table} WHERE ${column} = ? AND type = 'SIDECAR' AND file_path IS NOT NULL`)
-    .pluck()
-    .all(id) as string[];
-}
 
 async function removeFileInside(root: string, path: string): Promise<boolean> {
   const target = await entryInsideLibrary(root, path);
@@ -63,11 +54,11 @@ export async function deleteBookFile(ctx: FolioContext, bookId: string): Promise
   const library = book && ctx.repos.libraries.findById(book.libraryId);
   if (!book || !library) return false;
   await removeFileInside(library.root, book.url);
-  for (const sidecar of sidecarPaths(ctx, 'thumbnail_book', 'book_id', book.id)) {
+  for (const sidecar of ctx.repos.thumbnails.sidecarFiles(book.id)) {
     await removeFileInside(library.root, sidecar).catch(() => false);
   }
   const now = Date.now();
-  new HistoryRepository(ctx.db).insert({
+  ctx.repos.history.insert({
     type: 'BookFileDeleted',
     bookId: book.id,
     seriesId: book.seriesId,
@@ -104,18 +95,18 @@ export async function deleteSeriesFolder(ctx: FolioContext, seriesId: string): P
   const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null);
   for (const book of books) {
     await removeFileInside(library.root, book.url);
-    for (const sidecar of sidecarPaths(ctx, 'thumbnail_book', 'book_id', book.id)) {
+    for (const sidecar of ctx.repos.thumbnails.sidecarFiles(book.id)) {
       await removeFileInside(library.root, sidecar).catch(() => false);
     }
   }
-  for (const sidecar of sidecarPaths(ctx, 'thumbnail_series', 'series_id', series.id)) {
+  for (const sidecar of ctx.repos.seriesThumbnails.sidecarFiles(series.id)) {
     await removeFileInside(library.root, sidecar).catch(() => false);
   }
   const folderRemoved = await removeFolderIfEmpty(library.root, series.url);
   const now = Date.now();
   const properties: Record<string, string> = { reason: 'Folder was deleted by user', name: series.url };
   if (!folderRemoved) properties.note = 'Folder kept: it still holds other files';
-  new HistoryRepository(ctx.db).insert({ type: 'SeriesFolderDeleted', bookId: null, seriesId: series.id, timestamp: now, properties });
+  ctx.repos.history.insert({ type: 'SeriesFolderDeleted', bookId: null, seriesId: series.id, timestamp: now, properties });
   ctx.db.transaction(() => {
     for (const book of books) softDeleteBook(ctx, book, now);
     ctx.repos.series.update({ ...series, deletedDate: now, lastModified: now });

@@ -431,7 +431,7 @@ async function reuniteMovedBooks(
     const old = candidates.find((c) => c.fileHash === digest);
     if (!old) continue;
     ctx.db.transaction(() => {
-      ctx.db.prepare('DELETE FROM book WHERE id = ?').run(fresh.id);
+      ctx.repos.books.delete(fresh.id);
       const revived: Book = {
         ...old,
         seriesId: fresh.seriesId,

@@ -13,11 +13,10 @@ export async function emptyTrash(ctx: FolioContext, libraryId: string): Promise<
   ctx.db.transaction(() => {
     for (const book of books) {
       files.push(...ctx.repos.thumbnails.deleteGeneratedForBook(book.id));
-      ctx.db.prepare('DELETE FROM book WHERE id = ?').run(book.id);
+      ctx.repos.books.delete(book.id);
     }
     for (const s of series) {
-      const remaining = ctx.db.prepare('SELECT COUNT(*) FROM book WHERE series_id = ?').pluck().get(s.id) as number;
-      if (remaining === 0) ctx.db.prepare('DELETE FROM series WHERE id = ?').run(s.id);
+      if (ctx.repos.books.countBySeries(s.id) === 0) ctx.repos.series.delete(s.id);
     }
   })();
   for (const file of files) await rm(join(ctx.dataDir, file), { force: true });

@@ -40,16 +40,7 @@ export function matchComicRackList(ctx: FolioContext, list: ComicRackList, visib
   if (!name) return empty('ERR_1030');
   if (books.some((book) => !book.series || !book.number)) return empty('ERR_1031', name);
 
-  const allSeries = ctx.db
-    .prepare(
-      `SELECT s.id, sm.title, sbm.release_date AS releaseDate FROM series s JOIN series_metadata sm ON sm.series_id = s.id
-       LEFT JOIN series_books_metadata sbm ON sbm.series_id = s.id WHERE s.deleted_date IS NULL`,
-    )
-    .all() as { id: string; title: string; releaseDate: string | null }[];
-  const booksOf = ctx.db.prepare(
-    `SELECT b.id AS bookId, bm.number, bm.title FROM book b JOIN book_metadata bm ON bm.book_id = b.id
-     WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort`,
-  );
+  const allSeries = ctx.repos.series.findLiveTitles();
 
   // Indexed once: a list of tens of thousands of books must not scan every series per book.
   const seriesByTitle = new Map<string, typeof allSeries>();
@@ -63,7 +54,7 @@ export function matchComicRackList(ctx: FolioContext, list: ComicRackList, visib
   const booksOfSeries = (seriesId: string) => {
     let found = booksCache.get(seriesId);
     if (!found) {
-      found = booksOf.all(seriesId) as { bookId: string; number: string; title: string }[];
+      found = ctx.repos.books.findLiveNumbersBySeries(seriesId);
       booksCache.set(seriesId, found);
     }
     return found;

@@ -8,17 +8,11 @@ import type { FolioContext } from '../context.ts';
  * and are never listed. Call before deleting; remove the returned files after.
  */
 export function posterFilesOf(ctx: FolioContext, owner: { libraryId?: string; collectionId?: string; readListId?: string }): string[] {
-  const rows: string[] = [];
-  const pick = (sql: string, id: string) => {
-    rows.push(...(ctx.db.prepare(sql).pluck().all(id) as string[]));
-  };
-  if (owner.libraryId) {
-    pick(`SELECT t.file_path FROM thumbnail_book t JOIN book b ON b.id = t.book_id WHERE b.library_id = ? AND t.type <> 'SIDECAR'`, owner.libraryId);
-    pick(`SELECT t.file_path FROM thumbnail_series t JOIN series s ON s.id = t.series_id WHERE s.library_id = ? AND t.type <> 'SIDECAR'`, owner.libraryId);
-  }
-  if (owner.collectionId) pick(`SELECT file_path FROM thumbnail_collection WHERE collection_id = ? AND type <> 'SIDECAR'`, owner.collectionId);
-  if (owner.readListId) pick(`SELECT file_path FROM thumbnail_readlist WHERE readlist_id = ? AND type <> 'SIDECAR'`, owner.readListId);
-  return rows.filter(Boolean);
+  return [
+    ...(owner.libraryId ? ctx.repos.thumbnails.dataDirFilesOfLibrary(owner.libraryId) : []),
+    ...(owner.collectionId ? ctx.repos.collectionThumbnails.dataDirFiles(owner.collectionId) : []),
+    ...(owner.readListId ? ctx.repos.readListThumbnails.dataDirFiles(owner.readListId) : []),
+  ];
 }
 
 export async function removePosterFiles(ctx: FolioContext, files: string[]): Promise<void> {

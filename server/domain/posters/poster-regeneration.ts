@@ -10,13 +10,7 @@ import { thumbnailMaxEdge } from '../server-settings.ts';
  */
 export function submitPosterRegeneration(ctx: FolioContext, biggerResultOnly: boolean): number {
   const edge = thumbnailMaxEdge(ctx.db);
-  const ids = ctx.db
-    .prepare(
-      `SELECT DISTINCT book_id FROM thumbnail_book
-       WHERE type = 'GENERATED'${biggerResultOnly ? ' AND width < ? AND height < ?' : ''} ORDER BY book_id`,
-    )
-    .pluck()
-    .all(...(biggerResultOnly ? [edge, edge] : [])) as string[];
+  const ids = ctx.repos.thumbnails.findBooksWithGeneratedPoster(biggerResultOnly ? edge : undefined);
   for (const bookId of ids) {
     ctx.tasks.submit('GenerateBookThumbnail', `GenerateBookThumbnail:${bookId}`, async () => {
       await regenerateBookThumbnail(ctx, bookId);

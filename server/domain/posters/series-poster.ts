@@ -19,13 +19,7 @@ export async function seriesPoster(ctx: FolioContext, seriesId: string, userId: 
     }
   }
   const rule = ctx.repos.libraries.findById(series.libraryId)?.seriesCover ?? 'FIRST';
-  const ids = ctx.db
-    .prepare(
-      `SELECT b.id FROM book b JOIN book_metadata bm ON bm.book_id = b.id
-       WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
-    )
-    .pluck()
-    .all(seriesId) as string[];
+  const ids = ctx.repos.books.findLiveIdsBySeriesInNumberOrder(seriesId);
   if (ids.length === 0) return null;
   const unread = () => ids.find((id) => !ctx.repos.readProgress.find(id, userId)?.completed);
   let chosen: string | undefined;
