@@ -323,6 +323,62 @@ test('the last page completes the book; past it, a second try opens the next boo
   await expect(shown(page).getByRole('heading').first()).toBeVisible();
 });
 
+test.describe('on a touch screen', () => {
+  test.use({ hasTouch: true });
+
+  /** A one-finger horizontal swipe across the text, as the touch screen sends it (CDP touch events). */
+  async function swipe(page: Page, direction: 'left' | 'right'): Promise<void> {
+    const box = (await frames(page).boundingBox())!;
+    const y = box.y + box.height / 2;
+    const [from, to] = direction === 'left' ? [0.8, 0.2] : [0.2, 0.8];
+    const cdp = await page.context().newCDPSession(page);
+    const at = (f: number) => [{ x: box.x + box.width * f, y }];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(from) });
+    for (let step = 1; step <= 5; step++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(from + ((to - from) * step) / 5) });
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.detach();
+  }
+
+  test('swipes turn the pages; past the last page a second swipe opens the next book', async ({ page }) => {
+    const request = page.context().request;
+    await openBook(page, 'Novels 1 - Classic', '?incognito=true');
+    await page.keyboard.press('Home');
+    await expect(frames(page)).toHaveAttribute('data-position', '1');
+    // Before the first page, as the comic reader does: the start-of-book note.
+    await swipe(page, 'right');
+    await expect(page.getByTestId('reader-edge-message')).toContainText('Beginning of the book.');
+    await swipe(page, 'left');
+    await expect.poll(() => progression(page)).toBeGreaterThan(0);
+    await expect(page.getByTestId('reader-edge-message')).toBeHidden();
+
+    await page.keyboard.press('End');
+    await expect(page.getByTestId('reader-page-counter')).toHaveText(/^Page (\d+) of \1$/);
+    const next = await findBook(request, folio.url, 'Novels 2 - Illustrated');
+    await swipe(page, 'left');
+    await expect(page.getByTestId('reader-edge-message')).toContainText('End of the book.');
+    // The second swipe must come after the guard's pause for held keys (400 ms), so it may take two.
+    await expect(async () => {
+      await swipe(page, 'left');
+      await expect(page).toHaveURL(new RegExp(`/book/${next.id}/read`), { timeout: 1000 });
+    }).toPass();
+  });
+
+  test('in a right-to-left book a swipe to the right goes forward', async ({ page }) => {
+    await openBook(page, 'Arabic', '?incognito=true');
+    await expect(shown(page).getByRole('heading', { name: 'الفصل 1' })).toBeVisible();
+    const start = await progression(page);
+    await swipe(page, 'left');
+    await expect(page.getByTestId('reader-edge-message')).toContainText('Beginning of the book.');
+    await swipe(page, 'right');
+    await expect.poll(() => progression(page)).toBeGreaterThan(start);
+    const turned = await progression(page);
+    await swipe(page, 'left');
+    await expect.poll(() => progression(page)).toBeLessThan(turned);
+  });
+});
+
 test('a 1,000-chapter book opens quickly and jumps to its last chapter', async ({ page }) => {
   const started = Date.now();
   await openBook(page, 'Long', '?incognito=true');

@@ -6,7 +6,7 @@ import { getProgression } from '../../../api/readium.ts';
 import type { BookDto, R2Locator } from '../../../api/types.ts';
 import { renderingPreferences, type EpubSettings } from '../../../engine/epubSettings.ts';
 import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
-import { clickZoneAction, keyAction, type ReaderAction } from '../../../engine/readerInput.ts';
+import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
 import { describeError, t } from '../../i18n.ts';
 import { session } from '../../store/session.ts';
 import * as styles from '../reader.css.ts';
@@ -17,6 +17,7 @@ import { ShortcutsDialog } from '../ShortcutsDialog.tsx';
 import { useBookEdges, type Siblings } from '../useBookEdges.ts';
 import { useFullscreen } from '../useFullscreen.ts';
 import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
+import { listenToFrame } from './frameInput.ts';
 import { loadBookFontSize, loadEpubSettings, saveBookFontSize, saveEpubSettings } from './epubSettingsStore.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
@@ -169,6 +170,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     event.preventDefault();
     perform(action);
   };
+  /** Swipes over paginated text turn as the keys do (with the same start and end of the book). */
+  const onSwipeRef = useRef<(dx: number) => void>(() => {});
+  onSwipeRef.current = (dx: number) => {
+    const action = swipeAction(Math.sign(dx), 0, rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT');
+    if (action) perform(action);
+  };
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => onKeyRef.current(event);
     window.addEventListener('keydown', onKey);
@@ -196,19 +203,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       frameLoaded: (frameWindow) => {
         if (withFrames.has(frameWindow)) return;
         withFrames.add(frameWindow);
-        frameWindow.addEventListener('keydown', (event) => onKeyRef.current(event));
-        if (verticalMode(frameWindow) !== 'horizontal') setVertical(true);
-        // Images in the text open zoomable on a double click.
-        frameWindow.document.addEventListener('dblclick', (event) => {
-          const target = event.target as Element | null;
-          const source =
-            target?.localName === 'img'
-              ? (target as HTMLImageElement).currentSrc
-              : target?.localName === 'image'
-                ? target.getAttribute('href') ?? target.getAttribute('xlink:href')
-                : null;
-          if (source) setZoomed(new URL(source, frameWindow.document.baseURI).href);
+        listenToFrame(frameWindow, {
+          key: (event) => onKeyRef.current(event),
+          image: setZoomed,
+          swipe: (dx) => onSwipeRef.current(dx),
         });
+        if (verticalMode(frameWindow) !== 'horizontal') setVertical(true);
       },
       positionChanged: (current) => {
         // The navigator names the first position of the screen; the book's last position may start

@@ -1,0 +1,94 @@
+/*
+ * Input from inside the book's frames (focus and fingers are often in the text): keys, double
+ * clicks on images, and horizontal swipes.
+ */
+
+export interface FrameInput {
+  key(event: KeyboardEvent): void;
+  /** An image of the text was double-clicked; its absolute address. */
+  image(src: string): void;
+  /** A horizontal swipe over paginated text: dx > 0 when the finger moved to the right. */
+  swipe(dx: number): void;
+}
+
+/** Shorter moves are taps or wobbles; steeper ones are vertical drags. */
+const MIN_SWIPE_PX = 40;
+const MAX_SLOPE = 0.7;
+/** A finger that moved farther did not tap. */
+const MAX_TAP_MOVE_PX = 10;
+/**
+ * The style element the navigator's column pagination adds to a frame it paginates (and removes when
+ * the frame scrolls instead). Scrolled frames, vertical writing included, keep the browser's panning.
+ */
+const PAGINATED_MARK = 'readium-column-snapper-style';
+
+export function listenToFrame(frameWindow: Window, input: FrameInput): void {
+  const doc = frameWindow.document;
+  frameWindow.addEventListener('keydown', (event) => input.key(event));
+  doc.addEventListener('dblclick', (event) => {
+    const target = event.target as Element | null;
+    const source =
+      target?.localName === 'img'
+        ? (target as HTMLImageElement).currentSrc
+        : target?.localName === 'image'
+          ? (target.getAttribute('href') ?? target.getAttribute('xlink:href'))
+          : null;
+    if (source) input.image(new URL(source, doc.baseURI).href);
+  });
+  listenToSwipes(frameWindow, input);
+}
+
+/**
+ * Swipes over paginated text are the reader's, as key presses are: past the book's edge they lead
+ * to the next book, and in a right-to-left book a swipe to the right goes forward. They are caught
+ * before the navigator's own touch handlers (window, capture phase), which turn left to right only
+ * and end a swipe past the edge in a bounce nobody hears of. The browser must not pan horizontally
+ * meanwhile (it would cancel the gesture), so paginated frames allow vertical panning and zoom only.
+ * Taps still reach the navigator as pointer events, except the pointer-up ending a swipe (it would
+ * be taken for a tap on a turn zone).
+ */
+function listenToSwipes(frameWindow: Window, input: FrameInput): void {
+  const doc = frameWindow.document;
+  const style = doc.createElement('style');
+  style.textContent = `html:has(#${PAGINATED_MARK}) { touch-action: pan-y pinch-zoom; }`;
+  (doc.head ?? doc.documentElement).append(style);
+  const paginated = () => doc.getElementById(PAGINATED_MARK) !== null;
+  const options = { capture: true, passive: true } as const;
+
+  let pointerStart: { x: number; y: number } | null = null;
+  frameWindow.addEventListener('pointerdown', (event) => {
+    pointerStart = event.pointerType === 'touch' ? { x: event.clientX, y: event.clientY } : null;
+  }, options);
+  frameWindow.addEventListener('pointerup', (event) => {
+    const from = pointerStart;
+    pointerStart = null;
+    if (from && paginated() && Math.hypot(event.clientX - from.x, event.clientY - from.y) > MAX_TAP_MOVE_PX) event.stopPropagation();
+  }, options);
+
+  let start: { x: number; y: number } | null = null;
+  const owned = (event: TouchEvent) => {
+    if (!paginated()) return false;
+    event.stopPropagation();
+    return true;
+  };
+  frameWindow.addEventListener('touchstart', (event) => {
+    if (!owned(event)) return;
+    const touch = event.touches.length === 1 ? event.touches[0] : undefined;
+    start = touch ? { x: touch.clientX, y: touch.clientY } : null;
+  }, options);
+  frameWindow.addEventListener('touchmove', (event) => void owned(event), options);
+  frameWindow.addEventListener('touchend', (event) => {
+    if (!owned(event)) return;
+    const touch = event.changedTouches[0];
+    const from = start;
+    start = null;
+    // A second finger (pinch) ends the gesture without a turn.
+    if (!from || !touch || event.touches.length > 0) return;
+    const dx = touch.clientX - from.x;
+    const dy = touch.clientY - from.y;
+    if (Math.abs(dx) >= MIN_SWIPE_PX && Math.abs(dy) <= Math.abs(dx) * MAX_SLOPE) input.swipe(dx);
+  }, options);
+  frameWindow.addEventListener('touchcancel', (event) => {
+    if (owned(event)) start = null;
+  }, options);
+}
