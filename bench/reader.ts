@@ -36,7 +36,8 @@ const LARGE = { width: 4000, height: 6000 };
 /** 4 MP. */
 const SMALL = { width: 1640, height: 2440 };
 const DISTINCT_IMAGES = 4;
-const TURNS = QUICK ? 10 : 100;
+/** BENCH_TURNS overrides the number of timed page turns. */
+const TURNS = Number(process.env.BENCH_TURNS) || (QUICK ? 10 : 100);
 
 const RAPID_TURNS = QUICK ? 5 : 15;
 const DECODE_PAGES = QUICK ? 2 : 6;
@@ -74,6 +75,8 @@ async function buildClient(outDir: string): Promise<void> {
       outDir,
       emptyOutDir: true,
       sourcemap: false,
+      // BENCH_NO_MINIFY=1 keeps function names readable in a trace (figures then are not the shipped build's).
+      minify: process.env.BENCH_NO_MINIFY !== '1',
       rollupOptions: {
         input: { main: join(repoRoot, 'index.html'), bench: join(repoRoot, 'bench/page/index.html') },
       },
@@ -134,6 +137,8 @@ async function folioTurns(page: Page, turns: number, pauseMs: number, waitForPre
         if (decoded(next)) preloaded++;
         const target = String(next);
         let shownAt = 0;
+        // Marks for the trace: each turn's window, to read in the Performance panel.
+        performance.mark(`turn ${next}`);
         const start = performance.now();
         const done = new Promise<number>((resolve) => {
           const check = () => {
@@ -149,6 +154,7 @@ async function folioTurns(page: Page, turns: number, pauseMs: number, waitForPre
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
         const paintedAt = await done;
         await frame();
+        performance.mark(`turn ${next} painted`);
         painted.push(performance.now() - start);
         // When the first pixels of the page were drawn (the preview, or the page itself), before the frame.
         shown.push(Math.min(shownAt || paintedAt, paintedAt) - start);
@@ -492,6 +498,10 @@ export async function runReaderBench(): Promise<void> {
         urls: pageUrls(book.id, 1, TURNS + 1, 'naive'),
         pause: PAUSE_MS,
       });
+      const floor = await naivePage.evaluate(
+        ({ urls, size, css, turns, pause }) => window.folioBench.canvasTurnFloor(urls, size, css, turns, pause),
+        { urls: pageUrls(book.id, 1, DISTINCT_IMAGES, 'turn-floor'), size: screenFit(LARGE), css: VIEWPORT, turns: TURNS, pause: PAUSE_MS },
+      );
       const preloadingImg = await naivePage.evaluate(({ urls, pause }) => window.folioBench.preloadingImgReaderTurns(urls, pause), {
         urls: pageUrls(book.id, 1, TURNS + 1, 'preload'),
         pause: PAUSE_MS,
@@ -509,6 +519,7 @@ export async function runReaderBench(): Promise<void> {
         rapidFrames,
         trace,
         naive: { ...summarise(naive.latencies), longTasks: naive.longTasks, longTaskTime: naive.longTaskTime },
+        floor: { ...summarise(floor.latencies), longTasks: floor.longTasks, longTaskTime: floor.longTaskTime },
         preloadingImg: { ...summarise(preloadingImg.latencies), longTasks: preloadingImg.longTasks, longTaskTime: preloadingImg.longTaskTime },
       };
     })() : null;

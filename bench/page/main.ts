@@ -257,6 +257,51 @@ async function preloadingImgTurnLatencies(urls: string[], pauseMs: number): Prom
   return latencies;
 }
 
+/**
+ * The least a preloaded turn can cost: a canvas the size of the viewport (device pixels) and pages
+ * already decoded to screen size; a turn is a fill plus one drawImage, then one frame. Timed the way
+ * the reader's turns are (a timer fires after the pause, the turn, the next animation frame), so
+ * the two figures share the same scheduling noise. `urls` are decoded once and turned through in a cycle.
+ */
+async function canvasTurnFloor(urls: string[], size: Size, css: Size, turns: number, pauseMs: number): Promise<TurnRun> {
+  const bitmaps = await Promise.all(
+    urls.map(async (url) => {
+      const response = await fetch(url);
+      return createImageBitmap(await response.blob(), { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' });
+    }),
+  );
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(css.width * devicePixelRatio);
+  canvas.height = Math.round(css.height * devicePixelRatio);
+  canvas.style.cssText = `position:fixed;inset:0;width:${css.width}px;height:${css.height}px`;
+  document.body.append(canvas);
+  const context = canvas.getContext('2d', { alpha: false });
+  if (!context) throw new Error('no 2d context');
+  const draw = (bitmap: ImageBitmap) => {
+    context.fillStyle = '#000';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(bitmap, Math.round((canvas.width - size.width) / 2), 0, size.width, size.height);
+  };
+  draw(bitmaps[0] as ImageBitmap);
+  await nextFrame();
+  try {
+    return await withLongTasks(async () => {
+      const latencies: number[] = [];
+      for (let turn = 1; turn <= turns; turn++) {
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        const start = performance.now();
+        draw(bitmaps[turn % bitmaps.length] as ImageBitmap);
+        await nextFrame();
+        latencies.push(performance.now() - start);
+      }
+      return latencies;
+    });
+  } finally {
+    canvas.remove();
+    for (const bitmap of bitmaps) bitmap.close();
+  }
+}
+
 declare global {
   interface Window {
     folioBench: {
@@ -268,6 +313,7 @@ declare global {
       firstPageFloorScaled: typeof firstPageFloorScaled;
       naiveFirstPage: typeof naiveFirstPage;
       mountNaiveWebtoon: typeof mountNaiveWebtoon;
+      canvasTurnFloor: typeof canvasTurnFloor;
     };
   }
 }
@@ -281,4 +327,5 @@ window.folioBench = {
   firstPageFloorScaled,
   naiveFirstPage,
   mountNaiveWebtoon,
+  canvasTurnFloor,
 };

@@ -2,6 +2,7 @@
  * Where a page turn's main-thread time goes: a DevTools-protocol trace (the Performance panel's
  * categories) around some work, summed by event name on the renderer's main thread.
  */
+import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 
 interface TraceEvent {
@@ -27,7 +28,9 @@ export async function traceMainThread(page: Page, work: () => Promise<void>): Pr
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  // With BENCH_TRACE_FILE, JS samples too (the Performance panel's call tree).
+  const categories = process.env.BENCH_TRACE_FILE ? `${CATEGORIES},disabled-by-default-v8.cpu_profiler` : CATEGORIES;
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   try {
     await work();
   } finally {
@@ -35,6 +38,8 @@ export async function traceMainThread(page: Page, work: () => Promise<void>): Pr
     await complete;
     await cdp.detach();
   }
+  // BENCH_TRACE_FILE=path keeps the raw events, to open in the DevTools Performance panel.
+  if (process.env.BENCH_TRACE_FILE) await writeFile(process.env.BENCH_TRACE_FILE, JSON.stringify({ traceEvents: events }));
   const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
   const totals = new Map<string, TraceShare>();
   for (const event of events) {
