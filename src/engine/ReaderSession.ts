@@ -56,6 +56,12 @@ export interface ReaderSessionOptions<B extends DrawableBitmap> {
    * the decode being waited for. Default 400.
    */
   openingPreviewDelayMs?: number;
+  /**
+   * Runs `work` once the turn just shown has reached the screen (the view passes "after the next
+   * frame"). A turn to a page already decoded then paints in its own task, and the preloads and
+   * previews it makes due start after that frame, not before it. Default: at once.
+   */
+  afterPaint?: (work: () => void) => void;
 }
 
 export interface ReaderSnapshot {
@@ -120,6 +126,9 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
   #listeners = new Set<() => void>();
   #snapshot: ReaderSnapshot | null = null;
   #disposed = false;
+  #afterPaint: (work: () => void) => void;
+  /** A schedule is waiting for the frame that shows a turn (see `afterPaint`). */
+  #schedulePending = false;
 
   constructor(options: ReaderSessionOptions<B>) {
     this.#pages = options.pages.map((page) => ({ ...page }));
@@ -133,6 +142,7 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     this.#ahead = options.preloadAhead ?? 3;
     this.#behind = options.preloadBehind ?? 1;
     this.#previewAhead = options.previewAhead ?? 10;
+    this.#afterPaint = options.afterPaint ?? ((work) => work());
     this.cache = options.cache ?? new BitmapCache<number, B>(options.budgetBytes ?? DEFAULT_BUDGET);
     this.#loader = new PageLoader<B>({
       decoder: options.decoder,
@@ -333,7 +343,25 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     this.#spreadIndex = clamped;
     this.#endOpeningHold();
     this.#progress?.report(this.currentPage);
-    this.#changed();
+    if (this.#disposed) return;
+    if (!this.#onScreenDecoded()) {
+      this.#changed();
+      return;
+    }
+    // The pages turned to are decoded: show them first; what the turn makes due (preloads one
+    // spread further, previews, cancellations) waits for that frame.
+    this.#notify();
+    if (this.#schedulePending) return;
+    this.#schedulePending = true;
+    this.#afterPaint(() => {
+      this.#schedulePending = false;
+      this.#schedule();
+    });
+  }
+
+  #onScreenDecoded(): boolean {
+    const spread = this.#spreads[this.#spreadIndex] ?? [];
+    return spread.every((page) => page === null || this.cache.has(page));
   }
 
   #changed(): void {

@@ -12,12 +12,26 @@ i18n.locale('en');
 type Params = Record<string, string | number>;
 
 /**
+ * One formatter per locale: building an Intl.NumberFormat costs far more than using one, and the
+ * reader's toolbar formats its page counter on every turn.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string): Intl.NumberFormat {
+  let format = numberFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale);
+    numberFormats.set(locale, format);
+  }
+  return format;
+}
+
+/**
  * Numbers given to a message are written in the locale's digits and grouping ("1 234" in French, "١٢"
  * in Arabic, "۱۲" in Persian), so no caller has to remember to format a count or a page number.
  */
 function localized(params: Params | undefined): Params | undefined {
   if (!params) return params;
-  const numbers = new Intl.NumberFormat(i18n.locale());
+  const numbers = numberFormat(i18n.locale());
   return Object.fromEntries(
     Object.entries(params).map(([name, value]) => [name, typeof value === 'number' ? numbers.format(value) : value]),
   );

@@ -8,6 +8,7 @@ import type { PageInfo, PageLayout, ScaleType, Viewport } from '../../engine/typ
 import { t } from '../i18n.ts';
 import type { PageFailure } from '../../engine/PageLoader.ts';
 import { CanvasPainter, viewIsComplete } from './CanvasPainter.ts';
+import { afterNextFrame } from './afterNextFrame.ts';
 import { debounce } from './debounce.ts';
 import { PageTurnAnimation } from './PageTurnAnimation.ts';
 import { sharedDecodePool } from './decodePool.ts';
@@ -99,6 +100,7 @@ export function PagedView(props: PagedViewProps) {
       offset: initial.offset,
       direction: initial.direction,
       budgetBytes: cacheBudgetFor(deviceMemory()),
+      afterPaint: (work) => afterNextFrame(work),
     });
     const painter = new CanvasPainter(canvas);
     const animation = new PageTurnAnimation();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { pageVersion } from '../../api/books.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
@@ -176,10 +176,13 @@ export function Reader(props: ReaderProps) {
   const onController = useCallback((controller: ViewController | null) => {
     controllerRef.current = controller;
   }, []);
+  // The page on screen is drawn by the view itself, outside React. What the shell shows of it (the
+  // counter, the slider, the debug figures) re-renders as a transition: after the frame that shows
+  // the turn rather than inside the task that must produce it.
   const onStats = useCallback((next: ViewStats) => {
-    if (readerPreferences.debugOverlay) setStats(next);
+    if (readerPreferences.debugOverlay) startTransition(() => setStats(next));
   }, []);
-  const onPageChange = useCallback((page: number) => setCurrentPage(page), []);
+  const onPageChange = useCallback((page: number) => startTransition(() => setCurrentPage(page)), []);
 
   useEffect(() => {
     const element = containerRef.current;

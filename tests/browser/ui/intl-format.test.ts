@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { formatBytes, formatDate, formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../src/ui/format.ts';
 import { t, tPlural } from '../../../src/ui/i18n.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
@@ -50,6 +50,21 @@ describe('Intl formatting in the chosen locale', () => {
     await applyLocale('fa');
     expect(formatPercent(5)).toBe(new Intl.NumberFormat('fa', { style: 'percent' }).format(0.05));
     expect(formatPercent(5)).toMatch(/[\u06F0-\u06F9]/);
+  });
+
+  it('messages with numbers reuse one number formatter per locale (the reader formats its counter on every turn)', async () => {
+    await applyLocale('fr');
+    t('reader.page_counter', { page: 1, total: 2 });
+    const construct = vi.spyOn(Intl, 'NumberFormat');
+    try {
+      for (let page = 1; page <= 50; page++) t('reader.page_counter', { page, total: 5000 });
+      expect(construct).not.toHaveBeenCalled();
+      expect(t('reader.page_counter', { page: 1200, total: 5000 })).toContain('1\u202f200');
+    } finally {
+      construct.mockRestore();
+    }
+    await applyLocale('ar');
+    expect(t('reader.page_counter', { page: 1234, total: 5000 })).toContain(new Intl.NumberFormat('ar').format(1234));
   });
 
   it('leaves a value it cannot read as a date as it is', async () => {

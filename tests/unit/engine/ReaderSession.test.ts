@@ -111,6 +111,36 @@ describe('ReaderSession preloading', () => {
     expect(decoder.live).toContain('p9');
   });
 
+  it('a turn to a decoded page is shown before the preloads it makes due are asked for (afterPaint)', async () => {
+    const deferred: (() => void)[] = [];
+    const { session, decoder } = open({ startPage: 5, afterPaint: (work) => deferred.push(work) });
+    decoder.find('p5').resolve();
+    await settle();
+    decoder.find('p6').resolve();
+    decoder.find('p7').resolve();
+    await settle();
+    const asked = decoder.calls.length;
+    const shown: number[] = [];
+    session.subscribe(() => shown.push(session.getSnapshot().currentPage));
+    session.next();
+    session.next();
+    // Both turns were shown at once; p9 and p10 (now due) wait for the frame: one schedule is pending.
+    expect(shown).toEqual([6, 7]);
+    expect(decoder.calls.length).toBe(asked);
+    expect(deferred).toHaveLength(1);
+    deferred.shift()?.();
+    expect(decoder.live).toContain('p9');
+    expect(decoder.live).toContain('p10');
+  });
+
+  it('a turn to a page not decoded yet asks for it at once, whatever afterPaint does', async () => {
+    const deferred: (() => void)[] = [];
+    const { session, decoder } = open({ startPage: 1, afterPaint: (work) => deferred.push(work) });
+    session.goToPage(8);
+    expect(decoder.live).toContain('p8');
+    expect(deferred).toHaveLength(0);
+  });
+
   it('cancels requests nobody wants any more and keeps the ones still wanted', async () => {
     const { session, decoder } = open({ startPage: 5 });
     decoder.find('p5').resolve();
