@@ -114,6 +114,16 @@ export class WebtoonSession<B extends DrawableBitmap = DrawableBitmap> {
     return this.cache.peek(page);
   }
 
+  /**
+   * The page's pixels are gone although its bitmap is cached (the view handed the bitmap to a canvas
+   * that has since been let go): drop it and, if the page is still wanted, decode it again.
+   */
+  redecode(page: number): void {
+    if (this.#disposed || !this.cache.has(page)) return;
+    this.cache.delete(page);
+    this.#schedule();
+  }
+
   subscribe(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -208,10 +208,18 @@ async function openReaderWith(
   return document.querySelector<HTMLCanvasElement>('[data-testid="reader-canvas"]') as HTMLCanvasElement;
 }
 
-/** The colour at a point of the canvas's backing store (fractions of its size): what was really drawn. */
+/**
+ * The colour at a point of the canvas's backing store (fractions of its size): what was really drawn.
+ * Read through a copy, as the webtoon's canvases hold a bitmap (a 'bitmaprenderer' context) and
+ * have no 2D context to ask.
+ */
 function colourAt(canvas: HTMLCanvasElement, x: number, y: number): Rgb {
-  const context = canvas.getContext('2d');
+  const copy = document.createElement('canvas');
+  copy.width = canvas.width;
+  copy.height = canvas.height;
+  const context = copy.getContext('2d');
   if (!context) throw new Error('no 2d context');
+  context.drawImage(canvas, 0, 0);
   const [r = 0, g = 0, b = 0] = context.getImageData(
     Math.floor(canvas.width * x),
     Math.floor(canvas.height * y),
@@ -463,6 +471,11 @@ describe('ReaderScreen', () => {
     await poll(() => strip.querySelector('[data-page="4"] canvas')?.getAttribute('data-painted')).toBe('true');
     // Page 1 scrolled far out of the window: its slot is gone.
     expect(strip.querySelector('[data-page="1"]')).toBeNull();
+    // Its bitmap went to the canvas that is gone (handed over, not copied): back at the top it is
+    // decoded and painted again.
+    strip.scrollTop = 0;
+    await poll(() => strip.querySelector('[data-page="1"] canvas')?.getAttribute('data-painted')).toBe('true');
+    expect(colourAt(strip.querySelector<HTMLCanvasElement>('[data-page="1"] canvas') as HTMLCanvasElement, 0.5, 0.5)).toEqual(COLOURS[0]);
   });
 
   it('fit width on a tall page scrolls: the canvas repaints the part scrolled into view', async () => {

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
+import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
 import { pageUrl } from '../../api/books.ts';
 import { cacheBudgetFor } from '../../engine/budget.ts';
 import { needsConversion } from '../../engine/mediaTypes.ts';
@@ -37,41 +37,46 @@ interface WebtoonViewProps {
 const noSubscribe = () => () => {};
 const noSnapshot = () => null;
 
-/** One page of the strip: a canvas holding that page's bitmap, redrawn when a (sharper) one arrives. */
+/**
+ * One page of the strip: a canvas that takes over the page's decoded bitmap. The bitmap is handed to
+ * the canvas (an ImageBitmapRenderingContext), not copied into it: on a fast scroll, copying a strip
+ * page of several megapixels on the main thread for every page that comes into view cost frames.
+ * A handed-over bitmap is empty afterwards; a slot mounted again for a page whose pixels went with
+ * an earlier canvas asks for the page again (`onLost`).
+ */
 const WebtoonSlot = memo(function WebtoonSlot({
   item,
   start,
   bitmap,
+  onLost,
 }: {
   item: WebtoonItem;
   start: number;
   bitmap: ImageBitmap | undefined;
+  onLost: (page: number) => void;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   useLayoutEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas || !bitmap) return;
+    // Width 0: closed by the cache, or already handed to a canvas that is gone.
+    if (bitmap.width === 0) {
+      delete canvas.dataset.painted;
+      onLost(item.page);
+      return;
+    }
+    const context = canvas.getContext('bitmaprenderer');
+    if (!context) return;
     // The backing store takes the bitmap's own size (already no larger than needed, and never above
     // the image's): a tall strip page enlarged to screen pixels could exceed canvas size limits.
-    canvas.width = bitmap.width;
-    canvas.height = bitmap.height;
-    const context = canvas.getContext('2d');
-    if (!context) return;
-    try {
-      context.drawImage(bitmap, 0, 0);
-      canvas.dataset.painted = 'true';
-    } catch {
-      // Closed by the cache in the meantime; the next bitmap for this page will be drawn instead.
-    }
-  }, [bitmap]);
+    context.transferFromImageBitmap(bitmap);
+    canvas.dataset.painted = 'true';
+  }, [bitmap, item.page, onLost]);
   useLayoutEffect(() => {
     const canvas = canvasRef.current;
-    // A slot leaving the window gives its backing store back at once.
+    // A slot leaving the window gives its pixels back at once.
     return () => {
-      if (canvas) {
-        canvas.width = 0;
-        canvas.height = 0;
-      }
+      canvas?.getContext('bitmaprenderer')?.transferFromImageBitmap(null);
     };
   }, []);
   return (
@@ -196,11 +201,14 @@ export function WebtoonView(props: WebtoonViewProps) {
     session ? session.getSnapshot : noSnapshot,
   );
   const items = snapshot?.layout.items ?? [];
+  const onLost = useCallback((page: number) => session?.redecode(page), [session]);
 
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollerRef.current,
     estimateSize: (index) => items[index]?.size ?? 1,
+    // One page each way; the session decodes two. A page mounted, handed its bitmap, then scrolled
+    // out and back in (the reader turned round) is decoded again (see WebtoonSlot).
     overscan: 1,
   });
   useLayoutEffect(() => virtualizer.measure(), [snapshot?.layout, virtualizer]);
@@ -249,6 +257,7 @@ export function WebtoonView(props: WebtoonViewProps) {
                 item={item}
                 start={virtual.start}
                 bitmap={session.bitmapFor(item.page)}
+                onLost={onLost}
               />
             );
           })}

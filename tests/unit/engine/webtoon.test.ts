@@ -81,6 +81,20 @@ describe('WebtoonSession', () => {
     expect(decoded.filter((bitmap) => !bitmap.closed)).toHaveLength(held.length);
   });
 
+  it('decodes a page again when its pixels went with a canvas (redecode), and only while it is wanted', async () => {
+    const { session, decoder } = open();
+    session.setVisibleRange(10, 10);
+    for (const call of decoder.pending) call.resolve();
+    await settle();
+    const asked = decoder.calls.length;
+    session.redecode(10);
+    expect(decoder.calls.length).toBe(asked + 1);
+    expect(decoder.pending.map((call) => call.request.url)).toEqual(['p10']);
+    // A page not held (never decoded, or out of the window) asks for nothing.
+    session.redecode(40);
+    expect(decoder.calls.length).toBe(asked + 1);
+  });
+
   it('reports the page under the middle of the viewport as the reader scrolls', () => {
     const { session, reported, decoder } = open(10);
     // Each page is 500 × 1500 CSS px.
