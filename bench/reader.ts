@@ -261,9 +261,16 @@ async function heapAfterGc(page: Page): Promise<number> {
   }
 }
 
-async function scrollWithHeap(page: Page, target: WebtoonTarget, speed: number) {
+async function scrollWithHeap(page: Page, target: WebtoonTarget, speed: number, traceFile?: string) {
   const heapBefore = await heapAfterGc(page);
-  const run: WebtoonScrollRun = await scrollWebtoon(page, target, speed, SCROLL_SECONDS);
+  let run: WebtoonScrollRun | null = null;
+  const scroll = async () => {
+    run = await scrollWebtoon(page, target, speed, SCROLL_SECONDS);
+  };
+  // BENCH_TRACE_FILE also keeps a trace of Folio's scroll at each speed (traced runs drop more frames).
+  if (traceFile) await traceMainThread(page, scroll, traceFile);
+  else await scroll();
+  if (!run) throw new Error('the webtoon scroll returned nothing');
   await page.waitForTimeout(500);
   const heapAfter = await heapAfterGc(page);
   return { run, heapBefore, heapAfter };
@@ -534,7 +541,8 @@ export async function runReaderBench(): Promise<void> {
         readerPath(strip.id),
       );
       await webtoonPage.waitForSelector('[data-testid="reader-webtoon"] [data-page="1"] canvas[data-painted="true"]', { timeout: 60_000 });
-      const folioScroll = await scrollWithHeap(webtoonPage, folioWebtoon(pageHeight), speed);
+      const traceFile = process.env.BENCH_TRACE_FILE?.replace(/(\.json)?$/, `-webtoon-${speed}.json`);
+      const folioScroll = await scrollWithHeap(webtoonPage, folioWebtoon(pageHeight), speed, traceFile);
       await closeContexts();
       const naiveStripPage = await benchPage();
       await naiveStripPage.evaluate(

@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { analyseContainer } from '../server/media/analyse-container.ts';
 import { startFolio, type RunningFolio } from '../tests/e2e/support/folio-server.ts';
 import { generateLibrary } from './lib/generate-library.ts';
+import { startNginx } from './lib/nginx.ts';
+import { haveWrk, wrk } from './lib/wrk.ts';
 import { median, percentile, round } from './lib/stats.ts';
 import { waitUntil, withTimeLimit } from './lib/wait.ts';
 
@@ -29,6 +31,8 @@ const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32,128').split(',').map(N
 /** Books the page-serving runs spread their requests over. */
 const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 40 : 500));
 const SERVING_PAGES = 12;
+/** BENCH_SERVER_PARTS=serving (or scan) runs one half only; a partial run prints but writes no results. */
+const SERVER_PARTS = new Set((process.env.BENCH_SERVER_PARTS ?? 'scan,serving').split(',').map((part) => part.trim()));
 const TASK_WORKERS = 2; // the server's default number of analysis workers
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
@@ -139,6 +143,8 @@ async function timeFloor(books: string[]): Promise<number> {
 }
 
 interface Throughput {
+  /** Failed requests (wrk's connect, read, write, timeout and non-2xx counts); the fetch loop throws instead. */
+  errors?: number;
   pagesPerSecond: number;
   megabytesPerSecond: number;
   latencyMedianMs: number;
@@ -190,7 +196,24 @@ async function startStaticServer(folder: string): Promise<{ url: string; stop: (
   return { url, stop: () => child.kill('SIGTERM') };
 }
 
+/** The same measure through wrk: `urls` share one origin. */
+async function driveWithWrk(work: string, urls: string[], cookie: string, clients: number): Promise<Throughput> {
+  const origin = new URL(urls[0]!).origin;
+  const result = await wrk(work, origin, urls.map((url) => url.slice(origin.length)), clients, SECONDS, cookie);
+  return {
+    errors: result.errors,
+    pagesPerSecond: round(result.requests / result.seconds, 1),
+    megabytesPerSecond: round(result.bytes / result.seconds / 1e6, 1),
+    latencyMedianMs: round(result.latencyMedianMs),
+    latencyP95Ms: round(result.latencyP95Ms),
+    averagePageKiB: round(result.bytes / Math.max(1, result.requests) / 1024, 1),
+  };
+}
+
 interface ServingResults {
+  /** What served the plain files, and what generated the load. */
+  peer: string;
+  driver: string;
   /** Per client count: Folio's page route and the same bytes as plain files, one entry per run. */
   pages: { clients: number; folio: Throughput[]; plain: Throughput[] }[];
   /** Book posters (GET /books/{id}/thumbnail) and the same files served plain, at 32 clients. */
@@ -198,8 +221,8 @@ interface ServingResults {
 }
 
 /**
- * Page and poster serving through the real server, each next to a plain static-file server (Fastify's
- * static plugin, the stated floor: nginx is not installed here) handing out the very same bytes.
+ * Page and poster serving through the real server, each next to a plain file server (nginx when
+ * installed, else Fastify's static plugin) handing out the very same bytes.
  * Requests are spread over SERVING_BOOKS books, so the archive pool sees many distinct files.
  */
 async function benchThroughput(work: string): Promise<ServingResults> {
@@ -218,7 +241,13 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     }),
   );
   const folio = await startFolio();
-  const plain = await startStaticServer(plainDir);
+  // nginx and wrk when installed (`apt-get install nginx wrk`): the issue's peer and a load generator
+  // that leaves the CPU to the servers. Otherwise a Node static server and a fetch loop.
+  const nginx = await startNginx(work, plainDir);
+  const plain = nginx ?? (await startStaticServer(plainDir));
+  const peer = nginx ? 'nginx (Debian package, sendfile, one worker per core)' : "a Node static-file server (Fastify's static plugin)";
+  const withWrk = await haveWrk();
+  const driver = withWrk ? 'wrk, 2 threads' : "Node's fetch in one process";
   try {
     const cookie = await claimAndLogin(folio);
     await api(folio, cookie, '/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Serve', root }) });
@@ -230,12 +259,14 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     // Interleave books so consecutive requests hit different archives.
     folioUrls.sort((a, b) => Number(/pages\/(\d+)$/.exec(a)?.[1]) - Number(/pages\/(\d+)$/.exec(b)?.[1]));
     const plainUrls = Array.from({ length: folioUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
-    const results: ServingResults = { pages: [], thumbnails: { clients: 32, folio: [], plain: [] } };
+    const load = (urls: string[], headers: Record<string, string>, clients: number) =>
+      withWrk ? driveWithWrk(work, urls, headers.cookie ?? '', clients) : drive(urls, headers, clients);
+    const results: ServingResults = { peer, driver, pages: [], thumbnails: { clients: 32, folio: [], plain: [] } };
     for (const clients of CLIENT_COUNTS) {
       const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[] };
       for (let run = 0; run < RUNS; run++) {
-        entry.folio.push(await drive(folioUrls, { cookie }, clients));
-        entry.plain.push(await drive(plainUrls, {}, clients));
+        entry.folio.push(await load(folioUrls, { cookie }, clients));
+        entry.plain.push(await load(plainUrls, {}, clients));
       }
       results.pages.push(entry);
       console.log(`  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s`);
@@ -251,8 +282,8 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       plainPosterUrls.push(`${plain.url}/posters/${index}.jpg`);
     }
     for (let run = 0; run < RUNS; run++) {
-      results.thumbnails.folio.push(await drive(posterUrls, { cookie }, results.thumbnails.clients));
-      results.thumbnails.plain.push(await drive(plainPosterUrls, {}, results.thumbnails.clients));
+      results.thumbnails.folio.push(await load(posterUrls, { cookie }, results.thumbnails.clients));
+      results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients));
     }
     console.log(`  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s`);
     return results;
@@ -268,14 +299,17 @@ export async function runServerBench(): Promise<void> {
   try {
     const seriesCount = Math.max(1, Math.round(BOOKS / 20));
     const booksPerSeries = Math.ceil(BOOKS / seriesCount);
-    console.log(`generating ${seriesCount * booksPerSeries} books of ${PAGES} pages…`);
-    const library = await generateLibrary({
-      root: join(work, 'scan'), seriesCount, booksPerSeries, pagesPerBook: PAGES, pageWidth: 1200, pageHeight: 1800, noise: false,
-    });
+    const scanning = SERVER_PARTS.has('scan');
+    if (scanning) console.log(`generating ${seriesCount * booksPerSeries} books of ${PAGES} pages…`);
+    const library = scanning
+      ? await generateLibrary({
+          root: join(work, 'scan'), seriesCount, booksPerSeries, pagesPerBook: PAGES, pageWidth: 1200, pageHeight: 1800, noise: false,
+        })
+      : { root: '', books: [] as string[] };
     const scanMs: number[] = [];
     const idleMs: number[] = [];
     const floorMs: number[] = [];
-    for (let run = 0; run < RUNS; run++) {
+    for (let run = 0; run < (scanning ? RUNS : 0); run++) {
       floorMs.push(await timeFloor(library.books));
       const scan = await timeScan(library.root, library.books.length);
       scanMs.push(scan.ready);
@@ -283,7 +317,7 @@ export async function runServerBench(): Promise<void> {
       console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s`);
     }
     console.log('page serving…');
-    const serving = await benchThroughput(work);
+    const serving = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', pages: [], thumbnails: { clients: 0, folio: [], plain: [] } };
 
     const describe = (list: Throughput[]) => ({
       averagePageKiB: median(list.map((t) => t.averagePageKiB)),
@@ -291,6 +325,7 @@ export async function runServerBench(): Promise<void> {
       megabytesPerSecond: median(list.map((t) => t.megabytesPerSecond)),
       latencyMedianMs: median(list.map((t) => t.latencyMedianMs)),
       latencyP95Ms: median(list.map((t) => t.latencyP95Ms)),
+      errors: list.reduce((sum, t) => sum + (t.errors ?? 0), 0),
     });
     const load = loadavg().map((value) => value.toFixed(1)).join(' / ');
     const summary = {
@@ -302,6 +337,8 @@ export async function runServerBench(): Promise<void> {
       runs: RUNS,
       scan: { medianSeconds: round(median(scanMs) / 1000), backgroundDoneMedianSeconds: round(median(idleMs) / 1000), floorMedianSeconds: round(median(floorMs) / 1000), ratioToFloor: round(median(scanMs) / median(floorMs)), backgroundRatioToFloor: round(median(idleMs) / median(floorMs)) },
       serving: {
+        peer: serving.peer,
+        driver: serving.driver,
         books: SERVING_BOOKS,
         seconds: SECONDS,
         pages: serving.pages.map(({ clients, folio, plain }) => ({ clients, folio: describe(folio), plainFiles: describe(plain) })),
@@ -309,14 +346,14 @@ export async function runServerBench(): Promise<void> {
       },
     };
     const servingRow = (label: string, t: ReturnType<typeof describe>) =>
-      `| ${label} | ${t.pagesPerSecond} | ${t.megabytesPerSecond} | ${t.latencyMedianMs} ms | ${t.latencyP95Ms} ms | ${t.averagePageKiB} KiB |`;
+      `| ${label} | ${t.pagesPerSecond} | ${t.megabytesPerSecond} | ${t.latencyMedianMs} ms | ${t.latencyP95Ms} ms | ${t.averagePageKiB} KiB | ${t.errors} |`;
     const markdown = [
       '# Server benchmarks',
       '',
       `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Shared 2-core machine:** seven other`,
       `helpers' builds and tests ran meanwhile; load average (1 / 5 / 15 min) at the end ${load}. Read the ratios, measured side by side.`,
-      'The peer is a plain Node static-file server (Fastify\'s static plugin) handing out the same bytes: nginx is not installed here.',
-      'The load generator is Node\'s fetch in one process, itself a bottleneck at high request rates (it limits both sides alike).',
+      `The peer is ${serving.peer}, handing out the same bytes as files; the load generator is ${serving.driver}${serving.driver.startsWith('wrk') ? '' : ' (itself a bottleneck at high request rates: it limits both sides alike)'}.`,
+      'Errors (failed or non-2xx requests) are summed over the runs.',
       '',
       `## Scan and analysis: ${summary.books} books × ${PAGES} pages`,
       '',
@@ -328,23 +365,27 @@ export async function runServerBench(): Promise<void> {
       '',
       `## Page serving: ${SERVING_BOOKS} books × ${SERVING_PAGES} pages of 1200×1800 JPEG, ${SECONDS} s per run`,
       '',
-      '| clients | server | pages/s | MB/s | latency median | latency p95 | average page |',
-      '| --- | --- | --- | --- | --- | --- | --- |',
+      '| clients | server | pages/s | MB/s | latency median | latency p95 | average page | errors |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
       ...summary.serving.pages.flatMap(({ clients, folio, plainFiles }) => [
         servingRow(`${clients} | Folio \`/pages/{n}\` (streamed from the archive)`, folio),
         servingRow(`${clients} | plain files`, plainFiles),
-        `| ${clients} | ratio Folio ÷ plain | ${round(folio.pagesPerSecond / plainFiles.pagesPerSecond)}× | | | | |`,
+        `| ${clients} | ratio Folio ÷ plain | ${round(folio.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(folio.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
       ]),
       '',
       `## Book posters: \`GET /books/{id}/thumbnail\`, ${summary.serving.thumbnails.clients} clients`,
       '',
-      '| server | requests/s | MB/s | latency median | latency p95 | average poster |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| server | requests/s | MB/s | latency median | latency p95 | average poster | errors |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
       servingRow('Folio (access check, poster record, bytes from memory)', summary.serving.thumbnails.folio),
       servingRow('plain files', summary.serving.thumbnails.plainFiles),
-      `| ratio Folio ÷ plain | ${round(summary.serving.thumbnails.folio.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | |`,
+      `| ratio Folio ÷ plain | ${round(summary.serving.thumbnails.folio.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
       '',
     ].join('\n');
+    if (!(SERVER_PARTS.has('scan') && SERVER_PARTS.has('serving'))) {
+      console.log(markdown);
+      return;
+    }
     await mkdir('bench/results', { recursive: true });
     await writeFile('bench/results/server.json', `${JSON.stringify(summary, null, 2)}\n`);
     await writeFile('bench/results/server.md', markdown);

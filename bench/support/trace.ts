@@ -23,13 +23,16 @@ export interface TraceShare {
 
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute'].join(',');
 
-export async function traceMainThread(page: Page, work: () => Promise<void>): Promise<TraceShare[]> {
+/**
+ * With `rawFile` (the turns pass BENCH_TRACE_FILE, the webtoon scrolls a name derived from it) the raw
+ * events are kept too, JS samples included, to open in the DevTools Performance panel.
+ */
+export async function traceMainThread(page: Page, work: () => Promise<void>, rawFile = process.env.BENCH_TRACE_FILE): Promise<TraceShare[]> {
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
   const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  // With BENCH_TRACE_FILE, JS samples too (the Performance panel's call tree).
-  const categories = process.env.BENCH_TRACE_FILE ? `${CATEGORIES},disabled-by-default-v8.cpu_profiler` : CATEGORIES;
+  const categories = rawFile ? `${CATEGORIES},disabled-by-default-v8.cpu_profiler` : CATEGORIES;
   await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   try {
     await work();
@@ -38,8 +41,7 @@ export async function traceMainThread(page: Page, work: () => Promise<void>): Pr
     await complete;
     await cdp.detach();
   }
-  // BENCH_TRACE_FILE=path keeps the raw events, to open in the DevTools Performance panel.
-  if (process.env.BENCH_TRACE_FILE) await writeFile(process.env.BENCH_TRACE_FILE, JSON.stringify({ traceEvents: events }));
+  if (rawFile) await writeFile(rawFile, JSON.stringify({ traceEvents: events }));
   const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
   const totals = new Map<string, TraceShare>();
   for (const event of events) {
