@@ -78,6 +78,12 @@ export class BookRepository {
     ).all(seriesId) as { bookId: string; number: string; title: string }[];
   }
 
+  /** Whether the book exists and passes `restriction` (a condition on alias b). */
+  isVisible(id: string, restriction?: SqlFragment): boolean {
+    const where = restriction ? ` AND (${restriction.sql})` : '';
+    return this.db.prepare(`SELECT 1 FROM book b WHERE b.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
+  }
+
   /** How many books (deleted ones included) a series still has. */
   countBySeries(seriesId: string): number {
     return this.db.prepare('SELECT COUNT(*) FROM book WHERE series_id = ?').pluck().get(seriesId) as number;

@@ -9,6 +9,7 @@ import { HistoryRepository } from './history-repository.ts';
 import { LibraryRepository } from './library-repository.ts';
 import { MediaRepository } from './media-repository.ts';
 import { PageHashRepository } from './page-hash-repository.ts';
+import { R2ProgressionRepository } from './r2-progression-repository.ts';
 import { ReadListRepository } from './readlist-repository.ts';
 import { ReferentialRepository } from './referential-repository.ts';
 import { ReadProgressRepository } from './read-progress-repository.ts';
@@ -33,6 +34,7 @@ export interface Repositories {
   bookMetadata: BookMetadataRepository;
   media: MediaRepository;
   readProgress: ReadProgressRepository;
+  r2Progressions: R2ProgressionRepository;
   thumbnails: ThumbnailRepository;
   seriesThumbnails: OwnedThumbnailRepository;
   collectionThumbnails: OwnedThumbnailRepository;
@@ -62,6 +64,7 @@ export function createRepositories(db: Db): Repositories {
     bookMetadata: new BookMetadataRepository(db),
     media: new MediaRepository(db),
     readProgress: new ReadProgressRepository(db),
+    r2Progressions: new R2ProgressionRepository(db),
     thumbnails: new ThumbnailRepository(db),
     seriesThumbnails: new OwnedThumbnailRepository(db, 'thumbnail_series', 'series_id'),
     collectionThumbnails: new OwnedThumbnailRepository(db, 'thumbnail_collection', 'collection_id'),

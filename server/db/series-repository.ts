@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
+import type { SqlFragment } from './search/sql-fragment.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface Series {
@@ -53,6 +54,12 @@ export class SeriesRepository {
 
   update(series: Series): void {
     cachedStatement(this.db, updateSql('series', COLUMNS, 'id')).run(objectToParams(COLUMNS, series));
+  }
+
+  /** Whether the series exists and passes `restriction` (a condition on alias s). */
+  isVisible(id: string, restriction?: SqlFragment): boolean {
+    const where = restriction ? ` AND (${restriction.sql})` : '';
+    return this.db.prepare(`SELECT 1 FROM series s WHERE s.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }
 
   /** Live series with their title and first release date (read-list matching indexes them by title). */

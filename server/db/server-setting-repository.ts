@@ -16,6 +16,13 @@ export class ServerSettingRepository {
     this.db.prepare('INSERT OR IGNORE INTO server_setting (key, value) VALUES (?, ?)').run(key, value);
   }
 
+  /** Stores several values (null removes a key) in one transaction. */
+  setAll(values: [key: string, value: string | null][]): void {
+    this.db.transaction(() => {
+      for (const [key, value] of values) this.set(key, value);
+    })();
+  }
+
   /** Stores a value, or removes the key when `value` is null (back to the default). */
   set(key: string, value: string | null): void {
     if (value === null) this.db.prepare('DELETE FROM server_setting WHERE key = ?').run(key);

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.ts';
+import type { Repositories } from '../db/repositories.ts';
 import type { User } from '../db/user-repository.ts';
 import { canSeeBook, canSeeSeries, hasContentRestrictions } from './content-restrictions.ts';
 import type { FolioEvent } from './events.ts';
@@ -14,7 +14,7 @@ import type { FolioEvent } from './events.ts';
  * be checked: users with such restrictions do not get those deletions (their lists drop the item on
  * the next refresh, as for any change they were not told about).
  */
-export function eventFor(db: Db, user: User, admin: boolean, event: FolioEvent): FolioEvent | undefined {
+export function eventFor(repos: Repositories, user: User, admin: boolean, event: FolioEvent): FolioEvent | undefined {
   if ('userId' in event && event.userId !== user.id) return undefined;
   if ('adminOnly' in event && !admin) return undefined;
   const restricted = hasContentRestrictions(user);
@@ -27,30 +27,30 @@ export function eventFor(db: Db, user: User, admin: boolean, event: FolioEvent):
       return library(event.data.libraryId) ? event : undefined;
     case 'SeriesAdded':
     case 'SeriesChanged':
-      return library(event.data.libraryId) && (!restricted || canSeeSeries(db, user, event.data.seriesId)) ? event : undefined;
+      return library(event.data.libraryId) && (!restricted || canSeeSeries(repos, user, event.data.seriesId)) ? event : undefined;
     case 'BookAdded':
     case 'BookChanged':
-      return library(event.data.libraryId) && (!restricted || canSeeBook(db, user, event.data.bookId)) ? event : undefined;
+      return library(event.data.libraryId) && (!restricted || canSeeBook(repos, user, event.data.bookId)) ? event : undefined;
     case 'SeriesDeleted':
     case 'BookDeleted':
       return library(event.data.libraryId) && !restricted ? event : undefined;
     case 'ThumbnailBookAdded':
     case 'ThumbnailBookDeleted':
-      return canSeeBook(db, user, event.data.bookId) ? event : undefined;
+      return canSeeBook(repos, user, event.data.bookId) ? event : undefined;
     case 'ThumbnailSeriesAdded':
     case 'ThumbnailSeriesDeleted':
-      return canSeeSeries(db, user, event.data.seriesId) ? event : undefined;
+      return canSeeSeries(repos, user, event.data.seriesId) ? event : undefined;
     case 'CollectionAdded':
     case 'CollectionChanged':
     case 'CollectionDeleted': {
-      const seriesIds = event.data.seriesIds.filter((id) => canSeeSeries(db, user, id));
+      const seriesIds = event.data.seriesIds.filter((id) => canSeeSeries(repos, user, id));
       if (seriesIds.length === 0 && event.data.seriesIds.length > 0) return undefined;
       return { ...event, data: { ...event.data, seriesIds } };
     }
     case 'ReadListAdded':
     case 'ReadListChanged':
     case 'ReadListDeleted': {
-      const bookIds = event.data.bookIds.filter((id) => canSeeBook(db, user, id));
+      const bookIds = event.data.bookIds.filter((id) => canSeeBook(repos, user, id));
       if (bookIds.length === 0 && event.data.bookIds.length > 0) return undefined;
       return { ...event, data: { ...event.data, bookIds } };
     }

@@ -1,5 +1,4 @@
-import type { Db } from '../db/database.ts';
-import { ServerSettingRepository } from '../db/server-setting-repository.ts';
+import type { ServerSettingRepository } from '../db/server-setting-repository.ts';
 
 /**
  * Server settings (SettingsDto, REFERENCE §2.8) kept in server_setting. Typed accessors with
@@ -45,8 +44,7 @@ const int = (text: string | undefined): number | null => {
   return Number.isSafeInteger(n) ? n : null;
 };
 
-export function readSettings(db: Db): StoredSettings {
-  const repo = new ServerSettingRepository(db);
+export function readSettings(repo: ServerSettingRepository): StoredSettings {
   const get = (name: SettingName) => repo.get(KEYS[name]);
   const size = get('thumbnailSize');
   return {
@@ -64,18 +62,17 @@ export function readSettings(db: Db): StoredSettings {
 }
 
 /** Writes the given settings (null removes a stored value), all in one transaction. */
-export function writeSettings(db: Db, changes: Partial<StoredSettings>): void {
-  const repo = new ServerSettingRepository(db);
-  db.transaction(() => {
-    for (const [name, value] of Object.entries(changes) as [SettingName, unknown][]) {
-      if (value === undefined) continue;
-      repo.set(KEYS[name], value === null ? null : String(value));
-    }
-  })();
+export function writeSettings(repo: ServerSettingRepository, changes: Partial<StoredSettings>): void {
+  const values: [string, string | null][] = [];
+  for (const [name, value] of Object.entries(changes) as [SettingName, unknown][]) {
+    if (value === undefined) continue;
+    values.push([KEYS[name], value === null ? null : String(value)]);
+  }
+  repo.setAll(values);
 }
 
 /** Longest edge of newly generated book posters. */
-export const thumbnailMaxEdge = (db: Db): number => THUMBNAIL_SIZES[readSettings(db).thumbnailSize];
+export const thumbnailMaxEdge = (repo: ServerSettingRepository): number => THUMBNAIL_SIZES[readSettings(repo).thumbnailSize];
 
 /** Lifetime of newly issued remember-me cookies. */
-export const rememberMeDurationDays = (db: Db): number => readSettings(db).rememberMeDurationDays;
+export const rememberMeDurationDays = (repo: ServerSettingRepository): number => readSettings(repo).rememberMeDurationDays;

@@ -20,7 +20,7 @@ export function registerContentGuard(app: FastifyInstance, ctx: FolioContext): v
     if (!match) return;
     const id = (request.params as Record<string, string | undefined>)[match[2] ?? ''];
     if (!id) return;
-    const visible = match[1] === 'series' ? canSeeSeries(ctx.db, user, id) : canSeeBook(ctx.db, user, id);
+    const visible = match[1] === 'series' ? canSeeSeries(ctx.repos, user, id) : canSeeBook(ctx.repos, user, id);
     if (!visible) throw notFound();
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { BookDto, Page, SeriesDto } from '../../src/api/types.ts';
 import type { FolioContext } from '../domain/context.ts';
-import { contentRestriction } from '../domain/content-restrictions.ts';
+import { contentRestriction } from '../db/search/content-restriction.ts';
 import { type BookQuery, searchBooks } from '../db/search/book-search.ts';
 import { SearchConditionError } from '../db/search/conditions.ts';
 import { type SeriesQuery, searchSeries } from '../db/search/series-search.ts';

@@ -10,7 +10,7 @@ import { readSettings } from '../server-settings.ts';
 export function enableEmptyListsCleanup(ctx: FolioContext): () => void {
   return ctx.events.subscribe((event) => {
     if (event.name !== 'SeriesDeleted' && event.name !== 'BookDeleted') return;
-    const settings = readSettings(ctx.db);
+    const settings = readSettings(ctx.repos.serverSettings);
     if (event.name === 'SeriesDeleted' && settings.deleteEmptyCollections) {
       for (const id of ctx.repos.collections.findEmptyIds()) {
         ctx.repos.collections.delete(id);

@@ -61,7 +61,7 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
     return null;
   }
   let output: { data: Buffer; info: OutputInfo };
-  const edge = thumbnailMaxEdge(ctx.db);
+  const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
   try {
     output = await decodeImage(() =>
       decoder(source)

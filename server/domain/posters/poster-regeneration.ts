@@ -9,7 +9,7 @@ import { thumbnailMaxEdge } from '../server-settings.ts';
  * Returns how many books were queued.
  */
 export function submitPosterRegeneration(ctx: FolioContext, biggerResultOnly: boolean): number {
-  const edge = thumbnailMaxEdge(ctx.db);
+  const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
   const ids = ctx.repos.thumbnails.findBooksWithGeneratedPoster(biggerResultOnly ? edge : undefined);
   for (const bookId of ids) {
     ctx.tasks.submit('GenerateBookThumbnail', `GenerateBookThumbnail:${bookId}`, async () => {

@@ -1,6 +1,6 @@
 import type { Book } from '../../db/book-repository.ts';
 import type { Media } from '../../db/media-repository.ts';
-import { R2ProgressionRepository, type StoredProgression } from '../../db/r2-progression-repository.ts';
+import type { StoredProgression } from '../../db/r2-progression-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { FolioContext } from '../context.ts';
 import type { EpubPosition } from './epub-publication.ts';
@@ -84,7 +84,7 @@ export function saveProgression(ctx: FolioContext, userId: string, book: Book, i
       created: existing?.created ?? now,
       lastModified: now,
     });
-    new R2ProgressionRepository(ctx.db).save({ bookId: book.id, userId, deviceId: input.deviceId, deviceName: input.deviceName, locator: input.locator, modified: input.modified });
+    ctx.repos.r2Progressions.save({ bookId: book.id, userId, deviceId: input.deviceId, deviceName: input.deviceName, locator: input.locator, modified: input.modified });
   })();
   ctx.events.emit({ name: 'ReadProgressChanged', data: { bookId: book.id, userId }, userId });
   ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId: book.seriesId, userId }, userId });
@@ -96,6 +96,6 @@ export function saveProgression(ctx: FolioContext, userId: string, book: Book, i
  * caller rebuilds a locator from the page.
  */
 export function currentProgression(ctx: FolioContext, progress: ReadProgress): StoredProgression | undefined {
-  const stored = new R2ProgressionRepository(ctx.db).find(progress.bookId, progress.userId);
+  const stored = ctx.repos.r2Progressions.find(progress.bookId, progress.userId);
   return stored && stored.modified === progress.readDate ? stored : undefined;
 }

@@ -137,7 +137,7 @@ const recentApiKeyUse = new Map<string, number>();
 /** After a password login opened a session: hand out the remember-me cookie when asked to. */
 export function offerRememberMe(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply, user: User): void {
   if (!wantsRememberMe((request.query as Record<string, unknown> | undefined)?.['remember-me'])) return;
-  setRememberMeCookie(request, reply, issueRememberMeToken(ctx.repos.serverSettings, user, rememberMeDurationDays(ctx.db)));
+  setRememberMeCookie(request, reply, issueRememberMeToken(ctx.repos.serverSettings, user, rememberMeDurationDays(ctx.repos.serverSettings)));
 }
 
 /**

@@ -34,7 +34,7 @@ const CollectionUpdate = Type.Object({
 
 /** Collections of series (REFERENCE §2.6). Writes need ADMIN. */
 export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void {
-  const visibleTo = (user: User) => (seriesId: string) => canSeeSeries(ctx.db, user, seriesId);
+  const visibleTo = (user: User) => (seriesId: string) => canSeeSeries(ctx.repos, user, seriesId);
 
   /** A collection the caller may see: restricted users do not see collections with nothing visible. */
   const collectionForCaller = (id: string, user: User): Collection => {
@@ -74,7 +74,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
 
   app.get('/api/v1/series/:id/collections', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
-    if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
+    if (!canSeeSeries(ctx.repos, user, request.params.id)) throw notFound();
     return ctx.repos.collections.findBySeries(request.params.id).map((c) => toCollectionDto(c, visibleTo(user)));
   });
 

@@ -45,7 +45,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/readlists/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const list = ctx.repos.readLists.findById(request.params.id);
-    const visible = (list?.bookIds ?? []).filter((id) => canSeeBook(ctx.db, user, id));
+    const visible = (list?.bookIds ?? []).filter((id) => canSeeBook(ctx.repos, user, id));
     if (!list || visible.length === 0) throw notFound();
     const books = visible.flatMap((id) => {
       const book = ctx.repos.books.findById(id);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
 import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
-import { BOOK_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
+import { BOOK_COLUMNS, contentRestriction } from '../../db/search/content-restriction.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { openBookPage } from '../../domain/pages/page-content.ts';
 import { submitPageRemoval } from '../../domain/hashing/page-removal.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { SERIES_COLUMNS, contentRestriction } from '../../domain/content-restrictions.ts';
+import { SERIES_COLUMNS, contentRestriction } from '../../db/search/content-restriction.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { deleteBookFile, deleteSeriesFolder } from '../../domain/library/file-deletion.ts';
 import { OutsideLibraryError } from '../../domain/library/library-paths.ts';

@@ -22,7 +22,7 @@ export async function registerReadListImportRoutes(app: FolioApp, ctx: FolioCont
       // Parsed as it arrives; an upload over the limit is cut by multipart and answered 413.
       const list = await readComicRackList(file.file);
       if (file.file.truncated) throw new scope.multipartErrors.RequestFileTooLargeError();
-      return matchComicRackList(ctx, list, (seriesId) => canSeeSeries(ctx.db, user, seriesId));
+      return matchComicRackList(ctx, list, (seriesId) => canSeeSeries(ctx.repos, user, seriesId));
     });
   });
 }

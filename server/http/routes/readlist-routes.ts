@@ -40,7 +40,7 @@ const ReadListUpdate = Type.Object({
 
 /** Read lists (REFERENCE §2.6): books across series in reading order. Writes need ADMIN. */
 export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
-  const visibleTo = (user: User) => (bookId: string) => canSeeBook(ctx.db, user, bookId);
+  const visibleTo = (user: User) => (bookId: string) => canSeeBook(ctx.repos, user, bookId);
 
   const listForCaller = (id: string, user: User): ReadList => {
     const list = ctx.repos.readLists.findById(id);
@@ -98,7 +98,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.get('/api/v1/books/:id/readlists', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
-    if (!canSeeBook(ctx.db, user, request.params.id)) throw notFound();
+    if (!canSeeBook(ctx.repos, user, request.params.id)) throw notFound();
     return ctx.repos.readLists.findByBook(request.params.id).map((l) => toReadListDto(l, visibleTo(user)));
   });
 

@@ -57,7 +57,7 @@ function changesOf(body: SettingsUpdate): Partial<StoredSettings> {
  *   runs kepubify, so they change nothing (kepubifyPath reports no effective value).
  */
 export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
-  const stored = readSettings(ctx.db).taskPoolSize;
+  const stored = readSettings(ctx.repos.serverSettings).taskPoolSize;
   if (stored !== null) ctx.tasks.setWorkers(stored);
   enableEmptyListsCleanup(ctx);
 
@@ -68,7 +68,7 @@ export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.get('/api/v1/settings', async (request) => {
     requireRole(request, 'ADMIN');
-    const s = readSettings(ctx.db);
+    const s = readSettings(ctx.repos.serverSettings);
     const port = listeningPort();
     return {
       deleteEmptyCollections: s.deleteEmptyCollections,
@@ -87,7 +87,7 @@ export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
   app.patch('/api/v1/settings', { config: { role: 'ADMIN' }, schema: { body: SettingsUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const changes = changesOf(request.body);
-    writeSettings(ctx.db, changes);
+    writeSettings(ctx.repos.serverSettings, changes);
     if (changes.taskPoolSize) ctx.tasks.setWorkers(changes.taskPoolSize);
     if (request.body.renewRememberMeKey === true) rotateRememberMeKey(ctx.repos.serverSettings);
     return reply.code(204).send();

@@ -52,7 +52,7 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       if (res.writableEnded) return;
       const user = currentUser();
       if (!user) return void res.end();
-      const visible = eventFor(ctx.db, user, isAdmin(user), event);
+      const visible = eventFor(ctx.repos, user, isAdmin(user), event);
       if (visible) res.write(`event:${visible.name}\ndata:${JSON.stringify(visible.data)}\n\n`);
       if (event.name === 'SessionExpired' && event.userId === user.id) res.end();
     };

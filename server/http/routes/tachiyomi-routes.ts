@@ -34,7 +34,7 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
 
   app.get('/api/v2/series/:id/read-progress/tachiyomi', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
-    if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
+    if (!canSeeSeries(ctx.repos, user, request.params.id)) throw notFound();
     const books = seriesBooks(request.params.id, user);
     const run = leadingReadRun(books);
     return {
@@ -49,7 +49,7 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
     { schema: { params: IdParams, body: Type.Object({ lastBookNumberSortRead: Type.Number() }) } },
     async (request, reply) => {
     const user = caller(request);
-    if (!canSeeSeries(ctx.db, user, request.params.id)) throw notFound();
+    if (!canSeeSeries(ctx.repos, user, request.params.id)) throw notFound();
     const upTo = request.body.lastBookNumberSortRead;
     markBooksRead(ctx, user.id, seriesBooks(request.params.id, user).filter((b) => b.numberSort <= upTo).map((b) => b.bookId));
     return reply.code(204).send();
@@ -59,7 +59,7 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
   const listBooks = (listId: string, user: User): Counted[] => {
     const list = ctx.repos.readLists.findById(listId);
     if (!list) throw notFound();
-    const visible = list.bookIds.filter((id) => canSeeBook(ctx.db, user, id));
+    const visible = list.bookIds.filter((id) => canSeeBook(ctx.repos, user, id));
     if (visible.length === 0) throw notFound();
     return visible.map((bookId) => ({ bookId, numberSort: 0, completed: ctx.repos.readProgress.find(bookId, user.id)?.completed ?? null }));
   };

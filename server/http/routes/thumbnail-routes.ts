@@ -53,13 +53,13 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
   const visible = (kind: PosterOwner, id: string, user: User): boolean => {
     switch (kind) {
       case 'books':
-        return canSeeBook(ctx.db, user, id);
+        return canSeeBook(ctx.repos, user, id);
       case 'series':
-        return canSeeSeries(ctx.db, user, id);
+        return canSeeSeries(ctx.repos, user, id);
       case 'collections':
-        return ctx.repos.collections.findById(id)?.seriesIds.some((s) => canSeeSeries(ctx.db, user, s)) ?? false;
+        return ctx.repos.collections.findById(id)?.seriesIds.some((s) => canSeeSeries(ctx.repos, user, s)) ?? false;
       case 'readlists':
-        return ctx.repos.readLists.findById(id)?.bookIds.some((b) => canSeeBook(ctx.db, user, b)) ?? false;
+        return ctx.repos.readLists.findById(id)?.bookIds.some((b) => canSeeBook(ctx.repos, user, b)) ?? false;
     }
   };
   const ownerFor = (kind: PosterOwner, request: FastifyRequest & { params: { id: string } }) => {
