@@ -361,3 +361,6 @@ export interface R2Positions {
   total: number;
   positions: R2Locator[];
 }
+
+/** GET /api/v1/client-settings/user/list: the signed-in user's client settings (ClientSettingDto per key). */
+export type UserClientSettings = Record<string, { value: string }>;

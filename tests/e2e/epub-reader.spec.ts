@@ -172,6 +172,30 @@ test('settings change the text at once and are remembered; font size is kept per
   await expect.poll(userFontSize).toBe('150%');
 });
 
+test('settings follow the user to another browser (kept on the server)', async ({ page, browser }) => {
+  await openBook(page, 'Novels 1 - Classic');
+  const savedOnServer = page.waitForResponse(
+    (r) => r.request().method() === 'PATCH' && r.url().endsWith('/api/v1/client-settings/user') && (r.request().postData() ?? '').includes('dark'),
+  );
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Theme').selectOption({ label: 'Dark' });
+  expect((await savedOnServer).status()).toBe(204);
+  const stored = await (await page.context().request.get(`${folio.url}/api/v1/client-settings/user/list`)).json();
+  expect(JSON.parse(stored['folio.epubReader'].value)).toMatchObject({ theme: 'dark' });
+
+  // Another browser: nothing in its storage, the same user.
+  const elsewhere = await browser.newContext();
+  try {
+    const other = await elsewhere.newPage();
+    await logIn(elsewhere.request, folio.url, ADMIN);
+    await openBook(other, 'Novels 1 - Classic');
+    const html = shown(other).locator('html');
+    await expect.poll(() => html.evaluate((el) => el.style.getPropertyValue('--USER__backgroundColor'))).toBe('#121212');
+  } finally {
+    await elsewhere.close();
+  }
+});
+
 test('the place read is saved as an R2 progression and restored after a reload; read progress follows', async ({ page }) => {
   const request = page.context().request;
   const bookId = await openBook(page, 'Novels 2 - Illustrated');

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getProgression } from '../../../api/readium.ts';
 import type { BookDto, R2Locator } from '../../../api/types.ts';
-import { renderingPreferences, type EpubSettings } from '../../../engine/epubSettings.ts';
+import { renderingPreferences } from '../../../engine/epubSettings.ts';
 import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
 import { describeError, t } from '../../i18n.ts';
@@ -18,13 +18,14 @@ import { useBookEdges, type Siblings } from '../useBookEdges.ts';
 import { useFullscreen } from '../useFullscreen.ts';
 import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
 import { listenToFrame } from './frameInput.ts';
-import { loadBookFontSize, loadEpubSettings, saveBookFontSize, saveEpubSettings } from './epubSettingsStore.ts';
+import { fetchEpubSettings } from './epubSettingsStore.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
+import { useEpubSettings } from './useEpubSettings.ts';
 import { turnVertical, verticalMode } from './verticalText.ts';
 
 interface EpubReaderProps {
@@ -49,8 +50,7 @@ type LoadState =
 export function EpubReader({ book, title, siblings, query, backHref }: EpubReaderProps) {
   const userId = useSnapshot(session).me?.id ?? 'anonymous';
   const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const [settings, setSettingsState] = useState<EpubSettings>(() => loadEpubSettings(userId));
-  const [fontSize, setFontSizeState] = useState(() => loadBookFontSize(userId, book.id, settings.fontSize));
+  const { settings, fontSize, setSettings, setFontSize, adopt: adoptSettings } = useEpubSettings(userId, book.id);
   const [locator, setLocator] = useState<R2Locator | null>(null);
   const [toolbar, setToolbar] = useState(true);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -79,9 +79,17 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     let cancelled = false;
     setState({ status: 'loading' });
     // Incognito reading also starts where the book was left; it only saves nothing.
-    Promise.all([loadPublication(book.id), getProgression(book.id)]).then(
-      ([loaded, progression]) => {
-        if (!cancelled) setState({ status: 'ready', ...loaded, saved: progression?.locator ?? null });
+    // The user's settings from the server come before the first layout (no second one); without
+    // them the book opens with this browser's.
+    const remoteSettings = fetchEpubSettings().catch((error: unknown) => {
+      console.warn('The reader settings could not be read from the server; using this browser\'s', error);
+      return null;
+    });
+    Promise.all([loadPublication(book.id), getProgression(book.id), remoteSettings]).then(
+      ([loaded, progression, remote]) => {
+        if (cancelled) return;
+        if (remote) adoptSettings(remote);
+        setState({ status: 'ready', ...loaded, saved: progression?.locator ?? null });
       },
       (error: unknown) => {
         if (!cancelled) setState({ status: 'error', message: describeError(error) });
@@ -90,7 +98,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     return () => {
       cancelled = true;
     };
-  }, [book.id]);
+  }, [book.id, adoptSettings]);
 
   const total = state.status === 'ready' ? state.positions.length : 1;
 
@@ -274,23 +282,6 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   useEffect(() => {
     void navigatorRef.current?.submitPreferences(new EpubPreferences(preferencesRef.current));
   }, [preferencesKey]);
-
-  const setSettings = useCallback(
-    (next: EpubSettings) => {
-      setSettingsState(next);
-      saveEpubSettings(userId, next);
-    },
-    [userId],
-  );
-  const setFontSize = useCallback(
-    (size: number) => {
-      setFontSizeState(size);
-      saveBookFontSize(userId, book.id, size);
-      // The latest size picked is also the starting size of books not yet adjusted.
-      setSettings({ ...settings, fontSize: size });
-    },
-    [userId, book.id, settings, setSettings],
-  );
 
   const toc = useMemo(() => (state.status === 'ready' ? (state.publication.toc?.items ?? []) : []), [state]);
   const position = positionNumber(locator, total);

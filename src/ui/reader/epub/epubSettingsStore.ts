@@ -1,9 +1,12 @@
+import { getUserClientSettings, saveUserClientSettings } from '../../../api/clientSettings.ts';
 import { sanitizeEpubSettings, sanitizeFontSize, type EpubSettings } from '../../../engine/epubSettings.ts';
 
 /*
- * EPUB reader settings, remembered in this browser per user (several people may share a browser),
- * and the font size per book too: a book set in a tiny font keeps its bigger size without making
- * every other book bigger.
+ * EPUB reader settings are the user's, kept by the server among their client settings so they
+ * follow them to another browser, and in this browser per user (several people may share one) so
+ * the reader opens with them at once. The font size is also kept per book, in this browser only:
+ * a book set in a tiny font keeps its bigger size without making every other book bigger (the
+ * server keeps at most 200 settings per user, too few for one per book).
  */
 
 const settingsKey = (userId: string) => `folio.epub.${userId}`;
@@ -31,8 +34,35 @@ export function loadEpubSettings(userId: string): EpubSettings {
   return sanitizeEpubSettings(read(settingsKey(userId)));
 }
 
-export function saveEpubSettings(userId: string, settings: EpubSettings): void {
+/** Remembers the settings in this browser only (for settings that came from the server). */
+export function cacheEpubSettings(userId: string, settings: EpubSettings): void {
   write(settingsKey(userId), settings);
+}
+
+/** The key of the EPUB reader's settings among the user's client settings on the server. */
+export const SERVER_SETTINGS_KEY = 'folio.epubReader';
+
+/** The settings the server keeps for the signed-in user; null when they have none (or garbage). */
+export async function fetchEpubSettings(): Promise<EpubSettings | null> {
+  const value = (await getUserClientSettings())[SERVER_SETTINGS_KEY]?.value;
+  if (value === undefined) return null;
+  try {
+    return sanitizeEpubSettings(JSON.parse(value));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    console.warn(`Ignoring unreadable reader settings on the server (${SERVER_SETTINGS_KEY})`, error);
+    return null;
+  }
+}
+
+/** Saves one after the other, so the server ends with the last settings picked. */
+let serverWrites: Promise<void> = Promise.resolve();
+
+export function saveEpubSettings(userId: string, settings: EpubSettings): void {
+  cacheEpubSettings(userId, settings);
+  serverWrites = serverWrites
+    .then(() => saveUserClientSettings({ [SERVER_SETTINGS_KEY]: JSON.stringify(settings) }))
+    .catch((error: unknown) => console.warn('The reader settings were not saved on the server; they stay in this browser', error));
 }
 
 /** The book's own font size, else the user's usual one. */
