@@ -1,5 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { AuthorDto, ReadingDirection, WebLinkDto } from '../../../src/api/types.ts';
+import type { Author, ReadingDirection, WebLink } from '../../db/stored-values.ts';
 import { isLanguageTag } from './language-tag.ts';
 
 /** What a ComicInfo.xml says about a book and its series; undefined = not stated. */
@@ -10,10 +10,10 @@ export interface ComicInfoPatch {
     number?: string;
     numberSort?: number;
     releaseDate?: string;
-    authors?: AuthorDto[];
+    authors?: Author[];
     tags?: string[];
     isbn?: string;
-    links?: WebLinkDto[];
+    links?: WebLink[];
   };
   series: {
     title?: string;
@@ -117,7 +117,7 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
   const info = doc.ComicInfo as Record<string, unknown> | undefined;
   if (!info || typeof info !== 'object') return null;
 
-  const authors: AuthorDto[] = [];
+  const authors: Author[] = [];
   for (const [element, role] of ROLE_ELEMENTS) {
     for (const name of list(info[element]) ?? []) authors.push({ name, role });
   }

@@ -1,4 +1,4 @@
-import { READING_DIRECTIONS, SERIES_STATUSES } from '../../../src/api/types.ts';
+import { READING_DIRECTIONS, SERIES_STATUSES } from '../../db/stored-values.ts';
 import type { BookMetadata } from '../../db/book-metadata-repository.ts';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import { isLanguageTag } from './language-tag.ts';

@@ -1,4 +1,4 @@
-import type { AuthorDto } from '../../../src/api/types.ts';
+import type { Author } from '../../db/stored-values.ts';
 import type { FolioContext } from '../context.ts';
 
 /**
@@ -7,7 +7,7 @@ import type { FolioContext } from '../context.ts';
  */
 export function refreshSeriesAggregation(ctx: FolioContext, seriesId: string, now = Date.now()): void {
   const books = ctx.repos.books.findBySeries(seriesId).filter((b) => b.deletedDate === null);
-  const authors = new Map<string, AuthorDto>();
+  const authors = new Map<string, Author>();
   const tags = new Set<string>();
   let releaseDate: string | null = null;
   let summary = '';

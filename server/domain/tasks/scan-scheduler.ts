@@ -1,4 +1,4 @@
-import type { ScanInterval } from '../../../src/api/types.ts';
+import type { ScanInterval } from '../../db/stored-values.ts';
 import type { FolioContext } from '../context.ts';
 import { submitLibraryScan } from './library-tasks.ts';
 
