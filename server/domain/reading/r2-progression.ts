@@ -37,10 +37,16 @@ export function locatorResourcePath(href: string): string {
   }
 }
 
+/** Komga completes an EPUB read through a Readium progression from this far into the book on. */
+export const EPUB_COMPLETED_AT = 0.99;
+
 /**
  * The page a Readium locator stands for. Image and PDF books: `locations.position`, or the page
- * number in a `/pages/{n}` href. EPUBs: the position of the book whose document is the href and
- * whose start is the last one at or before `locations.progression`.
+ * number in a `/pages/{n}` href, completed at the last page. EPUBs: the position of the book whose
+ * document is the href and whose start is the last one at or before `locations.progression`;
+ * completed, as Komga does, once that position's own totalProgression (the client's is not trusted)
+ * reaches 0.99 — and also at the book's last position, which in a book of fewer than 100
+ * positions starts before 0.99 (Komga would never complete such a book from its progression).
  */
 export function pageOfLocator(media: Media, locator: LocatorInput, positions: EpubPosition[] | null): { page: number; completed: boolean } {
   if (positions) {
@@ -51,7 +57,7 @@ export function pageOfLocator(media: Media, locator: LocatorInput, positions: Ep
     if (typeof progression !== 'number' || !Number.isFinite(progression)) throw new ProgressionError('locations.progression is required');
     const match = candidates.filter((p) => p.progression <= progression + 1e-9).at(-1) ?? candidates[0]!;
     const page = Math.min(Math.max(1, match.position), Math.max(1, media.pageCount));
-    return { page, completed: match.position === positions.length };
+    return { page, completed: match.totalProgression >= EPUB_COMPLETED_AT || match.position === positions.length };
   }
   let page = locator.locations?.position;
   if (page === undefined || page === null) {
