@@ -26,6 +26,8 @@ class SevenZipClient {
   private running: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
   private readonly waiting: Job[] = [];
   private nextId = 1;
+  /** 7-Zip calls started since the process began (tests count them). */
+  calls = 0;
 
   call(request: WithoutId<SevenZipRequest>): Promise<SevenZipResult> {
     if (this.waiting.length >= MAX_WAITING) return Promise.reject(new ServerBusy('too many 7z books are being read at once'));
@@ -45,6 +47,7 @@ class SevenZipClient {
     const worker = (this.worker ??= this.start());
     worker.ref();
     const id = this.nextId++;
+    this.calls++;
     const timer = setTimeout(() => {
       if (this.running?.id !== id) return;
       this.finish(id, new OperationTimeout('7-Zip call', CALL_TIME_LIMIT_MS));

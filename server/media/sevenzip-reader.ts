@@ -1,12 +1,17 @@
-import { access, constants } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
 import { staysInsideArchive } from './entry-names.ts';
 import { extractSevenZip, listSevenZip } from './sevenzip-client.ts';
+import { cacheMember, memberKey, takeCachedMember } from './sevenzip-page-cache.ts';
 import type { SevenZipMember } from './sevenzip-protocol.ts';
 
 /*
  * CB7/7z books through 7-Zip itself (7z-wasm, run in a worker by sevenzip-client.ts).
+ *
+ * Pages of a solid block are served with the next few members of the block unpacked in the same
+ * pass and kept in a shared, byte-bounded cache (sevenzip-page-cache.ts), so turning pages does not
+ * unpack the block from its start every time.
  *
  * Bounds: at most MAX_MEMBERS entries; coders that declare more working memory than
  * MAX_CODER_MEMORY (LZMA/LZMA2 dictionary, PPMd model) are refused before anything is unpacked;
@@ -28,6 +33,10 @@ export const MAX_7Z_MEMBER_BYTES = 128 * 1024 * 1024;
 const MAX_CODER_MEMORY = 256 * 1024 * 1024;
 const ANALYSIS_PREFIX_BYTES = 64 * 1024;
 const ANALYSIS_TOTAL_BYTES = 64 * 1024 * 1024;
+/** Members of the same solid block unpacked past the one asked for, kept for the next page turns. */
+const AHEAD_MEMBERS = 8;
+const AHEAD_MEMBER_MAX_BYTES = 16 * 1024 * 1024;
+const AHEAD_TOTAL_BYTES = 32 * 1024 * 1024;
 
 /** "24" is 2^24 bytes; "384k", "64m", "1g" are sizes with a unit. */
 function sizeParameter(text: string): number {
@@ -55,8 +64,11 @@ export function declaredCoderMemory(method: string): number {
 }
 
 async function openSevenZip(filePath: string): Promise<OpenedBook> {
+  let fileKey: string;
   try {
     await access(filePath, constants.R_OK);
+    const stats = await stat(filePath);
+    fileKey = `${filePath}\u0000${stats.size}\u0000${stats.mtimeMs}`;
   } catch (error) {
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }
@@ -66,7 +78,7 @@ async function openSevenZip(filePath: string): Promise<OpenedBook> {
   if (greedy) {
     throw new MediaError('ERR_1008', `7z coder ${greedy.method} needs more than the ${MAX_CODER_MEMORY}-byte limit`);
   }
-  return new OpenedSevenZip(filePath, members);
+  return new OpenedSevenZip(filePath, fileKey, members);
 }
 
 /** Names that can be asked for by name: one line each in 7-Zip's list file, inside the archive. */
@@ -78,16 +90,35 @@ class OpenedSevenZip implements OpenedBook {
   private prefixes: Promise<Map<string, Buffer>> | undefined;
 
   private readonly filePath: string;
+  private readonly fileKey: string;
+  /** Solid block of each member (-1: none listed), in archive order, which is unpacking order. */
+  private readonly blocks: { name: string; block: number; size: number }[] = [];
 
-  constructor(filePath: string, members: SevenZipMember[]) {
+  constructor(filePath: string, fileKey: string, members: SevenZipMember[]) {
     this.filePath = filePath;
+    this.fileKey = fileKey;
     const seen = new Set<string>();
     for (const member of members) {
       // First occurrence wins when an archive repeats a name (7-Zip would unpack both to one file).
       if (seen.has(member.name)) continue;
       seen.add(member.name);
       this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
+      if (!member.isDirectory) this.blocks.push({ name: member.name, block: member.block, size: member.size });
     }
+  }
+
+  /** Members that follow `name` in its solid block: unpacking them costs only their own bytes. */
+  private membersAhead(name: string): string[] {
+    const at = this.blocks.findIndex((m) => m.name === name);
+    const block = this.blocks[at]?.block ?? -1;
+    if (block < 0) return [];
+    const ahead: string[] = [];
+    for (const member of this.blocks.slice(at + 1)) {
+      if (member.block !== block || ahead.length >= AHEAD_MEMBERS) break;
+      const entry = this.list.find((e) => e.name === member.name);
+      if (entry && requestable(entry) && member.size > 0 && member.size <= AHEAD_MEMBER_MAX_BYTES) ahead.push(member.name);
+    }
+    return ahead;
   }
 
   entries(): readonly BookEntry[] {
@@ -105,8 +136,17 @@ class OpenedSevenZip implements OpenedBook {
     if (size > MAX_7Z_MEMBER_BYTES) {
       throw new MediaError('ERR_1007', `7z member ${name} is ${size} bytes, over the ${MAX_7Z_MEMBER_BYTES}-byte limit for one page`);
     }
+    const cached = takeCachedMember(memberKey(this.fileKey, name));
+    if (cached) return Readable.from([cached], { objectMode: false });
     // One byte past the limit tells a member that unpacks to more than the limit from one that fits.
-    const bytes = (await extractSevenZip(this.filePath, [name], MAX_7Z_MEMBER_BYTES + 1, MAX_7Z_MEMBER_BYTES + 1)).get(name);
+    const ahead = this.membersAhead(name);
+    const unpacked = await extractSevenZip(this.filePath, [name, ...ahead], MAX_7Z_MEMBER_BYTES + 1, size + 1 + AHEAD_TOTAL_BYTES);
+    for (const other of ahead) {
+      const bytes = unpacked.get(other);
+      // Only members kept whole; one cut by the total bound is unpacked again when asked for.
+      if (bytes && bytes.length === this.list.find((e) => e.name === other)?.uncompressedSize) cacheMember(memberKey(this.fileKey, other), bytes);
+    }
+    const bytes = unpacked.get(name);
     if (bytes && bytes.length > MAX_7Z_MEMBER_BYTES) {
       throw new MediaError('ERR_1007', `7z member ${name} unpacks to more than the ${MAX_7Z_MEMBER_BYTES}-byte limit for one page`);
     }

@@ -1,9 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { sevenZip } from '../../../server/media/sevenzip-client.ts';
 import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
 import { BLUE, GREEN, RED, YELLOW, renderPage } from '../../fixtures/index.ts';
 import { writeSevenZip, type SevenZipEntry } from '../../fixtures/sevenzip.ts';
@@ -79,6 +80,32 @@ describe('7z reader', () => {
       await expect(book.openEntry('missing.png')).rejects.toMatchObject({ code: 'ERR_1033' });
     } finally {
       book.close();
+    }
+  });
+
+  it('unpacks the next members of a solid block with the page asked for: the next turns cost no 7-Zip call', async () => {
+    const entries = await pngEntries([RED, GREEN, BLUE, YELLOW, RED]);
+    const path = join(dir, 'turning.cb7');
+    await writeSevenZip(path, entries);
+    const book = await sevenZipReader.open(path);
+    try {
+      expect((await readAll(await book.openEntry('page-1.png'))).equals(entries[0]!.data)).toBe(true);
+      const calls = sevenZip.calls;
+      for (const entry of entries.slice(1)) expect((await readAll(await book.openEntry(entry.name))).equals(entry.data)).toBe(true);
+      expect(sevenZip.calls).toBe(calls);
+    } finally {
+      book.close();
+    }
+    // A rewritten file is a new key: its pages are unpacked afresh, never served from the old bytes.
+    const replaced = await pngEntries([BLUE, BLUE, BLUE, BLUE, BLUE]);
+    await rm(path);
+    await writeSevenZip(path, replaced);
+    await utimes(path, new Date(), new Date(Date.now() + 5_000));
+    const again = await sevenZipReader.open(path);
+    try {
+      expect((await readAll(await again.openEntry('page-2.png'))).equals(replaced[1]!.data)).toBe(true);
+    } finally {
+      again.close();
     }
   });
 
