@@ -1,56 +1,61 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { CollectionDto } from '../../../src/api/collections.ts';
+import type { Page, SeriesDto } from '../../../src/api/types.ts';
+import { logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
-
-const api = vi.hoisted(() => ({
-  collections: [{ id: 'C1', name: 'Favourites', seriesIds: ['S9'] }] as { id: string; name: string; seriesIds: string[] }[],
-  created: [] as { name: string; seriesIds: string[] }[],
-  patched: [] as { id: string; seriesIds: string[] }[],
-}));
-
-vi.mock('../../../src/api/collections.ts', () => ({
-  getCollections: async (filter: { search?: string }) => {
-    const found = api.collections.filter((c) => !filter.search || c.name.toLowerCase().includes(filter.search.toLowerCase()));
-    return { content: found, totalElements: found.length };
-  },
-  getReadLists: async () => ({ content: [], totalElements: 0 }),
-  createCollection: async (name: string, seriesIds: string[]) => {
-    api.created.push({ name, seriesIds });
-    return { id: 'C2', name, seriesIds };
-  },
-  setCollectionSeries: async (id: string, seriesIds: string[]) => {
-    api.patched.push({ id, seriesIds });
-  },
-  createReadList: async () => undefined,
-  setReadListBooks: async () => undefined,
-}));
 
 const { AddToGroupDialog } = await import('../../../src/ui/dialogs/AddToGroupDialog.tsx');
 
+/** Collections are server-wide: this file's names are its own. */
+let added = '';
+let member = '';
+let favourites: CollectionDto;
+
+beforeAll(async () => {
+  await logInAsAdmin();
+  const libraryId = await seedLibrary('add-to-group', [
+    { folder: 'Grouped Added', books: [{ name: 'Grouped Added 01', pages: [[255, 0, 0]] }] },
+    { folder: 'Grouped Member', books: [{ name: 'Grouped Member 01', pages: [[0, 255, 0]] }] },
+  ]);
+  const series = await rest<Page<SeriesDto>>('GET', `/api/v1/series?library_id=${libraryId}`);
+  const id = (name: string) => series.content.find((s) => s.name === name)?.id ?? '';
+  added = id('Grouped Added');
+  member = id('Grouped Member');
+  favourites = await rest<CollectionDto>('POST', '/api/v1/collections', { name: 'Grouped Favourites', ordered: false, seriesIds: [member] });
+});
+
+const collectionsNamed = async (search: string) =>
+  (await rest<Page<CollectionDto>>('GET', `/api/v1/collections?search=${encodeURIComponent(search)}`)).content;
+
 let view: ReturnType<typeof renderAt> | undefined;
-beforeEach(() => Object.assign(api, { created: [], patched: [] }));
 afterEach(() => view?.unmount());
 
 describe('AddToGroupDialog', () => {
   it('adds the series to an existing collection, keeping its members', async () => {
     const onAdded = vi.fn();
-    view = renderAt('/series/S1', <AddToGroupDialog kind="collection" memberIds={['S1']} open onClose={() => undefined} onAdded={onAdded} />);
+    view = renderAt(`/series/${added}`, <AddToGroupDialog kind="collection" memberIds={[added]} open onClose={() => undefined} onAdded={onAdded} />);
     const dialog = page.getByRole('dialog', { name: 'Add to collection' });
-    await userEvent.click(dialog.getByRole('button', { name: 'Favourites' }));
-    await vi.waitFor(() => expect(onAdded).toHaveBeenCalledWith('Favourites'));
-    expect(api.patched).toEqual([{ id: 'C1', seriesIds: ['S9', 'S1'] }]);
+    await userEvent.click(dialog.getByRole('button', { name: 'Grouped Favourites' }));
+    await vi.waitFor(() => expect(onAdded).toHaveBeenCalledWith('Grouped Favourites'));
+    expect((await rest<CollectionDto>('GET', `/api/v1/collections/${favourites.id}`)).seriesIds).toEqual([member, added]);
   });
 
   it('refuses a new collection whose name already exists, whatever the case', async () => {
-    view = renderAt('/series/S1', <AddToGroupDialog kind="collection" memberIds={['S1']} open onClose={() => undefined} onAdded={() => undefined} />);
+    const onAdded = vi.fn();
+    view = renderAt(`/series/${member}`, <AddToGroupDialog kind="collection" memberIds={[member]} open onClose={() => undefined} onAdded={onAdded} />);
     const dialog = page.getByRole('dialog', { name: 'Add to collection' });
-    await userEvent.fill(dialog.getByLabelText('New collection name'), 'favourites');
+    // Listed, and marked as holding the series already.
+    await expect.element(dialog.getByRole('button', { name: /^Grouped Favourites/ })).toBeDisabled();
+    await userEvent.fill(dialog.getByLabelText('New collection name'), 'grouped favourites');
     await userEvent.click(dialog.getByRole('button', { name: 'Create' }));
-    await expect.element(dialog.getByRole('alert')).toBeVisible();
-    await expect.element(dialog.getByText('A collection with this name already exists.')).toBeVisible();
-    expect(api.created).toEqual([]);
-    await userEvent.fill(dialog.getByLabelText('New collection name'), 'Classics');
+    // The dialog's own refusal, before asking the server (whose answer would read differently).
+    await expect.element(dialog.getByRole('alert')).toHaveTextContent('A collection with this name already exists.');
+    expect(onAdded).not.toHaveBeenCalled();
+    await userEvent.fill(dialog.getByLabelText('New collection name'), 'Grouped Classics');
     await userEvent.click(dialog.getByRole('button', { name: 'Create' }));
-    await vi.waitFor(() => expect(api.created).toEqual([{ name: 'Classics', seriesIds: ['S1'] }]));
+    await vi.waitFor(() => expect(onAdded).toHaveBeenCalledWith('Grouped Classics'));
+    expect((await collectionsNamed('grouped')).map((c) => c.name).sort()).toEqual(['Grouped Classics', 'Grouped Favourites']);
+    expect((await collectionsNamed('grouped classics'))[0]?.seriesIds).toEqual([member]);
   });
 });

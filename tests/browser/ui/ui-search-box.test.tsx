@@ -1,56 +1,45 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { BookDto, Page } from '../../../src/api/types.ts';
+import { logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
-
-const api = vi.hoisted(() => ({ terms: [] as string[] }));
-
-vi.mock('../../../src/ui/search/searchAll.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/ui/search/searchAll.ts')>();
-  return {
-    ...actual,
-    searchAll: async (term: string) => {
-      api.terms.push(term);
-      const page = <T,>(content: T[]) => ({ content, totalElements: content.length });
-      return {
-        series: page([{ id: 's1', name: 'alpha', metadata: { title: 'Alpha' } }]),
-        books: page([{ id: 'b1', name: 'alpha 01', seriesTitle: 'Alpha', metadata: { title: 'Alpha 01' } }]),
-        collections: null,
-        readLists: page([]),
-      };
-    },
-  };
-});
 
 const { SearchBox } = await import('../../../src/ui/search/SearchBox.tsx');
 
-let view: ReturnType<typeof renderAt> | undefined;
-beforeEach(() => {
-  api.terms = [];
+/** A name no other test file uses: the search covers every library of the run's server. */
+let bookId = '';
+beforeAll(async () => {
+  await logInAsAdmin();
+  const libraryId = await seedLibrary('search-box', [{ folder: 'Zephyrine', books: [{ name: 'Zephyrine 01', pages: [[0, 0, 255]] }] }]);
+  const books = await rest<Page<BookDto>>('GET', `/api/v1/books?library_id=${libraryId}`);
+  bookId = books.content[0]?.id ?? '';
 });
+
+let view: ReturnType<typeof renderAt> | undefined;
 afterEach(() => view?.unmount());
 
 describe('SearchBox', () => {
   it('suggests series and books, and opens the one chosen with the arrow keys', async () => {
     view = renderAt('/dashboard', <SearchBox />);
     const box = page.getByRole('combobox', { name: 'Search' });
-    await userEvent.fill(box, 'alp');
-    await expect.element(page.getByRole('option', { name: /Alpha 01/ })).toBeVisible();
-    expect(api.terms).toEqual(['alp']);
+    await userEvent.fill(box, 'zephyr');
+    await expect.element(page.getByRole('option', { name: /Zephyrine 01/ })).toBeVisible();
+    await expect.element(page.getByRole('option', { name: /^Zephyrine$/ })).toBeVisible();
     await expect.element(box).toHaveAttribute('aria-expanded', 'true');
     await userEvent.keyboard('{ArrowDown}{ArrowDown}');
-    await expect.element(page.getByRole('option', { name: /Alpha 01/ })).toHaveAttribute('aria-selected', 'true');
+    await expect.element(page.getByRole('option', { name: /Zephyrine 01/ })).toHaveAttribute('aria-selected', 'true');
     await userEvent.keyboard('{Enter}');
-    await vi.waitFor(() => expect(view?.currentPath()).toBe('/book/b1'));
+    await vi.waitFor(() => expect(view?.currentPath()).toBe(`/book/${bookId}`));
   });
 
   it('opens the results page on Enter without a chosen suggestion, and Escape closes the list', async () => {
     view = renderAt('/dashboard', <SearchBox />);
     const box = page.getByRole('combobox', { name: 'Search' });
-    await userEvent.fill(box, 'alpha & co');
+    await userEvent.fill(box, 'zephyrine & co');
     await expect.element(page.getByRole('listbox')).toBeVisible();
     await userEvent.keyboard('{Escape}');
     await expect.element(page.getByRole('listbox')).not.toBeInTheDocument();
     await userEvent.keyboard('{Enter}');
-    await vi.waitFor(() => expect(view?.currentPath()).toBe('/search?q=alpha+%26+co'));
+    await vi.waitFor(() => expect(view?.currentPath()).toBe('/search?q=zephyrine+%26+co'));
   });
 });
