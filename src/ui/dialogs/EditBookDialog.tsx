@@ -59,6 +59,8 @@ export function bookDraftProblems(draft: Draft) {
     isbn: isbnProblem(draft.isbn),
     authors: draft.authors.map((_, i) => (duplicates.has(i) ? 'validation.already_exists' : undefined)),
     links: draft.links.map((l) => (l.url || l.label ? urlProblem(l.url) : undefined)),
+    // Komga (and Folio) refuse a link without a label; say so here rather than fail on saving.
+    linkLabels: draft.links.map((l) => (l.url.trim() && !l.label.trim() ? 'validation.required' : undefined)),
   };
 }
 
@@ -83,7 +85,8 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
     !!problems.releaseDate ||
     !!problems.isbn ||
     problems.authors.some(Boolean) ||
-    problems.links.some(Boolean);
+    problems.links.some(Boolean) ||
+    problems.linkLabels.some(Boolean);
   // Messages appear once the user tries to save, then follow every keystroke.
   const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
   const set = (patch: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...patch }));
@@ -192,6 +195,7 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
                 label={t('edit_book.fields.link_label', { n: index + 1 })}
                 value={link.label}
                 onChange={(e) => set({ links: draft.links.map((l, i) => (i === index ? { ...l, label: e.target.value } : l)) })}
+                error={show(problems.linkLabels[index])}
               />
               <TextField
                 label={t('edit_book.fields.link_url', { n: index + 1 })}

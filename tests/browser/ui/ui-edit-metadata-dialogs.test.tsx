@@ -1,61 +1,35 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { BookDto, SeriesDto } from '../../../src/api/types.ts';
+import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import { logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
-
-const api = vi.hoisted(() => ({ books: [] as unknown[], series: [] as unknown[] }));
-vi.mock('../../../src/api/metadata.ts', () => ({
-  updateBookMetadata: async (id: string, update: unknown) => {
-    api.books.push({ id, update });
-  },
-  updateSeriesMetadata: async (id: string, update: unknown) => {
-    api.series.push({ id, update });
-  },
-}));
 
 const { EditBookDialog } = await import('../../../src/ui/dialogs/EditBookDialog.tsx');
 const { EditSeriesDialog } = await import('../../../src/ui/dialogs/EditSeriesDialog.tsx');
 
-const BOOK = {
-  id: 'B1',
-  metadata: {
-    title: 'Alpha 01',
-    number: '1',
-    numberSort: 1,
-    releaseDate: null,
-    summary: '',
-    isbn: '',
-    tags: [],
-    authors: [{ name: 'Ann', role: 'writer' }],
-    links: [],
-  },
-} as unknown as BookDto;
+let BOOK: BookDto;
+let SERIES: SeriesDto;
 
-const SERIES = {
-  id: 'S1',
-  metadata: {
-    title: 'Alpha',
-    titleSort: 'Alpha',
-    status: 'ONGOING',
-    summary: '',
-    readingDirection: '',
-    publisher: '',
-    ageRating: null,
-    language: '',
-    genres: [],
-    tags: [],
-    totalBookCount: null,
-  },
-} as unknown as SeriesDto;
+beforeAll(async () => {
+  await logInAsAdmin();
+  const libraryId = await seedLibrary('edit-metadata', [
+    { folder: 'Edited Saga', books: [{ name: 'Edited Saga 01', pages: [[255, 0, 0]], comicInfo: { series: 'Edited Saga', number: '1', writer: 'Ann' } }] },
+  ]);
+  const books = await rest<Page<BookDto>>('GET', `/api/v1/books?library_id=${libraryId}`);
+  BOOK = await rest<BookDto>('GET', `/api/v1/books/${books.content[0]?.id}`);
+  SERIES = await rest<SeriesDto>('GET', `/api/v1/series/${BOOK.seriesId}`);
+});
+
+const bookNow = () => rest<BookDto>('GET', `/api/v1/books/${BOOK.id}`);
+const seriesNow = () => rest<SeriesDto>('GET', `/api/v1/series/${SERIES.id}`);
 
 let view: ReturnType<typeof renderAt> | undefined;
-beforeEach(() => Object.assign(api, { books: [], series: [] }));
 afterEach(() => view?.unmount());
 
 describe('EditBookDialog', () => {
   it('blocks saving on an invalid ISBN, date, link or duplicate author, and names each problem', async () => {
     const onSaved = vi.fn();
-    view = renderAt('/book/B1', <EditBookDialog book={BOOK} open onClose={() => undefined} onSaved={onSaved} />);
+    view = renderAt(`/book/${BOOK.id}`, <EditBookDialog book={BOOK} open onClose={() => undefined} onSaved={onSaved} />);
     const dialog = page.getByRole('dialog', { name: 'Edit book' });
     await userEvent.fill(dialog.getByLabelText('ISBN'), '9780306406158');
     await userEvent.fill(dialog.getByLabelText('Release date'), '2023-02-30');
@@ -69,66 +43,66 @@ describe('EditBookDialog', () => {
     await expect.element(dialog.getByText('Must be a valid date (YYYY-MM-DD).')).toBeVisible();
     await expect.element(dialog.getByText('Already exists.')).toBeVisible();
     await expect.element(dialog.getByText('Must be a valid http or https URL.')).toBeVisible();
+    // A link needs a label too: the server refuses one without.
+    await expect.element(dialog.getByText('Required.')).toBeVisible();
     await expect.element(dialog.getByLabelText('ISBN')).toHaveAttribute('aria-invalid', 'true');
-    expect(api.books).toEqual([]);
+    // Refused by the dialog itself: nothing reached the server.
+    expect(onSaved).not.toHaveBeenCalled();
+    expect((await bookNow()).metadata).toMatchObject({ isbn: '', releaseDate: null, links: [] });
 
     await userEvent.fill(dialog.getByLabelText('ISBN'), '978-0-306-40615-7');
     await userEvent.fill(dialog.getByLabelText('Release date'), '2024-02-29');
     await userEvent.selectOptions(dialog.getByLabelText('Author 2 role'), 'penciller');
     await userEvent.fill(dialog.getByLabelText('Link 1 URL'), 'https://example.org');
+    await userEvent.fill(dialog.getByLabelText('Link 1 label'), 'Publisher');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
-    expect(api.books).toEqual([
-      {
-        id: 'B1',
-        update: {
-          numberSort: 1.5,
-          numberSortLock: true,
-          releaseDate: '2024-02-29',
-          releaseDateLock: true,
-          isbn: '9780306406157',
-          isbnLock: true,
-          authors: [
-            { name: 'Ann', role: 'writer' },
-            { name: 'ann', role: 'penciller' },
-          ],
-          authorsLock: true,
-          links: [{ label: '', url: 'https://example.org' }],
-          linksLock: true,
-        },
-      },
-    ]);
+    expect((await bookNow()).metadata).toMatchObject({
+      numberSort: 1.5,
+      numberSortLock: true,
+      releaseDate: '2024-02-29',
+      releaseDateLock: true,
+      isbn: '9780306406157',
+      isbnLock: true,
+      authors: [
+        { name: 'Ann', role: 'writer' },
+        { name: 'ann', role: 'penciller' },
+      ],
+      authorsLock: true,
+      links: [{ label: 'Publisher', url: 'https://example.org' }],
+      linksLock: true,
+      // Untouched fields keep what the file said, unlocked.
+      title: 'Edited Saga 01',
+      titleLock: false,
+    });
   });
 });
 
 describe('EditSeriesDialog', () => {
   it('needs age rating 0 or more and total book count 1 or more', async () => {
     const onSaved = vi.fn();
-    view = renderAt('/series/S1', <EditSeriesDialog series={SERIES} open onClose={() => undefined} onSaved={onSaved} />);
+    view = renderAt(`/series/${SERIES.id}`, <EditSeriesDialog series={SERIES} open onClose={() => undefined} onSaved={onSaved} />);
     const dialog = page.getByRole('dialog', { name: 'Edit series' });
     await userEvent.fill(dialog.getByLabelText('Age rating'), '-1');
     await userEvent.fill(dialog.getByLabelText('Total book count'), '0');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await expect.element(dialog.getByText('Must be 0 or more.')).toBeVisible();
     await expect.element(dialog.getByText('Must be greater than 0.')).toBeVisible();
-    expect(api.series).toEqual([]);
+    expect(onSaved).not.toHaveBeenCalled();
+    expect((await seriesNow()).metadata).toMatchObject({ ageRating: null, totalBookCount: null });
     await userEvent.fill(dialog.getByLabelText('Age rating'), '0');
     await userEvent.fill(dialog.getByLabelText('Total book count'), '12');
     await userEvent.fill(dialog.getByLabelText('Genres'), 'Drama, SF, Drama');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
-    expect(api.series).toEqual([
-      {
-        id: 'S1',
-        update: {
-          ageRating: 0,
-          ageRatingLock: true,
-          genres: ['Drama', 'SF'],
-          genresLock: true,
-          totalBookCount: 12,
-          totalBookCountLock: true,
-        },
-      },
-    ]);
+    expect((await seriesNow()).metadata).toMatchObject({
+      ageRating: 0,
+      ageRatingLock: true,
+      genres: ['Drama', 'SF'],
+      genresLock: true,
+      totalBookCount: 12,
+      totalBookCountLock: true,
+      titleLock: false,
+    });
   });
 });
