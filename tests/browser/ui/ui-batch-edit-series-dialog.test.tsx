@@ -1,23 +1,31 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { Page, SeriesDto } from '../../../src/api/types.ts';
+import { failRequests, logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
-
-const api = vi.hoisted(() => ({ calls: [] as { id: string; update: unknown }[], failing: new Set<string>() }));
-vi.mock('../../../src/api/metadata.ts', async () => {
-  const { ApiError: Failure } = await import('../../../src/api/http.ts');
-  return {
-    updateSeriesMetadata: async (id: string, update: unknown) => {
-      api.calls.push({ id, update });
-      if (api.failing.has(id)) throw new Failure('update_series_metadata', 404, 'Series not found');
-    },
-  };
-});
 
 const { BatchEditSeriesDialog } = await import('../../../src/ui/dialogs/BatchEditSeriesDialog.tsx');
 
-const TITLES: Record<string, string> = { S1: 'Alpha', S2: 'Beta', S3: 'Gamma' };
+/** Three series on the run's server, by their short names. */
+const ids: Record<'Alpha' | 'Beta' | 'Gamma', string> = { Alpha: '', Beta: '', Gamma: '' };
+const TITLES: Record<string, string> = {};
+beforeAll(async () => {
+  await logInAsAdmin();
+  const libraryId = await seedLibrary('batch-edit', (['Alpha', 'Beta', 'Gamma'] as const).map((name) => ({
+    folder: `Batch ${name}`,
+    books: [{ name: `Batch ${name} 01`, pages: [[0, 0, 255]] }],
+  })));
+  const series = await rest<Page<SeriesDto>>('GET', `/api/v1/series?library_id=${libraryId}&unpaged=true`);
+  for (const name of ['Alpha', 'Beta', 'Gamma'] as const) {
+    const id = series.content.find((s) => s.name === `Batch ${name}`)?.id ?? '';
+    ids[name] = id;
+    TITLES[id] = name;
+  }
+});
+const metadataOf = async (id: string) => (await rest<SeriesDto>('GET', `/api/v1/series/${id}`)).metadata;
+const allMetadata = () => Promise.all([ids.Alpha, ids.Beta, ids.Gamma].map(metadataOf));
+
 let view: ReturnType<typeof renderAt> | undefined;
-beforeEach(() => Object.assign(api, { calls: [], failing: new Set() }));
 afterEach(() => view?.unmount());
 
 function open(ids: string[]) {
@@ -40,7 +48,7 @@ function open(ids: string[]) {
 
 describe('BatchEditSeriesDialog', () => {
   it('sends only the ticked fields, each with its lock, to every selected series; lists replace the old ones', async () => {
-    const { dialog, onSaved } = open(['S1', 'S2', 'S3']);
+    const { dialog, onSaved } = open([ids.Alpha, ids.Beta, ids.Gamma]);
     await expect
       .element(dialog.getByText('The genres, tags or sharing labels set here replace those each selected series had.', { exact: false }))
       .toBeVisible();
@@ -62,7 +70,7 @@ describe('BatchEditSeriesDialog', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
 
     await vi.waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
-    const update = {
+    const changed = {
       readingDirection: 'WEBTOON',
       readingDirectionLock: true,
       publisher: 'Quay Books',
@@ -71,16 +79,15 @@ describe('BatchEditSeriesDialog', () => {
       genresLock: true,
       sharingLabels: [],
       sharingLabelsLock: true,
+      // Not ticked: untouched.
+      ageRatingLock: false,
+      statusLock: false,
     };
-    expect([...api.calls].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
-      { id: 'S1', update },
-      { id: 'S2', update },
-      { id: 'S3', update },
-    ]);
+    expect(await allMetadata()).toEqual([changed, changed, changed].map((m) => expect.objectContaining(m)));
   });
 
   it('needs age rating 0 or more and total book count 1 or more, with the single series edit messages', async () => {
-    const { dialog, onSaved } = open(['S1', 'S2']);
+    const { dialog, onSaved } = open([ids.Alpha, ids.Beta]);
     await userEvent.click(dialog.getByLabelText('Change the age rating'));
     await userEvent.fill(dialog.getByRole('textbox', { name: 'Age rating', exact: true }), '-1');
     await userEvent.click(dialog.getByLabelText('Change the total book count'));
@@ -90,7 +97,9 @@ describe('BatchEditSeriesDialog', () => {
     await expect.element(dialog.getByText('Must be greater than 0.')).toBeVisible();
     await expect.element(dialog.getByText('Some fields need fixing before saving.')).toBeVisible();
     await expect.element(dialog.getByRole('textbox', { name: 'Age rating', exact: true })).toHaveAttribute('aria-invalid', 'true');
-    expect(api.calls).toEqual([]);
+    // Refused by the dialog itself: nothing was sent.
+    expect(onSaved).not.toHaveBeenCalled();
+    expect((await allMetadata()).map((m) => [m.ageRating, m.totalBookCount])).toEqual([[null, null], [null, null], [null, null]]);
 
     await userEvent.fill(dialog.getByRole('textbox', { name: 'Age rating', exact: true }), 'twelve');
     await expect.element(dialog.getByText('Must be a whole number.')).toBeVisible();
@@ -100,15 +109,17 @@ describe('BatchEditSeriesDialog', () => {
     await expect.element(dialog.getByText('Some fields need fixing before saving.')).not.toBeInTheDocument();
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
-    expect(api.calls.map((c) => c.update)).toEqual([
-      { ageRating: 0, ageRatingLock: true },
-      { ageRating: 0, ageRatingLock: true },
+    expect((await allMetadata()).map((m) => [m.ageRating, m.ageRatingLock, m.totalBookCount, m.totalBookCountLock])).toEqual([
+      [0, true, null, false],
+      [0, true, null, false],
+      [null, false, null, false],
     ]);
   });
 
   it('names each series that failed with its error, keeps the dialog open, and lets the saved ones refresh', async () => {
-    api.failing = new Set(['S2']);
-    const { dialog, onSaved, onChanged } = open(['S1', 'S2', 'S3']);
+    // Beta's update fails once (the series is briefly gone): the browser answers that one request.
+    const betaFails = await failRequests(new RegExp(`/api/v1/series/${ids.Beta}/metadata$`), 404, { message: 'Series not found' });
+    const { dialog, onSaved, onChanged } = open([ids.Alpha, ids.Beta, ids.Gamma]);
     await userEvent.click(dialog.getByLabelText('Change the status'));
     await userEvent.selectOptions(dialog.getByRole('combobox', { name: 'Status' }), 'ENDED');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
@@ -118,15 +129,16 @@ describe('BatchEditSeriesDialog', () => {
     await expect
       .element(alert.getByRole('listitem'))
       .toHaveTextContent("Beta: An error occurred while trying to update the series' metadata: Series not found");
-    expect(api.calls.map((c) => c.id).sort()).toEqual(['S1', 'S2', 'S3']);
+    expect(await betaFails.answered()).toBe(1);
+    expect((await allMetadata()).map((m) => m.status)).toEqual(['ENDED', 'ONGOING', 'ENDED']);
     expect(onChanged).toHaveBeenCalledOnce();
     expect(onSaved).not.toHaveBeenCalled();
     await expect.element(dialog).toBeVisible();
 
     // Saving again (the series is back) finishes the job.
-    api.failing = new Set();
+    await betaFails.restore();
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
     await vi.waitFor(() => expect(onSaved).toHaveBeenCalledOnce());
-    expect(api.calls.filter((c) => c.id === 'S2')).toHaveLength(2);
+    expect((await allMetadata()).map((m) => [m.status, m.statusLock])).toEqual([['ENDED', true], ['ENDED', true], ['ENDED', true]]);
   });
 });
