@@ -75,6 +75,7 @@ export default defineConfig({
             commands: {
               seedLibrary: async (context: BrowserCommandContext, name: string, series: SeedSeries[]) =>
                 (await browserCommands()).seedLibrary(context, name, series),
+              makeFolder: async (context: BrowserCommandContext, name: string) => (await browserCommands()).makeFolder(context, name),
               failRequests: async (context: BrowserCommandContext, pattern: string, status: number, body: string) =>
                 (await browserCommands()).failRequests(context, pattern, status, body),
               restoreRequests: async (context: BrowserCommandContext, pattern: string) =>

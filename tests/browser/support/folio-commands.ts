@@ -62,6 +62,13 @@ export const seedLibrary: BrowserCommand<[name: string, series: SeedSeries[]]> =
   return library.id;
 };
 
+/** An empty folder on the server's disk, for a library to be made of: its absolute path. */
+export const makeFolder: BrowserCommand<[name: string]> = async (_context, name) => {
+  const folder = join(server().root, name);
+  await mkdir(folder, { recursive: true });
+  return folder;
+};
+
 /**
  * Makes the browser answer requests whose URL matches `pattern` with `status` and `body`, without
  * reaching the server: for the few failures a real server cannot be asked to produce on demand.

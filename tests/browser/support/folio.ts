@@ -6,6 +6,7 @@ import type { SeedSeries } from './folio-commands.ts';
 declare module 'vitest/browser' {
   interface BrowserCommands {
     seedLibrary: (name: string, series: SeedSeries[]) => Promise<string>;
+    makeFolder: (name: string) => Promise<string>;
     failRequests: (pattern: string, status: number, body: string) => Promise<void>;
     restoreRequests: (pattern: string) => Promise<void>;
     failedRequests: (pattern: string) => Promise<number>;
@@ -42,6 +43,11 @@ export async function rest<T = unknown>(method: string, path: string, body?: unk
 /** A library of generated archives on the server (see folio-commands.ts), analysed: its id. */
 export function seedLibrary(name: string, series: SeedSeries[]): Promise<string> {
   return commands.seedLibrary(name, series);
+}
+
+/** An empty folder on the server's disk (see folio-commands.ts): its absolute path. */
+export function makeFolder(name: string): Promise<string> {
+  return commands.makeFolder(name);
 }
 
 /**
