@@ -76,6 +76,8 @@ export default defineConfig({
               seedLibrary: async (context: BrowserCommandContext, name: string, series: SeedSeries[]) =>
                 (await browserCommands()).seedLibrary(context, name, series),
               makeFolder: async (context: BrowserCommandContext, name: string) => (await browserCommands()).makeFolder(context, name),
+              writeImportFolder: async (context: BrowserCommandContext, name: string, books: SeedSeries['books'], broken: string[]) =>
+                (await browserCommands()).writeImportFolder(context, name, books, broken),
               failRequests: async (context: BrowserCommandContext, pattern: string, status: number, body: string) =>
                 (await browserCommands()).failRequests(context, pattern, status, body),
               restoreRequests: async (context: BrowserCommandContext, pattern: string) =>

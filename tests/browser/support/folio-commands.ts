@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Route } from 'playwright';
 import type {} from '@vitest/browser-playwright';
 import type { BrowserCommand } from 'vitest/node';
-import { createCbz, type ComicInfoSpec, type Rgb } from '../../fixtures/comics.ts';
+import { createBrokenCbz, createCbz, type ComicInfoSpec, type Rgb } from '../../fixtures/comics.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { apiCall } from '../../unit/server/support/spawned-server.ts';
 import { SERVER_URL_VARIABLE } from './folio-proxy.ts';
@@ -60,6 +60,23 @@ export const seedLibrary: BrowserCommand<[name: string, series: SeedSeries[]]> =
     return page.totalElements >= expected;
   });
   return library.id;
+};
+
+/**
+ * A folder outside the libraries holding generated books and, for each name in `broken`, a file
+ * named like an archive that is not one (for the import screen): its absolute path.
+ */
+export const writeImportFolder: BrowserCommand<[name: string, books: SeedBook[], broken: string[]]> = async (_context, name, books, broken) => {
+  const folder = join(server().root, name);
+  for (const book of books) {
+    await createCbz(
+      join(folder, `${book.name}.cbz`),
+      book.pages.map((color) => ({ width: 600, height: 900, color, format: 'png' as const })),
+      book.comicInfo ? { comicInfo: book.comicInfo } : {},
+    );
+  }
+  for (const file of broken) await createBrokenCbz(join(folder, `${file}.cbz`));
+  return folder;
 };
 
 /** An empty folder on the server's disk, for a library to be made of: its absolute path. */

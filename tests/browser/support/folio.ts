@@ -7,6 +7,7 @@ declare module 'vitest/browser' {
   interface BrowserCommands {
     seedLibrary: (name: string, series: SeedSeries[]) => Promise<string>;
     makeFolder: (name: string) => Promise<string>;
+    writeImportFolder: (name: string, books: SeedSeries['books'], broken: string[]) => Promise<string>;
     failRequests: (pattern: string, status: number, body: string) => Promise<void>;
     restoreRequests: (pattern: string) => Promise<void>;
     failedRequests: (pattern: string) => Promise<number>;
@@ -48,6 +49,11 @@ export function seedLibrary(name: string, series: SeedSeries[]): Promise<string>
 /** An empty folder on the server's disk (see folio-commands.ts): its absolute path. */
 export function makeFolder(name: string): Promise<string> {
   return commands.makeFolder(name);
+}
+
+/** A folder outside the libraries with generated books and broken archives (see folio-commands.ts). */
+export function writeImportFolder(name: string, books: SeedSeries['books'], broken: string[]): Promise<string> {
+  return commands.writeImportFolder(name, books, broken);
 }
 
 /**

@@ -1,56 +1,59 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
+import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import { logInAsAdmin, rest, seedLibrary, writeImportFolder } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
-
-const api = vi.hoisted(() => ({ imported: [] as unknown[] }));
-
-function transient(id: string, name: string, status = 'UNKNOWN') {
-  return { id, name, url: `/in/${name}.cbz`, size: '1 KiB', sizeBytes: 1024, status, comment: '', pages: [], files: [], mediaType: '' };
-}
-
-vi.mock('../../../src/api/bookImport.ts', () => ({
-  scanForImport: async () => [transient('t1', 'Alpha 02 v2'), transient('t2', 'Broken one')],
-  analyseTransientBook: async (id: string) =>
-    id === 't1' ? transient('t1', 'Alpha 02 v2', 'READY') : { ...transient('t2', 'Broken one', 'ERROR'), comment: 'ERR_1002' },
-  importBooks: async (books: unknown, copyMode: unknown) => {
-    api.imported.push({ books, copyMode });
-  },
-}));
-vi.mock('../../../src/api/series.ts', () => ({
-  getSeriesList: async () => ({ content: [{ id: 'S1', name: 'alpha', metadata: { title: 'Alpha' } }], totalElements: 1 }),
-  getSeriesBooks: async () => ({ content: [{ id: 'B2', name: 'Alpha 02', metadata: { title: 'Alpha 02', numberSort: 2 } }], totalElements: 1 }),
-}));
 
 const { ImportBooksScreen } = await import('../../../src/ui/screens/ImportBooksScreen.tsx');
 
-let view: ReturnType<typeof renderAt> | undefined;
-beforeEach(() => {
-  api.imported = [];
+let series: SeriesDto;
+let second: BookDto;
+let inbox = '';
+
+beforeAll(async () => {
+  await logInAsAdmin();
+  const libraryId = await seedLibrary('import-books', [
+    { folder: 'Import Saga', books: [{ name: 'Import Saga 01', pages: [[255, 0, 0]] }, { name: 'Import Saga 02', pages: [[0, 255, 0]] }] },
+  ]);
+  series = (await rest<Page<SeriesDto>>('GET', `/api/v1/series?library_id=${libraryId}`)).content[0] as SeriesDto;
+  const books = await rest<Page<BookDto>>('GET', `/api/v1/series/${series.id}/books?unpaged=true`);
+  second = books.content.find((b) => b.name === 'Import Saga 02') as BookDto;
+  inbox = await writeImportFolder('import-inbox', [{ name: 'Import Saga 02 v2', pages: [[0, 0, 255], [0, 0, 255]] }], ['Broken one']);
 });
+
+let view: ReturnType<typeof renderAt> | undefined;
 afterEach(() => view?.unmount());
 
 describe('ImportBooksScreen', () => {
   it('imports only analysed, error-free books with a series, upgrading a same-number book', async () => {
     view = renderAt('/import/books', <ImportBooksScreen />);
-    await userEvent.fill(page.getByLabelText('Folder to import from'), '/in');
+    await userEvent.fill(page.getByLabelText('Folder to import from'), inbox);
     await userEvent.click(page.getByRole('button', { name: 'Scan folder' }));
-    const good = page.getByRole('checkbox', { name: 'Import Alpha 02 v2' });
+    const good = page.getByRole('checkbox', { name: 'Import Import Saga 02 v2' });
     await expect.element(good).toBeDisabled();
-    await userEvent.selectOptions(page.getByLabelText('Series for Alpha 02 v2'), 'S1');
+    await userEvent.selectOptions(page.getByLabelText('Series for Import Saga 02 v2'), series.id);
     await expect.element(good).toBeDisabled();
     await userEvent.click(page.getByRole('button', { name: 'Analyse all' }));
     await expect.element(good).toBeEnabled();
-    await expect.element(page.getByText('Encrypted RAR archives are not supported')).toBeVisible();
-    await userEvent.selectOptions(page.getByLabelText('Series for Broken one'), 'S1');
+    // The server's analysis refused the file that is no archive, and the screen says why.
+    await expect.element(page.getByRole('row', { name: /Broken one/ }).getByText('The media type is not supported')).toBeVisible();
+    await userEvent.selectOptions(page.getByLabelText('Series for Broken one'), series.id);
     await expect.element(page.getByRole('checkbox', { name: 'Import Broken one' })).toBeDisabled();
-    await userEvent.fill(page.getByLabelText('Number for Alpha 02 v2'), '2');
-    await expect.element(page.getByText(/A book with this number exists \(Alpha 02\)/)).toBeVisible();
+    await userEvent.fill(page.getByLabelText('Number for Import Saga 02 v2'), '2');
+    await expect.element(page.getByText(/A book with this number exists \(Import Saga 02\)/)).toBeVisible();
     await userEvent.selectOptions(page.getByLabelText('Import by'), 'MOVE');
     await userEvent.click(page.getByRole('button', { name: 'Import 1' }));
-    await vi.waitFor(() =>
-      expect(api.imported).toEqual([
-        { books: [{ sourceFile: '/in/Alpha 02 v2.cbz', seriesId: 'S1', upgradeBookId: 'B2' }], copyMode: 'MOVE' },
-      ]),
+    // The upgrade put the imported file in place of book 2's (it keeps the book and its name): two pages now.
+    await vi.waitFor(
+      async () => {
+        const book = await rest<BookDto>('GET', `/api/v1/books/${second.id}`);
+        expect(book.url).toMatch(/Import Saga\/Import Saga 02\.cbz$/);
+        expect(book.media.pagesCount).toBe(2);
+      },
+      { timeout: 10_000, interval: 100 },
     );
+    // Moved, not copied: the folder now offers only the broken file.
+    const left = await rest<{ name: string }[]>('POST', '/api/v1/transient-books', { path: inbox });
+    expect(left.map((b) => b.name)).toEqual(['Broken one']);
   });
 });
