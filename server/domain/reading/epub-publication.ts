@@ -5,6 +5,7 @@ import { type EpubNavigation, readNavigation } from '../../media/epub-navigation
 import type { OpfPackage } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
+import { PublicationCache } from './publication-cache.ts';
 
 /** Text EPUBs get one position per this many bytes of a spine document (as analysis counts pages). */
 const BYTES_PER_POSITION = 1024;
@@ -48,9 +49,26 @@ function packageOf(archive: OpenedBook): Promise<OpfPackage> {
 /**
  * What a Readium reader needs to know about an EPUB: reading order, other resources, navigation
  * and positions. Positions follow the page count analysis gave the book: one per spine document for
- * fixed-layout and image-only EPUBs, one per 1024 bytes of each document otherwise.
+ * fixed-layout and image-only EPUBs, one per 1024 bytes of each document otherwise. Kept per book
+ * version (publication-cache.ts) and shared between requests: callers must not change it.
  */
-export async function epubPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
+export function epubPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new PublicationCache(weightOf)));
+  // Another file, or another analysis (its page count and image-only flag shape the positions).
+  const version = [book.url, book.fileSize, book.fileLastModified, media.lastModified, media.pageCount, media.epubDivinaCompatible].join('\u0000');
+  return cache.get(book.id, version, () => readPublication(ctx, book, media));
+}
+
+/** One cache per server (tests run several in a process). */
+const caches = new WeakMap<FolioContext, PublicationCache<EpubPublication>>();
+
+function weightOf(publication: EpubPublication): number {
+  const { positions, readingOrder, resources, navigation } = publication;
+  return positions.length + readingOrder.length + resources.length + navigation.toc.length + navigation.landmarks.length + navigation.pageList.length;
+}
+
+async function readPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
   const archive = await openArchive(ctx, book);
   const pkg = await packageOf(archive);
   const sizes = new Map(archive.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));

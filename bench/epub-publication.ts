@@ -1,0 +1,68 @@
+/**
+ * What the EPUB reader waits for before its first text on a very large book: the WebPub manifest
+ * and the position list of a generated 1,000-chapter (~5 MB of text) EPUB, asked of the real
+ * server one after the other. The first pair is cold (nothing known about the book yet); the
+ * others show what a reopening costs. Next to them, the book's own JSON (GET /api/v1/books/{id})
+ * measured in the same run is the floor: a request that reads one row.
+ * Environment: BENCH_RUNS (20). Prints a table and the load average; writes nothing.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createReflowableEpub, prose } from '../tests/fixtures/epub.ts';
+import { startFolio } from '../tests/e2e/support/folio-server.ts';
+import { median, percentile, round } from './lib/stats.ts';
+import { waitUntil } from './lib/wait.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const EMAIL = 'bench@example.org';
+const PASSWORD = 'bench-password';
+
+const root = await mkdtemp(join(tmpdir(), 'folio-bench-epub-'));
+await createReflowableEpub(
+  join(root, 'Long', 'Long.epub'),
+  Array.from({ length: 1000 }, (_, i) => ({ title: `Part ${i + 1}`, body: `<h1>Part ${i + 1}</h1>${prose(5000)}` })),
+  { title: 'Long' },
+);
+const folio = await startFolio();
+try {
+  const auth = { Authorization: `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`, 'X-Requested-With': 'XMLHttpRequest' };
+  const claim = await fetch(`${folio.url}/api/v1/claim`, { method: 'POST', headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD } });
+  if (!claim.ok) throw new Error(`claim: ${claim.status}`);
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${folio.url}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json', ...init.headers } });
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+    return response;
+  };
+  await call('/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Books', root }) });
+  let bookId = '';
+  await waitUntil('the long book analysed', async () => {
+    const page = (await (await call('/api/v1/books?media_status=READY&size=1')).json()) as { content: { id: string }[] };
+    bookId = page.content[0]?.id ?? '';
+    return bookId !== '';
+  }, 200, 120_000);
+
+  const timed = async (path: string) => {
+    const started = performance.now();
+    const body = await (await call(path)).arrayBuffer();
+    return { ms: performance.now() - started, bytes: body.byteLength };
+  };
+  const samples = { manifest: [] as number[], positions: [] as number[], book: [] as number[] };
+  const cold = { manifest: await timed(`/api/v1/books/${bookId}/manifest/epub`), positions: await timed(`/api/v1/books/${bookId}/positions`) };
+  for (let run = 0; run < RUNS; run++) {
+    samples.manifest.push((await timed(`/api/v1/books/${bookId}/manifest/epub`)).ms);
+    samples.positions.push((await timed(`/api/v1/books/${bookId}/positions`)).ms);
+    samples.book.push((await timed(`/api/v1/books/${bookId}`)).ms);
+  }
+  const floor = median(samples.book);
+  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${RUNS} warm runs`);
+  console.log('| request | cold ms | warm median ms | warm p95 ms | median / floor | bytes |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  for (const name of ['manifest', 'positions'] as const) {
+    console.log(`| ${name} | ${round(cold[name].ms, 1)} | ${round(median(samples[name]), 1)} | ${round(percentile(samples[name], 95), 1)} | ${round(median(samples[name]) / floor, 1)} | ${cold[name].bytes} |`);
+  }
+  console.log(`| book (floor) | | ${round(floor, 1)} | ${round(percentile(samples.book, 95), 1)} | 1 | |`);
+} finally {
+  await folio.stop();
+  await rm(root, { recursive: true, force: true });
+}
