@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
 import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
 import { BOOK_COLUMNS, contentRestriction } from '../../db/search/content-restriction.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { openBookPage } from '../../domain/pages/page-content.ts';
+import { pagePreview } from '../../domain/pages/page-images.ts';
 import { submitPageRemoval } from '../../domain/hashing/page-removal.ts';
 import { canRemovePages } from '../../domain/hashing/page-removal.ts';
 import { toBookDto } from '../dto/book-dto.ts';
@@ -155,10 +154,9 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
   const preview = async (hash: string, resize: number, user: ReturnType<typeof requireRole>) => {
     const [match] = pageHashes.matches(hash, [], 1, 0, contentRestriction(user, BOOK_COLUMNS)).items;
     if (!match) throw notFound();
-    const content = await openBookPage(ctx, match.bookId, match.pageNumber);
-    if (!content) throw notFound();
-    const input = await readForDecode(content.stream, content.page.fileSize);
-    return decodeImage(() => decoder(input).resize(resize, resize, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer());
+    const image = await pagePreview(ctx, match.bookId, match.pageNumber, resize);
+    if (!image) throw notFound();
+    return image;
   };
   const resizeParam = (query: RawQuery) => {
     const raw = stringParam(query, 'resize');

@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { openBookPage } from '../../domain/pages/page-content.ts';
+import { convertedPage } from '../../domain/pages/page-images.ts';
 import { pageThumbnail } from '../../domain/pages/page-thumbnails.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
@@ -60,12 +60,8 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
       const extension = EXTENSION_OF[targetType] ?? extname(page.fileName);
       reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}${extension}`));
       if (convert && targetType !== page.mediaType) {
-        // Within the decode limits (image-decode.ts); a page over them is refused with ERR_1007.
-        const input = await readForDecode(stream, page.fileSize);
-        const converted = await decodeImage(() =>
-          convert === 'jpeg' ? decoder(input).jpeg({ quality: 90 }).toBuffer() : decoder(input).png().toBuffer(),
-        );
-        return reply.type(targetType).send(converted);
+        // Within the decode limits; a page over them is refused with ERR_1007.
+        return reply.type(targetType).send(await convertedPage(content, convert));
       }
       if (page.fileSize !== null) reply.header('Content-Length', page.fileSize);
       return reply.type(page.mediaType).send(stream);

@@ -1,0 +1,20 @@
+import type { Readable } from 'node:stream';
+import { decodeImage, decoder, readForDecode } from './image-decode.ts';
+
+/** Formats a page can be converted to on request (`?convert=`). */
+export type ConvertFormat = 'jpeg' | 'png';
+
+/**
+ * A page image re-encoded as JPEG (quality 90) or PNG. Within the decode limits of
+ * image-decode.ts: a page over them is refused with ERR_1007.
+ */
+export async function convertImage(stream: Readable, declaredSize: number | null, format: ConvertFormat): Promise<Buffer> {
+  const input = await readForDecode(stream, declaredSize);
+  return decodeImage(() => (format === 'jpeg' ? decoder(input).jpeg({ quality: 90 }).toBuffer() : decoder(input).png().toBuffer()));
+}
+
+/** A JPEG preview at most `edge` pixels on its longest side (never enlarged), within the decode limits. */
+export async function previewJpeg(stream: Readable, declaredSize: number | null, edge: number): Promise<Buffer> {
+  const input = await readForDecode(stream, declaredSize);
+  return decodeImage(() => decoder(input).resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer());
+}
