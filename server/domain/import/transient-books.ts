@@ -1,4 +1,5 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { basename, extname, join, resolve } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import { analyseContainer, type AnalysedFile, type AnalysedPage } from '../../media/analyse-container.ts';
@@ -56,6 +57,18 @@ export async function importSourceFolder(ctx: FolioContext, folder: string): Pro
     if (root === canonical || isStrictlyInside(root, canonical)) throw new ImportFolderError('ERR_1017');
   }
   return canonical;
+}
+
+/** The stored bytes of one analysed page (1-based) of a transient book; undefined when there is none. */
+export async function openTransientPage(
+  ctx: FolioContext,
+  book: TransientBook,
+  number: number,
+): Promise<{ mediaType: string; stream: Readable } | undefined> {
+  const page = book.pages[number - 1];
+  if (!page) return undefined;
+  const archive = await ctx.archives.get(book.path, `${book.size}:${book.fileLastModified}`);
+  return { mediaType: page.mediaType, stream: await archive.openEntry(page.fileName) };
 }
 
 /** Scanned transient books by id; oldest forgotten first. */

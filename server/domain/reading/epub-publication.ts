@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
 import type { Media } from '../../db/media-repository.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
@@ -38,6 +39,17 @@ export interface EpubPublication {
 /** The open archive of a book, shared through the archive pool. */
 export function openArchive(ctx: FolioContext, book: Book): Promise<OpenedBook> {
   return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+}
+
+/**
+ * One entry of a book's archive by its exact name (an EPUB resource), with its size; undefined
+ * when the archive has no such file. The name is only looked up inside the archive.
+ */
+export async function openBookEntry(ctx: FolioContext, book: Book, name: string): Promise<{ stream: Readable; size: number } | undefined> {
+  const archive = await openArchive(ctx, book);
+  const entry = archive.entries().find((e) => e.name === name && !e.isDirectory);
+  if (!entry) return undefined;
+  return { stream: await archive.openEntry(name), size: entry.uncompressedSize };
 }
 
 /** The EPUB reader caches its parsed package; other openers read it again. */

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import { ImportError, importBook } from '../../domain/import/book-import.ts';
 import { matchImportMetadata } from '../../domain/import/import-match.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder } from '../../domain/import/transient-books.ts';
+import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder, openTransientPage } from '../../domain/import/transient-books.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';
@@ -56,10 +56,9 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
     requireRole(request, 'ADMIN');
     const book = transient.get(request.params.id);
     if (!book) throw notFound();
-    const page = book.pages[Number(request.params.n) - 1];
+    const page = await openTransientPage(ctx, book, Number(request.params.n));
     if (!page) throw badRequest('Page number does not exist');
-    const archive = await ctx.archives.get(book.path, `${book.size}:${book.fileLastModified}`);
-    return reply.type(page.mediaType).send(await archive.openEntry(page.fileName));
+    return reply.type(page.mediaType).send(page.stream);
   });
 
   const BookImportBatch = Type.Object({

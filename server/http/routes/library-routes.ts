@@ -7,7 +7,7 @@ import type { Library } from '../../db/library-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { refusedRootReason } from '../../domain/library/library-roots.ts';
 import { submitLibraryScan } from '../../domain/tasks/library-tasks.ts';
-import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
+import { deleteLibrary } from '../../domain/library/library-deletion.ts';
 import { HttpError, badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { toLibraryDto } from '../dto/library-dto.ts';
@@ -203,13 +203,7 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
     requireRole(request, 'ADMIN');
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library) throw notFound();
-    for (const book of ctx.repos.books.findByLibrary(library.id)) ctx.archives.forget(book.url);
-    // Series, books, metadata, media, progress and thumbnail rows go with it (ON DELETE CASCADE);
-    // the poster files the server drew or stored go too (the library's own files stay).
-    const posters = posterFilesOf(ctx, { libraryId: library.id });
-    ctx.repos.libraries.delete(library.id);
-    await removePosterFiles(ctx, posters);
-    ctx.events.emit({ name: 'LibraryDeleted', data: { libraryId: library.id } });
+    await deleteLibrary(ctx, library);
     return reply.code(204).send();
   });
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Book } from '../../db/book-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { openBookPage } from '../../domain/pages/page-content.ts';
+import { openRawPage } from '../../domain/pages/raw-pages.ts';
 import type { PageRenderOptions } from '../../domain/pages/rendered-pages.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { resolveStreamedPage } from '../streamed-page.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
@@ -50,20 +50,11 @@ function contentDisposition(fileName: string): string {
 
 /** The page as stored: a one-page PDF for PDF books, the entry's own bytes otherwise. */
 export async function sendRawPage(ctx: FolioContext, reply: FastifyReply, book: Book, number: number): Promise<FastifyReply> {
-  const page = ctx.repos.media.findPage(book.id, number);
-  if (!page) throw badRequest('Page number does not exist');
-  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
-  if (archive.rawPage) {
-    const raw = await archive.rawPage(page.fileName);
-    reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}.pdf`));
-    return reply.type(raw.mediaType).send(raw.bytes);
-  }
-  const content = await openBookPage(ctx, book, number);
-  if (!content) throw badRequest('Page number does not exist');
-  const extension = page.fileName.includes('.') ? page.fileName.slice(page.fileName.lastIndexOf('.')) : '';
-  reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}${extension}`));
-  if (page.fileSize !== null) reply.header('Content-Length', page.fileSize);
-  return reply.type(page.mediaType).send(content.stream);
+  const raw = await openRawPage(ctx, book, number);
+  if (!raw) throw badRequest('Page number does not exist');
+  reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}${raw.extension}`));
+  if (raw.size !== null) reply.header('Content-Length', raw.size);
+  return reply.type(raw.mediaType).send(raw.body);
 }
 
 /** `GET /api/v1/books/{id}/pages/{n}/raw` (REFERENCE §4): the page exactly as stored, no negotiation. */

@@ -5,7 +5,7 @@ import type { Media, MediaPage } from '../../db/media-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { type EpubPosition, epubPublication, openArchive } from '../../domain/reading/epub-publication.ts';
+import { type EpubPosition, epubPublication, openBookEntry } from '../../domain/reading/epub-publication.ts';
 import {
   type LocatorInput,
   ProgressionConflict,
@@ -14,6 +14,7 @@ import {
   pageOfLocator,
   saveProgression,
 } from '../../domain/reading/r2-progression.ts';
+import { MediaError } from '../../media/book-reader.ts';
 import { mediaProfileOf } from '../../media/readers.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import { toBookDto } from '../dto/book-dto.ts';
@@ -246,19 +247,20 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
       ctx.repos.media.findFiles(book.id).find((f) => f.fileName === name) ??
       ctx.repos.media.findPages(book.id).find((p) => p.fileName === name);
     if (!listed) throw notFound();
-    const archive = await openArchive(ctx, book).catch(() => {
-      throw notFound('File not found, it may have moved');
+    // A book file gone since the scan is a 404; a busy server (503) or a damaged entry (422) is
+    // answered as such by the error handler.
+    const entry = await openBookEntry(ctx, book, name).catch((error: unknown) => {
+      if (error instanceof MediaError && error.code === 'ERR_1000') throw notFound('File not found, it may have moved');
+      throw error;
     });
-    const entry = archive.entries().find((e) => e.name === name && !e.isDirectory);
     if (!entry) throw notFound();
-    const stream = await archive.openEntry(name);
     const fileName = posix.basename(name);
     return reply
       .header('Last-Modified', new Date(lastModifiedSeconds * 1000).toUTCString())
       .header('Content-Disposition', `inline; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-      .header('Content-Length', entry.uncompressedSize)
+      .header('Content-Length', entry.size)
       .type(servableResourceType(listed.mediaType))
-      .send(stream);
+      .send(entry.stream);
   };
   // One path segment (the contract's {resource}) and nested paths inside the EPUB.
   app.get('/api/v1/books/:bookId/resource/:resource', { schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
