@@ -1,13 +1,21 @@
 import { basename } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { canSeeBook } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import { zipOfBookFiles } from '../../domain/library/book-downloads.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
+import type { WrittenZip } from '../../media/zip-writer.ts';
 import { notFound } from '../errors.ts';
-import { sendAttachment } from '../file-download.ts';
+import { attachmentDisposition, sendAttachment } from '../file-download.ts';
 import { canAccessLibrary, requireRole } from '../guards.ts';
-import { sendZip, uniqueEntryNames } from '../zip-download.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
+
+/** A zip as an attachment, with its exact Content-Length when the writer knows it upfront. */
+function sendZip(reply: FastifyReply, zipName: string, zip: WrittenZip): FastifyReply {
+  reply.type('application/zip').header('Content-Disposition', attachmentDisposition(zipName));
+  if (zip.size !== null) reply.header('Content-Length', zip.size);
+  return reply.send(zip.stream);
+}
 
 /**
  * Whole-series and whole-read-list downloads (role FILE_DOWNLOAD, REFERENCE §4): one zip of the
@@ -33,13 +41,8 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
     const series = ctx.repos.series.findById(request.params.id);
     if (!series || !canAccessLibrary(user, series.libraryId)) throw notFound();
     const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null);
-    const names = uniqueEntryNames(books.map((b) => basename(b.url)));
-    return sendZip(
-      reply,
-      `${series.name}.zip`,
-      books.map((b, i) => ({ path: b.url, entryName: names[i]! })),
-      libraryRoots(ctx),
-    );
+    const zip = await zipOfBookFiles(ctx, books.map((b) => ({ path: b.url, entryName: basename(b.url) })));
+    return sendZip(reply, `${series.name}.zip`, zip);
   });
 
   app.get('/api/v1/readlists/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
@@ -53,12 +56,10 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
     });
     // Entries carry their reading position so any unzip tool lists them in order.
     const width = String(books.length).length;
-    const names = uniqueEntryNames(books.map((b, i) => `${String(i + 1).padStart(width, '0')} - ${basename(b.url)}`));
-    return sendZip(
-      reply,
-      `${list.name}.zip`,
-      books.map((b, i) => ({ path: b.url, entryName: names[i]! })),
-      libraryRoots(ctx),
+    const zip = await zipOfBookFiles(
+      ctx,
+      books.map((b, i) => ({ path: b.url, entryName: `${String(i + 1).padStart(width, '0')} - ${basename(b.url)}` })),
     );
+    return sendZip(reply, `${list.name}.zip`, zip);
   });
 }

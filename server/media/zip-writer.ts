@@ -1,0 +1,49 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import yazl from 'yazl';
+
+export interface ZipFileMember {
+  /** Absolute path of the file on disk, already checked by the caller. */
+  path: string;
+  /** Name of the entry inside the zip. */
+  entryName: string;
+  size: number;
+  mtime: Date;
+}
+
+export interface WrittenZip {
+  /** Exact size of the whole zip in bytes, or null when the writer cannot tell it upfront. */
+  size: number | null;
+  stream: Readable;
+}
+
+/**
+ * A zip of files, written while it is read. Entries are stored, not deflated (comic archives are
+ * already compressed), so every size is known upfront and the zip's exact size comes before its
+ * first byte; each file is opened only when the writer reaches it, never held in memory.
+ */
+export async function storedZipOfFiles(members: ZipFileMember[]): Promise<WrittenZip> {
+  const zip = new yazl.ZipFile();
+  for (const member of members) {
+    zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) =>
+      callback(null, createReadStream(member.path)),
+    );
+  }
+  // yazl reports the total size (-1 when unknown) to this callback; its typings omit the argument.
+  const end = zip.end.bind(zip) as (options: object, onSize: (size: number) => void) => void;
+  const size = await new Promise<number>((resolve) => end({}, resolve));
+  return { size: size >= 0 ? size : null, stream: zip.outputStream as Readable };
+}
+
+/** Entry names made unique inside one zip (" (2)", " (3)"... before the extension). */
+export function uniqueEntryNames(names: string[]): string[] {
+  const used = new Set<string>();
+  return names.map((name) => {
+    let candidate = name;
+    const dot = name.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
+    used.add(candidate.toLowerCase());
+    return candidate;
+  });
+}
