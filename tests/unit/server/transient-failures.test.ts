@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FolioEvent } from '../../../server/domain/events.ts';
+import { createImageEpub } from '../../fixtures/epub.ts';
 import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
 import { type TestServer, addLibrary, rescan, startServer } from './helpers.ts';
 
@@ -80,6 +81,25 @@ describe('transient failures', () => {
     const repaired = server.app.folio.repos.media.findByBookId(book.id)!;
     expect(repaired.status).toBe('READY');
     expect(repaired.pageCount).toBe(1);
+  });
+
+  it('an EPUB resource asked for while every archive handle is busy is a 503 to retry, not a 404', async () => {
+    await createImageEpub(join(dir, 'library', 'Pictures', 'Pictures.epub'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+    const library = await addLibrary(server, join(dir, 'library'));
+    const books = server.app.folio.repos.books.findByLibrary(library.id);
+    const a = books.find((b) => b.name === 'A')!;
+    const epub = books.find((b) => b.name === 'Pictures')!;
+    const [page] = server.app.folio.repos.media.findPages(epub.id);
+    expect(page).toBeDefined();
+
+    // A reader holds the only archive slot while the EPUB's resource is asked for.
+    const stream = await (await server.app.folio.archives.get(a.url, `${a.fileSize}:${a.fileLastModified}`)).openEntry('page-001.png');
+    const busy = await server.app.inject({ method: 'GET', url: `/api/v1/books/${epub.id}/resource/${page!.fileName}`, headers: server.admin });
+    stream.destroy();
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers['retry-after']).toBeDefined();
+    const served = await server.app.inject({ method: 'GET', url: `/api/v1/books/${epub.id}/resource/${page!.fileName}`, headers: server.admin });
+    expect(served.statusCode).toBe(200);
   });
 
   it('a scan that fails (out of descriptors) is logged, counted and retried until it succeeds', async () => {
