@@ -1,65 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import type { ApiKeyDto, AuthenticationActivityDto, Page, UserCreationDto, UserDto, UserUpdateDto } from '../../../src/api/types.ts';
+import type { UserDto } from '../../../src/api/types.ts';
+import { failRequests, logInAsAdmin, rest } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
-
-/** The users API is replaced by an in-memory fake recording every call the screens make. */
-const api = vi.hoisted(() => ({
-  users: [] as UserDto[],
-  calls: [] as { name: string; args: unknown[] }[],
-  keys: [] as ApiKeyDto[],
-}));
-
-const page0 = <T,>(content: T[]): Page<T> => ({
-  content,
-  pageable: { pageNumber: 0, pageSize: 20, offset: 0, paged: true, unpaged: false, sort: { sorted: true, unsorted: false, empty: false } },
-  totalElements: content.length,
-  totalPages: 1,
-  number: 0,
-  size: 20,
-  numberOfElements: content.length,
-  first: true,
-  last: true,
-  empty: content.length === 0,
-  sort: { sorted: true, unsorted: false, empty: false },
-});
-
-const ACTIVITY: AuthenticationActivityDto = {
-  userId: 'u2', email: 'reader@example.org', apiKeyId: null, apiKeyComment: null, ip: '10.0.0.7',
-  userAgent: 'Reader/1.0', success: false, error: 'Bad credentials', dateTime: '2026-01-02T03:04:05Z', source: 'Password',
-};
-
-vi.mock('../../../src/api/users.ts', () => {
-  const record = (name: string) => async (...args: unknown[]) => {
-    api.calls.push({ name, args });
-  };
-  return {
-    getUsers: async () => api.users,
-    createUser: async (user: UserCreationDto) => {
-      api.calls.push({ name: 'createUser', args: [user] });
-      return { ...user, id: 'new' };
-    },
-    updateUser: record('updateUser'),
-    deleteUser: record('deleteUser'),
-    updateUserPassword: record('updateUserPassword'),
-    updateMyPassword: record('updateMyPassword'),
-    getLatestActivity: async (id: string) => (id === 'u2' ? ACTIVITY : null),
-    getAuthenticationActivity: async () => page0([ACTIVITY]),
-    getMyAuthenticationActivity: async () => page0([ACTIVITY]),
-    getOAuth2Providers: async () => [{ name: 'Fake ID', registrationId: 'fake' }],
-    getApiKeys: async () => api.keys,
-    createApiKey: async (comment: string) => {
-      const key: ApiKeyDto = { id: 'k1', userId: 'u2', key: 'f'.repeat(64), comment, createdDate: '2026-01-01T00:00:00Z', lastModifiedDate: '2026-01-01T00:00:00Z' };
-      api.keys = [{ ...key, key: '******' }];
-      api.calls.push({ name: 'createApiKey', args: [comment] });
-      return key;
-    },
-    deleteApiKey: async (id: string) => {
-      api.keys = [];
-      api.calls.push({ name: 'deleteApiKey', args: [id] });
-    },
-  };
-});
 
 const { UsersScreen } = await import('../../../src/ui/settings/UsersScreen.tsx');
 const { AccountScreen } = await import('../../../src/ui/account/AccountScreen.tsx');
@@ -67,14 +10,33 @@ const { session } = await import('../../../src/ui/store/session.ts');
 const { OAuth2Login } = await import('../../../src/ui/account/OAuth2Login.tsx');
 const { returnFromOAuth2Popup } = await import('../../../src/ui/account/oauth2Popup.ts');
 
-const ADMIN: UserDto = { id: 'u1', email: 'admin@example.org', roles: ['ADMIN', 'USER'], sharedAllLibraries: true, sharedLibrariesIds: [], labelsAllow: [], labelsExclude: [] };
-const READER: UserDto = { id: 'u2', email: 'reader@example.org', roles: ['PAGE_STREAMING', 'USER'], sharedAllLibraries: true, sharedLibrariesIds: [], labelsAllow: [], labelsExclude: [] };
+/**
+ * The users live on the run's server; this file's own are named accounts-…. The page stays logged in
+ * as the run's administrator throughout: its session is shared by every browser test file.
+ */
+let ADMIN: UserDto;
+let READER: UserDto;
+let DOOMED: UserDto;
+
+const createUser = (email: string, roles: string[]) =>
+  rest<UserDto>('POST', '/api/v2/users', { email, password: 'reader password', roles, sharedLibraries: { all: true, libraryIds: [] } });
+const users = () => rest<UserDto[]>('GET', '/api/v2/users');
+const userNamed = async (email: string) => (await users()).find((u) => u.email === email);
+
+beforeAll(async () => {
+  ADMIN = await logInAsAdmin();
+  READER = await createUser('accounts-reader@example.org', ['PAGE_STREAMING']);
+  DOOMED = await createUser('accounts-doomed@example.org', []);
+  // A login of the reader: its latest activity ('omit': the page's own session cookie stays).
+  const login = await fetch('/api/v2/users/me', {
+    headers: { Authorization: `Basic ${btoa('accounts-reader@example.org:reader password')}`, 'X-Requested-With': 'XMLHttpRequest' },
+    credentials: 'omit',
+  });
+  expect(login.status).toBe(200);
+});
 
 let view: ReturnType<typeof renderAt> | undefined;
 beforeEach(() => {
-  api.users = [ADMIN, READER];
-  api.calls = [];
-  api.keys = [];
   session.me = ADMIN;
   session.libraries = [];
 });
@@ -84,16 +46,16 @@ afterEach(() => view?.unmount());
 const hasText = (locator: { element: () => Element }, text: string) =>
   vi.waitFor(() => expect(locator.element().textContent).toContain(text));
 
-const callsNamed = (name: string) => api.calls.filter((c) => c.name === name).map((c) => c.args);
 
 describe('users administration', () => {
   it('lists users with roles and latest activity; the admin cannot edit or delete themselves', async () => {
     view = renderAt('/settings/users', <UsersScreen adding={false} />);
-    const readerRow = page.getByRole('row', { name: /reader@example\.org/ }).first();
+    const readerRow = page.getByRole('row', { name: /accounts-reader@example\.org/ }).first();
     await hasText(readerRow, 'Page streaming');
-    await hasText(readerRow, 'Failed: Bad credentials');
-    const adminRow = page.getByRole('row', { name: /admin@example\.org/ }).first();
-    await hasText(adminRow, 'Never logged in');
+    await hasText(readerRow, 'Success');
+    const adminRow = page.getByRole('row', { name: new RegExp(`^${ADMIN.email.replace('.', '\\.')}`) }).first();
+    await hasText(adminRow, 'Administrator');
+    await hasText(page.getByRole('row', { name: /accounts-doomed@example\.org/ }).first(), 'Never logged in');
     await expect.element(adminRow.getByRole('button', { name: 'Delete' })).toBeDisabled();
     await expect.element(readerRow.getByRole('button', { name: 'Delete' })).toBeEnabled();
   });
@@ -105,33 +67,35 @@ describe('users administration', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Add' }));
     await expect.element(dialog.getByText('Must be a valid email address')).toBeVisible();
     await expect.element(dialog.getByText('Password is required')).toBeVisible();
-    expect(callsNamed('createUser')).toEqual([]);
+    // Refused by the dialog itself: the path stays, no user was created.
+    expect(view.currentPath()).toBe('/settings/users/add');
 
-    await userEvent.fill(dialog.getByLabelText('Email'), 'new@example.org');
+    await userEvent.fill(dialog.getByLabelText('Email'), 'accounts-new@example.org');
     await userEvent.fill(dialog.getByLabelText('Password'), 'secret');
     await userEvent.click(dialog.getByLabelText('Administrator'));
     await userEvent.click(dialog.getByRole('button', { name: 'Add' }));
-    await vi.waitFor(() => expect(callsNamed('createUser')).toHaveLength(1));
-    const created = callsNamed('createUser')[0]![0] as UserCreationDto;
-    expect(created.email).toBe('new@example.org');
-    expect(created.password).toBe('secret');
-    expect([...created.roles].sort()).toEqual(['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING']);
     await vi.waitFor(() => expect(view?.currentPath()).toBe('/settings/users'));
+    const created = await userNamed('accounts-new@example.org');
+    expect([...(created?.roles ?? [])].sort()).toEqual(['ADMIN', 'FILE_DOWNLOAD', 'PAGE_STREAMING', 'USER']);
+    // Created with that password: it logs in (without touching this page's session).
+    const login = await fetch('/api/v2/users/me', {
+      headers: { Authorization: `Basic ${btoa('accounts-new@example.org:secret')}`, 'X-Requested-With': 'XMLHttpRequest' },
+      credentials: 'omit',
+    });
+    expect(login.status).toBe(200);
   });
 
   it('edits restrictions: age restriction and labels become a UserUpdateDto', async () => {
     view = renderAt('/settings/users', <UsersScreen adding={false} />);
-    await userEvent.click(page.getByRole('row', { name: /reader@example\.org/ }).first().getByRole('button', { name: 'Edit restrictions' }));
+    await userEvent.click(page.getByRole('row', { name: /accounts-reader@example\.org/ }).first().getByRole('button', { name: 'Edit restrictions' }));
     const dialog = page.getByRole('dialog');
     await userEvent.selectOptions(dialog.getByLabelText('Age restriction'), 'ALLOW_ONLY');
     await userEvent.fill(dialog.getByLabelText('Age', { exact: true }), '12');
     await userEvent.fill(dialog.getByLabelText('Exclude labels'), 'Adult, gore, adult');
     await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
-    await vi.waitFor(() => expect(callsNamed('updateUser')).toHaveLength(1));
-    const [id, update] = callsNamed('updateUser')[0] as [string, UserUpdateDto];
-    expect(id).toBe('u2');
-    expect(update).toEqual({
-      sharedLibraries: { all: true, libraryIds: [] },
+    await expect.element(dialog).not.toBeInTheDocument();
+    expect(await userNamed(READER.email)).toMatchObject({
+      sharedAllLibraries: true,
       ageRestriction: { age: 12, restriction: 'ALLOW_ONLY' },
       labelsAllow: [],
       labelsExclude: ['adult', 'gore'],
@@ -140,56 +104,62 @@ describe('users administration', () => {
 
   it('deletes only after the irreversible warning is acknowledged', async () => {
     view = renderAt('/settings/users', <UsersScreen adding={false} />);
-    await userEvent.click(page.getByRole('row', { name: /reader@example\.org/ }).first().getByRole('button', { name: 'Delete' }));
+    await userEvent.click(page.getByRole('row', { name: /accounts-doomed@example\.org/ }).first().getByRole('button', { name: 'Delete' }));
     const dialog = page.getByRole('dialog');
     await hasText(dialog, 'This action is irreversible.');
     await expect.element(dialog.getByRole('button', { name: 'Delete' })).toBeDisabled();
     await userEvent.click(dialog.getByLabelText('I understand this cannot be undone'));
     await userEvent.click(dialog.getByRole('button', { name: 'Delete' }));
-    await vi.waitFor(() => expect(callsNamed('deleteUser')).toEqual([['u2']]));
+    await vi.waitFor(async () => expect(await userNamed(DOOMED.email)).toBeUndefined());
+    expect(await userNamed(READER.email)).toBeDefined();
   });
 });
 
 describe('account', () => {
   it('changes the password only when the repetition matches', async () => {
-    session.me = READER;
+    // A real change would end every other session of the run's administrator, whom all browser test
+    // files share at once: the browser answers this one request as the server does.
+    const change = await failRequests(/\/api\/v2\/users\/me\/password$/, 204, '');
     view = renderAt('/account', <AccountScreen />);
     await userEvent.fill(page.getByLabelText('Current password'), 'zero');
     await userEvent.fill(page.getByLabelText('New password', { exact: true }), 'one');
     await userEvent.fill(page.getByLabelText('Repeat new password'), 'two');
     await userEvent.click(page.getByRole('button', { name: 'Change password' }));
     await expect.element(page.getByText('The passwords must be identical')).toBeVisible();
-    expect(callsNamed('updateMyPassword')).toEqual([]);
+    expect(await change.answered()).toBe(0);
     await userEvent.fill(page.getByLabelText('Repeat new password'), 'one');
     await userEvent.click(page.getByRole('button', { name: 'Change password' }));
     await expect.element(page.getByText('Your password has been changed.')).toBeVisible();
-    expect(callsNamed('updateMyPassword')).toEqual([['one', 'zero']]);
+    expect(await change.answered()).toBe(1);
+    await change.restore();
   });
 
   it('shows a new API key once, then only its comment; deletes it', async () => {
-    session.me = READER;
     view = renderAt('/account', <AccountScreen />);
     await expect.element(page.getByText('No API keys.')).toBeVisible();
     await userEvent.click(page.getByRole('button', { name: 'Create API key' }));
     const dialog = page.getByRole('dialog');
     await userEvent.fill(dialog.getByLabelText('Comment'), 'Tablet');
     await userEvent.click(dialog.getByRole('button', { name: 'Generate' }));
-    await expect.element(dialog.getByText('f'.repeat(64))).toBeVisible();
+    const [key] = await vi.waitUntil(() => (dialog.query()?.textContent ?? '').match(/[0-9a-f]{32,}/));
     await userEvent.click(dialog.getByRole('button', { name: 'Done' }));
     await expect.element(page.getByRole('cell', { name: 'Tablet' })).toBeVisible();
-    await expect.element(page.getByText('f'.repeat(64))).not.toBeInTheDocument();
+    await expect.element(page.getByText(key)).not.toBeInTheDocument();
+    // The key the dialog showed works: it authenticates as this user.
+    const withKey = await fetch('/api/v2/users/me', { headers: { 'X-API-Key': key }, credentials: 'omit' });
+    expect((await withKey.json()).email).toBe(ADMIN.email);
     await userEvent.click(page.getByRole('row', { name: /Tablet/ }).getByRole('button', { name: 'Delete' }));
     await userEvent.click(page.getByRole('dialog').getByRole('button', { name: 'Delete' }));
     await expect.element(page.getByText('No API keys.')).toBeVisible();
-    expect(callsNamed('deleteApiKey')).toEqual([['k1']]);
+    expect(await rest('GET', '/api/v2/users/me/api-keys')).toEqual([]);
   });
 
   it('lists the own authentication activity', async () => {
-    session.me = READER;
     view = renderAt('/account', <AccountScreen />);
     const table = page.getByRole('table', { name: 'Authentication activity' });
-    await hasText(table, '10.0.0.7');
-    await hasText(table, 'Reader/1.0');
+    // This run's logins of the administrator, from this browser.
+    await hasText(table, '127.0.0.1');
+    await hasText(table, navigator.userAgent.slice(0, 40));
   });
 });
 
