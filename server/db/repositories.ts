@@ -15,6 +15,7 @@ import { ReferentialRepository } from './referential-repository.ts';
 import { ReadProgressRepository } from './read-progress-repository.ts';
 import { SeriesBooksMetadataRepository } from './series-books-metadata-repository.ts';
 import { SeriesMetadataRepository } from './series-metadata-repository.ts';
+import { SearchRepository } from './search-repository.ts';
 import { SeriesRepository } from './series-repository.ts';
 import { ServerSettingRepository } from './server-setting-repository.ts';
 import { SessionRepository } from './session-repository.ts';
@@ -50,6 +51,9 @@ export interface Repositories {
   statistics: StatisticsRepository;
   storedTasks: TaskRepository;
   referential: ReferentialRepository;
+  search: SearchRepository;
+  /** Runs `work` in one SQLite transaction (nested calls join the outer one); a throw rolls it back. */
+  inTransaction<T>(work: () => T): T;
 }
 
 export function createRepositories(db: Db): Repositories {
@@ -80,5 +84,7 @@ export function createRepositories(db: Db): Repositories {
     statistics: new StatisticsRepository(db),
     storedTasks: new TaskRepository(db),
     referential: new ReferentialRepository(db),
+    search: new SearchRepository(db),
+    inTransaction: <T>(work: () => T): T => db.transaction(work)(),
   };
 }

@@ -2,9 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { BookDto, Page, SeriesDto } from '../../src/api/types.ts';
 import type { FolioContext } from '../domain/context.ts';
 import { contentRestriction } from '../db/search/content-restriction.ts';
-import { type BookQuery, searchBooks } from '../db/search/book-search.ts';
+import type { BookQuery } from '../db/search/book-search.ts';
 import { SearchConditionError } from '../db/search/conditions.ts';
-import { type SeriesQuery, searchSeries } from '../db/search/series-search.ts';
+import type { SeriesQuery } from '../db/search/series-search.ts';
 import type { SortOrder } from '../db/search/sort.ts';
 import type { SqlFragment } from '../db/search/sql-fragment.ts';
 import type { User } from '../db/user-repository.ts';
@@ -46,7 +46,7 @@ type PageQuery<Q> = Omit<Q, 'userId' | 'limit' | 'offset' | 'sort'> & { sort?: S
 export function bookPage(ctx: FolioContext, request: FastifyRequest, paging: Paging, query: PageQuery<BookQuery>): Page<BookDto> {
   const user = caller(request);
   try {
-    const result = searchBooks(ctx.db, {
+    const result = ctx.repos.search.books({
       ...query,
       userId: user.id,
       sort: query.sort ?? paging.sort,
@@ -66,7 +66,7 @@ export function bookPage(ctx: FolioContext, request: FastifyRequest, paging: Pag
 export function seriesPage(ctx: FolioContext, request: FastifyRequest, paging: Paging, query: PageQuery<SeriesQuery>): Page<SeriesDto> {
   const user = caller(request);
   try {
-    const result = searchSeries(ctx.db, {
+    const result = ctx.repos.search.series({
       ...query,
       userId: user.id,
       sort: query.sort ?? paging.sort,

@@ -38,11 +38,11 @@ export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
       lastModified: now,
     };
     // Re-check inside the write: two racing claims must not both succeed.
-    const created = ctx.db.transaction(() => {
+    const created = ctx.repos.inTransaction(() => {
       if (ctx.repos.users.count() > 0) return false;
       ctx.repos.users.insert(user);
       return true;
-    })();
+    });
     if (!created) throw badRequest('This server has already been claimed');
     return toUserDto(user);
   });

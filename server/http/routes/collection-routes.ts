@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Collection } from '../../db/collection-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
-import { searchSeries } from '../../db/search/series-search.ts';
 import { canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { mosaic } from '../../domain/posters/mosaic.ts';
@@ -125,7 +124,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     const collection = collectionForCaller(request.params.id, user);
     const paging = parsePaging(request.query);
     try {
-      const { ids } = searchSeries(ctx.db, {
+      const { ids } = ctx.repos.search.series({
         userId: user.id,
         condition: { allOf: [{ collectionId: { operator: 'is', value: collection.id } }, seriesConditionFromQuery(request.query)] },
         extra: libraryRestriction(user, 's.library_id'),

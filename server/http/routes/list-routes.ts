@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import type { Condition } from '../../db/search/conditions.ts';
-import { searchSeries } from '../../db/search/series-search.ts';
 import { onDeckRestriction, updatedSeriesRestriction } from '../../db/search/special-lists.ts';
 import { caller } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
@@ -43,7 +42,7 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
   const alphabeticalGroups = (request: FastifyRequest, body: SearchBody) => {
     const user = caller(request);
     try {
-      const { ids } = searchSeries(ctx.db, {
+      const { ids } = ctx.repos.search.series({
         userId: user.id,
         ...body,
         extra: libraryRestriction(user, 's.library_id'),

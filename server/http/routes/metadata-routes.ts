@@ -89,7 +89,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
   app.patch('/api/v1/books/:id/metadata', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: BookMetadataUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     try {
-      const book = ctx.db.transaction(() => updateBook(request.params.id, request.body, Date.now()))();
+      const book = ctx.repos.inTransaction(() => updateBook(request.params.id, request.body, Date.now()));
       ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
     } catch (error) {
       asBadRequest(error);
@@ -101,7 +101,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     requireRole(request, 'ADMIN');
     try {
       const now = Date.now();
-      const books = ctx.db.transaction(() => Object.entries(request.body).map(([id, update]) => updateBook(id, update, now)))();
+      const books = ctx.repos.inTransaction(() => Object.entries(request.body).map(([id, update]) => updateBook(id, update, now)));
       for (const book of books) {
         ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
       }

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
-import { searchBooks } from '../../db/search/book-search.ts';
-import { searchSeries } from '../../db/search/series-search.ts';
 import { onDeckRestriction } from '../../db/search/special-lists.ts';
 import type { SqlFragment } from '../../db/search/sql-fragment.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -37,7 +35,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const page = pageOf(query);
     const restriction = libraryRestriction(user, 's.library_id');
     const parts = [restriction, extra].filter((p): p is SqlFragment => p !== undefined);
-    const result = searchSeries(ctx.db, {
+    const result = ctx.repos.search.series({
       userId: user.id,
       fullTextSearch: stringParam(query, 'search'),
       condition: { deleted: { operator: 'isFalse' } },
@@ -162,7 +160,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const meta = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);
     if (!series || !meta || !canAccessLibrary(user, series.libraryId)) throw notFound();
     const page = pageOf(request.query);
-    const result = searchBooks(ctx.db, {
+    const result = ctx.repos.search.books({
       userId: user.id,
       condition: { allOf: [{ seriesId: { operator: 'is', value: series.id } }, { deleted: { operator: 'isFalse' } }] },
       extra: libraryRestriction(user, 'b.library_id'),
@@ -191,7 +189,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const restriction = libraryRestriction(user, 'b.library_id');
     const deck = onDeckRestriction(user.id);
-    const result = searchBooks(ctx.db, {
+    const result = ctx.repos.search.books({
       userId: user.id,
       extra: restriction ? { sql: `(${deck.sql}) AND (${restriction.sql})`, params: [...deck.params, ...restriction.params] } : deck,
       sort: [{ property: 'seriesLastRead', direction: 'desc' }],

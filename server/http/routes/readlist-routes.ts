@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { ReadList } from '../../db/readlist-repository.ts';
 import type { User } from '../../db/user-repository.ts';
-import { searchBooks } from '../../db/search/book-search.ts';
 import { bookThumbnail } from '../../domain/posters/book-thumbnails.ts';
 import { canSeeBook } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
@@ -59,7 +58,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
   /** Visible member ids matching the old-style book filters, in list order (or release date when unordered). */
   const memberIds = (list: ReadList, user: User, query: RawQuery): string[] => {
     try {
-      const { ids } = searchBooks(ctx.db, {
+      const { ids } = ctx.repos.search.books({
         userId: user.id,
         condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, bookConditionFromQuery(query)] },
         extra: libraryRestriction(user, 'b.library_id'),
