@@ -23,6 +23,8 @@ module.exports = {
     // shared wire types from the client tree.
     { name: 'server-takes-only-wire-types-from-src', severity: 'error',
       from: { path: '^server/' }, to: { path: '^src/', pathNot: '^src/api/types\\.ts$' } },
+    { name: 'wire-types-only-in-http', comment: 'Storage, domain and media work on their own types; http/dto maps them to the wire.',
+      severity: 'error', from: { path: '^server/(db|domain|media)/' }, to: { path: '^src/' } },
     { name: 'db-is-the-bottom', severity: 'error',
       from: { path: '^server/db/' }, to: { path: '^server/(http|domain|media)/' } },
     { name: 'media-knows-no-http-domain-db', severity: 'error',
