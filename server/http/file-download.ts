@@ -39,8 +39,18 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 
 /** `attachment` disposition with an ASCII fallback and the exact UTF-8 name (RFC 6266/8187). */
 export function attachmentDisposition(fileName: string): string {
+  return disposition('attachment', fileName);
+}
+
+/** Content-Disposition for a response shown in place (pages, EPUB resources) named `fileName`. */
+export function inlineDisposition(fileName: string): string {
+  return disposition('inline', fileName);
+}
+
+/** An ASCII fallback name (anything else replaced by _) and the exact name in RFC 5987 form. */
+function disposition(kind: 'attachment' | 'inline', fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 /**

@@ -8,7 +8,9 @@ import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { type RawQuery, booleanParam, stringParam } from '../query-params.ts';
 import { requirePagesReady } from '../book-readiness.ts';
-import { prefersPdf, registerRawPageRoute, sendRawPage, sizeHint } from './raw-page-routes.ts';
+import { registerRawPageRoute } from './raw-page-routes.ts';
+import { prefersPdf, sendRawPage, sizeHint } from '../page-responses.ts';
+import { inlineDisposition } from '../file-download.ts';
 import { resolveStreamedPage } from '../streamed-page.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
 
@@ -24,10 +26,6 @@ const EXTENSION_OF: Record<string, string> = {
   'image/tiff': '.tiff',
 };
 
-function contentDisposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 /**
  * Page bytes (REFERENCE §4): streamed straight from the archive entry, typed with the page's
@@ -58,7 +56,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
 
       const targetType = convert ? `image/${convert}` : page.mediaType;
       const extension = EXTENSION_OF[targetType] ?? extname(page.fileName);
-      reply.header('Content-Disposition', contentDisposition(`${book.name}-${number}${extension}`));
+      reply.header('Content-Disposition', inlineDisposition(`${book.name}-${number}${extension}`));
       if (convert && targetType !== page.mediaType) {
         // Within the decode limits; a page over them is refused with ERR_1007.
         return reply.type(targetType).send(await convertedPage(content, convert));

@@ -32,6 +32,7 @@ import {
   resourceUrl,
 } from '../dto/webpub-dto.ts';
 import { HttpError, badRequest, notFound } from '../errors.ts';
+import { inlineDisposition } from '../file-download.ts';
 import { formatDateTime } from '../format.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { requirePagesReady } from '../book-readiness.ts';
@@ -257,7 +258,7 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
     const fileName = posix.basename(name);
     return reply
       .header('Last-Modified', new Date(lastModifiedSeconds * 1000).toUTCString())
-      .header('Content-Disposition', `inline; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+      .header('Content-Disposition', inlineDisposition(fileName))
       .header('Content-Length', entry.size)
       .type(servableResourceType(listed.mediaType))
       .send(entry.stream);
