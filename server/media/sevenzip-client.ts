@@ -21,7 +21,10 @@ const MAX_WAITING = 64;
  * synchronous and CPU-bound; two at once would only share the same core), a bounded queue, and a
  * time limit per call that terminates the worker and starts a fresh one for the next call.
  */
-class SevenZipClient {
+export class SevenZipClient {
+  /** Limits of this client; the shared one uses the constants above (tests make their own). */
+  timeLimitMs: number;
+  private readonly maxWaiting: number;
   private worker: Worker | undefined;
   private running: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
   private readonly waiting: Job[] = [];
@@ -29,8 +32,13 @@ class SevenZipClient {
   /** 7-Zip calls started since the process began (tests count them). */
   calls = 0;
 
+  constructor(options: { timeLimitMs?: number; maxWaiting?: number } = {}) {
+    this.timeLimitMs = options.timeLimitMs ?? CALL_TIME_LIMIT_MS;
+    this.maxWaiting = options.maxWaiting ?? MAX_WAITING;
+  }
+
   call(request: WithoutId<SevenZipRequest>): Promise<SevenZipResult> {
-    if (this.waiting.length >= MAX_WAITING) return Promise.reject(new ServerBusy('too many 7z books are being read at once'));
+    if (this.waiting.length >= this.maxWaiting) return Promise.reject(new ServerBusy('too many 7z books are being read at once'));
     return new Promise((resolve, reject) => {
       this.waiting.push({ request, resolve, reject });
       this.pump();
@@ -48,12 +56,14 @@ class SevenZipClient {
     worker.ref();
     const id = this.nextId++;
     this.calls++;
+    const limit = this.timeLimitMs;
     const timer = setTimeout(() => {
       if (this.running?.id !== id) return;
-      this.finish(id, new OperationTimeout('7-Zip call', CALL_TIME_LIMIT_MS));
+      // The worker goes first, so the next call (started by finish) gets a fresh one.
       this.worker = undefined;
       void worker.terminate();
-    }, CALL_TIME_LIMIT_MS);
+      this.finish(id, new OperationTimeout('7-Zip call', limit));
+    }, limit);
     this.running = { ...job, id, timer };
     worker.postMessage({ ...job.request, id } as SevenZipRequest);
   }

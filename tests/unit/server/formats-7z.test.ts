@@ -4,7 +4,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
-import { sevenZip } from '../../../server/media/sevenzip-client.ts';
+import { SevenZipClient, sevenZip } from '../../../server/media/sevenzip-client.ts';
+import { OperationTimeout, ServerBusy, isTransientFailure } from '../../../server/media/transient-errors.ts';
 import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
 import { BLUE, GREEN, RED, YELLOW, renderPage } from '../../fixtures/index.ts';
 import { writeSevenZip, type SevenZipEntry } from '../../fixtures/sevenzip.ts';
@@ -106,6 +107,25 @@ describe('7z reader', () => {
       expect((await readAll(await again.openEntry('page-2.png'))).equals(replaced[1]!.data)).toBe(true);
     } finally {
       again.close();
+    }
+  });
+
+  it('ends a call over its time limit (a time limit, retried later) and starts a fresh worker; a full queue is busy', async () => {
+    const path = join(dir, 'timed.cb7');
+    await writeSevenZip(path, await pngEntries([RED]));
+    const client = new SevenZipClient({ timeLimitMs: 1, maxWaiting: 1 });
+    try {
+      const first = client.call({ op: 'list', path, maxMembers: 10 });
+      const second = client.call({ op: 'list', path, maxMembers: 10 });
+      // One running, one waiting: the next is refused at once, as a busy server (503), not an error.
+      await expect(client.call({ op: 'list', path, maxMembers: 10 })).rejects.toBeInstanceOf(ServerBusy);
+      await expect(first).rejects.toBeInstanceOf(OperationTimeout);
+      await expect(second).rejects.toBeInstanceOf(OperationTimeout);
+      expect(isTransientFailure(await first.catch((error: unknown) => error))).toBe(true);
+      client.timeLimitMs = 60_000;
+      await expect(client.call({ op: 'list', path, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
+    } finally {
+      await client.stop();
     }
   });
 
