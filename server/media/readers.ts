@@ -12,13 +12,6 @@ import { zipReader } from './zip-reader.ts';
  */
 export const BOOK_READERS: readonly BookReader[] = [epubReader, zipReader, rar4Reader, rar5Reader, sevenZipReader, pdfReader];
 
-/**
- * Comic archive formats that are listed as books although no reader opens them: they show up in
- * their series, and analysis marks them UNSUPPORTED with ERR_1001, as Komga does, instead of the
- * files being silently ignored. (7-Zip's .cb7/.7z used to be here; sevenzip-reader.ts reads them.)
- */
-export const LISTED_UNSUPPORTED_EXTENSIONS: readonly string[] = [];
-
 export function bookExtension(filePath: string): string {
   return extname(filePath).slice(1).toLowerCase();
 }

@@ -9,7 +9,7 @@ import type { Media } from '../../db/media-repository.ts';
 import { defaultSeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { Series } from '../../db/series-repository.ts';
 import { naturalCompare } from '../../media/natural-sort.ts';
-import { BOOK_READERS, LISTED_UNSUPPORTED_EXTENSIONS, bookExtension } from '../../media/readers.ts';
+import { BOOK_READERS, bookExtension } from '../../media/readers.ts';
 import type { FolioContext } from '../context.ts';
 import type { FolioEvent } from '../events.ts';
 import { refreshSeriesAggregation } from '../metadata/series-aggregation.ts';
@@ -51,7 +51,6 @@ export function scannedExtensions(library: Library): Set<string> {
       (reader.mediaProfile === 'EPUB' && library.scanEpub);
     if (wanted) for (const ext of reader.extensions) out.add(ext);
   }
-  if (library.scanCbx) for (const ext of LISTED_UNSUPPORTED_EXTENSIONS) out.add(ext);
   return out;
 }
 
