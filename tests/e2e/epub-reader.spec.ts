@@ -310,6 +310,36 @@ test('a vertical Japanese book is laid out top to bottom, right to left, and tur
   await expect.poll(scrollLeft).toBeGreaterThan(turned);
 });
 
+test('a vertical book reopens where it was left inside the chapter, not at the chapter\'s start', async ({ page }) => {
+  const bookId = await openBook(page, 'Vertical');
+  await expect(shown(page).getByRole('heading', { name: '第1章' })).toBeVisible();
+  const scrollLeft = () => shown(page).locator('body').evaluate((body) => body.scrollLeft);
+  const saved = page.waitForRequest((r) => {
+    if (r.method() !== 'PUT' || !r.url().endsWith(`/books/${bookId}/progression`)) return false;
+    const locator = JSON.parse(r.postData() ?? '{}').locator;
+    return locator?.href?.endsWith('ch0001.xhtml') && locator.locations.progression > 0.2;
+  });
+  // Two screens on, sideways (←, the book reads right to left).
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(scrollLeft).toBeLessThan(-100);
+  const first = await scrollLeft();
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(scrollLeft).toBeLessThan(first - 100);
+  const left = await scrollLeft();
+  const { locator } = JSON.parse((await saved).postData() ?? '{}');
+  expect(locator.locations.position).toBeGreaterThan(1);
+  expect(Number(await frames(page).getAttribute('data-progression'))).toBeCloseTo(locator.locations.progression, 5);
+
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0001.xhtml');
+  await expect.poll(scrollLeft).toBeLessThan(first - 50);
+  expect(Math.abs((await scrollLeft()) - left)).toBeLessThan(50);
+  // Back from there, a screen at a time, to the chapter's start.
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(scrollLeft).toBeGreaterThan(left + 100);
+});
+
 test('script in a book never runs: inline, handlers, javascript: links, srcdoc frames', async ({ page }) => {
   await openBook(page, 'Scripted');
   await expect(shown(page).getByText('Harmless text of the scripted book.')).toBeVisible();

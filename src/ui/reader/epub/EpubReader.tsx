@@ -26,7 +26,7 @@ import { TocDialog } from './TocDialog.tsx';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
 import { useEpubSettings } from './useEpubSettings.ts';
-import { turnVertical, verticalMode } from './verticalText.ts';
+import { showVerticalAt, turnVertical, verticalMode, verticalPlace } from './verticalText.ts';
 
 interface EpubReaderProps {
   book: BookDto;
@@ -102,6 +102,24 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
 
   const total = state.status === 'ready' ? state.positions.length : 1;
 
+  /** Runs the navigator's work in order (see the navigator's effect); null without a navigator. */
+  const runRef = useRef<(<T>(task: () => Promise<T>) => Promise<T>) | null>(null);
+  /** A saved place inside a vertical chapter, to show once the chapter is laid out (see below). */
+  const pendingSideways = useRef<number | null>(null);
+  const showPendingSideways = () => {
+    const progression = pendingSideways.current;
+    const navigator = navigatorRef.current;
+    const frameWindow = navigator?._cframes[0]?.iframe.contentWindow;
+    if (progression === null || !navigator || !frameWindow || state.status !== 'ready') return;
+    pendingSideways.current = null;
+    showVerticalAt(frameWindow, progression);
+    const place = verticalPlace(frameWindow, navigator.currentLocator.serialize() as R2Locator, state.positionList);
+    if (place) {
+      setLocator(place);
+      progressRef.current?.report(place);
+    }
+  };
+
   const go = useCallback((target: Locator | Link) => {
     const navigator = navigatorRef.current;
     if (!navigator) return;
@@ -136,6 +154,11 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           const frameWindow = navigator?._cframes[0]?.iframe.contentWindow;
           if (vertical && frameWindow && turnVertical(frameWindow, forward)) {
             edges.moved();
+            const place = locator && state.status === 'ready' ? verticalPlace(frameWindow, locator, state.positionList) : null;
+            if (place) {
+              setLocator(place);
+              progressRef.current?.report(place);
+            }
             break;
           }
           const edge = forward ? 'end' : 'start';
@@ -146,7 +169,20 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
             edges.hitEdge(edge);
             break;
           }
-          const done = (moved: boolean) => (moved ? edges.moved() : edges.hitEdge(edge));
+          const done = (moved: boolean) => {
+            if (!moved) return edges.hitEdge(edge);
+            edges.moved();
+            // Back from a vertical chapter's start: the previous chapter shows from its end.
+            const shownWindow = navigator?._cframes[0]?.iframe.contentWindow;
+            if (vertical && !forward && shownWindow && locator && state.status === 'ready') {
+              showVerticalAt(shownWindow, 1);
+              const place = verticalPlace(shownWindow, navigator.currentLocator.serialize() as R2Locator, state.positionList);
+              if (place) {
+                setLocator(place);
+                progressRef.current?.report(place);
+              }
+            }
+          };
           if (forward) navigator?.goForward(false, done);
           else navigator?.goBackward(false, done);
           break;
@@ -161,7 +197,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           break;
       }
     },
-    [edges, goToPosition, total, toggleFullscreen, toolbar, vertical],
+    [edges, goToPosition, total, toggleFullscreen, toolbar, vertical, locator, state],
   );
 
   /** Keys from the page and from inside the book's frames (focus is often in the text). */
@@ -222,8 +258,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         // The navigator names the first position of the screen; the book's last position may start
         // before it on the last page. At the very end, that last position is where the reader is,
         // so "page y of y" shows and the book counts as read (the server completes a book at it).
-        const atEnd = navigatorRef.current?.canGoForward === false;
-        const plain = atEnd ? (state.positionList.at(-1) ?? (current.serialize() as R2Locator)) : (current.serialize() as R2Locator);
+        const shown = current.serialize() as R2Locator;
+        // A vertical chapter's place is its sideways scroll, which the navigator does not see.
+        const frameWindow = navigatorRef.current?._cframes[0]?.iframe.contentWindow;
+        const sideways = frameWindow ? verticalPlace(frameWindow, shown, state.positionList) : null;
+        const atEnd = !sideways && navigatorRef.current?.canGoForward === false;
+        const plain = sideways ?? (atEnd ? (state.positionList.at(-1) ?? shown) : shown);
         setLocator(plain);
         if (reporting) progressRef.current?.report(plain);
       },
@@ -245,24 +285,46 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       defaults: {},
     });
     navigatorRef.current = navigator;
+    // One thing at a time: settings that arrive while the book loads (vertical text found, the
+    // user's settings) are applied after the load and before the jump to the saved place, not in
+    // the middle of either (a layout switch then drops the jump).
+    let chain: Promise<unknown> = Promise.resolve();
+    const run = <T,>(task: () => Promise<T>): Promise<T> => {
+      const next = chain.then(task);
+      chain = next.catch(() => undefined);
+      return next;
+    };
+    runRef.current = run;
     let disposed = false;
+    const startedScrolled = preferencesRef.current.scroll === true;
     const started = performance.now();
-    void navigator
-      .load()
+    void run(() => navigator.load())
       .then(
         () =>
-          new Promise<void>((resolve) => {
+          run(() => new Promise<void>((resolve) => {
             const target = restored && Locator.deserialize(restored.target);
             if (!target || disposed) return resolve();
-            navigator.go(target, false, () => resolve());
-          }),
+            // In a vertical chapter the navigator stops at the chapter's start; the rest of the way
+            // is sideways, once the frame is laid out as vertical text is shown (scrolled).
+            pendingSideways.current = restored.target.locations?.progression ?? null;
+            navigator.go(target, false, () => {
+              // Opened paginated, vertical text switches to scrolled, which lays the frame out anew:
+              // the place is shown after that switch (preferences effect).
+              if (startedScrolled) showPendingSideways();
+              resolve();
+            });
+          })),
       )
       .then(() => {
         if (disposed) return;
         performance.measure('folio:epub-first-text', { start: started });
         host.dataset.ready = 'true';
         reporting = true;
-        progressRef.current?.report(navigator.currentLocator.serialize() as R2Locator);
+        const shown = navigator.currentLocator.serialize() as R2Locator;
+        const frameWindow = navigator._cframes[0]?.iframe.contentWindow;
+        const place = (frameWindow && verticalPlace(frameWindow, shown, state.positionList)) || shown;
+        setLocator(place);
+        progressRef.current?.report(place);
       })
       .catch((error: unknown) => {
         console.error('The EPUB reader could not open the book', error);
@@ -271,6 +333,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     return () => {
       disposed = true;
       navigatorRef.current = null;
+      runRef.current = null;
       delete host.dataset.ready;
       void navigator.destroy();
     };
@@ -280,7 +343,17 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
 
   const preferencesKey = JSON.stringify(preferences);
   useEffect(() => {
-    void navigatorRef.current?.submitPreferences(new EpubPreferences(preferencesRef.current));
+    const navigator = navigatorRef.current;
+    const run = runRef.current;
+    if (!navigator || !run) return;
+    // Vertical text found: the switch to the scrolled layout lays the frame out anew.
+    const laidOutVertically = vertical;
+    run(() => navigator.submitPreferences(new EpubPreferences(preferencesRef.current))).then(
+      () => {
+        if (laidOutVertically && navigatorRef.current === navigator) showPendingSideways();
+      },
+      (error: unknown) => console.warn('The reader settings could not be applied', error),
+    );
   }, [preferencesKey]);
 
   const toc = useMemo(() => (state.status === 'ready' ? (state.publication.toc?.items ?? []) : []), [state]);
