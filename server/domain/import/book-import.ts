@@ -1,7 +1,8 @@
 import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { FolioContext } from '../context.ts';
-import { scanLibrary, scannedExtensions } from '../library/scanner.ts';
+import { scanLibrary } from '../library/scanner.ts';
+import { scannedExtensions } from '../library/library-walk.ts';
 import { detectReader } from '../../media/analyse-container.ts';
 import { MediaError } from '../../media/book-reader.ts';
 import { bookExtension } from '../../media/readers.ts';

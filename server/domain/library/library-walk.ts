@@ -1,0 +1,128 @@
+import { readdir, stat } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
+import type { Library } from '../../db/library-repository.ts';
+import { naturalCompare } from '../../media/natural-sort.ts';
+import { BOOK_READERS, bookExtension } from '../../media/readers.ts';
+import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from './library-paths.ts';
+
+// What a scan finds on disk (series folders, their book files and artwork), before it looks at
+// the database: scanner.ts compares this with what is stored.
+
+export interface FoundBook {
+  path: string;
+  name: string;
+  size: number;
+  mtime: number;
+}
+export interface FoundSeries {
+  path: string;
+  name: string;
+  mtime: number;
+  books: FoundBook[];
+  /** Image files beside the books (candidate local artwork). */
+  images: string[];
+  /** A book of the oneshots directory: a series of its own, `path` being the book file. */
+  oneshot?: boolean;
+}
+
+const ARTWORK_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp', 'gif', 'avif']);
+
+/** Extensions the library wants scanned (cbz/zip when scanCbx; more formats as readers arrive). */
+export function scannedExtensions(library: Library): Set<string> {
+  const out = new Set<string>();
+  for (const reader of BOOK_READERS) {
+    const wanted =
+      (reader.mediaProfile === 'DIVINA' && library.scanCbx) ||
+      (reader.mediaProfile === 'PDF' && library.scanPdf) ||
+      (reader.mediaProfile === 'EPUB' && library.scanEpub);
+    if (wanted) for (const ext of reader.extensions) out.add(ext);
+  }
+  return out;
+}
+
+/**
+ * Library option oneshotsDirectory: every book directly inside that folder is a one-shot, a series
+ * of its own. The option names the folder by its path (absolute or relative to the root) or by
+ * its name alone (any folder so named), without regard to case.
+ */
+function isOneshotsDirectory(library: Library, dir: string): boolean {
+  const wanted = library.oneshotsDirectory?.trim().replace(/[\\/]+$/, '').toLowerCase();
+  if (!wanted) return false;
+  const candidates = [dir, relative(library.root, dir), basename(dir)].map((p) => p.toLowerCase());
+  return candidates.includes(wanted);
+}
+
+/** A symlinked file counts only when its target lies inside the library root (README "Security"). */
+async function linkStaysInside(root: string, path: string): Promise<boolean> {
+  try {
+    await assertInsideItsLibrary([root], path);
+    return true;
+  } catch (error) {
+    rethrowUnless(error, (e) => e instanceof OutsideLibraryError);
+    return false;
+  }
+}
+
+/**
+ * Walks the library folder: every folder directly holding books is a series named after the
+ * folder, each book file a book named after the file. Hidden entries and excluded folder names are
+ * skipped; symlinked folders are not followed (no cycles, no escaping the root); symlinked files
+ * are taken only when they point inside the root.
+ */
+export async function walk(library: Library): Promise<FoundSeries[]> {
+  const extensions = scannedExtensions(library);
+  const exclusions = new Set(library.scanDirectoryExclusions.map((e) => e.toLowerCase()));
+  const found: FoundSeries[] = [];
+  const visit = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      // A folder that vanished or that we may not read holds no books; anything else fails the scan.
+      rethrowUnless(error, isUnusablePath);
+      return;
+    }
+    const books: FoundBook[] = [];
+    const images: string[] = [];
+    const subdirs: string[] = [];
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!exclusions.has(entry.name.toLowerCase())) subdirs.push(full);
+        continue;
+      }
+      if (!(entry.isFile() || entry.isSymbolicLink())) continue;
+      if (entry.isSymbolicLink() && !(await linkStaysInside(library.root, full))) continue;
+      if (ARTWORK_EXTENSIONS.has(bookExtension(entry.name))) {
+        images.push(full);
+        continue;
+      }
+      if (!extensions.has(bookExtension(entry.name))) continue;
+      try {
+        const info = await stat(full);
+        if (!info.isFile()) continue;
+        books.push({ path: full, name: basename(entry.name, extname(entry.name)), size: info.size, mtime: Math.floor(info.mtimeMs) });
+      } catch (error) {
+        // Vanished between readdir and stat (or a dangling link): treat as absent.
+        rethrowUnless(error, isUnusablePath);
+      }
+    }
+    if (books.length > 0 && isOneshotsDirectory(library, dir)) {
+      for (const book of books) {
+        const own = images.filter((i) => basename(i).toLowerCase().startsWith(book.name.toLowerCase()));
+        found.push({ path: book.path, name: book.name, mtime: book.mtime, books: [book], images: own, oneshot: true });
+      }
+    } else if (books.length > 0) {
+      const info = await stat(dir);
+      // scanForceModifiedTime: some file systems (network shares) leave a folder's time alone when
+      // its files change, so the newest book time counts as the folder's.
+      const mtime = Math.floor(library.scanForceModifiedTime ? Math.max(info.mtimeMs, ...books.map((b) => b.mtime)) : info.mtimeMs);
+      found.push({ path: dir, name: basename(dir), mtime, books, images });
+    }
+    for (const sub of subdirs.sort(naturalCompare)) await visit(sub);
+  };
+  await visit(library.root);
+  return found;
+}
