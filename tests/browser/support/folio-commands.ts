@@ -12,16 +12,33 @@ export const ADMIN = { email: 'admin@example.org', password: 'correct horse batt
 export const SESSION_VARIABLE = 'FOLIO_BROWSER_TEST_SESSION';
 export const LIBRARY_ROOT_VARIABLE = 'FOLIO_BROWSER_TEST_LIBRARIES';
 
+/** A 600 × 900 page of one colour, or a page of its own size made of equal horizontal bands. */
+export type SeedPage = Rgb | { width: number; height: number; bands: Rgb[] };
+
 export interface SeedBook {
   /** File name without extension: the book's name. */
   name: string;
-  /** One 600 × 900 PNG page per colour. */
-  pages: Rgb[];
+  /** PNG pages. */
+  pages: SeedPage[];
   comicInfo?: ComicInfoSpec;
 }
+
 export interface SeedSeries {
   folder: string;
   books: SeedBook[];
+}
+
+/** Writes a CBZ of the book's PNG pages. */
+async function writeBook(path: string, book: SeedBook): Promise<void> {
+  await createCbz(
+    path,
+    book.pages.map((page) =>
+      Array.isArray(page)
+        ? { width: 600, height: 900, color: page, format: 'png' as const }
+        : { width: page.width, height: page.height, color: page.bands[0] ?? [0, 0, 0], bands: page.bands, format: 'png' as const },
+    ),
+    book.comicInfo ? { comicInfo: book.comicInfo } : {},
+  );
 }
 
 function server(): { url: string; cookie: string; root: string } {
@@ -41,13 +58,7 @@ export const seedLibrary: BrowserCommand<[name: string, series: SeedSeries[]]> =
   const folder = join(root, name);
   await mkdir(folder, { recursive: true });
   for (const { folder: seriesFolder, books } of series) {
-    for (const book of books) {
-      await createCbz(
-        join(folder, seriesFolder, `${book.name}.cbz`),
-        book.pages.map((color) => ({ width: 600, height: 900, color, format: 'png' as const })),
-        book.comicInfo ? { comicInfo: book.comicInfo } : {},
-      );
-    }
+    for (const book of books) await writeBook(join(folder, seriesFolder, `${book.name}.cbz`), book);
   }
   const expected = series.reduce((sum, s) => sum + s.books.length, 0);
   const library = await apiCall<{ id: string }>(url, cookie, '/api/v1/libraries', {
@@ -68,13 +79,7 @@ export const seedLibrary: BrowserCommand<[name: string, series: SeedSeries[]]> =
  */
 export const writeImportFolder: BrowserCommand<[name: string, books: SeedBook[], broken: string[]]> = async (_context, name, books, broken) => {
   const folder = join(server().root, name);
-  for (const book of books) {
-    await createCbz(
-      join(folder, `${book.name}.cbz`),
-      book.pages.map((color) => ({ width: 600, height: 900, color, format: 'png' as const })),
-      book.comicInfo ? { comicInfo: book.comicInfo } : {},
-    );
-  }
+  for (const book of books) await writeBook(join(folder, `${book.name}.cbz`), book);
   for (const file of broken) await createBrokenCbz(join(folder, `${file}.cbz`));
   return folder;
 };
