@@ -8,13 +8,15 @@
  * Environment: BENCH_BOOKS (2000), BENCH_PAGES (12), BENCH_RUNS (3), BENCH_SECONDS (5), BENCH_CLIENTS (8),
  * BENCH_LIBRARY (JSON of library options, default: Komga's defaults).
  */
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyseContainer } from '../server/media/analyse-container.ts';
 import { startFolio, type RunningFolio } from '../tests/e2e/support/folio-server.ts';
+import { startFolioAt } from './lib/folio-process.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { startNginx } from './lib/nginx.ts';
 import { haveWrk, wrk } from './lib/wrk.ts';
@@ -33,7 +35,8 @@ const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 40 : 50
 const SERVING_PAGES = 12;
 /** BENCH_SERVER_PARTS=serving (or scan) runs one half only; a partial run prints but writes no results. */
 const SERVER_PARTS = new Set((process.env.BENCH_SERVER_PARTS ?? 'scan,serving').split(',').map((part) => part.trim()));
-const TASK_WORKERS = 2; // the server's default number of analysis workers
+const TASK_WORKERS = 2;
+const repoRoot = resolvePath(import.meta.dirname, '..'); // the server's default number of analysis workers
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
 
@@ -214,16 +217,56 @@ interface ServingResults {
   /** What served the plain files, and what generated the load. */
   peer: string;
   driver: string;
+  /** The other checkout measured beside the current one (BENCH_BASELINE_REPO), if any. */
+  baseline: string | null;
   /** Per client count: Folio's page route and the same bytes as plain files, one entry per run. */
-  pages: { clients: number; folio: Throughput[]; plain: Throughput[] }[];
+  pages: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[] }[];
   /** Book posters (GET /books/{id}/thumbnail) and the same files served plain, at 32 clients. */
-  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[] };
+  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[] };
 }
 
 /**
  * Page and poster serving through the real server, each next to a plain file server (nginx when
  * installed, else Fastify's static plugin) handing out the very same bytes.
  * Requests are spread over SERVING_BOOKS books, so the archive pool sees many distinct files.
+ */
+/** One server under test, ready to be driven: its page and poster addresses and its session cookie. */
+interface ServedFolio {
+  folio: RunningFolio;
+  cookie: string;
+  pageUrls: string[];
+  posterUrls: string[];
+}
+
+/** Logs in, adds the serving library and waits until every book is READY and the task queue is empty. */
+async function prepareServing(folio: RunningFolio, root: string, bookCount: number): Promise<ServedFolio> {
+  const cookie = await claimAndLogin(folio);
+  // Measured once the server is quiet: no file hashing or barcode search (the scan bench times
+  // those); the posters it draws are waited for.
+  const queue = watchTaskQueue(folio, cookie);
+  await api(folio, cookie, '/api/v1/libraries', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Serve', root, hashFiles: false, hashPages: false, hashKoreader: false, importBarcodeIsbn: false }),
+  });
+  await waitUntil('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= bookCount);
+  await withTimeLimit('the task queue to empty', queue.idleAfter(performance.now() - 1));
+  queue.close();
+  const books = await api<{ content: { id: string; name: string }[] }>(folio, cookie, '/api/v1/books?unpaged=true&sort=name,asc');
+  const pageUrls = books.content.flatMap((b) =>
+    Array.from({ length: SERVING_PAGES }, (_, p) => `${folio.url}/api/v1/books/${b.id}/pages/${p + 1}`),
+  );
+  // Interleave books so consecutive requests hit different archives.
+  pageUrls.sort((a, b) => Number(/pages\/(\d+)$/.exec(a)?.[1]) - Number(/pages\/(\d+)$/.exec(b)?.[1]));
+  const posterUrls = books.content.map((b) => `${folio.url}/api/v1/books/${b.id}/thumbnail`);
+  return { folio, cookie, pageUrls, posterUrls };
+}
+
+/**
+ * Page and poster serving through the real server, each next to a plain file server (nginx when
+ * installed, else Fastify's static plugin) handing out the very same bytes. Requests are spread
+ * over SERVING_BOOKS books, so the archive pool sees many distinct files. With BENCH_BASELINE_REPO
+ * (another checkout, e.g. a worktree of main) that version of the server is measured too, in the
+ * same run: before and after side by side. BENCH_CPU_PROF=<dir> profiles both (<dir>/current, <dir>/baseline).
  */
 async function benchThroughput(work: string): Promise<ServingResults> {
   const root = join(work, 'serving');
@@ -240,7 +283,11 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       return `${i}.jpg`;
     }),
   );
-  const folio = await startFolio();
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const profile = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : []);
+  const folio = await startFolioAt(repoRoot, profile('current'));
+  const baselineRepo = process.env.BENCH_BASELINE_REPO;
+  const baseline = baselineRepo ? await startFolioAt(baselineRepo, profile('baseline')) : null;
   // nginx and wrk when installed (`apt-get install nginx wrk`): the issue's peer and a load generator
   // that leaves the CPU to the servers. Otherwise a Node static server and a fetch loop.
   const nginx = await startNginx(work, plainDir);
@@ -249,48 +296,58 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   const withWrk = await haveWrk();
   const driver = withWrk ? 'wrk, 2 threads' : "Node's fetch in one process";
   try {
-    const cookie = await claimAndLogin(folio);
-    await api(folio, cookie, '/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Serve', root }) });
-    await waitUntil('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= library.books.length);
-    const books = await api<{ content: { id: string }[] }>(folio, cookie, '/api/v1/books?unpaged=true');
-    const folioUrls = books.content.flatMap((b) =>
-      Array.from({ length: SERVING_PAGES }, (_, p) => `${folio.url}/api/v1/books/${b.id}/pages/${p + 1}`),
-    );
-    // Interleave books so consecutive requests hit different archives.
-    folioUrls.sort((a, b) => Number(/pages\/(\d+)$/.exec(a)?.[1]) - Number(/pages\/(\d+)$/.exec(b)?.[1]));
-    const plainUrls = Array.from({ length: folioUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
+    const current = await prepareServing(folio, root, library.books.length);
+    const before = baseline ? await prepareServing(baseline, root, library.books.length) : null;
+    const plainUrls = Array.from({ length: current.pageUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
     const load = (urls: string[], headers: Record<string, string>, clients: number) =>
       withWrk ? driveWithWrk(work, urls, headers.cookie ?? '', clients) : drive(urls, headers, clients);
-    const results: ServingResults = { peer, driver, pages: [], thumbnails: { clients: 32, folio: [], plain: [] } };
+    const results: ServingResults = {
+      peer,
+      driver,
+      baseline: baselineRepo ? await describeCheckout(baselineRepo) : null,
+      pages: [],
+      thumbnails: { clients: 32, folio: [], plain: [], baseline: [] },
+    };
     for (const clients of CLIENT_COUNTS) {
-      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[] };
+      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[] };
       for (let run = 0; run < RUNS; run++) {
-        entry.folio.push(await load(folioUrls, { cookie }, clients));
+        entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients));
+        if (before) entry.baseline.push(await load(before.pageUrls, { cookie: before.cookie }, clients));
         entry.plain.push(await load(plainUrls, {}, clients));
       }
       results.pages.push(entry);
-      console.log(`  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s`);
+      console.log(
+        `  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s` +
+          `${before ? `, baseline ${median(entry.baseline.map((t) => t.pagesPerSecond))}/s` : ''}, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s`,
+      );
     }
     // Posters: drawn on first request, then served from disk (and memory). Fetch each once, keep a
     // plain copy of the same bytes for the peer.
-    const posterUrls = books.content.map((b) => `${folio.url}/api/v1/books/${b.id}/thumbnail`);
     const plainPosterUrls: string[] = [];
-    for (const [index, url] of posterUrls.entries()) {
-      const response = await fetch(url, { headers: { cookie } });
+    for (const [index, url] of current.posterUrls.entries()) {
+      const response = await fetch(url, { headers: { cookie: current.cookie } });
       if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
       await writeFile(join(plainDir, 'posters', `${index}.jpg`), Buffer.from(await response.arrayBuffer()));
       plainPosterUrls.push(`${plain.url}/posters/${index}.jpg`);
     }
     for (let run = 0; run < RUNS; run++) {
-      results.thumbnails.folio.push(await load(posterUrls, { cookie }, results.thumbnails.clients));
+      results.thumbnails.folio.push(await load(current.posterUrls, { cookie: current.cookie }, results.thumbnails.clients));
+      if (before) results.thumbnails.baseline.push(await load(before.posterUrls, { cookie: before.cookie }, results.thumbnails.clients));
       results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients));
     }
     console.log(`  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s`);
     return results;
   } finally {
     plain.stop();
+    await baseline?.stop();
     await folio.stop();
   }
+}
+
+/** "<short commit> <subject>" of a checkout, to say what the baseline was. */
+async function describeCheckout(repo: string): Promise<string> {
+  const { stdout } = await promisify(execFile)('git', ['-C', repo, 'log', '-1', '--format=%h %s']);
+  return stdout.trim().slice(0, 100);
 }
 
 /** Runs the server benchmarks and writes bench/results/server.{md,json}. */
@@ -317,7 +374,7 @@ export async function runServerBench(): Promise<void> {
       console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s`);
     }
     console.log('page serving…');
-    const serving = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', pages: [], thumbnails: { clients: 0, folio: [], plain: [] } };
+    const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [] } };
 
     const describe = (list: Throughput[]) => ({
       averagePageKiB: median(list.map((t) => t.averagePageKiB)),
@@ -341,8 +398,16 @@ export async function runServerBench(): Promise<void> {
         driver: serving.driver,
         books: SERVING_BOOKS,
         seconds: SECONDS,
-        pages: serving.pages.map(({ clients, folio, plain }) => ({ clients, folio: describe(folio), plainFiles: describe(plain) })),
-        thumbnails: { clients: serving.thumbnails.clients, folio: describe(serving.thumbnails.folio), plainFiles: describe(serving.thumbnails.plain) },
+        baseline: serving.baseline,
+        pages: serving.pages.map(({ clients, folio, plain, baseline }) => ({
+          clients, folio: describe(folio), plainFiles: describe(plain), baseline: baseline.length ? describe(baseline) : null,
+        })),
+        thumbnails: {
+          clients: serving.thumbnails.clients,
+          folio: describe(serving.thumbnails.folio),
+          plainFiles: describe(serving.thumbnails.plain),
+          baseline: serving.thumbnails.baseline.length ? describe(serving.thumbnails.baseline) : null,
+        },
       },
     };
     const servingRow = (label: string, t: ReturnType<typeof describe>) =>
@@ -354,6 +419,7 @@ export async function runServerBench(): Promise<void> {
       `helpers' builds and tests ran meanwhile; load average (1 / 5 / 15 min) at the end ${load}. Read the ratios, measured side by side.`,
       `The peer is ${serving.peer}, handing out the same bytes as files; the load generator is ${serving.driver}${serving.driver.startsWith('wrk') ? '' : ' (itself a bottleneck at high request rates: it limits both sides alike)'}.`,
       'Errors (failed or non-2xx requests) are summed over the runs.',
+      ...(serving.baseline ? [`"Folio before" is the baseline checkout measured in the same run: ${serving.baseline}.`] : []),
       '',
       `## Scan and analysis: ${summary.books} books × ${PAGES} pages`,
       '',
@@ -367,8 +433,14 @@ export async function runServerBench(): Promise<void> {
       '',
       '| clients | server | pages/s | MB/s | latency median | latency p95 | average page | errors |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
-      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles }) => [
+      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles, baseline }) => [
         servingRow(`${clients} | Folio \`/pages/{n}\` (streamed from the archive)`, folio),
+        ...(baseline
+          ? [
+              servingRow(`${clients} | Folio before (baseline)`, baseline),
+              `| ${clients} | ratio before ÷ plain | ${round(baseline.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(baseline.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
+            ]
+          : []),
         servingRow(`${clients} | plain files`, plainFiles),
         `| ${clients} | ratio Folio ÷ plain | ${round(folio.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(folio.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
       ]),
@@ -378,6 +450,7 @@ export async function runServerBench(): Promise<void> {
       '| server | requests/s | MB/s | latency median | latency p95 | average poster | errors |',
       '| --- | --- | --- | --- | --- | --- | --- |',
       servingRow('Folio (access check, poster record, bytes from memory)', summary.serving.thumbnails.folio),
+      ...(summary.serving.thumbnails.baseline ? [servingRow('Folio before (baseline)', summary.serving.thumbnails.baseline)] : []),
       servingRow('plain files', summary.serving.thumbnails.plainFiles),
       `| ratio Folio ÷ plain | ${round(summary.serving.thumbnails.folio.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
       '',
