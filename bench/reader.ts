@@ -13,7 +13,7 @@
  * fails on a slow figure.
  */
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
@@ -590,7 +590,13 @@ export async function runReaderBench(): Promise<void> {
     const report = readerReport(results);
     console.log(`\n${report}`);
     await mkdir(join(repoRoot, 'bench/results'), { recursive: true });
-    await writeFile(join(repoRoot, 'bench/RESULTS.md'), report);
+    // Before/after comparisons of past changes (measured once, by hand, each with its load) stay
+    // in bench/results/before-after.md and are kept at the end of the generated report.
+    const beforeAfter = await readFile(join(repoRoot, 'bench/results/before-after.md'), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    await writeFile(join(repoRoot, 'bench/RESULTS.md'), beforeAfter ? `${report}\n${beforeAfter}` : report);
     await writeFile(join(repoRoot, 'bench/results/reader.json'), `${JSON.stringify(results, null, 2)}\n`);
   } finally {
     await browser?.close();

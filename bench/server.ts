@@ -5,12 +5,13 @@
  *     code and the same concurrency, without the database or the task queue;
  *  2. page-serving throughput (pages/s, MB/s) with concurrent clients, next to serving the same
  *     images as plain files.
- * Environment: BENCH_BOOKS (2000), BENCH_PAGES (12), BENCH_RUNS (3), BENCH_SECONDS (5), BENCH_CLIENTS (8),
- * BENCH_LIBRARY (JSON of library options, default: Komga's defaults).
+ * Environment: BENCH_BOOKS (2000), BENCH_PAGES (12), BENCH_RUNS (3), BENCH_SECONDS (5), BENCH_CLIENTS (8,32,128),
+ * BENCH_SERVING_BOOKS (500), BENCH_SERVING_PAGES (4), BENCH_SERVER_PARTS (scan,serving), BENCH_BASELINE_REPO,
+ * BENCH_CPU_PROF, BENCH_LIBRARY (JSON of library options, default: Komga's defaults).
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
 const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32,128').split(',').map(Number);
 /** Books the page-serving runs spread their requests over. */
 const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 40 : 500));
-const SERVING_PAGES = 12;
+/**
+ * Pages per serving book: 4 by default, so that 500 books (about 2.7 GB of noise JPEG) stay in the
+ * page cache of a small machine and both servers are measured on warm files, not on the disk.
+ */
+const SERVING_PAGES = Number(process.env.BENCH_SERVING_PAGES ?? 4);
 /** BENCH_SERVER_PARTS=serving (or scan) runs one half only; a partial run prints but writes no results. */
 const SERVER_PARTS = new Set((process.env.BENCH_SERVER_PARTS ?? 'scan,serving').split(',').map((part) => part.trim()));
 const TASK_WORKERS = 2;
@@ -284,12 +289,18 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     }),
   );
   const profileDir = process.env.BENCH_CPU_PROF;
+  // Every archive read once, so that whichever server is measured first does not warm the page
+  // cache for the next one.
+  for (const book of library.books) await readFile(book);
   const profile = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : []);
   const folio = await startFolioAt(repoRoot, profile('current'));
   const baselineRepo = process.env.BENCH_BASELINE_REPO;
   const baseline = baselineRepo ? await startFolioAt(baselineRepo, profile('baseline')) : null;
   // nginx and wrk when installed (`apt-get install nginx wrk`): the issue's peer and a load generator
   // that leaves the CPU to the servers. Otherwise a Node static server and a fetch loop.
+  // nginx's workers run as an unprivileged user: the folders must be readable by others.
+  await chmod(work, 0o755);
+  await chmod(plainDir, 0o755);
   const nginx = await startNginx(work, plainDir);
   const plain = nginx ?? (await startStaticServer(plainDir));
   const peer = nginx ? 'nginx (Debian package, sendfile, one worker per core)' : "a Node static-file server (Fastify's static plugin)";
@@ -311,8 +322,18 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     for (const clients of CLIENT_COUNTS) {
       const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[] };
       for (let run = 0; run < RUNS; run++) {
-        entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients));
-        if (before) entry.baseline.push(await load(before.pageUrls, { cookie: before.cookie }, clients));
+        // The two versions take turns going first (the machine's load drifts).
+        const measureCurrent = async () => entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients));
+        const measureBefore = async () => {
+          if (before) entry.baseline.push(await load(before.pageUrls, { cookie: before.cookie }, clients));
+        };
+        if ((run + results.pages.length) % 2 === 0) {
+          await measureCurrent();
+          await measureBefore();
+        } else {
+          await measureBefore();
+          await measureCurrent();
+        }
         entry.plain.push(await load(plainUrls, {}, clients));
       }
       results.pages.push(entry);
