@@ -40,6 +40,8 @@ const DISTINCT_IMAGES = 4;
 const TURNS = Number(process.env.BENCH_TURNS) || (QUICK ? 10 : 100);
 
 const RAPID_TURNS = QUICK ? 5 : 15;
+/** The two <img> readers take about a second a turn: fewer of them in a quick run. */
+const NAIVE_TURNS = QUICK ? 5 : TURNS;
 const DECODE_PAGES = QUICK ? 2 : 6;
 const DECODE_ROUNDS = QUICK ? 1 : 3;
 const FIRST_PAGE_RUNS = QUICK ? 2 : 5;
@@ -51,7 +53,7 @@ const STRIP = { width: 800, height: 3000 };
 const SIDE_PADDING = 25;
 /** The issue's two webtoon speeds: a brisk read, and a flick. */
 const SCROLL_SPEEDS = [9600, 24000];
-const SCROLL_SECONDS = QUICK ? 4 : 30;
+const SCROLL_SECONDS = QUICK ? 3 : 30;
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
 
@@ -372,7 +374,8 @@ export async function runReaderBench(): Promise<void> {
         size: SMALL,
         bookId: formatBook.id,
         from: 1 + index * DISTINCT_IMAGES,
-        count: DISTINCT_IMAGES,
+        // Quick runs decode two pages per format (the 5-minute budget of `BENCH_QUICK=1 npm run bench`).
+        count: QUICK ? 2 : DISTINCT_IMAGES,
         mb: averageBytes(format.images),
       })),
     ];
@@ -502,7 +505,7 @@ export async function runReaderBench(): Promise<void> {
       await closeContexts();
       const naivePage = await benchPage();
       const naive = await naivePage.evaluate(({ urls, pause }) => window.folioBench.naiveReaderTurns(urls, pause), {
-        urls: pageUrls(book.id, 1, TURNS + 1, 'naive'),
+        urls: pageUrls(book.id, 1, NAIVE_TURNS + 1, 'naive'),
         pause: PAUSE_MS,
       });
       const floor = await naivePage.evaluate(
@@ -510,7 +513,7 @@ export async function runReaderBench(): Promise<void> {
         { urls: pageUrls(book.id, 1, DISTINCT_IMAGES, 'turn-floor'), size: screenFit(LARGE), css: VIEWPORT, turns: TURNS, pause: PAUSE_MS },
       );
       const preloadingImg = await naivePage.evaluate(({ urls, pause }) => window.folioBench.preloadingImgReaderTurns(urls, pause), {
-        urls: pageUrls(book.id, 1, TURNS + 1, 'preload'),
+        urls: pageUrls(book.id, 1, NAIVE_TURNS + 1, 'preload'),
         pause: PAUSE_MS,
       });
       await closeContexts();

@@ -25,7 +25,7 @@ import { median, percentile, round } from './lib/stats.ts';
 import { waitUntil, withTimeLimit } from './lib/wait.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
-const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 60 : 2000));
+const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 30 : 2000));
 const PAGES = Number(process.env.BENCH_PAGES ?? 12);
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
@@ -436,7 +436,7 @@ export async function runServerBench(): Promise<void> {
     const markdown = [
       '# Server benchmarks',
       '',
-      `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Shared 2-core machine:** seven other`,
+      `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Shared 2-core machine:** other`,
       `helpers' builds and tests ran meanwhile; load average (1 / 5 / 15 min) at the end ${load}. Read the ratios, measured side by side.`,
       `The peer is ${serving.peer}, handing out the same bytes as files; the load generator is ${serving.driver}${serving.driver.startsWith('wrk') ? '' : ' (itself a bottleneck at high request rates: it limits both sides alike)'}.`,
       'Errors (failed or non-2xx requests) are summed over the runs.',

@@ -88,7 +88,7 @@ export function readerReport(r: ReaderBenchResults): string {
       `${r.quick ? ' (quick smoke run: few repetitions, read the figures loosely)' : ''}. Raw figures: bench/results/reader.json.`,
     '',
     '**Shared machine.** ' +
-      `${r.machine.cpus}; seven other helpers' builds, tests and benchmarks ran on the same 2 cores while this was measured. ` +
+      `${r.machine.cpus}; other helpers' builds, tests and benchmarks ran on the same 2 cores while this was measured. ` +
       `Load average (1 / 5 / 15 min): ${load(r.machine.loadAverageAtStart)} at the start, ${load(r.machine.loadAverageAtEnd)} at the end. ` +
       'Absolute times swing a lot between runs; the ratios to the naive reader and to the floor, measured in the same run, are what to read.',
     '',
