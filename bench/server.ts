@@ -17,7 +17,6 @@ import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyseContainer } from '../server/media/analyse-container.ts';
 import { startFolio, type RunningFolio } from '../tests/e2e/support/folio-server.ts';
-import { startFolioAt } from './lib/folio-process.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { startNginx } from './lib/nginx.ts';
 import { haveWrk, wrk } from './lib/wrk.ts';
@@ -40,8 +39,7 @@ const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 40 : 50
 const SERVING_PAGES = Number(process.env.BENCH_SERVING_PAGES ?? 4);
 /** BENCH_SERVER_PARTS=serving (or scan) runs one half only; a partial run prints but writes no results. */
 const SERVER_PARTS = new Set((process.env.BENCH_SERVER_PARTS ?? 'scan,serving').split(',').map((part) => part.trim()));
-const TASK_WORKERS = 2;
-const repoRoot = resolvePath(import.meta.dirname, '..'); // the server's default number of analysis workers
+const TASK_WORKERS = 2; // the server's default number of analysis workers
 const EMAIL = 'bench@example.org';
 const PASSWORD = 'bench-password';
 
@@ -293,9 +291,9 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   // cache for the next one.
   for (const book of library.books) await readFile(book);
   const profile = (name: string) => (profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : []);
-  const folio = await startFolioAt(repoRoot, profile('current'));
+  const folio = await startFolio({ nodeOptions: profile('current') });
   const baselineRepo = process.env.BENCH_BASELINE_REPO;
-  const baseline = baselineRepo ? await startFolioAt(baselineRepo, profile('baseline')) : null;
+  const baseline = baselineRepo ? await startFolio({ checkout: baselineRepo, nodeOptions: profile('baseline') }) : null;
   // nginx and wrk when installed (`apt-get install nginx wrk`): the issue's peer and a load generator
   // that leaves the CPU to the servers. Otherwise a Node static server and a fetch loop.
   // nginx's workers run as an unprivileged user: the folders must be readable by others.

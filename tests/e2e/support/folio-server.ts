@@ -11,18 +11,26 @@ export interface RunningFolio {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
+export interface StartOptions {
+  /** Puts files read at startup (e.g. oauth2-providers.json) into the data directory first. */
+  prepare?: (dataDir: string) => Promise<void>;
+  /** Another checkout to run the server from (the benchmarks compare two versions); this one by default. */
+  checkout?: string;
+  /** Options for Node itself, e.g. `--cpu-prof` (the benchmarks' profiles). */
+  nodeOptions?: string[];
+}
+
 /**
  * Starts the real server (`node server/main.ts`) on a free port with a fresh data directory and the
- * built client from dist/. Resolves once the server prints the address it listens on. `prepare`
- * may put files read at startup (e.g. oauth2-providers.json) into the data directory first.
+ * built client from dist/. Resolves once the server prints the address it listens on.
  */
-export async function startFolio(options: { prepare?: (dataDir: string) => Promise<void> } = {}): Promise<RunningFolio> {
+export async function startFolio(options: StartOptions = {}): Promise<RunningFolio> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'folio-e2e-data-'));
   await options.prepare?.(dataDir);
   const child = spawn(
     process.execPath,
-    ['server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'dist', '--log-level', 'warn'],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
+    [...(options.nodeOptions ?? []), 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'dist', '--log-level', 'warn'],
+    { cwd: options.checkout ?? repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
   );
   const url = await waitForListeningLine(child);
   return {
