@@ -78,12 +78,12 @@ export default defineConfig({
               makeFolder: async (context: BrowserCommandContext, name: string) => (await browserCommands()).makeFolder(context, name),
               writeImportFolder: async (context: BrowserCommandContext, name: string, books: SeedSeries['books'], broken: string[]) =>
                 (await browserCommands()).writeImportFolder(context, name, books, broken),
-              failRequests: async (context: BrowserCommandContext, pattern: string, status: number, body: string) =>
-                (await browserCommands()).failRequests(context, pattern, status, body),
-              restoreRequests: async (context: BrowserCommandContext, pattern: string) =>
-                (await browserCommands()).restoreRequests(context, pattern),
-              failedRequests: async (context: BrowserCommandContext, pattern: string) =>
-                (await browserCommands()).failedRequests(context, pattern),
+              failRequests: async (context: BrowserCommandContext, pattern: string, status: number, body: string, method?: string) =>
+                (await browserCommands()).failRequests(context, pattern, status, body, method),
+              restoreRequests: async (context: BrowserCommandContext, pattern: string, method?: string) =>
+                (await browserCommands()).restoreRequests(context, pattern, method),
+              failedRequests: async (context: BrowserCommandContext, pattern: string, method?: string) =>
+                (await browserCommands()).failedRequests(context, pattern, method),
             },
             enabled: true,
             headless: true,

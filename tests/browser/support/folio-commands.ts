@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Route } from 'playwright';
+import type { Request, Route } from 'playwright';
 import type {} from '@vitest/browser-playwright';
 import type { BrowserCommand } from 'vitest/node';
 import { createBrokenCbz, createCbz, type ComicInfoSpec, type Rgb } from '../../fixtures/comics.ts';
@@ -92,28 +92,59 @@ export const makeFolder: BrowserCommand<[name: string]> = async (_context, name)
 };
 
 /**
- * Makes the browser answer requests whose URL matches `pattern` with `status` and `body`, without
- * reaching the server: for the few failures a real server cannot be asked to produce on demand.
+ * Makes the browser answer requests whose URL matches `pattern` (and, when given, whose method is
+ * `method`) with `status` and `body`, without reaching the server: for the few failures a real
+ * server cannot be asked to produce on demand. Only the calling test file's requests are answered
+ * (the files share one page, each in its frame); a worker's request, which names no frame, is
+ * answered when it matches.
  */
-export const failRequests: BrowserCommand<[pattern: string, status: number, body: string]> = async (context, pattern, status, body) => {
+export const failRequests: BrowserCommand<[pattern: string, status: number, body: string, method?: string]> = async (
+  context,
+  pattern,
+  status,
+  body,
+  method,
+) => {
+  const ownFrame = context.testPath ? encodeURIComponent(context.testPath) : undefined;
   const failure = {
     answered: 0,
     handler: async (route: Route) => {
+      const request = route.request();
+      if ((method && request.method() !== method) || !fromFrame(request, ownFrame)) return route.fallback();
       await route.fulfill({ status, body, contentType: 'application/json' });
       failure.answered += 1;
     },
   };
-  failing.set(pattern, failure);
+  failing.set(`${method ?? '*'} ${pattern}`, failure);
   await context.page.route(new RegExp(pattern), failure.handler);
 };
+
+/**
+ * Whether the request comes from the test file's frame. A worker's request names no test frame (it
+ * is reported on the page or on none): it is answered when it matches, the pattern being the test's.
+ */
+function fromFrame(request: Request, ownFrame: string | undefined): boolean {
+  if (!ownFrame) return true;
+  let frameUrl: string;
+  try {
+    frameUrl = request.frame().url();
+  } catch (error) {
+    if (error instanceof Error && /frame/i.test(error.message)) return true;
+    throw error;
+  }
+  return !frameUrl.includes('iframeId=') || frameUrl.includes(ownFrame);
+}
+
 const failing = new Map<string, { answered: number; handler: (route: Route) => Promise<void> }>();
 
 /** How many requests the failure for `pattern` has answered so far. */
-export const failedRequests: BrowserCommand<[pattern: string]> = async (_context, pattern) => failing.get(pattern)?.answered ?? 0;
+export const failedRequests: BrowserCommand<[pattern: string, method?: string]> = async (_context, pattern, method) =>
+  failing.get(`${method ?? '*'} ${pattern}`)?.answered ?? 0;
 
 /** Lets requests matching `pattern` reach the server again (other tests' failures stay). */
-export const restoreRequests: BrowserCommand<[pattern: string]> = async (context, pattern) => {
-  const failure = failing.get(pattern);
-  failing.delete(pattern);
+export const restoreRequests: BrowserCommand<[pattern: string, method?: string]> = async (context, pattern, method) => {
+  const key = `${method ?? '*'} ${pattern}`;
+  const failure = failing.get(key);
+  failing.delete(key);
   if (failure) await context.page.unroute(new RegExp(pattern), failure.handler);
 };

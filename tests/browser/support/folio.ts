@@ -8,9 +8,9 @@ declare module 'vitest/browser' {
     seedLibrary: (name: string, series: SeedSeries[]) => Promise<string>;
     makeFolder: (name: string) => Promise<string>;
     writeImportFolder: (name: string, books: SeedSeries['books'], broken: string[]) => Promise<string>;
-    failRequests: (pattern: string, status: number, body: string) => Promise<void>;
-    restoreRequests: (pattern: string) => Promise<void>;
-    failedRequests: (pattern: string) => Promise<number>;
+    failRequests: (pattern: string, status: number, body: string, method?: string) => Promise<void>;
+    restoreRequests: (pattern: string, method?: string) => Promise<void>;
+    failedRequests: (pattern: string, method?: string) => Promise<number>;
   }
 }
 
@@ -57,14 +57,19 @@ export function writeImportFolder(name: string, books: SeedSeries['books'], brok
 }
 
 /**
- * Answers requests matching `pattern` with an error, in the browser, until `restore()`: for failures
- * the real server cannot be made to produce on demand.
+ * Answers this file's requests matching `pattern` (and `method`, when given) with `status` and
+ * `body`, in the browser, until `restore()`: for answers the real server cannot be made to give on
+ * demand. Say in the test why the real server would not do.
  */
 export async function failRequests(
   pattern: RegExp,
   status: number,
   body: unknown,
+  method?: string,
 ): Promise<{ answered: () => Promise<number>; restore: () => Promise<void> }> {
-  await commands.failRequests(pattern.source, status, JSON.stringify(body));
-  return { answered: () => commands.failedRequests(pattern.source), restore: () => commands.restoreRequests(pattern.source) };
+  await commands.failRequests(pattern.source, status, JSON.stringify(body), method);
+  return {
+    answered: () => commands.failedRequests(pattern.source, method),
+    restore: () => commands.restoreRequests(pattern.source, method),
+  };
 }
