@@ -16,7 +16,14 @@ beforeAll(async () => {
     { folder: 'Edited Saga', books: [{ name: 'Edited Saga 01', pages: [[255, 0, 0]], comicInfo: { series: 'Edited Saga', number: '1', writer: 'Ann' } }] },
   ]);
   const books = await rest<Page<BookDto>>('GET', `/api/v1/books?library_id=${libraryId}`);
-  BOOK = await rest<BookDto>('GET', `/api/v1/books/${books.content[0]?.id}`);
+  // ComicInfo is imported after the analysis seedLibrary waits for: wait for its author too.
+  BOOK = await vi.waitUntil(
+    async () => {
+      const book = await rest<BookDto>('GET', `/api/v1/books/${books.content[0]?.id}`);
+      return book.metadata.authors.length > 0 ? book : undefined;
+    },
+    { timeout: 15_000, interval: 50 },
+  );
   SERIES = await rest<SeriesDto>('GET', `/api/v1/series/${BOOK.seriesId}`);
 });
 
