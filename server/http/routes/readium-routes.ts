@@ -99,10 +99,14 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     return new Map(spine.map((item, index) => [item.path, pages[index]!]));
   };
 
-  /** The EPUB's package, read from its archive; a file gone missing is a 404 as for pages. */
+  /**
+   * The EPUB's package, read from its archive. A file gone missing is a 404 as for pages; a busy
+   * server (503) or a damaged package (422) is answered as such by the error handler.
+   */
   const publicationOf = (target: ReadableBook) =>
-    epubPublication(ctx, target.book, target.media).catch(() => {
-      throw notFound('File not found, it may have moved');
+    epubPublication(ctx, target.book, target.media).catch((error: unknown) => {
+      if (error instanceof MediaError && error.code === 'ERR_1000') throw notFound('File not found, it may have moved');
+      throw error;
     });
 
   const manifest = async (request: FastifyRequest, target: ReadableBook, profile: Profile): Promise<WPPublication> => {

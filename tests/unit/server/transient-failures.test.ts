@@ -102,6 +102,23 @@ describe('transient failures', () => {
     expect(served.statusCode).toBe(200);
   });
 
+  it("an EPUB's manifest asked for while every archive handle is busy is a 503 to retry, not a 404", async () => {
+    await createImageEpub(join(dir, 'library', 'Pictures', 'Pictures.epub'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+    const library = await addLibrary(server, join(dir, 'library'));
+    const books = server.app.folio.repos.books.findByLibrary(library.id);
+    const a = books.find((b) => b.name === 'A')!;
+    const epub = books.find((b) => b.name === 'Pictures')!;
+
+    const stream = await (await server.app.folio.archives.get(a.url, `${a.fileSize}:${a.fileLastModified}`)).openEntry('page-001.png');
+    const busy = await server.app.inject({ method: 'GET', url: `/api/v1/books/${epub.id}/manifest/epub`, headers: server.admin });
+    stream.destroy();
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers['retry-after']).toBeDefined();
+    const served = await server.app.inject({ method: 'GET', url: `/api/v1/books/${epub.id}/manifest/epub`, headers: server.admin });
+    expect(served.statusCode).toBe(200);
+    expect(served.json().readingOrder).toHaveLength(1);
+  });
+
   it('a scan that fails (out of descriptors) is logged, counted and retried until it succeeds', async () => {
     const series = server.app.folio.repos.series;
     const findByLibrary = series.findByLibrary.bind(series);
