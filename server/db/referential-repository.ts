@@ -1,13 +1,15 @@
 import type { Db } from './database.ts';
 import { type SqlFragment, joinFragments, sql } from './search/sql-fragment.ts';
+import { SERIES_COLUMNS as SERIES_ROW, contentRestriction } from './search/content-restriction.ts';
 import type { Author } from './stored-values.ts';
+import type { User } from './user-repository.ts';
 
 /**
- * Which series (and their books) a pick list draws from. `restriction` is the caller's content
- * restriction on series rows (alias `s`); each id list, when not empty, keeps only what it names.
+ * Which series (and their books) a pick list draws from: what `restrictedTo` (the caller) may see;
+ * each id list, when not empty, keeps only what it names.
  */
 export interface ReferentialScope {
-  restriction?: SqlFragment;
+  restrictedTo?: User;
   libraryIds: string[];
   collectionIds: string[];
   seriesIds: string[];
@@ -19,7 +21,8 @@ const placeholders = (values: unknown[]) => values.map(() => '?').join(', ');
 
 function seriesScope(scope: ReferentialScope): SqlFragment {
   const parts: SqlFragment[] = [];
-  if (scope.restriction) parts.push(scope.restriction);
+  const restriction = scope.restrictedTo && contentRestriction(scope.restrictedTo, SERIES_ROW);
+  if (restriction) parts.push(restriction);
   if (scope.libraryIds.length) parts.push(sql(`s.library_id IN (${placeholders(scope.libraryIds)})`, ...scope.libraryIds));
   if (scope.collectionIds.length) {
     parts.push(

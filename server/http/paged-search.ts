@@ -1,40 +1,20 @@
 import type { FastifyRequest } from 'fastify';
 import type { BookDto, Page, SeriesDto } from '../../src/api/types.ts';
 import type { FolioContext } from '../domain/context.ts';
-import { contentRestriction } from '../db/search/content-restriction.ts';
 import type { BookQuery } from '../db/search/book-search.ts';
 import { SearchConditionError } from '../db/search/conditions.ts';
 import type { SeriesQuery } from '../db/search/series-search.ts';
 import type { SortOrder } from '../db/search/sort.ts';
-import type { SqlFragment } from '../db/search/sql-fragment.ts';
-import type { User } from '../db/user-repository.ts';
 import { toBookDto } from './dto/book-dto.ts';
 import { toSeriesDto } from './dto/series-dto.ts';
 import { badRequest } from './errors.ts';
 import { caller, callerIsAdmin } from './guards.ts';
 import { type Paging, toPage } from './paging.ts';
 
-/**
- * SQL restriction to what a user may see: shared libraries, age rating and labels
- * (domain/content-restrictions.ts). `column` is the query's library id column, `s.` (series) or
- * another alias whose table has `series_id` (books).
- */
-export function libraryRestriction(user: User, column: string): SqlFragment | undefined {
-  const alias = column.split('.')[0];
-  return contentRestriction(user, { library: column, series: alias === 's' ? 's.id' : `${alias}.series_id` });
-}
-
 /** A condition the caller wrote wrongly is their mistake (400), anything else is ours. */
 export function rethrowSearchError(error: unknown): never {
   if (error instanceof SearchConditionError) throw badRequest(error.message);
   throw error;
-}
-
-/** Both fragments (either may be absent). */
-export function and(...parts: (SqlFragment | undefined)[]): SqlFragment | undefined {
-  const present = parts.filter((p): p is SqlFragment => p !== undefined);
-  if (present.length === 0) return undefined;
-  return { sql: present.map((p) => `(${p.sql})`).join(' AND '), params: present.flatMap((p) => p.params) };
 }
 
 type PageQuery<Q> = Omit<Q, 'userId' | 'limit' | 'offset' | 'sort'> & { sort?: SortOrder[] };
@@ -50,7 +30,7 @@ export function bookPage(ctx: FolioContext, request: FastifyRequest, paging: Pag
       ...query,
       userId: user.id,
       sort: query.sort ?? paging.sort,
-      extra: and(query.extra, libraryRestriction(user, 'b.library_id')),
+      restrictedTo: user,
       limit: paging.unpaged ? null : paging.size,
       offset: paging.page * paging.size,
     });
@@ -70,7 +50,7 @@ export function seriesPage(ctx: FolioContext, request: FastifyRequest, paging: P
       ...query,
       userId: user.id,
       sort: query.sort ?? paging.sort,
-      extra: and(query.extra, libraryRestriction(user, 's.library_id')),
+      restrictedTo: user,
       limit: paging.unpaged ? null : paging.size,
       offset: paging.page * paging.size,
     });

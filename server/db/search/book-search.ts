@@ -1,4 +1,6 @@
 import type { Db } from '../database.ts';
+import type { User } from '../user-repository.ts';
+import { BOOK_COLUMNS, contentRestriction } from './content-restriction.ts';
 import {
   type FieldCompiler,
   authorOps,
@@ -107,6 +109,8 @@ export interface BookQuery {
   fullTextSearch?: string;
   /** Extra SQL restriction (e.g. a special list's own rule). */
   extra?: SqlFragment;
+  /** The user whose content restrictions (shared libraries, age rating, labels) apply. */
+  restrictedTo?: User;
   sort: SortOrder[];
   defaultSort?: SortOrder[];
   /** null = everything. */
@@ -154,5 +158,7 @@ function whereClause(query: BookQuery): SqlFragment {
     if (words) parts.push(words);
   }
   if (query.extra) parts.push(query.extra);
+  const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, BOOK_COLUMNS);
+  if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
 }

@@ -1,4 +1,6 @@
 import type { Db } from '../database.ts';
+import type { User } from '../user-repository.ts';
+import { SERIES_COLUMNS, contentRestriction } from './content-restriction.ts';
 import {
   type FieldCompiler,
   authorOps,
@@ -100,6 +102,8 @@ export interface SeriesQuery {
   condition?: unknown;
   fullTextSearch?: string;
   extra?: SqlFragment;
+  /** The user whose content restrictions (shared libraries, age rating, labels) apply. */
+  restrictedTo?: User;
   sort: SortOrder[];
   defaultSort?: SortOrder[];
   limit: number | null;
@@ -131,5 +135,7 @@ function whereClause(query: SeriesQuery): SqlFragment {
     if (words) parts.push(words);
   }
   if (query.extra) parts.push(query.extra);
+  const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, SERIES_COLUMNS);
+  if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
 }

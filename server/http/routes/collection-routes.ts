@@ -16,7 +16,7 @@ import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
-import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
+import { rethrowSearchError } from '../paged-search.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
@@ -127,7 +127,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
       const { ids } = ctx.repos.search.series({
         userId: user.id,
         condition: { allOf: [{ collectionId: { operator: 'is', value: collection.id } }, seriesConditionFromQuery(request.query)] },
-        extra: libraryRestriction(user, 's.library_id'),
+        restrictedTo: user,
         sort: [],
         limit: null,
         offset: 0,

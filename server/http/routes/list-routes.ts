@@ -6,7 +6,7 @@ import { caller } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
 import { type RawQuery, booleanParam, listParam, stringParam } from '../query-params.ts';
-import { bookPage, libraryRestriction, rethrowSearchError, seriesPage } from '../paged-search.ts';
+import { bookPage, rethrowSearchError, seriesPage } from '../paged-search.ts';
 import { type FolioApp, ListQuery, Nullable, OptionalBody, type Static, Type } from '../schemas.ts';
 
 interface SearchBody {
@@ -45,7 +45,7 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
       const { ids } = ctx.repos.search.series({
         userId: user.id,
         ...body,
-        extra: libraryRestriction(user, 's.library_id'),
+        restrictedTo: user,
         sort: [],
         limit: null,
         offset: 0,

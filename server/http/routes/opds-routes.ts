@@ -1,14 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
 import { onDeckRestriction } from '../../db/search/special-lists.ts';
-import type { SqlFragment } from '../../db/search/sql-fragment.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Link, NAVIGATION, feed, xml } from '../opds/atom.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
-import { libraryRestriction } from '../paged-search.ts';
 import { type FolioApp, IdParams, NamedQuery } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
@@ -31,15 +29,15 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return links;
   };
 
-  const seriesEntries = (user: User, extra: SqlFragment | undefined, query: RawQuery, base: string) => {
+  /** Series the user may see, of one library when `libraryId` is given. */
+  const seriesEntries = (user: User, libraryId: string | undefined, query: RawQuery, base: string) => {
     const page = pageOf(query);
-    const restriction = libraryRestriction(user, 's.library_id');
-    const parts = [restriction, extra].filter((p): p is SqlFragment => p !== undefined);
+    const notDeleted = { deleted: { operator: 'isFalse' } };
     const result = ctx.repos.search.series({
       userId: user.id,
       fullTextSearch: stringParam(query, 'search'),
-      condition: { deleted: { operator: 'isFalse' } },
-      extra: parts.length ? { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) } : undefined,
+      condition: libraryId ? { allOf: [notDeleted, { libraryId: { operator: 'is', value: libraryId } }] } : notDeleted,
+      restrictedTo: user,
       sort: [],
       limit: PAGE_SIZE,
       offset: page * PAGE_SIZE,
@@ -142,7 +140,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library || !canAccessLibrary(user, library.id)) throw notFound();
     const base = `/opds/v1.2/libraries/${library.id}`;
-    const { entries, links } = seriesEntries(user, { sql: 's.library_id = ?', params: [library.id] }, request.query, base);
+    const { entries, links } = seriesEntries(user, library.id, request.query, base);
     return send(reply, NAVIGATION, feed({ id: `library-${library.id}`, title: library.name, updated: now(), selfHref: base, kind: NAVIGATION, links, entries }));
   });
 
@@ -163,7 +161,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const result = ctx.repos.search.books({
       userId: user.id,
       condition: { allOf: [{ seriesId: { operator: 'is', value: series.id } }, { deleted: { operator: 'isFalse' } }] },
-      extra: libraryRestriction(user, 'b.library_id'),
+      restrictedTo: user,
       sort: [],
       defaultSort: [{ property: 'metadata.numberSort', direction: 'asc' }],
       limit: PAGE_SIZE,
@@ -187,11 +185,10 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.get('/opds/v1.2/ondeck', { schema: { querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
     const user = caller(request);
-    const restriction = libraryRestriction(user, 'b.library_id');
-    const deck = onDeckRestriction(user.id);
     const result = ctx.repos.search.books({
       userId: user.id,
-      extra: restriction ? { sql: `(${deck.sql}) AND (${restriction.sql})`, params: [...deck.params, ...restriction.params] } : deck,
+      extra: onDeckRestriction(user.id),
+      restrictedTo: user,
       sort: [{ property: 'seriesLastRead', direction: 'desc' }],
       limit: PAGE_SIZE,
       offset: 0,

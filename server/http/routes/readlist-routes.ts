@@ -16,7 +16,7 @@ import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
-import { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
+import { rethrowSearchError } from '../paged-search.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
@@ -61,7 +61,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
       const { ids } = ctx.repos.search.books({
         userId: user.id,
         condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, bookConditionFromQuery(query)] },
-        extra: libraryRestriction(user, 'b.library_id'),
+        restrictedTo: user,
         sort: [],
         defaultSort: [
           { property: 'metadata.releaseDate', direction: 'asc' },

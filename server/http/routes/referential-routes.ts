@@ -6,7 +6,6 @@ import type { FolioContext } from '../../domain/context.ts';
 import { caller } from '../guards.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
-import { libraryRestriction } from '../paged-search.ts';
 import { type FolioApp, NamedQuery, PAGING_PARAMS } from '../schemas.ts';
 
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' });
@@ -14,7 +13,7 @@ const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensiti
 /** What the caller may see, narrowed by the library/collection/series/read-list query filters. */
 function scopeOf(user: User, query: RawQuery): ReferentialScope {
   return {
-    restriction: libraryRestriction(user, 's.library_id'),
+    restrictedTo: user,
     libraryIds: listParam(query, 'library_id'),
     collectionIds: listParam(query, 'collection_id'),
     seriesIds: listParam(query, 'series_id'),

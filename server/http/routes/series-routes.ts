@@ -13,7 +13,6 @@ import { sendFileBody } from '../send-file.ts';
 import type { User } from '../../db/user-repository.ts';
 import { type FolioApp, IdParams, ListQuery } from '../schemas.ts';
 
-export { libraryRestriction, rethrowSearchError } from '../paged-search.ts';
 
 export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
   const seriesForCaller = (id: string, user: User) => {
