@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import { detectReader } from '../../media/analyse-container.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
 import { zipReader } from '../../media/zip-reader.ts';
+import { syncFile, syncFolder } from './durable-writes.ts';
 import type { FolioContext } from '../context.ts';
 import { renameWithoutReplacing } from './extension-repair.ts';
 import { entryInsideLibrary } from '../library/library-paths.ts';
@@ -20,15 +21,6 @@ export const CONVERTIBLE_MEDIA_TYPES: ReadonlySet<string> = new Set([
 
 const IMAGE_NAME = /\.(jpe?g|png|gif|webp|avif|jxl|heic|heif|bmp|tiff?)$/i;
 
-async function fsyncPath(path: string, flags: string): Promise<void> {
-  const handle = await open(path, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Copies every file entry of `source` into a new zip at `target` (images stored, the rest deflated). */
 async function writeCbz(source: OpenedBook, target: string, mode: number): Promise<void> {
   const zip = new yazl.ZipFile();
@@ -41,7 +33,7 @@ async function writeCbz(source: OpenedBook, target: string, mode: number): Promi
   }
   zip.end();
   await pipeline(zip.outputStream, createWriteStream(target, { mode, flags: 'wx' }));
-  await fsyncPath(target, 'r+');
+  await syncFile(target);
 }
 
 /** True when `copy` holds exactly the file entries of `original`: same names, sizes and bytes. */
@@ -96,7 +88,7 @@ export async function convertBookToCbz(ctx: FolioContext, bookId: string): Promi
     // A RAR wrongly named .cbz is replaced in place; otherwise never overwrite a neighbour.
     if (target === path) await rename(temp, target);
     else await renameWithoutReplacing(temp, target);
-    await fsyncPath(dirname(path), 'r').catch(() => undefined);
+    await syncFolder(dirname(path));
   } catch (error) {
     await rm(temp, { force: true });
     ctx.log(`cannot convert ${book.url} to CBZ`, error);

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
+import { syncFile, syncFolder } from '../book-files/durable-writes.ts';
 import type { FolioContext } from '../context.ts';
 import { entryInsideLibrary } from '../library/library-paths.ts';
 import { hashStream } from './stream-hash.ts';
@@ -45,15 +46,6 @@ const entryStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
   new Promise<Readable>((resolve, reject) =>
     zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(error ?? new Error('no stream')) : resolve(stream))),
   );
-
-async function fsyncPath(path: string, flags: string): Promise<void> {
-  const handle = await open(path, flags);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Pages can only be removed from CBZ/ZIP books: other formats cannot be rewritten faithfully. */
 export const canRemovePages = (mediaType: string | null | undefined) => mediaType === 'application/zip';
@@ -125,9 +117,9 @@ async function removeNow(ctx: FolioContext, bookId: string, pages: PageToRemove[
     }
     out.end();
     await pipeline(out.outputStream, createWriteStream(temp, { mode: before.mode & 0o777, flags: 'wx' }));
-    await fsyncPath(temp, 'r+');
+    await syncFile(temp);
     await rename(temp, path);
-    await fsyncPath(dirname(path), 'r').catch(() => undefined);
+    await syncFolder(dirname(path));
   } catch (error) {
     await rm(temp, { force: true });
     ctx.log(`cannot remove pages from ${path}`, error);
