@@ -18,20 +18,12 @@ export async function pollUntil<T>(
   }
 }
 
-/**
- * Resolves once the clock reads later than `instant` (an ISO date or epoch milliseconds), so the
- * next thing stamped gets a strictly later time than the one stamped at `instant`.
- */
-export async function clockPast(instant: string | number): Promise<void> {
-  const ms = typeof instant === 'number' ? instant : Date.parse(instant);
-  if (Number.isNaN(ms)) throw new Error(`not an instant: ${String(instant)}`);
-  await pollUntil(`the clock to pass ${new Date(ms).toISOString()}`, () => Date.now() > ms, { intervalMs: 1 });
-}
 
 /**
  * Resolves once the clock has moved on from now: whatever is stamped next (by this process or by a
  * server on this machine) gets a strictly later millisecond than anything stamped before the call.
  */
-export function clockTick(): Promise<void> {
-  return clockPast(Date.now());
+export async function clockTick(): Promise<void> {
+  const now = Date.now();
+  await pollUntil(`the clock to move on from ${new Date(now).toISOString()}`, () => Date.now() > now, { intervalMs: 1 });
 }
