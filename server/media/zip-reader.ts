@@ -20,6 +20,21 @@ export const zipReader: BookReader = {
 };
 
 async function openZip(filePath: string): Promise<OpenedBook> {
+  const zipfile = await openZipFile(filePath);
+  try {
+    return new OpenedZip(zipfile, await readAllEntries(zipfile));
+  } catch (listError) {
+    zipfile.close();
+    throw new MediaError('ERR_1008', `cannot list zip entries: ${String(listError)}`, { cause: listError });
+  }
+}
+
+/**
+ * A zip file opened through our own file reader (below), entries not read yet (lazyEntries) and
+ * names left undecoded. ERR_1000 when the file cannot be read, ERR_1008 when it is not a zip.
+ * Shared with archive-rewrite.ts, which lists every entry itself.
+ */
+export async function openZipFile(filePath: string): Promise<yauzl.ZipFile> {
   let file: FileHandle;
   let size: number;
   try {
@@ -36,9 +51,8 @@ async function openZip(filePath: string): Promise<OpenedBook> {
   const reader = new FileRangeReader(file);
   // yauzl reports a failed close as an 'error' event; nothing is waiting for it by then.
   reader.on('error', (error: Error) => process.emitWarning(`closing ${filePath} failed: ${error.message}`));
-  let zipfile: yauzl.ZipFile;
   try {
-    zipfile = await new Promise<yauzl.ZipFile>((resolve, reject) => {
+    return await new Promise<yauzl.ZipFile>((resolve, reject) => {
       yauzl.fromRandomAccessReader(
         reader,
         size,
@@ -49,12 +63,6 @@ async function openZip(filePath: string): Promise<OpenedBook> {
   } catch (error) {
     await file.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });
-  }
-  try {
-    return new OpenedZip(zipfile, await readAllEntries(zipfile));
-  } catch (listError) {
-    zipfile.close();
-    throw new MediaError('ERR_1008', `cannot list zip entries: ${String(listError)}`, { cause: listError });
   }
 }
 

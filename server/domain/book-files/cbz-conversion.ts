@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import yazl from 'yazl';
 import { detectReader } from '../../media/analyse-container.ts';
+import { copyBookToZip } from '../../media/archive-rewrite.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
 import { zipReader } from '../../media/zip-reader.ts';
 import { syncFile, syncFolder } from './durable-writes.ts';
@@ -18,23 +16,6 @@ export const CONVERTIBLE_MEDIA_TYPES: ReadonlySet<string> = new Set([
   'application/x-rar-compressed; version=4',
   'application/x-rar-compressed; version=5',
 ]);
-
-const IMAGE_NAME = /\.(jpe?g|png|gif|webp|avif|jxl|heic|heif|bmp|tiff?)$/i;
-
-/** Copies every file entry of `source` into a new zip at `target` (images stored, the rest deflated). */
-async function writeCbz(source: OpenedBook, target: string, mode: number): Promise<void> {
-  const zip = new yazl.ZipFile();
-  const mtime = new Date();
-  for (const entry of source.entries()) {
-    if (entry.isDirectory) continue;
-    zip.addReadStreamLazy(entry.name, { mtime, compress: !IMAGE_NAME.test(entry.name), size: entry.uncompressedSize }, (callback) => {
-      source.openEntry(entry.name).then((stream) => callback(null, stream), (error: Error) => callback(error, undefined as never));
-    });
-  }
-  zip.end();
-  await pipeline(zip.outputStream, createWriteStream(target, { mode, flags: 'wx' }));
-  await syncFile(target);
-}
 
 /** True when `copy` holds exactly the file entries of `original`: same names, sizes and bytes. */
 async function sameEntries(original: OpenedBook, copy: OpenedBook): Promise<boolean> {
@@ -80,7 +61,8 @@ export async function convertBookToCbz(ctx: FolioContext, bookId: string): Promi
     // The file changed since analysis: the next scan re-analyses it, conversion waits for that.
     if (before.size !== book.fileSize || Math.floor(before.mtimeMs) !== book.fileLastModified) return false;
     source = await (await detectReader(path)).open(path);
-    await writeCbz(source, temp, before.mode & 0o777);
+    await copyBookToZip(source, temp, before.mode & 0o777);
+    await syncFile(temp);
     copy = await zipReader.open(temp);
     if (!(await sameEntries(source, copy))) throw new Error('the CBZ copy does not match the original');
     copy.close();

@@ -1,51 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import yauzl from 'yauzl';
-import yazl from 'yazl';
+import { openZipForRewrite } from '../../media/archive-rewrite.ts';
 import { syncFile, syncFolder } from '../book-files/durable-writes.ts';
 import type { FolioContext } from '../context.ts';
 import { entryInsideLibrary } from '../library/library-paths.ts';
 import { hashStream } from './stream-hash.ts';
-// Same decoding as the zip reader, so names match what analysis recorded.
-import { decodeEntryName } from '../../media/zip-reader.ts';
 
 export interface PageToRemove {
   fileName: string;
   hash: string;
 }
-
-interface ZipEntry {
-  name: string;
-  entry: yauzl.Entry;
-}
-
-function openZip(path: string): Promise<{ zip: yauzl.ZipFile; entries: ZipEntry[] }> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error('cannot open zip'));
-      const entries: ZipEntry[] = [];
-      zip.on('entry', (entry: yauzl.Entry) => {
-        entries.push({ name: decodeEntryName(entry), entry });
-        zip.readEntry();
-      });
-      zip.once('end', () => resolve({ zip, entries }));
-      zip.once('error', (e) => {
-        zip.close();
-        reject(e);
-      });
-      zip.readEntry();
-    });
-  });
-}
-
-const entryStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
-  new Promise<Readable>((resolve, reject) =>
-    zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(error ?? new Error('no stream')) : resolve(stream))),
-  );
 
 /** Pages can only be removed from CBZ/ZIP books: other formats cannot be rewritten faithfully. */
 export const canRemovePages = (mediaType: string | null | undefined) => mediaType === 'application/zip';
@@ -92,31 +57,16 @@ async function removeNow(ctx: FolioContext, bookId: string, pages: PageToRemove[
   if (before.size !== book.fileSize || Math.floor(before.mtimeMs) !== book.fileLastModified) return;
 
   const wanted = new Map(pages.map((p) => [p.fileName, p.hash]));
-  const { zip, entries } = await openZip(path);
+  const zip = await openZipForRewrite(path);
   const removed: { name: string; hash: string }[] = [];
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.folio-tmp`);
   try {
-    for (const { name, entry } of entries) {
-      const expected = wanted.get(name);
-      if (expected && (await hashStream(await entryStream(zip, entry))) === expected) removed.push({ name, hash: expected });
+    for (const entry of zip.entries) {
+      const expected = wanted.get(entry.name);
+      if (expected && (await hashStream(await zip.openEntry(entry))) === expected) removed.push({ name: entry.name, hash: expected });
     }
     if (removed.length === 0 || removed.length >= media.pageCount) return;
-    const removedNames = new Set(removed.map((r) => r.name));
-    const out = new yazl.ZipFile();
-    for (const { name, entry } of entries) {
-      if (removedNames.has(name)) continue;
-      if (name.endsWith('/')) {
-        out.addEmptyDirectory(name, { mtime: entry.getLastModDate() });
-        continue;
-      }
-      out.addReadStreamLazy(
-        name,
-        { mtime: entry.getLastModDate(), compress: entry.compressionMethod !== 0, size: entry.uncompressedSize },
-        (callback) => zip.openReadStream(entry, (error, stream) => callback(error, stream as Readable)),
-      );
-    }
-    out.end();
-    await pipeline(out.outputStream, createWriteStream(temp, { mode: before.mode & 0o777, flags: 'wx' }));
+    await zip.writeWithout(new Set(removed.map((r) => r.name)), temp, before.mode & 0o777);
     await syncFile(temp);
     await rename(temp, path);
     await syncFolder(dirname(path));

@@ -1,0 +1,160 @@
+import { createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { MediaError, type OpenedBook } from './book-reader.ts';
+import { decodeEntryName, openZipFile } from './zip-reader.ts';
+
+/*
+ * Book files rewritten as zips (CBZ conversion of a RAR, pages removed from a CBZ). This module
+ * only writes the new archive to a path that must not exist yet; the domain decides what goes in,
+ * checks the result, flushes it to the disk and puts it in the book's place.
+ */
+
+/** One member of a zip being written: how it is stored and where its bytes come from. */
+interface ZipMember {
+  name: string;
+  directory: boolean;
+  mtime: Date;
+  compress: boolean;
+  size: number;
+  open: () => Promise<Readable>;
+}
+
+/**
+ * Writes `members` in order into a new zip file at `target`, created with `mode` (never replacing
+ * a file there: 'wx'). Each member is opened only when the writer reaches it.
+ */
+async function writeZipFile(target: string, mode: number, members: Iterable<ZipMember>): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const member of members) {
+    if (member.directory) {
+      zip.addEmptyDirectory(member.name, { mtime: member.mtime });
+      continue;
+    }
+    zip.addReadStreamLazy(member.name, { mtime: member.mtime, compress: member.compress, size: member.size }, (callback) => {
+      member.open().then(
+        (stream) => callback(null, stream),
+        (error: Error) => callback(error, undefined as never),
+      );
+    });
+  }
+  zip.end();
+  await pipeline(zip.outputStream, createWriteStream(target, { mode, flags: 'wx' }));
+}
+
+/** Entry names of already-compressed images, which a CBZ stores instead of deflating again. */
+const IMAGE_NAME = /\.(jpe?g|png|gif|webp|avif|jxl|heic|heif|bmp|tiff?)$/i;
+
+/**
+ * A CBZ holding every file entry of `source` (any format Folio reads), byte for byte: images are
+ * stored, the rest deflated, every entry dated now. Folders are left out (a zip needs none).
+ */
+export async function copyBookToZip(source: OpenedBook, target: string, mode: number): Promise<void> {
+  const mtime = new Date();
+  const members = source
+    .entries()
+    .filter((entry) => !entry.isDirectory)
+    .map((entry) => ({
+      name: entry.name,
+      directory: false,
+      mtime,
+      compress: !IMAGE_NAME.test(entry.name),
+      size: entry.uncompressedSize,
+      open: () => source.openEntry(entry.name),
+    }));
+  await writeZipFile(target, mode, members);
+}
+
+/** One entry of a zip as it is stored (every entry, in order, repeated names included). */
+export interface StoredZipEntry {
+  /** Decoded like the zip reader does, so it matches the names analysis recorded. */
+  readonly name: string;
+}
+
+/** A zip opened to be written again with some entries left out. */
+export interface RewritableZip {
+  readonly entries: readonly StoredZipEntry[];
+  /** The bytes of one of `entries`. */
+  openEntry(entry: StoredZipEntry): Promise<Readable>;
+  /**
+   * Writes a new zip at `target` (created with `mode`, never replacing a file) with every entry
+   * except those named in `without`, each kept as stored: same order, date and compression.
+   */
+  writeWithout(without: ReadonlySet<string>, target: string, mode: number): Promise<void>;
+  close(): void;
+}
+
+class Rewrite implements RewritableZip {
+  readonly entries: readonly StoredZipEntry[];
+  private readonly zipfile: yauzl.ZipFile;
+  private readonly raw = new Map<StoredZipEntry, yauzl.Entry>();
+
+  constructor(zipfile: yauzl.ZipFile, entries: yauzl.Entry[]) {
+    this.zipfile = zipfile;
+    this.entries = entries.map((raw) => {
+      const entry = { name: decodeEntryName(raw) };
+      this.raw.set(entry, raw);
+      return entry;
+    });
+  }
+
+  openEntry(entry: StoredZipEntry): Promise<Readable> {
+    const raw = this.raw.get(entry);
+    if (!raw) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${entry.name}`));
+    return new Promise((resolve, reject) => {
+      this.zipfile.openReadStream(raw, (error, stream) => {
+        if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${entry.name}: ${String(error)}`, { cause: error }));
+        else resolve(stream);
+      });
+    });
+  }
+
+  writeWithout(without: ReadonlySet<string>, target: string, mode: number): Promise<void> {
+    const kept = this.entries.filter((entry) => !without.has(entry.name));
+    return writeZipFile(
+      target,
+      mode,
+      kept.map((entry) => {
+        const raw = this.raw.get(entry)!;
+        return {
+          name: entry.name,
+          directory: entry.name.endsWith('/'),
+          mtime: raw.getLastModDate(),
+          compress: raw.compressionMethod !== 0,
+          size: raw.uncompressedSize,
+          open: () => this.openEntry(entry),
+        };
+      }),
+    );
+  }
+
+  close(): void {
+    this.zipfile.close();
+  }
+}
+
+/** Opens a zip book to rewrite it; MediaError ERR_1000 when unreadable, ERR_1008 when not a zip. */
+export async function openZipForRewrite(path: string): Promise<RewritableZip> {
+  const zipfile = await openZipFile(path);
+  try {
+    return new Rewrite(zipfile, await listEntries(zipfile));
+  } catch (error) {
+    zipfile.close();
+    throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });
+  }
+}
+
+function listEntries(zipfile: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    zipfile.on('entry', (entry: yauzl.Entry) => {
+      entries.push(entry);
+      zipfile.readEntry();
+    });
+    zipfile.once('end', () => resolve(entries));
+    zipfile.once('error', reject);
+    zipfile.readEntry();
+  });
+}

@@ -1,0 +1,187 @@
+// server/media/archive-rewrite.ts on real archives written here: a RAR copied into a CBZ, and a
+// zip written again without some entries, each checked entry by entry with yauzl.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import yauzl from 'yauzl';
+import yazl from 'yazl';
+import { copyBookToZip, openZipForRewrite } from '../../../server/media/archive-rewrite.ts';
+import { MediaError } from '../../../server/media/book-reader.ts';
+import { rar5Reader } from '../../../server/media/rar-reader.ts';
+import { zipReader } from '../../../server/media/zip-reader.ts';
+import { BLUE, RED, createBrokenCbz, renderPage } from '../../fixtures/index.ts';
+import { writeRar5 } from '../../fixtures/rar.ts';
+
+interface RawEntry {
+  name: string;
+  compressionMethod: number;
+  mtime: number;
+  bytes: Buffer;
+}
+
+/** Every entry of a zip as stored, in order, with its bytes. */
+function readZip(path: string): Promise<RawEntry[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('no zip'));
+      const entries: RawEntry[] = [];
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const done = (bytes: Buffer) => {
+          entries.push({ name: entry.fileName, compressionMethod: entry.compressionMethod, mtime: entry.getLastModDate().getTime(), bytes });
+          zip.readEntry();
+        };
+        if (entry.fileName.endsWith('/')) return done(Buffer.alloc(0));
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', reject);
+          stream.on('end', () => done(Buffer.concat(chunks)));
+        });
+      });
+      zip.once('end', () => {
+        zip.close();
+        resolve(entries);
+      });
+      zip.once('error', reject);
+      zip.readEntry();
+    });
+  });
+}
+
+let dir: string;
+let red: Buffer;
+let blue: Buffer;
+const xml = Buffer.from('<?xml version="1.0"?><ComicInfo><Title>Rewritten</Title></ComicInfo>\n'.repeat(20));
+const stamp = new Date(2021, 4, 6, 7, 8, 10);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'folio-archive-rewrite-'));
+  red = await renderPage({ width: 40, height: 60, color: RED, format: 'jpeg' });
+  blue = await renderPage({ width: 40, height: 60, color: BLUE, format: 'png' });
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('copyBookToZip', () => {
+  it('copies every file of a RAR byte for byte: images stored, the rest deflated', async () => {
+    const rar = await writeRar5(join(dir, 'book.cbr'), [
+      { name: 'pages/001.jpg', data: red },
+      { name: 'pages/002.png', data: blue },
+      { name: 'ComicInfo.xml', data: xml },
+    ]);
+    const source = await rar5Reader.open(rar);
+    const target = join(dir, 'book.cbz');
+    try {
+      await copyBookToZip(source, target, 0o640);
+    } finally {
+      source.close();
+    }
+    const entries = await readZip(target);
+    expect(entries.map((e) => [e.name, e.compressionMethod])).toEqual([
+      ['pages/001.jpg', 0],
+      ['pages/002.png', 0],
+      ['ComicInfo.xml', 8],
+    ]);
+    expect(entries[0]!.bytes.equals(red)).toBe(true);
+    expect(entries[1]!.bytes.equals(blue)).toBe(true);
+    expect(entries[2]!.bytes.equals(xml)).toBe(true);
+    expect((await stat(target)).mode & 0o777).toBe(0o640);
+  });
+
+  it('never replaces a file already at the target', async () => {
+    const rar = await writeRar5(join(dir, 'other.cbr'), [{ name: '001.jpg', data: red }]);
+    const target = join(dir, 'taken.cbz');
+    await writeFile(target, 'somebody else');
+    const source = await rar5Reader.open(rar);
+    try {
+      await expect(copyBookToZip(source, target, 0o644)).rejects.toMatchObject({ code: 'EEXIST' });
+    } finally {
+      source.close();
+    }
+  });
+});
+
+describe('openZipForRewrite', () => {
+  let original: string;
+
+  beforeAll(async () => {
+    original = join(dir, 'original.cbz');
+    const zip = new yazl.ZipFile();
+    zip.addEmptyDirectory('extras/', { mtime: stamp });
+    zip.addBuffer(red, '001.jpg', { compress: false, mtime: stamp });
+    zip.addBuffer(blue, '002.png', { compress: true, mtime: stamp });
+    zip.addBuffer(red, '003.jpg', { compress: false, mtime: stamp });
+    zip.addBuffer(xml, 'ComicInfo.xml', { compress: true, mtime: stamp });
+    zip.end();
+    await pipeline(zip.outputStream, createWriteStream(original));
+  });
+
+  it('lists every entry in order and reads their bytes', async () => {
+    const zip = await openZipForRewrite(original);
+    try {
+      expect(zip.entries.map((e) => e.name)).toEqual(['extras/', '001.jpg', '002.png', '003.jpg', 'ComicInfo.xml']);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await zip.openEntry(zip.entries[2]!)) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(blue)).toBe(true);
+    } finally {
+      zip.close();
+    }
+  });
+
+  it('copies a zip without its folder entries (copyBookToZip takes files only)', async () => {
+    const source = await zipReader.open(original);
+    const target = join(dir, 'copied.cbz');
+    try {
+      await copyBookToZip(source, target, 0o644);
+    } finally {
+      source.close();
+    }
+    expect((await readZip(target)).map((e) => e.name)).toEqual(['001.jpg', '002.png', '003.jpg', 'ComicInfo.xml']);
+  });
+
+  it('writes the zip again without the named entries, the others kept as stored', async () => {
+    const target = join(dir, 'rewritten.cbz');
+    const zip = await openZipForRewrite(original);
+    try {
+      await zip.writeWithout(new Set(['001.jpg']), target, 0o600);
+    } finally {
+      zip.close();
+    }
+    const before = await readZip(original);
+    const after = await readZip(target);
+    expect(after.map((e) => e.name)).toEqual(['extras/', '002.png', '003.jpg', 'ComicInfo.xml']);
+    for (const entry of after) {
+      const same = before.find((e) => e.name === entry.name)!;
+      expect({ name: entry.name, method: entry.compressionMethod, mtime: entry.mtime }).toEqual({
+        name: same.name,
+        method: same.compressionMethod,
+        mtime: same.mtime,
+      });
+      expect(entry.bytes.equals(same.bytes)).toBe(true);
+    }
+    expect((await stat(target)).mode & 0o777).toBe(0o600);
+  });
+
+  it('never replaces a file already at the target', async () => {
+    const target = join(dir, 'occupied.cbz');
+    await writeFile(target, 'somebody else');
+    const zip = await openZipForRewrite(original);
+    try {
+      await expect(zip.writeWithout(new Set(), target, 0o644)).rejects.toMatchObject({ code: 'EEXIST' });
+    } finally {
+      zip.close();
+    }
+  });
+
+  it('refuses a missing file (ERR_1000) and a file that is not a zip (ERR_1008) with MediaError', async () => {
+    await expect(openZipForRewrite(join(dir, 'absent.cbz'))).rejects.toSatisfy((e) => e instanceof MediaError && e.code === 'ERR_1000');
+    const broken = await createBrokenCbz(join(dir, 'broken.cbz'));
+    await expect(openZipForRewrite(broken)).rejects.toSatisfy((e) => e instanceof MediaError && e.code === 'ERR_1008');
+  });
+});
