@@ -60,8 +60,11 @@ export async function readForDecode(stream: Readable, declaredSize: number | nul
   return Buffer.concat(chunks, length);
 }
 
-/** A sharp pipeline on encoded bytes with the pixel and time limits set. */
-export function decoder(input: Buffer): Sharp {
+/**
+ * A sharp pipeline on encoded bytes (or an image file: posters already on disk) with the pixel and
+ * time limits set.
+ */
+export function decoder(input: Buffer | string): Sharp {
   return sharp(input, { failOn: 'none', limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: DECODE_TIMEOUT_SECONDS });
 }
 

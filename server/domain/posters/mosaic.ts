@@ -1,18 +1,32 @@
-import sharp from 'sharp';
+import { renderMosaic } from '../../media/poster-images.ts';
+import type { FolioContext } from '../context.ts';
+import { bookThumbnail } from './book-thumbnails.ts';
+import { seriesPoster } from './series-poster.ts';
 
-const TILE_W = 150;
-const TILE_H = 225;
+/** At most this many posters make a mosaic (2 × 2). */
+const TILES = 4;
 
 /**
- * A 2×2 poster made from up to four images (collection and read-list thumbnails). Missing tiles
- * stay dark; each image is cropped to fill its tile.
+ * A collection's drawn poster: the posters of its first four series that have one, in the order
+ * given (the caller has already left out series the viewer may not see).
  */
-export async function mosaic(images: (string | Buffer)[]): Promise<Buffer> {
-  const tiles = await Promise.all(
-    images.slice(0, 4).map((image) => sharp(image, { failOn: 'none' }).resize(TILE_W, TILE_H, { fit: 'cover' }).jpeg().toBuffer()),
-  );
-  return sharp({ create: { width: TILE_W * 2, height: TILE_H * 2, channels: 3, background: { r: 32, g: 32, b: 32 } } })
-    .composite(tiles.map((input, i) => ({ input, left: (i % 2) * TILE_W, top: Math.floor(i / 2) * TILE_H })))
-    .jpeg({ quality: 85 })
-    .toBuffer();
+export async function seriesMosaic(ctx: FolioContext, seriesIds: readonly string[], userId: string): Promise<Buffer> {
+  const posters: string[] = [];
+  for (const seriesId of seriesIds) {
+    if (posters.length === TILES) break;
+    const poster = await seriesPoster(ctx, seriesId, userId);
+    if (poster) posters.push(poster.absolutePath);
+  }
+  return renderMosaic(posters);
+}
+
+/** A read list's drawn poster: the posters of its first four books that have one, in the order given. */
+export async function bookMosaic(ctx: FolioContext, bookIds: readonly string[]): Promise<Buffer> {
+  const posters: string[] = [];
+  for (const bookId of bookIds) {
+    if (posters.length === TILES) break;
+    const poster = await bookThumbnail(ctx, bookId);
+    if (poster) posters.push(poster.absolutePath);
+  }
+  return renderMosaic(posters);
 }

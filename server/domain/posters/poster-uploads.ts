@@ -1,7 +1,7 @@
-import sharp, { type Metadata } from 'sharp';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
+import { type PosterImageHeader, UnreadableImage, readPosterImageHeader } from '../../media/poster-images.ts';
 import type { OwnedThumbnailRepository, StoredThumbnail } from '../../db/thumbnail-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { STORE_LIMITS } from '../store-limits.ts';
@@ -11,15 +11,6 @@ import type { FolioEvent } from '../events.ts';
 export type PosterOwner = 'books' | 'series' | 'collections' | 'readlists';
 
 export class PosterError extends Error {}
-
-const FORMAT_TYPES: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  avif: 'image/avif',
-  heif: 'image/heif',
-};
 
 export function posterRepository(ctx: FolioContext, kind: PosterOwner): OwnedThumbnailRepository {
   switch (kind) {
@@ -62,21 +53,21 @@ export async function storeUploadedPoster(
   bytes: Buffer,
   select: boolean,
 ): Promise<StoredThumbnail> {
-  let meta: Metadata;
+  let image: PosterImageHeader | null;
   try {
-    meta = await sharp(bytes).metadata();
+    image = await readPosterImageHeader(bytes);
   } catch (error) {
-    // sharp reads no image header in it: the upload is refused, with sharp's reason kept as cause.
-    throw new PosterError('The file is not an image', { cause: error });
+    // No image header in it: the upload is refused, with the reason kept as cause.
+    if (error instanceof UnreadableImage) throw new PosterError('The file is not an image', { cause: error });
+    throw error;
   }
-  const mediaType = FORMAT_TYPES[meta.format ?? ''];
-  if (!mediaType || !meta.width || !meta.height) throw new PosterError('Unsupported image format');
+  if (!image) throw new PosterError('Unsupported image format');
   const uploaded = posterRepository(ctx, kind).list(ownerId).filter((t) => t.type === 'USER_UPLOADED').length;
   const { perItem } = STORE_LIMITS.uploadedPosters;
   if (uploaded >= perItem) throw new PosterError(`At most ${perItem} uploaded posters per item: delete one first`);
   const now = Date.now();
   const id = newId(now);
-  const relative = join('thumbnails', kind, `${ownerId}-${id}.${meta.format}`);
+  const relative = join('thumbnails', kind, `${ownerId}-${id}.${image.format}`);
   await mkdir(join(ctx.dataDir, 'thumbnails', kind), { recursive: true });
   await writeFile(join(ctx.dataDir, relative), bytes);
   const row: StoredThumbnail = {
@@ -85,9 +76,9 @@ export async function storeUploadedPoster(
     type: 'USER_UPLOADED',
     filePath: relative,
     selected: select,
-    mediaType,
-    width: meta.width,
-    height: meta.height,
+    mediaType: image.mediaType,
+    width: image.width,
+    height: image.height,
     fileSize: bytes.length,
     created: now,
     lastModified: now,

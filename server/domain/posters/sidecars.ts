@@ -1,20 +1,12 @@
-import sharp, { type Metadata } from 'sharp';
 import { stat } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { newId } from '../../db/ids.ts';
+import { type PosterImageHeader, readPosterImageHeader } from '../../media/poster-images.ts';
 import type { OwnedThumbnailRepository } from '../../db/thumbnail-repository.ts';
 import type { FolioContext } from '../context.ts';
 
 /** File names (without extension) that make an image in a series folder its poster. */
 const SERIES_ARTWORK = new Set(['cover', 'default', 'folder', 'poster', 'series']);
-
-const FORMAT_TYPES: Record<string, string> = {
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  heif: 'image/heif',
-};
 
 interface FolderArtwork {
   folder: string;
@@ -58,18 +50,17 @@ async function syncSidecars(ctx: FolioContext, repository: OwnedThumbnailReposit
   }
   for (const path of paths.sort()) {
     if (existing.some((row) => row.filePath === path)) continue;
-    let meta: Metadata;
+    let image: PosterImageHeader | null;
     let fileSize: number;
     try {
-      meta = await sharp(path).metadata();
+      image = await readPosterImageHeader(path);
       fileSize = (await stat(path)).size;
     } catch (error) {
       // Not an image sharp can read (or gone): not artwork; the rest of the folder still counts.
       ctx.logger.warn({ err: error, file: path }, 'local artwork skipped: not a readable image');
       continue;
     }
-    const mediaType = FORMAT_TYPES[meta.format ?? ''];
-    if (!mediaType || !meta.width || !meta.height) continue;
+    if (!image) continue; // an image, but not in a format posters are kept in
     const selected = repository.selected(ownerId);
     const now = Date.now();
     repository.insert(
@@ -79,9 +70,9 @@ async function syncSidecars(ctx: FolioContext, repository: OwnedThumbnailReposit
         type: 'SIDECAR',
         filePath: path,
         selected: false,
-        mediaType,
-        width: meta.width,
-        height: meta.height,
+        mediaType: image.mediaType,
+        width: image.width,
+        height: image.height,
         fileSize,
         created: now,
         lastModified: now,

@@ -4,11 +4,10 @@ import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
 import { canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { mosaic } from '../../domain/posters/mosaic.ts';
+import { seriesMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
 import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
 import { sendFileBody } from '../send-file.ts';
-import { seriesPoster } from '../../domain/posters/series-poster.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
@@ -146,12 +145,6 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     const collection = collectionForCaller(request.params.id, user);
     const own = ctx.repos.collectionThumbnails.selected(collection.id);
     if (own) return sendFileBody(reply, thumbnailFilePath(ctx, own), own.mediaType);
-    const posters: string[] = [];
-    for (const seriesId of collection.seriesIds.filter(visibleTo(user))) {
-      if (posters.length === 4) break;
-      const poster = await seriesPoster(ctx, seriesId, user.id);
-      if (poster) posters.push(poster.absolutePath);
-    }
-    return reply.type('image/jpeg').send(await mosaic(posters));
+    return reply.type('image/jpeg').send(await seriesMosaic(ctx, collection.seriesIds.filter(visibleTo(user)), user.id));
   });
 }

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { ReadList } from '../../db/readlist-repository.ts';
 import type { User } from '../../db/user-repository.ts';
-import { bookThumbnail } from '../../domain/posters/book-thumbnails.ts';
 import { canSeeBook } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { mosaic } from '../../domain/posters/mosaic.ts';
+import { bookMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
 import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
 import { sendFileBody } from '../send-file.ts';
@@ -179,13 +178,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const list = listForCaller(request.params.id, user);
     const own = ctx.repos.readListThumbnails.selected(list.id);
     if (own) return sendFileBody(reply, thumbnailFilePath(ctx, own), own.mediaType);
-    const posters: string[] = [];
-    for (const bookId of list.bookIds.filter(visibleTo(user))) {
-      if (posters.length === 4) break;
-      const poster = await bookThumbnail(ctx, bookId);
-      if (poster) posters.push(poster.absolutePath);
-    }
     // Komga lets read-list posters be cached for an hour.
-    return reply.type('image/jpeg').header('Cache-Control', 'max-age=3600, private').send(await mosaic(posters));
+    return reply.type('image/jpeg').header('Cache-Control', 'max-age=3600, private').send(await bookMosaic(ctx, list.bookIds.filter(visibleTo(user))));
   });
 }
