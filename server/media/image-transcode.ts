@@ -18,3 +18,25 @@ export async function previewJpeg(stream: Readable, declaredSize: number | null,
   const input = await readForDecode(stream, declaredSize);
   return decodeImage(() => decoder(input).resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer());
 }
+
+/** A drawn thumbnail and its size in pixels. */
+export interface DrawnThumbnail {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * Page and book posters: the image turned upright (EXIF orientation), at most `edge` pixels on its
+ * longest side (never enlarged), as JPEG at `quality`. Within the decode limits of image-decode.ts.
+ */
+export async function thumbnailJpeg(input: Buffer, edge: number, quality: number): Promise<DrawnThumbnail> {
+  const { data, info } = await decodeImage(() =>
+    decoder(input)
+      .rotate()
+      .resize(edge, edge, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality })
+      .toBuffer({ resolveWithObject: true }),
+  );
+  return { data, width: info.width, height: info.height };
+}

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
+import { readForDecode } from '../../media/image-decode.ts';
+import { thumbnailJpeg } from '../../media/image-transcode.ts';
 import type { Book } from '../../db/book-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookPage } from './page-content.ts';
@@ -40,13 +41,7 @@ export async function pageThumbnail(
       const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE });
       if (!content) throw new PageMissing();
       const input = await readForDecode(content.stream, content.page.fileSize);
-      const bytes = await decodeImage(() =>
-        decoder(input)
-          .rotate()
-          .resize(PAGE_THUMBNAIL_SIZE, PAGE_THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
-          .jpeg({ quality: 80 })
-          .toBuffer(),
-      );
+      const { data: bytes } = await thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80);
       await dropOtherVersions(bookDir, version);
       await mkdir(join(bookDir, version), { recursive: true });
       // Write then rename, so a concurrent reader never sees half a file.
