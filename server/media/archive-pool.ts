@@ -2,10 +2,18 @@ import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { detectReader } from './analyse-container.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
+import { ReusableBuffers } from './reusable-buffers.ts';
 import { ServerBusy } from './transient-errors.ts';
 
 /** How long a caller waits for a free handle before the server answers "busy" (503). */
 const DEFAULT_WAIT_MS = 15_000;
+/**
+ * Bytes of entries read whole (see PooledBook.readWhole) that may be held at once, until the
+ * responses carrying them are done; past it, entries are streamed (bounded by stream buffers).
+ */
+const DEFAULT_WHOLE_READ_BYTES = 256 * 1024 * 1024;
+/** Larger entries are always streamed. */
+const MAX_WHOLE_ENTRY_BYTES = 32 * 1024 * 1024;
 
 /** A book opened from disk together with the reader that recognised its content. */
 export interface Handle {
@@ -35,6 +43,14 @@ export interface ArchivePoolOptions {
   waitMs?: number;
   /** Opens a book (tests may count or slow this); default: by content signature. */
   open?: (filePath: string) => Promise<Handle>;
+  /** Bytes of whole-read entries held at once (default 256 MiB). */
+  wholeReadBytes?: number;
+}
+
+/** An entry read whole; `release` gives its bytes back to the pool's budget once they have been sent. */
+export interface WholeEntry {
+  bytes: Buffer;
+  release(): void;
 }
 
 /** The default way to open a book: by its content's signature. */
@@ -67,16 +83,24 @@ export class ArchivePool {
   private live = 0;
   private readonly waiters: Waiter[] = [];
   private shuttingDown = false;
+  /** Where entries read whole are put (see PooledBook.readWholeEntry). */
+  readonly buffers: ReusableBuffers;
 
   constructor(options: ArchivePoolOptions = {}) {
     this.capacity = Math.max(1, options.capacity ?? archiveHandleBudget());
     this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
     this.openHandle = options.open ?? openByContent;
+    this.buffers = new ReusableBuffers(options.wholeReadBytes ?? DEFAULT_WHOLE_READ_BYTES);
   }
 
   /** Archives open right now (for tests and the load benchmark's figures). */
   get openCount(): number {
     return this.live;
+  }
+
+  /** Bytes of whole-read entries lent out and not released yet. */
+  get heldWholeBytes(): number {
+    return this.buffers.lentOut;
   }
 
   /** The book at `filePath`, read through pooled handles; its listing is read once here. */
@@ -251,12 +275,15 @@ export class PooledBook implements OpenedBook {
   rawPage?: (fileName: string) => Promise<{ bytes: Buffer; mediaType: string }>;
   cover?: () => Promise<Readable | undefined>;
 
+  private readonly canReadWhole: boolean;
+
   constructor(pool: ArchivePool, key: string, path: string, reader: BookReader, opened: OpenedBook) {
     this.pool = pool;
     this.key = key;
     this.path = path;
     this.reader = reader;
     this.list = opened.entries();
+    this.canReadWhole = opened.readWhole !== undefined;
     // Optional capabilities exist on the facade exactly when the format has them.
     if (opened.describe) this.describe = (withDimensions) => this.run((book) => book.describe!(withDimensions));
     if (opened.renderPage) this.renderPage = (fileName, request) => this.run((book) => book.renderPage!(fileName, request));
@@ -277,6 +304,36 @@ export class PooledBook implements OpenedBook {
   readPrefix(name: string, maxBytes: number): Promise<Buffer> {
     return this.run((book) => book.readPrefix(name, maxBytes));
   }
+
+  /**
+   * The entry in one buffer when the format reads it directly, it is at most `size` bytes (its
+   * size as analysed) and that fits the pool's budget of bytes held; undefined otherwise (then
+   * stream it with `openEntry`). The bytes count against the budget until `release` is called,
+   * however long the client takes to receive them.
+   */
+  async readWholeEntry(name: string, size: number): Promise<WholeEntry | undefined> {
+    if (!this.canReadWhole || size > MAX_WHOLE_ENTRY_BYTES) return undefined;
+    const buffers = this.pool.buffers;
+    const target = buffers.take(size);
+    if (!target) return undefined;
+    let bytes: Buffer | undefined;
+    try {
+      bytes = await this.run((book) => book.readWhole!(name, target.subarray(0, size)));
+    } finally {
+      if (!bytes) buffers.give(target);
+    }
+    if (!bytes) return undefined;
+    let released = false;
+    return {
+      bytes,
+      release: () => {
+        if (released) return;
+        released = true;
+        buffers.give(target);
+      },
+    };
+  }
+
 
   /** The pool owns the handle; there is nothing for a caller to close. */
   close(): void {}

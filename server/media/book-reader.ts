@@ -15,6 +15,12 @@ export interface OpenedBook {
   openEntry(name: string): Promise<Readable>;
   /** At most `maxBytes` from the start of an entry (header sniffing). */
   readPrefix(name: string, maxBytes: number): Promise<Buffer>;
+  /**
+   * The whole entry read directly into `target` (no stream stages) where the format allows it
+   * (zip: stored and deflated entries); returns the part of `target` it fills. Undefined when only
+   * `openEntry` can read it or when it is larger than `target`.
+   */
+  readWhole?(name: string, target: Buffer): Promise<Buffer | undefined>;
   close(): void;
   /**
    * Formats whose pages are not simply their image entries (PDF, EPUB) describe the book here;

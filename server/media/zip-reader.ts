@@ -1,5 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { type BookEntry, type BookReader, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
 
@@ -22,7 +24,7 @@ export const zipReader: BookReader = {
 async function openZip(filePath: string): Promise<OpenedBook> {
   const zipfile = await openZipFile(filePath);
   try {
-    return new OpenedZip(zipfile, await readAllEntries(zipfile));
+    return new OpenedZip(zipfile, await readAllEntries(zipfile), fileOf.get(zipfile)!);
   } catch (listError) {
     zipfile.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(listError)}`, { cause: listError });
@@ -52,7 +54,7 @@ export async function openZipFile(filePath: string): Promise<yauzl.ZipFile> {
   // yauzl reports a failed close as an 'error' event; nothing is waiting for it by then.
   reader.on('error', (error: Error) => process.emitWarning(`closing ${filePath} failed: ${error.message}`));
   try {
-    return await new Promise<yauzl.ZipFile>((resolve, reject) => {
+    const zipfile = await new Promise<yauzl.ZipFile>((resolve, reject) => {
       yauzl.fromRandomAccessReader(
         reader,
         size,
@@ -60,11 +62,16 @@ export async function openZipFile(filePath: string): Promise<yauzl.ZipFile> {
         (error, opened) => (error || !opened ? reject(error ?? new Error('no zip file')) : resolve(opened)),
       );
     });
+    fileOf.set(zipfile, file);
+    return zipfile;
   } catch (error) {
     await file.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });
   }
 }
+
+/** The file under each zip opened here, for reads that bypass yauzl's streams (OpenedZip.readWhole). */
+const fileOf = new WeakMap<yauzl.ZipFile, FileHandle>();
 
 /** The file itself could not be read (ERR_1000); a transient errno (EMFILE…) stays in `cause`. */
 function openFailure(error: unknown): MediaError {
@@ -161,15 +168,23 @@ export function decodeEntryName(entry: yauzl.Entry): string {
   }
 }
 
+const inflateRawAsync = promisify(inflateRaw);
+const STORED = 0;
+const DEFLATED = 8;
+
 class OpenedZip implements OpenedBook {
   private readonly zipfile: yauzl.ZipFile;
   private readonly byName: Map<string, yauzl.Entry>;
   private readonly list: BookEntry[];
+  private readonly file: FileHandle;
+  /** Where each entry's data starts (after its local header), once read: pages are asked for again and again. */
+  private readonly dataStarts = new Map<string, number>();
   private closed = false;
 
-  constructor(zipfile: yauzl.ZipFile, byName: Map<string, yauzl.Entry>) {
+  constructor(zipfile: yauzl.ZipFile, byName: Map<string, yauzl.Entry>, file: FileHandle) {
     this.zipfile = zipfile;
     this.byName = byName;
+    this.file = file;
     this.list = [...byName].map(([name, entry]) => ({
       name,
       uncompressedSize: entry.uncompressedSize,
@@ -197,6 +212,59 @@ class OpenedZip implements OpenedBook {
 
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
     return collectPrefix(await this.openEntry(name), maxBytes);
+  }
+
+  /**
+   * The entry read into `target`: one positional read of its data (a deflated entry is then
+   * inflated on libuv's pool and copied in), no stream stages. Undefined for what only the stream
+   * path reads (encrypted entries, other compression methods) and for entries larger than
+   * `target`; a short or oversized entry is ERR_1007, like the stream path's size check.
+   */
+  async readWhole(name: string, target: Buffer): Promise<Buffer | undefined> {
+    if (this.closed) throw new MediaError('ERR_1000', `archive already closed, cannot read ${name}`);
+    const entry = this.byName.get(name);
+    if (!entry) throw new MediaError('ERR_1033', `entry not found: ${name}`);
+    if (entry.isEncrypted() || (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED)) return undefined;
+    const expected = entry.uncompressedSize;
+    if (expected > target.length) return undefined;
+    const stored = entry.compressionMethod === STORED;
+    if (stored && entry.compressedSize !== expected) {
+      throw new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${expected}`);
+    }
+    const start = this.dataStarts.get(name) ?? (await this.dataStart(name, entry));
+    // Compressed data larger than what it inflates to is rare (incompressible images are stored).
+    const data = stored ? target.subarray(0, expected) : Buffer.allocUnsafe(entry.compressedSize);
+    let filled = 0;
+    while (filled < data.length) {
+      const { bytesRead } = await this.file.read(data, filled, data.length - filled, start + filled);
+      if (bytesRead === 0) throw new MediaError('ERR_1007', `zip entry ${name} is truncated: ${filled} of ${data.length} bytes`);
+      filled += bytesRead;
+    }
+    if (stored || expected === 0) return target.subarray(0, expected);
+    let inflated: Buffer;
+    try {
+      // A bomb stops at the declared size instead of filling memory.
+      inflated = await inflateRawAsync(data, { maxOutputLength: expected });
+    } catch (error) {
+      throw new MediaError('ERR_1007', `cannot inflate zip entry ${name}: ${String(error)}`, { cause: error });
+    }
+    if (inflated.length !== expected) throw new MediaError('ERR_1007', `zip entry ${name}: ${inflated.length} bytes inflated, ${expected} declared`);
+    inflated.copy(target);
+    return target.subarray(0, expected);
+  }
+
+  /** Reads an entry's local header (yauzl checks its signature and that the data fits the file). */
+  private dataStart(name: string, entry: yauzl.Entry): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.zipfile.readLocalFileHeader(entry, { minimal: true }, (error, header) => {
+        if (error || !header) {
+          reject(new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error }));
+          return;
+        }
+        this.dataStarts.set(name, header.fileDataStart);
+        resolve(header.fileDataStart);
+      });
+    });
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
 import { MediaError } from '../../media/book-reader.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
+import type { PooledBook, WholeEntry } from '../../media/archive-pool.ts';
 import type { FolioContext } from '../context.ts';
 import { type PageRenderOptions, renderedPage } from './rendered-pages.ts';
 
@@ -27,10 +28,37 @@ export async function openBookPage(
   const book = typeof bookOrId === 'string' ? ctx.repos.books.findById(bookOrId) : bookOrId;
   const page = ctx.repos.media.findPage(bookId, number);
   if (!book || !page) return undefined;
-  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+  return openFrom(ctx, book, page, await archiveOf(ctx, book), options);
+}
+
+function archiveOf(ctx: FolioContext, book: Book): Promise<PooledBook> {
+  return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+}
+
+async function openFrom(ctx: FolioContext, book: Book, page: MediaPage, archive: PooledBook, options: PageRenderOptions): Promise<PageContent> {
   const render = archive.renderPage?.bind(archive);
   if (render) return renderedPage(ctx, book, page, (request) => render(page.fileName, request), options);
   return { page, stream: await primed(await archive.openEntry(page.fileName)) };
+}
+
+/** A page to send: its bytes in memory when they could be read whole, else its stream. */
+export type ServedPage = PageContent | { page: MediaPage; whole: WholeEntry };
+
+/**
+ * One page as the page route sends it unchanged: a stored image whose size is known is read whole,
+ * in one positional read into a buffer of its size (no stream stages per chunk), as long as the
+ * archive pool's budget of bytes held allows; otherwise, and for drawn pages, as `openBookPage`.
+ * The caller releases `whole` once the response is done.
+ */
+export async function servedPage(ctx: FolioContext, book: Book, number: number, options: PageRenderOptions = {}): Promise<ServedPage | undefined> {
+  const page = ctx.repos.media.findPage(book.id, number);
+  if (!page) return undefined;
+  const archive = await archiveOf(ctx, book);
+  if (!archive.renderPage && page.fileSize !== null) {
+    const whole = await archive.readWholeEntry(page.fileName, page.fileSize);
+    if (whole) return { page, whole };
+  }
+  return openFrom(ctx, book, page, archive, options);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { openBookPage } from '../../domain/pages/page-content.ts';
+import { openBookPage, servedPage } from '../../domain/pages/page-content.ts';
 import { convertedPage } from '../../domain/pages/page-images.ts';
 import { pageThumbnail } from '../../domain/pages/page-thumbnails.ts';
 import { badRequest, notFound } from '../errors.ts';
@@ -50,13 +50,19 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
       }
 
       // Failures (busy server, damaged entry, missing file) are answered by the app's error handler.
-      const content = await openBookPage(ctx, book, number, { format: convert, ...hint });
+      const content = convert ? await openBookPage(ctx, book, number, { format: convert, ...hint }) : await servedPage(ctx, book, number, hint);
       if (!content) throw badRequest('Page number does not exist');
-      const { page, stream } = content;
+      const { page } = content;
 
       const targetType = convert ? `image/${convert}` : page.mediaType;
       const extension = EXTENSION_OF[targetType] ?? extname(page.fileName);
       reply.header('Content-Disposition', inlineDisposition(`${book.name}-${number}${extension}`));
+      if ('whole' in content) {
+        // The bytes stay counted against the pool's budget until the client has them (or left).
+        reply.raw.once('close', content.whole.release);
+        return reply.type(page.mediaType).send(content.whole.bytes);
+      }
+      const { stream } = content;
       if (convert && targetType !== page.mediaType) {
         // Within the decode limits; a page over them is refused with ERR_1007.
         return reply.type(targetType).send(await convertedPage(content, convert));

@@ -114,7 +114,8 @@ describe('ArchivePool', () => {
     expect(descriptorLimit('garbage')).toBe(1024);
     expect(archiveHandleBudget(1024)).toBe(128);
     expect(archiveHandleBudget(20)).toBe(8);
-    expect(archiveHandleBudget(1_000_000)).toBe(256);
+    expect(archiveHandleBudget(20_000)).toBe(2500);
+    expect(archiveHandleBudget(1_000_000)).toBe(4096);
     expect(connectionBudget(1024)).toBe(1024 - 128 - 64);
   });
 });

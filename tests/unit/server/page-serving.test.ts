@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { open, readFile, utimes } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BookDto, Page } from '../../../src/api/types.ts';
+import { ReusableBuffers, sizeClass } from '../../../server/media/reusable-buffers.ts';
+import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
+import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
+
+/*
+ * Page bytes are read whole (one positional read into a lent buffer) and sent from memory. What
+ * that must not change: the bytes (stored and deflated entries), errors for damaged entries, a
+ * replaced book read again, memory bounded by the pool's budget however clients behave.
+ */
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const png = (color: [number, number, number]) => ({ width: 60, height: 90, color, format: 'png' as const });
+
+async function booksByName(s: TestServer): Promise<Map<string, BookDto>> {
+  const page = await s.json<Page<BookDto>>('/api/v1/books?unpaged=true');
+  return new Map(page.content.map((b) => [b.name, b]));
+}
+
+describe('reusable buffers', () => {
+  it('lends buffers in size classes, reuses a returned one and refuses past the budget', () => {
+    expect(sizeClass(1)).toBe(4096);
+    expect(sizeClass(1 << 20)).toBe(1 << 20);
+    expect(sizeClass((1 << 20) + 1)).toBe(1.25 * (1 << 20));
+    expect(sizeClass(1_400_000)).toBe(1.5 * (1 << 20));
+    const buffers = new ReusableBuffers(3 << 20);
+    const first = buffers.take(1_400_000)!;
+    expect(first.length).toBe(sizeClass(1_400_000));
+    expect(buffers.lentOut).toBe(first.length);
+    // Two of that class do not fit in 3 MiB: the caller is told to stream instead.
+    const second = buffers.take(1_400_000);
+    expect(second).toBeDefined();
+    expect(buffers.take(1_400_000)).toBeUndefined();
+    buffers.give(first);
+    expect(buffers.take(1_500_000) === first).toBe(true);
+    expect(() => buffers.give(randomBytes(8))).toThrow(/never lent/);
+    buffers.give(second!);
+    expect(() => buffers.give(second!)).toThrow(/twice/);
+  });
+});
+
+describe('pages read whole', () => {
+  it('serves stored and deflated entries byte for byte, and gives every lent buffer back', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const stored = await createCbz(join(root, 'S', 'Stored.cbz'), [png(RED), png(GREEN)]);
+    const deflated = await createCbz(join(root, 'S', 'Deflated.cbz'), [png(BLUE), png(YELLOW)], { compress: true });
+    await addLibrary(server, root);
+    const books = await booksByName(server);
+    for (const written of [stored, deflated]) {
+      const id = books.get(written.name)!.id;
+      const responses = await Promise.all(written.pages.map((_, i) => server!.get(`/api/v1/books/${id}/pages/${i + 1}`)));
+      for (const [i, response] of responses.entries()) {
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-length']).toBe(String(written.pages[i]!.bytes.length));
+        expect(response.rawPayload.equals(written.pages[i]!.bytes)).toBe(true);
+      }
+    }
+    expect(server.app.folio.archives.heldWholeBytes).toBe(0);
+  });
+
+  it('streams instead when the budget of bytes held is spent, with the same bytes', async () => {
+    server = await startServer({ archivePool: { wholeReadBytes: 1 } });
+    const root = join(server.dir, 'library');
+    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED), png(GREEN)]);
+    await addLibrary(server, root);
+    const id = (await booksByName(server)).get(book.name)!.id;
+    const response = await server.get(`/api/v1/books/${id}/pages/2`);
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.equals(book.pages[1]!.bytes)).toBe(true);
+  });
+
+  it('keeps a page counted against the budget until its response closes, even when the client leaves', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    // A JPEG followed by 16 MiB that decoders ignore: more than the sockets hold, so the response
+    // is still being sent when the client goes away.
+    const big = Buffer.concat([await renderPage({ width: 40, height: 60, color: RED, format: 'jpeg' }), randomBytes(16 << 20)]);
+    const yazl = (await import('yazl')).default;
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(big, '001.jpg', { compress: false });
+    zip.end();
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    await mkdir(join(root, 'S'), { recursive: true });
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    await writeFile(join(root, 'S', 'Big.cbz'), Buffer.concat(chunks));
+    await addLibrary(server, root);
+    const id = (await booksByName(server)).get('Big')!.id;
+
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    const closed = new Promise<void>((resolve) => server!.app.server.once('request', (_req, res) => res.once('close', () => resolve())));
+    const pool = server.app.folio.archives;
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest({ port, host: '127.0.0.1', path: `/api/v1/books/${id}/pages/1`, headers: server!.admin }, (res) => {
+        expect(res.statusCode).toBe(200);
+        res.once('data', () => {
+          // The first bytes arrived: the page is held for this response. Leave without reading on.
+          expect(pool.heldWholeBytes).toBeGreaterThanOrEqual(big.length);
+          req.destroy();
+          resolve();
+        });
+      });
+      req.once('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(error)));
+      req.end();
+    });
+    await closed;
+    expect(pool.heldWholeBytes).toBe(0);
+  });
+
+  it('answers a damaged entry with its error code instead of bytes, and still serves the others', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED), png(GREEN)]);
+    await addLibrary(server, root);
+    const id = (await booksByName(server)).get(book.name)!.id;
+    // Break page 2's local header signature in place (same size, the listing stays readable).
+    const bytes = await readFile(book.path);
+    const at = bytes.indexOf(Buffer.from(book.pages[1]!.name)) - 30;
+    expect(bytes.readUInt32LE(at)).toBe(0x04034b50);
+    const file = await open(book.path, 'r+');
+    await file.write(Buffer.from('XXXX'), 0, 4, at);
+    await file.close();
+    const damaged = await server.get(`/api/v1/books/${id}/pages/2`);
+    expect(damaged.statusCode).toBe(422);
+    expect(damaged.json().message).toContain('ERR_1007');
+    const healthy = await server.get(`/api/v1/books/${id}/pages/1`);
+    expect(healthy.rawPayload.equals(book.pages[0]!.bytes)).toBe(true);
+    expect(server.app.folio.archives.heldWholeBytes).toBe(0);
+  });
+
+  it('reads a book replaced on disk again once it is rescanned, never the old bytes or offsets', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const path = join(root, 'S', 'Book.cbz');
+    const before = await createCbz(path, [png(RED), png(GREEN)]);
+    const library = await addLibrary(server, root);
+    const id = (await booksByName(server)).get(before.name)!.id;
+    expect((await server.get(`/api/v1/books/${id}/pages/2`)).rawPayload.equals(before.pages[1]!.bytes)).toBe(true);
+    // Same name, other pages of other sizes (so other offsets), a later modification time.
+    const after = await createCbz(path, [{ ...png(BLUE), width: 90 }, { ...png(YELLOW), width: 120 }, png(GREEN)]);
+    const later = new Date(Date.now() + 60_000);
+    await utimes(path, later, later);
+    await rescan(server, library.id);
+    for (const [i, page] of after.pages.entries()) {
+      const response = await server.get(`/api/v1/books/${id}/pages/${i + 1}`);
+      expect(response.statusCode).toBe(200);
+      expect(response.rawPayload.equals(page.bytes)).toBe(true);
+    }
+  });
+});
