@@ -1,7 +1,8 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { type SortOrder, orderBy } from './search/sort.ts';
-import type { SqlFragment } from './search/sql-fragment.ts';
+import { BOOK_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import type { User } from './user-repository.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface Book {
@@ -78,8 +79,9 @@ export class BookRepository {
     ).all(seriesId) as { bookId: string; number: string; title: string }[];
   }
 
-  /** Whether the book exists and passes `restriction` (a condition on alias b). */
-  isVisible(id: string, restriction?: SqlFragment): boolean {
+  /** Whether the book exists and `viewer` (when given) may see it under their content restrictions. */
+  isVisible(id: string, viewer?: User): boolean {
+    const restriction = viewer && contentRestriction(viewer, BOOK_COLUMNS);
     const where = restriction ? ` AND (${restriction.sql})` : '';
     return this.db.prepare(`SELECT 1 FROM book b WHERE b.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }
@@ -91,9 +93,10 @@ export class BookRepository {
 
   /**
    * Live books whose file hash another live book shares, by hash then path unless `sort` names
-   * known properties; `extra` limits them (content restrictions on alias b).
+   * known properties; only books `viewer` may see when given (content restrictions).
    */
-  findDuplicateFiles(sort: SortOrder[], limit: number | null, offset: number, extra?: SqlFragment): { ids: string[]; total: number } {
+  findDuplicateFiles(sort: SortOrder[], limit: number | null, offset: number, viewer?: User): { ids: string[]; total: number } {
+    const extra = viewer && contentRestriction(viewer, BOOK_COLUMNS);
     const where = `b.deleted_date IS NULL AND b.file_hash <> '' AND b.file_hash IN (
         SELECT file_hash FROM book WHERE deleted_date IS NULL AND file_hash <> '' GROUP BY file_hash HAVING COUNT(*) > 1)
       ${extra ? `AND (${extra.sql})` : ''}`;

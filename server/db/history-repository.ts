@@ -1,7 +1,8 @@
 import type { Db } from './database.ts';
 import { newId } from './ids.ts';
 import { type SortOrder, orderBy } from './search/sort.ts';
-import type { SqlFragment } from './search/sql-fragment.ts';
+import { SERIES_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import type { User } from './user-repository.ts';
 
 export type HistoricalEventType =
   | 'BookFileDeleted'
@@ -53,8 +54,8 @@ export class HistoryRepository {
   }
 
   /**
-   * One page of events; the default order is newest first. `visibility.restriction` (a condition on a
-   * series aliased `s`) hides events about existing series the caller may not see. Events about no
+   * One page of events; the default order is newest first. `visibility.viewer` hides events about
+   * existing series that user may not see (content restrictions). Events about no
    * series, or one that no longer exists, are kept when `visibility.orphans` is true (administrators:
    * nothing else remembers them) and hidden otherwise (a user sees what happened to the content they
    * may see, never to files nothing links them to any more).
@@ -63,10 +64,10 @@ export class HistoryRepository {
     sort: SortOrder[],
     limit: number | null,
     offset: number,
-    visibility: { restriction: SqlFragment | undefined; orphans: boolean },
+    visibility: { viewer: User; orphans: boolean },
   ): { events: HistoricalEvent[]; total: number; sorted: boolean } {
     const order = orderBy(sort, SORT_COLUMNS, [{ property: 'timestamp', direction: 'desc' }], 'id');
-    const seriesRestriction = visibility.restriction;
+    const seriesRestriction = contentRestriction(visibility.viewer, SERIES_COLUMNS);
     const visible = `EXISTS (SELECT 1 FROM series s WHERE s.id = series_id${seriesRestriction ? ` AND (${seriesRestriction.sql})` : ''})`;
     const orphan = 'series_id IS NULL OR NOT EXISTS (SELECT 1 FROM series s WHERE s.id = series_id)';
     const where = !visibility.orphans

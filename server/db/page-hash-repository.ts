@@ -1,6 +1,7 @@
 import type { Db } from './database.ts';
 import { type SortOrder, orderBy } from './search/sort.ts';
-import type { SqlFragment } from './search/sql-fragment.ts';
+import { BOOK_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import type { User } from './user-repository.ts';
 
 export type PageHashAction = 'DELETE_AUTO' | 'DELETE_MANUAL' | 'IGNORE';
 export const PAGE_HASH_ACTIONS: readonly PageHashAction[] = ['DELETE_AUTO', 'DELETE_MANUAL', 'IGNORE'];
@@ -46,7 +47,8 @@ const MATCH_COUNT = `(SELECT COUNT(*) FROM ${LIVE_PAGES} WHERE mp.file_hash = ph
 /**
  * Page hashes (duplicate pages, REFERENCE §2.8). Hashes live on media_page.file_hash; "known" ones
  * are those an admin gave an action (page_hash rows), "unknown" ones are shared by several pages
- * and have no row yet. Optional `restriction` fragments limit matches to what the caller may see.
+ * and have no row yet. Given a viewer, pages count only in books that user may see (content
+ * restrictions).
  */
 export class PageHashRepository {
   private readonly db: Db;
@@ -85,7 +87,8 @@ export class PageHashRepository {
   }
 
   /** Hashes shared by more than one page that no admin has decided about yet. */
-  unknown(sort: SortOrder[], limit: number | null, offset: number, extra?: SqlFragment): Paged<UnknownPageHash> {
+  unknown(sort: SortOrder[], limit: number | null, offset: number, viewer?: User): Paged<UnknownPageHash> {
+    const extra = viewer && contentRestriction(viewer, BOOK_COLUMNS);
     const restrict = extra ? `AND (${extra.sql})` : '';
     const params = extra?.params ?? [];
     const base = `SELECT mp.file_hash AS hash, MAX(mp.file_size) AS size, COUNT(*) AS matchCount,
@@ -108,7 +111,8 @@ export class PageHashRepository {
     return { items, total, sorted: true };
   }
 
-  matches(hash: string, sort: SortOrder[], limit: number | null, offset: number, extra?: SqlFragment): Paged<PageHashMatch> {
+  matches(hash: string, sort: SortOrder[], limit: number | null, offset: number, viewer?: User): Paged<PageHashMatch> {
+    const extra = viewer && contentRestriction(viewer, BOOK_COLUMNS);
     const restrict = extra ? `AND (${extra.sql})` : '';
     const params = extra?.params ?? [];
     const order = orderBy(

@@ -1,6 +1,7 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
-import type { SqlFragment } from './search/sql-fragment.ts';
+import { SERIES_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import type { User } from './user-repository.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface Series {
@@ -56,8 +57,9 @@ export class SeriesRepository {
     cachedStatement(this.db, updateSql('series', COLUMNS, 'id')).run(objectToParams(COLUMNS, series));
   }
 
-  /** Whether the series exists and passes `restriction` (a condition on alias s). */
-  isVisible(id: string, restriction?: SqlFragment): boolean {
+  /** Whether the series exists and `viewer` (when given) may see it under their content restrictions. */
+  isVisible(id: string, viewer?: User): boolean {
+    const restriction = viewer && contentRestriction(viewer, SERIES_COLUMNS);
     const where = restriction ? ` AND (${restriction.sql})` : '';
     return this.db.prepare(`SELECT 1 FROM series s WHERE s.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }

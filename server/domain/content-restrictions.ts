@@ -1,23 +1,23 @@
 import type { Repositories } from '../db/repositories.ts';
-import { BOOK_COLUMNS, SERIES_COLUMNS, contentRestriction } from '../db/search/content-restriction.ts';
 import type { User } from '../db/user-repository.ts';
 
 /**
  * Per-user content restrictions (SPEC §6): shared libraries, age restriction on the series' age
  * rating, allowed and excluded sharing labels. The rules become one SQL condition in
- * db/search/content-restriction.ts; these helpers answer the questions routes and events ask.
+ * db/search/content-restriction.ts, built by the repositories from the viewing user; these
+ * helpers answer the questions routes and events ask.
  */
 export const hasContentRestrictions = (user: User) =>
   user.ageRestrictionType !== null || user.labelsAllow.length > 0 || user.labelsExclude.length > 0;
 
 /** Whether the user may see this series (and so its books and pages). Unknown ids are not visible. */
 export function canSeeSeries(repos: Repositories, user: User, seriesId: string): boolean {
-  return repos.series.isVisible(seriesId, contentRestriction(user, SERIES_COLUMNS));
+  return repos.series.isVisible(seriesId, user);
 }
 
 /** Whether the user may see this book (its series decides). */
 export function canSeeBook(repos: Repositories, user: User, bookId: string): boolean {
-  return repos.books.isVisible(bookId, contentRestriction(user, BOOK_COLUMNS));
+  return repos.books.isVisible(bookId, user);
 }
 
 /** Library ids the user may see (restricted users only see shared ones). */

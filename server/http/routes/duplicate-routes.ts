@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { PAGE_HASH_ACTIONS, type PageHashAction, type KnownPageHash, type PageHashMatch } from '../../db/page-hash-repository.ts';
-import { BOOK_COLUMNS, contentRestriction } from '../../db/search/content-restriction.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { pagePreview } from '../../domain/pages/page-images.ts';
 import { submitPageRemoval } from '../../domain/hashing/page-removal.ts';
@@ -64,7 +63,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
       paging.sort,
       paging.unpaged ? null : paging.size,
       paging.unpaged ? 0 : paging.page * paging.size,
-      contentRestriction(user, BOOK_COLUMNS),
+      user,
     );
     const content = ids.flatMap((id) => toBookDto(ctx, id, user.id, true) ?? []);
     return toPage(content, total, paging, true);
@@ -85,7 +84,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
       paging.sort,
       paging.unpaged ? null : paging.size,
       paging.unpaged ? 0 : paging.page * paging.size,
-      contentRestriction(user, BOOK_COLUMNS),
+      user,
     );
     return toPage(items, total, paging, sorted);
   });
@@ -111,7 +110,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
       paging.sort,
       paging.unpaged ? null : paging.size,
       paging.unpaged ? 0 : paging.page * paging.size,
-      contentRestriction(user, BOOK_COLUMNS),
+      user,
     );
     return toPage(items.map(toMatchDto), total, paging, sorted);
   });
@@ -121,7 +120,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     const user = requireRole(request, 'ADMIN');
     const known = pageHashes.findKnown(request.params.hash);
     if (!known) throw notFound('Unknown page hash');
-    const { items } = pageHashes.matches(known.hash, [], null, 0, contentRestriction(user, BOOK_COLUMNS));
+    const { items } = pageHashes.matches(known.hash, [], null, 0, user);
     const byBook = new Map<string, { number: number; fileName: string; hash: string }[]>();
     for (const m of items) {
       const list = byBook.get(m.bookId) ?? [];
@@ -140,7 +139,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
     async (request, reply) => {
     const user = requireRole(request, 'ADMIN');
     const body = request.body;
-    const { items } = pageHashes.matches(request.params.hash, [], null, 0, contentRestriction(user, BOOK_COLUMNS));
+    const { items } = pageHashes.matches(request.params.hash, [], null, 0, user);
     const match = items.find((m) => m.bookId === body.bookId && m.pageNumber === body.pageNumber);
     if (!match || (typeof body.fileName === 'string' && body.fileName !== match.fileName)) throw notFound('No such match');
     if (!canRemovePages(ctx.repos.media.findByBookId(match.bookId)?.mediaType)) {
@@ -152,7 +151,7 @@ export function registerDuplicateRoutes(app: FolioApp, ctx: FolioContext): void 
   );
 
   const preview = async (hash: string, resize: number, user: ReturnType<typeof requireRole>) => {
-    const [match] = pageHashes.matches(hash, [], 1, 0, contentRestriction(user, BOOK_COLUMNS)).items;
+    const [match] = pageHashes.matches(hash, [], 1, 0, user).items;
     if (!match) throw notFound();
     const image = await pagePreview(ctx, match.bookId, match.pageNumber, resize);
     if (!image) throw notFound();

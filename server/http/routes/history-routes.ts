@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { SERIES_COLUMNS, contentRestriction } from '../../db/search/content-restriction.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { deleteBookFile, deleteSeriesFolder } from '../../domain/library/file-deletion.ts';
 import { OutsideLibraryError } from '../../domain/library/library-paths.ts';
@@ -28,7 +27,7 @@ export function registerHistoryRoutes(app: FolioApp, ctx: FolioContext): void {
       paging.sort,
       paging.unpaged ? null : paging.size,
       paging.unpaged ? 0 : paging.page * paging.size,
-      { restriction: contentRestriction(user, SERIES_COLUMNS), orphans: admin },
+      { viewer: user, orphans: admin },
     );
     return toPage(events.map((event) => toHistoricalEventDto(event, admin)), total, paging, sorted);
   });

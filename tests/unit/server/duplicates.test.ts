@@ -113,6 +113,25 @@ describe('page hashes', () => {
     expect((await server.get('/api/v1/page-hashes/ffff/thumbnail')).statusCode).toBe(404);
   });
 
+  it('an administrator with content restrictions sees only the matches in books they may see', async () => {
+    const otherRoot = join(server.dir, 'other');
+    const other = await createCbz(join(otherRoot, 'Z', 'Z 01.cbz'), [credit, png(RED, 70)]);
+    const created = await send('POST', '/api/v1/libraries', { name: 'Other', root: otherRoot, hashPages: true });
+    const otherLibrary = created.json() as LibraryDto;
+    await idle();
+    const id = await insertUser(server, 'limited@example.org', 'pw', ['ADMIN']);
+    const user = server.app.folio.repos.users.findById(id)!;
+    server.app.folio.repos.users.update({ ...user, sharedAllLibraries: false, sharedLibraryIds: [otherLibrary.id] });
+    const limited = { authorization: basic('limited@example.org', 'pw') };
+
+    expect((await server.json<Page<unknown>>(`/api/v1/page-hashes/${creditHash}`)).totalElements).toBe(4);
+    const matches = await server.json<Page<{ url: string }>>(`/api/v1/page-hashes/${creditHash}`, limited);
+    expect(matches.content.map((m) => m.url)).toEqual([other.path]);
+    // Shared by one visible page only: not a duplicate for this administrator.
+    expect((await server.json<Page<unknown>>('/api/v1/page-hashes/unknown', limited)).totalElements).toBe(0);
+    expect((await server.json<Page<unknown>>('/api/v1/page-hashes/unknown')).totalElements).toBe(1);
+  });
+
   it('deletes one match by rewriting the archive, keeping the other pages intact', async () => {
     await send('PUT', '/api/v1/page-hashes', { hash: creditHash, action: 'DELETE_MANUAL' });
     const x2 = await bookByName('X 02');
