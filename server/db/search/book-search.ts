@@ -15,6 +15,7 @@ import {
   stringOps,
 } from './conditions.ts';
 import { simplifyCondition } from './simplify.ts';
+import { onDeckRestriction } from './special-lists.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { type SqlFragment, sql } from './sql-fragment.ts';
@@ -107,8 +108,8 @@ export interface BookQuery {
   userId: string;
   condition?: unknown;
   fullTextSearch?: string;
-  /** Extra SQL restriction (e.g. a special list's own rule). */
-  extra?: SqlFragment;
+  /** Only the user's "on deck" books (REFERENCE §3.5; the user is `userId`). */
+  onDeck?: boolean;
   /** The user whose content restrictions (shared libraries, age rating, labels) apply. */
   restrictedTo?: User;
   sort: SortOrder[];
@@ -157,7 +158,7 @@ function whereClause(query: BookQuery): SqlFragment {
     const words = allWordsMatch(term, ['bm.title', 'b.name', 'sm.title', 'bm.isbn'], ['bm.authors', 'bm.tags']);
     if (words) parts.push(words);
   }
-  if (query.extra) parts.push(query.extra);
+  if (query.onDeck) parts.push(onDeckRestriction(query.userId));
   const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, BOOK_COLUMNS);
   if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };

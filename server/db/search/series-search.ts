@@ -14,6 +14,7 @@ import {
   stringOps,
 } from './conditions.ts';
 import { simplifyCondition } from './simplify.ts';
+import { updatedSeriesRestriction } from './special-lists.ts';
 import type { IdPage } from './book-search.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
@@ -101,7 +102,8 @@ export interface SeriesQuery {
   userId: string;
   condition?: unknown;
   fullTextSearch?: string;
-  extra?: SqlFragment;
+  /** Only series modified after they were created ("updated", not merely new). */
+  updatedOnly?: boolean;
   /** The user whose content restrictions (shared libraries, age rating, labels) apply. */
   restrictedTo?: User;
   sort: SortOrder[];
@@ -134,7 +136,7 @@ function whereClause(query: SeriesQuery): SqlFragment {
     const words = allWordsMatch(term, ['sm.title', 's.name', 'sm.publisher'], ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors']);
     if (words) parts.push(words);
   }
-  if (query.extra) parts.push(query.extra);
+  if (query.updatedOnly) parts.push(updatedSeriesRestriction());
   const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, SERIES_COLUMNS);
   if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };

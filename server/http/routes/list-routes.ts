@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import type { Condition } from '../../db/search/conditions.ts';
-import { onDeckRestriction, updatedSeriesRestriction } from '../../db/search/special-lists.ts';
 import { caller } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
@@ -90,7 +89,7 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/series/updated', { schema: { querystring: ListQuery } }, async (request) =>
     seriesPage(ctx, request, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
-      extra: updatedSeriesRestriction(),
+      updatedOnly: true,
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
@@ -109,13 +108,12 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
   );
 
   app.get('/api/v1/books/ondeck', { schema: { querystring: ListQuery } }, async (request) => {
-    const user = caller(request);
     const libraries = listParam(request.query, 'library_id');
     return bookPage(ctx, request, parsePaging(request.query), {
       condition: libraries.length
         ? { anyOf: libraries.map((value) => ({ libraryId: { operator: 'is', value } })) }
         : undefined,
-      extra: onDeckRestriction(user.id),
+      onDeck: true,
       sort: [{ property: 'seriesLastRead', direction: 'desc' }],
     });
   });

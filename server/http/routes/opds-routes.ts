@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
-import { onDeckRestriction } from '../../db/search/special-lists.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
@@ -187,7 +186,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const result = ctx.repos.search.books({
       userId: user.id,
-      extra: onDeckRestriction(user.id),
+      onDeck: true,
       restrictedTo: user,
       sort: [{ property: 'seriesLastRead', direction: 'desc' }],
       limit: PAGE_SIZE,
