@@ -90,6 +90,7 @@ class Rewrite implements RewritableZip {
   readonly entries: readonly StoredZipEntry[];
   private readonly zipfile: yauzl.ZipFile;
   private readonly raw = new Map<StoredZipEntry, yauzl.Entry>();
+  private closed = false;
 
   constructor(zipfile: yauzl.ZipFile, entries: yauzl.Entry[]) {
     this.zipfile = zipfile;
@@ -101,6 +102,8 @@ class Rewrite implements RewritableZip {
   }
 
   openEntry(entry: StoredZipEntry): Promise<Readable> {
+    // As in the zip reader: yauzl may have let go of the descriptor after close().
+    if (this.closed) return Promise.reject(new MediaError('ERR_1000', `archive already closed, cannot read ${entry.name}`));
     const raw = this.raw.get(entry);
     if (!raw) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${entry.name}`));
     return new Promise((resolve, reject) => {
@@ -131,6 +134,8 @@ class Rewrite implements RewritableZip {
   }
 
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.zipfile.close();
   }
 }

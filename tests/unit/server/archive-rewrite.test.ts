@@ -145,6 +145,14 @@ describe('openZipForRewrite', () => {
     expect((await readZip(target)).map((e) => e.name)).toEqual(['001.jpg', '002.png', '003.jpg', 'ComicInfo.xml']);
   });
 
+  it('refuses to read an entry once closed (MediaError) instead of touching a released descriptor', async () => {
+    const zip = await openZipForRewrite(original);
+    const [first] = zip.entries;
+    zip.close();
+    zip.close();
+    await expect(zip.openEntry(first!)).rejects.toSatisfy((e) => e instanceof MediaError && e.code === 'ERR_1000');
+  });
+
   it('writes the zip again without the named entries, the others kept as stored', async () => {
     const target = join(dir, 'rewritten.cbz');
     const zip = await openZipForRewrite(original);
