@@ -113,8 +113,9 @@ function watchTaskQueue(folio: RunningFolio, cookie: string): { idleAfter(since:
  * Wall times from library creation to every book analysed (readable), and to the end of all the
  * background work the scan queued (posters, hashes, barcode search).
  */
-async function timeScan(root: string, expectedBooks: number): Promise<{ ready: number; idle: number }> {
-  const folio = await startFolio();
+async function timeScan(root: string, expectedBooks: number): Promise<{ ready: number; idle: number; tasks: TaskTimes }> {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const folio = await startFolio({ nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'scan')}`] : [] });
   try {
     const cookie = await claimAndLogin(folio);
     const queue = watchTaskQueue(folio, cookie);
@@ -127,10 +128,25 @@ async function timeScan(root: string, expectedBooks: number): Promise<{ ready: n
     const readyAt = performance.now();
     const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
     queue.close();
-    return { ready: readyAt - started, idle: idleAt - started };
+    return { ready: readyAt - started, idle: idleAt - started, tasks: await taskTimes(folio, cookie) };
   } finally {
     await folio.stop();
   }
+}
+
+/** Per task type: how many ran and their summed run time in seconds (Komga's komga.tasks.execution metric). */
+type TaskTimes = Record<string, { count: number; seconds: number }>;
+
+async function taskTimes(folio: RunningFolio, cookie: string): Promise<TaskTimes> {
+  const metric = '/actuator/metrics/komga.tasks.execution';
+  const all = await api<{ availableTags: { tag: string; values: string[] }[] }>(folio, cookie, metric);
+  const times: TaskTimes = {};
+  for (const type of all.availableTags.find((t) => t.tag === 'type')?.values ?? []) {
+    const one = await api<{ measurements: { statistic: string; value: number }[] }>(folio, cookie, `${metric}?tag=type:${type}`);
+    const stat = (name: string) => one.measurements.find((m) => m.statistic === name)?.value ?? 0;
+    times[type] = { count: stat('COUNT'), seconds: round(stat('TOTAL_TIME')) };
+  }
+  return times;
 }
 
 /** The floor: the same directory and header reading, no database, same concurrency. */
@@ -391,6 +407,7 @@ export async function runServerBench(): Promise<void> {
       scanMs.push(scan.ready);
       idleMs.push(scan.idle);
       console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s`);
+      console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
     }
     console.log('page serving…');
     const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [] } };

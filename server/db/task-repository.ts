@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 /** Task names as Komga reports them in TaskQueueStatus.countByType; the `type` column holds one. */
 export type TaskType =
@@ -28,16 +29,16 @@ export class TaskRepository {
   }
 
   save(task: { type: TaskType; key: string; priority: number; payload: unknown }): void {
-    this.db
-      .prepare(
-        `INSERT INTO task (key, type, payload, priority, created) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET payload = excluded.payload, priority = excluded.priority`,
-      )
-      .run(task.key, task.type, JSON.stringify(task.payload), task.priority, Date.now());
+    // Prepared once: a scan saves and removes a row for every task it queues.
+    cachedStatement(
+      this.db,
+      `INSERT INTO task (key, type, payload, priority, created) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET payload = excluded.payload, priority = excluded.priority`,
+    ).run(task.key, task.type, JSON.stringify(task.payload), task.priority, Date.now());
   }
 
   remove(key: string): void {
-    this.db.prepare('DELETE FROM task WHERE key = ?').run(key);
+    cachedStatement(this.db, 'DELETE FROM task WHERE key = ?').run(key);
   }
 
   /** Every stored task, in the order they should be queued again. */

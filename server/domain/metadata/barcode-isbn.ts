@@ -1,67 +1,13 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { decodeImage, decoder } from '../../media/image-decode.ts';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import type { FolioContext } from '../context.ts';
 import { openBookPage } from '../pages/page-content.ts';
+import { findIsbnInImage } from '../../media/barcode-scan.ts';
+import { readForDecode } from '../../media/image-decode.ts';
 
 /**
  * Barcodes are printed on covers: the back cover (the last page, or the one before a scanner's credit
  * page) and, on newsstand comics, the front one. Only those are searched.
  */
 const LAST_PAGES = 2;
-/**
- * Pages are decoded for the search at most this large (longest side). A cover barcode spans about a
- * quarter of the page's width, so at 1,500 px its 95 modules keep 2.5+ pixels each, which ZXing
- * reads; and a 4000×6000 JPEG then decodes at a quarter of its scale (libvips shrink-on-load), in a
- * tenth of the time and memory of a 3,000 px decode, with ZXing itself ten times faster too.
- */
-const MAX_SIDE = 1500;
-const MAX_PAGE_BYTES = 64 * 1024 * 1024;
-
-let ready: Promise<unknown> | undefined;
-
-/**
- * The ZXing reader, compiled to WebAssembly, loaded once from the package's own .wasm file (the
- * package would otherwise fetch it from a CDN, and the server must work offline).
- */
-function zxing(): Promise<unknown> {
-  ready ??= (async () => {
-    const wasmPath = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
-    const bytes = await readFile(wasmPath);
-    const wasmBinary = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-    return prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true });
-  })();
-  ready.catch(() => (ready = undefined));
-  return ready;
-}
-
-/** A valid ISBN-13 (978/979 "Bookland" prefix, EAN check digit), or null. */
-export function isbnFromEan(text: string): string | null {
-  if (!/^97[89]\d{10}$/.test(text)) return null;
-  const sum = [...text].reduce((acc, d, i) => acc + Number(d) * (i % 2 === 0 ? 1 : 3), 0);
-  return sum % 10 === 0 ? text : null;
-}
-
-/** The first ISBN found among the EAN-13 barcodes of an image, or null. */
-export async function findIsbnInImage(image: Buffer): Promise<string | null> {
-  await zxing();
-  const { data, info } = await decodeImage(() =>
-    decoder(image)
-      .rotate()
-      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-      .ensureAlpha()
-      .raw()
-      .toBuffer({ resolveWithObject: true }),
-  );
-  const pixels = { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, colorSpace: 'srgb' } as ImageData;
-  const results = await readBarcodes(pixels, { formats: ['EAN13'], tryHarder: true, tryRotate: true, maxNumberOfSymbols: 4 });
-  for (const result of results) {
-    const isbn = result.isValid ? isbnFromEan(result.text) : null;
-    if (isbn) return isbn;
-  }
-  return null;
-}
 
 /** Last pages first, then the first page (each once). */
 export function barcodePageNumbers(pageCount: number): number[] {
@@ -73,18 +19,7 @@ export function barcodePageNumbers(pageCount: number): number[] {
 
 async function pageImage(ctx: FolioContext, bookId: string, number: number): Promise<Buffer | null> {
   const content = await openBookPage(ctx, bookId, number);
-  if (!content) return null;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of content.stream) {
-    chunks.push(chunk as Buffer);
-    length += (chunk as Buffer).length;
-    if (length > MAX_PAGE_BYTES) {
-      content.stream.destroy();
-      return null;
-    }
-  }
-  return Buffer.concat(chunks, length);
+  return content ? readForDecode(content.stream, content.page.fileSize) : null;
 }
 
 /**

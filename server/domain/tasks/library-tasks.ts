@@ -3,6 +3,7 @@ import { analyseBook } from '../analysis/analyser.ts';
 import { applyBookFileOptions, booksAwaitingFileOptions } from '../book-files/book-file-options.ts';
 import { bookThumbnail } from '../posters/book-thumbnails.ts';
 import { hashBookFile } from '../hashing/file-hash.ts';
+import { importBarcodeIsbn } from '../metadata/barcode-isbn.ts';
 import { refreshBookMetadata, refreshLibrarySeriesMetadata } from '../metadata/metadata-refresh.ts';
 import { submitPageHashMaintenance, submitPageHashing } from '../hashing/page-hashing.ts';
 import { scanLibrary } from '../library/scanner.ts';
@@ -106,8 +107,9 @@ export function submitBookHash(ctx: FolioContext, bookId: string): void {
 }
 
 /**
- * The barcode ISBN search that analysis leaves out: a full metadata refresh at the lowest
- * priority, queued only when it can find something (option on, READY, ISBN empty and unlocked).
+ * The barcode ISBN search that analysis leaves out (the other metadata sources ran with it), at
+ * the lowest priority, queued only when it can find something (option on, READY, ISBN empty and
+ * unlocked). Komga's task type; its own key, so a full refresh asked meanwhile still runs.
  */
 export function submitBarcodeSearch(ctx: FolioContext, bookId: string): void {
   const book = ctx.repos.books.findById(bookId);
@@ -115,7 +117,11 @@ export function submitBarcodeSearch(ctx: FolioContext, bookId: string): void {
   if (ctx.repos.media.findByBookId(bookId)?.status !== 'READY') return;
   const metadata = ctx.repos.bookMetadata.findByBookId(bookId);
   if (!metadata || metadata.isbnLock || metadata.isbn !== '') return;
-  submitMetadataRefresh(ctx, bookId);
+  ctx.tasks.submit('RefreshBookMetadata', `BarcodeIsbn:${bookId}`, async () => {
+    if (!(await importBarcodeIsbn(ctx, bookId))) return;
+    const found = ctx.repos.books.findById(bookId);
+    if (found) ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: found.seriesId, libraryId: found.libraryId } });
+  }, 0, { bookId, barcodeOnly: true });
 }
 
 export function submitMetadataRefresh(ctx: FolioContext, bookId: string): void {

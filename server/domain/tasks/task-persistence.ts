@@ -1,5 +1,5 @@
 import type { FolioContext } from '../context.ts';
-import { submitBookAnalysis, submitBookHash, submitEmptyTrash, submitLibraryScan, submitMetadataRefresh } from './library-tasks.ts';
+import { submitBarcodeSearch, submitBookAnalysis, submitBookHash, submitEmptyTrash, submitLibraryScan, submitMetadataRefresh } from './library-tasks.ts';
 import { submitPageHashing } from '../hashing/page-hashing.ts';
 import { submitPageRemoval } from '../hashing/page-removal.ts';
 import type { TaskPayload, TaskType } from './task-queue.ts';
@@ -27,7 +27,8 @@ const RESUBMIT: Partial<Record<TaskType, (ctx: FolioContext, payload: TaskPayloa
   },
   RefreshBookMetadata: (ctx, p) => {
     const id = text(p, 'bookId');
-    if (id) submitMetadataRefresh(ctx, id);
+    if (id && p.barcodeOnly === true) submitBarcodeSearch(ctx, id);
+    else if (id) submitMetadataRefresh(ctx, id);
   },
   EmptyTrash: (ctx, p) => {
     const id = text(p, 'libraryId');

@@ -33,7 +33,14 @@ export interface TaskQueueStatus {
  */
 export class TaskQueue {
   private concurrency: number;
-  private readonly pending: QueuedTask[] = [];
+  /**
+   * Waiting tasks: by key (one per key), and in running order as one first-in-first-out list per
+   * priority, highest first. A scan of thousands of books queues tens of thousands of tasks, so
+   * queueing, picking the next one and counting them must not walk the whole queue.
+   */
+  private readonly pending = new Map<string, QueuedTask>();
+  private readonly lanes: { priority: number; tasks: QueuedTask[]; head: number }[] = [];
+  private readonly pendingByType = new Map<TaskType, number>();
   private readonly running = new Map<string, TaskType>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
@@ -93,22 +100,21 @@ export class TaskQueue {
    */
   submit(type: TaskType, key: string, run: () => Promise<void>, priority = 0, payload?: unknown): boolean {
     if (this.closed) return false;
-    if (this.pending.some((t) => t.key === key)) return false;
-    const index = this.pending.findIndex((t) => t.priority < priority);
+    if (this.pending.has(key)) return false;
     const task: QueuedTask = { type, key, priority, run, payload };
     if (payload !== undefined) this.store?.save({ type, key, priority, payload });
-    if (index < 0) this.pending.push(task);
-    else this.pending.splice(index, 0, task);
+    this.pending.set(key, task);
+    this.pendingByType.set(type, (this.pendingByType.get(type) ?? 0) + 1);
+    this.lane(priority).tasks.push(task);
     this.notify();
     this.pump();
     return true;
   }
 
   status(): TaskQueueStatus {
-    const countByType: Partial<Record<TaskType, number>> = {};
-    for (const t of this.pending) countByType[t.type] = (countByType[t.type] ?? 0) + 1;
+    const countByType: Partial<Record<TaskType, number>> = Object.fromEntries(this.pendingByType);
     for (const type of this.running.values()) countByType[type] = (countByType[type] ?? 0) + 1;
-    return { count: this.pending.length + this.running.size, countByType };
+    return { count: this.pending.size + this.running.size, countByType };
   }
 
   onStatus(listener: (status: TaskQueueStatus) => void): () => void {
@@ -118,15 +124,15 @@ export class TaskQueue {
 
   /** Resolves once nothing is queued or running (tests and shutdown wait on it). */
   idle(): Promise<void> {
-    if (this.pending.length === 0 && this.running.size === 0) return Promise.resolve();
+    if (this.pending.size === 0 && this.running.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Drops queued tasks (from the store too); returns how many were dropped. */
   cancelPending(): number {
-    const n = this.pending.length;
-    for (const t of this.pending) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
-    this.pending.length = 0;
+    const n = this.pending.size;
+    for (const t of this.pending.values()) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
+    this.dropPending();
     this.notify();
     this.settleIfIdle();
     return n;
@@ -135,7 +141,7 @@ export class TaskQueue {
   /** Stops taking work and waits for running tasks; queued ones stay in the store for next time. */
   async close(): Promise<void> {
     this.closed = true;
-    this.pending.length = 0;
+    this.dropPending();
     this.notify();
     this.settleIfIdle();
     await this.idle();
@@ -143,13 +149,56 @@ export class TaskQueue {
 
   private pump(): void {
     while (this.running.size < this.concurrency) {
-      const index = this.pending.findIndex((t) => !this.running.has(t.key));
-      if (index < 0) return;
-      const [task] = this.pending.splice(index, 1);
+      const task = this.takeNext();
       if (!task) return;
       this.running.set(task.key, task.type);
       void this.execute(task);
     }
+  }
+
+  /** The list of tasks of one priority, created in its place (highest priority first) on first use. */
+  private lane(priority: number): { priority: number; tasks: QueuedTask[]; head: number } {
+    let at = this.lanes.findIndex((l) => l.priority <= priority);
+    if (at >= 0 && this.lanes[at]!.priority === priority) return this.lanes[at]!;
+    const lane = { priority, tasks: [] as QueuedTask[], head: 0 };
+    if (at < 0) at = this.lanes.length;
+    this.lanes.splice(at, 0, lane);
+    return lane;
+  }
+
+  /**
+   * Removes and returns the first waiting task of the highest priority whose key is not running
+   * (a second scan of a library waits for the first), or undefined.
+   */
+  private takeNext(): QueuedTask | undefined {
+    for (const lane of this.lanes) {
+      for (let i = lane.head; i < lane.tasks.length; i++) {
+        const task = lane.tasks[i]!;
+        if (this.running.has(task.key)) continue;
+        if (i === lane.head) lane.head++;
+        else lane.tasks.splice(i, 1);
+        // Taken entries are dropped in one go once they make up half the list.
+        if (lane.head === lane.tasks.length) {
+          lane.tasks.length = 0;
+          lane.head = 0;
+        } else if (lane.head > 1024 && lane.head * 2 > lane.tasks.length) {
+          lane.tasks.splice(0, lane.head);
+          lane.head = 0;
+        }
+        this.pending.delete(task.key);
+        const left = (this.pendingByType.get(task.type) ?? 1) - 1;
+        if (left > 0) this.pendingByType.set(task.type, left);
+        else this.pendingByType.delete(task.type);
+        return task;
+      }
+    }
+    return undefined;
+  }
+
+  private dropPending(): void {
+    this.pending.clear();
+    this.pendingByType.clear();
+    this.lanes.length = 0;
   }
 
   /** Called after every task with its duration (for the task metrics). */
@@ -170,7 +219,7 @@ export class TaskQueue {
       for (const listener of this.doneListeners) listener(task.type, performance.now() - started, failed);
       this.running.delete(task.key);
       // A failed task is not retried; an identical one queued meanwhile keeps its stored row.
-      if (task.payload !== undefined && !this.pending.some((t) => t.key === task.key)) this.store?.remove(task.key);
+      if (task.payload !== undefined && !this.pending.has(task.key)) this.store?.remove(task.key);
       this.notify();
       this.pump();
       this.settleIfIdle();
@@ -178,7 +227,7 @@ export class TaskQueue {
   }
 
   private settleIfIdle(): void {
-    if (this.pending.length === 0 && this.running.size === 0) {
+    if (this.pending.size === 0 && this.running.size === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();

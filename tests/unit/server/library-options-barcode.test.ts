@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
 import sharp from 'sharp';
-import { barcodePageNumbers, findIsbnInImage } from '../../../server/domain/metadata/barcode-isbn.ts';
+import { barcodePageNumbers } from '../../../server/domain/metadata/barcode-isbn.ts';
+import { barcodeRegions, decodeGrey, findIsbnInImage } from '../../../server/media/barcode-scan.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz } from '../../fixtures/index.ts';
 import { barcodePage, ean13CheckDigit, ean13Modules, ean13Svg } from '../../fixtures/ean13.ts';
 import { startServer, type TestServer } from './helpers.ts';
@@ -69,10 +70,77 @@ describe('barcode search cost', () => {
   });
 });
 
+/** A back cover of `width`×`height` with the barcode drawn `moduleWidth` px per module in its lower right, upright or turned. */
+async function backCover(width: number, height: number, moduleWidth: number, turned = false): Promise<Buffer> {
+  let barcode = await sharp(Buffer.from(ean13Svg(ISBN_BACK, moduleWidth, moduleWidth * 40))).png().toBuffer();
+  if (turned) barcode = await sharp(barcode).rotate(90).png().toBuffer();
+  const { width: bw = 0, height: bh = 0 } = await sharp(barcode).metadata();
+  return sharp({ create: { width, height, channels: 3, background: { r: 235, g: 230, b: 220 } } })
+    .composite([{ input: barcode, left: width - bw - 60, top: height - bh - 60 }])
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
+
+/** Pages without a barcode: photo-like noise, and lines of "text" (small dark blocks on white). */
+async function noisePage(width: number, height: number): Promise<Buffer> {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 255;
+  const pixels = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < pixels.length; i++) pixels[i] = random();
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+}
+async function textPage(width: number, height: number): Promise<Buffer> {
+  const glyphs: string[] = [];
+  for (let y = 60; y < height - 60; y += 28) {
+    for (let x = 60; x < width - 60; x += 14) if ((x * 31 + y * 17) % 5 !== 0) glyphs.push(`<rect x="${x}" y="${y}" width="9" height="14"/>`);
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#fff"/><g fill="#222">${glyphs.join('')}</g></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+describe('barcode search: where ZXing looks', () => {
+  it('finds no barcode-like region on pages without a barcode, so ZXing never runs on them', async () => {
+    for (const page of [await noisePage(1200, 1800), await textPage(1200, 1800), await sharp({ create: { width: 1200, height: 1800, channels: 3, background: '#c04020' } }).jpeg().toBuffer()]) {
+      expect(barcodeRegions(await decodeGrey(page, 800))).toEqual([]);
+      expect(await findIsbnInImage(page)).toBeNull();
+    }
+  });
+
+  it('finds the one region of an upright or turned barcode, on a small decode of the page', async () => {
+    const upright = barcodeRegions(await decodeGrey(await backCover(1200, 1800, 3), 800));
+    expect(upright).toHaveLength(1);
+    // 800 px tall decode of a 1800 px page: the barcode (113 modules × 3 px, quiet zones included) sits in the lower right.
+    expect(upright[0]).toMatchObject({ across: 'x' });
+    expect(upright[0]!.left).toBeGreaterThan(300);
+    expect(upright[0]!.top).toBeGreaterThan(600);
+    const turned = barcodeRegions(await decodeGrey(await backCover(1200, 1800, 3, true), 800));
+    expect(turned).toHaveLength(1);
+    expect(turned[0]).toMatchObject({ across: 'y' });
+  });
+
+  it('reads the barcode of a back cover scanned larger than the detection decode, upright or turned', async () => {
+    expect(await findIsbnInImage(await backCover(1988, 3056, 3))).toBe(ISBN_BACK);
+    expect(await findIsbnInImage(await backCover(1200, 1800, 3, true))).toBe(ISBN_BACK);
+  });
+});
+
 describe('importBarcodeIsbn', () => {
   it('sets the ISBN from a barcode on the last or first page (option on by default)', async () => {
     await createLibrary({});
     expect(await isbns()).toEqual({ Back: ISBN_BACK, Front: ISBN_FRONT, Product: '', Plain: '' });
+  });
+
+  it('never decodes the pages of a book whose ISBN is already known', async () => {
+    // ComicInfo gives the ISBN during analysis; the back cover carries another one.
+    await createCbz(join(root, 'B', 'Known.cbz'), plainPages, {
+      comicInfo: `<?xml version="1.0"?><ComicInfo><GTIN>${ISBN_FRONT}</GTIN></ComicInfo>`,
+      extraEntries: [{ name: 'zz-back.jpg', data: await barcodePage(ISBN_BACK) }],
+    });
+    await createLibrary({});
+    expect((await isbns()).Known).toBe(ISBN_FRONT);
+    // One barcode search per book without an ISBN (Back, Front, Product, Plain), none for Known.
+    const metric = await server.json<{ measurements: { statistic: string; value: number }[] }>('/actuator/metrics/komga.tasks.execution?tag=type:RefreshBookMetadata');
+    expect(metric.measurements.find((m) => m.statistic === 'COUNT')?.value).toBe(4);
   });
 
   it('does nothing when off, and leaves a locked ISBN alone on refresh', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
-import { submitBookAnalysis, submitLibraryScan, submitMetadataRefresh } from '../../../server/domain/tasks/library-tasks.ts';
+import { submitBarcodeSearch, submitBookAnalysis, submitLibraryScan, submitMetadataRefresh } from '../../../server/domain/tasks/library-tasks.ts';
 import { TaskQueue } from '../../../server/domain/tasks/task-queue.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
@@ -60,6 +60,30 @@ describe('persistent task queue', () => {
     expect(server.app.folio.tasks.status().count).toBeGreaterThan(0);
     await server.app.folio.tasks.idle();
     expect((await server.json<BookDto>(`/api/v1/books/${book.id}`)).media.status).toBe('READY');
+    expect(storedKeys(server)).toEqual([]);
+  });
+
+  it('keeps a barcode search apart from a full metadata refresh of the same book, across a restart', async () => {
+    const ctx = server.app.folio;
+    await ctx.tasks.idle();
+    const book = (await server.json<Page<BookDto>>('/api/v1/books?sort=name')).content[0]!;
+    const release = blockWorkers(server);
+    submitBarcodeSearch(ctx, book.id);
+    // A refresh asked meanwhile is queued too: the barcode search alone would not re-read ComicInfo.
+    submitMetadataRefresh(ctx, book.id);
+    expect(storedKeys(server)).toEqual([`BarcodeIsbn:${book.id}`, `RefreshBookMetadata:${book.id}`]);
+    expect(JSON.parse(ctx.db.prepare('SELECT payload FROM task WHERE key = ?').pluck().get(`BarcodeIsbn:${book.id}`) as string)).toEqual({
+      bookId: book.id,
+      barcodeOnly: true,
+    });
+    const closing = ctx.tasks.close();
+    release();
+    await closing;
+    await server.close();
+
+    // Both come back after a restart, run, and leave the store.
+    server = await startServer({ dir, claim: false });
+    await server.app.folio.tasks.idle();
     expect(storedKeys(server)).toEqual([]);
   });
 
