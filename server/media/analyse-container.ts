@@ -1,5 +1,5 @@
 import { open as openFile } from 'node:fs/promises';
-import { type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
+import { type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { naturalCompare } from './natural-sort.ts';
 import { readerForExtension, readerForSignature } from './readers.ts';
@@ -83,57 +83,93 @@ export async function detectReader(filePath: string): Promise<BookReader> {
   return reader;
 }
 
+/** What analysis learnt of one entry: a page, another file, and whether it failed to read. */
+interface DescribedEntry {
+  page?: AnalysedPage;
+  file?: AnalysedFile;
+  failed: boolean;
+}
+
 async function describeEntries(
   book: OpenedBook,
   withDimensions: boolean,
 ): Promise<Omit<ContainerAnalysis, 'reader'>> {
-  const pages: AnalysedPage[] = [];
-  const files: AnalysedFile[] = [];
-  const failedEntries: string[] = [];
   const entries = book
     .entries()
     .filter((e) => !e.isDirectory && staysInsideArchive(e.name))
     .toSorted((a, b) => naturalCompare(a.name, b.name));
-  for (const entry of entries) {
-    if (entry.uncompressedSize === 0) {
-      files.push({ fileName: entry.name, mediaType: null, fileSize: 0 });
-      continue;
-    }
-    try {
-      let head = await book.readPrefix(entry.name, Math.min(FIRST_PREFIX, entry.uncompressedSize));
-      let probe = await probeImage(head);
-      // Only chase deeper headers (huge EXIF/ICC blocks) when dimensions were asked for.
-      while (withDimensions && probe.needBytes && head.length < entry.uncompressedSize && head.length < MAX_PREFIX) {
-        head = await book.readPrefix(entry.name, Math.min(probe.needBytes, MAX_PREFIX, entry.uncompressedSize));
-        probe = await probeImage(head);
+  const described = await mapBounded(entries, book.parallelReads ?? 1, (entry) => describeEntry(book, entry, withDimensions));
+  const pages: AnalysedPage[] = [];
+  const files: AnalysedFile[] = [];
+  const failedEntries: string[] = [];
+  described.forEach((d, i) => {
+    if (d.page) pages.push(d.page);
+    if (d.file) files.push(d.file);
+    if (d.failed) failedEntries.push(entries[i]!.name);
+  });
+  return { pages, files, failedEntries };
+}
+
+/**
+ * `work` on every item, at most `limit` at once, results in the items' order. After a failure no
+ * new item starts, and the first error is thrown once the ones in flight have settled (their reads
+ * must be over before the caller closes the archive).
+ */
+async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index]!);
+      } catch (error) {
+        failure ??= { error };
       }
-      const mediaType = probe.mediaType;
-      if (mediaType && probe.bad) {
-        // A lying header (unparseable, absurd size): a bad page. Its slot stays, without the
-        // dimensions it claims, and the book gets ERR_1007.
-        failedEntries.push(entry.name);
-        pages.push({ fileName: entry.name, mediaType, width: null, height: null, fileSize: entry.uncompressedSize });
-      } else if (mediaType) {
-        pages.push({
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failure) throw failure.error;
+  return results;
+}
+
+async function describeEntry(book: OpenedBook, entry: BookEntry, withDimensions: boolean): Promise<DescribedEntry> {
+  if (entry.uncompressedSize === 0) return { file: { fileName: entry.name, mediaType: null, fileSize: 0 }, failed: false };
+  try {
+    let head = await book.readPrefix(entry.name, Math.min(FIRST_PREFIX, entry.uncompressedSize));
+    let probe = await probeImage(head);
+    // Only chase deeper headers (huge EXIF/ICC blocks) when dimensions were asked for.
+    while (withDimensions && probe.needBytes && head.length < entry.uncompressedSize && head.length < MAX_PREFIX) {
+      head = await book.readPrefix(entry.name, Math.min(probe.needBytes, MAX_PREFIX, entry.uncompressedSize));
+      probe = await probeImage(head);
+    }
+    const mediaType = probe.mediaType;
+    if (mediaType && probe.bad) {
+      // A lying header (unparseable, absurd size): a bad page. Its slot stays, without the
+      // dimensions it claims, and the book gets ERR_1007.
+      return { page: { fileName: entry.name, mediaType, width: null, height: null, fileSize: entry.uncompressedSize }, failed: true };
+    }
+    if (mediaType) {
+      return {
+        page: {
           fileName: entry.name,
           mediaType,
           width: withDimensions ? probe.width : null,
           height: withDimensions ? probe.height : null,
           fileSize: entry.uncompressedSize,
-        });
-      } else {
-        files.push({ fileName: entry.name, mediaType: guessNonImageType(entry.name), fileSize: entry.uncompressedSize });
-      }
-    } catch (error) {
-      // The server being short of resources says nothing about the entry: the whole analysis is retried.
-      if (isTransientFailure(error)) throw error;
-      failedEntries.push(entry.name);
-      // An image-looking entry that cannot be read is still a page slot; serving it will fail later.
-      const hinted = mediaTypeFromExtension(entry.name);
-      if (hinted) pages.push({ fileName: entry.name, mediaType: hinted, width: null, height: null, fileSize: entry.uncompressedSize });
+        },
+        failed: false,
+      };
     }
+    return { file: { fileName: entry.name, mediaType: guessNonImageType(entry.name), fileSize: entry.uncompressedSize }, failed: false };
+  } catch (error) {
+    // The server being short of resources says nothing about the entry: the whole analysis is retried.
+    if (isTransientFailure(error)) throw error;
+    // An image-looking entry that cannot be read is still a page slot; serving it will fail later.
+    const hinted = mediaTypeFromExtension(entry.name);
+    return { page: hinted ? { fileName: entry.name, mediaType: hinted, width: null, height: null, fileSize: entry.uncompressedSize } : undefined, failed: true };
   }
-  return { pages, files, failedEntries };
 }
 
 function guessNonImageType(name: string): string | null {

@@ -21,6 +21,11 @@ export interface OpenedBook {
    * `openEntry` can read it or when it is larger than `target`.
    */
   readWhole?(name: string, target: Buffer): Promise<Buffer | undefined>;
+  /**
+   * How many entries analysis may read at once (random-access formats; 1 when unset). Reading a
+   * few page headers at a time overlaps their I/O waits, so analysis is bound by the CPU instead.
+   */
+  readonly parallelReads?: number;
   close(): void;
   /**
    * Formats whose pages are not simply their image entries (PDF, EPUB) describe the book here;

@@ -173,6 +173,8 @@ const STORED = 0;
 const DEFLATED = 8;
 
 class OpenedZip implements OpenedBook {
+  /** Entries are read at their own offsets through one FileHandle (positioned reads). */
+  readonly parallelReads = 4;
   private readonly zipfile: yauzl.ZipFile;
   private readonly byName: Map<string, yauzl.Entry>;
   private readonly list: BookEntry[];
