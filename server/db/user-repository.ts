@@ -33,8 +33,28 @@ const COLUMNS: ColumnMap<User> = {
   lastModified: ['last_modified', 'int'],
 };
 
+/** Users remembered at most (more are simply read again). */
+const REMEMBER_MAX = 10_000;
+
+/** A copy whose lists the caller may change without touching what is remembered. */
+const copyOf = (user: User): User => ({
+  ...user,
+  roles: [...user.roles],
+  sharedLibraryIds: [...user.sharedLibraryIds],
+  labelsAllow: [...user.labelsAllow],
+  labelsExclude: [...user.labelsExclude],
+});
+
+/**
+ * Accounts. Every authenticated request looks its caller up by id, so users read by id are
+ * remembered (no query, no JSON parsing of four columns per request). Only this repository writes
+ * the table, and each write forgets what it changes before the next read, so a changed role, shared
+ * library, restriction or password applies to the very next request. Nothing read inside a
+ * transaction is remembered: if the transaction is rolled back, the table is read again.
+ */
 export class UserRepository {
   private readonly db: Db;
+  private readonly remembered = new Map<string, User>();
   constructor(db: Db) {
     this.db = db;
   }
@@ -44,8 +64,16 @@ export class UserRepository {
   }
 
   findById(id: string): User | undefined {
+    const known = this.remembered.get(id);
+    if (known) return copyOf(known);
     const row = cachedStatement(this.db, 'SELECT * FROM user WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    return row ? rowToObject(COLUMNS, row) : undefined;
+    if (!row) return undefined;
+    const user = rowToObject(COLUMNS, row);
+    if (!this.db.inTransaction) {
+      if (this.remembered.size >= REMEMBER_MAX) this.remembered.clear();
+      this.remembered.set(id, copyOf(user));
+    }
+    return user;
   }
 
   /** Email comparison is case-insensitive (the column is COLLATE NOCASE). */
@@ -63,14 +91,17 @@ export class UserRepository {
 
   /** Deletes the user; sessions, API keys, read progress and activity go with it (ON DELETE CASCADE). */
   delete(id: string): boolean {
+    this.remembered.delete(id);
     return cachedStatement(this.db, 'DELETE FROM user WHERE id = ?').run(id).changes > 0;
   }
 
   insert(user: User): void {
+    this.remembered.delete(user.id);
     cachedStatement(this.db, insertSql('user', COLUMNS)).run(objectToParams(COLUMNS, user));
   }
 
   update(user: User): void {
+    this.remembered.delete(user.id);
     cachedStatement(this.db, updateSql('user', COLUMNS, 'id')).run(objectToParams(COLUMNS, user));
   }
 }

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { ReusableBuffers, sizeClass } from '../../../server/media/reusable-buffers.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
-import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
+import { hashPassword } from '../../../server/http/auth/passwords.ts';
+import { addLibrary, basic, insertUser, rescan, startServer, type TestServer } from './helpers.ts';
 
 /*
  * Page bytes are read whole (one positional read into a lent buffer) and sent from memory. What
@@ -159,5 +160,62 @@ describe('pages read whole', () => {
       expect(response.statusCode).toBe(200);
       expect(response.rawPayload.equals(page.bytes)).toBe(true);
     }
+  });
+});
+
+describe('the caller, remembered between requests', () => {
+  it('loses a library, a role or a password at once: the next page or poster request is refused', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED)]);
+    const library = await addLibrary(server, root);
+    const id = (await booksByName(server)).get(book.name)!.id;
+    const userId = await insertUser(server, 'reader@example.org', 'pw', ['PAGE_STREAMING']);
+    const reader = { authorization: basic('reader@example.org', 'pw') };
+    const patch = async (body: object) => {
+      const response = await server!.app.inject({ method: 'PATCH', url: `/api/v2/users/${userId}`, headers: server!.admin, payload: body });
+      expect(response.statusCode).toBe(204);
+    };
+    // Remembered: several requests in a row, with the cached Basic credentials.
+    for (let i = 0; i < 3; i++) expect((await server.get(`/api/v1/books/${id}/pages/1`, reader)).statusCode).toBe(200);
+    expect((await server.get(`/api/v1/books/${id}/thumbnail`, reader)).statusCode).toBe(200);
+
+    await patch({ sharedLibraries: { all: false, libraryIds: [] } });
+    expect((await server.get(`/api/v1/books/${id}/pages/1`, reader)).statusCode).toBe(404);
+    expect((await server.get(`/api/v1/books/${id}/thumbnail`, reader)).statusCode).toBe(404);
+
+    await patch({ sharedLibraries: { all: false, libraryIds: [library.id] } });
+    expect((await server.get(`/api/v1/books/${id}/pages/1`, reader)).statusCode).toBe(200);
+    await patch({ roles: [] });
+    expect((await server.get(`/api/v1/books/${id}/pages/1`, reader)).statusCode).toBe(403);
+
+    // A changed password: the old one stops working on the next request.
+    const user = server.app.folio.repos.users.findById(userId)!;
+    server.app.folio.repos.users.update({ ...user, passwordHash: await hashPassword('new'), lastModified: Date.now() });
+    expect((await server.get(`/api/v1/books/${id}/thumbnail`, reader)).statusCode).toBe(401);
+    // A deleted user is nobody.
+    server.app.folio.repos.users.delete(userId);
+    expect(server.app.folio.repos.users.findById(userId)).toBeUndefined();
+  });
+
+  it('hands out copies: changing a returned user changes nothing remembered', async () => {
+    server = await startServer();
+    const userId = await insertUser(server, 'reader@example.org', 'pw', ['PAGE_STREAMING']);
+    const users = server.app.folio.repos.users;
+    users.findById(userId)!.roles.push('ADMIN');
+    expect(users.findById(userId)!.roles).toEqual(['PAGE_STREAMING']);
+  });
+
+  it('remembers nothing read inside a transaction that is rolled back', async () => {
+    server = await startServer();
+    const userId = await insertUser(server, 'reader@example.org', 'pw', ['PAGE_STREAMING']);
+    const { db, repos } = server.app.folio;
+    const rolledBack = db.transaction(() => {
+      repos.users.update({ ...repos.users.findById(userId)!, roles: ['ADMIN'] });
+      expect(repos.users.findById(userId)!.roles).toEqual(['ADMIN']);
+      throw new Error('roll back');
+    });
+    expect(rolledBack).toThrow('roll back');
+    expect(repos.users.findById(userId)!.roles).toEqual(['PAGE_STREAMING']);
   });
 });
