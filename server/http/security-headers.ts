@@ -1,5 +1,6 @@
-import fastifyHelmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * Security headers of every response, in one place (README "Security").
@@ -103,18 +104,42 @@ export function servableResourceType(declared: string | null | undefined): strin
   return 'application/octet-stream';
 }
 
+export const HELMET_OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { useDefaults: false, directives: CLIENT_CSP },
+  // Transport security is the reverse proxy's decision (Folio also runs over plain HTTP on a LAN).
+  strictTransportSecurity: false,
+  // Komga's native and web clients on other origins load covers and pages (CORS is opt-in anyway).
+  crossOriginResourcePolicy: false,
+  crossOriginEmbedderPolicy: false,
+  // The OAuth2 login popup goes through the provider and back, then talks to its opener.
+  crossOriginOpenerPolicy: false,
+  referrerPolicy: { policy: 'same-origin' },
+  frameguard: { action: 'sameorigin' },
+};
+
+/**
+ * The headers helmet sets for these options, worked out once: none of them depends on the request
+ * (no nonces, no directive computed per request). The Fastify plugin built a new helmet middleware
+ * for every request, a measurable share of serving a poster or a page.
+ */
+export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): readonly [string, string][] {
+  const headers: [string, string][] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => headers.push([name, String(value)]),
+    // X-Powered-By: Fastify never sets it.
+    removeHeader: () => undefined,
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return headers;
+}
+
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CLIENT_CSP },
-    // Transport security is the reverse proxy's decision (Folio also runs over plain HTTP on a LAN).
-    strictTransportSecurity: false,
-    // Komga's native and web clients on other origins load covers and pages (CORS is opt-in anyway).
-    crossOriginResourcePolicy: false,
-    crossOriginEmbedderPolicy: false,
-    // The OAuth2 login popup goes through the provider and back, then talks to its opener.
-    crossOriginOpenerPolicy: false,
-    referrerPolicy: { policy: 'same-origin' },
-    frameguard: { action: 'sameorigin' },
+  const headers = helmetHeaders();
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    done();
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (isApiPath(request.url)) {

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { HOSTILE_PATHS, createHostileEpub } from '../../fixtures/hostile-epub.ts';
+import { HELMET_OPTIONS, helmetHeaders } from '../../../server/http/security-headers.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
+
 
 /**
  * Security headers on every response, and the user-content policy of everything that carries book
@@ -52,6 +54,28 @@ describe('web client', () => {
       expect(r.headers['x-content-type-options']).toBe('nosniff');
       expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(r.headers['referrer-policy']).toBe('same-origin');
+    }
+  });
+});
+
+describe("helmet's headers", () => {
+  it('are the ones helmet itself sets, on the client and on pages alike, worked out once', async () => {
+    const helmet = (await import('helmet')).default;
+    const { ServerResponse, IncomingMessage } = await import('node:http');
+    const { Socket } = await import('node:net');
+    const request = new IncomingMessage(new Socket());
+    const response = new ServerResponse(request);
+    helmet(HELMET_OPTIONS)(request, response, () => undefined);
+    const expected = Object.fromEntries(helmetHeaders().map(([name, value]) => [name.toLowerCase(), value]));
+    for (const [name, value] of Object.entries(response.getHeaders())) expect(expected[name], name).toBe(String(value));
+    expect(Object.keys(expected).sort()).toEqual(Object.keys(response.getHeaders()).sort());
+    for (const path of ['/', `/api/v1/books/${cbzId}/pages/1`]) {
+      const r = await server.get(path);
+      for (const [name, value] of Object.entries(expected)) {
+        // API responses carry the user-content policy instead of the client's (see below).
+        if (name === 'content-security-policy' && path !== '/') continue;
+        expect(r.headers[name], `${path} ${name}`).toBe(value);
+      }
     }
   });
 });
