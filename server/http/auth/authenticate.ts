@@ -86,8 +86,9 @@ export function createAuthHook(ctx: FolioContext) {
     const sessionId = presentedSessionId(request);
     let sessionUserId: string | undefined;
     if (sessionId) {
-      sessionUserId = resolveSession(ctx.repos.sessions, sessionId);
-      if (sessionUserId) request.sessionIdHash = hashSessionId(sessionId);
+      const idHash = hashSessionId(sessionId);
+      sessionUserId = resolveSession(ctx.repos.sessions, idHash);
+      if (sessionUserId) request.sessionIdHash = idHash;
     }
     const authorization = request.headers.authorization;
     if (authorization?.toLowerCase().startsWith('basic ')) {

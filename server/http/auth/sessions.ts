@@ -37,9 +37,11 @@ export function presentedSessionId(request: FastifyRequest): string | undefined 
   }
 }
 
-/** The user id of a live session, refreshing its inactivity clock; expired sessions are removed. */
-export function resolveSession(sessions: SessionRepository, id: string, now = Date.now()): string | undefined {
-  const idHash = hashSessionId(id);
+/**
+ * The user id of a live session (by the hash of its id), refreshing its inactivity clock; expired
+ * sessions are removed.
+ */
+export function resolveSession(sessions: SessionRepository, idHash: string, now = Date.now()): string | undefined {
   const session = sessions.find(idHash);
   if (!session) return undefined;
   if (now - session.lastAccess > SESSION_INACTIVITY_MS) {

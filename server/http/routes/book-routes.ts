@@ -65,8 +65,9 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   });
 
   app.get('/api/v1/books/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
-    const user = caller(request);
-    bookForCaller(request.params.id, user);
+    // Asked for by every book card: the access check reads the book's library and nothing else.
+    const libraryId = ctx.repos.books.findLibraryId(request.params.id);
+    if (!libraryId || !canAccessLibrary(caller(request), libraryId)) throw notFound();
     const thumbnail = await bookThumbnail(ctx, request.params.id);
     if (!thumbnail) throw notFound();
     return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType);
