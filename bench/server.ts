@@ -204,8 +204,9 @@ async function drive(urls: string[], headers: Record<string, string>, clients: n
   };
 }
 
-async function startStaticServer(folder: string): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['bench/lib/static-server.ts', folder], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A Node file server for `folder` (bench/lib/static-server.ts unless told otherwise), in a process of its own. */
+async function startStaticServer(folder: string, script = 'bench/lib/static-server.ts'): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [script, folder], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -238,10 +239,13 @@ interface ServingResults {
   driver: string;
   /** The other checkout measured beside the current one (BENCH_BASELINE_REPO), if any. */
   baseline: string | null;
-  /** Per client count: Folio's page route and the same bytes as plain files, one entry per run. */
-  pages: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[] }[];
+  /**
+   * Per client count: Folio's page route, the same bytes as plain files, and the same files from
+   * bench/lib/node-floor-server.ts (the most one Node thread serves), one entry per run.
+   */
+  pages: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[]; nodeFloor: Throughput[] }[];
   /** Book posters (GET /books/{id}/thumbnail) and the same files served plain, at 32 clients. */
-  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[] };
+  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[]; nodeFloor: Throughput[] };
 }
 
 /**
@@ -317,6 +321,7 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   await chmod(plainDir, 0o755);
   const nginx = await startNginx(work, plainDir);
   const plain = nginx ?? (await startStaticServer(plainDir));
+  const nodeFloor = await startStaticServer(plainDir, 'bench/lib/node-floor-server.ts');
   const peer = nginx ? 'nginx (Debian package, sendfile, one worker per core)' : "a Node static-file server (Fastify's static plugin)";
   const withWrk = await haveWrk();
   const driver = withWrk ? 'wrk, 2 threads' : "Node's fetch in one process";
@@ -324,6 +329,7 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     const current = await prepareServing(folio, root, library.books.length);
     const before = baseline ? await prepareServing(baseline, root, library.books.length) : null;
     const plainUrls = Array.from({ length: current.pageUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
+    const floorUrls = plainUrls.map((url) => url.replace(plain.url, nodeFloor.url));
     const load = (urls: string[], headers: Record<string, string>, clients: number) =>
       withWrk ? driveWithWrk(work, urls, headers.cookie ?? '', clients) : drive(urls, headers, clients);
     const results: ServingResults = {
@@ -331,10 +337,10 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       driver,
       baseline: baselineRepo ? await describeCheckout(baselineRepo) : null,
       pages: [],
-      thumbnails: { clients: 32, folio: [], plain: [], baseline: [] },
+      thumbnails: { clients: 32, folio: [], plain: [], baseline: [], nodeFloor: [] },
     };
     for (const clients of CLIENT_COUNTS) {
-      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[] };
+      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[], nodeFloor: [] as Throughput[] };
       for (let run = 0; run < RUNS; run++) {
         // The two versions take turns going first (the machine's load drifts).
         const measureCurrent = async () => entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients));
@@ -349,11 +355,13 @@ async function benchThroughput(work: string): Promise<ServingResults> {
           await measureCurrent();
         }
         entry.plain.push(await load(plainUrls, {}, clients));
+        entry.nodeFloor.push(await load(floorUrls, {}, clients));
       }
       results.pages.push(entry);
       console.log(
         `  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s` +
-          `${before ? `, baseline ${median(entry.baseline.map((t) => t.pagesPerSecond))}/s` : ''}, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s`,
+          `${before ? `, baseline ${median(entry.baseline.map((t) => t.pagesPerSecond))}/s` : ''}, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s` +
+          `, Node floor ${median(entry.nodeFloor.map((t) => t.pagesPerSecond))}/s`,
       );
     }
     // Posters: drawn on first request, then served from disk (and memory). Fetch each once, keep a
@@ -369,11 +377,16 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       results.thumbnails.folio.push(await load(current.posterUrls, { cookie: current.cookie }, results.thumbnails.clients));
       if (before) results.thumbnails.baseline.push(await load(before.posterUrls, { cookie: before.cookie }, results.thumbnails.clients));
       results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients));
+      results.thumbnails.nodeFloor.push(await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloor.url)), {}, results.thumbnails.clients));
     }
-    console.log(`  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s`);
+    console.log(
+      `  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s` +
+        `, Node floor ${median(results.thumbnails.nodeFloor.map((t) => t.pagesPerSecond))}/s`,
+    );
     return results;
   } finally {
     plain.stop();
+    nodeFloor.stop();
     await baseline?.stop();
     await folio.stop();
   }
@@ -410,7 +423,7 @@ export async function runServerBench(): Promise<void> {
       console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
     }
     console.log('page serving…');
-    const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [] } };
+    const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [], nodeFloor: [] } };
 
     const describe = (list: Throughput[]) => ({
       averagePageKiB: median(list.map((t) => t.averagePageKiB)),
@@ -435,14 +448,15 @@ export async function runServerBench(): Promise<void> {
         books: SERVING_BOOKS,
         seconds: SECONDS,
         baseline: serving.baseline,
-        pages: serving.pages.map(({ clients, folio, plain, baseline }) => ({
-          clients, folio: describe(folio), plainFiles: describe(plain), baseline: baseline.length ? describe(baseline) : null,
+        pages: serving.pages.map(({ clients, folio, plain, baseline, nodeFloor }) => ({
+          clients, folio: describe(folio), plainFiles: describe(plain), baseline: baseline.length ? describe(baseline) : null, nodeFloor: describe(nodeFloor),
         })),
         thumbnails: {
           clients: serving.thumbnails.clients,
           folio: describe(serving.thumbnails.folio),
           plainFiles: describe(serving.thumbnails.plain),
           baseline: serving.thumbnails.baseline.length ? describe(serving.thumbnails.baseline) : null,
+          nodeFloor: describe(serving.thumbnails.nodeFloor),
         },
       },
     };
@@ -454,7 +468,8 @@ export async function runServerBench(): Promise<void> {
       `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Shared 2-core machine:** other`,
       `helpers' builds and tests ran meanwhile; load average (1 / 5 / 15 min) at the end ${load}. Read the ratios, measured side by side.`,
       `The peer is ${serving.peer}, handing out the same bytes as files; the load generator is ${serving.driver}${serving.driver.startsWith('wrk') ? '' : ' (itself a bottleneck at high request rates: it limits both sides alike)'}.`,
-      'Errors (failed or non-2xx requests) are summed over the runs.',
+      'Errors (failed or non-2xx requests) are summed over the runs. "Node floor" is bench/lib/node-floor-server.ts: node:http alone, one',
+      'thread, each file opened once and read with one positional read into a reused buffer per request (the most one Node thread serves).',
       ...(serving.baseline ? [`"Folio before" is the baseline checkout measured in the same run: ${serving.baseline}.`] : []),
       '',
       `## Scan and analysis: ${summary.books} books × ${PAGES} pages`,
@@ -469,7 +484,7 @@ export async function runServerBench(): Promise<void> {
       '',
       '| clients | server | pages/s | MB/s | latency median | latency p95 | average page | errors |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
-      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles, baseline }) => [
+      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles, baseline, nodeFloor }) => [
         servingRow(`${clients} | Folio \`/pages/{n}\` (streamed from the archive)`, folio),
         ...(baseline
           ? [
@@ -478,7 +493,9 @@ export async function runServerBench(): Promise<void> {
             ]
           : []),
         servingRow(`${clients} | plain files`, plainFiles),
+        servingRow(`${clients} | Node floor`, nodeFloor),
         `| ${clients} | ratio Folio ÷ plain | ${round(folio.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(folio.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
+        `| ${clients} | ratio Node floor ÷ plain | ${round(nodeFloor.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(nodeFloor.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
       ]),
       '',
       `## Book posters: \`GET /books/{id}/thumbnail\`, ${summary.serving.thumbnails.clients} clients`,
@@ -488,7 +505,9 @@ export async function runServerBench(): Promise<void> {
       servingRow('Folio (access check, poster record, bytes from memory)', summary.serving.thumbnails.folio),
       ...(summary.serving.thumbnails.baseline ? [servingRow('Folio before (baseline)', summary.serving.thumbnails.baseline)] : []),
       servingRow('plain files', summary.serving.thumbnails.plainFiles),
+      servingRow('Node floor', summary.serving.thumbnails.nodeFloor),
       `| ratio Folio ÷ plain | ${round(summary.serving.thumbnails.folio.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
+      `| ratio Node floor ÷ plain | ${round(summary.serving.thumbnails.nodeFloor.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
       '',
     ].join('\n');
     if (!(SERVER_PARTS.has('scan') && SERVER_PARTS.has('serving'))) {
