@@ -35,9 +35,15 @@ module.exports = {
       from: { pathNot: '^server/db/' }, to: { path: '^server/db/search/(content-restriction|special-lists|sql-fragment)\\.ts$' } },
     { name: 'domain-knows-no-http', severity: 'error',
       from: { path: '^server/domain/' }, to: { path: '^server/http/' } },
+    // Images and archives are server/media work: routes translate HTTP, the domain decides what is
+    // drawn or rewritten and when; neither imports an image or archive library (types included).
     { name: 'http-does-no-media-work', comment: 'Routes translate HTTP; images and archives are server/media work.',
       severity: 'error',
       from: { path: '^server/http/' },
+      to: { path: 'node_modules/(sharp|yauzl|yazl|archiver|node-unrar-js|7z-wasm|pdfjs-dist|mupdf)/' } },
+    { name: 'domain-does-no-media-work', comment: 'The domain decides what and when; server/media does the image and archive work.',
+      severity: 'error',
+      from: { path: '^server/domain/' },
       to: { path: 'node_modules/(sharp|yauzl|yazl|archiver|node-unrar-js|7z-wasm|pdfjs-dist|mupdf)/' } },
   ],
   options: {

@@ -1,5 +1,5 @@
-import type { OutputInfo } from 'sharp';
-import { decodeImage, decoder, readForDecode } from '../../media/image-decode.ts';
+import { readForDecode } from '../../media/image-decode.ts';
+import { type DrawnThumbnail, thumbnailJpeg } from '../../media/image-transcode.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
@@ -60,16 +60,10 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
     ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page unreadable');
     return null;
   }
-  let output: { data: Buffer; info: OutputInfo };
+  let output: DrawnThumbnail;
   const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
   try {
-    output = await decodeImage(() =>
-      decoder(source)
-        .rotate()
-        .resize(edge, edge, { fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: 85 })
-        .toBuffer({ resolveWithObject: true }),
-    );
+    output = await thumbnailJpeg(source, edge, 85);
   } catch (error) {
     ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
     return null;
@@ -87,8 +81,8 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
     filePath: relative,
     selected: true,
     mediaType: 'image/jpeg',
-    width: output.info.width,
-    height: output.info.height,
+    width: output.width,
+    height: output.height,
     fileSize: output.data.length,
     created: now,
     lastModified: now,
