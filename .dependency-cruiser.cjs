@@ -1,6 +1,13 @@
 // The one direction of imports (../shared/DESIGN.md "Layers"), checked by
 // tests/unit/architecture.test.ts on every `npm test`. A rule here names a room and the rooms it
 // may not reach; a violation fails the test with the file and the import that broke it.
+/**
+ * Image, barcode, archive and PDF libraries: only server/media may import them. Matched resolved
+ * (node_modules/<name>/…) or not: a package whose exports map the resolver cannot follow (such as
+ * zxing-wasm/reader) stays under its bare name.
+ */
+const MEDIA_LIBRARIES = '(^|node_modules/)(sharp|yauzl|yazl|archiver|node-unrar-js|7z-wasm|pdfjs-dist|mupdf|zxing-wasm)(/|$)';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -40,11 +47,11 @@ module.exports = {
     { name: 'http-does-no-media-work', comment: 'Routes translate HTTP; images and archives are server/media work.',
       severity: 'error',
       from: { path: '^server/http/' },
-      to: { path: 'node_modules/(sharp|yauzl|yazl|archiver|node-unrar-js|7z-wasm|pdfjs-dist|mupdf)/' } },
+      to: { path: MEDIA_LIBRARIES } },
     { name: 'domain-does-no-media-work', comment: 'The domain decides what and when; server/media does the image and archive work.',
       severity: 'error',
       from: { path: '^server/domain/' },
-      to: { path: 'node_modules/(sharp|yauzl|yazl|archiver|node-unrar-js|7z-wasm|pdfjs-dist|mupdf)/' } },
+      to: { path: MEDIA_LIBRARIES } },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
