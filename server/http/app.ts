@@ -117,18 +117,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app);
   app.setErrorHandler(handleError);
   registerBodyParsers(app);
-  app.addHook('preValidation', checkRouteRole);
-  app.addHook('preValidation', normaliseRequest);
+  // Hooks that never wait are written with `done`: every request runs them, and an async hook
+  // costs a promise and a turn of the microtask queue each time (a measurable share of a poster).
+  app.addHook('preValidation', (request, _reply, done) => {
+    checkRouteRole(request);
+    normaliseRequest(request);
+    done();
+  });
 
-  // Komga's default for API responses; handlers that need another policy set their own.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // Komga's default for API responses; handlers that need another policy set their own.
     const path = request.url;
     if ((path.startsWith('/api/') || path.startsWith('/opds/')) && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'max-age=0, must-revalidate, private');
     }
-    return payload;
+    done(null, shallowEtag(request, reply, payload));
   });
-  app.addHook('onSend', async (request, reply, payload) => shallowEtag(request, reply, payload));
 
   // Preflight requests are answered before authentication, as Spring's CORS filter does.
   registerCors(app, options.corsOrigins ?? []);

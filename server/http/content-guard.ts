@@ -13,14 +13,19 @@ import { notFound } from './errors.ts';
 const ITEM_ROUTE = /^\/(?:api\/v[12]|opds\/v1\.2|opds\/v2)\/(series|books)\/:([A-Za-z_]+)(?:\/|$)/;
 
 export function registerContentGuard(app: FastifyInstance, ctx: FolioContext): void {
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    const user = request.user;
-    if (!user || (user.sharedAllLibraries && !hasContentRestrictions(user))) return;
-    const match = ITEM_ROUTE.exec(request.routeOptions.url ?? '');
-    if (!match) return;
-    const id = (request.params as Record<string, string | undefined>)[match[2] ?? ''];
-    if (!id) return;
-    const visible = match[1] === 'series' ? canSeeSeries(ctx.repos, user, id) : canSeeBook(ctx.repos, user, id);
-    if (!visible) throw notFound();
+  app.addHook('preHandler', (request: FastifyRequest, _reply, done) => {
+    if (!isVisible(ctx, request)) throw notFound();
+    done();
   });
+}
+
+/** False when the request names a series or book its caller may not see. */
+function isVisible(ctx: FolioContext, request: FastifyRequest): boolean {
+  const user = request.user;
+  if (!user || (user.sharedAllLibraries && !hasContentRestrictions(user))) return true;
+  const match = ITEM_ROUTE.exec(request.routeOptions.url ?? '');
+  if (!match) return true;
+  const id = (request.params as Record<string, string | undefined>)[match[2] ?? ''];
+  if (!id) return true;
+  return match[1] === 'series' ? canSeeSeries(ctx.repos, user, id) : canSeeBook(ctx.repos, user, id);
 }

@@ -8,7 +8,7 @@ const ETAG_PREFIXES = ['/api/', '/opds/'];
  * memory gets `ETag: "0<md5>"`; a matching If-None-Match turns the answer into a bodiless 304.
  * Streamed bodies (page bytes, thumbnails from disk) and bodies whose route set an ETag are left alone.
  */
-export async function shallowEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function shallowEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (request.method !== 'GET' || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
   const path = request.url.split('?')[0] ?? '';
   if (!ETAG_PREFIXES.some((p) => path.startsWith(p)) || path.endsWith('/file')) return payload;

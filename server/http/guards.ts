@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** preValidation hook: a route's `config.role`, so callers without it never learn what it accepts. */
-export async function checkRouteRole(request: FastifyRequest): Promise<void> {
+export function checkRouteRole(request: FastifyRequest): void {
   const role = request.routeOptions.config.role;
   if (role) requireRole(request, role);
 }

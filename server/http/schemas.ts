@@ -111,7 +111,7 @@ type JsonSchema = {
  * when they differ only in case, rewrites enum values to the schema's spelling, and reads list
  * query parameters the three ways Spring does. Unknown properties are left alone.
  */
-export async function normaliseRequest(request: FastifyRequest): Promise<void> {
+export function normaliseRequest(request: FastifyRequest): void {
   const schema = request.routeOptions.schema as { querystring?: JsonSchema; body?: JsonSchema } | undefined;
   if (!schema) return;
   if (schema.querystring && request.query && typeof request.query === 'object') {

@@ -141,11 +141,11 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (isApiPath(request.url)) {
       const type = reply.getHeader('content-type');
       reply.header('Content-Security-Policy', userContentCsp(request, typeof type === 'string' ? type : undefined));
     }
-    return payload;
+    done(null, payload);
   });
 }
