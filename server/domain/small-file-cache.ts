@@ -15,6 +15,8 @@ interface Entry {
   /** The stat's own mtimeMs (fractional), to compare like with like. */
   mtimeMs: number;
   checkedAt: number;
+  /** The version the caller named when the file was last checked (see `read`). */
+  version?: string;
 }
 
 /** Files larger than this are streamed from disk each time, not kept. */
@@ -34,10 +36,17 @@ export class SmallFileCache {
   #entries = new Map<string, Entry>();
   #bytes = 0;
 
-  /** The file's bytes and identity; null when it does not exist (or is too large to keep: see `keep`). */
-  async read(path: string, now = Date.now()): Promise<CachedFile | null> {
+  /**
+   * The file's bytes and identity; null when it does not exist (or is too large to keep: see `keep`).
+   * A caller that knows which version of the file it wants (a poster's database record, whose id or
+   * date changes whenever the server writes the file again) names it as `version`: a file kept under
+   * that version is served without even the once-a-second `stat`, and a file kept under another
+   * version is checked at once (a poster drawn again is served on the next request).
+   */
+  async read(path: string, now = Date.now(), version?: string): Promise<CachedFile | null> {
     const known = this.#entries.get(path);
-    if (known && now - known.checkedAt < TRUST_MS) {
+    // A named version decides alone: another version than the one kept is checked at once.
+    if (known && (version !== undefined ? known.version === version : now - known.checkedAt < TRUST_MS)) {
       this.#touch(path, known);
       return known.file;
     }
@@ -53,6 +62,7 @@ export class SmallFileCache {
     }
     if (known && known.file.size === info.size && known.mtimeMs === info.mtimeMs) {
       known.checkedAt = now;
+      if (version !== undefined) known.version = version;
       this.#touch(path, known);
       return known.file;
     }
@@ -63,7 +73,7 @@ export class SmallFileCache {
     // Replaced between the stat and the read: keep nothing, serve what was read under a fresh identity.
     if (bytes.length !== info.size) return { bytes, size: bytes.length, mtime: new Date(now), etag: `"0${createHash('md5').update(bytes).digest('hex')}"` };
     const file = { bytes, size: info.size, mtime: info.mtime, etag };
-    this.#entries.set(path, { file, mtimeMs: info.mtimeMs, checkedAt: now });
+    this.#entries.set(path, { file, mtimeMs: info.mtimeMs, checkedAt: now, version });
     this.#bytes += bytes.length;
     this.#evict();
     return file;

@@ -9,8 +9,8 @@ import { notFound } from './errors.ts';
  * matching If-None-Match gets a bodiless 304 instead of the image again. Small files come from
  * memory (see SmallFileCache), so a poster costs about what a static file server spends on it.
  */
-export async function sendFileBody(reply: FastifyReply, absolutePath: string, mediaType: string) {
-  const file = await smallFiles.read(absolutePath);
+export async function sendFileBody(reply: FastifyReply, absolutePath: string, mediaType: string, version?: string) {
+  const file = await smallFiles.read(absolutePath, Date.now(), version);
   if (!file) throw notFound();
   reply.header('ETag', file.etag).header('Last-Modified', file.mtime.toUTCString());
   const ifNoneMatch = reply.request.headers['if-none-match'];

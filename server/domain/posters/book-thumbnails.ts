@@ -14,6 +14,12 @@ export interface ThumbnailFile {
   absolutePath: string;
   mediaType: string;
   lastModified: number;
+  /**
+   * Names this version of a file the server wrote itself (record id, date and size change whenever
+   * it writes the file again), so it can be served from memory without checking the disk; undefined
+   * for sidecar posters, files in the library that may be replaced behind the server's back.
+   */
+  version?: string;
 }
 
 const inFlight = new Map<string, Promise<ThumbnailFile | null>>();
@@ -27,9 +33,10 @@ export function bookThumbnail(ctx: FolioContext, bookId: string): Promise<Thumbn
   const existing = ctx.repos.thumbnails.findSelectedForBook(bookId);
   if (existing) {
     const absolutePath = thumbnailFilePath(ctx, existing);
+    const version = existing.type === 'SIDECAR' ? undefined : `${existing.id}:${existing.lastModified}:${existing.fileSize}`;
     // Read through the small-file cache: the route then serves these very bytes without touching the disk.
-    return smallFiles.read(absolutePath).then(
-      (file) => (file ? { absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified } : generate(ctx, bookId)),
+    return smallFiles.read(absolutePath, Date.now(), version).then(
+      (file) => (file ? { absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified, version } : generate(ctx, bookId)),
       () => generate(ctx, bookId),
     );
   }

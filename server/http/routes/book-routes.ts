@@ -70,7 +70,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     if (!libraryId || !canAccessLibrary(caller(request), libraryId)) throw notFound();
     const thumbnail = await bookThumbnail(ctx, request.params.id);
     if (!thumbnail) throw notFound();
-    return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType);
+    return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version);
   });
 
   app.patch(

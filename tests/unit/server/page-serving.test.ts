@@ -219,3 +219,28 @@ describe('the caller, remembered between requests', () => {
     expect(repos.users.findById(userId)!.roles).toEqual(['PAGE_STREAMING']);
   });
 });
+
+describe('posters served from memory by their record', () => {
+  it('a poster drawn again is served at once, though the kept one is no longer checked on disk', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const book = await createCbz(join(root, 'S', 'Tall.cbz'), [{ width: 800, height: 1600, color: RED, format: 'png' }]);
+    await addLibrary(server, root);
+    const id = (await booksByName(server)).get(book.name)!.id;
+    const size = async () => {
+      const response = await server!.get(`/api/v1/books/${id}/thumbnail`);
+      expect(response.statusCode).toBe(200);
+      const { default: sharp } = await import('sharp');
+      const { width, height } = await sharp(response.rawPayload).metadata();
+      return [width, height];
+    };
+    expect(await size()).toEqual([150, 300]);
+    expect(await size()).toEqual([150, 300]);
+    const settings = await server.app.inject({ method: 'PATCH', url: '/api/v1/settings', headers: server.admin, payload: { thumbnailSize: 'MEDIUM' } });
+    expect(settings.statusCode).toBe(204);
+    const regenerate = await server.app.inject({ method: 'PUT', url: '/api/v1/books/thumbnails', headers: server.admin });
+    expect(regenerate.statusCode).toBe(202);
+    await server.app.folio.tasks.idle();
+    expect(await size()).toEqual([300, 600]);
+  });
+});

@@ -35,6 +35,21 @@ describe('SmallFileCache', () => {
     expect(await cache.read(path, 4_300)).toBeNull();
   });
 
+  it('serves a file kept under the version its caller names without checking the disk, and checks again for another version', async () => {
+    const cache = new SmallFileCache();
+    const path = join(dir, 'poster.jpg');
+    await writeFile(path, Buffer.from('first'));
+    const first = await cache.read(path, 1_000, 'record-1');
+    await writeFile(path, Buffer.from('second, longer'));
+    // Long past the second of trust: the version says the kept bytes are still the ones wanted.
+    expect(await cache.read(path, 90_000, 'record-1')).toBe(first);
+    // The record changed (the server wrote the file again): read anew.
+    expect((await cache.read(path, 90_000, 'record-2'))?.bytes.toString()).toBe('second, longer');
+    // Callers naming no version keep the second of trust.
+    await writeFile(path, Buffer.from('third'));
+    expect((await cache.read(path, 200_000))?.bytes.toString()).toBe('third');
+  });
+
   it('does not keep large files: it reports them for streaming from disk', async () => {
     const cache = new SmallFileCache();
     const path = join(dir, 'big.bin');
