@@ -24,7 +24,7 @@ import { AdminClient, startServer } from './support/folio.ts';
 import { readerReport, type DecodeGroupResult, type ReaderBenchResults } from './support/reader-report.ts';
 import { summarise } from './support/summary.ts';
 import { traceMainThread } from './support/trace.ts';
-import { medianWaterfall, waterfallTable, watchRequests } from './support/waterfall.ts';
+import { medianWaterfall, waterfallTable, watchRequests, type Timed } from './support/waterfall.ts';
 import { folioWebtoon, naiveWebtoon, scrollWebtoon, type WebtoonScrollRun, type WebtoonTarget } from './support/webtoon-scroll.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -44,7 +44,8 @@ const RAPID_TURNS = QUICK ? 5 : 15;
 const NAIVE_TURNS = QUICK ? 5 : TURNS;
 const DECODE_PAGES = QUICK ? 2 : 6;
 const DECODE_ROUNDS = QUICK ? 1 : 3;
-const FIRST_PAGE_RUNS = QUICK ? 2 : 5;
+/** BENCH_FIRST_RUNS overrides the number of first-page runs. */
+const FIRST_PAGE_RUNS = Number(process.env.BENCH_FIRST_RUNS) || (QUICK ? 2 : 5);
 const VIEWPORT = { width: 1280, height: 800 };
 const DPR = 2;
 const PAUSE_MS = 500;
@@ -291,17 +292,24 @@ export async function runReaderBench(): Promise<void> {
   console.log(`${QUICK ? 'QUICK run: ' : ''}generating pages (cached in bench/out)…`);
   const large = await scanLikeImages(cacheDir, DISTINCT_IMAGES, LARGE.width, LARGE.height);
   await writeBook(join(libraryRoot, 'Bench', 'Bench 01.cbz'), large, TURNS + 10);
-  const formats: { label: string; images: BenchImage[] }[] = [
-    { label: '4 MP JPEG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'jpeg') },
-    { label: '4 MP WebP', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'webp') },
-    { label: '4 MP PNG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'png') },
-    { label: '4 MP AVIF', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'avif') },
-  ];
+  // Only the parts that use them get the format book and the 1000-page strip (a first-page run
+  // alone then scans one book).
+  const formats: { label: string; images: BenchImage[] }[] = PARTS.has('decode')
+    ? [
+        { label: '4 MP JPEG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'jpeg') },
+        { label: '4 MP WebP', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'webp') },
+        { label: '4 MP PNG', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'png') },
+        { label: '4 MP AVIF', images: await scanLikeImages(cacheDir, DISTINCT_IMAGES, SMALL.width, SMALL.height, 'avif') },
+      ]
+    : [];
   // Formats 01: the 4 MP JPEGs, then the WebPs, the PNGs and the AVIFs.
   const formatPages = formats.flatMap((format) => format.images);
-  await writeBook(join(libraryRoot, 'Formats', 'Formats 01.cbz'), formatPages, formatPages.length);
-  const strips = await scanLikeImages(cacheDir, DISTINCT_IMAGES, STRIP.width, STRIP.height);
-  await writeBook(join(libraryRoot, 'Strip', 'Strip 01.cbz'), strips, STRIP_PAGES);
+  if (formatPages.length > 0) await writeBook(join(libraryRoot, 'Formats', 'Formats 01.cbz'), formatPages, formatPages.length);
+  if (PARTS.has('webtoon')) {
+    const strips = await scanLikeImages(cacheDir, DISTINCT_IMAGES, STRIP.width, STRIP.height);
+    await writeBook(join(libraryRoot, 'Strip', 'Strip 01.cbz'), strips, STRIP_PAGES);
+  }
+  const expectedBooks = 1 + (formatPages.length > 0 ? 1 : 0) + (PARTS.has('webtoon') ? 1 : 0);
   const averageBytes = (images: BenchImage[]) => images.reduce((sum, image) => sum + image.bytes.length, 0) / images.length / 1e6;
 
   console.log('building the client and the bench page…');
@@ -313,16 +321,16 @@ export async function runReaderBench(): Promise<void> {
     browser = await chromium.launch({ executablePath: chromiumExecutable(), args: chromiumArgs, headless: true });
     const admin = new AdminClient(server.url, EMAIL, PASSWORD);
     await admin.claim(EMAIL, PASSWORD);
-    const books = await admin.library(libraryRoot, 3);
+    const books = await admin.library(libraryRoot, expectedBooks);
     const byName = (name: string) => {
       const found = books.find((candidate) => candidate.name === name);
       if (!found) throw new Error(`bench book ${name} was not found`);
       return found;
     };
     const book = byName('Bench 01');
-    const formatBook = byName('Formats 01');
-    const strip = byName('Strip 01');
-    console.log(`server ${server.url}; books: ${book.pages}, ${formatBook.pages} and ${strip.pages} pages`);
+    const formatBook = formatPages.length > 0 ? byName('Formats 01') : { id: '', name: '', pages: 0 };
+    const strip = PARTS.has('webtoon') ? byName('Strip 01') : { id: '', name: '', pages: 0 };
+    console.log(`server ${server.url}; books: ${books.map((found) => `${found.name} (${found.pages} pages)`).join(', ')}`);
 
     // Log in once the way the web client does (Basic auth, then the session cookie); every context
     // below starts from this state with an empty HTTP cache.
@@ -437,8 +445,10 @@ export async function runReaderBench(): Promise<void> {
     // running (client-side navigation) and by loading its address. Each in a context with an empty cache.
     console.log('first page: Folio vs the floor vs a naive <img>…');
     const firstPage = { floor: [] as number[], floorScaled: [] as number[], naive: [] as number[], inApp: [] as number[], coldLoad: [] as number[] };
-    const waterfalls: Awaited<ReturnType<ReturnType<typeof watchRequests>['finish']>>[] = [];
-    const watching: { requests: ReturnType<typeof watchRequests> | null } = { requests: null };
+    const watching: { inApp: ReturnType<typeof watchRequests> | null; cold: ReturnType<typeof watchRequests> | null } = { inApp: null, cold: null };
+    const waterfalls: Timed[][] = [];
+    const inAppWaterfalls: Timed[][] = [];
+    const firstDecodes = { fresh: [] as number[], started: [] as number[], main: [] as number[] };
     const largeTarget = screenFit(LARGE);
     for (let run = 0; run < (PARTS.has('first') ? FIRST_PAGE_RUNS : 0); run++) {
       const page = await benchPage();
@@ -454,10 +464,29 @@ export async function runReaderBench(): Promise<void> {
         }),
       );
       firstPage.naive.push(await page.evaluate((url) => window.folioBench.naiveFirstPage(url), naiveUrl as string));
-      // In the app: start on the book's screen, let it settle, then navigate to the reader as a link would.
-      await page.goto(`${server.url}/book/${book.id}`);
-      await page.waitForTimeout(1500);
-      const start = await page.evaluate((path) => {
+      // The first decode of page 1's bytes, each in a fresh context, in an order rotated per run.
+      const decodeOrder = (['fresh', 'started', 'main'] as const).map((_, index, all) => all[(index + run) % all.length]!);
+      for (const where of decodeOrder) {
+        const decodePage = await benchPage();
+        const [url] = pageUrls(book.id, 1, 1, `first-decode-${where}${run}`);
+        firstDecodes[where].push(
+          await decodePage.evaluate(({ url, size, natural, where }) => window.folioBench.firstDecode(url, size, natural, where, 1000), {
+            url: url as string,
+            size: largeTarget,
+            natural: LARGE,
+            where,
+          }),
+        );
+      }
+      await closeContexts();
+      // In the app: start on the book's screen, let it settle, then navigate to the reader as a link
+      // would. In a fresh context (an empty HTTP cache), like the cold load. Its waterfall counts from
+      // the navigation: what the book screen started before it shows at negative times.
+      const inApp = await freshPage({ animations: false }, `/book/${book.id}`, (page) => {
+        watching.inApp = watchRequests(page, book.id, 1);
+      });
+      await inApp.waitForTimeout(1500);
+      const start = await inApp.evaluate((path) => {
         const state = window as unknown as { folioFirstPaint: number | null };
         state.folioFirstPaint = null;
         const begun = performance.now();
@@ -465,19 +494,26 @@ export async function runReaderBench(): Promise<void> {
         window.dispatchEvent(new PopStateEvent('popstate'));
         return begun;
       }, readerPath(book.id));
-      firstPage.inApp.push((await firstPaint(page)) - start);
+      const inAppPainted = await firstPaint(inApp);
+      firstPage.inApp.push(inAppPainted - start);
+      if (watching.inApp) inAppWaterfalls.push(await watching.inApp.finish(inAppPainted, start));
       // Loading the reader's address: the document, the app's scripts, the API calls, then the page.
       const cold = await freshPage({ animations: false }, readerPath(book.id), (page) => {
-        watching.requests = watchRequests(page, book.id, 1);
+        watching.cold = watchRequests(page, book.id, 1);
       });
       const painted = await firstPaint(cold);
       firstPage.coldLoad.push(painted);
-      if (watching.requests) waterfalls.push(await watching.requests.finish(painted));
+      if (watching.cold) waterfalls.push(await watching.cold.finish(painted));
       await closeContexts();
+      console.log(`  run ${run + 1}: floor ${firstPage.floor.at(-1)!.toFixed(0)} / ${firstPage.floorScaled.at(-1)!.toFixed(0)} ms, from the book screen ${firstPage.inApp.at(-1)!.toFixed(0)} ms, cold ${painted.toFixed(0)} ms; first decode fresh ${firstDecodes.fresh.at(-1)!.toFixed(0)}, started ${firstDecodes.started.at(-1)!.toFixed(0)}, main ${firstDecodes.main.at(-1)!.toFixed(0)} ms`);
     }
 
     if (PARTS.has('first')) {
       console.log('first page, median ms:', Object.fromEntries(Object.entries(firstPage).map(([key, values]) => [key, summarise(values).median.toFixed(1)])));
+      console.log('first decode of the page\'s bytes, median ms:', Object.fromEntries(Object.entries(firstDecodes).map(([key, values]) => [key, summarise(values).median.toFixed(1)])));
+      console.log('from the book screen (ms since the navigation):');
+      console.log(waterfallTable(medianWaterfall(inAppWaterfalls), inAppWaterfalls.length).join('\n'));
+      console.log('cold load (ms since navigation start):');
       console.log(waterfallTable(medianWaterfall(waterfalls), waterfalls.length).join('\n'));
     }
     // 3. Page turns. Folio with the slide animation off (a deliberate 180 ms effect, not the pipeline).
@@ -578,6 +614,8 @@ export async function runReaderBench(): Promise<void> {
         floor: summarise(firstPage.floor),
         floorScaled: summarise(firstPage.floorScaled),
         waterfall: medianWaterfall(waterfalls),
+        inAppWaterfall: medianWaterfall(inAppWaterfalls),
+        firstDecode: { fresh: summarise(firstDecodes.fresh), started: summarise(firstDecodes.started), main: summarise(firstDecodes.main) },
         naive: summarise(firstPage.naive),
         inApp: summarise(firstPage.inApp),
         coldLoad: summarise(firstPage.coldLoad),

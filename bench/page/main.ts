@@ -4,6 +4,7 @@
  */
 import { DecodePool } from '../../src/workers/DecodePool.ts';
 import type { DecodeMethod } from '../../src/workers/decode-protocol.ts';
+import { PrefetchedBytes } from '../../src/workers/PrefetchedBytes.ts';
 import { scaledDecode } from '../../src/workers/scaledDecode.ts';
 
 interface Size {
@@ -176,6 +177,40 @@ async function naiveFirstPage(url: string): Promise<number> {
 }
 
 /**
+ * Decoding one page's bytes (already downloaded) to `size`, the first thing done by: a worker started
+ * that moment ('fresh': what a reader that starts its workers with the book pays), a worker started
+ * `settleMs` earlier ('started': started ahead, e.g. from the book screen, with its decoder warmed up at start-up), or the main
+ * thread. Times the decode and the draw, not the download.
+ */
+async function firstDecode(url: string, size: Size, natural: Size, where: 'fresh' | 'started' | 'main', settleMs: number): Promise<number> {
+  const response = await fetch(url, { credentials: 'include' });
+  const blob = await response.blob();
+  const context = drawingSurface(size);
+  const bytes = new PrefetchedBytes({ fetch: () => Promise.resolve(new Response(blob, { headers: { 'Content-Type': blob.type } })) });
+  let pool: DecodePool | null = null;
+  if (where === 'started') {
+    pool = new DecodePool({ size: 1, prefetched: bytes });
+    pool.warmUp();
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+  }
+  bytes.prefetch(url);
+  const start = performance.now();
+  let bitmap: ImageBitmap;
+  if (where === 'main') {
+    bitmap = (await scaledDecode(blob, size, natural))?.bitmap ?? (await createImageBitmap(blob, { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' }));
+  } else {
+    pool ??= new DecodePool({ size: 1, prefetched: bytes });
+    bitmap = (await pool.decode({ url, size, natural })).bitmap;
+  }
+  context.drawImage(bitmap, 0, 0);
+  flush(context);
+  const elapsed = performance.now() - start;
+  bitmap.close();
+  pool?.terminate();
+  return elapsed;
+}
+
+/**
  * A naive webtoon reader: a scrolling column of lazy-loading <img>s, with the same 25 % side padding
  * as Folio's webtoon view; bench/support/webtoon-scroll.ts then scrolls it like the real one.
  */
@@ -311,6 +346,7 @@ declare global {
       preloadingImgReaderTurns: typeof preloadingImgReaderTurns;
       firstPageFloor: typeof firstPageFloor;
       firstPageFloorScaled: typeof firstPageFloorScaled;
+      firstDecode: typeof firstDecode;
       naiveFirstPage: typeof naiveFirstPage;
       mountNaiveWebtoon: typeof mountNaiveWebtoon;
       canvasTurnFloor: typeof canvasTurnFloor;
@@ -325,6 +361,7 @@ window.folioBench = {
   preloadingImgReaderTurns,
   firstPageFloor,
   firstPageFloorScaled,
+  firstDecode,
   naiveFirstPage,
   mountNaiveWebtoon,
   canvasTurnFloor,

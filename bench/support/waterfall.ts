@@ -1,7 +1,8 @@
 /**
- * The first-page waterfall: what starts (and ends) when, in ms since the document's time origin,
- * while the reader's address loads cold. Requests come from Playwright's request events (they include
- * the decode workers' fetches, which the page's own resource timing cannot see).
+ * The first-page waterfall: what starts (and ends) when, in ms since the document's time origin
+ * while the reader's address loads cold, or since the navigation from the book screen. Requests
+ * come from Playwright's request events (they include the decode workers' fetches, which the
+ * page's own resource timing cannot see).
  */
 import type { Page, Request } from 'playwright-core';
 import { percentile } from '../lib/stats.ts';
@@ -15,7 +16,7 @@ export interface WaterfallStep {
   seen: number;
 }
 
-interface Timed {
+export interface Timed {
   label: string;
   start: number;
   end: number;
@@ -56,10 +57,13 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
   };
   page.on('request', listener);
   return {
-    async finish(paintedAt: number): Promise<Timed[]> {
+    /** `since` (ms since the time origin) is the zero of the times: the navigation start by default. */
+    async finish(paintedAt: number, since = 0): Promise<Timed[]> {
       page.off('request', listener);
-      const origin = await page.evaluate(() => performance.timeOrigin);
-      const seen = (await Promise.all(done)).filter((entry): entry is Timed => entry !== null);
+      const origin = (await page.evaluate(() => performance.timeOrigin)) + since;
+      // A request whose timing the browser never reported (startTime -1: served from memory, or cut
+      // short) says nothing about when it started.
+      const seen = (await Promise.all(done)).filter((entry): entry is Timed => entry !== null && entry.start > 0);
       // For a label seen several times (preloads), keep the earliest start.
       const byLabel = new Map<string, Timed>();
       for (const entry of seen) {
@@ -67,7 +71,8 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
         const known = byLabel.get(entry.label);
         if (!known || relative.start < known.start) byLabel.set(entry.label, relative);
       }
-      return [...byLabel.values(), { label: `page ${startPage} painted (+1 frame)`, start: paintedAt, end: paintedAt }];
+      const painted = paintedAt - since;
+      return [...byLabel.values(), { label: `page ${startPage} painted (+1 frame)`, start: painted, end: painted }];
     },
   };
 }

@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { matchRoute, Route, Router, Switch, useLocation, useRouter, useSearch } from 'wouter';
 import { RequireAuth } from './routing/guards.tsx';
-import { lazyScreen } from './routing/lazyScreen.tsx';
 import { renderShellRoute, shellRoutes } from './routing/routes.tsx';
 import { LoginScreen } from './screens/LoginScreen.tsx';
 import { NotFoundScreen } from './screens/NotFoundScreen.tsx';
@@ -9,32 +8,21 @@ import { StartupScreen } from './screens/StartupScreen.tsx';
 import { AppShell } from './shell/AppShell.tsx';
 import { t } from './i18n.ts';
 import { LiveEvents } from './events/LiveEvents.tsx';
-import { prefetchBook } from './reader/bookLoader.ts';
+import { openBook, ReaderScreen } from './reader/readerLaunch.ts';
 import { parseReaderQuery } from './reader/readerQuery.ts';
-
-// The reader (engine, workers) is the heaviest part; it loads when a book is opened, and starts its
-// decode workers as soon as its code is there.
-const ReaderScreen = lazyScreen(() =>
-  import('./reader/ReaderScreen.tsx').then((m) => {
-    m.warmReader();
-    return m.ReaderScreen;
-  }),
-);
 
 /**
  * The reader's route. Opening a book starts, right here in the main bundle and before the reader's
- * code has loaded (or, on a cold load, before the session is restored): the reader's chunk, the
- * book's description, pages and series, and the download of the page it opens at. Started during
- * render because that is the earliest moment the route is known; both starts are idempotent.
+ * code has loaded: the reader's chunk, the decode workers, the book's description, pages and series,
+ * and the download of the page it opens at (readerLaunch.ts; a cold load of the address started them
+ * already, from main.tsx). Started during render because that is the earliest moment the route is
+ * known; every start is idempotent.
  */
 function ReaderRoute({ bookId }: { bookId: string }) {
   const search = useSearch();
   // Once per book, with the address it was opened at: the reader rewrites ?page= as it goes, and
   // those changes must not load the book again.
-  useMemo(() => {
-    void ReaderScreen.preload().catch(() => {}); // a failure shows when the screen itself loads
-    prefetchBook(bookId, parseReaderQuery(search).page);
-  }, [bookId]); // eslint-disable-line react-hooks/exhaustive-deps
+  useMemo(() => openBook(bookId, parseReaderQuery(search).page), [bookId]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <RequireAuth>
       <ReaderScreen bookId={bookId} />

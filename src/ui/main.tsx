@@ -7,7 +7,12 @@ import { applyTheme } from './theme/applyTheme.ts';
 import { preferences } from './store/preferences.ts';
 import { LocaleRoot } from './shell/LocaleRoot.tsx';
 import { applyLocale, readSavedLocale } from './store/localeChoice.ts';
+import { openBookFromAddress } from './reader/readerLaunch.ts';
 import './theme/theme.css.ts';
+
+// A reader's address starts opening its book first of all: the first page must not wait for the
+// language file, the session or the first render.
+openBookFromAddress(window.location);
 
 // An OAuth2 login popup coming back from the server hands over to its opener and closes.
 returnFromOAuth2Popup();

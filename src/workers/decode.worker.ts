@@ -2,6 +2,7 @@
 import * as Comlink from 'comlink';
 import type { Box, DecodeWorkerApi, WorkerDecodeOutcome, WorkerDecodeRequest } from './decode-protocol.ts';
 import { resizeExactly, scaledDecode } from './scaledDecode.ts';
+import { WARM_UP_NATURAL, WARM_UP_SIZE, warmUpImage } from './warmUpImage.ts';
 
 /**
  * Fetches a page and decodes it into an ImageBitmap at the size it will be drawn, off the main
@@ -126,3 +127,10 @@ async function fetchBytes(request: WorkerDecodeRequest, controller: AbortControl
 }
 
 Comlink.expose(api);
+
+// Set the decoder up now, while the worker waits for its first page (see warmUpImage.ts). Pages
+// asked meanwhile do not wait for it.
+decodeBlob(warmUpImage(), { url: 'warm-up', size: WARM_UP_SIZE, natural: WARM_UP_NATURAL }).then(
+  (outcome) => outcome.bitmap.close(),
+  (error: unknown) => console.warn('The decode worker could not warm up its decoder', error),
+);

@@ -129,6 +129,28 @@ test('a text EPUB opens from its book page and shows its text; the pages turn bo
   await expect.poll(() => progression(page)).toBeLessThan(turned);
 });
 
+test('a text EPUB is opened without asking for page images, from its book page or its address', async ({ page }) => {
+  const book = await findBook(page.context().request, folio.url, 'Novels 1 - Classic');
+  // A text EPUB has no page images (asking for one is answered 400), nor a use for the decode workers.
+  const pageImages: string[] = [];
+  const workerScripts: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (/\/pages\/\d+$/.test(pathname)) pageImages.push(pathname);
+    if (/decode\.worker/.test(pathname)) workerScripts.push(pathname);
+  });
+  await page.goto(`${folio.url}/book/${book.id}`);
+  await page.getByRole('link', { name: 'Read', exact: true }).click();
+  // The reader is ready after the book's description came back, which is when a page would be asked.
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  expect(workerScripts).toEqual([]);
+  // A cold load of the address cannot tell a text EPUB from a comic before the book arrives: the
+  // workers start at once (a comic's first page must not wait for them), but no page is asked.
+  await page.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  expect(pageImages).toEqual([]);
+});
+
 test('the table of contents jumps to a chapter (EPUB 3 nav and EPUB 2 NCX)', async ({ page }) => {
   await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
   await page.getByRole('button', { name: 'Contents' }).click();

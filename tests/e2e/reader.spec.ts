@@ -134,7 +134,7 @@ test('webtoon: tall strips open scrolling; scrolling down moves the current page
     .toMatchObject({ page: 8, completed: true });
 });
 
-test('cold open: the start page is downloaded once, before the decode workers start, and preloads wait for it', async ({ page: p }) => {
+test('cold open: the start page is downloaded once, beside the book\'s description, and preloads wait for it', async ({ page: p }) => {
   const book = await findBook(p.context().request, folio.url, 'Comic 01');
   const pagePath = (n: number) => `/api/v1/books/${book.id}/pages/${n}`;
   // In the order the browser reported them: requests started and requests finished.
@@ -150,12 +150,9 @@ test('cold open: the start page is downloaded once, before the decode workers st
   await expect.poll(() => events.includes(`start ${pagePath(3)}`)).toBe(true);
 
   const first = (event: string) => events.indexOf(event);
-  const workerScript = events.findIndex((event) => /^start .*decode\.worker/.test(event));
   // Asked for once (the worker decoded the bytes the page fetched, it did not fetch them again) …
   expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(1);
-  // … before the worker script was even requested, and beside the book's description, not after it.
-  expect(workerScript).toBeGreaterThan(-1);
-  expect(first(`start ${pagePath(2)}`)).toBeLessThan(workerScript);
+  // … beside the book's description, not after it.
   expect(first(`start ${pagePath(2)}`)).toBeLessThan(first(`end /api/v1/books/${book.id}`));
   // The preloads start only once the page on screen is there.
   expect(first(`end ${pagePath(2)}`)).toBeLessThan(first(`start ${pagePath(3)}`));
@@ -172,4 +169,47 @@ test('cold open: the start page is downloaded once, before the decode workers st
   expect(events.filter((event) => event === `start /api/v1/books/${book.id}`)).toHaveLength(1);
   expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(1);
   expect(events.filter((event) => event === `start ${pagePath(3)}`)).toHaveLength(1);
+});
+
+test('cold open in another language: the book, its start page and the decode workers do not wait for the language file', async ({ page: p }) => {
+  await p.addInitScript(() => localStorage.setItem('folio.locale', 'fr'));
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const events: string[] = [];
+  p.on('request', (request) => events.push(`start ${new URL(request.url()).pathname}`));
+  p.on('requestfinished', (request) => events.push(`end ${new URL(request.url()).pathname}`));
+  await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`);
+  await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '2');
+  expect(await p.evaluate(() => document.documentElement.lang)).toBe('fr');
+
+  const first = (pattern: RegExp) => events.findIndex((event) => pattern.test(event));
+  const frenchLoaded = first(/^end \/assets\/fr-[^/]*\.js$/);
+  expect(frenchLoaded).toBeGreaterThan(-1);
+  // Started before the French messages had even arrived: nothing of the first page waited for them.
+  expect(first(new RegExp(`^start /api/v1/books/${book.id}$`))).toBeLessThan(frenchLoaded);
+  expect(first(new RegExp(`^start /api/v1/books/${book.id}/pages/2$`))).toBeLessThan(frenchLoaded);
+  expect(first(/^start .*decode\.worker/)).toBeLessThan(frenchLoaded);
+});
+
+test('from the book page: the reader code and decode workers load while it is shown, and Read asks for the start page at once', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 02');
+  const events: string[] = [];
+  p.on('request', (request) => events.push(`start ${new URL(request.url()).pathname}`));
+  p.on('requestfinished', (request) => events.push(`end ${new URL(request.url()).pathname}`));
+  await p.goto(`${folio.url}/book/${book.id}`);
+  // Once the screen is idle: the reader's chunk and the decode workers' script, before any click.
+  await expect.poll(() => events.some((event) => /^end \/assets\/ReaderScreen-[^/]*\.js$/.test(event))).toBe(true);
+  await expect.poll(() => events.some((event) => /^end .*decode\.worker/.test(event))).toBe(true);
+
+  const clickedAt = events.length;
+  await p.getByRole('link', { name: 'Read', exact: true }).click();
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1');
+  expect(isClose(await sampleColour(canvas), YELLOW)).toBe(true);
+  const afterClick = events.slice(clickedAt);
+  const first = (event: string) => afterClick.indexOf(event);
+  // The page the book opens at is asked before the reader's fresh copy of the book, not after it came back …
+  expect(first(`start /api/v1/books/${book.id}/pages/1`)).toBeGreaterThan(-1);
+  expect(first(`start /api/v1/books/${book.id}/pages/1`)).toBeLessThan(first(`start /api/v1/books/${book.id}`));
+  // … and the workers already running decode it: no worker script is loaded again.
+  expect(afterClick.filter((event) => /decode\.worker/.test(event))).toEqual([]);
 });

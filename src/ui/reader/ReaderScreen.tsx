@@ -4,7 +4,6 @@ import { getSiblingBook } from '../../api/books.ts';
 import { getReadListSiblingBook } from '../../api/collections.ts';
 import { describeError, t } from '../i18n.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
-import { sharedDecodePool } from './decodePool.ts';
 import { readerTitle } from './bookTitle.ts';
 import { isTextEpub } from './bookKind.ts';
 import { Reader, type Siblings } from './Reader.tsx';
@@ -14,14 +13,6 @@ import { parseReaderQuery } from './readerQuery.ts';
 type LoadState = { status: 'loading' } | { status: 'error'; message: string } | ({ status: 'ready' } & LoadedBook);
 
 const NO_SIBLINGS: Siblings = { previous: null, next: null };
-
-/**
- * Starts the decode workers. Called as soon as the reader's code has loaded, while the book's
- * descriptions and first page are still downloading, so no page waits for a worker to start.
- */
-export function warmReader(): void {
-  sharedDecodePool().warmUp();
-}
 
 // The EPUB reader (the rendering library, the sanitizer) loads only when a text book is opened.
 const EpubReader = lazy(() => import('./epub/EpubReader.tsx').then((m) => ({ default: m.EpubReader })));
@@ -36,7 +27,6 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
 
   useEffect(() => {
     let cancelled = false;
-    warmReader();
     setState({ status: 'loading' });
     setSiblings(NO_SIBLINGS);
     loadBook(bookId, query.page).then(

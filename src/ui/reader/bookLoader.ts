@@ -1,6 +1,7 @@
 import { getBook, getBookPages, pageUrl, pageVersion } from '../../api/books.ts';
 import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
+import { isTextEpub } from './bookKind.ts';
 import { PAGE_REQUEST_HEADERS, prefetchedPages } from './pagePrefetch.ts';
 
 export interface LoadedBook {
@@ -26,18 +27,53 @@ function prefetchStartPage(bookId: string, page: number, book?: BookDto): void {
   prefetchedPages.prefetch(pageUrl(bookId, page, undefined, book && pageVersion(book)), PAGE_REQUEST_HEADERS);
 }
 
+/** The book a book's screen shows (see showingBook). */
+let shown: BookDto | null = null;
+
+/**
+ * A book's screen shows `book` (kept up to date by its live events): opening it from there asks for
+ * the page it opens at right away, from this copy's progress, instead of after a fresh copy of the
+ * book came back. Returns the call that forgets it, for when the screen goes.
+ */
+export function showingBook(book: BookDto): () => void {
+  shown = book;
+  return () => {
+    if (shown === book) shown = null;
+  };
+}
+
+/** The copy of `bookId` its screen shows, if that is the screen being left. */
+export function shownBook(bookId: string): BookDto | null {
+  return shown?.id === bookId ? shown : null;
+}
+
 async function fetchBook(bookId: string, requestedPage: number | null): Promise<LoadedBook> {
-  // Everything the first page needs starts at once: the page list, the book, and the page's bytes
-  // when the address names the page. The series (only its reading direction) follows the book.
+  // Everything the first page needs starts at once: the page list, the book, the series, and the
+  // page's bytes when the address names the page or the book's screen just showed where it stands.
+  // The reader works from the fresh copy of the book; if that opens at another page, its bytes follow.
   const pages = getBookPages(bookId);
   pages.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-  if (requestedPage !== null && requestedPage >= 1) prefetchStartPage(bookId, requestedPage);
+  const known = shownBook(bookId);
+  const early = requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null));
+  // Text EPUBs have no page images: asking for one is answered 400.
+  if (early !== null && !(known && isTextEpub(known))) prefetchStartPage(bookId, early, known ?? undefined);
+  // The series only contributes its reading direction; the screen's copy already says which series.
+  const knownSeries = known ? seriesDirection(known.seriesId) : null;
   const book = await getBook(bookId);
-  const startPage = startPageFor(book, book.media.pagesCount, requestedPage);
-  if (startPage !== requestedPage) prefetchStartPage(book.id, startPage, book);
-  // The series only contributes its reading direction: reading goes on without it.
-  const series = await getSeries(book.seriesId).catch(() => null);
-  return { book, pages: await pages, seriesDirection: series?.metadata.readingDirection ?? null };
+  if (!isTextEpub(book)) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), book);
+  const direction = knownSeries && known?.seriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
+  return { book, pages: await pages, seriesDirection: direction };
+}
+
+/** The series' reading direction; reading goes on without it (null) if the series cannot be had. */
+function seriesDirection(seriesId: string): Promise<ReadingDirection | '' | null> {
+  return getSeries(seriesId).then(
+    (series) => series.metadata.readingDirection,
+    (error: unknown) => {
+      console.warn(`The reading direction of series ${seriesId} could not be loaded`, error);
+      return null;
+    },
+  );
 }
 
 /** One book fetched ahead (being opened, or the sibling the reader is about to open), kept for a short while. */

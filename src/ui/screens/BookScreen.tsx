@@ -1,5 +1,5 @@
 import { BookOpen, Check, ChevronLeft, ChevronRight, Download, EyeOff, Undo2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
 import { getReadList, getReadListSiblingBook } from '../../api/collections.ts';
 import { bookThumbnailUrl, deleteReadProgress, getBook, getSiblingBook, updateReadProgress } from '../../api/books.ts';
@@ -20,6 +20,7 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useRefreshWhile } from '../hooks/useRefreshWhile.ts';
 import { t } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
+import { prepareReaderFor } from '../reader/readerLaunch.ts';
 import * as styles from './screens.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
 
@@ -65,6 +66,10 @@ export function BookScreen({ bookId }: { bookId: string }) {
   // A freshly scanned book may not be analysed yet; keep looking until it is.
   const awaitingAnalysis = data?.media.status === 'UNKNOWN' || data?.media.status === 'OUTDATED';
   useRefreshWhile(awaitingAnalysis, bookId, book.reload, data);
+  // A book that can be read (a deleted file cannot, whatever its analysis said): the reader gets
+  // ready while the screen is looked at.
+  const readable = data?.media.status === 'READY' && !data.deleted ? data : null;
+  useEffect(() => (readable ? prepareReaderFor(readable) : undefined), [readable]);
 
   async function markRead(read: boolean) {
     if (!data) return;
@@ -91,8 +96,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
   }
 
   const media = data.media;
-  // A deleted file cannot be read even if its analysis said it could.
-  const ready = media.status === 'READY' && !data.deleted;
+  const ready = readable !== null;
   const progress = data.readProgress;
   const readState = progress?.completed
     ? t('book.read_state.read')
