@@ -6,6 +6,7 @@ import { BLUE, RED } from '../fixtures/comics.ts';
 import { createReflowableEpub, prose, type ReflowableChapter } from '../fixtures/epub.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { swipe as swipeAcross } from './support/touch.ts';
 
 /**
  * The EPUB reader against the real server, in real Chromium: books generated here (EPUB 3 with a nav
@@ -402,19 +403,12 @@ test('the last page completes the book; past it, a second try opens the next boo
 test.describe('on a touch screen', () => {
   test.use({ hasTouch: true });
 
-  /** A one-finger horizontal swipe across the text, as the touch screen sends it (CDP touch events). */
+  /** A one-finger horizontal swipe across the middle of the text. */
   async function swipe(page: Page, direction: 'left' | 'right'): Promise<void> {
     const box = (await frames(page).boundingBox())!;
     const y = box.y + box.height / 2;
     const [from, to] = direction === 'left' ? [0.8, 0.2] : [0.2, 0.8];
-    const cdp = await page.context().newCDPSession(page);
-    const at = (f: number) => [{ x: box.x + box.width * f, y }];
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(from) });
-    for (let step = 1; step <= 5; step++) {
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(from + ((to - from) * step) / 5) });
-    }
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    await cdp.detach();
+    await swipeAcross(page, { x: box.x + box.width * from, y }, { x: box.x + box.width * to, y });
   }
 
   test('swipes turn the pages; past the last page a second swipe opens the next book', async ({ page }) => {

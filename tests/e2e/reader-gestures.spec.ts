@@ -6,6 +6,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import { BLUE, GREEN, MAGENTA, RED, YELLOW, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { swipe } from './support/touch.ts';
 
 /**
  * The paged reader's gestures and edges in real Chromium: zoom (keys, Ctrl+wheel, double click) with
@@ -102,20 +103,11 @@ test.describe('on a touch phone', () => {
     expect(await scroller.evaluate((e) => getComputedStyle(e).touchAction)).toBe('pan-y');
     expect(await scroller.evaluate((e) => getComputedStyle(e).overscrollBehaviorX)).toBe('none');
 
-    const cdp = await p.context().newCDPSession(p);
-    const swipe = async (from: number, to: number) => {
-      const y = 400;
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: from, y }] });
-      for (let step = 1; step <= 5; step++) {
-        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: from + ((to - from) * step) / 5, y }] });
-      }
-      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-    };
     // Swipe right: back a page, and still in the reader (not the browser's back gesture).
-    await swipe(60, 330);
+    await swipe(p, { x: 60, y: 400 }, { x: 330, y: 400 });
     await expect(canvas).toHaveAttribute('data-painted-page', '1');
     await expect(p).toHaveURL(new RegExp(`/book/${bookId}/read`));
-    await swipe(330, 60);
+    await swipe(p, { x: 330, y: 400 }, { x: 60, y: 400 });
     await expect(canvas).toHaveAttribute('data-painted-page', '2');
   });
 

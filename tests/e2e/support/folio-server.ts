@@ -10,6 +10,7 @@ export interface RunningFolio {
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const STARTUP_LIMIT_MS = 75_000;
 
 export interface StartOptions {
   /** Puts files read at startup (e.g. oauth2-providers.json) into the data directory first. */
@@ -50,7 +51,9 @@ export async function startFolio(options: StartOptions = {}): Promise<RunningFol
 function waitForListeningLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`Folio did not start in time. Output:\n${output}`)), 30_000);
+    // Longer than a start takes on a machine at load 20 (25 s), shorter than the 90 s a hook may run,
+    // so a server that hangs is reported with what it printed.
+    const timer = setTimeout(() => reject(new Error(`Folio did not start in time. Output:\n${output}`)), STARTUP_LIMIT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Folio listening on (http:\/\/\S+)/.exec(output);
