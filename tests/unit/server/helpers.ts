@@ -86,14 +86,17 @@ export async function rescan(server: TestServer, libraryId: string): Promise<voi
   await server.app.folio.tasks.idle();
 }
 
-/** Inserts a user straight into the database (there is no user-admin API yet). */
-export async function insertUser(server: TestServer, email: string, password: string, roles: string[]): Promise<string> {
+/**
+ * Inserts a user straight into the database (there is no user-admin API yet). `password` may be a
+ * hash made earlier, for tests that need many accounts with one password without hashing it each time.
+ */
+export async function insertUser(server: TestServer, email: string, password: string | { hash: string }, roles: string[]): Promise<string> {
   const now = Date.now();
   const id = newId(now);
   server.app.folio.repos.users.insert({
     id,
     email,
-    passwordHash: await hashPassword(password),
+    passwordHash: typeof password === 'string' ? await hashPassword(password) : password.hash,
     roles,
     sharedAllLibraries: true,
     sharedLibraryIds: [],
