@@ -136,3 +136,24 @@ export function swipeAction(sx: number, sy: number, direction: ReadingDirection)
   if (sx > 0) return rtl ? 'next' : 'previous';
   return null;
 }
+
+/** How far a slow drag must travel, as a share of the page's width (height in vertical mode), to turn. */
+export const DRAG_TURN_SHARE = 0.25;
+
+/**
+ * A drag that was too slow to count as a swipe still turns the page when it ends a good way across
+ * it and mostly along the turn axis: a reader moving a finger deliberately (or a busy phone
+ * reporting the moves late) expects the same turn as a flick. `mx`/`my` are the drag's total
+ * movement in CSS pixels; the answer is in the same -1/0/1 form as a swipe, for `swipeAction`.
+ */
+export function dragTurn(
+  mx: number,
+  my: number,
+  page: { width: number; height: number },
+  direction: ReadingDirection,
+): [number, number] {
+  if (direction === 'VERTICAL') {
+    return Math.abs(my) >= page.height * DRAG_TURN_SHARE && Math.abs(my) > 2 * Math.abs(mx) ? [0, Math.sign(my)] : [0, 0];
+  }
+  return Math.abs(mx) >= page.width * DRAG_TURN_SHARE && Math.abs(mx) > 2 * Math.abs(my) ? [Math.sign(mx), 0] : [0, 0];
+}

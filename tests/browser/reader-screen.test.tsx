@@ -529,6 +529,31 @@ describe('ReaderScreen', () => {
     await poll(() => canvas.dataset.currentPage).toBe('2');
   });
 
+  it('with gestures on, a slow drag most of the way across turns as a swipe does', async () => {
+    readerPreferences.swipe = true;
+    const canvas = await openReader();
+    await poll(() => canvas.dataset.paintedPage).toBe('1');
+    const target = canvas.parentElement?.parentElement as HTMLElement;
+    const box = target.getBoundingClientRect();
+    const y = box.top + box.height / 2;
+    const pointer = (type: string, x: number) =>
+      target.dispatchEvent(
+        new PointerEvent(type, { bubbles: true, clientX: x, clientY: y, pointerId: 1, pointerType: 'touch', isPrimary: true, buttons: type === 'pointerup' ? 0 : 1 }),
+      );
+    const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+    // The gesture itself is slow (longer than a flick may last, 250 ms): the finger moves once per
+    // frame until then, so the gesture library reports no swipe and only the distance can turn.
+    const start = await frame();
+    pointer('pointerdown', box.left + box.width * 0.8);
+    let x = 0.8;
+    for (let now = await frame(); now - start < 400; now = await frame()) {
+      x = Math.max(0.3, x - 0.02);
+      pointer('pointermove', box.left + box.width * x);
+    }
+    pointer('pointerup', box.left + box.width * x);
+    await poll(() => canvas.dataset.currentPage).toBe('2');
+  });
+
   it('webtoon opens at the requested page and does not save page 1 on the way', async () => {
     await seriesDirection('WEBTOON');
     await openReader('?page=3');

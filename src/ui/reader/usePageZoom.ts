@@ -1,7 +1,7 @@
 import { useGesture } from '@use-gesture/react';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import type { ReadingDirection } from '../../api/types.ts';
-import { swipeAction, type ReaderAction } from '../../engine/readerInput.ts';
+import { dragTurn, swipeAction, type ReaderAction } from '../../engine/readerInput.ts';
 import type { Viewport } from '../../engine/types.ts';
 import { DOUBLE_TAP_ZOOM, NO_ZOOM, ZOOM_STEP, panBy, zoomAt, zoomedPixelRatio, type Zoom } from '../../engine/zoom.ts';
 import { measureViewport } from './viewport.ts';
@@ -102,7 +102,7 @@ export function usePageZoom({ scrollerRef, swipe, direction, onAction, onViewpor
   const lastDragEnd = useRef(0);
   const bind = useGesture(
     {
-      onDrag: ({ delta: [dx, dy], swipe: [sx, sy], tap, last, pinching, cancel }) => {
+      onDrag: ({ delta: [dx, dy], movement: [mx, my], swipe: [sx, sy], tap, last, pinching, cancel }) => {
         if (tap) return;
         if (pinching) return cancel();
         if (last) lastDragEnd.current = performance.now();
@@ -110,8 +110,10 @@ export function usePageZoom({ scrollerRef, swipe, direction, onAction, onViewpor
           setZoom(panBy(zoomRef.current, dx, dy, size()));
           return;
         }
-        if (!swipe) return;
-        const action = swipeAction(sx, sy, direction);
+        if (!swipe || !last) return;
+        // A flick is a swipe; a slower drag most of the way across turns as well.
+        const [tx, ty] = sx !== 0 || sy !== 0 ? [sx, sy] : dragTurn(mx, my, size(), direction);
+        const action = swipeAction(tx, ty, direction);
         if (action) onAction(action);
       },
       onPinch: ({ da: [distance], origin: [ox, oy], first, memo }) => {

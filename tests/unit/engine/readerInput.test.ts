@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickZoneAction, keyAction, swipeAction } from '../../../src/engine/readerInput.ts';
+import { clickZoneAction, dragTurn, keyAction, swipeAction } from '../../../src/engine/readerInput.ts';
 
 describe('keyAction', () => {
   it('arrows follow the reading direction', () => {
@@ -69,5 +69,20 @@ describe('swipeAction', () => {
     expect(swipeAction(0, 1, 'VERTICAL')).toBe('previous');
     expect(swipeAction(0, -1, 'LEFT_TO_RIGHT')).toBeNull();
     expect(swipeAction(-1, 0, 'WEBTOON')).toBeNull();
+  });
+});
+
+describe('dragTurn', () => {
+  const page = { width: 400, height: 800 };
+  it('a slow drag a quarter of the page or more along the turn axis turns like a swipe', () => {
+    expect(dragTurn(-100, 10, page, 'LEFT_TO_RIGHT')).toEqual([-1, 0]);
+    expect(dragTurn(150, -20, page, 'RIGHT_TO_LEFT')).toEqual([1, 0]);
+    expect(dragTurn(5, -200, page, 'VERTICAL')).toEqual([0, -1]);
+  });
+  it('a short or mostly sideways drag does not turn', () => {
+    expect(dragTurn(-99, 0, page, 'LEFT_TO_RIGHT')).toEqual([0, 0]);
+    expect(dragTurn(-150, 100, page, 'LEFT_TO_RIGHT')).toEqual([0, 0]);
+    expect(dragTurn(-300, 0, page, 'VERTICAL')).toEqual([0, 0]);
+    expect(dragTurn(0, 199, page, 'VERTICAL')).toEqual([0, 0]);
   });
 });
