@@ -485,7 +485,7 @@ export async function runServerBench(): Promise<void> {
       '| clients | server | pages/s | MB/s | latency median | latency p95 | average page | errors |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
       ...summary.serving.pages.flatMap(({ clients, folio, plainFiles, baseline, nodeFloor }) => [
-        servingRow(`${clients} | Folio \`/pages/{n}\` (streamed from the archive)`, folio),
+        servingRow(`${clients} | Folio \`/pages/{n}\` (read from the archive)`, folio),
         ...(baseline
           ? [
               servingRow(`${clients} | Folio before (baseline)`, baseline),
