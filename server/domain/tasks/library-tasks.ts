@@ -31,7 +31,10 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
       }
       await refreshLibrarySeriesMetadata(ctx, libraryId);
       const ids = deep ? liveBookIds(ctx, libraryId) : toAnalyse;
-      for (const bookId of ids) submitBookAnalysis(ctx, bookId);
+      // One commit for the stored rows of thousands of queued analyses, not one each.
+      ctx.db.transaction(() => {
+        for (const bookId of ids) submitBookAnalysis(ctx, bookId);
+      })();
       const analysed = new Set(ids);
       for (const bookId of booksAwaitingFileOptions(ctx, libraryId)) {
         if (!analysed.has(bookId)) submitFileOptions(ctx, bookId);
@@ -69,10 +72,13 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
       // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a
       // converted book asks for its own analysis again.
       if (outcome === 'ready') await applyBookFileOptions(ctx, bookId);
-      submitPosterGeneration(ctx, bookId);
-      submitBarcodeSearch(ctx, bookId);
-      submitBookHash(ctx, bookId);
-      submitPageHashing(ctx, bookId);
+      // The follow-up tasks' stored rows in one commit.
+      ctx.db.transaction(() => {
+        submitPosterGeneration(ctx, bookId);
+        submitBarcodeSearch(ctx, bookId);
+        submitBookHash(ctx, bookId);
+        submitPageHashing(ctx, bookId);
+      })();
     },
     5,
     { bookId },

@@ -72,6 +72,7 @@ function withDefaults(body: LibraryCreation, root: string, now: number): Library
     importEpubSeries: body.importEpubSeries ?? true,
     importMylarSeries: body.importMylarSeries ?? true,
     importLocalArtwork: body.importLocalArtwork ?? true,
+    // Komga's API creates libraries with the barcode search on; its web client (and ours) sends false.
     importBarcodeIsbn: body.importBarcodeIsbn ?? true,
     scanForceModifiedTime: body.scanForceModifiedTime ?? false,
     scanInterval: body.scanInterval ?? 'EVERY_6H',

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile, utimes } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto, SeriesDto } from '../../../src/api/types.ts';
@@ -111,6 +111,27 @@ describe('scanning the sample library', () => {
     const first = await server.get(`/api/v1/books/${gamma.id}/pages/1`);
     expect(first.statusCode).toBe(200);
     expect(first.rawPayload.equals(decoy)).toBe(false);
+  });
+
+  it('reads page headers several at a time, and an unreadable page among them only marks its book ERR_1007', async () => {
+    const pages = Array.from({ length: 12 }, (_, i) => ({ width: 10 + i, height: 20, color: RED, format: 'png' as const, name: `page ${i + 1}.png` }));
+    const file = join(sample.root, 'Long', 'Long.cbz');
+    await createCbz(file, pages);
+    // Page 6's local header loses its signature: that entry cannot be read, its neighbours can.
+    const bytes = await readFile(file);
+    const header = bytes.indexOf('page 6.png') - 30;
+    expect(bytes.readUInt32LE(header)).toBe(0x04034b50);
+    bytes.writeUInt32LE(0x05034b50, header);
+    await writeFile(file, bytes);
+    await addLibrary(server, sample.root);
+    const books = await booksByName();
+    expect(books.get('Long')!.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 12 });
+    const listed = await server.json<PageDto[]>(`/api/v1/books/${books.get('Long')!.id}/pages`);
+    // Every slot in natural order; the unreadable one without dimensions.
+    expect(listed.map((p) => [p.fileName, p.width])).toEqual(pages.map((p, i) => [p.name, i === 5 ? null : p.width]));
+    // The rest of the library is unaffected: the sample's books READY, its broken file not.
+    expect(books.get('Alpha 01')!.media.status).toBe('READY');
+    expect(books.get('broken')!.media.status).toBe('UNSUPPORTED');
   });
 
   it('treats an image whose header lies (absurd size) as a bad page: ERR_1007, no invented dimensions', async () => {
