@@ -413,12 +413,15 @@ export async function runServerBench(): Promise<void> {
       : { root: '', books: [] as string[] };
     const scanMs: number[] = [];
     const idleMs: number[] = [];
+    /** Task time by type of the last run (seconds summed over the workers). */
+    let taskSeconds: TaskTimes = {};
     const floorMs: number[] = [];
     for (let run = 0; run < (scanning ? RUNS : 0); run++) {
       floorMs.push(await timeFloor(library.books));
       const scan = await timeScan(library.root, library.books.length);
       scanMs.push(scan.ready);
       idleMs.push(scan.idle);
+      taskSeconds = scan.tasks;
       console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s`);
       console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
     }
@@ -441,7 +444,7 @@ export async function runServerBench(): Promise<void> {
       books: library.books.length,
       pagesPerBook: PAGES,
       runs: RUNS,
-      scan: { medianSeconds: round(median(scanMs) / 1000), backgroundDoneMedianSeconds: round(median(idleMs) / 1000), floorMedianSeconds: round(median(floorMs) / 1000), ratioToFloor: round(median(scanMs) / median(floorMs)), backgroundRatioToFloor: round(median(idleMs) / median(floorMs)) },
+      scan: { medianSeconds: round(median(scanMs) / 1000), backgroundDoneMedianSeconds: round(median(idleMs) / 1000), floorMedianSeconds: round(median(floorMs) / 1000), ratioToFloor: round(median(scanMs) / median(floorMs)), backgroundRatioToFloor: round(median(idleMs) / median(floorMs)), taskSeconds },
       serving: {
         peer: serving.peer,
         driver: serving.driver,
@@ -479,6 +482,8 @@ export async function runServerBench(): Promise<void> {
       `| scan + analysis through the server (every book READY) | ${summary.scan.medianSeconds} s | ${summary.scan.ratioToFloor}× |`,
       `| … and all background work done (posters, file hashes, barcode search) | ${summary.scan.backgroundDoneMedianSeconds} s | ${summary.scan.backgroundRatioToFloor}× |`,
       `| floor: read every directory and image header, ${TASK_WORKERS} at a time | ${summary.scan.floorMedianSeconds} s | 1× |`,
+      '',
+      `Task time by type (last run, summed over the ${TASK_WORKERS} workers): ${Object.entries(taskSeconds).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ') || 'none'}.`,
       '',
       `## Page serving: ${SERVING_BOOKS} books × ${SERVING_PAGES} pages of 1200×1800 JPEG, ${SECONDS} s per run`,
       '',
