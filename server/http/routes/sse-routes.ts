@@ -50,11 +50,17 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
     };
     const send = (event: FolioEvent) => {
       if (res.writableEnded) return;
+      // Ending a user's sessions deletes them before the event goes out, so the session check below
+      // would end the stream without saying why: the user's own SessionExpired (it names only them)
+      // is delivered first.
+      if (event.name === 'SessionExpired' && event.userId === opener.id) {
+        res.write(`event:${event.name}\ndata:${JSON.stringify(event.data)}\n\n`);
+        return void res.end();
+      }
       const user = currentUser();
       if (!user) return void res.end();
       const visible = eventFor(ctx.repos, user, isAdmin(user), event);
       if (visible) res.write(`event:${visible.name}\ndata:${JSON.stringify(visible.data)}\n\n`);
-      if (event.name === 'SessionExpired' && event.userId === user.id) res.end();
     };
     const unsubscribe = ctx.events.subscribe(send);
     if (isAdmin(opener)) send({ name: 'TaskQueueStatus', data: ctx.tasks.status() as { count: number; countByType: Record<string, number> }, adminOnly: true });

@@ -122,6 +122,14 @@ describe('changing one’s own password', () => {
 });
 
 describe('event streams end when their access changes', () => {
+  it('a stream opened with a session is told SessionExpired before it ends, though the session is already gone', async () => {
+    const id = await addUser('reader@example.org', 'pw', []);
+    const stream = await openStream(cookieHeader(await logIn('reader@example.org', 'pw')));
+    expect((await call('PATCH', `/api/v2/users/${id}/password`, admin, { password: 'new' })).status).toBe(204);
+    // Before: the session was deleted first and the stream, checking it, ended without a word.
+    expect(await stream.ended).toContain(`event:SessionExpired\ndata:${JSON.stringify({ userId: id })}`);
+  });
+
   it('a demoted admin’s stream ends (no admin-only event after)', async () => {
     const id = await addUser('other-admin@example.org', 'pw', ['ADMIN']);
     const stream = await openStream(cookieHeader(await logIn('other-admin@example.org', 'pw')));
