@@ -84,6 +84,11 @@ export default defineConfig({
                 (await browserCommands()).restoreRequests(context, pattern, method),
               failedRequests: async (context: BrowserCommandContext, pattern: string, method?: string) =>
                 (await browserCommands()).failedRequests(context, pattern, method),
+              logInElsewhere: async (context: BrowserCommandContext, email: string, password: string) =>
+                (await browserCommands()).logInElsewhere(context, email, password),
+              actAs: async (context: BrowserCommandContext, token: string | null) => (await browserCommands()).actAs(context, token),
+              callFromNode: async (context: BrowserCommandContext, method: string, path: string, body?: string, token?: string) =>
+                (await browserCommands()).callFromNode(context, method, path, body, token),
             },
             enabled: true,
             headless: true,

@@ -148,3 +148,89 @@ export const restoreRequests: BrowserCommand<[pattern: string, method?: string]>
   failing.delete(key);
   if (failure) await context.page.unroute(new RegExp(pattern), failure.handler);
 };
+
+/**
+ * A session of `email` made from Node, out of the page's sight: the browser's cookie jar, which
+ * every test file shares, keeps the administrator's session. Its id, for `actAs`.
+ */
+export const logInElsewhere: BrowserCommand<[email: string, password: string]> = async (_context, email, password) => {
+  const response = await fetch(`${server().url}/api/v2/users/me`, {
+    headers: { Authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`, 'X-Auth-Token': '', 'X-Requested-With': 'XMLHttpRequest' },
+  });
+  const token = response.headers.get('x-auth-token');
+  if (!response.ok || !token) throw new Error(`logging in as ${email}: HTTP ${response.status}, token ${token ? 'sent' : 'missing'}`);
+  return token;
+};
+
+/** Headers a forwarded answer must not carry into the page: cookies would reach the shared jar. */
+const NOT_FORWARDED = new Set(['set-cookie', 'content-encoding', 'content-length', 'transfer-encoding', 'connection']);
+
+const acting = new Map<string, (route: Route) => Promise<void>>();
+
+/**
+ * Until called with null, the calling test file's requests to the server carry the session
+ * `token` (X-Auth-Token, which the server prefers to the cookie) instead of the cookie every file
+ * shares, so the file can end its own session without ending the others'. The event stream goes
+ * on to the server as it is with the header added (an answer in header mode sets no cookie); every
+ * other request is sent from Node and its answer handed back without Set-Cookie, since a logout
+ * clears the session cookie, which here is everybody's. The server answers every request itself.
+ */
+export const actAs: BrowserCommand<[token: string | null]> = async (context, token) => {
+  const ownFrame = context.testPath ? encodeURIComponent(context.testPath) : undefined;
+  if (!ownFrame) throw new Error('actAs needs the calling test file');
+  const previous = acting.get(ownFrame);
+  if (previous) await context.page.unroute(SERVER_REQUESTS, previous);
+  acting.delete(ownFrame);
+  if (token === null) return;
+  const handler = async (route: Route) => {
+    const request = route.request();
+    if (!fromOwnFrameOnly(request, ownFrame)) return route.fallback();
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/sse/')) return route.continue({ headers: { ...request.headers(), 'x-auth-token': token } });
+    const headers = Object.fromEntries(Object.entries(await request.allHeaders()).filter(([name]) => !['host', 'cookie', 'content-length'].includes(name)));
+    const body = request.postDataBuffer();
+    const answer = await fetch(new URL(url.pathname + url.search, server().url), {
+      method: request.method(),
+      headers: { ...headers, 'x-auth-token': token },
+      ...(body ? { body: new Uint8Array(body) } : {}),
+    });
+    await route.fulfill({
+      status: answer.status,
+      headers: Object.fromEntries([...answer.headers].filter(([name]) => !NOT_FORWARDED.has(name))),
+      body: Buffer.from(await answer.arrayBuffer()),
+    });
+  };
+  acting.set(ownFrame, handler);
+  await context.page.route(SERVER_REQUESTS, handler);
+};
+
+const SERVER_REQUESTS = /\/(api|sse)\//;
+
+/** Whether the request comes from the test file's own frame (a worker's, naming no frame, does not). */
+function fromOwnFrameOnly(request: Request, ownFrame: string): boolean {
+  try {
+    return request.frame().url().includes(ownFrame);
+  } catch (error) {
+    if (error instanceof Error && /frame/i.test(error.message)) return false;
+    throw error;
+  }
+}
+
+/**
+ * A REST call sent from Node, not from the page: as the administrator (the run's session) or, with
+ * `token`, as that session. For what a test file acting as its own user (`actAs`) needs done by
+ * somebody else. Answers the status and the body's text.
+ */
+export const callFromNode: BrowserCommand<[method: string, path: string, body?: string, token?: string]> = async (_context, method, path, body, token) => {
+  const { url, cookie } = server();
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      'X-Requested-With': 'XMLHttpRequest',
+      ...(token ? { 'X-Auth-Token': token } : { cookie }),
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body }),
+  });
+  return { status: response.status, body: await response.text() };
+};

@@ -11,6 +11,9 @@ declare module 'vitest/browser' {
     failRequests: (pattern: string, status: number, body: string, method?: string) => Promise<void>;
     restoreRequests: (pattern: string, method?: string) => Promise<void>;
     failedRequests: (pattern: string, method?: string) => Promise<number>;
+    logInElsewhere: (email: string, password: string) => Promise<string>;
+    actAs: (token: string | null) => Promise<void>;
+    callFromNode: (method: string, path: string, body?: string, token?: string) => Promise<{ status: number; body: string }>;
   }
 }
 
@@ -72,4 +75,24 @@ export async function failRequests(
     answered: () => commands.failedRequests(pattern.source, method),
     restore: () => commands.restoreRequests(pattern.source, method),
   };
+}
+
+/**
+ * A user of this test file's own, logged in apart from the session every browser file shares
+ * (folio-commands.ts `actAs`): until `release()`, this file's requests to the server carry that
+ * user's session, so ending it (expiry, logout) leaves the other files logged in.
+ */
+export async function actAsNewUser(email: string, password: string, roles: string[] = []): Promise<{ user: UserDto; token: string; release: () => Promise<void> }> {
+  const user = await rest<UserDto>('POST', '/api/v2/users', { email, password, roles });
+  const token = await commands.logInElsewhere(email, password);
+  await commands.actAs(token);
+  return { user, token, release: () => commands.actAs(null) };
+}
+
+/**
+ * A REST call sent from Node rather than this page: as the administrator, or as the session
+ * `token`. For a file acting as its own user, whose page calls carry that user's session.
+ */
+export async function callFromNode(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<{ status: number; body: string }> {
+  return commands.callFromNode(method, path, options.body === undefined ? undefined : JSON.stringify(options.body), options.token);
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SERVER_START_LIMIT_MS } from '../../support/server-start.ts';
 
 export interface RunningFolio {
   url: string;
@@ -10,7 +11,6 @@ export interface RunningFolio {
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const STARTUP_LIMIT_MS = 75_000;
 
 export interface StartOptions {
   /** Puts files read at startup (e.g. oauth2-providers.json) into the data directory first. */
@@ -51,9 +51,11 @@ export async function startFolio(options: StartOptions = {}): Promise<RunningFol
 function waitForListeningLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    // Longer than a start takes on a machine at load 20 (25 s), shorter than the 90 s a hook may run,
-    // so a server that hangs is reported with what it printed.
-    const timer = setTimeout(() => reject(new Error(`Folio did not start in time. Output:\n${output}`)), STARTUP_LIMIT_MS);
+    const timer = setTimeout(() => {
+      // A server that never listened must not outlive the test that gave up on it.
+      child.kill('SIGKILL');
+      reject(new Error(`Folio did not start in time. Output:\n${output}`));
+    }, SERVER_START_LIMIT_MS);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Folio listening on (http:\/\/\S+)/.exec(output);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pollUntil } from '../../../support/poll.ts';
+import { SERVER_START_LIMIT_MS } from '../../../support/server-start.ts';
 
 /**
  * The real server as its own process (`node server/main.ts`), optionally under a descriptor limit
@@ -41,7 +42,11 @@ export function spawnServer(dataDir: string, options: { nofile?: number; env?: R
     stderr += chunk.toString();
   });
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stdout}\n${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      // A server that never listened must not outlive the test that gave up on it.
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${stdout}\n${stderr}`));
+    }, SERVER_START_LIMIT_MS);
     child.once('exit', (code, signal) => {
       exit = String(code ?? signal);
       clearTimeout(timer);
