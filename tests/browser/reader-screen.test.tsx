@@ -508,49 +508,55 @@ describe('ReaderScreen', () => {
     expect(location.search).toBe(`?context=READLIST&contextId=${ids.readList}`);
   });
 
-  it('with gestures on, a swipe to the left turns to the next page', async () => {
+  /**
+   * The reader open at page 1 with gestures on, and a touch pointer over its page area: `move`
+   * dispatches one pointer event at a fraction of the area's width, mid-height.
+   */
+  async function readerWithTouch() {
     readerPreferences.swipe = true;
     const canvas = await openReader();
     await poll(() => canvas.dataset.paintedPage).toBe('1');
     const target = canvas.parentElement?.parentElement as HTMLElement;
     const box = target.getBoundingClientRect();
-    const y = box.top + box.height / 2;
-    const pointer = (type: string, x: number) =>
+    const move = (type: 'pointerdown' | 'pointermove' | 'pointerup', fraction: number) =>
       target.dispatchEvent(
-        new PointerEvent(type, { bubbles: true, clientX: x, clientY: y, pointerId: 1, pointerType: 'touch', isPrimary: true, buttons: type === 'pointerup' ? 0 : 1 }),
+        new PointerEvent(type, {
+          bubbles: true,
+          clientX: box.left + box.width * fraction,
+          clientY: box.top + box.height / 2,
+          pointerId: 1,
+          pointerType: 'touch',
+          isPrimary: true,
+          buttons: type === 'pointerup' ? 0 : 1,
+        }),
       );
-    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
-    pointer('pointerdown', box.left + box.width * 0.8);
+    const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+    return { canvas, move, frame };
+  }
+
+  it('with gestures on, a swipe to the left turns to the next page', async () => {
+    const { canvas, move, frame } = await readerWithTouch();
+    move('pointerdown', 0.8);
     for (const fraction of [0.7, 0.55, 0.4, 0.25]) {
       await frame();
-      pointer('pointermove', box.left + box.width * fraction);
+      move('pointermove', fraction);
     }
-    pointer('pointerup', box.left + box.width * 0.25);
+    move('pointerup', 0.25);
     await poll(() => canvas.dataset.currentPage).toBe('2');
   });
 
   it('with gestures on, a slow drag most of the way across turns as a swipe does', async () => {
-    readerPreferences.swipe = true;
-    const canvas = await openReader();
-    await poll(() => canvas.dataset.paintedPage).toBe('1');
-    const target = canvas.parentElement?.parentElement as HTMLElement;
-    const box = target.getBoundingClientRect();
-    const y = box.top + box.height / 2;
-    const pointer = (type: string, x: number) =>
-      target.dispatchEvent(
-        new PointerEvent(type, { bubbles: true, clientX: x, clientY: y, pointerId: 1, pointerType: 'touch', isPrimary: true, buttons: type === 'pointerup' ? 0 : 1 }),
-      );
-    const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+    const { canvas, move, frame } = await readerWithTouch();
     // The gesture itself is slow (longer than a flick may last, 250 ms): the finger moves once per
     // frame until then, so the gesture library reports no swipe and only the distance can turn.
     const start = await frame();
-    pointer('pointerdown', box.left + box.width * 0.8);
+    move('pointerdown', 0.8);
     let x = 0.8;
     for (let now = await frame(); now - start < 400; now = await frame()) {
       x = Math.max(0.3, x - 0.02);
-      pointer('pointermove', box.left + box.width * x);
+      move('pointermove', x);
     }
-    pointer('pointerup', box.left + box.width * x);
+    move('pointerup', x);
     await poll(() => canvas.dataset.currentPage).toBe('2');
   });
 
