@@ -68,6 +68,15 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Copies an opened book into a new zip, closing the book whatever happens. */
+async function copyAndClose(source: Parameters<typeof copyBookToZip>[0], target: string, mode: number): Promise<void> {
+  try {
+    await copyBookToZip(source, target, mode);
+  } finally {
+    source.close();
+  }
+}
+
 describe('copyBookToZip', () => {
   it('copies every file of a RAR byte for byte: images stored, the rest deflated', async () => {
     const rar = await writeRar5(join(dir, 'book.cbr'), [
@@ -75,13 +84,8 @@ describe('copyBookToZip', () => {
       { name: 'pages/002.png', data: blue },
       { name: 'ComicInfo.xml', data: xml },
     ]);
-    const source = await rar5Reader.open(rar);
     const target = join(dir, 'book.cbz');
-    try {
-      await copyBookToZip(source, target, 0o640);
-    } finally {
-      source.close();
-    }
+    await copyAndClose(await rar5Reader.open(rar), target, 0o640);
     const entries = await readZip(target);
     expect(entries.map((e) => [e.name, e.compressionMethod])).toEqual([
       ['pages/001.jpg', 0],
@@ -135,13 +139,8 @@ describe('openZipForRewrite', () => {
   });
 
   it('copies a zip without its folder entries (copyBookToZip takes files only)', async () => {
-    const source = await zipReader.open(original);
     const target = join(dir, 'copied.cbz');
-    try {
-      await copyBookToZip(source, target, 0o644);
-    } finally {
-      source.close();
-    }
+    await copyAndClose(await zipReader.open(original), target, 0o644);
     expect((await readZip(target)).map((e) => e.name)).toEqual(['001.jpg', '002.png', '003.jpg', 'ComicInfo.xml']);
   });
 

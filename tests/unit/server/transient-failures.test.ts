@@ -83,17 +83,24 @@ describe('transient failures', () => {
     expect(repaired.pageCount).toBe(1);
   });
 
-  it('an EPUB resource asked for while every archive handle is busy is a 503 to retry, not a 404', async () => {
+  /** An image EPUB beside book A in a scanned library; `holdTheOnlySlot` opens a page of A, taking the pool's one archive handle. */
+  async function epubBesideA() {
     await createImageEpub(join(dir, 'library', 'Pictures', 'Pictures.epub'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
     const library = await addLibrary(server, join(dir, 'library'));
     const books = server.app.folio.repos.books.findByLibrary(library.id);
     const a = books.find((b) => b.name === 'A')!;
     const epub = books.find((b) => b.name === 'Pictures')!;
+    const holdTheOnlySlot = async () => (await server.app.folio.archives.get(a.url, `${a.fileSize}:${a.fileLastModified}`)).openEntry('page-001.png');
+    return { epub, holdTheOnlySlot };
+  }
+
+  it('an EPUB resource asked for while every archive handle is busy is a 503 to retry, not a 404', async () => {
+    const { epub, holdTheOnlySlot } = await epubBesideA();
     const [page] = server.app.folio.repos.media.findPages(epub.id);
     expect(page).toBeDefined();
 
     // A reader holds the only archive slot while the EPUB's resource is asked for.
-    const stream = await (await server.app.folio.archives.get(a.url, `${a.fileSize}:${a.fileLastModified}`)).openEntry('page-001.png');
+    const stream = await holdTheOnlySlot();
     const busy = await server.app.inject({ method: 'GET', url: `/api/v1/books/${epub.id}/resource/${page!.fileName}`, headers: server.admin });
     stream.destroy();
     expect(busy.statusCode).toBe(503);
@@ -103,13 +110,9 @@ describe('transient failures', () => {
   });
 
   it("an EPUB's manifest asked for while every archive handle is busy is a 503 to retry, not a 404", async () => {
-    await createImageEpub(join(dir, 'library', 'Pictures', 'Pictures.epub'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
-    const library = await addLibrary(server, join(dir, 'library'));
-    const books = server.app.folio.repos.books.findByLibrary(library.id);
-    const a = books.find((b) => b.name === 'A')!;
-    const epub = books.find((b) => b.name === 'Pictures')!;
+    const { epub, holdTheOnlySlot } = await epubBesideA();
 
-    const stream = await (await server.app.folio.archives.get(a.url, `${a.fileSize}:${a.fileLastModified}`)).openEntry('page-001.png');
+    const stream = await holdTheOnlySlot();
     const busy = await server.app.inject({ method: 'GET', url: `/api/v1/books/${epub.id}/manifest/epub`, headers: server.admin });
     stream.destroy();
     expect(busy.statusCode).toBe(503);
