@@ -8,6 +8,8 @@ export interface CachedFile {
   mtime: Date;
   /** `"0<md5 of path, mtime and size>"`: changes whenever the file does. */
   etag: string;
+  /** `mtime` as an HTTP date (Last-Modified), written once per kept file rather than per response. */
+  httpDate: string;
 }
 
 interface Entry {
@@ -68,15 +70,29 @@ export class SmallFileCache {
     }
     this.#forget(path);
     const etag = `"0${createHash('md5').update(`${path}\u0000${info.mtimeMs}\u0000${info.size}`).digest('hex')}"`;
-    if (info.size > MAX_FILE_BYTES) return { bytes: Buffer.alloc(0), size: info.size, mtime: info.mtime, etag };
+    if (info.size > MAX_FILE_BYTES) return { bytes: Buffer.alloc(0), size: info.size, mtime: info.mtime, etag, httpDate: info.mtime.toUTCString() };
     const bytes = await readFile(path);
     // Replaced between the stat and the read: keep nothing, serve what was read under a fresh identity.
-    if (bytes.length !== info.size) return { bytes, size: bytes.length, mtime: new Date(now), etag: `"0${createHash('md5').update(bytes).digest('hex')}"` };
-    const file = { bytes, size: info.size, mtime: info.mtime, etag };
+    if (bytes.length !== info.size) {
+      const mtime = new Date(now);
+      return { bytes, size: bytes.length, mtime, etag: `"0${createHash('md5').update(bytes).digest('hex')}"`, httpDate: mtime.toUTCString() };
+    }
+    const file = { bytes, size: info.size, mtime: info.mtime, etag, httpDate: info.mtime.toUTCString() };
     this.#entries.set(path, { file, mtimeMs: info.mtimeMs, checkedAt: now, version });
     this.#bytes += bytes.length;
     this.#evict();
     return file;
+  }
+
+  /**
+   * The file kept under `version` (see `read`), without waiting: what `read` would answer from
+   * memory for that version; undefined when it would have to look at the disk.
+   */
+  peek(path: string, version: string): CachedFile | undefined {
+    const known = this.#entries.get(path);
+    if (!known || known.version !== version) return undefined;
+    this.#touch(path, known);
+    return known.file;
   }
 
   /** Whether `file` holds the bytes (false for files too large to keep: stream them from disk). */

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyReply } from 'fastify';
-import { SmallFileCache, smallFiles } from '../domain/small-file-cache.ts';
+import { type CachedFile, SmallFileCache, smallFiles } from '../domain/small-file-cache.ts';
 import { notFound } from './errors.ts';
 
 /**
@@ -12,11 +12,20 @@ import { notFound } from './errors.ts';
 export async function sendFileBody(reply: FastifyReply, absolutePath: string, mediaType: string, version?: string) {
   const file = await smallFiles.read(absolutePath, Date.now(), version);
   if (!file) throw notFound();
-  reply.header('ETag', file.etag).header('Last-Modified', file.mtime.toUTCString());
-  const ifNoneMatch = reply.request.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === file.etag)) {
-    return reply.code(304).send();
-  }
+  if (SmallFileCache.holdsBytes(file)) return sendKeptFile(reply, file, mediaType);
+  reply.header('ETag', file.etag).header('Last-Modified', file.httpDate);
+  if (matchesEtag(reply.request.headers['if-none-match'], file.etag)) return reply.code(304).send();
   reply.type(mediaType).header('Content-Length', file.size);
-  return reply.send(SmallFileCache.holdsBytes(file) ? file.bytes : createReadStream(absolutePath));
+  return reply.send(createReadStream(absolutePath));
+}
+
+/** Sends a file whose bytes are in memory (SmallFileCache.holdsBytes), or a 304 when the client has it. */
+export function sendKeptFile(reply: FastifyReply, file: CachedFile, mediaType: string) {
+  reply.header('ETag', file.etag).header('Last-Modified', file.httpDate);
+  if (matchesEtag(reply.request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+  return reply.type(mediaType).header('Content-Length', file.size).send(file.bytes);
+}
+
+function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  return ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }

@@ -25,8 +25,19 @@ const IMMUTABLE_MAX_AGE_S = 365 * 24 * 3600;
  * and then its size or modification time changes (and the book is analysed again).
  */
 export function pageVersion(book: Pick<Book, 'fileSize' | 'fileLastModified'>): string {
-  return `${book.fileSize.toString(36)}.${formatDateTime(book.fileLastModified)}`;
+  let date = recentDates.get(book.fileLastModified);
+  if (date === undefined) {
+    // Formatting a date costs a few percent of serving a page; the same few books are read in turn.
+    if (recentDates.size >= RECENT_DATES_MAX) recentDates.clear();
+    date = formatDateTime(book.fileLastModified);
+    recentDates.set(book.fileLastModified, date);
+  }
+  return `${book.fileSize.toString(36)}.${date}`;
 }
+
+/** Formatted file dates of recently served books (a pure function's results: never stale). */
+const recentDates = new Map<number, string>();
+const RECENT_DATES_MAX = 4096;
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   return header !== undefined && header.split(',').some((tag) => {

@@ -8,7 +8,8 @@ import { openBookCover } from './book-cover.ts';
 import { openBookPage } from '../pages/page-content.ts';
 import { thumbnailMaxEdge } from '../server-settings.ts';
 import { thumbnailFilePath } from './thumbnail-files.ts';
-import { smallFiles } from '../small-file-cache.ts';
+import { type CachedFile, smallFiles } from '../small-file-cache.ts';
+import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
 
 export interface ThumbnailFile {
   absolutePath: string;
@@ -29,11 +30,14 @@ const inFlight = new Map<string, Promise<ThumbnailFile | null>>();
  * edge is the thumbnailSize server setting (300 px by default), cached under
  * <data dir>/thumbnails/books. Null when the book has no readable first page.
  */
-export function bookThumbnail(ctx: FolioContext, bookId: string): Promise<ThumbnailFile | null> {
-  const existing = ctx.repos.thumbnails.findSelectedForBook(bookId);
+export function bookThumbnail(
+  ctx: FolioContext,
+  bookId: string,
+  existing: BookThumbnail | undefined = ctx.repos.thumbnails.findSelectedForBook(bookId),
+): Promise<ThumbnailFile | null> {
   if (existing) {
     const absolutePath = thumbnailFilePath(ctx, existing);
-    const version = existing.type === 'SIDECAR' ? undefined : `${existing.id}:${existing.lastModified}:${existing.fileSize}`;
+    const version = posterVersion(existing);
     // Read through the small-file cache: the route then serves these very bytes without touching the disk.
     return smallFiles.read(absolutePath, Date.now(), version).then(
       (file) => (file ? { absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified, version } : generate(ctx, bookId)),
@@ -41,6 +45,21 @@ export function bookThumbnail(ctx: FolioContext, bookId: string): Promise<Thumbn
     );
   }
   return generate(ctx, bookId);
+}
+
+/** Names the version of a poster file the server wrote itself; undefined for sidecars (see ThumbnailFile.version). */
+function posterVersion(poster: BookThumbnail): string | undefined {
+  return poster.type === 'SIDECAR' ? undefined : `${poster.id}:${poster.lastModified}:${poster.fileSize}`;
+}
+
+/**
+ * The poster's bytes when memory holds exactly the version its record names (the usual case once
+ * it was served once), without waiting; undefined when the disk must be looked at (`bookThumbnail`).
+ * Sidecars, which may change behind the server's back, always go through `bookThumbnail`.
+ */
+export function keptBookPoster(ctx: FolioContext, poster: BookThumbnail): CachedFile | undefined {
+  const version = posterVersion(poster);
+  return version === undefined ? undefined : smallFiles.peek(thumbnailFilePath(ctx, poster), version);
 }
 
 function generate(ctx: FolioContext, bookId: string): Promise<ThumbnailFile | null> {

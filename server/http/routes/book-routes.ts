@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
-import { bookThumbnail } from '../../domain/posters/book-thumbnails.ts';
+import { bookThumbnail, keptBookPoster } from '../../domain/posters/book-thumbnails.ts';
 import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
@@ -12,7 +12,7 @@ import { parsePaging } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { toBookDto, toPageDto } from '../dto/book-dto.ts';
-import { sendFileBody } from '../send-file.ts';
+import { sendFileBody, sendKeptFile } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
 import { bookPage } from '../paged-search.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type } from '../schemas.ts';
@@ -65,10 +65,13 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   });
 
   app.get('/api/v1/books/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
-    // Asked for by every book card: the access check reads the book's library and nothing else.
-    const libraryId = ctx.repos.books.findLibraryId(request.params.id);
-    if (!libraryId || !canAccessLibrary(caller(request), libraryId)) throw notFound();
-    const thumbnail = await bookThumbnail(ctx, request.params.id);
+    // Asked for by every book card: one statement gives the book's library (the access check) and
+    // its selected poster, whose bytes are usually in memory under the record's version.
+    const found = ctx.repos.thumbnails.findBookPoster(request.params.id);
+    if (!found || !canAccessLibrary(caller(request), found.libraryId)) throw notFound();
+    const kept = found.poster && keptBookPoster(ctx, found.poster);
+    if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
+    const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster);
     if (!thumbnail) throw notFound();
     return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version);
   });
