@@ -221,6 +221,45 @@ describe('the caller, remembered between requests', () => {
 });
 
 describe('posters served from memory by their record', () => {
+  it('looks the library and the selected poster up together, and follows the record when the selection changes', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const book = await createCbz(join(root, 'S', 'Red.cbz'), [png(RED)]);
+    const library = await addLibrary(server, root);
+    const id = (await booksByName(server)).get(book.name)!.id;
+    const thumbnails = server.app.folio.repos.thumbnails;
+    expect(thumbnails.findBookPoster('no-such-book')).toBeUndefined();
+    // Drawn in the background after analysis, or on this first request: either way one is selected.
+    const first = await server.get(`/api/v1/books/${id}/thumbnail`);
+    expect(first.statusCode).toBe(200);
+    const found = thumbnails.findBookPoster(id)!;
+    expect(found.libraryId).toBe(library.id);
+    expect(found.poster).toMatchObject({ bookId: id, type: 'GENERATED', selected: true, mediaType: 'image/jpeg' });
+
+    // Served again from memory, then the record changes under it: the next request has the new bytes.
+    expect((await server.get(`/api/v1/books/${id}/thumbnail`)).rawPayload.equals(first.rawPayload)).toBe(true);
+    const upload = await renderPage({ width: 40, height: 60, color: GREEN, format: 'png' });
+    const uploaded = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/books/${id}/thumbnails`,
+      headers: { ...server.admin, 'content-type': 'multipart/form-data; boundary=x' },
+      payload: Buffer.concat([
+        Buffer.from('--x\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n'),
+        upload,
+        Buffer.from('\r\n--x--\r\n'),
+      ]),
+    });
+    expect(uploaded.statusCode).toBe(200);
+    const now = await server.get(`/api/v1/books/${id}/thumbnail`);
+    expect(now.rawPayload.equals(upload)).toBe(true);
+    expect(now.headers.etag).not.toBe(first.headers.etag);
+    // A book whose posters are all gone still answers by its library (then draws one again).
+    thumbnails.deleteByType(id, 'USER_UPLOADED');
+    thumbnails.deleteGeneratedForBook(id);
+    expect(thumbnails.findBookPoster(id)).toEqual({ libraryId: library.id, poster: undefined });
+    expect((await server.get(`/api/v1/books/${id}/thumbnail`)).statusCode).toBe(200);
+  });
+
   it('a poster drawn again is served at once, though the kept one is no longer checked on disk', async () => {
     server = await startServer();
     const root = join(server.dir, 'library');
