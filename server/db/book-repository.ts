@@ -45,12 +45,6 @@ export class BookRepository {
     this.db = db;
   }
 
-  /** The library of a book, for access checks that need nothing else (a poster request). */
-  findLibraryId(id: string): string | undefined {
-    const row = cachedStatement(this.db, 'SELECT library_id AS libraryId FROM book WHERE id = ?').get(id) as { libraryId: string } | undefined;
-    return row?.libraryId;
-  }
-
   findById(id: string): Book | undefined {
     const row = cachedStatement(this.db, 'SELECT * FROM book WHERE id = ?').get(id) as Record<string, unknown> | undefined;
     return row ? rowToObject(COLUMNS, row) : undefined;

@@ -129,7 +129,7 @@ export class OwnedThumbnailRepository {
 
 /**
  * A book's selected poster with the book's library. Written as a scalar subquery: the same lookup as
- * a join of book and thumbnail_book measured 5-8x slower per execution in this SQLite (3.54), and
+ * a join of book and thumbnail_book measured 4.5-5.5x slower per execution in this SQLite (3.54), and
  * this runs for every book card shown.
  */
 const BOOK_POSTER_SQL = `SELECT (SELECT library_id FROM book WHERE id = @bookId) AS libraryId, id, book_id AS bookId, type,
