@@ -71,6 +71,20 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
         const known = byLabel.get(entry.label);
         if (!known || relative.start < known.start) byLabel.set(entry.label, relative);
       }
+      // The decode pool's User Timing measures (DecodePool's DECODE_MEASURE) say when the page was decoded.
+      const decodes = await page.evaluate(
+        ({ name, path }) =>
+          performance
+            .getEntriesByName(name)
+            .filter((entry) => new URL((entry as PerformanceMeasure).detail?.url ?? '', location.href).pathname === path)
+            .map((entry) => ({ start: entry.startTime, end: entry.startTime + entry.duration })),
+        { name: 'folio:decode', path: `/api/v1/books/${bookId}/pages/${startPage}` },
+      );
+      const sinceDecodes = decodes.filter((decode) => decode.end >= since);
+      for (const [index, decode] of sinceDecodes.entries()) {
+        const label = `page ${startPage} decode${sinceDecodes.length > 1 ? ` #${index + 1}` : ''} (worker)`;
+        byLabel.set(label, { label, start: decode.start - since, end: decode.end - since });
+      }
       const painted = paintedAt - since;
       return [...byLabel.values(), { label: `page ${startPage} painted (+1 frame)`, start: painted, end: painted }];
     },

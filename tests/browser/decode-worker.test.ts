@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DecodePool, PageDecodeError } from '../../src/workers/DecodePool.ts';
+import { DECODE_MEASURE, DecodePool, PageDecodeError } from '../../src/workers/DecodePool.ts';
 import { PrefetchedBytes } from '../../src/workers/PrefetchedBytes.ts';
 import { scaledDecode, scaledDecodeSize } from '../../src/workers/scaledDecode.ts';
 
@@ -342,6 +342,104 @@ describe('bytes prefetched on the main thread', () => {
       expect(early.running + early.queued).toBe(0);
     } finally {
       early.terminate();
+    }
+  });
+});
+
+describe('a decode started ahead of the view (decodeAhead)', () => {
+  /** The pool's decodes of `url` that produced a bitmap, as User Timing measures. */
+  const decodesOf = (url: string) =>
+    performance.getEntriesByName(DECODE_MEASURE).filter((entry) => (entry as PerformanceMeasure).detail?.url === url);
+
+  it('the view asking for the same page at the same size gets that decode: fetched once, decoded once', async () => {
+    const source = await solidJpeg(400, 600, [200, 40, 40]);
+    const fetched: string[] = [];
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    const prefetched = new PrefetchedBytes({
+      fetch: async (input) => {
+        fetched.push(String(input));
+        await arrived;
+        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
+      },
+    });
+    const url = 'http://127.0.0.1:9/ahead-once.jpg';
+    prefetched.prefetch(url);
+    const early = new DecodePool({ size: 1, prefetched });
+    try {
+      early.decodeAhead({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      release();
+      // The decode runs before anybody asks: a measure appears with no decode() call made.
+      await vi.waitFor(() => expect(decodesOf(url)).toHaveLength(1));
+      // 101×150: a size computed another way may round a pixel apart, and is the same bitmap.
+      const { bitmap } = await early.decode({ url, size: { width: 101, height: 150 }, natural: { width: 400, height: 600 } });
+      expect([bitmap.width, bitmap.height]).toEqual([100, 150]);
+      expectColour(colourAt(bitmap, 50, 75), [200, 40, 40]);
+      bitmap.close();
+      expect(fetched).toEqual([url]);
+      expect(decodesOf(url)).toHaveLength(1);
+    } finally {
+      early.terminate();
+    }
+  });
+
+  it('the view asking at another size gets its own decode of the same bytes, not a second download', async () => {
+    const source = await solidJpeg(400, 600, [30, 30, 220]);
+    const fetched: string[] = [];
+    const prefetched = new PrefetchedBytes({
+      fetch: async (input) => {
+        fetched.push(String(input));
+        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
+      },
+    });
+    // Nothing answers at this address: a worker fetching it would fail the decode.
+    const url = 'http://127.0.0.1:9/ahead-other-size.jpg';
+    prefetched.prefetch(url);
+    const early = new DecodePool({ size: 1, prefetched });
+    try {
+      early.decodeAhead({ url, size: { width: 100, height: 150 } });
+      const { bitmap } = await early.decode({ url, size: { width: 200, height: 300 } });
+      expect([bitmap.width, bitmap.height]).toEqual([200, 300]);
+      expectColour(colourAt(bitmap, 100, 150), [30, 30, 220]);
+      bitmap.close();
+      expect(fetched).toEqual([url]);
+    } finally {
+      early.terminate();
+    }
+  });
+
+  it('runs before jobs queued earlier, and the view cancelling it cancels it', async () => {
+    const one = new DecodePool({ size: 1, perWorker: 1, maxRunning: 1 });
+    try {
+      const blocker = await solidPng(600, 600, [0, 0, 0]);
+      const queued = await solidPng(60, 60, [0, 0, 0]);
+      const first = await solidPng(60, 60, [255, 255, 255]);
+      const order: string[] = [];
+      const running = one.decode({ url: blocker, size: { width: 10, height: 10 } }).then((d) => d.bitmap.close());
+      const later = one.decode({ url: queued, size: { width: 10, height: 10 } }).then((d) => {
+        order.push('queued');
+        d.bitmap.close();
+      });
+      one.decodeAhead({ url: first, size: { width: 10, height: 10 } });
+      const controller = new AbortController();
+      const claimed = one.decode({ url: first, size: { width: 10, height: 10 } }, controller.signal).then((d) => {
+        order.push('ahead');
+        d.bitmap.close();
+      });
+      await Promise.all([running, later, claimed]);
+      expect(order).toEqual(['ahead', 'queued']);
+
+      // Claimed, then cancelled by the view while still waiting for a worker: it never runs.
+      const hold = one.decode({ url: blocker, size: { width: 10, height: 10 } }).then((d) => d.bitmap.close());
+      one.decodeAhead({ url: first, size: { width: 12, height: 12 } });
+      const cancelling = new AbortController();
+      const cancelled = one.decode({ url: first, size: { width: 12, height: 12 } }, cancelling.signal);
+      cancelling.abort();
+      await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
+      await hold;
+      expect(one.running + one.queued).toBe(0);
+    } finally {
+      one.terminate();
     }
   });
 });

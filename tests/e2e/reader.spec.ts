@@ -8,6 +8,7 @@ import {
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 import { isClose, sampleColour } from './support/pixels.ts';
+import { pollUntil } from '../support/poll.ts';
 
 /**
  * The reader against the real server: right-to-left double pages, incognito, the end-of-book flow
@@ -55,6 +56,45 @@ async function openReader(p: Page, bookName: string, query = ''): Promise<string
   const book = await findBook(p.context().request, folio.url, bookName);
   await p.goto(`${folio.url}/book/${book.id}/read${query}`);
   return book.id;
+}
+
+/** The decode pool's decodes of one page (its `folio:decode` User Timing measures), in ms since the time origin. */
+function pageDecodes(p: Page, bookId: string, pageNumber: number): Promise<{ start: number; width: number | null }[]> {
+  return p.evaluate(
+    (path) =>
+      performance
+        .getEntriesByName('folio:decode')
+        .map((entry) => entry as PerformanceMeasure)
+        .filter((entry) => new URL(entry.detail?.url ?? '', location.href).pathname === path)
+        .map((entry) => ({ start: entry.startTime, width: entry.detail?.size?.width ?? null })),
+    `/api/v1/books/${bookId}/pages/${pageNumber}`,
+  );
+}
+
+/** Cookie-authenticated changes carry the XHR marker (the server's CSRF guard). */
+const xhr = { 'X-Requested-With': 'XMLHttpRequest' };
+
+/**
+ * Holds back the reader's code (its chunk) until `pageNumber` of `bookId` has been decoded, or 15 s
+ * went by; resolves to whether the decode came first. The reader's view cannot exist without its
+ * code: a decode seen while it is held was started ahead of the view, not by it.
+ */
+async function holdReaderCodeUntilDecoded(p: Page, bookId: string, pageNumber: number): Promise<() => Promise<boolean>> {
+  let decodedFirst: Promise<boolean> | null = null;
+  await p.route(/\/assets\/ReaderScreen-[^/]*\.js$/, async (route) => {
+    decodedFirst ??= pollUntil(`a decode of page ${pageNumber}`, async () => (await pageDecodes(p, bookId, pageNumber)).length > 0, {
+      timeoutMs: 15_000,
+    }).then(() => true, (error: unknown) => {
+      console.warn(String(error));
+      return false;
+    });
+    await decodedFirst;
+    await route.continue();
+  });
+  return async () => {
+    if (!decodedFirst) throw new Error('the reader code was never asked for');
+    return decodedFirst;
+  };
 }
 
 test('right-to-left double pages: the first page of a pair is on the right, progress follows the spread', async ({ page: p }) => {
@@ -212,4 +252,53 @@ test('from the book page: the reader code and decode workers load while it is sh
   expect(first(`start /api/v1/books/${book.id}/pages/1`)).toBeLessThan(first(`start /api/v1/books/${book.id}`));
   // … and the workers already running decode it: no worker script is loaded again.
   expect(afterClick.filter((event) => /decode\.worker/.test(event))).toEqual([]);
+});
+
+test('from the book page: the start page is fetched once and decoded once, and its decode does not wait for the reader\'s view', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 02');
+  const pagePath = `/api/v1/books/${book.id}/pages/1`;
+  const fetched: string[] = [];
+  p.on('request', (request) => {
+    if (new URL(request.url()).pathname === pagePath) fetched.push(request.url());
+  });
+  const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, book.id, 1);
+  await p.goto(`${folio.url}/book/${book.id}`);
+  await p.getByRole('link', { name: 'Read', exact: true }).click();
+  const canvas = p.getByTestId('reader-canvas');
+  // Past the 15 s the reader's code may be held for.
+  await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
+  expect(isClose(await sampleColour(canvas), YELLOW)).toBe(true);
+
+  // Decoded as soon as the book's page list and the bytes were there, while the reader's code still loaded …
+  expect(await decodedWhileHeld()).toBe(true);
+  // … once, at the size the view drew it (the view took that decode), from the one download.
+  const decodes = await pageDecodes(p, book.id, 1);
+  expect(decodes).toHaveLength(1);
+  expect(decodes[0]!.width).toBe(await canvas.evaluate((element: HTMLCanvasElement) => Math.round((element.height * 600) / 900)));
+  expect(fetched).toHaveLength(1);
+});
+
+test('cold open at the saved page: that page is fetched once and decoded once, and its decode does not wait for the reader\'s view', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const request = p.context().request;
+  // A book in progress at page 2 of 3 (no ?page= in the address: the start page comes from the book).
+  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
+  try {
+    const pagePath = `/api/v1/books/${book.id}/pages/2`;
+    const fetched: string[] = [];
+    p.on('request', (req) => {
+      if (new URL(req.url()).pathname === pagePath) fetched.push(req.url());
+    });
+    const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, book.id, 2);
+    await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+    const canvas = p.getByTestId('reader-canvas');
+    await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
+    expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+
+    expect(await decodedWhileHeld()).toBe(true);
+    expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
+    expect(fetched).toHaveLength(1);
+  } finally {
+    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
+  }
 });

@@ -1,7 +1,6 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type MouseEvent } from 'react';
-import { pageThumbnailUrl, pageUrl } from '../../api/books.ts';
+import { pageThumbnailUrl } from '../../api/books.ts';
 import { cacheBudgetFor } from '../../engine/budget.ts';
-import { needsConversion } from '../../engine/mediaTypes.ts';
 import { clickZoneAction, type ReaderAction } from '../../engine/readerInput.ts';
 import { ReaderSession, type PagedDirection, type PaintView, type ProgressSink } from '../../engine/ReaderSession.ts';
 import type { PageInfo, PageLayout, ScaleType, Viewport } from '../../engine/types.ts';
@@ -13,6 +12,7 @@ import { debounce } from './debounce.ts';
 import { PageTurnAnimation } from './PageTurnAnimation.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
+import { readerPageUrl } from './readerPageUrl.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
 import { usePageZoom } from './usePageZoom.ts';
 import { deviceMemory, watchDevicePixelRatio } from './viewport.ts';
@@ -89,7 +89,7 @@ export function PagedView(props: PagedViewProps) {
     const created = new ReaderSession<ImageBitmap>({
       pages,
       decoder: sharedDecodePool(),
-      pageUrl: (page) => pageUrl(bookId, page.number, needsConversion(page.mediaType) ? 'jpeg' : undefined, initial.pageVersion),
+      pageUrl: (page) => readerPageUrl(bookId, page, initial.pageVersion),
       previewUrl: (page) => pageThumbnailUrl(bookId, page.number),
       viewport: zoomRef.current.measure(scroller),
       startPage: initial.startPage,

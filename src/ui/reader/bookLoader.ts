@@ -2,6 +2,7 @@ import { getBook, getBookPages, pageUrl, pageVersion } from '../../api/books.ts'
 import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
+import { decodeOpeningSpread } from './openingDecode.ts';
 import { PAGE_REQUEST_HEADERS, prefetchedPages } from './pagePrefetch.ts';
 
 export interface LoadedBook {
@@ -77,22 +78,39 @@ function seriesDirection(seriesId: string): Promise<ReadingDirection | '' | null
 }
 
 /** One book fetched ahead (being opened, or the sibling the reader is about to open), kept for a short while. */
-let prefetched: { bookId: string; requestedPage: number | null; at: number; loading: Promise<LoadedBook> } | null = null;
+let prefetched: {
+  bookId: string;
+  requestedPage: number | null;
+  at: number;
+  loading: Promise<LoadedBook>;
+  /** Its opening spread is being decoded ahead of the reader's view (see decodeOpeningSpread). */
+  decoding: boolean;
+} | null = null;
 const PREFETCH_FRESH_MS = 60_000;
 
 /**
  * Starts loading a book the reader is about to show: its description, its pages, its series and the
  * bytes of the page it opens at, so that none of it waits for the reader's code to load, and a
- * sibling opened from the end-of-book note costs no round trip. Calling it again for the same book
- * and page does nothing.
+ * sibling opened from the end-of-book note costs no round trip. With `decodeOpening` (the book is
+ * being opened, not merely likely next), the spread it opens at is also decoded as soon as its bytes
+ * and the page list are there. Calling it again for the same book and page starts nothing twice.
  */
-export function prefetchBook(bookId: string, requestedPage: number | null = null): void {
-  if (prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at)) return;
-  const loading = fetchBook(bookId, requestedPage);
-  prefetched = { bookId, requestedPage, at: Date.now(), loading };
-  loading.catch(() => {
-    if (prefetched?.loading === loading) prefetched = null;
-  });
+export function prefetchBook(bookId: string, requestedPage: number | null = null, { decodeOpening = false } = {}): void {
+  const known = prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at) ? prefetched : null;
+  const record = known ?? { bookId, requestedPage, at: Date.now(), loading: fetchBook(bookId, requestedPage), decoding: false };
+  if (!known) {
+    prefetched = record;
+    record.loading.catch(() => {
+      if (prefetched === record) prefetched = null;
+    });
+  }
+  if (decodeOpening && !record.decoding) {
+    record.decoding = true;
+    record.loading.then(
+      (loaded) => decodeOpeningSpread(loaded, startPageFor(loaded.book, loaded.pages.length, requestedPage)),
+      () => {}, // the reader's own load tries again and reports the failure
+    );
+  }
 }
 
 function fresh(at: number): boolean {

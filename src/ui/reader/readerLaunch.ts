@@ -31,7 +31,7 @@ function loadReaderCode(): void {
  */
 export function openBook(bookId: string, requestedPage: number | null): void {
   // The book's descriptions first: the page the reader opens at may depend on them.
-  prefetchBook(bookId, requestedPage);
+  prefetchBook(bookId, requestedPage, { decodeOpening: true });
   loadReaderCode();
   const known = shownBook(bookId);
   if (!(known && isTextEpub(known))) sharedDecodePool().warmUp();
