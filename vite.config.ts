@@ -4,6 +4,7 @@ import { vanillaExtractPlugin } from '@vanilla-extract/vite-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { chromiumExecutable, chromiumArgs } from './tests/chromium.ts';
 import { localeNamesPlugin } from './locales/namesPlugin.ts';
+import { bootEntryPlugin } from './build/bootEntry.ts';
 import { CONTENT_SECURITY_POLICY, folioTestServer } from './tests/browser/support/folio-proxy.ts';
 import type { SeedSeries } from './tests/browser/support/folio-commands.ts';
 import type { BrowserCommandContext } from 'vitest/node';
@@ -33,7 +34,7 @@ const BROWSER_DEPENDENCIES = [
 ];
 
 export default defineConfig({
-  plugins: [react(), vanillaExtractPlugin(), localeNamesPlugin()],
+  plugins: [react(), vanillaExtractPlugin(), localeNamesPlugin(), bootEntryPlugin(import.meta.dirname)],
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, target: 'es2023' },
   // In development the client talks to a running Folio (or Komga) server through the dev proxy. Not

@@ -37,6 +37,9 @@ function labelOf(url: string, bookId: string, startPage: number): string | null 
   if (/^\/api\/v1\/series\/[^/]+$/.test(path)) return 'series';
   if (path === '/api/v2/users/me') return 'current user';
   if (/decode\.worker.*\.js$/.test(path)) return 'decode worker script';
+  if (path === `/book/${bookId}/read`) return 'document';
+  if (/\/assets\/boot-[^/]*\.js$/.test(path)) return 'boot module';
+  if (/\/assets\/(main|index)-[^/]*\.js$/.test(path)) return 'main bundle';
   if (/ReaderScreen.*\.js$/.test(path)) return 'reader chunk';
   return null;
 }
@@ -80,6 +83,11 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
             .map((entry) => ({ start: entry.startTime, end: entry.startTime + entry.duration })),
         { name: 'folio:decode', path: `/api/v1/books/${bookId}/pages/${startPage}` },
       );
+      // When the boot module and the main bundle ran (their User Timing marks).
+      for (const [mark, label] of [['folio:boot', 'boot module ran'], ['folio:main', 'main bundle ran']] as const) {
+        const at = await page.evaluate((name) => performance.getEntriesByName(name)[0]?.startTime ?? null, mark);
+        if (at !== null && at >= since) byLabel.set(label, { label, start: at - since, end: at - since });
+      }
       const sinceDecodes = decodes.filter((decode) => decode.end >= since);
       for (const [index, decode] of sinceDecodes.entries()) {
         const label = `page ${startPage} decode${sinceDecodes.length > 1 ? ` #${index + 1}` : ''} (worker)`;

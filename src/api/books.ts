@@ -1,4 +1,4 @@
-import { apiUrl, ApiError, getJson, sendJson } from './http.ts';
+import { apiUrl, ApiError, getJson, getJsonNow, sendJson } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import type { BookDto, MediaStatus, Page, PageDto, ReadProgressUpdateDto, ReadStatus } from './types.ts';
 
@@ -21,12 +21,13 @@ export function getBooks(filter: BookFilter = {}, paging?: PageRequest): Promise
   });
 }
 
-export function getBook(bookId: string): Promise<BookDto> {
-  return getJson(`/api/v1/books/${encodeURIComponent(bookId)}`, 'retrieve_book');
+/** `now`: the request leaves within this call (see getJsonNow), for a book being opened. */
+export function getBook(bookId: string, { now = false } = {}): Promise<BookDto> {
+  return (now ? getJsonNow : getJson)<BookDto>(`/api/v1/books/${encodeURIComponent(bookId)}`, 'retrieve_book');
 }
 
-export function getBookPages(bookId: string): Promise<PageDto[]> {
-  return getJson(`/api/v1/books/${encodeURIComponent(bookId)}/pages`, 'retrieve_book_pages');
+export function getBookPages(bookId: string, { now = false } = {}): Promise<PageDto[]> {
+  return (now ? getJsonNow : getJson)<PageDto[]>(`/api/v1/books/${encodeURIComponent(bookId)}/pages`, 'retrieve_book_pages');
 }
 
 /** The next or previous book of the series; null when there is none (the server answers 404). */

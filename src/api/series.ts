@@ -1,4 +1,4 @@
-import { apiUrl, getJson } from './http.ts';
+import { apiUrl, getJson, getJsonNow } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import type { BookDto, MediaStatus, Page, ReadStatus, SeriesDto } from './types.ts';
 
@@ -22,8 +22,9 @@ export function getSeriesList(filter: SeriesFilter = {}, paging?: PageRequest): 
   });
 }
 
-export function getSeries(seriesId: string): Promise<SeriesDto> {
-  return getJson(`/api/v1/series/${encodeURIComponent(seriesId)}`, 'retrieve_series');
+/** `now`: the request leaves within this call (see getJsonNow), for a book being opened. */
+export function getSeries(seriesId: string, { now = false } = {}): Promise<SeriesDto> {
+  return (now ? getJsonNow : getJson)<SeriesDto>(`/api/v1/series/${encodeURIComponent(seriesId)}`, 'retrieve_series');
 }
 
 export function getSeriesBooks(

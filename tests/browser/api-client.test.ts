@@ -168,4 +168,26 @@ describe('src/api against the real server', () => {
     expect(badRoot).toMatchObject({ status: 400, action: 'add_library' });
     expect(badRoot.message).toContain('HTTP 400');
   });
+
+  it('with `now`, the book, its pages and its series are asked for within the call, and answer and fail alike', async () => {
+    const saga = book('Api Saga 01');
+    /** When the browser started the request for `path` (its resource timing), ms since the time origin. */
+    const startOf = (path: string) =>
+      performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname === path)
+        .map((entry) => entry.startTime)
+        .at(-1);
+    const calls = { book: getBook(saga.id, { now: true }), pages: getBookPages(saga.id, { now: true }), series: getSeries(saga.seriesId, { now: true }) };
+    const returned = performance.now();
+    const [fresh, pages, series] = await Promise.all([calls.book, calls.pages, calls.series]);
+    expect(fresh.id).toBe(saga.id);
+    expect(pages.map((page) => page.number)).toEqual([1, 2, 3]);
+    expect(series.id).toBe(saga.seriesId);
+    // Started before the calls returned: the order of the calls is the order of the requests.
+    for (const path of [`/api/v1/books/${saga.id}`, `/api/v1/books/${saga.id}/pages`, `/api/v1/series/${saga.seriesId}`]) {
+      expect(startOf(path), path).toBeLessThanOrEqual(returned);
+    }
+    expect(await apiError(getBook('no-such-book', { now: true }))).toMatchObject({ status: 404, action: 'retrieve_book' });
+  });
 });

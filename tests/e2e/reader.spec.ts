@@ -302,3 +302,56 @@ test('cold open at the saved page: that page is fetched once and decoded once, a
     await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
   }
 });
+
+test('cold open: the book and its start page are fetched and decoded by the boot module, while the main bundle is still held back', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const pagePath = `/api/v1/books/${book.id}/pages/2`;
+  const fetched: string[] = [];
+  p.on('request', (request) => {
+    if (new URL(request.url()).pathname === pagePath) fetched.push(request.url());
+  });
+  // The main bundle (React, the app) is answered only once page 2 has been decoded, or after 15 s.
+  let decodedFirst: Promise<boolean> | null = null;
+  await p.route(/\/assets\/main-[^/]*\.js$/, async (route) => {
+    decodedFirst ??= pollUntil('a decode of page 2', async () => (await pageDecodes(p, book.id, 2)).length > 0, { timeoutMs: 15_000 }).then(
+      () => true,
+      (error: unknown) => {
+        console.warn(String(error));
+        return false;
+      },
+    );
+    await decodedFirst;
+    await route.continue();
+  });
+  await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
+  expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+  expect(decodedFirst).not.toBeNull();
+  expect(await decodedFirst).toBe(true);
+  // The main bundle, once it ran, started none of it again: one download, one decode.
+  expect(fetched).toHaveLength(1);
+  expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
+});
+
+test('cold open without a session: the early start fails quietly and the reader\'s address goes to the login screen', async ({ page: loggedIn, browser }) => {
+  // The id comes from the logged-in context; the visit from a context without cookies.
+  const bookId = (await findBook(loggedIn.context().request, folio.url, 'Comic 01')).id;
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    const problems: string[] = [];
+    p.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    // The browser itself logs each 401 answer as a failed resource; anything else logged as an error is ours.
+    p.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(message.text());
+    });
+    await p.goto(`${folio.url}/book/${bookId}/read?page=2`);
+    await expect(p).toHaveURL(/\/login\?redirect=/);
+    await expect(p.getByLabel(/password/i)).toBeVisible();
+    expect(new URL(p.url()).searchParams.get('redirect')).toBe(`/book/${bookId}/read?page=2`);
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

@@ -52,7 +52,8 @@ async function fetchBook(bookId: string, requestedPage: number | null): Promise<
   // Everything the first page needs starts at once: the page list, the book, the series, and the
   // page's bytes when the address names the page or the book's screen just showed where it stands.
   // The reader works from the fresh copy of the book; if that opens at another page, its bytes follow.
-  const pages = getBookPages(bookId);
+  // Sent within this call, ahead of the reader's code and the workers' script (see getJsonNow).
+  const pages = getBookPages(bookId, { now: true });
   pages.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const known = shownBook(bookId);
   const early = requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null));
@@ -60,7 +61,7 @@ async function fetchBook(bookId: string, requestedPage: number | null): Promise<
   if (early !== null && !(known && isTextEpub(known))) prefetchStartPage(bookId, early, known ?? undefined);
   // The series only contributes its reading direction; the screen's copy already says which series.
   const knownSeries = known ? seriesDirection(known.seriesId) : null;
-  const book = await getBook(bookId);
+  const book = await getBook(bookId, { now: true });
   if (!isTextEpub(book)) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), book);
   const direction = knownSeries && known?.seriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
   return { book, pages: await pages, seriesDirection: direction };
@@ -68,7 +69,7 @@ async function fetchBook(bookId: string, requestedPage: number | null): Promise<
 
 /** The series' reading direction; reading goes on without it (null) if the series cannot be had. */
 function seriesDirection(seriesId: string): Promise<ReadingDirection | '' | null> {
-  return getSeries(seriesId).then(
+  return getSeries(seriesId, { now: true }).then(
     (series) => series.metadata.readingDirection,
     (error: unknown) => {
       console.warn(`The reading direction of series ${seriesId} could not be loaded`, error);

@@ -1,4 +1,5 @@
-import { proxy, subscribe } from 'valtio';
+// valtio's core alone (no React): the boot entry loads this module before the main bundle.
+import { proxy, subscribe } from 'valtio/vanilla';
 import { sanitizeSettings, type ReaderSettings } from '../../engine/readerSettings.ts';
 
 /** Reader preferences of this browser (SPEC §3 "kept locally"), validated on load, saved on change. */

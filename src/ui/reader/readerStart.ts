@@ -1,0 +1,57 @@
+import { prefetchBook, shownBook } from './bookLoader.ts';
+import { isTextEpub } from './bookKind.ts';
+import { sharedDecodePool } from './decodePool.ts';
+import { parseReaderQuery } from './readerQuery.ts';
+
+/**
+ * Getting the reader going before it is on screen, without React: what the first page waits for —
+ * the reader's chunk, the decode workers, the book's descriptions, the page's bytes and their decode —
+ * starts from here as early as the book is known. On a cold load of a reader's address the boot
+ * entry (src/ui/boot.ts) calls openBookFromAddress before the main bundle has even loaded; the main
+ * bundle calls it again (a no-op then) and the reader's route calls openBook in the app. Everything
+ * here is shared by the two entries (one module instance), so nothing starts twice.
+ */
+
+/** The reader's own code (engine, views), loaded on demand: the lazy screen and the early start share it. */
+export const loadReaderModule = () => import('./ReaderScreen.tsx');
+
+export function loadReaderCode(): void {
+  loadReaderModule().catch((error: unknown) => {
+    // The screen's own load tries again and shows the failure; this early start only logs it.
+    console.warn('The reader could not be loaded ahead of time', error);
+  });
+}
+
+/**
+ * Everything the first page of `bookId` needs starts now; each start is idempotent. The decode
+ * workers start unless the book is known to be a text EPUB (read without them): on a cold load it is
+ * not known yet, and a comic's first page must not wait for the book to find out.
+ */
+export function openBook(bookId: string, requestedPage: number | null): void {
+  // The book's descriptions first: the page the reader opens at may depend on them.
+  prefetchBook(bookId, requestedPage, { decodeOpening: true });
+  loadReaderCode();
+  const known = shownBook(bookId);
+  if (!(known && isTextEpub(known))) sharedDecodePool().warmUp();
+}
+
+/** The reader's address: /book/{id}/read. */
+const READER_PATH = /^\/book\/([^/]+)\/read\/?$/;
+
+/**
+ * On a cold load of a reader's address, starts opening the book from the address alone — before
+ * the main bundle runs, the language file loads, the session is restored and React renders (the
+ * loader tries a request that beat the session once more).
+ */
+export function openBookFromAddress(location: Pick<Location, 'pathname' | 'search'>): void {
+  const match = READER_PATH.exec(location.pathname);
+  if (!match?.[1]) return;
+  let bookId: string;
+  try {
+    bookId = decodeURIComponent(match[1]);
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
+    return; // a malformed address: the router shows what it makes of it
+  }
+  openBook(bookId, parseReaderQuery(location.search).page);
+}
