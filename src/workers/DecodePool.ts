@@ -363,8 +363,8 @@ export class DecodePool {
     slot.remote.decode(job.id, job.request).then(
       (outcome) => {
         slot.running.delete(job);
-        if (outcome.ok) markDecode(job.request, startedAt);
         if (outcome.ok) {
+          markDecode(job.request, startedAt);
           if (job.settled) outcome.bitmap.close();
           else this.#settle(job, () => job.resolve(outcome));
         } else if (outcome.reason === 'aborted') {
