@@ -51,12 +51,34 @@ export async function assertInsideItsLibrary(libraryRoots: string[], filePath: s
   let realRoot: string;
   let real: string;
   try {
-    [realRoot, real] = await Promise.all([realpath(root), realpath(path)]);
+    [realRoot, real] = await Promise.all([realRootOf(root), realpath(path)]);
   } catch (error) {
     rethrowUnless(error, isUnusablePath);
     return;
   }
   if (!isStrictlyInside(realRoot, real)) throw new OutsideLibraryError(filePath);
+}
+
+/** How long a library root's real path is reused before it is resolved again. */
+const ROOT_REALPATH_TTL_MS = 5_000;
+const realRoots = new Map<string, { real: Promise<string>; until: number }>();
+
+/**
+ * A library root's real path, resolved at most once every few seconds: a scan checks every book it
+ * opens (analysis, poster, barcode search, hash: thousands a minute), and the root does not move
+ * between them. A root re-pointed meanwhile (a symlinked root) is seen within ROOT_REALPATH_TTL_MS;
+ * a failed resolution is never kept.
+ */
+function realRootOf(root: string): Promise<string> {
+  const now = Date.now();
+  const known = realRoots.get(root);
+  if (known && known.until > now) return known.real;
+  const real = realpath(root);
+  realRoots.set(root, { real, until: now + ROOT_REALPATH_TTL_MS });
+  real.catch(() => {
+    if (realRoots.get(root)?.real === real) realRoots.delete(root);
+  });
+  return real;
 }
 
 /** Every library root, for assertInsideItsLibrary. */
