@@ -1,7 +1,6 @@
 import type { FolioContext } from '../context.ts';
-import { openBookPage } from '../pages/page-content.ts';
+import { withPageBytes } from '../pages/decode-input.ts';
 import { findIsbnInImage } from '../../media/barcode-scan.ts';
-import { readForDecode } from '../../media/image-decode.ts';
 
 /**
  * Barcodes are printed on covers: the back cover (the last page, or the one before a scanner's credit
@@ -15,11 +14,6 @@ export function barcodePageNumbers(pageCount: number): number[] {
   for (let n = pageCount; n > Math.max(0, pageCount - LAST_PAGES); n--) numbers.push(n);
   if (pageCount > 0 && !numbers.includes(1)) numbers.push(1);
   return numbers;
-}
-
-async function pageImage(ctx: FolioContext, bookId: string, number: number): Promise<Buffer | null> {
-  const content = await openBookPage(ctx, bookId, number);
-  return content ? readForDecode(content.stream, content.page.fileSize) : null;
 }
 
 /**
@@ -39,8 +33,7 @@ export async function importBarcodeIsbn(ctx: FolioContext, bookId: string): Prom
   for (const number of barcodePageNumbers(pageCount)) {
     let isbn: string | null = null;
     try {
-      const image = await pageImage(ctx, bookId, number);
-      if (image) isbn = await findIsbnInImage(image);
+      isbn = (await withPageBytes(ctx, book, number, findIsbnInImage)) ?? null;
     } catch (error) {
       ctx.log(`barcode search failed on page ${number} of ${book.url}`, error);
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookCover } from './book-cover.ts';
-import { openBookPage } from '../pages/page-content.ts';
+import { withPageBytes } from '../pages/decode-input.ts';
 import { thumbnailMaxEdge } from '../server-settings.ts';
 import { thumbnailFilePath } from './thumbnail-files.ts';
 import { type CachedFile, smallFiles } from '../small-file-cache.ts';
@@ -75,25 +75,30 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
   const book = ctx.repos.books.findById(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
   if (!book || media?.status !== 'READY') return null;
-  let source: Buffer;
+  const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
+  const draw = async (source: Buffer): Promise<DrawnThumbnail | null> => {
+    try {
+      return await thumbnailJpeg(source, edge, 85);
+    } catch (error) {
+      ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
+      return null;
+    }
+  };
+  let drawn: DrawnThumbnail | null | undefined;
   try {
-    // Books without page images (text EPUB) fall back to their declared cover.
-    const page = await openBookPage(ctx, bookId, 1);
-    const stream = page?.stream ?? (await openBookCover(ctx, bookId));
-    if (!stream) return null;
-    source = await readForDecode(stream, page?.page.fileSize);
+    drawn = await withPageBytes(ctx, book, 1, draw);
+    if (drawn === undefined) {
+      // Books without page images (text EPUB) fall back to their declared cover.
+      const cover = await openBookCover(ctx, bookId);
+      if (!cover) return null;
+      drawn = await draw(await readForDecode(cover, undefined));
+    }
   } catch (error) {
     ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page unreadable');
     return null;
   }
-  let output: DrawnThumbnail;
-  const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
-  try {
-    output = await thumbnailJpeg(source, edge, 85);
-  } catch (error) {
-    ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
-    return null;
-  }
+  if (!drawn) return null;
+  const output = drawn;
   const relative = join('thumbnails', 'books', `${bookId}.jpg`);
   const absolutePath = join(ctx.dataDir, relative);
   await mkdir(join(ctx.dataDir, 'thumbnails', 'books'), { recursive: true });
