@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
 import sharp from 'sharp';
 import { barcodePageNumbers } from '../../../server/domain/metadata/barcode-isbn.ts';
-import { barcodeRegions, decodeGrey, findIsbnInImage } from '../../../server/media/barcode-scan.ts';
+import { barcodeRegions, decodeGrey, detectionSide, findIsbnInImage } from '../../../server/media/barcode-scan.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz } from '../../fixtures/index.ts';
 import { barcodePage, ean13CheckDigit, ean13Modules, ean13Svg } from '../../fixtures/ean13.ts';
 import { startServer, type TestServer } from './helpers.ts';
@@ -121,6 +121,20 @@ describe('barcode search: where ZXing looks', () => {
   it('reads the barcode of a back cover scanned larger than the detection decode, upright or turned', async () => {
     expect(await findIsbnInImage(await backCover(1988, 3056, 3))).toBe(ISBN_BACK);
     expect(await findIsbnInImage(await backCover(1200, 1800, 3, true))).toBe(ISBN_BACK);
+  });
+
+  it('looks for bars on a third of a 1,800–2,400 px page (a half-scale JPEG decode), on up to 800 px of others', () => {
+    expect(detectionSide(1200, 1800)).toBe(600);
+    expect(detectionSide(2100, 1400)).toBe(700);
+    expect(detectionSide(1600, 2400)).toBe(800);
+    expect(detectionSide(4000, 6000)).toBe(800);
+    expect(detectionSide(800, 1200)).toBe(800);
+  });
+
+  it('still reads a barcode 16 % of a 1,200 px page wide (2 px modules) from that third, upright or turned', async () => {
+    expect(await findIsbnInImage(await backCover(1200, 1800, 2))).toBe(ISBN_BACK);
+    expect(await findIsbnInImage(await backCover(1200, 1800, 2, true))).toBe(ISBN_BACK);
+    expect(await findIsbnInImage(await backCover(1400, 2100, 2, true))).toBe(ISBN_BACK);
   });
 });
 
