@@ -124,7 +124,9 @@ describe('pages read whole', () => {
   it('answers a damaged entry with its error code instead of bytes, and still serves the others', async () => {
     server = await startServer();
     const root = join(server.dir, 'library');
-    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED), png(GREEN)]);
+    // Four pages: the scan's background work reads pages 1, 3 and 4 (poster, barcode search) and
+    // remembers where their data starts; page 2 is read for the first time by the request below.
+    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED), png(GREEN), png(BLUE), png(YELLOW)]);
     await addLibrary(server, root);
     const id = (await booksByName(server)).get(book.name)!.id;
     // Break page 2's local header signature in place (same size, the listing stays readable).
