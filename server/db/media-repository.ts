@@ -74,6 +74,11 @@ export class MediaRepository {
       .all(bookId) as MediaPage[];
   }
 
+  /** How many page images a book has (a text EPUB: none, whatever its page count says). */
+  countPages(bookId: string): number {
+    return (cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM media_page WHERE book_id = ?').get(bookId) as { n: number }).n;
+  }
+
   findPage(bookId: string, number: number): MediaPage | undefined {
     return cachedStatement(this.db, 
         `SELECT number, file_name AS fileName, media_type AS mediaType, width, height, file_size AS fileSize

@@ -233,11 +233,13 @@ async function cutRegion(image: Buffer, region: BarcodeRegion, small: GreyImage)
 }
 
 /**
- * The first ISBN found among the EAN-13 barcodes of an image, or null. Throws DecodeRefused for an
- * image over the decode limits, and the transient errors of image-decode.ts.
+ * The first ISBN found among the EAN-13 barcodes of an image, or null; `size` is the image's as
+ * stored, when known. Throws DecodeRefused for an image over the decode limits, and the transient
+ * errors of image-decode.ts.
  */
-export async function findIsbnInImage(image: Buffer): Promise<string | null> {
-  const { width = DETECT_SIDE, height = DETECT_SIDE } = await decoder(image).metadata();
+export async function findIsbnInImage(image: Buffer, size?: { width: number | null; height: number | null }): Promise<string | null> {
+  // The page's size as analysis read it from the header, or read here (a header parse on libuv's pool).
+  const { width = DETECT_SIDE, height = DETECT_SIDE } = size?.width && size.height ? (size as { width: number; height: number }) : await decoder(image).metadata();
   const small = await decodeGrey(image, detectionSide(width, height));
   for (const region of barcodeRegions(small)) {
     const withQuietZones = withMargins(region, small.width, small.height);

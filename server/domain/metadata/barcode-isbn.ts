@@ -29,11 +29,11 @@ export async function importBarcodeIsbn(ctx: FolioContext, bookId: string): Prom
   if (!book || !library?.importBarcodeIsbn || !meta || meta.isbnLock || meta.isbn !== '') return null;
   if (media?.status !== 'READY') return null;
   // Page images only: a text EPUB has a page count but no pages to look at.
-  const pageCount = ctx.repos.media.findPages(bookId).length;
+  const pageCount = ctx.repos.media.countPages(bookId);
   for (const number of barcodePageNumbers(pageCount)) {
     let isbn: string | null = null;
     try {
-      isbn = (await withPageBytes(ctx, book, number, findIsbnInImage)) ?? null;
+      isbn = (await withPageBytes(ctx, book, number, (bytes, page) => findIsbnInImage(bytes, page))) ?? null;
     } catch (error) {
       ctx.log(`barcode search failed on page ${number} of ${book.url}`, error);
     }
