@@ -6,9 +6,28 @@
 export type ColumnKind = 'text' | 'int' | 'real' | 'bool' | 'json';
 export type ColumnMap<T> = { [K in keyof T]: [column: string, kind: ColumnKind] };
 
+/** One mapped field: its name, its column and how it is stored. */
+type FieldSpec = readonly [field: string, column: string, kind: ColumnKind];
+
+const fieldLists = new WeakMap<object, readonly FieldSpec[]>();
+
+/**
+ * A map's fields as a flat list, built once per map: every row read and written walks it, and
+ * `Object.entries` on each call allocated an array per field per row (a book's analysis reads
+ * dozens of rows, a list endpoint thousands).
+ */
+function fieldsOf<T>(map: ColumnMap<T>): readonly FieldSpec[] {
+  let fields = fieldLists.get(map);
+  if (!fields) {
+    fields = (Object.entries(map) as [string, [string, ColumnKind]][]).map(([field, [column, kind]]) => [field, column, kind] as const);
+    fieldLists.set(map, fields);
+  }
+  return fields;
+}
+
 export function rowToObject<T>(map: ColumnMap<T>, row: Record<string, unknown>): T {
   const out: Record<string, unknown> = {};
-  for (const [field, [column, kind]] of Object.entries(map) as [string, [string, ColumnKind]][]) {
+  for (const [field, column, kind] of fieldsOf(map)) {
     const value = row[column];
     if (value === null || value === undefined) out[field] = kind === 'json' ? [] : null;
     else if (kind === 'bool') out[field] = value === 1 || value === true;
@@ -41,7 +60,7 @@ export function updateSql<T>(table: string, map: ColumnMap<T>, keyColumn: string
 
 export function objectToParams<T>(map: ColumnMap<T>, obj: T): Record<string, unknown> {
   const params: Record<string, unknown> = {};
-  for (const [field, [column, kind]] of Object.entries(map) as [string, [string, ColumnKind]][]) {
+  for (const [field, column, kind] of fieldsOf(map)) {
     params[column] = toColumnValue(kind, (obj as Record<string, unknown>)[field]);
   }
   return params;
