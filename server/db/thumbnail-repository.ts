@@ -95,6 +95,9 @@ export class OwnedThumbnailRepository {
 
   /** Deletes every row of one type; returns their file paths (to unlink generated/uploaded files). */
   deleteByType(ownerId: string, type: ThumbnailType): string[] {
+    // Most calls find nothing (every analysis clears the generated poster of a book that, when
+    // new, has none): one indexed lookup instead of a transaction and the owner's whole list.
+    if (!cachedStatement(this.db, `SELECT 1 AS found FROM ${this.table} WHERE ${this.owner} = ? AND type = ? LIMIT 1`).get(ownerId, type)) return [];
     return this.db.transaction(() => {
       const rows = this.list(ownerId).filter((t) => t.type === type);
       for (const row of rows) cachedStatement(this.db, `DELETE FROM ${this.table} WHERE id = ?`).run(row.id);
