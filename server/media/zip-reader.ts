@@ -109,10 +109,30 @@ class FileRangeReader extends yauzl.RandomAccessReader {
     return new FileRangeStream(this, start, end);
   }
 
+  /**
+   * yauzl's own small reads (each central directory record, each local header): positioned reads
+   * straight into its buffer. The inherited read pipes a range stream through yauzl's two checking
+   * stages into a Writable for every one of them, two per entry when listing a book, which was most
+   * of the stream work left in a 400-book analysis profile. A short file ends the loop early and
+   * yauzl reports it ("unexpected EOF").
+   */
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | null, bytesRead?: number) => void): void {
+    let filled = 0;
+    const next = (): void => {
+      this.readAt(buffer.subarray(offset + filled), length - filled, position + filled, (error, bytesRead) => {
+        if (error) return callback(error);
+        filled += bytesRead;
+        if (bytesRead === 0 || filled >= length) return callback(null, filled);
+        next();
+      });
+    };
+    next();
+  }
+
   /** One positioned read into `buffer`; the descriptor stays open until `done` has been called. */
   readAt(buffer: Buffer, length: number, position: number, done: (error: Error | null, bytesRead: number) => void): void {
     this.inFlight++;
-    read(this.file.fd, buffer, 0, length, position, (error, bytesRead) => {
+    const finished = (error: Error | null, bytesRead: number) => {
       this.inFlight--;
       done(error, bytesRead);
       if (this.inFlight === 0 && this.pendingClose) {
@@ -120,7 +140,14 @@ class FileRangeReader extends yauzl.RandomAccessReader {
         this.pendingClose = undefined;
         close();
       }
-    });
+    };
+    try {
+      read(this.file.fd, buffer, 0, length, position, finished);
+    } catch (error) {
+      // A handle already closed has descriptor -1, which fs.read refuses by throwing: reported
+      // like a failed read, never thrown into whichever callback asked (it would go uncaught).
+      process.nextTick(finished, error as Error, 0);
+    }
   }
 
   override close(callback: (error: Error | null) => void): void {
