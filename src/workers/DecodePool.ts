@@ -1,5 +1,6 @@
 import * as Comlink from 'comlink';
 import type { Box, DecodeFailureReason, DecodeMethod, DecodeWorkerApi, WorkerDecodeRequest } from './decode-protocol.ts';
+import { pageBytesKey } from './pageBytesKey.ts';
 import type { PrefetchedBytes } from './PrefetchedBytes.ts';
 
 export interface PoolDecodeRequest {
@@ -64,6 +65,8 @@ interface Job {
   signal: AbortSignal | undefined;
   onAbort: () => void;
   slot: Slot | null;
+  /** The worker that holds this page's download started ahead: the job runs there, and only there. */
+  pinned: Slot | null;
   settled: boolean;
 }
 
@@ -81,6 +84,9 @@ interface AheadDecode {
 /** An unclaimed decode ahead is freed after this long (the reader that was to ask never came). */
 const AHEAD_KEPT_MS = 30_000;
 
+/** A download ahead nobody decoded is forgotten after this long (the worker frees it then too). */
+const DOWNLOAD_KEPT_MS = 60_000;
+
 /** Sizes computed twice (a measured fit and a predicted one) may round a pixel apart. */
 function sameSize(a: Box, b: Box | undefined): boolean {
   return b !== undefined && Math.abs(a.width - b.width) <= 1 && Math.abs(a.height - b.height) <= 1;
@@ -90,6 +96,8 @@ interface Slot {
   worker: Worker;
   remote: Comlink.Remote<DecodeWorkerApi>;
   running: Set<Job>;
+  /** Its script has run and it answers: a download given to it starts at once. */
+  ready: boolean;
 }
 
 export function defaultPoolSize(): number {
@@ -111,11 +119,17 @@ function markDecode(request: WorkerDecodeRequest, startedAt: number): void {
   performance.measure(DECODE_MEASURE, {
     start: startedAt,
     end: performance.now(),
-    detail: { url: request.url, size: request.size ?? null, prefetched: request.blob !== undefined },
+    detail: {
+      url: request.url,
+      size: request.size ?? null,
+      prefetched: request.blob !== undefined,
+      fetchedAhead: request.fetchedAhead !== undefined,
+    },
   });
 }
 
 export const DECODE_MEASURE = 'folio:decode';
+export const WORKER_READY_MARK = 'folio:decode-worker-ready';
 
 function abortError(): DOMException {
   return new DOMException('Decode cancelled', 'AbortError');
@@ -138,6 +152,8 @@ export class DecodePool {
   #nextId = 1;
   #terminated = false;
   #ahead = new Map<string, AheadDecode>();
+  /** Which worker downloads a page fetched ahead (fetchAhead), by pageBytesKey; until a decode takes it. */
+  #downloading = new Map<string, { slot: Slot; at: number }>();
 
   constructor(options: DecodePoolOptions = {}) {
     this.size = Math.max(1, options.size ?? defaultPoolSize());
@@ -167,7 +183,10 @@ export class DecodePool {
     const ahead = this.#ahead.get(url);
     if (ahead) {
       this.#ahead.delete(url);
-      if (request.size && sameSize(request.size, ahead.size) && request.method === ahead.method) return this.#claim(ahead, signal);
+      if (request.size && sameSize(request.size, ahead.size) && request.method === ahead.method) {
+        this.#releaseDownload(url);
+        return this.#claim(ahead, signal);
+      }
       // Another size after all (the view measured differently): the bytes are kept, the decode dropped.
       ahead.controller.abort();
       return this.#submit(request, signal, ahead.bytes);
@@ -194,7 +213,7 @@ export class DecodePool {
       controller,
       bytes,
       claimed: false,
-      result: this.#submit({ ...request, priority: Number.NEGATIVE_INFINITY }, controller.signal, bytes),
+      result: this.#submit({ ...request, priority: Number.NEGATIVE_INFINITY }, controller.signal, bytes, { keepDownload: true }),
     };
     this.#ahead.set(url, ahead);
     const forget = () => {
@@ -205,11 +224,54 @@ export class DecodePool {
         setTimeout(() => {
           if (ahead.claimed) return;
           forget();
+          this.#releaseDownload(url);
           decoded.bitmap.close();
         }, AHEAD_KEPT_MS);
       },
       forget,
     );
+  }
+
+  /**
+   * Starts downloading a page now, before anybody can ask for its decode (the page a book opens at is
+   * known from the address or the book's screen before its size is). When a worker is up, the
+   * download is that worker's, and the decode runs there, on bytes that went from the network
+   * straight to the decoder without a stop on the main thread. While no worker has started yet (a
+   * cold load), waiting for one would hold the request back by the worker script's load, so the bytes
+   * are fetched on the main thread (`prefetched`) and handed over as before. A page already
+   * downloading is not asked again.
+   */
+  fetchAhead(url: string): void {
+    if (this.#terminated) return;
+    const absolute = new URL(url, globalThis.location?.href).href;
+    const key = pageBytesKey(absolute);
+    const known = this.#downloading.get(key);
+    if (known && this.#slots.includes(known.slot) && Date.now() - known.at < DOWNLOAD_KEPT_MS) return;
+    if (this.#prefetched?.has(absolute)) return;
+    const ready = this.#slots.filter((slot) => slot.ready);
+    if (ready.length === 0 && this.#prefetched) {
+      this.#prefetched.prefetch(absolute, this.#headers);
+      return;
+    }
+    // The least busy worker that is up (else a new one): its decoder is the first free.
+    const slot = ready.length > 0 ? ready.reduce((best, other) => (other.running.size < best.running.size ? other : best)) : this.#addSlot();
+    this.#downloading.set(key, { slot, at: Date.now() });
+    void slot.remote.fetchAhead(absolute, this.#headers);
+  }
+
+  /** The worker downloading `url` ahead, if one still is: `take` (a decode will use the bytes) forgets it. */
+  #downloadHolder(url: string, take: boolean): Slot | null {
+    const key = pageBytesKey(url);
+    const known = this.#downloading.get(key);
+    if (!known) return null;
+    if (take || !this.#slots.includes(known.slot) || Date.now() - known.at >= DOWNLOAD_KEPT_MS) this.#downloading.delete(key);
+    return this.#slots.includes(known.slot) && Date.now() - known.at < DOWNLOAD_KEPT_MS ? known.slot : null;
+  }
+
+  /** Nobody will decode `url` from its download ahead again: the worker frees the bytes. */
+  #releaseDownload(url: string): void {
+    const holder = this.#downloadHolder(url, true);
+    if (holder) void holder.remote.releaseAhead(url);
   }
 
   /** The caller takes over a decode ahead: its result, or its cancellation through `signal`. */
@@ -219,19 +281,28 @@ export class DecodePool {
     return ahead.result;
   }
 
-  #submit(request: PoolDecodeRequest, signal: AbortSignal | undefined, early: Promise<Blob | null> | undefined): Promise<PoolDecoded> {
+  /** `keepDownload`: a decode ahead leaves a download ahead to a decode at another size (see decode). */
+  #submit(
+    request: PoolDecodeRequest,
+    signal: AbortSignal | undefined,
+    early: Promise<Blob | null> | undefined,
+    { keepDownload = false } = {},
+  ): Promise<PoolDecoded> {
     return new Promise<PoolDecoded>((resolve, reject) => {
       const id = this.#nextId++;
+      const url = new URL(request.url, globalThis.location?.href).href;
+      const holder = early ? null : this.#downloadHolder(url, !keepDownload);
       const job: Job = {
         id,
         seq: id,
         request: {
-          url: new URL(request.url, globalThis.location?.href).href,
+          url,
           size: request.size,
           natural: request.natural,
           fitWithin: request.fitWithin,
           headers: this.#headers,
           method: request.method,
+          ...(holder ? { fetchedAhead: keepDownload ? 'keep' : 'take' } : {}),
         },
         priority: request.priority ?? 0,
         resolve,
@@ -239,6 +310,7 @@ export class DecodePool {
         signal,
         onAbort: () => this.#cancel(job),
         slot: null,
+        pinned: holder,
         settled: false,
       };
       signal?.addEventListener('abort', job.onAbort, { once: true });
@@ -311,7 +383,15 @@ export class DecodePool {
 
   #addSlot(): Slot {
     const worker = this.#createWorker();
-    const slot: Slot = { worker, remote: Comlink.wrap<DecodeWorkerApi>(worker), running: new Set() };
+    const slot: Slot = { worker, remote: Comlink.wrap<DecodeWorkerApi>(worker), running: new Set(), ready: false };
+    slot.remote.ready().then(
+      () => {
+        slot.ready = true;
+        // For the benchmark's waterfall and the tests: from here on, pages fetched ahead are a worker's.
+        if (typeof performance?.mark === 'function') performance.mark(WORKER_READY_MARK);
+      },
+      (error: unknown) => console.warn('A decode worker did not start', error),
+    );
     worker.addEventListener('error', (event) => {
       // Handled here: the jobs fail with this message, so the browser need not report it again.
       event.preventDefault();
@@ -348,6 +428,20 @@ export class DecodePool {
 
   #pump(): void {
     while (this.#queue.length > 0 && !this.#terminated) {
+      // A job on a download ahead runs in the worker that has the bytes, whatever its load: the
+      // download holds a connection already and waits for nothing else.
+      const pinned = this.#queue.find((job) => job.pinned);
+      if (pinned) {
+        this.#queue.splice(this.#queue.indexOf(pinned), 1);
+        if (pinned.pinned && this.#slots.includes(pinned.pinned)) {
+          this.#run(pinned.pinned, pinned);
+          continue;
+        }
+        // Its worker failed meanwhile: an ordinary job, which fetches the page itself.
+        pinned.pinned = null;
+        delete pinned.request.fetchedAhead;
+        this.#queue.push(pinned);
+      }
       const slot = this.#freeSlot((this.#mostUrgent()?.priority ?? 0) < 0);
       if (!slot) return;
       const job = this.#takeNext();

@@ -1,3 +1,5 @@
+import { pageBytesKey } from './pageBytesKey.ts';
+
 /**
  * Page bytes fetched ahead on the main thread, before any decode worker runs: opening a book starts
  * the first page's download the moment its address is known, while the reader's code, the workers
@@ -19,7 +21,7 @@ export class PrefetchedBytes {
    * to null, so the decode falls back to fetching it itself and reports that failure properly.
    */
   prefetch(url: string, headers?: Record<string, string>): void {
-    const key = absolute(url);
+    const key = pageBytesKey(url);
     this.#expire();
     if (this.#entries.has(key)) return;
     const bytes = this.#fetch(new URL(url, globalThis.location?.href).href, { credentials: 'include', headers }).then(
@@ -31,7 +33,7 @@ export class PrefetchedBytes {
 
   /** The bytes of `url` if they were prefetched (they may still be arriving); each entry is taken once. */
   take(url: string): Promise<Blob | null> | undefined {
-    const key = absolute(url);
+    const key = pageBytesKey(url);
     this.#expire();
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
@@ -41,7 +43,7 @@ export class PrefetchedBytes {
 
   has(url: string): boolean {
     this.#expire();
-    return this.#entries.has(absolute(url));
+    return this.#entries.has(pageBytesKey(url));
   }
 
   #expire(): void {
@@ -50,14 +52,4 @@ export class PrefetchedBytes {
       if (now - entry.at > this.#freshMs) this.#entries.delete(key);
     }
   }
-}
-
-/**
- * The key of a page's bytes: its absolute URL without the `v` (version) parameter. A download may
- * start before the book's version is known (the address names the page); the bytes are the same.
- */
-function absolute(url: string): string {
-  const parsed = new URL(url, globalThis.location?.href);
-  parsed.searchParams.delete('v');
-  return parsed.href;
 }

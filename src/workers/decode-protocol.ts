@@ -18,6 +18,11 @@ export interface WorkerDecodeRequest {
   /** The page's bytes, already fetched (a prefetch on the main thread): no fetch then. */
   blob?: Blob;
   /**
+   * The worker holds a download of this URL it started ahead (fetchAhead): the decode uses those
+   * bytes; 'take' forgets them after, 'keep' leaves them for another decode at another size.
+   */
+  fetchedAhead?: 'take' | 'keep';
+  /**
    * 'auto' (default): a scaled decode through WebCodecs' ImageDecoder where the browser has it, else
    * createImageBitmap. 'bitmap' forces createImageBitmap (the benchmark's "old path").
    */
@@ -35,4 +40,13 @@ export type WorkerDecodeOutcome =
 export interface DecodeWorkerApi {
   decode(id: number, request: WorkerDecodeRequest): Promise<WorkerDecodeOutcome>;
   cancel(id: number): void;
+  /** Answers once the worker's script has run (the pool then gives it downloads ahead). */
+  ready(): boolean;
+  /**
+   * Starts downloading `url` now, for a decode asked for later (the page a book opens at, known before
+   * its size is): the bytes then go straight from the network into this worker's decoder.
+   */
+  fetchAhead(url: string, headers?: Record<string, string>): void;
+  /** Forgets the bytes fetched ahead for `url` (their decode was taken, nobody needs them again). */
+  releaseAhead(url: string): void;
 }

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import * as Comlink from 'comlink';
 import type { Box, DecodeWorkerApi, WorkerDecodeOutcome, WorkerDecodeRequest } from './decode-protocol.ts';
+import { AheadDownloads, type Download } from './AheadDownloads.ts';
 import { resizeExactly, scaledDecode } from './scaledDecode.ts';
 import { WARM_UP_NATURAL, WARM_UP_SIZE, warmUpImage } from './warmUpImage.ts';
 
@@ -11,6 +12,9 @@ import { WARM_UP_NATURAL, WARM_UP_SIZE, warmUpImage } from './warmUpImage.ts';
  */
 
 const controllers = new Map<number, AbortController>();
+
+/** Not cancelled with a decode: a decode at another size may want the same bytes (see fetchAhead). */
+const ahead = new AheadDownloads((url, headers) => download(url, headers, undefined));
 
 function aborted(): WorkerDecodeOutcome {
   return { ok: false, reason: 'aborted', message: 'Decode cancelled' };
@@ -69,7 +73,7 @@ const api: DecodeWorkerApi = {
     const controller = new AbortController();
     controllers.set(id, controller);
     try {
-      const blob = request.blob ?? (await fetchBytes(request, controller));
+      const blob = request.blob ?? (await bytesFor(request, controller.signal));
       if (!(blob instanceof Blob)) return blob;
       if (controller.signal.aborted) return aborted();
       let outcome: WorkerDecodeOutcome & { ok: true };
@@ -93,37 +97,75 @@ const api: DecodeWorkerApi = {
   cancel(id) {
     controllers.get(id)?.abort();
   },
+
+  ready() {
+    return true;
+  },
+
+  fetchAhead(url, headers) {
+    ahead.start(url, headers);
+  },
+
+  releaseAhead(url) {
+    ahead.release(url);
+  },
 };
 
-/** The page's bytes, or the failure to report instead. */
-async function fetchBytes(request: WorkerDecodeRequest, controller: AbortController): Promise<Blob | WorkerDecodeOutcome> {
+/**
+ * The page's bytes, or the failure to report instead: from this worker's download started ahead when
+ * there is one, else fetched now. A download ahead that failed (it may have left before the session
+ * was restored) is tried once more, and that attempt's failure is the one reported.
+ */
+async function bytesFor(request: WorkerDecodeRequest, signal: AbortSignal): Promise<Blob | WorkerDecodeOutcome> {
+  const held = request.fetchedAhead ? ahead.get(request.url, { take: request.fetchedAhead === 'take' }) : undefined;
+  if (held) {
+    const early = await untilAborted(held, signal);
+    if (early instanceof Blob) return early;
+    if (early === null || signal.aborted) return aborted();
+  }
+  return asOutcome(await download(request.url, request.headers, signal), request.url);
+}
+
+/** `bytes`, or null as soon as `signal` aborts (the download itself goes on, for whoever wants it). */
+function untilAborted(bytes: Promise<Download>, signal: AbortSignal): Promise<Download | null> {
+  if (signal.aborted) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(null);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void bytes.then((result) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    });
+  });
+}
+
+function asOutcome(result: Download, url: string): Blob | WorkerDecodeOutcome {
+  if (result instanceof Blob) return result;
+  if (result.failed === 'aborted') return aborted();
+  if (result.failed === 'http') {
+    return { ok: false, reason: 'http', status: result.status, message: `Fetching ${url} failed with HTTP ${result.status}` };
+  }
+  return { ok: false, reason: 'network', message: result.message };
+}
+
+/** Downloads `url` with the session's cookie; never throws (a failure is a value). */
+async function download(url: string, headers: Record<string, string> | undefined, signal: AbortSignal | undefined): Promise<Download> {
   let response: Response;
   try {
-    response = await fetch(request.url, {
-      credentials: 'include',
-      headers: request.headers,
-      signal: controller.signal,
-    });
+    response = await fetch(url, { credentials: 'include', headers, signal });
   } catch (error) {
-    if (controller.signal.aborted) return aborted();
-    return { ok: false, reason: 'network', message: `Could not fetch ${request.url}: ${String(error)}` };
+    if (signal?.aborted) return { failed: 'aborted' };
+    return { failed: 'network', message: `Could not fetch ${url}: ${String(error)}` };
   }
   if (!response.ok) {
-    return {
-      ok: false,
-      reason: 'http',
-      status: response.status,
-      message: `Fetching ${request.url} failed with HTTP ${response.status}`,
-    };
+    return { failed: 'http', status: response.status, message: `Fetching ${url} failed with HTTP ${response.status}` };
   }
-  let blob: Blob;
   try {
-    blob = await response.blob();
+    return await response.blob();
   } catch (error) {
-    if (controller.signal.aborted) return aborted();
-    return { ok: false, reason: 'network', message: `Could not read ${request.url}: ${String(error)}` };
+    if (signal?.aborted) return { failed: 'aborted' };
+    return { failed: 'network', message: `Could not read ${url}: ${String(error)}` };
   }
-  return blob;
 }
 
 Comlink.expose(api);

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DECODE_MEASURE, DecodePool, PageDecodeError } from '../../src/workers/DecodePool.ts';
+import { DECODE_MEASURE, DecodePool, PageDecodeError, WORKER_READY_MARK } from '../../src/workers/DecodePool.ts';
 import { PrefetchedBytes } from '../../src/workers/PrefetchedBytes.ts';
 import { scaledDecode, scaledDecodeSize } from '../../src/workers/scaledDecode.ts';
 
@@ -438,6 +438,109 @@ describe('a decode started ahead of the view (decodeAhead)', () => {
       await expect(cancelled).rejects.toMatchObject({ name: 'AbortError' });
       await hold;
       expect(one.running + one.queued).toBe(0);
+    } finally {
+      one.terminate();
+    }
+  });
+});
+
+describe('a page downloaded ahead by a worker (fetchAhead)', () => {
+  const decodesOf = (url: string) =>
+    performance
+      .getEntriesByName(DECODE_MEASURE)
+      .map((entry) => (entry as PerformanceMeasure).detail as { url: string; fetchedAhead: boolean; size: { width: number } | null })
+      .filter((detail) => detail.url === url);
+
+  it('its decode runs in the worker that downloaded it, on those bytes', async () => {
+    const url = bytesUrl(new Uint8Array(await (await solidJpeg(400, 600, [20, 180, 60])).arrayBuffer()), 'image/jpeg');
+    const two = new DecodePool({ size: 2 });
+    try {
+      two.fetchAhead(url);
+      two.fetchAhead(url); // asked twice (from the address, then from the book): one download
+      const { bitmap } = await two.decode({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      expectColour(colourAt(bitmap, 50, 75), [20, 180, 60]);
+      bitmap.close();
+      expect(decodesOf(url)).toEqual([expect.objectContaining({ fetchedAhead: true })]);
+      // Taken once: a later decode of the page is an ordinary one.
+      const again = await two.decode({ url, size: { width: 10, height: 15 } });
+      again.bitmap.close();
+      expect(decodesOf(url).map((detail) => detail.fetchedAhead)).toEqual([true, false]);
+    } finally {
+      two.terminate();
+    }
+  });
+
+  it('a decode ahead and the view\'s decode at another size both use the one download', async () => {
+    const url = bytesUrl(new Uint8Array(await (await solidJpeg(400, 600, [200, 200, 20])).arrayBuffer()), 'image/jpeg');
+    const two = new DecodePool({ size: 2 });
+    try {
+      two.fetchAhead(url);
+      two.decodeAhead({ url, size: { width: 100, height: 150 } });
+      const { bitmap } = await two.decode({ url, size: { width: 200, height: 300 } });
+      expect([bitmap.width, bitmap.height]).toEqual([200, 300]);
+      expectColour(colourAt(bitmap, 100, 150), [200, 200, 20]);
+      bitmap.close();
+      await vi.waitFor(() => expect(decodesOf(url).filter((detail) => detail.size?.width === 200)).toHaveLength(1));
+      expect(decodesOf(url).every((detail) => detail.fetchedAhead)).toBe(true);
+    } finally {
+      two.terminate();
+    }
+  });
+
+  it('is fetched on the main thread while no worker is up yet (a cold load), by a worker once one is', async () => {
+    const source = await solidJpeg(40, 60, [240, 20, 240]);
+    const mainThread: string[] = [];
+    const prefetched = new PrefetchedBytes({
+      fetch: async (input) => {
+        mainThread.push(String(input));
+        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
+      },
+    });
+    const cold = bytesUrl(new Uint8Array(await source.arrayBuffer()), 'image/jpeg');
+    const warm = bytesUrl(new Uint8Array(await source.arrayBuffer()), 'image/jpeg');
+    const one = new DecodePool({ size: 1, prefetched });
+    try {
+      one.fetchAhead(cold);
+      expect(mainThread).toEqual([cold]);
+      const first = await one.decode({ url: cold, size: { width: 20, height: 30 } });
+      first.bitmap.close();
+      expect(decodesOf(cold)).toEqual([expect.objectContaining({ fetchedAhead: false })]);
+      // The worker that decoded it is up now.
+      await vi.waitFor(() => expect(performance.getEntriesByName(WORKER_READY_MARK).length).toBeGreaterThan(0));
+      one.fetchAhead(warm);
+      const second = await one.decode({ url: warm, size: { width: 20, height: 30 } });
+      expectColour(colourAt(second.bitmap, 10, 15), [240, 20, 240]);
+      second.bitmap.close();
+      expect(mainThread).toEqual([cold]);
+      expect(decodesOf(warm)).toEqual([expect.objectContaining({ fetchedAhead: true })]);
+    } finally {
+      one.terminate();
+    }
+  });
+
+  it('a download ahead that failed is tried once more by the decode, and that failure reaches the caller', async () => {
+    // Nothing answers at this address.
+    const url = 'http://127.0.0.1:9/ahead-unreachable.jpg';
+    const one = new DecodePool({ size: 1 });
+    try {
+      one.fetchAhead(url);
+      await expect(one.decode({ url, size: { width: 10, height: 10 } })).rejects.toMatchObject({ name: 'PageDecodeError', reason: 'network', url });
+    } finally {
+      one.terminate();
+    }
+  });
+
+  it('a decode cancelled while its download ahead is still arriving rejects at once', async () => {
+    // Cancelled in the same task as asked: whatever the download does, the caller is freed at once.
+    const url = 'http://127.0.0.1:9/ahead-cancelled.jpg';
+    const one = new DecodePool({ size: 1 });
+    try {
+      one.fetchAhead(url);
+      const controller = new AbortController();
+      const decoding = one.decode({ url, size: { width: 10, height: 10 } }, controller.signal);
+      controller.abort();
+      await expect(decoding).rejects.toMatchObject({ name: 'AbortError' });
+      await vi.waitFor(() => expect(one.running + one.queued).toBe(0));
     } finally {
       one.terminate();
     }

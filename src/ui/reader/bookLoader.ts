@@ -3,7 +3,7 @@ import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
 import { decodeOpeningSpread } from './openingDecode.ts';
-import { PAGE_REQUEST_HEADERS, prefetchedPages } from './pagePrefetch.ts';
+import { sharedDecodePool } from './decodePool.ts';
 
 export interface LoadedBook {
   book: BookDto;
@@ -20,12 +20,12 @@ export function startPageFor(book: BookDto, pageCount: number, requested: number
 }
 
 /**
- * Starts the download of the page the reader will open at. The URL is the reader's own for a page
- * shown as it is stored; a page the browser cannot show is asked converted, under another URL, and
- * this download then simply goes unused.
+ * Starts the download of the page the reader will open at, in a decode worker (its decode then runs
+ * there, on those bytes). The URL is the reader's own for a page shown as it is stored; a page the
+ * browser cannot show is asked converted, under another URL, and this download then simply goes unused.
  */
 function prefetchStartPage(bookId: string, page: number, book?: BookDto): void {
-  prefetchedPages.prefetch(pageUrl(bookId, page, undefined, book && pageVersion(book)), PAGE_REQUEST_HEADERS);
+  sharedDecodePool().fetchAhead(pageUrl(bookId, page, undefined, book && pageVersion(book)));
 }
 
 /** The book a book's screen shows (see showingBook). */
