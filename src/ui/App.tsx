@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { Route, Router, Switch, useLocation, useSearch } from 'wouter';
+import { matchRoute, Route, Router, Switch, useLocation, useRouter, useSearch } from 'wouter';
 import { RequireAuth } from './routing/guards.tsx';
+import { renderShellRoute, shellRoutes } from './routing/routes.tsx';
 import { LoginScreen } from './screens/LoginScreen.tsx';
+import { NotFoundScreen } from './screens/NotFoundScreen.tsx';
 import { StartupScreen } from './screens/StartupScreen.tsx';
-import { preloadShell, ShellOrNotFound } from './shell/shellChunk.ts';
+import { AppShell } from './shell/AppShell.tsx';
 import { t } from './i18n.ts';
-import { whenIdle } from './whenIdle.ts';
-import { afterFirstPage } from './reader/afterFirstPage.ts';
 import { LiveEvents } from './events/LiveEvents.tsx';
 import { openBook, ReaderScreen } from './reader/readerLaunch.ts';
 import { parseReaderQuery } from './reader/readerQuery.ts';
@@ -23,17 +23,6 @@ function ReaderRoute({ bookId }: { bookId: string }) {
   // Once per book, with the address it was opened at: the reader rewrites ?page= as it goes, and
   // those changes must not load the book again.
   useMemo(() => openBook(bookId, parseReaderQuery(search).page), [bookId]); // eslint-disable-line react-hooks/exhaustive-deps
-  // The shell's screens (where the reader leads back to) load once the first page is up, not beside it.
-  useEffect(() => {
-    let cancelIdle: (() => void) | null = null;
-    const cancelWait = afterFirstPage(() => {
-      cancelIdle = whenIdle(() => void preloadShell());
-    });
-    return () => {
-      cancelWait();
-      cancelIdle?.();
-    };
-  }, []);
   return (
     <RequireAuth>
       <ReaderScreen bookId={bookId} />
@@ -54,6 +43,27 @@ function RouteEffects() {
     previous.current = location;
   }, [location]);
   return null;
+}
+
+/** Known shell paths get the guard and the shell; anything else is the not-found page. */
+function ShellOrNotFound() {
+  const [location] = useLocation();
+  const { parser } = useRouter();
+  const known = shellRoutes.some((route) => matchRoute(parser, route.path, location)[0]);
+  if (!known) return <NotFoundScreen />;
+  return (
+    <RequireAuth>
+      <AppShell>
+        <Switch>
+          {shellRoutes.map((route) => (
+            <Route key={route.path} path={route.path}>
+              {(params) => renderShellRoute(route, params)}
+            </Route>
+          ))}
+        </Switch>
+      </AppShell>
+    </RequireAuth>
+  );
 }
 
 export function App() {

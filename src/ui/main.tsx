@@ -10,7 +10,6 @@ import { returnFromOAuth2Popup } from './account/oauth2Popup.ts';
 import { applyTheme } from './theme/applyTheme.ts';
 import { preferences } from './store/preferences.ts';
 import { LocaleRoot } from './shell/LocaleRoot.tsx';
-import { needsShell, preloadShell } from './shell/shellChunk.ts';
 import { applyLocale, readSavedLocale } from './store/localeChoice.ts';
 import './theme/theme.css.ts';
 
@@ -25,10 +24,8 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
 const root = createRoot(container);
 // The saved language and its direction are in place before the first render, so an Arabic user never
-// sees an English left-to-right page flash by; the locale file is a small local chunk. So is the app
-// shell's code on every address that shows it (all but the reader's and login): its first render shows
-// the screen, never a loading step.
-void Promise.all([applyLocale(readSavedLocale()), needsShell(window.location.pathname) ? preloadShell() : null]).then(() =>
+// sees an English left-to-right page flash by; the locale file is a small local chunk.
+void applyLocale(readSavedLocale()).then(() =>
   root.render(
     <StrictMode>
       <LocaleRoot>{() => <App />}</LocaleRoot>

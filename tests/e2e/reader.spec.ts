@@ -351,38 +351,6 @@ test('cold open: the book and its start page are fetched and decoded by the boot
   expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
 });
 
-test('cold open: the scripts that run before the first page hold none of the app shell\'s screens, which load once it is up', async ({ page: p }) => {
-  const book = await findBook(p.context().request, folio.url, 'Comic 01');
-  // Every script the page loads, in order, with its text (the shell and its screens are known by their
-  // message keys: the shell's skip link and the book screen's reading state).
-  const scripts: { path: string; text: Promise<string> }[] = [];
-  p.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.push({ path: new URL(response.url()).pathname, text: response.text() });
-  });
-  await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`);
-  await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '2');
-  // The scripts asked for before the first page was painted (the reader's own mark), by their Resource Timing.
-  const askedBeforePaint = await p.evaluate(() => {
-    const painted = performance.getEntriesByName('folio:page-painted')[0]?.startTime ?? Number.POSITIVE_INFINITY;
-    return performance
-      .getEntriesByType('resource')
-      .filter((entry) => entry.startTime < painted && new URL(entry.name).pathname.endsWith('.js'))
-      .map((entry) => new URL(entry.name).pathname);
-  });
-  const beforePaint = scripts.filter((script) => askedBeforePaint.includes(script.path));
-  expect(beforePaint.length).toBeGreaterThan(0);
-  const holdsShell = async (script: { text: Promise<string> }) => {
-    const text = await script.text;
-    return text.includes('app.skip_to_content') || text.includes('book.read_state.in_progress');
-  };
-  for (const script of beforePaint) expect(await holdsShell(script), script.path).toBe(false);
-  // Once the first page is up, the screens the reader leads back to load (at idle), ready for the way back.
-  await expect.poll(async () => {
-    for (const script of scripts) if (await holdsShell(script)) return true;
-    return false;
-  }).toBe(true);
-});
-
 test('cold open without a session: the early start fails quietly and the reader\'s address goes to the login screen', async ({ page: loggedIn, browser }) => {
   // The id comes from the logged-in context; the visit from a context without cookies.
   const bookId = (await findBook(loggedIn.context().request, folio.url, 'Comic 01')).id;

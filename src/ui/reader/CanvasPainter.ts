@@ -1,6 +1,5 @@
 import type { PaintView } from '../../engine/ReaderSession.ts';
 import type { Viewport } from '../../engine/types.ts';
-import { PAGE_PAINTED_MARK } from './afterFirstPage.ts';
 
 export interface Offset {
   x: number;
@@ -23,7 +22,6 @@ export function viewIsComplete(view: PaintView<ImageBitmap>): boolean {
  */
 export class CanvasPainter {
   #canvas: HTMLCanvasElement;
-  #markedFirstPaint = false;
   #context: CanvasRenderingContext2D;
 
   constructor(canvas: HTMLCanvasElement) {
@@ -46,14 +44,7 @@ export class CanvasPainter {
     const drawn = this.#drawView(view, viewport, scroll);
     const previewOnly = view.previews.some(Boolean);
     const dataset = this.#canvas.dataset;
-    if (drawn && !previewOnly) {
-      if (!this.#markedFirstPaint) {
-        this.#markedFirstPaint = true;
-        // Work that waits for the first page (afterFirstPage) starts now; the benchmark reads it too.
-        performance.mark(PAGE_PAINTED_MARK);
-      }
-      dataset.paintedPage = String(view.currentPage);
-    }
+    if (drawn && !previewOnly) dataset.paintedPage = String(view.currentPage);
     else delete dataset.paintedPage;
     // Something of the page is on screen, if only its enlarged preview (for the benchmark's
     // "first pixels" figure and for tests).

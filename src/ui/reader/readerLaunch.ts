@@ -4,7 +4,6 @@ import { showingBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { loadReaderModule } from './readerStart.ts';
-import { whenIdle } from '../whenIdle.ts';
 
 /**
  * The reader's lazy screen, and getting it ready from a book's screen ahead of the click (the chunk
@@ -23,6 +22,16 @@ function loadReaderCode(): void {
     // The screen's own load tries again and shows the failure; this early start only logs it.
     console.warn('The reader could not be loaded ahead of time', error);
   });
+}
+
+/** Browsers without requestIdleCallback (Safari) get a short timeout instead. */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(work, { timeout: 2000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(work, 200);
+  return () => clearTimeout(handle);
 }
 
 /**
