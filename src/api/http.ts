@@ -1,5 +1,8 @@
 import ky, { isHTTPError, type KyInstance } from 'ky';
 
+/** The XHR marker: an expired session then answers a bare 401, without the browser's Basic-auth dialog. */
+const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
+
 /**
  * The one HTTP client every API module uses. It sends cookies (the session lives in an
  * HttpOnly cookie) and the XHR marker, so an expired session answers a bare 401 instead of
@@ -11,7 +14,7 @@ function makeClient(baseUrl: string): KyInstance {
   return ky.create({
     prefix: baseUrl || '/',
     credentials: 'include',
-    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    headers: XHR_HEADERS,
     retry: 0,
     timeout: 60_000,
   });
@@ -98,17 +101,18 @@ async function call(method: string, path: string, action: string, options: CallO
     });
   } catch (error) {
     if (isHTTPError(error)) {
-      const data = error.data as { message?: unknown } | string | undefined;
-      const message =
-        typeof data === 'object' && data && typeof data.message === 'string' && data.message
-          ? data.message
-          : undefined;
       if (error.response.status === 401) unauthorizedHandler?.(action);
-      throw new ApiError(action, error.response.status, message, error);
+      throw new ApiError(action, error.response.status, serverMessageOf(error.data), error);
     }
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(action, undefined, error instanceof Error ? error.message : undefined, error);
   }
+}
+
+/** The server's own words in an error answer (Komga's and ours: `{ message }`), if it has any. */
+function serverMessageOf(body: unknown): string | undefined {
+  const message = typeof body === 'object' && body !== null ? (body as { message?: unknown }).message : undefined;
+  return typeof message === 'string' && message ? message : undefined;
 }
 
 export async function getJson<T>(path: string, action: string, options: CallOptions = {}): Promise<T> {
@@ -124,15 +128,15 @@ export async function getJson<T>(path: string, action: string, options: CallOpti
 export async function getJsonNow<T>(path: string, action: string): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(apiUrl(path), { credentials: 'include', headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+    response = await fetch(apiUrl(path), { credentials: 'include', headers: XHR_HEADERS });
   } catch (error) {
     throw new ApiError(action, undefined, error instanceof Error ? error.message : undefined, error);
   }
   if (!response.ok) {
-    const body = await response.json().catch(() => undefined) as { message?: unknown } | undefined;
-    const message = typeof body?.message === 'string' && body.message ? body.message : undefined;
+    // An error answer need not be JSON (a proxy's HTML page): the status alone is reported then.
+    const body: unknown = await response.json().catch(() => undefined);
     if (response.status === 401) unauthorizedHandler?.(action);
-    throw new ApiError(action, response.status, message);
+    throw new ApiError(action, response.status, serverMessageOf(body));
   }
   return (await response.json()) as T;
 }

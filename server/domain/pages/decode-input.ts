@@ -2,7 +2,7 @@ import type { Book } from '../../db/book-repository.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import { MAX_DECODE_INPUT_BYTES, readForDecode } from '../../media/image-decode.ts';
 import type { FolioContext } from '../context.ts';
-import { openBookPage } from './page-content.ts';
+import { bookArchive, openBookPage } from './page-content.ts';
 
 /**
  * Runs `work` on the stored bytes of page `number` (1-based) of a book, for the background work that
@@ -21,8 +21,8 @@ export async function withPageBytes<T>(
   const page = ctx.repos.media.findPage(book.id, number);
   if (!page) return undefined;
   if (page.fileSize !== null && page.fileSize <= MAX_DECODE_INPUT_BYTES) {
-    // The same key the page routes use, so the poster, the barcode search and readers share one open archive.
-    const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+    // The archive the page routes use, so the poster, the barcode search and readers share one open archive.
+    const archive = await bookArchive(ctx, book);
     if (!archive.renderPage) {
       const whole = await archive.readWholeEntry(page.fileName, page.fileSize);
       if (whole) {

@@ -28,10 +28,11 @@ export async function openBookPage(
   const book = typeof bookOrId === 'string' ? ctx.repos.books.findById(bookOrId) : bookOrId;
   const page = ctx.repos.media.findPage(bookId, number);
   if (!book || !page) return undefined;
-  return openFrom(ctx, book, page, await archiveOf(ctx, book), options);
+  return openFrom(ctx, book, page, await bookArchive(ctx, book), options);
 }
 
-function archiveOf(ctx: FolioContext, book: Book): Promise<PooledBook> {
+/** The book's open archive, shared through the archive pool under the book file's version. */
+export function bookArchive(ctx: FolioContext, book: Book): Promise<PooledBook> {
   return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
 }
 
@@ -53,7 +54,7 @@ export type ServedPage = PageContent | { page: MediaPage; whole: WholeEntry };
 export async function servedPage(ctx: FolioContext, book: Book, number: number, options: PageRenderOptions = {}): Promise<ServedPage | undefined> {
   const page = ctx.repos.media.findPage(book.id, number);
   if (!page) return undefined;
-  const archive = await archiveOf(ctx, book);
+  const archive = await bookArchive(ctx, book);
   if (!archive.renderPage && page.fileSize !== null) {
     const whole = await archive.readWholeEntry(page.fileName, page.fileSize);
     if (whole) return { page, whole };
