@@ -279,6 +279,24 @@ async function scrollWithHeap(page: Page, target: WebtoonTarget, speed: number, 
   return { run, heapBefore, heapAfter };
 }
 
+/**
+ * A context closed with requests in flight leaves the server working on them: the book screen and
+ * the reader ask for page thumbnails, each a decode of a 24 MP page that takes both cores for a while
+ * (seen in a BENCH_COLD_TRACE trace, still running 600 ms into the next cold load). A first page is
+ * measured on a server that has finished what the previous step asked, as a visitor opening a link
+ * would find it; the floor gets the same quiet server.
+ */
+const SETTLE_MS = 1500;
+const serverSettled = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+/**
+ * Headless Chromium opens a browser window per context, and each window loads the address bar's
+ * WebUI popup (a hundred chrome:// scripts) in the same seconds as a cold load of the reader: work no
+ * reader's visitor pays on opening a page, and on a 2-core machine it delayed the cold load by
+ * hundreds of ms (seen in a BENCH_COLD_TRACE trace). The floor, measured in an open page, never paid it.
+ */
+const BENCH_ONLY_ARGS = ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup'];
+
 export async function runReaderBench(): Promise<void> {
   const loadAtStart = loadavg();
   const work = await mkdtemp(join(tmpdir(), 'folio-bench-'));
@@ -318,7 +336,7 @@ export async function runReaderBench(): Promise<void> {
   const server = await startServer(repoRoot, dataDir, clientDir);
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ executablePath: chromiumExecutable(), args: chromiumArgs, headless: true });
+    browser = await chromium.launch({ executablePath: chromiumExecutable(), args: [...chromiumArgs, ...BENCH_ONLY_ARGS], headless: true });
     const admin = new AdminClient(server.url, EMAIL, PASSWORD);
     await admin.claim(EMAIL, PASSWORD);
     const books = await admin.library(libraryRoot, expectedBooks);
@@ -451,6 +469,7 @@ export async function runReaderBench(): Promise<void> {
     const firstDecodes = { fresh: [] as number[], started: [] as number[], main: [] as number[] };
     const largeTarget = screenFit(LARGE);
     for (let run = 0; run < (PARTS.has('first') ? FIRST_PAGE_RUNS : 0); run++) {
+      await serverSettled();
       const page = await benchPage();
       const [floorUrl] = pageUrls(book.id, 1, 1, `floor${run}`);
       const [naiveUrl] = pageUrls(book.id, 1, 1, `naive-first${run}`);
@@ -498,10 +517,17 @@ export async function runReaderBench(): Promise<void> {
       firstPage.inApp.push(inAppPainted - start);
       if (watching.inApp) inAppWaterfalls.push(await watching.inApp.finish(inAppPainted, start));
       // Loading the reader's address: the document, the app's scripts, the API calls, then the page.
+      await closeContexts();
+      await serverSettled();
+      // BENCH_COLD_TRACE=<file>: the first run's cold load under a browser-wide trace (every process and
+      // thread: the renderer's main thread, the decode workers, the raster and image-decode threads).
+      const coldTrace = run === 0 ? process.env.BENCH_COLD_TRACE : undefined;
+      if (coldTrace) await browser.startTracing(undefined, { path: coldTrace, screenshots: false, categories: process.env.BENCH_COLD_TRACE_CATEGORIES?.split(',') });
       const cold = await freshPage({ animations: false }, readerPath(book.id), (page) => {
         watching.cold = watchRequests(page, book.id, 1);
       });
       const painted = await firstPaint(cold);
+      if (coldTrace) await browser.stopTracing();
       firstPage.coldLoad.push(painted);
       if (watching.cold) waterfalls.push(await watching.cold.finish(painted));
       await closeContexts();
