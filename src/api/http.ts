@@ -3,6 +3,9 @@ import ky, { isHTTPError, type KyInstance } from 'ky';
 /** The XHR marker: an expired session then answers a bare 401, without the browser's Basic-auth dialog. */
 const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
 
+/** A call the server has not answered in this long fails (a hung server or proxy is not waited on for ever). */
+const REQUEST_TIMEOUT_MS = 60_000;
+
 /**
  * The one HTTP client every API module uses. It sends cookies (the session lives in an
  * HttpOnly cookie) and the XHR marker, so an expired session answers a bare 401 instead of
@@ -16,7 +19,7 @@ function makeClient(baseUrl: string): KyInstance {
     credentials: 'include',
     headers: XHR_HEADERS,
     retry: 0,
-    timeout: 60_000,
+    timeout: REQUEST_TIMEOUT_MS,
   });
 }
 
@@ -125,20 +128,22 @@ export async function getJson<T>(path: string, action: string, options: CallOpti
  * cold, where the browser's six connections per server are about to fill with the app's own code and
  * the order requests are made in is the order they get a connection. Fails like getJson.
  */
-export async function getJsonNow<T>(path: string, action: string): Promise<T> {
-  let response: Response;
+export async function getJsonNow<T>(path: string, action: string, { timeoutMs = REQUEST_TIMEOUT_MS } = {}): Promise<T> {
+  // Like the client's calls, it gives up after a while: the signal bounds the answer's body too.
+  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    response = await fetch(apiUrl(path), { credentials: 'include', headers: XHR_HEADERS });
+    const response = await fetch(apiUrl(path), { credentials: 'include', headers: XHR_HEADERS, signal });
+    if (!response.ok) {
+      // An error answer need not be JSON (a proxy's HTML page): the status alone is reported then.
+      const body: unknown = await response.json().catch(() => undefined);
+      if (response.status === 401) unauthorizedHandler?.(action);
+      throw new ApiError(action, response.status, serverMessageOf(body));
+    }
+    return (await response.json()) as T;
   } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw new ApiError(action, undefined, error instanceof Error ? error.message : undefined, error);
   }
-  if (!response.ok) {
-    // An error answer need not be JSON (a proxy's HTML page): the status alone is reported then.
-    const body: unknown = await response.json().catch(() => undefined);
-    if (response.status === 401) unauthorizedHandler?.(action);
-    throw new ApiError(action, response.status, serverMessageOf(body));
-  }
-  return (await response.json()) as T;
 }
 
 /** A GET whose answer may be empty (204 No Content): undefined then. */
