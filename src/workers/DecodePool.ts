@@ -1,6 +1,5 @@
 import * as Comlink from 'comlink';
 import type { Box, DecodeFailureReason, DecodeMethod, DecodeWorkerApi, WorkerDecodeRequest } from './decode-protocol.ts';
-import { decodeBlob } from './decodeBlob.ts';
 import { pageBytesKey } from './pageBytesKey.ts';
 import type { PrefetchedBytes } from './PrefetchedBytes.ts';
 
@@ -115,7 +114,7 @@ function createDecodeWorker(): Worker {
  * URL and size), from the moment it went to a worker: the benchmark's waterfall and the tests read
  * when, and how often, a page was decoded.
  */
-function markDecode(request: WorkerDecodeRequest, startedAt: number, where: 'worker' | 'main' = 'worker'): void {
+function markDecode(request: WorkerDecodeRequest, startedAt: number): void {
   if (typeof performance?.measure !== 'function') return;
   performance.measure(DECODE_MEASURE, {
     start: startedAt,
@@ -125,7 +124,6 @@ function markDecode(request: WorkerDecodeRequest, startedAt: number, where: 'wor
       size: request.size ?? null,
       prefetched: request.blob !== undefined,
       fetchedAhead: request.fetchedAhead !== undefined,
-      where,
     },
   });
 }
@@ -209,18 +207,14 @@ export class DecodePool {
     if (this.#ahead.has(url)) return;
     const controller = new AbortController();
     const bytes = this.#prefetched?.take(url);
-    const toWorker = (early: Promise<Blob | null> | undefined) =>
-      this.#submit({ ...request, priority: Number.NEGATIVE_INFINITY }, controller.signal, early, { keepDownload: true });
-    // Bytes fetched on the main thread (a cold load): if no worker is up when they are here, waiting
-    // for one would put its script's load and start-up on the first page's path; they are decoded
-    // here instead (the decode itself runs on the browser's decoding threads).
-    const result = bytes
-      ? bytes.then(async (blob) => {
-          if (!blob || this.#slots.some((slot) => slot.ready)) return toWorker(Promise.resolve(blob));
-          return (await this.#decodeHere(url, blob, request, controller.signal)) ?? toWorker(Promise.resolve(blob));
-        })
-      : toWorker(undefined);
-    const ahead: AheadDecode = { size: request.size, method: request.method, controller, bytes, claimed: false, result };
+    const ahead: AheadDecode = {
+      size: request.size,
+      method: request.method,
+      controller,
+      bytes,
+      claimed: false,
+      result: this.#submit({ ...request, priority: Number.NEGATIVE_INFINITY }, controller.signal, bytes, { keepDownload: true }),
+    };
     this.#ahead.set(url, ahead);
     const forget = () => {
       if (this.#ahead.get(url) === ahead) this.#ahead.delete(url);
@@ -280,29 +274,6 @@ export class DecodePool {
   #releaseDownload(url: string): void {
     const holder = this.#downloadHolder(url, true);
     if (holder) void holder.remote.releaseAhead(url);
-  }
-
-  /**
-   * Decodes on this thread, as a worker would (decodeBlob). Null when that failed: a worker then
-   * tries and reports the failure the usual way.
-   */
-  async #decodeHere(url: string, blob: Blob, request: PoolDecodeRequest & { size: Box }, signal: AbortSignal): Promise<PoolDecoded | null> {
-    if (signal.aborted) throw abortError();
-    const startedAt = performance.now();
-    const job: WorkerDecodeRequest = { url, size: request.size, natural: request.natural, method: request.method, blob };
-    let decoded: Awaited<ReturnType<typeof decodeBlob>>;
-    try {
-      decoded = await decodeBlob(blob, job);
-    } catch (error) {
-      console.warn(`Decoding ${url} on the main thread failed; a decode worker tries it`, error);
-      return null;
-    }
-    if (signal.aborted || this.#terminated) {
-      decoded.bitmap.close();
-      throw abortError();
-    }
-    markDecode(job, startedAt, 'main');
-    return { bitmap: decoded.bitmap, naturalWidth: decoded.naturalWidth, naturalHeight: decoded.naturalHeight };
   }
 
   /** The caller takes over a decode ahead: its result, or its cancellation through `signal`. */

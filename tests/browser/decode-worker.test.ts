@@ -408,52 +408,6 @@ describe('a decode started ahead of the view (decodeAhead)', () => {
     }
   });
 
-  it('bytes fetched on the main thread while no worker is up are decoded here, not after a worker\'s start-up', async () => {
-    const source = await solidJpeg(400, 600, [40, 160, 40]);
-    const prefetched = new PrefetchedBytes({ fetch: async () => new Response(source, { headers: { 'Content-Type': 'image/jpeg' } }) });
-    const url = 'http://127.0.0.1:9/ahead-no-worker.jpg';
-    prefetched.prefetch(url);
-    // A worker that never starts answering: a decode waiting for one would wait for ever.
-    const silent = URL.createObjectURL(new Blob([''], { type: 'text/javascript' }));
-    urls.push(silent);
-    const cold = new DecodePool({ size: 1, prefetched, createWorker: () => new Worker(silent) });
-    try {
-      cold.warmUp();
-      cold.decodeAhead({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
-      await vi.waitFor(() => expect(decodesOf(url)).toHaveLength(1), { timeout: 15_000 });
-      expect((decodesOf(url)[0] as PerformanceMeasure).detail.where).toBe('main');
-      const { bitmap } = await cold.decode({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
-      expect([bitmap.width, bitmap.height]).toEqual([100, 150]);
-      expectColour(colourAt(bitmap, 50, 75), [40, 160, 40]);
-      bitmap.close();
-      expect(decodesOf(url)).toHaveLength(1);
-    } finally {
-      cold.terminate();
-    }
-  });
-
-  it('bytes fetched on the main thread go to a worker once one is up', async () => {
-    const source = await solidJpeg(400, 600, [40, 40, 160]);
-    const prefetched = new PrefetchedBytes({ fetch: async () => new Response(source, { headers: { 'Content-Type': 'image/jpeg' } }) });
-    const url = 'http://127.0.0.1:9/ahead-warm-worker.jpg';
-    const warm = new DecodePool({ size: 1, prefetched });
-    try {
-      warm.warmUp();
-      await vi.waitFor(() => expect(warm.workers).toBe(1));
-      // Up: it has answered a decode.
-      const probe = await solidPng(20, 20, [0, 0, 0]);
-      (await warm.decode({ url: probe, size: { width: 10, height: 10 } })).bitmap.close();
-      prefetched.prefetch(url);
-      warm.decodeAhead({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
-      const { bitmap } = await warm.decode({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
-      expectColour(colourAt(bitmap, 50, 75), [40, 40, 160]);
-      bitmap.close();
-      expect(decodesOf(url).map((entry) => (entry as PerformanceMeasure).detail.where)).toEqual(['worker']);
-    } finally {
-      warm.terminate();
-    }
-  });
-
   it('runs before jobs queued earlier, and the view cancelling it cancels it', async () => {
     const one = new DecodePool({ size: 1, perWorker: 1, maxRunning: 1 });
     try {
