@@ -5,7 +5,10 @@ import type { User } from '../../db/user-repository.ts';
 import { mediaProfileOf } from '../../media/readers.ts';
 import { canSeeBook } from '../content-restrictions.ts';
 
-/** Image types every current browser decodes: pages of other types are read converted, under another address. */
+/**
+ * Image types every current browser decodes (the web client's list, src/engine/mediaTypes.ts): pages
+ * of other types are read converted, under another address.
+ */
 const BROWSER_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/bmp']);
 
 export interface ReaderStart {
