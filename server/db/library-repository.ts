@@ -74,31 +74,54 @@ const COLUMNS: ColumnMap<Library> = {
   lastModified: ['last_modified', 'int'],
 };
 
+/** A copy whose list the caller may change without touching what is remembered. */
+const copyOf = (library: Library): Library => ({ ...library, scanDirectoryExclusions: [...library.scanDirectoryExclusions] });
+
+/**
+ * Libraries. Every task of a scan looks its book's library up, several times (analysis, metadata
+ * import, file options, the follow-up tasks: about nine reads per book), and every book opened
+ * checks the roots of all libraries; there are only a few, so the whole table is remembered once
+ * read. Only this repository writes the table, and each write forgets it before the next read, so a
+ * changed option applies to the very next task. Nothing read inside a transaction is remembered:
+ * if the transaction is rolled back, the table is read again.
+ */
 export class LibraryRepository {
   private readonly db: Db;
+  /** Every row, in findAll's order, as last read outside a transaction. */
+  private remembered: readonly Library[] | undefined;
   constructor(db: Db) {
     this.db = db;
   }
 
   findAll(): Library[] {
-    const rows = cachedStatement(this.db, 'SELECT * FROM library ORDER BY lower(name)').all() as Record<string, unknown>[];
-    return rows.map((row) => rowToObject(COLUMNS, row));
+    return this.rows().map(copyOf);
   }
 
   findById(id: string): Library | undefined {
-    const row = cachedStatement(this.db, 'SELECT * FROM library WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    return row ? rowToObject(COLUMNS, row) : undefined;
+    const library = this.rows().find((l) => l.id === id);
+    return library && copyOf(library);
   }
 
   insert(library: Library): void {
+    this.remembered = undefined;
     cachedStatement(this.db, insertSql('library', COLUMNS)).run(objectToParams(COLUMNS, library));
   }
 
   update(library: Library): void {
+    this.remembered = undefined;
     cachedStatement(this.db, updateSql('library', COLUMNS, 'id')).run(objectToParams(COLUMNS, library));
   }
 
   delete(id: string): void {
+    this.remembered = undefined;
     cachedStatement(this.db, 'DELETE FROM library WHERE id = ?').run(id);
+  }
+
+  private rows(): readonly Library[] {
+    if (this.remembered) return this.remembered;
+    const rows = cachedStatement(this.db, 'SELECT * FROM library ORDER BY lower(name)').all() as Record<string, unknown>[];
+    const libraries = rows.map((row) => rowToObject(COLUMNS, row));
+    if (!this.db.inTransaction) this.remembered = libraries;
+    return libraries;
   }
 }

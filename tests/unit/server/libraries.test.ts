@@ -108,3 +108,49 @@ describe('libraries', () => {
     expect(scan.statusCode).toBe(202);
   });
 });
+
+describe('libraries, remembered between tasks', () => {
+  it('sees a change made through the API on the very next read, and lists libraries by name', async () => {
+    const repos = server.app.folio.repos;
+    for (const name of ['b', 'A']) {
+      const root = join(server.dir, name);
+      await mkdir(root);
+      expect((await create({ name, root })).statusCode).toBe(200);
+    }
+    expect(repos.libraries.findAll().map((l) => l.name)).toEqual(['A', 'b']);
+    const a = repos.libraries.findAll()[0]!;
+    const patch = await server.app.inject({ method: 'PATCH', url: `/api/v1/libraries/${a.id}`, headers: server.admin, payload: { importBarcodeIsbn: false, name: 'c' } });
+    expect(patch.statusCode).toBe(204);
+    expect(repos.libraries.findById(a.id)).toMatchObject({ importBarcodeIsbn: false, name: 'c' });
+    expect(repos.libraries.findAll().map((l) => l.name)).toEqual(['b', 'c']);
+    expect((await server.app.inject({ method: 'DELETE', url: `/api/v1/libraries/${a.id}`, headers: server.admin })).statusCode).toBe(204);
+    expect(repos.libraries.findById(a.id)).toBeUndefined();
+    expect(repos.libraries.findAll().map((l) => l.name)).toEqual(['b']);
+  });
+
+  it('hands out copies: changing a returned library changes nothing remembered', async () => {
+    const root = join(server.dir, 'comics');
+    await mkdir(root);
+    const id = (await create({ name: 'Comics', root })).json().id as string;
+    const libraries = server.app.folio.repos.libraries;
+    const found = libraries.findById(id)!;
+    found.scanDirectoryExclusions.push('#mine');
+    found.hashFiles = false;
+    libraries.findAll()[0]!.scanDirectoryExclusions.length = 0;
+    expect(libraries.findById(id)).toMatchObject({ hashFiles: true, scanDirectoryExclusions: [] });
+  });
+
+  it('remembers nothing read inside a transaction that is rolled back', async () => {
+    const root = join(server.dir, 'comics');
+    await mkdir(root);
+    const id = (await create({ name: 'Comics', root })).json().id as string;
+    const { db, repos } = server.app.folio;
+    const rolledBack = db.transaction(() => {
+      repos.libraries.update({ ...repos.libraries.findById(id)!, hashFiles: false });
+      expect(repos.libraries.findById(id)!.hashFiles).toBe(false);
+      throw new Error('roll back');
+    });
+    expect(rolledBack).toThrow('roll back');
+    expect(repos.libraries.findById(id)!.hashFiles).toBe(true);
+  });
+});
