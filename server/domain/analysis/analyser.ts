@@ -69,12 +69,13 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<An
     files = [];
   }
   // The file may have been removed or re-queued while we were reading it.
-  if (!ctx.repos.books.findById(bookId)) return 'skipped';
+  const current = ctx.repos.books.findById(bookId);
+  if (!current) return 'skipped';
   ctx.repos.media.replaceAnalysis(next, pages, files);
   ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
   if (next.status === 'READY') {
-    await refreshBookMetadata(ctx, bookId, { barcode: false });
+    await refreshBookMetadata(ctx, bookId, { barcode: false, known: { book: current, media: next, files } });
     detectWebtoonSeries(ctx, book.seriesId, pages);
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });

@@ -8,6 +8,10 @@ import { repairBookExtension } from './extension-repair.ts';
  * match the content (repairExtensions), then RAR books become CBZ (convertToCbz).
  */
 export async function applyBookFileOptions(ctx: FolioContext, bookId: string): Promise<void> {
+  // Both options are off by default: then there is nothing to look at (each step reads its rows itself).
+  const book = ctx.repos.books.findById(bookId);
+  const library = book && ctx.repos.libraries.findById(book.libraryId);
+  if (!library?.repairExtensions && !library?.convertToCbz) return;
   await repairBookExtension(ctx, bookId);
   await convertBookToCbz(ctx, bookId);
 }

@@ -45,8 +45,7 @@ export async function hashBookPages(ctx: FolioContext, bookId: string): Promise<
   if (auto.length > 0) submitPageRemoval(ctx, bookId, auto);
 }
 
-export function submitPageHashing(ctx: FolioContext, bookId: string): void {
-  const book = ctx.repos.books.findById(bookId);
+export function submitPageHashing(ctx: FolioContext, bookId: string, book = ctx.repos.books.findById(bookId)): void {
   if (!book || !ctx.repos.libraries.findById(book.libraryId)?.hashPages) return;
   ctx.tasks.submit('HashBookPages', `HashBookPages:${bookId}`, () => hashBookPages(ctx, bookId), 0, { bookId });
 }

@@ -3,6 +3,7 @@ import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { EpubMetadata, OpfPackage } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
+import type { AnalysedBook } from '../analysis/analysed-book.ts';
 
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
 
@@ -13,11 +14,11 @@ const EPUB_MEDIA_TYPE = 'application/epub+zip';
  * collection, publisher, language, right-to-left progression). Locked fields are left alone.
  * Returns true when the EPUB could be read.
  */
-export async function importEpubMetadata(ctx: FolioContext, bookId: string): Promise<boolean> {
-  const book = ctx.repos.books.findById(bookId);
+export async function importEpubMetadata(ctx: FolioContext, bookId: string, known?: AnalysedBook): Promise<boolean> {
+  const book = known?.book ?? ctx.repos.books.findById(bookId);
   const library = book && ctx.repos.libraries.findById(book.libraryId);
   if (!book || !library || !(library.importEpubBook || library.importEpubSeries)) return false;
-  if (ctx.repos.media.findByBookId(bookId)?.mediaType !== EPUB_MEDIA_TYPE) return false;
+  if ((known?.media ?? ctx.repos.media.findByBookId(bookId))?.mediaType !== EPUB_MEDIA_TYPE) return false;
   let pkg: OpfPackage;
   try {
     pkg = await readPackage(await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`));

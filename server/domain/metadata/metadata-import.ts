@@ -1,4 +1,5 @@
 import type { FolioContext } from '../context.ts';
+import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import { newId } from '../../db/ids.ts';
 import { collectPrefix } from '../../media/book-reader.ts';
 import { type ComicInfoPatch, MalformedComicInfoError, parseComicInfo } from './comicinfo.ts';
@@ -10,8 +11,8 @@ const MAX_COMICINFO_BYTES = 1024 * 1024;
  * Imports ComicInfo.xml (if the book has one at its root and the library asks for it) into the
  * book's and the series' metadata. Locked fields are left alone (REFERENCE §2.11).
  */
-export async function importComicInfo(ctx: FolioContext, bookId: string): Promise<boolean> {
-  const book = ctx.repos.books.findById(bookId);
+export async function importComicInfo(ctx: FolioContext, bookId: string, known?: AnalysedBook): Promise<boolean> {
+  const book = known?.book ?? ctx.repos.books.findById(bookId);
   if (!book) return false;
   const library = ctx.repos.libraries.findById(book.libraryId);
   const wanted =
@@ -21,7 +22,7 @@ export async function importComicInfo(ctx: FolioContext, bookId: string): Promis
       library.importComicInfoCollection ||
       library.importComicInfoReadList);
   if (!library || !wanted) return false;
-  const entry = ctx.repos.media.findFiles(bookId).find((f) => f.fileName.toLowerCase() === 'comicinfo.xml');
+  const entry = (known?.files ?? ctx.repos.media.findFiles(bookId)).find((f) => f.fileName.toLowerCase() === 'comicinfo.xml');
   if (!entry) return false;
   let patch: ComicInfoPatch | null;
   try {

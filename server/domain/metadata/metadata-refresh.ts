@@ -1,4 +1,5 @@
 import { importBarcodeIsbn } from './barcode-isbn.ts';
+import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import type { FolioContext } from '../context.ts';
 import { importEpubMetadata } from './epub-metadata-import.ts';
 import { importComicInfo } from './metadata-import.ts';
@@ -15,12 +16,13 @@ import { refreshSeriesAggregation } from './series-aggregation.ts';
 export async function refreshBookMetadata(
   ctx: FolioContext,
   bookId: string,
-  options: { barcode?: boolean } = {},
+  options: { barcode?: boolean; known?: AnalysedBook } = {},
 ): Promise<void> {
-  await importComicInfo(ctx, bookId);
-  const fromEpub = await importEpubMetadata(ctx, bookId);
+  const { known } = options;
+  await importComicInfo(ctx, bookId, known);
+  const fromEpub = await importEpubMetadata(ctx, bookId, known);
   if (options.barcode !== false) await importBarcodeIsbn(ctx, bookId);
-  const book = ctx.repos.books.findById(bookId);
+  const book = known?.book ?? ctx.repos.books.findById(bookId);
   if (!book) return;
   if (fromEpub) refreshSeriesAggregation(ctx, book.seriesId, Date.now());
   await importMylarSeries(ctx, book.seriesId);

@@ -72,12 +72,14 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
       // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a
       // converted book asks for its own analysis again.
       if (outcome === 'ready') await applyBookFileOptions(ctx, bookId);
-      // The follow-up tasks' stored rows in one commit.
+      // The follow-up tasks' stored rows in one commit, deciding on one reading of the book's rows.
       ctx.db.transaction(() => {
-        submitPosterGeneration(ctx, bookId);
-        submitBarcodeSearch(ctx, bookId);
-        submitBookHash(ctx, bookId);
-        submitPageHashing(ctx, bookId);
+        const book = ctx.repos.books.findById(bookId);
+        const media = ctx.repos.media.findByBookId(bookId);
+        submitPosterGeneration(ctx, bookId, media);
+        submitBarcodeSearch(ctx, bookId, book, media);
+        submitBookHash(ctx, bookId, book);
+        submitPageHashing(ctx, bookId, book);
       })();
     },
     5,
@@ -96,8 +98,8 @@ function submitFileOptions(ctx: FolioContext, bookId: string): void {
  * does not wait for dozens of posters to be generated on first view. (Not persisted: a poster
  * that was not drawn is drawn on first request.)
  */
-export function submitPosterGeneration(ctx: FolioContext, bookId: string): void {
-  if (ctx.repos.media.findByBookId(bookId)?.status !== 'READY') return;
+export function submitPosterGeneration(ctx: FolioContext, bookId: string, media = ctx.repos.media.findByBookId(bookId)): void {
+  if (media?.status !== 'READY') return;
   if (ctx.repos.thumbnails.findSelectedForBook(bookId)) return;
   ctx.tasks.submit('GenerateBookThumbnail', `GenerateBookThumbnail:${bookId}`, async () => {
     await bookThumbnail(ctx, bookId);
@@ -105,8 +107,7 @@ export function submitPosterGeneration(ctx: FolioContext, bookId: string): void 
 }
 
 /** Hashes the book file when its library wants hashes and it has none yet (lowest priority). */
-export function submitBookHash(ctx: FolioContext, bookId: string): void {
-  const book = ctx.repos.books.findById(bookId);
+export function submitBookHash(ctx: FolioContext, bookId: string, book = ctx.repos.books.findById(bookId)): void {
   if (!book || book.fileHash !== '' || book.deletedDate !== null) return;
   if (!ctx.repos.libraries.findById(book.libraryId)?.hashFiles) return;
   ctx.tasks.submit('HashBook', `HashBook:${bookId}`, () => hashBookFile(ctx, bookId), 0, { bookId });
@@ -117,10 +118,14 @@ export function submitBookHash(ctx: FolioContext, bookId: string): void {
  * the lowest priority, queued only when it can find something (option on, READY, ISBN empty and
  * unlocked). Komga's task type; its own key, so a full refresh asked meanwhile still runs.
  */
-export function submitBarcodeSearch(ctx: FolioContext, bookId: string): void {
-  const book = ctx.repos.books.findById(bookId);
+export function submitBarcodeSearch(
+  ctx: FolioContext,
+  bookId: string,
+  book = ctx.repos.books.findById(bookId),
+  media = book && ctx.repos.media.findByBookId(bookId),
+): void {
   if (!book || !ctx.repos.libraries.findById(book.libraryId)?.importBarcodeIsbn) return;
-  if (ctx.repos.media.findByBookId(bookId)?.status !== 'READY') return;
+  if (media?.status !== 'READY') return;
   const metadata = ctx.repos.bookMetadata.findByBookId(bookId);
   if (!metadata || metadata.isbnLock || metadata.isbn !== '') return;
   ctx.tasks.submit('RefreshBookMetadata', `BarcodeIsbn:${bookId}`, async () => {
