@@ -51,7 +51,7 @@ export async function openZipFile(filePath: string): Promise<yauzl.ZipFile> {
     await file.close();
     throw openFailure(error);
   }
-  const reader = new FileRangeReader(file);
+  const reader = new FileRangeReader(file, size);
   // yauzl reports a failed close as an 'error' event; nothing is waiting for it by then.
   reader.on('error', (error: Error) => process.emitWarning(`closing ${filePath} failed: ${error.message}`));
   try {
@@ -65,6 +65,8 @@ export async function openZipFile(filePath: string): Promise<yauzl.ZipFile> {
     });
     fileOf.set(zipfile, file);
     readerOf.set(zipfile, reader);
+    // Listed: later reads are of entries, at their own offsets, and need no window.
+    zipfile.once('end', () => reader.endListing());
     return zipfile;
   } catch (error) {
     await file.close();
@@ -92,17 +94,33 @@ function openFailure(error: unknown): MediaError {
  *
  * Reads are callback fs.read calls on the handle's descriptor rather than FileHandle.read: the
  * promise machinery cost about three times as much main-thread time per read (~35 µs against
- * ~11 µs), and analysing a book makes about thirty of these small reads.
+ * ~11 µs).
+ *
+ * While the listing is read, small reads are served from a window of the file held in memory:
+ * yauzl reads the last 64 KiB to find the end record, then every central directory record with two
+ * small reads of its own (26 reads for a 13-entry book, one after the other), and the directory
+ * nearly always lies inside those last 64 KiB; when it does not, one read ahead brings the next
+ * 64 KiB of it. The window is dropped once the listing is done.
  */
 class FileRangeReader extends yauzl.RandomAccessReader {
   private readonly file: FileHandle;
+  private readonly size: number;
   private inFlight = 0;
   /** Set by close() while reads are in flight: runs when the last one is done. */
   private pendingClose: (() => void) | undefined;
+  private listing = true;
+  private window: { start: number; bytes: Buffer } | undefined;
 
-  constructor(file: FileHandle) {
+  constructor(file: FileHandle, size: number) {
     super();
     this.file = file;
+    this.size = size;
+  }
+
+  /** The listing is read: no more windows (entries are read at their own offsets). */
+  endListing(): void {
+    this.listing = false;
+    this.window = undefined;
   }
 
   override _readStreamForRange(start: number, end: number): Readable {
@@ -117,6 +135,53 @@ class FileRangeReader extends yauzl.RandomAccessReader {
    * yauzl reports it ("unexpected EOF").
    */
   override read(buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | null, bytesRead?: number) => void): void {
+    if (this.listing && this.fromWindow(buffer, offset, length, position, callback)) return;
+    if (this.listing && length < LISTING_WINDOW_BYTES / 4) {
+      this.readAhead(position, (error) => {
+        if (error) return callback(error);
+        // A window that ends early (end of file) serves what it has: yauzl reports the short read.
+        if (!this.fromWindow(buffer, offset, length, position, callback)) this.readDirect(buffer, offset, length, position, callback);
+      });
+      return;
+    }
+    this.readDirect(buffer, offset, length, position, (error, bytesRead) => {
+      // The search for the end record: the central directory is nearly always in these bytes.
+      if (!error && this.listing && bytesRead === length && length >= LISTING_WINDOW_BYTES / 4) {
+        this.window = { start: position, bytes: buffer.subarray(offset, offset + length) };
+      }
+      callback(error, bytesRead);
+    });
+  }
+
+  /** Serves a read from the window when it holds all of it (or all the file has from there on). */
+  private fromWindow(buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | null, bytesRead?: number) => void): boolean {
+    const window = this.window;
+    if (!window || position < window.start) return false;
+    const from = position - window.start;
+    const windowEnd = window.start + window.bytes.length;
+    const available = Math.min(length, windowEnd - position);
+    if (available < length && windowEnd < this.size) return false;
+    if (available > 0) window.bytes.copy(buffer, offset, from, from + available);
+    // Asynchronous like a real read: yauzl's callers do not expect to be called back at once.
+    process.nextTick(callback, null, Math.max(0, available));
+    return true;
+  }
+
+  /** Reads up to LISTING_WINDOW_BYTES from `position` into a new window. */
+  private readAhead(position: number, done: (error: Error | null) => void): void {
+    const length = Math.min(LISTING_WINDOW_BYTES, this.size - position);
+    // Nothing there (past the end): the direct read says so as it always did.
+    if (length <= 0) return process.nextTick(done, null);
+    const bytes = Buffer.allocUnsafe(length);
+    this.readDirect(bytes, 0, length, position, (error, bytesRead) => {
+      if (error) return done(error);
+      this.window = { start: position, bytes: bytes.subarray(0, bytesRead) };
+      done(null);
+    });
+  }
+
+  /** Positioned reads until `length` bytes are in or the file ends. */
+  private readDirect(buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | null, bytesRead?: number) => void): void {
     let filled = 0;
     const next = (): void => {
       this.readAt(buffer.subarray(offset + filled), length - filled, position + filled, (error, bytesRead) => {
@@ -160,6 +225,9 @@ class FileRangeReader extends yauzl.RandomAccessReader {
     else this.pendingClose = close;
   }
 }
+
+/** How much of the file a listing window holds (yauzl's search for the end record reads 64 KiB + 42 bytes). */
+const LISTING_WINDOW_BYTES = 64 * 1024;
 
 /** Bytes [start, end) of a file, read on demand in chunks of the stream's buffer size. */
 class FileRangeStream extends Readable {
@@ -226,6 +294,14 @@ export function decodeEntryName(entry: yauzl.Entry): string {
 }
 
 const inflateRawAsync = promisify(inflateRaw);
+/** A local file header's fixed part, and its signature. */
+const LOCAL_HEADER_BYTES = 30;
+const LOCAL_HEADER_SIGNATURE = 0x04034b50;
+/**
+ * Room for a local extra field longer than the central one (writers add timestamps or zip64 sizes
+ * there), so that the usual entry still comes in one read with its header.
+ */
+const LOCAL_HEADER_SLACK = 64;
 const STORED = 0;
 const DEFLATED = 8;
 
@@ -272,11 +348,12 @@ class OpenedZip implements OpenedBook {
   }
 
   /**
-   * The first `maxBytes` of an entry. A stored entry (how books keep their images) is one
-   * positioned read after its local header, whose offset is remembered; analysis reads a dozen
-   * headers per book, and yauzl's entry stream costs three stream stages, their events and ticks
-   * per entry (about a third of a 400-book analysis profile's main thread). Other entries go
-   * through the stream.
+   * The first `maxBytes` of an entry. A stored entry (how books keep their images) is read with
+   * positioned reads, no stream: analysis reads a dozen headers per book, and yauzl's entry stream
+   * costs three stream stages, their events and ticks per entry (about a third of a 400-book
+   * analysis profile's main thread). The first time, its local header and its first bytes come in
+   * one read (see headerAndPrefix); after that, where its data starts is remembered. Other entries
+   * go through the stream.
    */
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
     const entry = this.byName.get(name);
@@ -286,10 +363,45 @@ class OpenedZip implements OpenedBook {
     if (entry.compressedSize !== entry.uncompressedSize) {
       throw new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${entry.uncompressedSize}`);
     }
-    const start = this.dataStarts.get(name) ?? (await this.dataStart(name, entry));
     const wanted = Math.max(0, Math.min(maxBytes, entry.uncompressedSize));
+    const known = this.dataStarts.get(name);
+    if (known === undefined) return this.headerAndPrefix(name, entry, wanted);
+    return this.readFrom(name, known, Buffer.allocUnsafe(wanted), 0);
+  }
+
+  /**
+   * The local header of a stored entry and its first `wanted` bytes in one read: the header's own
+   * name and extra field lengths are unknown until it is read, so the read takes the central
+   * directory's lengths plus LOCAL_HEADER_SLACK, and fetches the rest when the local ones are
+   * longer. The header is checked as yauzl checks it (signature, data inside the file).
+   */
+  private async headerAndPrefix(name: string, entry: yauzl.Entry, wanted: number): Promise<Buffer> {
+    const headerAt = entry.relativeOffsetOfLocalHeader;
+    const guess = LOCAL_HEADER_BYTES + entry.fileNameLength + entry.extraFieldLength + LOCAL_HEADER_SLACK;
+    const span = Math.max(0, Math.min(guess + wanted, this.zipfile.fileSize - headerAt));
+    const bytes = Buffer.allocUnsafe(span);
+    const got = await this.readInto(name, bytes, headerAt);
+    const bad = (why: string) => new MediaError('ERR_1007', `cannot read zip entry ${name}: ${why}`);
+    if (got < LOCAL_HEADER_BYTES) throw bad('unexpected EOF');
+    const signature = bytes.readUInt32LE(0);
+    if (signature !== LOCAL_HEADER_SIGNATURE) throw bad(`invalid local file header signature: 0x${signature.toString(16)}`);
+    const dataAt = LOCAL_HEADER_BYTES + bytes.readUInt16LE(26) + bytes.readUInt16LE(28);
+    const start = headerAt + dataAt;
+    if (start + entry.compressedSize > this.zipfile.fileSize) {
+      throw bad(`file data overflows file bounds: ${start} + ${entry.compressedSize} > ${this.zipfile.fileSize}`);
+    }
+    this.dataStarts.set(name, start);
+    if (dataAt + wanted <= got) return bytes.subarray(dataAt, dataAt + wanted);
+    // Longer local fields than guessed: what came in is kept, the rest is read.
     const head = Buffer.allocUnsafe(wanted);
-    let filled = 0;
+    const kept = Math.max(0, Math.min(wanted, got - dataAt));
+    if (kept > 0) bytes.copy(head, 0, dataAt, dataAt + kept);
+    return this.readFrom(name, start, head, kept);
+  }
+
+  /** Fills `head` from `filled` on with the entry's bytes at `start` (ERR_1007 when the file ends first). */
+  private async readFrom(name: string, start: number, head: Buffer, filled: number): Promise<Buffer> {
+    const wanted = head.length;
     while (filled < wanted) {
       // Closed meanwhile: its descriptor may be gone (readWhole's FileHandle says so by itself).
       if (this.closed) throw new MediaError('ERR_1000', `archive already closed, cannot read ${name}`);
@@ -300,6 +412,20 @@ class OpenedZip implements OpenedBook {
       filled += bytesRead;
     }
     return head;
+  }
+
+  /** Reads `bytes` from `position` on until full or the file ends; how many came in. */
+  private async readInto(name: string, bytes: Buffer, position: number): Promise<number> {
+    let filled = 0;
+    while (filled < bytes.length) {
+      if (this.closed) throw new MediaError('ERR_1000', `archive already closed, cannot read ${name}`);
+      const bytesRead = await new Promise<number>((resolve, reject) => {
+        this.reader.readAt(bytes.subarray(filled), bytes.length - filled, position + filled, (error, count) => (error ? reject(error) : resolve(count)));
+      });
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled;
   }
 
   /**
