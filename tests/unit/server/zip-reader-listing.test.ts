@@ -25,7 +25,8 @@ const contentOf = (i: number) => Buffer.from(`entry ${i} `.repeat(1 + (i % 7)));
 async function writeYazl(path: string, names: string[], comment?: string): Promise<void> {
   const zip = new yazl.ZipFile();
   names.forEach((name, i) => zip.addBuffer(contentOf(i), name, { compress: false, mtime: new Date(2020, 0, 1) }));
-  zip.end(comment === undefined ? {} : { comment });
+  if (comment === undefined) zip.end();
+  else zip.end({ forceZip64Format: false, comment });
   await new Promise<void>((resolve, reject) => {
     const out = createWriteStream(path);
     out.on('close', () => resolve());
