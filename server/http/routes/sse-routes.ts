@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServerResponse } from 'node:http';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { accessFingerprint, eventFor } from '../../domain/event-audience.ts';
@@ -7,6 +6,7 @@ import type { FolioEvent } from '../../domain/events.ts';
 import { caller } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioApp } from '../schemas.ts';
+import { EventStreamWriter } from '../event-stream-writer.ts';
 
 export interface SseOptions {
   /** Comment heartbeat interval (Komga: 15 s). */
@@ -19,10 +19,11 @@ export interface SseOptions {
  * allowed to see what it names (event-audience.ts). Before every event and heartbeat the stream
  * checks that what it was opened with still holds — the session (logout, expiry, password change),
  * the user (deletion) and their roles and restrictions — and ends otherwise; a SessionExpired for
- * its user is delivered and then ends it at once.
+ * its user is delivered and then ends it at once. Bursts of events are written together
+ * (event-stream-writer.ts).
  */
 export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: SseOptions): void {
-  const open = new Set<ServerResponse>();
+  const open = new Set<EventStreamWriter>();
 
   app.get('/sse/v1/events', async (request, reply) => {
     const opener = caller(request);
@@ -38,8 +39,9 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       'X-Content-Type-Options': 'nosniff',
       ...(reply.getHeader('set-cookie') ? { 'Set-Cookie': reply.getHeader('set-cookie') as string } : {}),
     });
-    res.write(':\n\n');
-    open.add(res);
+    const stream = new EventStreamWriter(res);
+    stream.write(':\n\n');
+    open.add(stream);
 
     /** The user as they are now, or undefined once the stream's authorisation no longer holds. */
     const currentUser = (): User | undefined => {
@@ -49,29 +51,29 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       return user;
     };
     const send = (event: FolioEvent) => {
-      if (res.writableEnded) return;
+      if (stream.ended) return;
       // Ending a user's sessions deletes them before the event goes out, so the session check below
       // would end the stream without saying why: the user's own SessionExpired (it names only them)
       // is delivered first.
       if (event.name === 'SessionExpired' && event.userId === opener.id) {
-        res.write(`event:${event.name}\ndata:${JSON.stringify(event.data)}\n\n`);
-        return void res.end();
+        return stream.end(`event:${event.name}\ndata:${JSON.stringify(event.data)}\n\n`);
       }
       const user = currentUser();
-      if (!user) return void res.end();
+      if (!user) return stream.end();
       const visible = eventFor(ctx.repos, user, isAdmin(user), event);
-      if (visible) res.write(`event:${visible.name}\ndata:${JSON.stringify(visible.data)}\n\n`);
+      if (visible) stream.write(`event:${visible.name}\ndata:${JSON.stringify(visible.data)}\n\n`);
     };
     const unsubscribe = ctx.events.subscribe(send);
     if (isAdmin(opener)) send({ name: 'TaskQueueStatus', data: ctx.tasks.status() as { count: number; countByType: Record<string, number> }, adminOnly: true });
     const heartbeat = setInterval(() => {
-      if (currentUser()) res.write(':\n\n');
-      else res.end();
+      if (currentUser()) stream.heartbeat();
+      else stream.end();
     }, options.heartbeatMs);
     const cleanup = () => {
       clearInterval(heartbeat);
       unsubscribe();
-      open.delete(res);
+      stream.discard();
+      open.delete(stream);
     };
     res.on('close', cleanup);
     res.on('finish', cleanup);
@@ -80,7 +82,7 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
 
   // End live streams first, or closing the server would wait for them forever.
   app.addHook('preClose', async () => {
-    for (const res of open) res.end();
+    for (const stream of open) stream.end();
     open.clear();
   });
 }

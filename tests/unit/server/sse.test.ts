@@ -2,12 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServerResponse } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../server/http/app.ts';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, basic } from './helpers.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
+import { EVENT_BATCH_MS } from '../../../server/http/event-stream-writer.ts';
 
 let app: FastifyInstance;
 let dir: string;
@@ -113,5 +115,35 @@ describe('GET /sse/v1/events', () => {
     expect(theirs.text()).not.toContain('TaskQueueStatus'); // admins only
     mine.close();
     theirs.close();
+  });
+
+  it('writes a burst of events together, complete and in order, and an event after a quiet spell at once', async () => {
+    const stream = await openStream(admin);
+    // The first thing on the stream is its opening comment.
+    await stream.until((t) => t.startsWith(':\n\n'));
+    const imported = (i: number) => ({ name: 'BookImported' as const, data: { bookId: null, sourceFile: `/import/${i}.cbz`, success: true, message: null }, adminOnly: true as const });
+    const writes = vi.spyOn(ServerResponse.prototype, 'write');
+    // Writes carrying these events (heartbeats go out meanwhile, on their own).
+    const eventWrites = () => writes.mock.calls.filter(([chunk]) => String(chunk).includes('event:BookImported')).length;
+    try {
+      // A scan's pace: events far closer together than the batching interval.
+      for (let i = 0; i < 100; i++) app.folio.events.emit(imported(i));
+      // At most the first went out on its own (the stream was quiet); the others wait for one write.
+      expect(eventWrites()).toBeLessThanOrEqual(1);
+      await stream.until((t) => t.includes('/import/99.cbz'));
+      const order = [...stream.text().matchAll(/\/import\/(\d+)\.cbz/g)].map((m) => Number(m[1]));
+      expect(order).toEqual(Array.from({ length: 100 }, (_, i) => i));
+      expect(eventWrites()).toBeLessThanOrEqual(2);
+      // Quiet for a batching interval: the next event is written as it happens.
+      const quietSince = performance.now();
+      await expect.poll(() => performance.now() - quietSince, { interval: 10 }).toBeGreaterThan(EVENT_BATCH_MS);
+      const before = eventWrites();
+      app.folio.events.emit(imported(100));
+      expect(eventWrites()).toBe(before + 1);
+      await stream.until((t) => t.includes('/import/100.cbz'));
+    } finally {
+      writes.mockRestore();
+      stream.close();
+    }
   });
 });
