@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
-import { detectReader } from './analyse-container.ts';
+import { openByContent } from './analyse-container.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
 import { ReusableBuffers } from './reusable-buffers.ts';
 import { ServerBusy } from './transient-errors.ts';
@@ -54,10 +54,7 @@ export interface WholeEntry {
 }
 
 /** The default way to open a book: by its content's signature. */
-export async function openByContent(filePath: string): Promise<Handle> {
-  const reader = await detectReader(filePath);
-  return { reader, book: await reader.open(filePath) };
-}
+export { openByContent };
 
 /**
  * The one owner of open archives. Recently used books stay open (keyed by path plus a version

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
 /** One entry of a book container (archive member, or a synthetic entry for formats like PDF). */
@@ -79,6 +80,12 @@ export interface BookReader {
   /** True when the first bytes of a file look like this format. */
   matchesSignature(head: Buffer): boolean;
   open(filePath: string): Promise<OpenedBook>;
+  /**
+   * Opens the book from the file its signature was just read from, taking the descriptor over:
+   * it is closed with the book, or at once when opening fails. Formats without it are opened
+   * again by path.
+   */
+  openFile?(file: FileHandle, filePath: string): Promise<OpenedBook>;
 }
 
 /** An analysis failure carrying a Komga error code (REFERENCE §8), e.g. ERR_1001. */

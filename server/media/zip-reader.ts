@@ -19,11 +19,12 @@ export const zipReader: BookReader = {
     // Local file header, or end-of-central-directory of an empty archive.
     return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
   },
-  open: openZip,
+  open: (filePath) => openZip(filePath),
+  openFile: (file, filePath) => openZip(filePath, file),
 };
 
-async function openZip(filePath: string): Promise<OpenedBook> {
-  const zipfile = await openZipFile(filePath);
+async function openZip(filePath: string, opened?: FileHandle): Promise<OpenedBook> {
+  const zipfile = await openZipFile(filePath, opened);
   try {
     return new OpenedZip(zipfile, await readAllEntries(zipfile), fileOf.get(zipfile)!, readerOf.get(zipfile)!);
   } catch (listError) {
@@ -35,13 +36,14 @@ async function openZip(filePath: string): Promise<OpenedBook> {
 /**
  * A zip file opened through our own file reader (below), entries not read yet (lazyEntries) and
  * names left undecoded. ERR_1000 when the file cannot be read, ERR_1008 when it is not a zip.
- * Shared with archive-rewrite.ts, which lists every entry itself.
+ * Shared with archive-rewrite.ts, which lists every entry itself. `opened`: the file already open
+ * (taken over: closed with the zip, or here on failure).
  */
-export async function openZipFile(filePath: string): Promise<yauzl.ZipFile> {
+export async function openZipFile(filePath: string, opened?: FileHandle): Promise<yauzl.ZipFile> {
   let file: FileHandle;
   let size: number;
   try {
-    file = await open(filePath, 'r');
+    file = opened ?? (await open(filePath, 'r'));
   } catch (error) {
     throw openFailure(error);
   }

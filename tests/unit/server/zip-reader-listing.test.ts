@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { zipReader } from '../../../server/media/zip-reader.ts';
+import { openByContent } from '../../../server/media/analyse-container.ts';
+import { readdirSync } from 'node:fs';
 
 /*
  * The zip reader reads a listing through a window of the file (the end record's 64 KiB, then
@@ -152,5 +154,23 @@ describe('zip reader, listing through a window of the file', () => {
     } finally {
       book.close();
     }
+  });
+
+  it('opens a zip book once by its content, and leaves no descriptor behind when it is no zip after all (ERR_1008)', async () => {
+    const good = join(dir, 'Good.cbz');
+    await writeYazl(good, ['1.jpg', '2.jpg']);
+    const broken = join(dir, 'Broken.cbz');
+    // A local file header's signature, then nothing a zip reader can list.
+    await writeFile(broken, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(4000, 0x20)]));
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    const before = descriptors();
+    for (let round = 0; round < 20; round++) {
+      const { reader, book } = await openByContent(good);
+      expect(reader.mediaType).toBe('application/zip');
+      expect(await book.readPrefix('2.jpg', 100)).toEqual(contentOf(1));
+      book.close();
+      await expect(openByContent(broken)).rejects.toMatchObject({ code: 'ERR_1008' });
+    }
+    await expect.poll(descriptors).toBe(before);
   });
 });
