@@ -66,16 +66,34 @@ export function toColumnValue(kind: ColumnKind, value: unknown): unknown {
 
 /** `INSERT INTO table (cols) VALUES (@cols)` and an object of named parameters for it. */
 export function insertSql<T>(table: string, map: ColumnMap<T>): string {
-  const cols = Object.values(map).map((c) => (c as [string, ColumnKind])[0]);
-  return `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+  return remembered(map, `insert ${table}`, () => {
+    const cols = Object.values(map).map((c) => (c as [string, ColumnKind])[0]);
+    return `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
+  });
+}
+
+const statementTexts = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A statement's text, built once per column map: repositories ask for it on every write (each
+ * analysed book updates its media row), and the statement cache then finds it by that text.
+ */
+function remembered(map: object, key: string, build: () => string): string {
+  let texts = statementTexts.get(map);
+  if (!texts) statementTexts.set(map, (texts = new Map()));
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = build()));
+  return text;
 }
 
 /** `UPDATE table SET col=@col... WHERE key=@key` for every mapped column except the key. */
 export function updateSql<T>(table: string, map: ColumnMap<T>, keyColumn: string): string {
-  const cols = Object.values(map)
-    .map((c) => (c as [string, ColumnKind])[0])
-    .filter((c) => c !== keyColumn);
-  return `UPDATE ${table} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${keyColumn} = @${keyColumn}`;
+  return remembered(map, `update ${table} ${keyColumn}`, () => {
+    const cols = Object.values(map)
+      .map((c) => (c as [string, ColumnKind])[0])
+      .filter((c) => c !== keyColumn);
+    return `UPDATE ${table} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${keyColumn} = @${keyColumn}`;
+  });
 }
 
 export function objectToParams<T>(map: ColumnMap<T>, obj: T): Record<string, unknown> {
