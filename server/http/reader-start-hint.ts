@@ -15,11 +15,8 @@ export const START_HINT_ATTRIBUTE = 'data-folio-start-page';
  * reader will open at, for the top of index.html. The browser then downloads that page while it
  * still loads the app's scripts, where the app alone could only ask for it once its code had run and
  * the book had come back (the start page depends on the reader's progress). The client finds the
- * same element and asks for exactly its address, so the preloaded response is the one it uses. The
- * three calls the reader opens with (the book, its pages, its series) are preloaded too. Chromium
- * hands a preloaded answer to the app's request for the same address though that request carries the
- * XHR marker a preload cannot send (tests/e2e/reader.spec.ts checks one request each); a browser that
- * does not simply asks again.
+ * same element and asks for exactly its address, so the preloaded response is the one it uses; the
+ * book's series is named too, so its call (the reading direction) need not wait for the book's.
  * Null (no hint) unless the session cookie is live and the reader would fetch that page as it is:
  * the page route's own checks (role, libraries, content restrictions, READY) decide, so the hint
  * never tells anything the page route would not. Only the session cookie counts: nothing here logs
@@ -36,19 +33,8 @@ export function readerStartHint(ctx: FolioContext, request: FastifyRequest, path
   const start = readerStart(ctx.repos, user, match[1], requestedPage(request.query));
   if (!start) return null;
   const { book, page } = start;
-  const bookPath = `/api/v1/books/${encodeURIComponent(book.id)}`;
-  const pageHref = `${bookPath}/pages/${page.number}?v=${encodeURIComponent(pageVersion(book))}`;
-  // The page first (the longest download), then the three descriptions the reader opens with.
-  const described = [bookPath, `${bookPath}/pages`, `/api/v1/series/${encodeURIComponent(book.seriesId)}`];
-  return [
-    `${preload(pageHref)} ${START_HINT_ATTRIBUTE}="${page.number}" data-folio-book="${escapeAttribute(book.id)}" data-folio-series="${escapeAttribute(book.seriesId)}">`,
-    ...described.map((href) => `${preload(href)} data-folio-start-call>`),
-  ].join('');
-}
-
-/** An unfinished preload tag: a fetch with the session's cookie, like the client's own calls. */
-function preload(href: string): string {
-  return `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escapeAttribute(href)}"`;
+  const href = `/api/v1/books/${encodeURIComponent(book.id)}/pages/${page.number}?v=${encodeURIComponent(pageVersion(book))}`;
+  return `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escapeAttribute(href)}" ${START_HINT_ATTRIBUTE}="${page.number}" data-folio-book="${escapeAttribute(book.id)}" data-folio-series="${escapeAttribute(book.seriesId)}">`;
 }
 
 /** ?page= read as the client reads it (src/ui/reader/readerQuery.ts): a leading positive integer. */

@@ -240,8 +240,8 @@ export class DecodePool {
    * cold load), waiting for one would hold the request back by the worker script's load, so the bytes
    * are fetched on the main thread (`prefetched`) and handed over as before. A page already
    * downloading is not asked again. `preloaded`: the document preloaded exactly this address; it is
-   * asked on the main thread, where the browser hands over the response it already has (a worker
-   * never sees the document's preloads).
+   * asked on the main thread without the pool's extra headers, as the preload was, so the browser
+   * hands over the response it already has (a worker never sees the document's preloads).
    */
   fetchAhead(url: string, { preloaded = false } = {}): void {
     if (this.#terminated) return;
@@ -252,7 +252,7 @@ export class DecodePool {
     if (this.#prefetched?.has(absolute)) return;
     const ready = this.#slots.filter((slot) => slot.ready);
     if (this.#prefetched && (preloaded || ready.length === 0)) {
-      this.#prefetched.prefetch(absolute, this.#headers);
+      this.#prefetched.prefetch(absolute, preloaded ? undefined : this.#headers);
       return;
     }
     // The least busy worker that is up (else a new one): its decoder is the first free.

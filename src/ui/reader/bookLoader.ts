@@ -53,9 +53,7 @@ async function fetchBook(bookId: string, requestedPage: number | null, hint: Sta
   // Everything the first page needs starts at once: the page list, the book, the series, and the
   // page's bytes when the address names the page or the book's screen just showed where it stands.
   // The reader works from the fresh copy of the book; if that opens at another page, its bytes follow.
-  // Sent within this call, ahead of the reader's code and the workers' script (see getJsonNow). On a
-  // cold load with the server's hint, the document preloaded the page and these three calls, and the
-  // browser hands those answers over.
+  // Sent within this call, ahead of the reader's code and the workers' script (see getJsonNow).
   const pages = getBookPages(bookId, { now: true });
   pages.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const known = shownBook(bookId);

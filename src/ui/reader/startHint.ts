@@ -1,9 +1,8 @@
 /**
  * The page a reader's address opens at, as the server wrote it into index.html (see
  * server/http/reader-start-hint.ts): a `<link rel="preload">` the browser acted on while it loaded
- * the app's scripts. Asking for exactly that address (same URL, same credentials) gets the preloaded
- * response instead of a second download. The book's, its pages' and its series' calls are preloaded
- * beside it (their addresses are the API's own).
+ * the app's scripts. Asking for exactly that address (same URL, same credentials, no extra headers)
+ * gets the preloaded response instead of a second download.
  */
 export interface StartHint {
   bookId: string;
