@@ -13,7 +13,6 @@ import { trustProxyFunction } from './public-origin.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
 import { registerClient } from './client-routes.ts';
-import { readerStartHint } from './reader-start-hint.ts';
 import { registerCors } from './cors.ts';
 import { registerCsrfGuard } from './csrf.ts';
 import { registerContentGuard } from './content-guard.ts';
@@ -170,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerReadiumRoutes(typed, ctx);
   await registerReadListImportRoutes(typed, ctx);
   registerActuatorRoutes(typed, ctx, options.onShutdown ?? (() => void app.close()));
-  await registerClient(app, clientDir, (request, path) => readerStartHint(ctx, request, path));
+  await registerClient(app, clientDir);
 
   const sweep = setInterval(
     () => ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS),

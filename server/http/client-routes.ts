@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -12,9 +12,8 @@ const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
  * unknown path gets index.html so client-side routes survive a reload. Unknown API paths (including
  * Spring's /actuator) get a JSON 404 instead. Files are resolved strictly inside clientDir.
  */
-export async function registerClient(app: FastifyInstance, clientDir: string, headHint?: HeadHint): Promise<void> {
+export async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
   await app.register(fastifyStatic, { root: clientDir, serve: false });
-  const indexPage = new IndexPage(join(clientDir, 'index.html'));
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const path = decodePath(request.url.split('?')[0] ?? '/');
@@ -38,42 +37,9 @@ export async function registerClient(app: FastifyInstance, clientDir: string, he
       reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       return reply.sendFile(relative, { cacheControl: false });
     }
-    const hint = headHint?.(request, path);
-    if (hint) {
-      // Written for this caller: never kept by a shared cache.
-      reply.header('Cache-Control', 'private, no-cache');
-      return reply.type('text/html; charset=utf-8').send(indexPage.withHead(hint));
-    }
     reply.header('Cache-Control', 'no-cache');
     return reply.sendFile('index.html', { cacheControl: false });
   });
-}
-
-/** Markup for the top of index.html's head for this request (see reader-start-hint.ts), or null. */
-export type HeadHint = (request: FastifyRequest, path: string) => string | null;
-
-/** index.html's text, read again only when the file changed (a rebuilt client). */
-class IndexPage {
-  #text = '';
-  #mtimeMs = -1;
-  readonly #file: string;
-
-  constructor(file: string) {
-    this.#file = file;
-  }
-
-  /** The page with `markup` first in its head, so the browser acts on it before anything else. */
-  withHead(markup: string): string {
-    const { mtimeMs } = statSync(this.#file);
-    if (mtimeMs !== this.#mtimeMs) {
-      this.#text = readFileSync(this.#file, 'utf8');
-      this.#mtimeMs = mtimeMs;
-    }
-    const head = /<head[^>]*>/i.exec(this.#text);
-    if (!head) return this.#text;
-    const at = head.index + head[0].length;
-    return `${this.#text.slice(0, at)}${markup}${this.#text.slice(at)}`;
-  }
 }
 
 function decodePath(path: string): string | null {

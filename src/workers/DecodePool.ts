@@ -239,11 +239,9 @@ export class DecodePool {
    * straight to the decoder without a stop on the main thread. While no worker has started yet (a
    * cold load), waiting for one would hold the request back by the worker script's load, so the bytes
    * are fetched on the main thread (`prefetched`) and handed over as before. A page already
-   * downloading is not asked again. `preloaded`: the document preloaded exactly this address; it is
-   * asked on the main thread without the pool's extra headers, as the preload was, so the browser
-   * hands over the response it already has (a worker never sees the document's preloads).
+   * downloading is not asked again.
    */
-  fetchAhead(url: string, { preloaded = false } = {}): void {
+  fetchAhead(url: string): void {
     if (this.#terminated) return;
     const absolute = new URL(url, globalThis.location?.href).href;
     const key = pageBytesKey(absolute);
@@ -251,8 +249,8 @@ export class DecodePool {
     if (known && this.#slots.includes(known.slot) && Date.now() - known.at < DOWNLOAD_KEPT_MS) return;
     if (this.#prefetched?.has(absolute)) return;
     const ready = this.#slots.filter((slot) => slot.ready);
-    if (this.#prefetched && (preloaded || ready.length === 0)) {
-      this.#prefetched.prefetch(absolute, preloaded ? undefined : this.#headers);
+    if (ready.length === 0 && this.#prefetched) {
+      this.#prefetched.prefetch(absolute, this.#headers);
       return;
     }
     // The least busy worker that is up (else a new one): its decoder is the first free.

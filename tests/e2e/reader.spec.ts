@@ -332,44 +332,6 @@ test('cold open at the saved page: that page is fetched once and decoded once, a
   }
 });
 
-test('cold open: the page in progress, named by the server in the document, downloads with it, before any app script has run, and only once', async ({ page: p }) => {
-  const book = await findBook(p.context().request, folio.url, 'Comic 01');
-  const request = p.context().request;
-  // No ?page=: only the server knows where the book stands (page 2 of 3).
-  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
-  try {
-    const pagePath = `/api/v1/books/${book.id}/pages/2`;
-    const fetched: string[] = [];
-    p.on('request', (req) => {
-      if (new URL(req.url()).pathname === pagePath) fetched.push(req.url());
-    });
-    // Every script of the app is held until the page's download has started.
-    let pageAsked: Promise<unknown> | null = null;
-    await p.route(/\/assets\/[^/]*\.js$/, async (route) => {
-      pageAsked ??= pollUntil('the start page requested', async () => fetched.length > 0, { timeoutMs: 15_000 }).catch((error: unknown) => console.warn(String(error)));
-      await pageAsked;
-      await route.continue();
-    });
-    await p.goto(`${folio.url}/book/${book.id}/read`);
-    const canvas = p.getByTestId('reader-canvas');
-    await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
-    expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
-    const timing = await p.evaluate((path) => {
-      const entry = performance.getEntriesByType('resource').find((candidate) => new URL(candidate.name).pathname === path);
-      return { page: entry?.startTime ?? null, boot: performance.getEntriesByName('folio:boot')[0]?.startTime ?? null };
-    }, pagePath);
-    // Asked for by the document (its preload), before the boot module ran …
-    expect(timing.page).not.toBeNull();
-    expect(timing.boot).not.toBeNull();
-    expect(timing.page!).toBeLessThan(timing.boot!);
-    // … and the app's own request took that download: one request, one decode.
-    expect(fetched).toHaveLength(1);
-    expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
-  } finally {
-    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
-  }
-});
-
 test('cold open: the book and its start page are fetched and decoded by the boot module, while the main bundle is still held back', async ({ page: p }) => {
   const book = await findBook(p.context().request, folio.url, 'Comic 01');
   const pagePath = `/api/v1/books/${book.id}/pages/2`;

@@ -4,7 +4,6 @@ import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
 import { decodeOpeningSpread } from './openingDecode.ts';
 import { sharedDecodePool } from './decodePool.ts';
-import type { StartHint } from './startHint.ts';
 
 export interface LoadedBook {
   book: BookDto;
@@ -49,7 +48,7 @@ export function shownBook(bookId: string): BookDto | null {
   return shown?.id === bookId ? shown : null;
 }
 
-async function fetchBook(bookId: string, requestedPage: number | null, hint: StartHint | null = null): Promise<LoadedBook> {
+async function fetchBook(bookId: string, requestedPage: number | null): Promise<LoadedBook> {
   // Everything the first page needs starts at once: the page list, the book, the series, and the
   // page's bytes when the address names the page or the book's screen just showed where it stands.
   // The reader works from the fresh copy of the book; if that opens at another page, its bytes follow.
@@ -57,19 +56,14 @@ async function fetchBook(bookId: string, requestedPage: number | null, hint: Sta
   const pages = getBookPages(bookId, { now: true });
   pages.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const known = shownBook(bookId);
-  // On a cold load the server named the start page and preloaded it (hints are only given for page
-  // images): asked exactly as preloaded, the browser hands that download over.
-  if (hint) sharedDecodePool().fetchAhead(hint.url, { preloaded: true });
-  const early = hint ? null : (requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null)));
+  const early = requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null));
   // Text EPUBs have no page images: asking for one is answered 400.
   if (early !== null && !(known && isTextEpub(known))) prefetchStartPage(bookId, early, known ?? undefined);
-  // The series only contributes its reading direction; the screen's copy, or the server's hint,
-  // already says which series.
-  const knownSeriesId = known?.seriesId ?? hint?.seriesId;
-  const knownSeries = knownSeriesId ? seriesDirection(knownSeriesId) : null;
+  // The series only contributes its reading direction; the screen's copy already says which series.
+  const knownSeries = known ? seriesDirection(known.seriesId) : null;
   const book = await getBook(bookId, { now: true });
   if (!isTextEpub(book)) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), book);
-  const direction = knownSeries && knownSeriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
+  const direction = knownSeries && known?.seriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
   return { book, pages: await pages, seriesDirection: direction };
 }
 
@@ -102,13 +96,9 @@ const PREFETCH_FRESH_MS = 60_000;
  * being opened, not merely likely next), the spread it opens at is also decoded as soon as its bytes
  * and the page list are there. Calling it again for the same book and page starts nothing twice.
  */
-export function prefetchBook(
-  bookId: string,
-  requestedPage: number | null = null,
-  { decodeOpening = false, hint = null }: { decodeOpening?: boolean; hint?: StartHint | null } = {},
-): void {
+export function prefetchBook(bookId: string, requestedPage: number | null = null, { decodeOpening = false } = {}): void {
   const known = prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at) ? prefetched : null;
-  const record = known ?? { bookId, requestedPage, at: Date.now(), loading: fetchBook(bookId, requestedPage, hint), decoding: false };
+  const record = known ?? { bookId, requestedPage, at: Date.now(), loading: fetchBook(bookId, requestedPage), decoding: false };
   if (!known) {
     prefetched = record;
     record.loading.catch(() => {

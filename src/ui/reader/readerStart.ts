@@ -2,7 +2,6 @@ import { prefetchBook, shownBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { parseReaderQuery } from './readerQuery.ts';
-import { readStartHint, type StartHint } from './startHint.ts';
 
 /**
  * Getting the reader going before it is on screen, without React: what the first page waits for —
@@ -28,9 +27,9 @@ export function loadReaderCode(): void {
  * workers start unless the book is known to be a text EPUB (read without them): on a cold load it is
  * not known yet, and a comic's first page must not wait for the book to find out.
  */
-export function openBook(bookId: string, requestedPage: number | null, hint: StartHint | null = null): void {
+export function openBook(bookId: string, requestedPage: number | null): void {
   // The book's descriptions first: the page the reader opens at may depend on them.
-  prefetchBook(bookId, requestedPage, { decodeOpening: true, hint });
+  prefetchBook(bookId, requestedPage, { decodeOpening: true });
   loadReaderCode();
   const known = shownBook(bookId);
   if (!(known && isTextEpub(known))) sharedDecodePool().warmUp();
@@ -54,9 +53,5 @@ export function openBookFromAddress(location: Pick<Location, 'pathname' | 'searc
     if (!(error instanceof URIError)) throw error;
     return; // a malformed address: the router shows what it makes of it
   }
-  const requestedPage = parseReaderQuery(location.search).page;
-  // The server's hint names the page this address opens at (index.html, see startHint.ts).
-  const hint = readStartHint();
-  const usable = hint && hint.bookId === bookId && (requestedPage === null || hint.page === requestedPage) ? hint : null;
-  openBook(bookId, requestedPage, usable);
+  openBook(bookId, parseReaderQuery(location.search).page);
 }
