@@ -18,25 +18,7 @@ export function bootEntryPlugin(root: string): Plugin {
     name: 'folio-boot-entry',
     config(_config, env) {
       if (env.command !== 'build') return undefined;
-      const bootModule = resolve(root, BOOT_SOURCE);
-      let reachable: Set<string> | null = null;
-      return {
-        build: {
-          rollupOptions: {
-            input: { main: page, boot: bootModule },
-            output: {
-              // Everything the boot module imports, in one chunk: on a cold load the browser's six
-              // connections are taken by the document's preloads (the start page, the book's calls)
-              // and the app's scripts, and the boot module runs only once the last of its imports has
-              // arrived — one request instead of five. The main bundle imports the same chunk.
-              manualChunks(id, { getModuleInfo }) {
-                reachable ??= staticImportsOf(bootModule, getModuleInfo);
-                return reachable.has(id) ? 'boot-imports' : undefined;
-              },
-            },
-          },
-        },
-      };
+      return { build: { rollupOptions: { input: { main: page, boot: resolve(root, BOOT_SOURCE) } } } };
     },
     configResolved(config) {
       base = config.base;
@@ -81,19 +63,4 @@ export function bootEntryPlugin(root: string): Plugin {
       },
     },
   };
-}
-
-/** Every module `entry` imports statically, directly or not (itself excluded). */
-function staticImportsOf(entry: string, getModuleInfo: (id: string) => { importedIds: readonly string[] } | null): Set<string> {
-  const found = new Set<string>();
-  const visit = (id: string) => {
-    for (const imported of getModuleInfo(id)?.importedIds ?? []) {
-      if (found.has(imported)) continue;
-      found.add(imported);
-      visit(imported);
-    }
-  };
-  visit(entry);
-  found.delete(entry);
-  return found;
 }
