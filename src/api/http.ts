@@ -1,7 +1,7 @@
 import ky, { isHTTPError, type KyInstance } from 'ky';
 
 /** The XHR marker: an expired session then answers a bare 401, without the browser's Basic-auth dialog. */
-const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
+export const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
 
 /** A call the server has not answered in this long fails (a hung server or proxy is not waited on for ever). */
 const REQUEST_TIMEOUT_MS = 60_000;

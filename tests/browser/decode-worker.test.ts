@@ -236,6 +236,17 @@ describe('DecodePool with real workers', () => {
 /** A JPEG of one solid colour, as a Blob (typed image/jpeg). */
 const solidJpeg = (width: number, height: number, colour: Rgb) => solidImage(width, height, colour, 'image/jpeg');
 
+/** Bytes fetched ahead from `source`, a JPEG, as the main thread would: each address asked is noted in `asked`, after `until`. */
+function servingJpeg(source: Blob, asked: string[], until?: Promise<void>): PrefetchedBytes {
+  return new PrefetchedBytes({
+    fetch: async (input) => {
+      asked.push(String(input));
+      await until;
+      return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
+    },
+  });
+}
+
 function expectColour(actual: Rgb, expected: Rgb, tolerance = 6): void {
   actual.forEach((value, index) => expect(Math.abs(value - (expected[index] ?? 0))).toBeLessThanOrEqual(tolerance));
 }
@@ -288,12 +299,7 @@ describe('bytes prefetched on the main thread', () => {
   it('a decode of a prefetched page takes those bytes and does not fetch again', async () => {
     const source = await solidJpeg(400, 600, [10, 220, 30]);
     const fetched: string[] = [];
-    const prefetched = new PrefetchedBytes({
-      fetch: async (input) => {
-        fetched.push(String(input));
-        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
-      },
-    });
+    const prefetched = servingJpeg(source, fetched);
     // Nothing answers at this address: a worker fetching it would fail the decode.
     const url = 'http://127.0.0.1:9/never-fetched.jpg';
     prefetched.prefetch(url);
@@ -356,13 +362,7 @@ describe('a decode started ahead of the view (decodeAhead)', () => {
     const fetched: string[] = [];
     let release: () => void = () => {};
     const arrived = new Promise<void>((resolve) => (release = resolve));
-    const prefetched = new PrefetchedBytes({
-      fetch: async (input) => {
-        fetched.push(String(input));
-        await arrived;
-        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
-      },
-    });
+    const prefetched = servingJpeg(source, fetched, arrived);
     const url = 'http://127.0.0.1:9/ahead-once.jpg';
     prefetched.prefetch(url);
     const early = new DecodePool({ size: 1, prefetched });
@@ -386,12 +386,7 @@ describe('a decode started ahead of the view (decodeAhead)', () => {
   it('the view asking at another size gets its own decode of the same bytes, not a second download', async () => {
     const source = await solidJpeg(400, 600, [30, 30, 220]);
     const fetched: string[] = [];
-    const prefetched = new PrefetchedBytes({
-      fetch: async (input) => {
-        fetched.push(String(input));
-        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
-      },
-    });
+    const prefetched = servingJpeg(source, fetched);
     // Nothing answers at this address: a worker fetching it would fail the decode.
     const url = 'http://127.0.0.1:9/ahead-other-size.jpg';
     prefetched.prefetch(url);
@@ -490,12 +485,7 @@ describe('a page downloaded ahead by a worker (fetchAhead)', () => {
   it('is fetched on the main thread while no worker is up yet (a cold load), by a worker once one is', async () => {
     const source = await solidJpeg(40, 60, [240, 20, 240]);
     const mainThread: string[] = [];
-    const prefetched = new PrefetchedBytes({
-      fetch: async (input) => {
-        mainThread.push(String(input));
-        return new Response(source, { headers: { 'Content-Type': 'image/jpeg' } });
-      },
-    });
+    const prefetched = servingJpeg(source, mainThread);
     const cold = bytesUrl(new Uint8Array(await source.arrayBuffer()), 'image/jpeg');
     const warm = bytesUrl(new Uint8Array(await source.arrayBuffer()), 'image/jpeg');
     const one = new DecodePool({ size: 1, prefetched });

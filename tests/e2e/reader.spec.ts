@@ -82,6 +82,15 @@ function mainThreadRequests(p: Page, path: string): Promise<number> {
   );
 }
 
+/** Every request the page makes for `path` (its full URL), from now on, as Playwright reports them. */
+function requestsTo(p: Page, path: string): string[] {
+  const seen: string[] = [];
+  p.on('request', (request) => {
+    if (new URL(request.url()).pathname === path) seen.push(request.url());
+  });
+  return seen;
+}
+
 /** Cookie-authenticated changes carry the XHR marker (the server's CSRF guard). */
 const xhr = { 'X-Requested-With': 'XMLHttpRequest' };
 
@@ -281,10 +290,7 @@ test('from the book page: the reader code and decode workers load while it is sh
 test('from the book page: the start page is fetched once and decoded once, and its decode does not wait for the reader\'s view', async ({ page: p }) => {
   const book = await findBook(p.context().request, folio.url, 'Comic 02');
   const pagePath = `/api/v1/books/${book.id}/pages/1`;
-  const fetched: string[] = [];
-  p.on('request', (request) => {
-    if (new URL(request.url()).pathname === pagePath) fetched.push(request.url());
-  });
+  const fetched = requestsTo(p, pagePath);
   const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, book.id, 1);
   await p.goto(`${folio.url}/book/${book.id}`);
   // The book screen starts the decode workers once idle; the click waits until one is up.
@@ -314,10 +320,7 @@ test('cold open at the saved page: that page is fetched once and decoded once, a
   expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
   try {
     const pagePath = `/api/v1/books/${book.id}/pages/2`;
-    const fetched: string[] = [];
-    p.on('request', (req) => {
-      if (new URL(req.url()).pathname === pagePath) fetched.push(req.url());
-    });
+    const fetched = requestsTo(p, pagePath);
     const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, book.id, 2);
     await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
     const canvas = p.getByTestId('reader-canvas');
@@ -335,10 +338,7 @@ test('cold open at the saved page: that page is fetched once and decoded once, a
 test('cold open: the book and its start page are fetched and decoded by the boot module, while the main bundle is still held back', async ({ page: p }) => {
   const book = await findBook(p.context().request, folio.url, 'Comic 01');
   const pagePath = `/api/v1/books/${book.id}/pages/2`;
-  const fetched: string[] = [];
-  p.on('request', (request) => {
-    if (new URL(request.url()).pathname === pagePath) fetched.push(request.url());
-  });
+  const fetched = requestsTo(p, pagePath);
   // The main bundle (React, the app) is answered only once page 2 has been decoded, or after 15 s.
   let decodedFirst: Promise<boolean> | null = null;
   await p.route(/\/assets\/main-[^/]*\.js$/, async (route) => {

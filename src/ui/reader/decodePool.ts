@@ -1,8 +1,6 @@
+import { XHR_HEADERS } from '../../api/http.ts';
 import { DecodePool } from '../../workers/DecodePool.ts';
 import { PrefetchedBytes } from '../../workers/PrefetchedBytes.ts';
-
-/** The XHR marker keeps an expired session from popping up the browser's Basic-auth dialog. */
-const PAGE_REQUEST_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
 
 let shared: DecodePool | null = null;
 
@@ -12,6 +10,7 @@ let shared: DecodePool | null = null;
  * that worker's decoder; on the main thread only while no worker is up yet (a cold load).
  */
 export function sharedDecodePool(): DecodePool {
-  shared ??= new DecodePool({ headers: PAGE_REQUEST_HEADERS, prefetched: new PrefetchedBytes() });
+  // The API client's XHR marker: an expired session must not pop up the browser's Basic-auth dialog.
+  shared ??= new DecodePool({ headers: XHR_HEADERS, prefetched: new PrefetchedBytes() });
   return shared;
 }

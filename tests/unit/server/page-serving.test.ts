@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { ReusableBuffers, sizeClass } from '../../../server/media/reusable-buffers.ts';
-import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
+import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage, type PageSpec } from '../../fixtures/index.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
 import { addLibrary, basic, insertUser, rescan, startServer, type TestServer } from './helpers.ts';
 
@@ -27,6 +27,14 @@ const png = (color: [number, number, number]) => ({ width: 60, height: 90, color
 async function booksByName(s: TestServer): Promise<Map<string, BookDto>> {
   const page = await s.json<Page<BookDto>>('/api/v1/books?unpaged=true');
   return new Map(page.content.map((b) => [b.name, b]));
+}
+
+/** A library holding one CBZ (S/<fileName>) of `pages`, scanned: what was written, the library and the book's id. */
+async function libraryOfOneBook(s: TestServer, fileName: string, pages: PageSpec[]) {
+  const book = await createCbz(join(s.dir, 'library', 'S', fileName), pages);
+  const library = await addLibrary(s, join(s.dir, 'library'));
+  const id = (await booksByName(s)).get(book.name)!.id;
+  return { book, library, id };
 }
 
 describe('reusable buffers', () => {
@@ -73,10 +81,7 @@ describe('pages read whole', () => {
 
   it('streams instead when the budget of bytes held is spent, with the same bytes', async () => {
     server = await startServer({ archivePool: { wholeReadBytes: 1 } });
-    const root = join(server.dir, 'library');
-    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED), png(GREEN)]);
-    await addLibrary(server, root);
-    const id = (await booksByName(server)).get(book.name)!.id;
+    const { book, id } = await libraryOfOneBook(server, 'Book.cbz', [png(RED), png(GREEN)]);
     const response = await server.get(`/api/v1/books/${id}/pages/2`);
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.equals(book.pages[1]!.bytes)).toBe(true);
@@ -123,12 +128,9 @@ describe('pages read whole', () => {
 
   it('answers a damaged entry with its error code instead of bytes, and still serves the others', async () => {
     server = await startServer();
-    const root = join(server.dir, 'library');
     // Four pages: the scan's background work reads pages 1, 3 and 4 (poster, barcode search) and
     // remembers where their data starts; page 2 is read for the first time by the request below.
-    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED), png(GREEN), png(BLUE), png(YELLOW)]);
-    await addLibrary(server, root);
-    const id = (await booksByName(server)).get(book.name)!.id;
+    const { book, id } = await libraryOfOneBook(server, 'Book.cbz', [png(RED), png(GREEN), png(BLUE), png(YELLOW)]);
     // Break page 2's local header signature in place (same size, the listing stays readable).
     const bytes = await readFile(book.path);
     const at = bytes.indexOf(Buffer.from(book.pages[1]!.name)) - 30;
@@ -168,10 +170,7 @@ describe('pages read whole', () => {
 describe('the caller, remembered between requests', () => {
   it('loses a library, a role or a password at once: the next page or poster request is refused', async () => {
     server = await startServer();
-    const root = join(server.dir, 'library');
-    const book = await createCbz(join(root, 'S', 'Book.cbz'), [png(RED)]);
-    const library = await addLibrary(server, root);
-    const id = (await booksByName(server)).get(book.name)!.id;
+    const { library, id } = await libraryOfOneBook(server, 'Book.cbz', [png(RED)]);
     const userId = await insertUser(server, 'reader@example.org', 'pw', ['PAGE_STREAMING']);
     const reader = { authorization: basic('reader@example.org', 'pw') };
     const patch = async (body: object) => {
@@ -225,10 +224,7 @@ describe('the caller, remembered between requests', () => {
 describe('posters served from memory by their record', () => {
   it('looks the library and the selected poster up together, and follows the record when the selection changes', async () => {
     server = await startServer();
-    const root = join(server.dir, 'library');
-    const book = await createCbz(join(root, 'S', 'Red.cbz'), [png(RED)]);
-    const library = await addLibrary(server, root);
-    const id = (await booksByName(server)).get(book.name)!.id;
+    const { book, library, id } = await libraryOfOneBook(server, 'Red.cbz', [png(RED)]);
     const thumbnails = server.app.folio.repos.thumbnails;
     expect(thumbnails.findBookPoster('no-such-book')).toBeUndefined();
     // Drawn in the background after analysis, or on this first request: either way one is selected.
@@ -264,10 +260,7 @@ describe('posters served from memory by their record', () => {
 
   it('a poster drawn again is served at once, though the kept one is no longer checked on disk', async () => {
     server = await startServer();
-    const root = join(server.dir, 'library');
-    const book = await createCbz(join(root, 'S', 'Tall.cbz'), [{ width: 800, height: 1600, color: RED, format: 'png' }]);
-    await addLibrary(server, root);
-    const id = (await booksByName(server)).get(book.name)!.id;
+    const { id } = await libraryOfOneBook(server, 'Tall.cbz', [{ width: 800, height: 1600, color: RED, format: 'png' }]);
     const size = async () => {
       const response = await server!.get(`/api/v1/books/${id}/thumbnail`);
       expect(response.statusCode).toBe(200);
