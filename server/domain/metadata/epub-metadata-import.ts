@@ -3,6 +3,7 @@ import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { EpubMetadata, OpfPackage } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
+import { bookArchive } from '../book-archive.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
 
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
@@ -21,7 +22,7 @@ export async function importEpubMetadata(ctx: FolioContext, bookId: string, know
   if ((known?.media ?? ctx.repos.media.findByBookId(bookId))?.mediaType !== EPUB_MEDIA_TYPE) return false;
   let pkg: OpfPackage;
   try {
-    pkg = await readPackage(await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`));
+    pkg = await readPackage(await bookArchive(ctx, book));
   } catch (error) {
     ctx.log(`cannot read the EPUB package of ${book.url}`, error);
     return false;

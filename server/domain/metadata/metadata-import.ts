@@ -1,4 +1,5 @@
 import type { FolioContext } from '../context.ts';
+import { bookArchive } from '../book-archive.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import { newId } from '../../db/ids.ts';
 import { collectPrefix } from '../../media/book-reader.ts';
@@ -26,7 +27,7 @@ export async function importComicInfo(ctx: FolioContext, bookId: string, known?:
   if (!entry) return false;
   let patch: ComicInfoPatch | null;
   try {
-    const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+    const archive = await bookArchive(ctx, book);
     const bytes = await collectPrefix(await archive.openEntry(entry.fileName), MAX_COMICINFO_BYTES);
     patch = parseComicInfo(bytes.toString('utf8'));
   } catch (error) {

@@ -4,6 +4,7 @@ import { MediaError } from '../../media/book-reader.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { PooledBook, WholeEntry } from '../../media/archive-pool.ts';
 import type { FolioContext } from '../context.ts';
+import { bookArchive } from '../book-archive.ts';
 import { type PageRenderOptions, renderedPage } from './rendered-pages.ts';
 
 export interface PageContent {
@@ -29,11 +30,6 @@ export async function openBookPage(
   const page = ctx.repos.media.findPage(bookId, number);
   if (!book || !page) return undefined;
   return openFrom(ctx, book, page, await bookArchive(ctx, book), options);
-}
-
-/** The book's open archive, shared through the archive pool under the book file's version. */
-export function bookArchive(ctx: FolioContext, book: Book): Promise<PooledBook> {
-  return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
 }
 
 async function openFrom(ctx: FolioContext, book: Book, page: MediaPage, archive: PooledBook, options: PageRenderOptions): Promise<PageContent> {

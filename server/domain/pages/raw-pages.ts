@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
 import type { FolioContext } from '../context.ts';
+import { bookArchive } from '../book-archive.ts';
 import { openBookPage } from './page-content.ts';
 
 export interface RawPage {
@@ -19,7 +20,7 @@ export interface RawPage {
 export async function openRawPage(ctx: FolioContext, book: Book, number: number): Promise<RawPage | undefined> {
   const page = ctx.repos.media.findPage(book.id, number);
   if (!page) return undefined;
-  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+  const archive = await bookArchive(ctx, book);
   if (archive.rawPage) {
     const raw = await archive.rawPage(page.fileName);
     return { extension: '.pdf', mediaType: raw.mediaType, size: raw.bytes.length, body: raw.bytes };

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FolioContext } from '../context.ts';
+import { bookArchive } from '../book-archive.ts';
 
 /**
  * The cover image a book declares outside its pages (an EPUB's OPF cover), if its format has one.
@@ -8,6 +9,6 @@ import type { FolioContext } from '../context.ts';
 export async function openBookCover(ctx: FolioContext, bookId: string): Promise<Readable | undefined> {
   const book = ctx.repos.books.findById(bookId);
   if (!book) return undefined;
-  const archive = await ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
+  const archive = await bookArchive(ctx, book);
   return archive.cover ? archive.cover() : undefined;
 }

@@ -6,6 +6,7 @@ import { type EpubNavigation, readNavigation } from '../../media/epub-navigation
 import type { OpfPackage } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
+import { bookArchive } from '../book-archive.ts';
 import { PublicationCache } from './publication-cache.ts';
 
 /** Text EPUBs get one position per this many bytes of a spine document (as analysis counts pages). */
@@ -36,17 +37,12 @@ export interface EpubPublication {
   positions: EpubPosition[];
 }
 
-/** The open archive of a book, shared through the archive pool. */
-export function openArchive(ctx: FolioContext, book: Book): Promise<OpenedBook> {
-  return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`);
-}
-
 /**
  * One entry of a book's archive by its exact name (an EPUB resource), with its size; undefined
  * when the archive has no such file. The name is only looked up inside the archive.
  */
 export async function openBookEntry(ctx: FolioContext, book: Book, name: string): Promise<{ stream: Readable; size: number } | undefined> {
-  const archive = await openArchive(ctx, book);
+  const archive = await bookArchive(ctx, book);
   const entry = archive.entries().find((e) => e.name === name && !e.isDirectory);
   if (!entry) return undefined;
   return { stream: await archive.openEntry(name), size: entry.uncompressedSize };
@@ -81,7 +77,7 @@ function weightOf(publication: EpubPublication): number {
 }
 
 async function readPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
-  const archive = await openArchive(ctx, book);
+  const archive = await bookArchive(ctx, book);
   const pkg = await packageOf(archive);
   const sizes = new Map(archive.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
   const linear = pkg.spine.filter((item) => item.linear);
