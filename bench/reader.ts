@@ -253,10 +253,50 @@ async function recordFirstPaint(context: BrowserContext): Promise<void> {
   });
 }
 
+/**
+ * What each page said (console, failed requests, crashes, workers), kept so that a step that never ends
+ * can say where the page was: the bench has met a cold load that never painted, on an idle machine.
+ */
+const pageEvents = new WeakMap<Page, string[]>();
+function recordPageEvents(page: Page): void {
+  const events: string[] = [];
+  pageEvents.set(page, events);
+  const note = (line: string) => {
+    events.push(`${performance.now().toFixed(0)} ms ${line}`);
+    if (events.length > 400) events.shift();
+  };
+  page.on('console', (message) => note(`console.${message.type()}: ${message.text()}`));
+  page.on('requestfailed', (request) => note(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfinished', (request) => note(`request done: ${request.url()}`));
+  page.on('crash', () => note('renderer crashed'));
+  page.on('worker', (worker) => note(`worker started: ${worker.url()}`));
+}
+
+/** A step of a page that has a deadline; past it, the page's recorded events are printed before the error. */
+async function withinDeadline<T>(page: Page, step: string, work: Promise<T>, milliseconds = 60_000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step}: no answer in ${milliseconds} ms`)), milliseconds);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } catch (error) {
+    console.error(`${step} failed; the page's events:\n  ${(pageEvents.get(page) ?? []).join('\n  ')}`);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const firstPaint = (page: Page) =>
-  page
-    .waitForFunction(() => (window as unknown as { folioFirstPaint: number | null }).folioFirstPaint, undefined, { timeout: 60_000 })
-    .then((handle) => handle.jsonValue() as Promise<number>);
+  withinDeadline(
+    page,
+    'first paint',
+    page
+      .waitForFunction(() => (window as unknown as { folioFirstPaint: number | null }).folioFirstPaint, undefined, { timeout: 60_000 })
+      .then((handle) => handle.jsonValue() as Promise<number>),
+    65_000,
+  );
 
 /** A JS heap reading after a forced garbage collection, through the Chrome DevTools Protocol. */
 async function heapAfterGc(page: Page): Promise<number> {
@@ -382,6 +422,7 @@ export async function runReaderBench(): Promise<void> {
       await recordFirstPaint(context);
       const page = await context.newPage();
       page.on('pageerror', (error) => console.error('page error:', error));
+      recordPageEvents(page);
       if (RTT_MS > 0) {
         // Every request of the page (its workers' included) a round trip away, as from another machine.
         const cdp = await context.newCDPSession(page);
@@ -518,14 +559,14 @@ export async function runReaderBench(): Promise<void> {
         watching.inApp = watchRequests(page, book.id, 1);
       });
       await inApp.waitForTimeout(1500);
-      const start = await inApp.evaluate((path) => {
+      const start = await withinDeadline(inApp, 'navigating to the reader', inApp.evaluate((path) => {
         const state = window as unknown as { folioFirstPaint: number | null };
         state.folioFirstPaint = null;
         const begun = performance.now();
         history.pushState(null, '', path);
         window.dispatchEvent(new PopStateEvent('popstate'));
         return begun;
-      }, readerPath(book.id));
+      }, readerPath(book.id)));
       const inAppPainted = await firstPaint(inApp);
       firstPage.inApp.push(inAppPainted - start);
       if (watching.inApp) inAppWaterfalls.push(await watching.inApp.finish(inAppPainted, start));
