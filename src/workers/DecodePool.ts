@@ -98,6 +98,8 @@ interface Slot {
   running: Set<Job>;
   /** Its script has run and it answers: a download given to it starts at once. */
   ready: boolean;
+  /** Settles when it answers (or fails to start). */
+  started: Promise<void>;
 }
 
 export function defaultPoolSize(): number {
@@ -341,6 +343,19 @@ export class DecodePool {
     while (!this.#terminated && this.#slots.length < this.size) this.#addSlot();
   }
 
+  /**
+   * Resolves once a worker answers (starting the pool if none is), so that a download meant for a
+   * worker (fetchAhead) goes to one instead of through the main thread. Rejects if none could start.
+   */
+  whenReady(): Promise<void> {
+    if (this.#terminated) return Promise.reject(new Error('The decode pool was terminated'));
+    if (this.#slots.some((slot) => slot.ready)) return Promise.resolve();
+    this.warmUp();
+    return Promise.any(this.#slots.map((slot) => slot.started)).catch((error: unknown) => {
+      throw new Error('No decode worker started', { cause: error });
+    });
+  }
+
   terminate(): void {
     this.#terminated = true;
     for (const job of this.#queue) this.#settle(job, () => job.reject(new Error('The decode pool was terminated')));
@@ -383,18 +398,21 @@ export class DecodePool {
 
   #addSlot(): Slot {
     const worker = this.#createWorker();
-    const slot: Slot = { worker, remote: Comlink.wrap<DecodeWorkerApi>(worker), running: new Set(), ready: false };
-    slot.remote.ready().then(
-      () => {
-        slot.ready = true;
-        // For the benchmark's waterfall and the tests: from here on, pages fetched ahead are a worker's.
-        if (typeof performance?.mark === 'function') performance.mark(WORKER_READY_MARK);
-      },
-      (error: unknown) => console.warn('A decode worker did not start', error),
-    );
+    const remote = Comlink.wrap<DecodeWorkerApi>(worker);
+    // A worker whose script fails never answers: its error settles `started` instead.
+    let failedToStart!: (error: Error) => void;
+    const failure = new Promise<never>((_, reject) => (failedToStart = reject));
+    const started = Promise.race([remote.ready(), failure]).then(() => {
+      slot.ready = true;
+      // For the benchmark's waterfall and the tests: from here on, pages fetched ahead are a worker's.
+      if (typeof performance?.mark === 'function') performance.mark(WORKER_READY_MARK);
+    });
+    const slot: Slot = { worker, remote, running: new Set(), ready: false, started };
+    started.catch((error: unknown) => console.warn('A decode worker did not start', error));
     worker.addEventListener('error', (event) => {
       // Handled here: the jobs fail with this message, so the browser need not report it again.
       event.preventDefault();
+      failedToStart(new Error(event.message || 'The decode worker failed'));
       this.#workerFailed(slot, event.message || 'The decode worker failed');
     });
     this.#slots.push(slot);

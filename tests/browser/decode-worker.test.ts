@@ -180,6 +180,39 @@ describe('DecodePool with real workers', () => {
     expect((failure as PageDecodeError).reason).toBe('network');
   });
 
+  it('whenReady starts the pool and resolves once a worker answers: a page fetched ahead then is that worker\'s download', async () => {
+    const prefetched = new PrefetchedBytes();
+    const one = new DecodePool({ size: 1, prefetched });
+    try {
+      await one.whenReady();
+      expect(one.workers).toBe(1);
+      const url = await solidPng(40, 60, [30, 60, 200]);
+      one.fetchAhead(url);
+      // Not through the main thread, as it would be while no worker is up.
+      expect(prefetched.has(url)).toBe(false);
+      const { bitmap } = await one.decode({ url, size: { width: 20, height: 30 } });
+      bitmap.close();
+      const decodes = performance.getEntriesByName(DECODE_MEASURE).map((entry) => (entry as PerformanceMeasure).detail as { url: string; fetchedAhead: boolean });
+      expect(decodes.filter((detail) => detail.url === url)).toEqual([expect.objectContaining({ fetchedAhead: true })]);
+    } finally {
+      one.terminate();
+    }
+  });
+
+  it('whenReady rejects when no worker can start, instead of waiting for ever', async () => {
+    const broken = new DecodePool({
+      size: 2,
+      createWorker: () => new Worker(URL.createObjectURL(new Blob(['throw new Error("script failed");'], { type: 'text/javascript' }))),
+    });
+    try {
+      const failure = await broken.whenReady().catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error).message).toBe('No decode worker started');
+    } finally {
+      broken.terminate();
+    }
+  });
+
   it('a worker that crashes fails its jobs instead of leaving them hanging, and is replaced', async () => {
     let created = 0;
     const crashing = new DecodePool({

@@ -255,6 +255,12 @@ test('from the book page: the reader code and decode workers load while it is sh
   const events: string[] = [];
   p.on('request', (request) => events.push(`start ${new URL(request.url()).pathname}`));
   p.on('requestfinished', (request) => events.push(`end ${new URL(request.url()).pathname}`));
+  const pagePath = `/api/v1/books/${book.id}/pages/1`;
+  let pageAsked!: () => void;
+  const pageAskedPromise = new Promise<void>((resolve) => (pageAsked = resolve));
+  p.on('request', (request) => {
+    if (new URL(request.url()).pathname === pagePath) pageAsked();
+  });
   await p.goto(`${folio.url}/book/${book.id}`);
   // Once the screen is idle: the reader's chunk and the decode workers' script, before any click.
   await expect.poll(() => events.some((event) => /^end \/assets\/ReaderScreen-[^/]*\.js$/.test(event))).toBe(true);
@@ -262,13 +268,8 @@ test('from the book page: the reader code and decode workers load while it is sh
 
   // The reader's fresh copy of the book is held back until page 1 has been asked for (at most 15 s):
   // a reader that asked for the page only once the book came back never asks for it while it is held.
-  const pagePath = `/api/v1/books/${book.id}/pages/1`;
-  let pageAsked!: () => void;
-  const pageAskedPromise = new Promise<void>((resolve) => (pageAsked = resolve));
+  // (The book's screen downloads it ahead once a worker is up, so it is usually asked before the click.)
   let pageAskedWhileBookHeld: boolean | undefined;
-  p.on('request', (request) => {
-    if (new URL(request.url()).pathname === pagePath) pageAsked();
-  });
   await p.route((url) => url.pathname === `/api/v1/books/${book.id}`, async (route) => {
     const asked = await Promise.race([pageAskedPromise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000))]);
     pageAskedWhileBookHeld ??= asked;
@@ -280,8 +281,8 @@ test('from the book page: the reader code and decode workers load while it is sh
   await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
   expect(isClose(await sampleColour(canvas), YELLOW)).toBe(true);
   const afterClick = events.slice(clickedAt);
-  // The page the book opens at is asked beside the reader's fresh copy of the book, not after it came back …
-  expect(afterClick).toContain(`start ${pagePath}`);
+  // The page the book opens at is asked ahead or beside the reader's fresh copy of the book, not after it came back …
+  expect(events).toContain(`start ${pagePath}`);
   expect(pageAskedWhileBookHeld).toBe(true);
   // … and the workers already running decode it: no worker script is loaded again.
   expect(afterClick.filter((event) => /decode\.worker/.test(event))).toEqual([]);
@@ -311,6 +312,46 @@ test('from the book page: the start page is fetched once and decoded once, and i
   // The one download was a decode worker's: the bytes went to its decoder without the main thread
   // (on a cold load, before any worker is up, the main thread fetches them).
   expect(await mainThreadRequests(p, pagePath)).toBe(0);
+});
+
+test('on the book page, a decode worker downloads the page the book opens at before any click; reading then fetches it no more', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const request = p.context().request;
+  // In progress at page 2 of 3: the page downloaded ahead is the one the book opens at.
+  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
+  try {
+    const pagePath = `/api/v1/books/${book.id}/pages/2`;
+    const fetched = requestsTo(p, pagePath);
+    await p.goto(`${folio.url}/book/${book.id}`);
+    await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1);
+    expect(new URL(p.url()).pathname).toBe(`/book/${book.id}`);
+    // A worker's download, not the main thread's: the decode will run where the bytes are.
+    expect(await mainThreadRequests(p, pagePath)).toBe(0);
+
+    await p.getByRole('link', { name: 'Read', exact: true }).click();
+    const canvas = p.getByTestId('reader-canvas');
+    await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
+    expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+    expect(fetched).toHaveLength(1);
+    expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
+  } finally {
+    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
+  }
+});
+
+test('pointing at Read starts decoding the page the book opens at; the click takes that decode over', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 02');
+  await p.goto(`${folio.url}/book/${book.id}`);
+  await expect.poll(() => p.evaluate(() => performance.getEntriesByName('folio:decode-worker-ready').length)).toBeGreaterThan(0);
+  await p.getByRole('link', { name: 'Read', exact: true }).hover();
+  await expect.poll(async () => (await pageDecodes(p, book.id, 1)).length, { timeout: 15_000 }).toBe(1);
+  expect(new URL(p.url()).pathname).toBe(`/book/${book.id}`);
+
+  await p.getByRole('link', { name: 'Read', exact: true }).click();
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
+  expect(isClose(await sampleColour(canvas), YELLOW)).toBe(true);
+  expect(await pageDecodes(p, book.id, 1)).toHaveLength(1);
 });
 
 test('cold open at the saved page: that page is fetched once and decoded once, and its decode does not wait for the reader\'s view', async ({ page: p }) => {

@@ -1,9 +1,9 @@
 import type { BookDto } from '../../api/types.ts';
 import { lazyScreen } from '../routing/lazyScreen.tsx';
-import { showingBook } from './bookLoader.ts';
+import { fetchOpeningPageAhead, showingBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
-import { loadReaderModule } from './readerStart.ts';
+import { loadReaderModule, openBook } from './readerStart.ts';
 
 /**
  * The reader's lazy screen, and getting it ready from a book's screen ahead of the click (the chunk
@@ -15,6 +15,16 @@ import { loadReaderModule } from './readerStart.ts';
 export const ReaderScreen = lazyScreen(() => loadReaderModule().then((m) => m.ReaderScreen));
 
 export { openBook, openBookFromAddress } from './readerStart.ts';
+
+/**
+ * The pointer is on the way into the reader (over its link, or pressing it) or the keyboard is on
+ * its link: the book starts opening now — its descriptions, and the decode of the page it opens at —
+ * which the click a moment later takes over instead of starting. Hovering away costs one page's
+ * decode, freed after half a minute; nothing is done on speculation under Save-Data.
+ */
+export function aboutToRead(bookId: string): void {
+  if (!savingData()) openBook(bookId, null);
+}
 
 /** Through the lazy screen, so that the reader renders at once when opened (no loading step). */
 function loadReaderCode(): void {
@@ -34,22 +44,39 @@ function whenIdle(work: () => void): () => void {
   return () => clearTimeout(handle);
 }
 
+/** The user asked the browser to spare data (Save-Data): nothing is downloaded on speculation. */
+function savingData(): boolean {
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection;
+  return connection?.saveData === true;
+}
+
 /**
- * A book's screen shows a book that can be read: once the screen is idle, load the reader's code and
- * start (and warm) the decode workers, so that opening it waits for neither; and the book is kept,
- * so the page it opens at is asked for the moment the reader opens, beside the fresh copy of the
- * book the reader loads. Text EPUBs have their own reader and no pages to decode. Returns the
- * call that undoes it, for when the screen goes or shows another copy.
+ * A book's screen shows a book that can be read: once the screen is idle, load the reader's code,
+ * start the decode workers and have one of them download the page the book opens at, so that
+ * opening it waits for none of these, only for that page's decode; and the book is kept, so the
+ * reader asks for that page the moment it opens, beside the fresh copy of the book it loads. Text
+ * EPUBs have their own reader and no pages to decode. Returns the call that undoes it, for when the
+ * screen goes or shows another copy.
  */
 export function prepareReaderFor(book: BookDto): () => void {
   const forget = showingBook(book);
+  let gone = false;
   const cancel = isTextEpub(book)
     ? null
     : whenIdle(() => {
         loadReaderCode();
-        sharedDecodePool().warmUp();
+        const pool = sharedDecodePool();
+        pool.warmUp();
+        if (savingData()) return;
+        pool.whenReady().then(
+          () => {
+            if (!gone) fetchOpeningPageAhead(book);
+          },
+          (error: unknown) => console.warn(`The opening page of book ${book.id} was not downloaded ahead`, error),
+        );
       });
   return () => {
+    gone = true;
     forget();
     cancel?.();
   };

@@ -20,7 +20,7 @@ import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useRefreshWhile } from '../hooks/useRefreshWhile.ts';
 import { t } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
-import { prepareReaderFor } from '../reader/readerLaunch.ts';
+import { aboutToRead, prepareReaderFor } from '../reader/readerLaunch.ts';
 import * as styles from './screens.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
 
@@ -70,6 +70,11 @@ export function BookScreen({ bookId }: { bookId: string }) {
   // ready while the screen is looked at.
   const readable = data?.media.status === 'READY' && !data.deleted ? data : null;
   useEffect(() => (readable ? prepareReaderFor(readable) : undefined), [readable]);
+  const readIntent = {
+    onPointerEnter: () => aboutToRead(bookId),
+    onPointerDown: () => aboutToRead(bookId),
+    onFocus: () => aboutToRead(bookId),
+  };
 
   async function markRead(read: boolean) {
     if (!data) return;
@@ -120,11 +125,11 @@ export function BookScreen({ bookId }: { bookId: string }) {
         <div className={styles.actionsRow}>
           {ready && (
             <>
-              <Link href={`/book/${data.id}/read`} className={buttons.primary}>
+              <Link href={`/book/${data.id}/read`} className={buttons.primary} {...readIntent}>
                 <BookOpen aria-hidden="true" size={18} />
                 {t('book.read')}
               </Link>
-              <Link href={`/book/${data.id}/read?incognito=true`} className={buttons.secondary}>
+              <Link href={`/book/${data.id}/read?incognito=true`} className={buttons.secondary} {...readIntent}>
                 <EyeOff aria-hidden="true" size={18} />
                 {t('book.read_incognito')}
               </Link>
