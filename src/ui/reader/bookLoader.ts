@@ -28,14 +28,6 @@ function prefetchStartPage(bookId: string, page: number, book?: BookDto): void {
   sharedDecodePool().fetchAhead(pageUrl(bookId, page, undefined, book && pageVersion(book)));
 }
 
-/**
- * The page `book` opens at (its progress, else page 1), downloaded ahead while its screen is looked
- * at: opening it then waits for the decode only. Kept by the decode pool for a minute.
- */
-export function fetchOpeningPageAhead(book: BookDto): void {
-  prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, null), book);
-}
-
 /** The book a book's screen shows (see showingBook). */
 let shown: BookDto | null = null;
 

@@ -1,6 +1,6 @@
 import type { BookDto } from '../../api/types.ts';
 import { lazyScreen } from '../routing/lazyScreen.tsx';
-import { fetchOpeningPageAhead, showingBook } from './bookLoader.ts';
+import { prefetchBook, showingBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { loadReaderModule, openBook } from './readerStart.ts';
@@ -52,11 +52,11 @@ function savingData(): boolean {
 
 /**
  * A book's screen shows a book that can be read: once the screen is idle, load the reader's code,
- * start the decode workers and have one of them download the page the book opens at, so that
- * opening it waits for none of these, only for that page's decode; and the book is kept, so the
- * reader asks for that page the moment it opens, beside the fresh copy of the book it loads. Text
- * EPUBs have their own reader and no pages to decode. Returns the call that undoes it, for when the
- * screen goes or shows another copy.
+ * start the decode workers, then fetch what the reader opens with — the book's descriptions, and
+ * the page it opens at, downloaded by a worker — so that opening it (or pointing at Read, see
+ * aboutToRead) waits only for that page's decode. The book is kept too, so a reader opened before
+ * all that is done asks for the page the moment it opens. Text EPUBs have their own reader and no
+ * pages to decode. Returns the call that undoes it, for when the screen goes or shows another copy.
  */
 export function prepareReaderFor(book: BookDto): () => void {
   const forget = showingBook(book);
@@ -70,9 +70,10 @@ export function prepareReaderFor(book: BookDto): () => void {
         if (savingData()) return;
         pool.whenReady().then(
           () => {
-            if (!gone) fetchOpeningPageAhead(book);
+            // Kept a minute; the reader takes it (see loadBook) or fetches afresh after that.
+            if (!gone) prefetchBook(book.id, null);
           },
-          (error: unknown) => console.warn(`The opening page of book ${book.id} was not downloaded ahead`, error),
+          (error: unknown) => console.warn(`Book ${book.id} was not fetched ahead of the reader`, error),
         );
       });
   return () => {
