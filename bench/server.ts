@@ -21,7 +21,7 @@ import { generateLibrary } from './lib/generate-library.ts';
 import { startNginx } from './lib/nginx.ts';
 import { haveWrk, wrk } from './lib/wrk.ts';
 import { median, percentile, round } from './lib/stats.ts';
-import { waitUntil, withTimeLimit } from './lib/wait.ts';
+import { waitUntil, waitUntilTimed, withTimeLimit } from './lib/wait.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const BOOKS = Number(process.env.BENCH_BOOKS ?? (QUICK ? 30 : 2000));
@@ -124,7 +124,7 @@ async function timeScan(root: string, expectedBooks: number): Promise<{ ready: n
       method: 'POST',
       body: JSON.stringify({ name: 'Bench', root, ...(JSON.parse(process.env.BENCH_LIBRARY ?? '{}') as object) }),
     });
-    await waitUntil('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= expectedBooks, 100);
+    await waitUntilTimed('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= expectedBooks, started);
     const readyAt = performance.now();
     const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
     queue.close();
