@@ -5,6 +5,7 @@ import type { Media, MediaFile, MediaPage } from '../../db/media-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { removeGeneratedThumbnails } from '../posters/book-thumbnails.ts';
 import { refreshBookMetadata } from '../metadata/metadata-refresh.ts';
+import type { SeriesJsonReads } from '../metadata/series-json-reads.ts';
 import { detectWebtoonSeries } from './webtoon-detection.ts';
 
 /**
@@ -17,9 +18,10 @@ export type AnalysisOutcome = 'ready' | 'recorded' | 'deferred' | 'skipped';
  * Analyses one book file and records the outcome. Failures of the file become media status ERROR
  * with a Komga error code in `comment`; they never throw, so one broken file cannot stop a
  * library. Failures of the server (out of descriptors, no free archive handle, a time limit) are
- * not the book's fault: nothing is recorded and the caller retries later ('deferred').
+ * not the book's fault: nothing is recorded and the caller retries later ('deferred'). The analyses
+ * a scan queued share its `seriesJson` (series.json read once per folder).
  */
-export async function analyseBook(ctx: FolioContext, bookId: string): Promise<AnalysisOutcome> {
+export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?: SeriesJsonReads): Promise<AnalysisOutcome> {
   const book = ctx.repos.books.findById(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
   if (!book || !media || book.deletedDate !== null) return 'skipped';
@@ -75,7 +77,7 @@ export async function analyseBook(ctx: FolioContext, bookId: string): Promise<An
   ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
   if (next.status === 'READY') {
-    await refreshBookMetadata(ctx, bookId, { barcode: false, known: { book: current, media: next, files } });
+    await refreshBookMetadata(ctx, bookId, { barcode: false, known: { book: current, media: next, files }, seriesJson });
     detectWebtoonSeries(ctx, book.seriesId, pages);
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });

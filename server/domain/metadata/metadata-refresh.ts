@@ -5,18 +5,20 @@ import { importEpubMetadata } from './epub-metadata-import.ts';
 import { importComicInfo } from './metadata-import.ts';
 import { importMylarSeries } from './mylar-import.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
+import type { SeriesJsonReads } from './series-json-reads.ts';
 
 /**
  * Every automatic metadata source of a book, in a fixed order (ComicInfo, EPUB package, barcode
  * ISBN), each gated by its library option and each leaving locked fields alone; then the series
  * source (Mylar series.json). Runs after analysis and on a metadata refresh. Analysis leaves the
  * barcode out (`barcode: false`): decoding pages to look for one costs far more than analysis
- * itself, so it runs later as a low-priority task and books become readable first.
+ * itself, so it runs later as a low-priority task and books become readable first. The analyses
+ * of a scan share the scan's `seriesJson`, so that each folder's file is read once.
  */
 export async function refreshBookMetadata(
   ctx: FolioContext,
   bookId: string,
-  options: { barcode?: boolean; known?: AnalysedBook } = {},
+  options: { barcode?: boolean; known?: AnalysedBook; seriesJson?: SeriesJsonReads } = {},
 ): Promise<void> {
   const { known } = options;
   await importComicInfo(ctx, bookId, known);
@@ -25,13 +27,13 @@ export async function refreshBookMetadata(
   const book = known?.book ?? ctx.repos.books.findById(bookId);
   if (!book) return;
   if (fromEpub) refreshSeriesAggregation(ctx, book.seriesId, Date.now());
-  await importMylarSeries(ctx, book.seriesId);
+  await importMylarSeries(ctx, book.seriesId, options.seriesJson);
 }
 
 /** Series sources for every live series of a library (after a scan: series.json may be new). */
-export async function refreshLibrarySeriesMetadata(ctx: FolioContext, libraryId: string): Promise<void> {
+export async function refreshLibrarySeriesMetadata(ctx: FolioContext, libraryId: string, seriesJson: SeriesJsonReads): Promise<void> {
   if (!ctx.repos.libraries.findById(libraryId)?.importMylarSeries) return;
   for (const series of ctx.repos.series.findByLibrary(libraryId)) {
-    if (series.deletedDate === null) await importMylarSeries(ctx, series.id);
+    if (series.deletedDate === null) await importMylarSeries(ctx, series.id, seriesJson);
   }
 }

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { FolioContext } from '../context.ts';
-import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+import { SeriesJsonReads } from './series-json-reads.ts';
 
 /** Mylar3 writes this file into each series folder it manages. */
 export const MYLAR_FILE = 'series.json';
-const MAX_BYTES = 1024 * 1024;
 
 /** The part of Mylar's series.json the series metadata takes (other fields are ignored). */
 export interface MylarSeries {
@@ -83,22 +81,15 @@ export function applyMylar(meta: SeriesMetadata, mylar: MylarSeries, appendVolum
 /**
  * Library option importMylarSeries: a Mylar `series.json` in the series folder fills the series
  * metadata (title, publisher, summary, status, age rating, total book count, ComicVine link).
- * Returns true when the series metadata changed.
+ * Returns true when the series metadata changed. A scan passes its `seriesJson`, so that its
+ * analyses do not read the file once per book.
  */
-export async function importMylarSeries(ctx: FolioContext, seriesId: string): Promise<boolean> {
+export async function importMylarSeries(ctx: FolioContext, seriesId: string, seriesJson = new SeriesJsonReads()): Promise<boolean> {
   const series = ctx.repos.series.findById(seriesId);
   const library = series && ctx.repos.libraries.findById(series.libraryId);
   if (!series || !library?.importMylarSeries || series.oneshot || series.deletedDate !== null) return false;
-  let text: string;
-  try {
-    const bytes = await readFile(join(series.url, MYLAR_FILE));
-    if (bytes.length > MAX_BYTES) return false;
-    text = bytes.toString('utf8');
-  } catch (error) {
-    // No series.json in this folder: nothing to import.
-    rethrowUnless(error, isUnusablePath);
-    return false;
-  }
+  const text = await seriesJson.read(join(series.url, MYLAR_FILE));
+  if (text === null) return false;
   const mylar = parseMylarSeries(text);
   if (!mylar) {
     ctx.log(`${join(series.url, MYLAR_FILE)} is not a Mylar series document`);

@@ -5,6 +5,7 @@ import { bookThumbnail } from '../posters/book-thumbnails.ts';
 import { hashBookFile } from '../hashing/file-hash.ts';
 import { importBarcodeIsbn } from '../metadata/barcode-isbn.ts';
 import { refreshBookMetadata, refreshLibrarySeriesMetadata } from '../metadata/metadata-refresh.ts';
+import { SeriesJsonReads } from '../metadata/series-json-reads.ts';
 import { submitPageHashMaintenance, submitPageHashing } from '../hashing/page-hashing.ts';
 import { scanLibrary } from '../library/scanner.ts';
 import { emptyTrash } from '../library/trash.ts';
@@ -29,11 +30,13 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
         if (retry !== null) setTimeout(() => submitLibraryScan(ctx, libraryId, deep, attempt + 1), retry).unref();
         throw error;
       }
-      await refreshLibrarySeriesMetadata(ctx, libraryId);
+      // Each folder's series.json read once for the scan and the analyses it queues.
+      const seriesJson = new SeriesJsonReads();
+      await refreshLibrarySeriesMetadata(ctx, libraryId, seriesJson);
       const ids = deep ? liveBookIds(ctx, libraryId) : toAnalyse;
       // One commit for the stored rows of thousands of queued analyses, not one each.
       ctx.db.transaction(() => {
-        for (const bookId of ids) submitBookAnalysis(ctx, bookId);
+        for (const bookId of ids) submitBookAnalysis(ctx, bookId, 0, seriesJson);
       })();
       const analysed = new Set(ids);
       for (const bookId of booksAwaitingFileOptions(ctx, libraryId)) {
@@ -55,17 +58,18 @@ const MAX_RETRIES = 12;
 const SCAN_RETRY_BASE_MS = 1_000;
 const MAX_SCAN_RETRIES = 5;
 
-export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0): void {
+/** `seriesJson`: the series.json files of the scan that queued the analysis, read once per folder. */
+export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0, seriesJson?: SeriesJsonReads): void {
   ctx.tasks.submit(
     'AnalyzeBook',
     `AnalyzeBook:${bookId}`,
     async () => {
-      const outcome = await analyseBook(ctx, bookId);
+      const outcome = await analyseBook(ctx, bookId, seriesJson);
       if (outcome === 'deferred') {
         // The book keeps its status meanwhile; after the last attempt the next scan picks it up.
         if (attempt < MAX_RETRIES) {
           const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt);
-          setTimeout(() => submitBookAnalysis(ctx, bookId, attempt + 1), delay).unref();
+          setTimeout(() => submitBookAnalysis(ctx, bookId, attempt + 1, seriesJson), delay).unref();
         }
         return;
       }

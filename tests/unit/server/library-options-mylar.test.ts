@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { promises as fsPromises } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
@@ -87,5 +90,64 @@ describe('importMylarSeries', () => {
     expect((await send('POST', '/api/v1/libraries', { name: 'C', root, importMylarSeries: false })).statusCode).toBe(200);
     await server.app.folio.tasks.idle();
     expect((await seriesNamed('Saga (2012)')).metadata).toMatchObject({ title: 'Saga (2012)', publisher: '', totalBookCount: null });
+  });
+
+  it('reads each folder\'s series.json once per scan, not once per book', async () => {
+    // Three series of four books each, every folder with its series.json, the one of 'Other' too.
+    for (const folder of ['Saga (2012)', 'Other', 'Third']) {
+      for (let number = 2; number <= 4; number++) {
+        await createCbz(join(root, folder, `${folder} 00${number}.cbz`), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+      }
+    }
+    await createCbz(join(root, 'Third', 'Third 001.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+    await writeFile(join(root, 'Other', 'series.json'), mylarJson({ name: 'Other name' }));
+    await writeFile(join(root, 'Third', 'series.json'), mylarJson({ name: 'Third name' }));
+    // The real readFile, counted: module exports of node's own modules follow their objects once synced.
+    const readFile = vi.spyOn(fsPromises, 'readFile');
+    syncBuiltinESMExports();
+    const seriesJsonReads = () => readFile.mock.calls.map(([path]) => String(path)).filter((path) => path.endsWith('series.json')).sort();
+    try {
+      const library = await addLibrary(server, root);
+      const everyFolderOnce = ['Other', 'Saga (2012)', 'Third'].map((folder) => join(root, folder, 'series.json'));
+      expect(seriesJsonReads()).toEqual(everyFolderOnce);
+      expect((await allSeries()).map((s) => s.metadata.title).sort()).toEqual(['Other name', 'Saga', 'Third name']);
+      // A later scan reads them again (they may have changed), once each.
+      readFile.mockClear();
+      await createCbz(join(root, 'Third', 'Third 005.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+      await rescan(server, library.id);
+      expect(seriesJsonReads()).toEqual(everyFolderOnce);
+    } finally {
+      readFile.mockRestore();
+      syncBuiltinESMExports();
+    }
+  });
+
+  it('reads series.json again for the scan\'s analyses when it changed after the scan read it', async () => {
+    const tasks = server.app.folio.tasks;
+    tasks.setWorkers(1);
+    // The scan runs first; a held task then keeps its analyses waiting while the file changes.
+    let openGate!: () => void;
+    tasks.submit('ScanLibrary', 'gate', () => new Promise<void>((resolve) => (openGate = resolve)), 100);
+    const created = send('POST', '/api/v1/libraries', { name: 'C', root });
+    let release!: () => void;
+    const held = new Promise<void>((started) => {
+      tasks.submit('ScanLibrary', 'hold', () => new Promise<void>((resolve) => ((release = resolve), started())), 6);
+    });
+    expect((await created).statusCode).toBe(200);
+    openGate();
+    await held;
+    expect((await seriesNamed('Saga (2012)')).metadata.title).toBe('Saga');
+    await writeFile(join(root, 'Saga (2012)', 'series.json'), mylarJson({ name: 'Saga, as edited' }));
+    release();
+    await tasks.idle();
+    expect((await seriesNamed('Saga (2012)')).metadata.title).toBe('Saga, as edited');
+  });
+
+  it('passes over a series.json that is no regular file (a pipe would block its read forever)', async () => {
+    execFileSync('mkfifo', [join(root, 'Other', 'series.json')]);
+    await addLibrary(server, root);
+    expect((await seriesNamed('Saga (2012)')).metadata.title).toBe('Saga');
+    expect((await seriesNamed('Other')).metadata.title).toBe('Other');
+    expect((await server.json<Page<unknown>>('/api/v1/books?media_status=READY')).totalElements).toBe(2);
   });
 });

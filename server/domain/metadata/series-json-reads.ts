@@ -1,0 +1,67 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+
+/** A series.json larger than this is not a Mylar series document: it is not read at all. */
+const MAX_SERIES_JSON_BYTES = 1024 * 1024;
+/** Text kept at most per instance (thousands of series of a few KiB); past it, files are read each time. */
+const MAX_KEPT_CHARS = 16 * 1024 * 1024;
+
+interface Kept {
+  text: string;
+  identity: string;
+}
+
+/**
+ * The series.json files of one scan and the analyses it queues. Every analysed book applies its
+ * series' file again (after the book's ComicInfo, so that series.json wins), and each used to read
+ * it: a 20-book folder read it 21 times per scan. Here each folder's file is read once; later asks
+ * only `stat` it, and a file that changed since (size, dates or inode) is read again: an edit made
+ * while the analyses wait is applied as before, and a later scan's reading is never undone by an
+ * earlier scan's analyses still queued.
+ */
+export class SeriesJsonReads {
+  readonly #kept = new Map<string, Kept>();
+  #keptChars = 0;
+
+  /** The file's text; null when there is no regular file of at most MAX_SERIES_JSON_BYTES there. */
+  async read(path: string): Promise<string | null> {
+    let info: Stats;
+    try {
+      info = await stat(path);
+    } catch (error) {
+      // No series.json in this folder (or not one we may read): nothing to import.
+      rethrowUnless(error, isUnusablePath);
+      return null;
+    }
+    // Not a regular file (a folder, a pipe that would block the read forever) or too large to be one.
+    if (!info.isFile() || info.size > MAX_SERIES_JSON_BYTES) return null;
+    const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+    const kept = this.#kept.get(path);
+    if (kept?.identity === identity) return kept.text;
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(path);
+    } catch (error) {
+      // Gone between the stat and the read.
+      rethrowUnless(error, isUnusablePath);
+      return null;
+    }
+    if (bytes.length > MAX_SERIES_JSON_BYTES) return null;
+    const text = bytes.toString('utf8');
+    // Changed while being read: used this once, not kept under an identity that may not be its own.
+    if (bytes.length === info.size) this.#keep(path, { text, identity });
+    return text;
+  }
+
+  #keep(path: string, entry: Kept): void {
+    const previous = this.#kept.get(path);
+    if (previous) {
+      this.#kept.delete(path);
+      this.#keptChars -= previous.text.length;
+    }
+    if (this.#keptChars + entry.text.length > MAX_KEPT_CHARS) return;
+    this.#kept.set(path, entry);
+    this.#keptChars += entry.text.length;
+  }
+}
