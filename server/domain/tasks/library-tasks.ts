@@ -60,9 +60,10 @@ const MAX_SCAN_RETRIES = 5;
 
 /** `seriesJson`: the series.json files of the scan that queued the analysis, read once per folder. */
 export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0, seriesJson?: SeriesJsonReads): void {
+  const key = `AnalyzeBook:${bookId}`;
   ctx.tasks.submit(
     'AnalyzeBook',
-    `AnalyzeBook:${bookId}`,
+    key,
     async () => {
       const outcome = await analyseBook(ctx, bookId, seriesJson);
       if (outcome === 'deferred') {
@@ -76,7 +77,8 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
       // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a
       // converted book asks for its own analysis again.
       if (outcome === 'ready') await applyBookFileOptions(ctx, bookId);
-      // The follow-up tasks' stored rows in one commit, deciding on one reading of the book's rows.
+      // The follow-up tasks' stored rows in one commit, deciding on one reading of the book's rows;
+      // this task's own row goes in it too (a crash cannot leave both to run).
       ctx.db.transaction(() => {
         const book = ctx.repos.books.findById(bookId);
         const media = ctx.repos.media.findByBookId(bookId);
@@ -84,6 +86,7 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
         submitBarcodeSearch(ctx, bookId, book, media);
         submitBookHash(ctx, bookId, book);
         submitPageHashing(ctx, bookId, book);
+        ctx.tasks.finishStored(key);
       })();
     },
     5,

@@ -42,6 +42,8 @@ export class TaskQueue {
   private readonly lanes: { priority: number; tasks: QueuedTask[]; head: number }[] = [];
   private readonly pendingByType = new Map<TaskType, number>();
   private readonly running = new Map<string, TaskType>();
+  /** Running tasks whose stored row went already, with their follow-ups (see `finishStored`). */
+  private readonly finishedStored = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
   private readonly onError: (task: { type: TaskType; key: string }, error: unknown) => void;
@@ -120,6 +122,18 @@ export class TaskQueue {
   onStatus(listener: (status: TaskQueueStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Removes the stored row of the running task `key` now instead of when it returns. A task whose
+   * last write stores its follow-up tasks calls it inside that transaction: the row goes in the
+   * same commit, so a crash leaves either the task to run again or its follow-ups, never both (the
+   * task ran twice after a restart). An identical task queued meanwhile keeps the row it shares.
+   */
+  finishStored(key: string): void {
+    if (!this.running.has(key) || this.pending.has(key)) return;
+    this.store?.remove(key);
+    this.finishedStored.add(key);
   }
 
   /** Resolves once nothing is queued or running (tests and shutdown wait on it). */
@@ -218,8 +232,10 @@ export class TaskQueue {
     } finally {
       for (const listener of this.doneListeners) listener(task.type, performance.now() - started, failed);
       this.running.delete(task.key);
-      // A failed task is not retried; an identical one queued meanwhile keeps its stored row.
-      if (task.payload !== undefined && !this.pending.has(task.key)) this.store?.remove(task.key);
+      // A failed task is not retried; an identical one queued meanwhile keeps its stored row. A
+      // task that failed after `finishStored` may have had that removal rolled back: removed again.
+      const finished = this.finishedStored.delete(task.key);
+      if (task.payload !== undefined && !this.pending.has(task.key) && (failed || !finished)) this.store?.remove(task.key);
       this.notify();
       this.pump();
       this.settleIfIdle();

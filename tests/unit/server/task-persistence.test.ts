@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
 import { submitBarcodeSearch, submitBookAnalysis, submitLibraryScan, submitMetadataRefresh } from '../../../server/domain/tasks/library-tasks.ts';
 import { TaskQueue } from '../../../server/domain/tasks/task-queue.ts';
@@ -129,6 +129,59 @@ describe('persistent task queue', () => {
     queue.submit('HashBook', 'HashBook:2', () => Promise.reject(new Error('boom')), 0, { bookId: '2' });
     await queue.idle();
     expect(removed).toEqual(['AnalyzeBook:1', 'HashBook:2']);
+  });
+
+  it('commits the removal of an analysis\'s stored row with its follow-ups, so a crash between cannot run it twice', async () => {
+    const ctx = server.app.folio;
+    await ctx.tasks.idle();
+    const book = (await server.json<Page<BookDto>>('/api/v1/books?sort=name')).content[0]!;
+    // What a crash right after each commit would leave for the next start: the stored task rows.
+    const committed: string[][] = [];
+    const transaction = ctx.db.transaction.bind(ctx.db);
+    const spy = vi.spyOn(ctx.db, 'transaction').mockImplementation(((fn: (...args: unknown[]) => unknown) => {
+      const wrapped = transaction(fn);
+      return (...args: unknown[]) => {
+        const result = wrapped(...args);
+        if (!ctx.db.inTransaction) committed.push(storedKeys(server));
+        return result;
+      };
+    }) as typeof ctx.db.transaction);
+    try {
+      submitBookAnalysis(ctx, book.id);
+      await ctx.tasks.idle();
+    } finally {
+      spy.mockRestore();
+    }
+    // The analysis queued a barcode search (the book has no ISBN), stored in one of those commits.
+    const withFollowUp = committed.filter((keys) => keys.includes(`BarcodeIsbn:${book.id}`));
+    expect(withFollowUp.length).toBeGreaterThan(0);
+    for (const keys of withFollowUp) expect(keys).not.toContain(`AnalyzeBook:${book.id}`);
+    expect(storedKeys(server)).toEqual([]);
+  });
+
+  it('lets a running task remove its stored row early, unless an identical task is queued, and again if it then fails', async () => {
+    const removed: string[] = [];
+    const queue = new TaskQueue(1);
+    queue.persistTo({ save: () => undefined, remove: (k) => removed.push(k) });
+    queue.submit('AnalyzeBook', 'AnalyzeBook:1', async () => queue.finishStored('AnalyzeBook:1'), 0, { bookId: '1' });
+    await queue.idle();
+    expect(removed).toEqual(['AnalyzeBook:1']); // once: not again when the task returns
+    let again!: () => void;
+    queue.submit('AnalyzeBook', 'AnalyzeBook:2', async () => {
+      queue.submit('AnalyzeBook', 'AnalyzeBook:2', () => new Promise<void>((r) => (again = r)), 0, { bookId: '2' });
+      queue.finishStored('AnalyzeBook:2');
+    }, 0, { bookId: '2' });
+    await expect.poll(() => again).toBeDefined();
+    expect(removed).toEqual(['AnalyzeBook:1']); // the identical queued task owns the row
+    again();
+    await queue.idle();
+    expect(removed).toEqual(['AnalyzeBook:1', 'AnalyzeBook:2']);
+    queue.submit('HashBook', 'HashBook:3', async () => {
+      queue.finishStored('HashBook:3');
+      throw new Error('rolled back');
+    }, 0, { bookId: '3' });
+    await queue.idle();
+    expect(removed).toEqual(['AnalyzeBook:1', 'AnalyzeBook:2', 'HashBook:3', 'HashBook:3']);
   });
 
   it('queues a task a worker requests by type through the registry the server registers', async () => {
