@@ -527,28 +527,38 @@ export async function runReaderBench(): Promise<void> {
       const page = await benchPage();
       const [floorUrl] = pageUrls(book.id, 1, 1, `floor${run}`);
       const [naiveUrl] = pageUrls(book.id, 1, 1, `naive-first${run}`);
-      firstPage.floor.push(await page.evaluate(({ url, size }) => window.folioBench.firstPageFloor(url, size), { url: floorUrl as string, size: largeTarget }));
+      firstPage.floor.push(
+        await withinDeadline(page, 'floor', page.evaluate(({ url, size }) => window.folioBench.firstPageFloor(url, size), { url: floorUrl as string, size: largeTarget })),
+      );
       const [scaledUrl] = pageUrls(book.id, 1, 1, `floor-scaled${run}`);
       firstPage.floorScaled.push(
-        await page.evaluate(({ url, size, natural }) => window.folioBench.firstPageFloorScaled(url, size, natural), {
-          url: scaledUrl as string,
-          size: largeTarget,
-          natural: LARGE,
-        }),
+        await withinDeadline(
+          page,
+          'scaled floor',
+          page.evaluate(({ url, size, natural }) => window.folioBench.firstPageFloorScaled(url, size, natural), {
+            url: scaledUrl as string,
+            size: largeTarget,
+            natural: LARGE,
+          }),
+        ),
       );
-      firstPage.naive.push(await page.evaluate((url) => window.folioBench.naiveFirstPage(url), naiveUrl as string));
+      firstPage.naive.push(await withinDeadline(page, 'naive first page', page.evaluate((url) => window.folioBench.naiveFirstPage(url), naiveUrl as string)));
       // The first decode of page 1's bytes, each in a fresh context, in an order rotated per run.
       const decodeOrder = (['fresh', 'started', 'main'] as const).map((_, index, all) => all[(index + run) % all.length]!);
       for (const where of decodeOrder) {
         const decodePage = await benchPage();
         const [url] = pageUrls(book.id, 1, 1, `first-decode-${where}${run}`);
         firstDecodes[where].push(
-          await decodePage.evaluate(({ url, size, natural, where }) => window.folioBench.firstDecode(url, size, natural, where, 1000), {
-            url: url as string,
-            size: largeTarget,
-            natural: LARGE,
-            where,
-          }),
+          await withinDeadline(
+            decodePage,
+            `first decode (${where})`,
+            decodePage.evaluate(({ url, size, natural, where }) => window.folioBench.firstDecode(url, size, natural, where, 1000), {
+              url: url as string,
+              size: largeTarget,
+              natural: LARGE,
+              where,
+            }),
+          ),
         );
       }
       await closeContexts();
@@ -559,6 +569,9 @@ export async function runReaderBench(): Promise<void> {
         watching.inApp = watchRequests(page, book.id, 1);
       });
       await inApp.waitForTimeout(1500);
+      // BENCH_IN_APP_TRACE=<file>: the first run's open from the book screen under a browser-wide trace.
+      const inAppTrace = run === 0 ? process.env.BENCH_IN_APP_TRACE : undefined;
+      if (inAppTrace) await browser.startTracing(undefined, { path: inAppTrace, screenshots: false, categories: process.env.BENCH_COLD_TRACE_CATEGORIES?.split(',') });
       const start = await withinDeadline(inApp, 'navigating to the reader', inApp.evaluate((path) => {
         const state = window as unknown as { folioFirstPaint: number | null };
         state.folioFirstPaint = null;
@@ -568,6 +581,7 @@ export async function runReaderBench(): Promise<void> {
         return begun;
       }, readerPath(book.id)));
       const inAppPainted = await firstPaint(inApp);
+      if (inAppTrace) await browser.stopTracing();
       firstPage.inApp.push(inAppPainted - start);
       if (watching.inApp) inAppWaterfalls.push(await watching.inApp.finish(inAppPainted, start));
       // Loading the reader's address: the document, the app's scripts, the API calls, then the page.
