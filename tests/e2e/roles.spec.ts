@@ -112,9 +112,9 @@ const SCREENS = [
 ];
 
 const ROLES = [
-  { name: 'administrator', user: ADMIN, admin: true, download: true },
-  { name: 'reader (page streaming, file download)', user: READER, admin: false, download: true },
-  { name: 'plain user', user: PLAIN, admin: false, download: false },
+  { name: 'administrator', user: ADMIN, admin: true, download: true, stream: true },
+  { name: 'reader (page streaming, file download)', user: READER, admin: false, download: true, stream: true },
+  { name: 'plain user', user: PLAIN, admin: false, download: false, stream: false },
 ];
 
 for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
@@ -136,6 +136,8 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
         const forbidden = role.admin ? [] : ADMIN_ONLY.filter((name) => names.has(name));
         expect(forbidden, `${screen.name}: offered to a ${role.name}`).toEqual([]);
         if (!role.download) expect(names.has(en.book.download), `${screen.name}: download offered`).toBe(false);
+        // Reading is offered only to a role that may stream pages (REFERENCE §5).
+        if (screen.name === 'book') expect(names.has(en.book.read), `book: Read offered to a ${role.name}`).toBe(role.stream);
         for (const name of names) all.add(name);
       }
       // The administrator saw every one of them: the menus were really opened.

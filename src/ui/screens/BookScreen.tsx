@@ -66,9 +66,11 @@ export function BookScreen({ bookId }: { bookId: string }) {
   // A freshly scanned book may not be analysed yet; keep looking until it is.
   const awaitingAnalysis = data?.media.status === 'UNKNOWN' || data?.media.status === 'OUTDATED';
   useRefreshWhile(awaitingAnalysis, bookId, book.reload, data);
-  // A book that can be read (a deleted file cannot, whatever its analysis said): the reader gets
-  // ready while the screen is looked at.
-  const readable = data?.media.status === 'READY' && !data.deleted ? data : null;
+  // A book that can be read (a deleted file cannot, whatever its analysis said) by a user whose role
+  // lets them stream pages (REFERENCE §5: else reading is not offered, and no page is fetched ahead):
+  // the reader gets ready while the screen is looked at.
+  const mayStream = me?.roles.includes('PAGE_STREAMING') === true;
+  const readable = data?.media.status === 'READY' && !data.deleted && mayStream ? data : null;
   useEffect(() => (readable ? prepareReaderFor(readable) : undefined), [readable]);
   const readIntent = {
     onPointerEnter: () => aboutToRead(bookId),
