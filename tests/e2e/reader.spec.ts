@@ -343,6 +343,27 @@ test('on the book page, once idle, the book is fetched and a decode worker downl
   }
 });
 
+test('on the book page, marking the book read after it was fetched ahead opens it at page 1, not at the page fetched ahead', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const request = p.context().request;
+  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
+  try {
+    const fetched = requestsTo(p, `/api/v1/books/${book.id}/pages/2`);
+    await p.goto(`${folio.url}/book/${book.id}`);
+    // Fetched ahead while in progress at page 2 …
+    await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1);
+    // … then marked read on the screen: a read book opens at page 1.
+    await p.getByRole('button', { name: 'Mark as read' }).click();
+    await expect(p.getByRole('button', { name: 'Mark as unread' })).toBeVisible();
+    await p.getByRole('link', { name: 'Read', exact: true }).click();
+    const canvas = p.getByTestId('reader-canvas');
+    await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
+    expect(isClose(await sampleColour(canvas), RED)).toBe(true);
+  } finally {
+    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
+  }
+});
+
 test('pointing at Read starts decoding the page the book opens at; the click takes that decode over', async ({ page: p }) => {
   const book = await findBook(p.context().request, folio.url, 'Comic 02');
   await p.goto(`${folio.url}/book/${book.id}`);

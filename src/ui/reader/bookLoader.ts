@@ -114,6 +114,14 @@ export function prefetchBook(bookId: string, requestedPage: number | null = null
   }
 }
 
+/**
+ * A new copy of `bookId` is on its screen (its progress may have changed: marked read or unread, or
+ * read elsewhere): what was fetched ahead for it may open it at the wrong page, so it is dropped.
+ */
+export function forgetPrefetchedBook(bookId: string): void {
+  if (prefetched?.bookId === bookId) prefetched = null;
+}
+
 function fresh(at: number): boolean {
   return Date.now() - at < PREFETCH_FRESH_MS;
 }

@@ -1,6 +1,6 @@
 import type { BookDto } from '../../api/types.ts';
 import { lazyScreen } from '../routing/lazyScreen.tsx';
-import { prefetchBook, showingBook } from './bookLoader.ts';
+import { forgetPrefetchedBook, prefetchBook, showingBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { loadReaderModule, openBook } from './readerStart.ts';
@@ -59,6 +59,7 @@ function savingData(): boolean {
  * pages to decode. Returns the call that undoes it, for when the screen goes or shows another copy.
  */
 export function prepareReaderFor(book: BookDto): () => void {
+  forgetPrefetchedBook(book.id);
   const forget = showingBook(book);
   let gone = false;
   const cancel = isTextEpub(book)
