@@ -50,6 +50,8 @@ export interface ReaderBenchResults {
     firstDecode: { fresh: Summary; started: Summary; main: Summary };
     naive: Summary;
     inApp: Summary;
+    /** Opened by moving the pointer onto Read and clicking: ms from the pointer's arrival on the link. */
+    pointed: Summary;
     coldLoad: Summary;
   };
   turns: {
@@ -225,6 +227,7 @@ export function readerReport(r: ReaderBenchResults): string {
     row(['floor A: `fetch` + `createImageBitmap` to screen size of that page alone, + one frame', ms(firstPage.floor.median), ms(firstPage.floor.p95), times(firstPage.floor.median / floor.median)]),
     row(['floor B: `fetch` + scaled `ImageDecoder` decode + exact resize of that page alone, + one frame', ms(firstPage.floorScaled.median), ms(firstPage.floorScaled.p95), times(firstPage.floorScaled.median / floor.median)]),
     row(['Folio, opened from the book screen after 1.5 s on it (client-side navigation → page painted + one frame)', ms(firstPage.inApp.median), ms(firstPage.inApp.p95), times(inAppRatio)]),
+    row(['Folio, pointer moved onto Read and clicked at once, after 1.5 s on the book screen (pointer on the link → page painted + one frame)', ms(firstPage.pointed.median), ms(firstPage.pointed.p95), times(firstPage.pointed.median / floor.median)]),
     row(['Folio, loading the reader\'s address (navigation start: document, scripts, session, API calls, page)', ms(firstPage.coldLoad.median), ms(firstPage.coldLoad.p95), times(coldRatio)]),
     row(['naive `<img src>` of that page (decoded + one frame)', ms(firstPage.naive.median), ms(firstPage.naive.p95), times(firstPage.naive.median / floor.median)]),
     '',
