@@ -95,6 +95,22 @@ function requestsTo(p: Page, path: string): string[] {
 const xhr = { 'X-Requested-With': 'XMLHttpRequest' };
 
 /**
+ * Runs `body` with `bookName` in progress at `pageNumber` (no ?page= in an address: the start page
+ * comes from the book), and removes that progress afterwards.
+ */
+async function inProgressAt(p: Page, bookName: string, pageNumber: number, body: (bookId: string) => Promise<void>): Promise<void> {
+  const request = p.context().request;
+  const book = await findBook(request, folio.url, bookName);
+  const progress = `${folio.url}/api/v1/books/${book.id}/read-progress`;
+  expect((await request.patch(progress, { data: { page: pageNumber, completed: false }, headers: xhr })).ok()).toBe(true);
+  try {
+    await body(book.id);
+  } finally {
+    await request.delete(progress, { headers: xhr });
+  }
+}
+
+/**
  * Holds back the reader's code (its chunk) until `pageNumber` of `bookId` has been decoded, or 15 s
  * went by; resolves to whether the decode came first. The reader's view cannot exist without its
  * code: a decode seen while it is held was started ahead of the view, not by it.
@@ -316,18 +332,15 @@ test('from the book page: the start page is fetched once and decoded once, and i
 });
 
 test('on the book page, once idle, the book is fetched and a decode worker downloads the page it opens at; reading then fetches neither again', async ({ page: p }) => {
-  const book = await findBook(p.context().request, folio.url, 'Comic 01');
-  const request = p.context().request;
   // In progress at page 2 of 3: the page downloaded ahead is the one the book opens at.
-  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
-  try {
-    const pagePath = `/api/v1/books/${book.id}/pages/2`;
+  await inProgressAt(p, 'Comic 01', 2, async (bookId) => {
+    const pagePath = `/api/v1/books/${bookId}/pages/2`;
     const fetched = requestsTo(p, pagePath);
-    const pageLists = requestsTo(p, `/api/v1/books/${book.id}/pages`);
-    await p.goto(`${folio.url}/book/${book.id}`);
+    const pageLists = requestsTo(p, `/api/v1/books/${bookId}/pages`);
+    await p.goto(`${folio.url}/book/${bookId}`);
     await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1);
     await expect.poll(() => pageLists.length).toBe(1);
-    expect(new URL(p.url()).pathname).toBe(`/book/${book.id}`);
+    expect(new URL(p.url()).pathname).toBe(`/book/${bookId}`);
     // A worker's download, not the main thread's: the decode will run where the bytes are.
     expect(await mainThreadRequests(p, pagePath)).toBe(0);
 
@@ -337,19 +350,14 @@ test('on the book page, once idle, the book is fetched and a decode worker downl
     expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
     expect(fetched).toHaveLength(1);
     expect(pageLists).toHaveLength(1);
-    expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
-  } finally {
-    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
-  }
+    expect(await pageDecodes(p, bookId, 2)).toHaveLength(1);
+  });
 });
 
 test('on the book page, marking the book read after it was fetched ahead opens it at page 1, not at the page fetched ahead', async ({ page: p }) => {
-  const book = await findBook(p.context().request, folio.url, 'Comic 01');
-  const request = p.context().request;
-  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
-  try {
-    const fetched = requestsTo(p, `/api/v1/books/${book.id}/pages/2`);
-    await p.goto(`${folio.url}/book/${book.id}`);
+  await inProgressAt(p, 'Comic 01', 2, async (bookId) => {
+    const fetched = requestsTo(p, `/api/v1/books/${bookId}/pages/2`);
+    await p.goto(`${folio.url}/book/${bookId}`);
     // Fetched ahead while in progress at page 2 …
     await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1);
     // … then marked read on the screen: a read book opens at page 1.
@@ -359,9 +367,7 @@ test('on the book page, marking the book read after it was fetched ahead opens i
     const canvas = p.getByTestId('reader-canvas');
     await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
     expect(isClose(await sampleColour(canvas), RED)).toBe(true);
-  } finally {
-    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
-  }
+  });
 });
 
 test('pointing at Read starts decoding the page the book opens at; the click takes that decode over', async ({ page: p }) => {
@@ -380,25 +386,20 @@ test('pointing at Read starts decoding the page the book opens at; the click tak
 });
 
 test('cold open at the saved page: that page is fetched once and decoded once, and its decode does not wait for the reader\'s view', async ({ page: p }) => {
-  const book = await findBook(p.context().request, folio.url, 'Comic 01');
-  const request = p.context().request;
   // A book in progress at page 2 of 3 (no ?page= in the address: the start page comes from the book).
-  expect((await request.patch(`${folio.url}/api/v1/books/${book.id}/read-progress`, { data: { page: 2, completed: false }, headers: xhr })).ok()).toBe(true);
-  try {
-    const pagePath = `/api/v1/books/${book.id}/pages/2`;
+  await inProgressAt(p, 'Comic 01', 2, async (bookId) => {
+    const pagePath = `/api/v1/books/${bookId}/pages/2`;
     const fetched = requestsTo(p, pagePath);
-    const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, book.id, 2);
-    await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+    const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, bookId, 2);
+    await p.goto(`${folio.url}/book/${bookId}/read?incognito=true`);
     const canvas = p.getByTestId('reader-canvas');
     await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
     expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
 
     expect(await decodedWhileHeld()).toBe(true);
-    expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
+    expect(await pageDecodes(p, bookId, 2)).toHaveLength(1);
     expect(fetched).toHaveLength(1);
-  } finally {
-    await request.delete(`${folio.url}/api/v1/books/${book.id}/read-progress`, { headers: xhr });
-  }
+  });
 });
 
 test('cold open: the book and its start page are fetched and decoded by the boot module, while the main bundle is still held back', async ({ page: p }) => {
