@@ -113,13 +113,14 @@ function watchTaskQueue(folio: RunningFolio, cookie: string): { idleAfter(since:
  * Wall times from library creation to every book analysed (readable), and to the end of all the
  * background work the scan queued (posters, hashes, barcode search).
  */
-async function timeScan(root: string, expectedBooks: number): Promise<{ ready: number; idle: number; tasks: TaskTimes }> {
+async function timeScan(root: string, expectedBooks: number): Promise<{ ready: number; idle: number; cpuSeconds: number; tasks: TaskTimes }> {
   const profileDir = process.env.BENCH_CPU_PROF;
   const folio = await startFolio({ nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'scan')}`] : [] });
   try {
     const cookie = await claimAndLogin(folio);
     const queue = watchTaskQueue(folio, cookie);
     const started = performance.now();
+    const cpuAtStart = await processCpuSeconds(folio.pid);
     await api(folio, cookie, '/api/v1/libraries', {
       method: 'POST',
       body: JSON.stringify({ name: 'Bench', root, ...(JSON.parse(process.env.BENCH_LIBRARY ?? '{}') as object) }),
@@ -127,11 +128,22 @@ async function timeScan(root: string, expectedBooks: number): Promise<{ ready: n
     await waitUntilTimed('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= expectedBooks, started);
     const readyAt = performance.now();
     const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
+    const cpuSeconds = round((await processCpuSeconds(folio.pid)) - cpuAtStart);
     queue.close();
-    return { ready: readyAt - started, idle: idleAt - started, tasks: await taskTimes(folio, cookie) };
+    return { ready: readyAt - started, idle: idleAt - started, cpuSeconds, tasks: await taskTimes(folio, cookie) };
   } finally {
     await folio.stop();
   }
+}
+
+/**
+ * User + system CPU seconds a process has used (Linux /proc/<pid>/stat, in clock ticks of 1/100 s):
+ * steadier than wall times on a loaded machine, though not immune to it.
+ */
+async function processCpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
+  // After the command's closing parenthesis, utime and stime are the 12th and 13th fields.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Per task type: how many ran and their summed run time in seconds (Komga's komga.tasks.execution metric). */
@@ -427,7 +439,7 @@ export async function runServerBench(): Promise<void> {
       scanMs.push(scan.ready);
       idleMs.push(scan.idle);
       taskSeconds = scan.tasks;
-      console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s`);
+      console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s, server CPU ${scan.cpuSeconds} s`);
       console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
     }
     console.log('page serving…');

@@ -7,6 +7,8 @@ import { SERVER_START_LIMIT_MS } from '../../support/server-start.ts';
 export interface RunningFolio {
   url: string;
   dataDir: string;
+  /** The server process's id (the benchmarks read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -37,6 +39,7 @@ export async function startFolio(options: StartOptions = {}): Promise<RunningFol
   return {
     url,
     dataDir,
+    pid: child.pid!,
     async stop() {
       await new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
