@@ -7,6 +7,7 @@ import type { FolioContext } from './context.ts';
 import { EventBus } from './events.ts';
 import { OutsideLibraryError, assertInsideItsLibrary } from './library/library-paths.ts';
 import { TaskQueue } from './tasks/task-queue.ts';
+import { PagesWithoutBars } from './metadata/pages-without-bars.ts';
 
 export interface ContextOptions {
   /** Folder of the database and generated files (absolute). */
@@ -33,6 +34,7 @@ export function createFolioContext(options: ContextOptions): FolioContext {
     repos,
     events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
     archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open ?? openByContent) }),
+    pagesWithoutBars: new PagesWithoutBars(),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,
     log: (message, error) => logger.warn({ err: error }, message),

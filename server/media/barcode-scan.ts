@@ -93,11 +93,11 @@ export function isbnFromEan(text: string): string | null {
  * 1.5–4 px modules), and it costs about a sixth less than lanczos3 on the three pages searched per book.
  */
 export async function decodeGrey(image: Buffer, maxSide: number): Promise<GreyImage> {
-  return grey(decoder(image).rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'linear' }));
+  return greyImage(decoder(image).rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true, kernel: 'linear' }));
 }
 
 /** The pipeline's output as one grey channel, transparency over white (one decode slot of image-decode.ts). */
-async function grey(pipeline: Sharp): Promise<GreyImage> {
+export async function greyImage(pipeline: Sharp): Promise<GreyImage> {
   const { data, info } = await decodeImage(() =>
     pipeline.flatten({ background: '#ffffff' }).toColourspace('b-w').raw().toBuffer({ resolveWithObject: true }),
   );
@@ -233,7 +233,7 @@ async function cutRegion(image: Buffer, region: BarcodeRegion, small: GreyImage)
     width: Math.max(1, Math.min(fullWidth - left, Math.ceil(region.width * scale))),
     height: Math.max(1, Math.min(fullHeight - top, Math.ceil(region.height * scale))),
   };
-  return grey(decoder(image).rotate().extract(crop).resize({ width: READ_SIDE, height: READ_SIDE, fit: 'inside', withoutEnlargement: true }));
+  return greyImage(decoder(image).rotate().extract(crop).resize({ width: READ_SIDE, height: READ_SIDE, fit: 'inside', withoutEnlargement: true }));
 }
 
 /**

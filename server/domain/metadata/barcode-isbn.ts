@@ -1,3 +1,5 @@
+import type { Book } from '../../db/book-repository.ts';
+import type { BookMetadata } from '../../db/book-metadata-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { withPageBytes } from '../pages/decode-input.ts';
 import { findIsbnInImage } from '../../media/barcode-scan.ts';
@@ -17,20 +19,32 @@ export function barcodePageNumbers(pageCount: number): number[] {
 }
 
 /**
+ * Whether the barcode search has something to find in a book: its library has importBarcodeIsbn on
+ * and its ISBN is empty and unlocked (media READY is checked by the callers that need it).
+ */
+export function barcodeSearchWanted(ctx: FolioContext, book: Book, metadata = ctx.repos.bookMetadata.findByBookId(book.id)): boolean {
+  return isbnOpen(metadata) && ctx.repos.libraries.findById(book.libraryId)?.importBarcodeIsbn === true;
+}
+
+/** Whether `metadata` leaves the ISBN for the barcode search to fill. */
+function isbnOpen(metadata: BookMetadata | undefined): metadata is BookMetadata {
+  return metadata !== undefined && !metadata.isbnLock && metadata.isbn === '';
+}
+
+/**
  * Library option importBarcodeIsbn: an EAN-13 barcode carrying an ISBN on one of the last pages
  * (or the first) becomes the book's ISBN, unless the ISBN is locked or already known (another
  * source filled it, or a previous scan did). Returns the ISBN set, or null.
  */
 export async function importBarcodeIsbn(ctx: FolioContext, bookId: string): Promise<string | null> {
   const book = ctx.repos.books.findById(bookId);
-  const library = book && ctx.repos.libraries.findById(book.libraryId);
-  const media = ctx.repos.media.findByBookId(bookId);
-  const meta = ctx.repos.bookMetadata.findByBookId(bookId);
-  if (!book || !library?.importBarcodeIsbn || !meta || meta.isbnLock || meta.isbn !== '') return null;
-  if (media?.status !== 'READY') return null;
+  if (!book || !barcodeSearchWanted(ctx, book)) return null;
+  if (ctx.repos.media.findByBookId(bookId)?.status !== 'READY') return null;
   // Page images only: a text EPUB has a page count but no pages to look at.
   const pageCount = ctx.repos.media.countPages(bookId);
   for (const number of barcodePageNumbers(pageCount)) {
+    // Page 1 was decoded for the book's poster, which looked for bars on it too.
+    if (ctx.pagesWithoutBars.take(book, number)) continue;
     let isbn: string | null = null;
     try {
       isbn = (await withPageBytes(ctx, book, number, (bytes, page) => findIsbnInImage(bytes, page))) ?? null;
@@ -39,7 +53,7 @@ export async function importBarcodeIsbn(ctx: FolioContext, bookId: string): Prom
     }
     if (!isbn) continue;
     const current = ctx.repos.bookMetadata.findByBookId(bookId);
-    if (!current || current.isbnLock || current.isbn !== '') return null;
+    if (!isbnOpen(current)) return null;
     ctx.repos.bookMetadata.update({ ...current, isbn, lastModified: Date.now() });
     return isbn;
   }

@@ -8,6 +8,9 @@ import { openBookCover } from './book-cover.ts';
 import { withPageBytes } from '../pages/decode-input.ts';
 import { thumbnailMaxEdge } from '../server-settings.ts';
 import { thumbnailFilePath } from './thumbnail-files.ts';
+import { barcodeSearchWanted } from '../metadata/barcode-isbn.ts';
+import { posterAndBarcodeLook } from '../../media/cover-look.ts';
+import type { MediaPage } from '../../db/media-repository.ts';
 import { type CachedFile, smallFiles } from '../small-file-cache.ts';
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
 
@@ -76,9 +79,14 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
   const media = ctx.repos.media.findByBookId(bookId);
   if (!book || media?.status !== 'READY') return null;
   const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
-  const draw = async (source: Buffer): Promise<DrawnThumbnail | null> => {
+  // Page 1 is also searched for an ISBN barcode: one decode does both when the search will run.
+  const lookForBars = barcodeSearchWanted(ctx, book);
+  const draw = async (source: Buffer, page?: MediaPage): Promise<DrawnThumbnail | null> => {
     try {
-      return await thumbnailJpeg(source, edge, 85);
+      if (!lookForBars || !page?.width || !page.height) return await thumbnailJpeg(source, edge, 85);
+      const { thumbnail, mayHoldBarcode } = await posterAndBarcodeLook(source, { width: page.width, height: page.height }, edge, 85);
+      if (!mayHoldBarcode) ctx.pagesWithoutBars.remember(book, page.number);
+      return thumbnail;
     } catch (error) {
       ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
       return null;

@@ -3,7 +3,7 @@ import { analyseBook } from '../analysis/analyser.ts';
 import { applyBookFileOptions, booksAwaitingFileOptions } from '../book-files/book-file-options.ts';
 import { bookThumbnail } from '../posters/book-thumbnails.ts';
 import { hashBookFile } from '../hashing/file-hash.ts';
-import { importBarcodeIsbn } from '../metadata/barcode-isbn.ts';
+import { barcodeSearchWanted, importBarcodeIsbn } from '../metadata/barcode-isbn.ts';
 import { refreshBookMetadata, refreshLibrarySeriesMetadata } from '../metadata/metadata-refresh.ts';
 import { SeriesJsonReads } from '../metadata/series-json-reads.ts';
 import { submitPageHashMaintenance, submitPageHashing } from '../hashing/page-hashing.ts';
@@ -131,10 +131,7 @@ export function submitBarcodeSearch(
   book = ctx.repos.books.findById(bookId),
   media = book && ctx.repos.media.findByBookId(bookId),
 ): void {
-  if (!book || !ctx.repos.libraries.findById(book.libraryId)?.importBarcodeIsbn) return;
-  if (media?.status !== 'READY') return;
-  const metadata = ctx.repos.bookMetadata.findByBookId(bookId);
-  if (!metadata || metadata.isbnLock || metadata.isbn !== '') return;
+  if (!book || media?.status !== 'READY' || !barcodeSearchWanted(ctx, book)) return;
   ctx.tasks.submit('RefreshBookMetadata', `BarcodeIsbn:${bookId}`, async () => {
     if (!(await importBarcodeIsbn(ctx, bookId))) return;
     const found = ctx.repos.books.findById(bookId);

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
+import type { BookDto, LibraryDto, Page, PageDto } from '../../../src/api/types.ts';
 import sharp from 'sharp';
 import { barcodePageNumbers } from '../../../server/domain/metadata/barcode-isbn.ts';
 import { barcodeRegions, decodeGrey, detectionSide, findIsbnInImage } from '../../../server/media/barcode-scan.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz } from '../../fixtures/index.ts';
 import { barcodePage, ean13CheckDigit, ean13Modules, ean13Svg } from '../../fixtures/ean13.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { openByContent } from '../../../server/media/analyse-container.ts';
+import { PagesWithoutBars } from '../../../server/domain/metadata/pages-without-bars.ts';
+import type { Book } from '../../../server/db/book-repository.ts';
 
 const ISBN_BACK = '9781402894626';
 const ISBN_FRONT = '9791034756124';
@@ -19,6 +22,9 @@ let root: string;
 beforeEach(async () => {
   server = await startServer();
   root = join(server.dir, 'library');
+  await writeBooks(root);
+});
+async function writeBooks(root: string): Promise<void> {
   // Barcode on the back cover (last page), after four plain pages.
   await createCbz(join(root, 'A', 'Back.cbz'), plainPages, { extraEntries: [{ name: 'zz-back.jpg', data: await barcodePage(ISBN_BACK) }] });
   // Barcode on the first page, followed by four plain pages (beyond the last two searched).
@@ -26,7 +32,7 @@ beforeEach(async () => {
   // A product EAN-13 that is not an ISBN, on the last page.
   await createCbz(join(root, 'A', 'Product.cbz'), plainPages, { extraEntries: [{ name: 'zz-back.jpg', data: await barcodePage(NOT_A_BOOK) }] });
   await createCbz(join(root, 'A', 'Plain.cbz'), plainPages);
-});
+}
 afterEach(async () => server.close());
 
 const send = (method: 'PATCH' | 'POST', url: string, payload?: object) =>
@@ -195,5 +201,52 @@ describe('importBarcodeIsbn', () => {
     expect((await send('POST', `/api/v1/libraries/${library.id}/metadata/refresh`)).statusCode).toBe(202);
     await server.app.folio.tasks.idle();
     expect(await isbns()).toEqual({ Back: ISBN_BACK, Front: '', Product: '', Plain: '' });
+  });
+});
+
+describe('one decode of page 1 for the poster and the barcode search', () => {
+  it('draws the poster and looks for bars from the same read of page 1; a page 1 with bars is still searched', async () => {
+    await server.close();
+    // The real archives, with the whole-entry reads (what posters and the barcode search decode) counted.
+    const wholeReads: string[] = [];
+    server = await startServer({
+      archivePool: {
+        open: async (path) => {
+          const handle = await openByContent(path);
+          const readWhole = handle.book.readWhole?.bind(handle.book);
+          if (readWhole) {
+            handle.book.readWhole = (name, target) => {
+              wholeReads.push(`${path.split('/').pop()}:${name}`);
+              return readWhole(name, target);
+            };
+          }
+          return handle;
+        },
+      },
+    });
+    root = join(server.dir, 'library');
+    await writeBooks(root);
+    await createLibrary({});
+    // Front.cbz's page 1 carries a barcode: the poster's look finds bars, the search reads it again and finds the ISBN.
+    expect(await isbns()).toEqual({ Back: ISBN_BACK, Front: ISBN_FRONT, Product: '', Plain: '' });
+    const books = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    const plain = books.find((b) => b.name === 'Plain')!;
+    expect((await server.json<{ posters: number }[]>(`/api/v1/books/${plain.id}/thumbnails`)).length).toBe(1);
+    const firstPage = (await server.json<PageDto[]>(`/api/v1/books/${plain.id}/pages`))[0]!.fileName;
+    // Plain's page 1 has no bars: read once, for the poster; the search read only the last two pages.
+    expect(wholeReads.filter((read) => read === `Plain.cbz:${firstPage}`)).toHaveLength(1);
+    expect(wholeReads.filter((read) => read.startsWith('Plain.cbz:'))).toHaveLength(3);
+    const front = (await server.json<PageDto[]>(`/api/v1/books/${books.find((b) => b.name === 'Front')!.id}/pages`))[0]!.fileName;
+    expect(wholeReads.filter((read) => read === `Front.cbz:${front}`)).toHaveLength(2);
+  });
+
+  it('remembers a page without bars for one search of the same file content', () => {
+    const pages = new PagesWithoutBars();
+    const book = { id: 'b1', fileLastModified: 1000, fileSize: 5000 } as Book;
+    pages.remember(book, 1);
+    expect(pages.take({ ...book, fileLastModified: 2000 }, 1)).toBe(false);
+    expect(pages.take(book, 2)).toBe(false);
+    expect(pages.take(book, 1)).toBe(true);
+    expect(pages.take(book, 1)).toBe(false);
   });
 });
