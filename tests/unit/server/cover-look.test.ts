@@ -1,0 +1,47 @@
+// server/media/cover-look.ts: one decode of a book's first page gives its poster, drawn as
+// thumbnailJpeg draws it, and the barcode search's first look at the page.
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { posterAndBarcodeLook } from '../../../server/media/cover-look.ts';
+import { DecodeRefused } from '../../../server/media/image-decode.ts';
+import { thumbnailJpeg } from '../../../server/media/image-transcode.ts';
+import { RED, lyingPng, renderPage } from '../../fixtures/index.ts';
+import { barcodePage } from '../../fixtures/ean13.ts';
+
+async function meanColour(jpeg: Buffer): Promise<number[]> {
+  return (await sharp(jpeg).stats()).channels.map((c) => Math.round(c.mean));
+}
+
+describe('posterAndBarcodeLook', () => {
+  it('draws the poster thumbnailJpeg draws: same size, same colours, upright, never enlarged', async () => {
+    const sideways = await sharp(await renderPage({ width: 400, height: 100, color: RED, format: 'jpeg' })).withMetadata({ orientation: 6 }).jpeg().toBuffer();
+    const withAlpha = await sharp({ create: { width: 600, height: 900, channels: 4, background: { r: 20, g: 120, b: 220, alpha: 0.5 } } }).png().toBuffer();
+    const cases: [Buffer, { width: number; height: number }, number][] = [
+      [await renderPage({ width: 1200, height: 1800, color: RED, format: 'jpeg' }), { width: 1200, height: 1800 }, 300],
+      [await renderPage({ width: 1200, height: 1800, color: RED, format: 'jpeg' }), { width: 1200, height: 1800 }, 600],
+      [sideways, { width: 400, height: 100 }, 200],
+      [withAlpha, { width: 600, height: 900 }, 300],
+      [await renderPage({ width: 40, height: 30, color: RED, format: 'png' }), { width: 40, height: 30 }, 300],
+    ];
+    for (const [page, size, edge] of cases) {
+      const alone = await thumbnailJpeg(page, edge, 85);
+      const { thumbnail } = await posterAndBarcodeLook(page, size, edge, 85);
+      expect({ width: thumbnail.width, height: thumbnail.height }).toEqual({ width: alone.width, height: alone.height });
+      expect(await sharp(thumbnail.data).metadata()).toMatchObject({ format: 'jpeg', width: alone.width, height: alone.height });
+      const [drawn, expected] = [await meanColour(thumbnail.data), await meanColour(alone.data)];
+      drawn.forEach((value, i) => expect(Math.abs(value - expected[i]!)).toBeLessThanOrEqual(2));
+    }
+  });
+
+  it('says whether the page may hold a barcode', async () => {
+    const page = await barcodePage('9781402894626', 1200, 1800);
+    expect((await posterAndBarcodeLook(page, { width: 1200, height: 1800 }, 300, 85)).mayHoldBarcode).toBe(true);
+    const plain = await renderPage({ width: 1200, height: 1800, color: RED, format: 'jpeg' });
+    expect((await posterAndBarcodeLook(plain, { width: 1200, height: 1800 }, 300, 85)).mayHoldBarcode).toBe(false);
+  });
+
+  it('refuses an image that cannot be decoded with DecodeRefused', async () => {
+    await expect(posterAndBarcodeLook(lyingPng(), { width: 100, height: 100 }, 300, 85)).rejects.toBeInstanceOf(DecodeRefused);
+    await expect(posterAndBarcodeLook(Buffer.from('no image here'), { width: 100, height: 100 }, 300, 85)).rejects.toBeInstanceOf(DecodeRefused);
+  });
+});
