@@ -13,10 +13,14 @@ async function meanColour(jpeg: Buffer): Promise<number[]> {
 }
 
 describe('posterAndBarcodeLook', () => {
-  it('draws the poster thumbnailJpeg draws: same size, same colours, upright, never enlarged', async () => {
+  it('draws the poster thumbnailJpeg draws: same size, same colours, upright, never enlarged, from CMYK and 16-bit pages too', async () => {
     const sideways = await sharp(await renderPage({ width: 400, height: 100, color: RED, format: 'jpeg' })).withMetadata({ orientation: 6 }).jpeg().toBuffer();
     const withAlpha = await sharp({ create: { width: 600, height: 900, channels: 4, background: { r: 20, g: 120, b: 220, alpha: 0.5 } } }).png().toBuffer();
+    const cmyk = await sharp({ create: { width: 600, height: 900, channels: 3, background: { r: 200, g: 40, b: 90 } } }).toColourspace('cmyk').jpeg().toBuffer();
+    const deep = await sharp({ create: { width: 600, height: 900, channels: 3, background: { r: 30, g: 140, b: 200 } } }).toColourspace('rgb16').png().toBuffer();
     const cases: [Buffer, { width: number; height: number }, number][] = [
+      [cmyk, { width: 600, height: 900 }, 300],
+      [deep, { width: 600, height: 900 }, 300],
       [await renderPage({ width: 1200, height: 1800, color: RED, format: 'jpeg' }), { width: 1200, height: 1800 }, 300],
       [await renderPage({ width: 1200, height: 1800, color: RED, format: 'jpeg' }), { width: 1200, height: 1800 }, 600],
       [sideways, { width: 400, height: 100 }, 200],
