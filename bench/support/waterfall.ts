@@ -44,19 +44,40 @@ function labelOf(url: string, bookId: string, startPage: number): string | null 
   return null;
 }
 
+/** How long `finish` waits for a request still in flight; past that it is left out of the waterfall. */
+const UNFINISHED_AFTER_MS = 10_000;
+
+/** The values of `promises` that settle within `ms` (null for the others, which are reported), then no timer is left. */
+async function settledWithin<T>(promises: { label: string; result: Promise<T | null> }[], ms: number): Promise<(T | null)[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const tooLate = Symbol('too late');
+  const late = new Promise<typeof tooLate>((resolve) => {
+    timer = setTimeout(() => resolve(tooLate), ms);
+  });
+  try {
+    const results = await Promise.all(promises.map(({ result }) => Promise.race([result, late])));
+    const unfinished = promises.filter((_, index) => results[index] === tooLate).map(({ label }) => label);
+    if (unfinished.length > 0) console.warn(`waterfall: still unfinished ${ms} ms on, left out: ${unfinished.join(', ')}`);
+    return results.map((result) => (result === tooLate ? null : result));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Records one cold load's requests; call `finish` once the page was painted. */
 export function watchRequests(page: Page, bookId: string, startPage: number) {
-  const done: Promise<Timed | null>[] = [];
+  const done: { label: string; result: Promise<Timed | null> }[] = [];
   const listener = (request: Request) => {
     const label = labelOf(request.url(), bookId, startPage);
     if (!label) return;
-    done.push(
-      request.response().then(async (response) => {
+    done.push({
+      label,
+      result: request.response().then(async (response) => {
         await response?.finished().catch(() => null);
         const timing = request.timing();
         return { label, start: timing.startTime, end: timing.startTime + Math.max(0, timing.responseEnd) };
       }, () => null),
-    );
+    });
   };
   page.on('request', listener);
   return {
@@ -65,8 +86,10 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
       page.off('request', listener);
       const origin = (await page.evaluate(() => performance.timeOrigin)) + since;
       // A request whose timing the browser never reported (startTime -1: served from memory, or cut
-      // short) says nothing about when it started.
-      const seen = (await Promise.all(done)).filter((entry): entry is Timed => entry !== null && entry.start > 0);
+      // short) says nothing about when it started. Nor does one still unfinished a while after the
+      // paint: Playwright may never settle response()/finished() for a request the page cut short,
+      // and waiting for it hung the whole bench (no timer, no call in flight: seen twice).
+      const seen = (await settledWithin(done, UNFINISHED_AFTER_MS)).filter((entry): entry is Timed => entry !== null && entry.start > 0);
       // For a label seen several times (preloads), keep the earliest start.
       const byLabel = new Map<string, Timed>();
       for (const entry of seen) {
