@@ -1,11 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
-import type { Stats } from 'node:fs';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 
 /** A series.json larger than this is not a Mylar series document: it is not read at all. */
 const MAX_SERIES_JSON_BYTES = 1024 * 1024;
 /** Text kept at most per instance (thousands of series of a few KiB); past it, files are read each time. */
 const MAX_KEPT_CHARS = 16 * 1024 * 1024;
+
+/** The result of a filesystem call, or null when the path cannot be used (missing, not permitted…). */
+async function unlessUnusable<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (error) {
+    rethrowUnless(error, isUnusablePath);
+    return null;
+  }
+}
 
 interface Kept {
   text: string;
@@ -26,28 +35,17 @@ export class SeriesJsonReads {
 
   /** The file's text; null when there is no regular file of at most MAX_SERIES_JSON_BYTES there. */
   async read(path: string): Promise<string | null> {
-    let info: Stats;
-    try {
-      info = await stat(path);
-    } catch (error) {
-      // No series.json in this folder (or not one we may read): nothing to import.
-      rethrowUnless(error, isUnusablePath);
-      return null;
-    }
+    // No series.json in this folder (or not one we may read): nothing to import.
+    const info = await unlessUnusable(stat(path));
+    if (info === null) return null;
     // Not a regular file (a folder, a pipe that would block the read forever) or too large to be one.
     if (!info.isFile() || info.size > MAX_SERIES_JSON_BYTES) return null;
     const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
     const kept = this.#kept.get(path);
     if (kept?.identity === identity) return kept.text;
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (error) {
-      // Gone between the stat and the read.
-      rethrowUnless(error, isUnusablePath);
-      return null;
-    }
-    if (bytes.length > MAX_SERIES_JSON_BYTES) return null;
+    // Null when it went between the stat and the read.
+    const bytes = await unlessUnusable(readFile(path));
+    if (bytes === null || bytes.length > MAX_SERIES_JSON_BYTES) return null;
     const text = bytes.toString('utf8');
     // Changed while being read: used this once, not kept under an identity that may not be its own.
     if (bytes.length === info.size) this.#keep(path, { text, identity });
