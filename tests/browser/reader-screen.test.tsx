@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTes
 import { pageUrl } from '../../src/api/books.ts';
 import type { BookDto, Page } from '../../src/api/types.ts';
 import { failRequests, logInAsAdmin, rest, seedLibrary } from './support/folio.ts';
+import en from '../../locales/en.json';
 
 type Rgb = [number, number, number];
 
@@ -617,6 +618,20 @@ describe('ReaderScreen', () => {
     const retry = [...document.querySelectorAll('button')].find((button) => button.textContent === 'Try again');
     retry?.click();
     await poll(() => canvas.dataset.paintedPage).toBe('2');
+  });
+
+  it('a book the server refuses to this user (403) is explained, not reported as a failed call', async () => {
+    // Komga answers 403 for a book outside the user's shared libraries or restrictions (REFERENCE
+    // §1.9); Folio answers 404 there so as not to reveal the book, so the 403 is given in the browser.
+    const refused = await failRequests(new RegExp(`/api/v1/books/${ids.first}(\\?|$)`), 403, { message: 'Forbidden' }, 'GET');
+    onTestFinished(() => refused.restore());
+    history.replaceState(null, '', `/book/${ids.first}/read`);
+    host = document.createElement('div');
+    document.body.append(host);
+    root = createRoot(host);
+    root.render(<ReaderScreen bookId={ids.first} />);
+    await poll(() => refused.answered()).toBeGreaterThan(0);
+    await poll(() => document.querySelector('[role="alert"]')?.textContent).toBe(en.reader.forbidden.book_not_shared);
   });
 
   it('closing the tab right after a turn still sends that page, with keepalive', async () => {

@@ -146,6 +146,18 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     });
   }
 
+  test(`a user without PAGE_STREAMING who opens the reader's address is told why and who can change it (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
+    await p.setViewportSize(viewport);
+    await logIn(p.context().request, folio.url, PLAIN);
+    // The book screen offers no "Read" to this user; the address is typed or bookmarked instead.
+    await p.goto(`${folio.url}/book/${ids.book}/read`);
+    const alert = p.getByRole('alert');
+    const explanation = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
+    await expect(alert).toContainText(explanation);
+    // The refusal is explained instead of reported as a failure code.
+    await expect(alert).not.toContainText('HTTP 403');
+  });
+
   test(`every user sees the history of the content they may see (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
     await p.setViewportSize(viewport);
     await logIn(p.context().request, folio.url, PLAIN);

@@ -13,6 +13,7 @@ import { PageTurnAnimation } from './PageTurnAnimation.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
 import { readerPageUrl } from './readerPageUrl.ts';
+import { forbiddenText, isForbiddenStatus } from './readerErrors.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
 import { usePageZoom } from './usePageZoom.ts';
 import { deviceMemory, watchDevicePixelRatio } from './viewport.ts';
@@ -43,6 +44,8 @@ interface PagedViewProps {
 function failureText(failure: PageFailure): string {
   switch (failure.reason) {
     case 'http':
+      // The book itself loaded, so its pages are refused to this user: say why, not just "403".
+      if (isForbiddenStatus(failure.status)) return forbiddenText();
       return t('reader.page_error_reasons.http', { status: failure.status ?? '?' });
     case 'network':
       return t('reader.page_error_reasons.network');

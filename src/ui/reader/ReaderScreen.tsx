@@ -2,9 +2,10 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
 import { getSiblingBook } from '../../api/books.ts';
 import { getReadListSiblingBook } from '../../api/collections.ts';
-import { describeError, t } from '../i18n.ts';
+import { t } from '../i18n.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
 import { readerTitle } from './bookTitle.ts';
+import { describeReaderError } from './readerErrors.ts';
 import { isTextEpub } from './bookKind.ts';
 import { Reader, type Siblings } from './Reader.tsx';
 import * as styles from './reader.css.ts';
@@ -36,7 +37,7 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
         setState({ status: 'ready', ...loaded });
       },
       (error: unknown) => {
-        if (!cancelled) setState({ status: 'error', message: describeError(error) });
+        if (!cancelled) setState({ status: 'error', message: describeReaderError(error) });
       },
     );
     // Siblings arrive in the background; a failure just means "no sibling" (404 already does).

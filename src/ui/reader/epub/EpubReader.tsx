@@ -7,7 +7,8 @@ import type { BookDto, R2Locator } from '../../../api/types.ts';
 import { renderingPreferences } from '../../../engine/epubSettings.ts';
 import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
-import { describeError, t } from '../../i18n.ts';
+import { t } from '../../i18n.ts';
+import { describeReaderError } from '../readerErrors.ts';
 import { session } from '../../store/session.ts';
 import * as styles from '../reader.css.ts';
 import { ReaderToolbar } from '../ReaderToolbar.tsx';
@@ -92,7 +93,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         setState({ status: 'ready', ...loaded, saved: progression?.locator ?? null });
       },
       (error: unknown) => {
-        if (!cancelled) setState({ status: 'error', message: describeError(error) });
+        if (!cancelled) setState({ status: 'error', message: describeReaderError(error) });
       },
     );
     return () => {
@@ -328,7 +329,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       })
       .catch((error: unknown) => {
         console.error('The EPUB reader could not open the book', error);
-        if (!disposed) setState({ status: 'error', message: describeError(error) });
+        if (!disposed) setState({ status: 'error', message: describeReaderError(error) });
       });
     return () => {
       disposed = true;
