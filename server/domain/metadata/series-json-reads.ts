@@ -27,10 +27,14 @@ interface Kept {
  * it: a 20-book folder read it 21 times per scan. Here each folder's file is read once; later asks
  * only `stat` it, and a file that changed since (size, dates or inode) is read again: an edit made
  * while the analyses wait is applied as before, and a later scan's reading is never undone by an
- * earlier scan's analyses still queued.
+ * earlier scan's analyses still queued. Used as well by an administrator's analyse or metadata
+ * refresh of a library or a series, whose books' tasks run side by side: a file being read is not
+ * read a second time by another task meanwhile.
  */
 export class SeriesJsonReads {
   readonly #kept = new Map<string, Kept>();
+  /** Reads under way, by path, with the identity of the file they read. */
+  readonly #reading = new Map<string, { identity: string; text: Promise<string | null> }>();
   #keptChars = 0;
 
   /** The file's text; null when there is no regular file of at most MAX_SERIES_JSON_BYTES there. */
@@ -43,12 +47,25 @@ export class SeriesJsonReads {
     const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
     const kept = this.#kept.get(path);
     if (kept?.identity === identity) return kept.text;
+    // Analyses run side by side: those that ask while the same file is being read wait for that read.
+    const reading = this.#reading.get(path);
+    if (reading?.identity === identity) return reading.text;
+    const text = this.#readAndKeep(path, identity, info.size);
+    this.#reading.set(path, { identity, text });
+    try {
+      return await text;
+    } finally {
+      if (this.#reading.get(path)?.text === text) this.#reading.delete(path);
+    }
+  }
+
+  async #readAndKeep(path: string, identity: string, size: number): Promise<string | null> {
     // Null when it went between the stat and the read.
     const bytes = await unlessUnusable(readFile(path));
     if (bytes === null || bytes.length > MAX_SERIES_JSON_BYTES) return null;
     const text = bytes.toString('utf8');
     // Changed while being read: used this once, not kept under an identity that may not be its own.
-    if (bytes.length === info.size) this.#keep(path, { text, identity });
+    if (bytes.length === size) this.#keep(path, { text, identity });
     return text;
   }
 
