@@ -13,7 +13,7 @@ import type { SeriesJsonReads } from './series-json-reads.ts';
  * source (Mylar series.json). Runs after analysis and on a metadata refresh. Analysis leaves the
  * barcode out (`barcode: false`): decoding pages to look for one costs far more than analysis
  * itself, so it runs later as a low-priority task and books become readable first. The analyses
- * of a scan share the scan's `seriesJson`, so that each folder's file is read once.
+ * of a scan (or of an admin's analyse or refresh) share its `seriesJson`, so that each folder's file is read once.
  */
 export async function refreshBookMetadata(
   ctx: FolioContext,

@@ -58,7 +58,7 @@ const MAX_RETRIES = 12;
 const SCAN_RETRY_BASE_MS = 1_000;
 const MAX_SCAN_RETRIES = 5;
 
-/** `seriesJson`: the series.json files of the scan that queued the analysis, read once per folder. */
+/** `seriesJson`: the series.json files of the scan or action that queued the analysis, read once per folder. */
 export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0, seriesJson?: SeriesJsonReads): void {
   const key = `AnalyzeBook:${bookId}`;
   ctx.tasks.submit(
@@ -139,9 +139,26 @@ export function submitBarcodeSearch(
   }, 0, { bookId, barcodeOnly: true });
 }
 
-export function submitMetadataRefresh(ctx: FolioContext, bookId: string): void {
+/**
+ * An administrator's "analyse" of a library or a series: one analysis per book, sharing one reading
+ * of each folder's series.json as a scan's analyses do (a file changed meanwhile is still read
+ * again). Not kept past this action's tasks: a later action reads every file afresh.
+ */
+export function submitBooksAnalysis(ctx: FolioContext, bookIds: readonly string[]): void {
+  const seriesJson = new SeriesJsonReads();
+  for (const bookId of bookIds) submitBookAnalysis(ctx, bookId, 0, seriesJson);
+}
+
+/** An administrator's "refresh metadata" of a library or a series: as submitBooksAnalysis, for the refresh. */
+export function submitMetadataRefreshes(ctx: FolioContext, bookIds: readonly string[]): void {
+  const seriesJson = new SeriesJsonReads();
+  for (const bookId of bookIds) submitMetadataRefresh(ctx, bookId, seriesJson);
+}
+
+/** `seriesJson`: the series.json files of the action that queued the refresh, read once per folder. */
+export function submitMetadataRefresh(ctx: FolioContext, bookId: string, seriesJson?: SeriesJsonReads): void {
   ctx.tasks.submit('RefreshBookMetadata', `RefreshBookMetadata:${bookId}`, async () => {
-    await refreshBookMetadata(ctx, bookId);
+    await refreshBookMetadata(ctx, bookId, { seriesJson });
     const book = ctx.repos.books.findById(bookId);
     if (book) ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
   }, 0, { bookId });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
-import { liveBookIds, submitBookAnalysis, submitEmptyTrash, submitMetadataRefresh } from '../../domain/tasks/library-tasks.ts';
+import { liveBookIds, submitBooksAnalysis, submitEmptyTrash, submitMetadataRefreshes } from '../../domain/tasks/library-tasks.ts';
 import { notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
 import { IdParams, type FolioApp } from '../schemas.ts';
@@ -29,12 +29,12 @@ export function registerActionRoutes(app: FolioApp, ctx: FolioContext): void {
   for (const scope of ['libraries', 'series', 'books'] as const) {
     app.post(`/api/v1/${scope}/:id/analyze`, { schema: { params: IdParams } }, async (request, reply) => {
       requireRole(request, 'ADMIN');
-      for (const bookId of booksOf(scope, request.params.id)) submitBookAnalysis(ctx, bookId);
+      submitBooksAnalysis(ctx, booksOf(scope, request.params.id));
       return reply.code(202).send();
     });
     app.post(`/api/v1/${scope}/:id/metadata/refresh`, { schema: { params: IdParams } }, async (request, reply) => {
       requireRole(request, 'ADMIN');
-      for (const bookId of booksOf(scope, request.params.id)) submitMetadataRefresh(ctx, bookId);
+      submitMetadataRefreshes(ctx, booksOf(scope, request.params.id));
       return reply.code(202).send();
     });
   }

@@ -49,6 +49,43 @@ const seriesNamed = async (name: string) => (await allSeries()).find((s) => s.na
 const send = (method: 'PATCH' | 'POST', url: string, payload?: object) =>
   server.app.inject({ method, url, headers: server.admin, ...(payload ? { payload } : {}) });
 
+/** Three series of four books each, every folder with its series.json. */
+async function threeSeriesOfFourBooks(): Promise<void> {
+  for (const folder of ['Saga (2012)', 'Other', 'Third']) {
+    for (let number = 2; number <= 4; number++) {
+      await createCbz(join(root, folder, `${folder} 00${number}.cbz`), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+    }
+  }
+  await createCbz(join(root, 'Third', 'Third 001.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+  await writeFile(join(root, 'Other', 'series.json'), mylarJson({ name: 'Other name' }));
+  await writeFile(join(root, 'Third', 'series.json'), mylarJson({ name: 'Third name' }));
+}
+
+const everyFolderOnce = () => ['Other', 'Saga (2012)', 'Third'].map((folder) => join(root, folder, 'series.json'));
+
+/**
+ * The series.json files read from here on, sorted, one entry per read: the real readFile, counted
+ * (module exports of node's own modules follow their objects once synced).
+ */
+function countSeriesJsonReads(): { paths: () => string[]; clear: () => void; restore: () => void } {
+  const readFile = vi.spyOn(fsPromises, 'readFile');
+  syncBuiltinESMExports();
+  return {
+    paths: () => readFile.mock.calls.map(([path]) => String(path)).filter((path) => path.endsWith('series.json')).sort(),
+    clear: () => readFile.mockClear(),
+    restore: () => {
+      readFile.mockRestore();
+      syncBuiltinESMExports();
+    },
+  };
+}
+
+/** Sends an admin action (answered 202) and waits for the tasks it queued. */
+async function runAction(url: string): Promise<void> {
+  expect((await send('POST', url)).statusCode).toBe(202);
+  await server.app.folio.tasks.idle();
+}
+
 describe('importMylarSeries', () => {
   it('fills the series metadata from series.json', async () => {
     await addLibrary(server, root);
@@ -93,34 +130,57 @@ describe('importMylarSeries', () => {
   });
 
   it('reads each folder\'s series.json once per scan, not once per book', async () => {
-    // Three series of four books each, every folder with its series.json, the one of 'Other' too.
-    for (const folder of ['Saga (2012)', 'Other', 'Third']) {
-      for (let number = 2; number <= 4; number++) {
-        await createCbz(join(root, folder, `${folder} 00${number}.cbz`), [{ width: 10, height: 10, color: RED, format: 'png' }]);
-      }
-    }
-    await createCbz(join(root, 'Third', 'Third 001.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
-    await writeFile(join(root, 'Other', 'series.json'), mylarJson({ name: 'Other name' }));
-    await writeFile(join(root, 'Third', 'series.json'), mylarJson({ name: 'Third name' }));
-    // The real readFile, counted: module exports of node's own modules follow their objects once synced.
-    const readFile = vi.spyOn(fsPromises, 'readFile');
-    syncBuiltinESMExports();
-    const seriesJsonReads = () => readFile.mock.calls.map(([path]) => String(path)).filter((path) => path.endsWith('series.json')).sort();
+    await threeSeriesOfFourBooks();
+    const reads = countSeriesJsonReads();
     try {
       const library = await addLibrary(server, root);
-      const everyFolderOnce = ['Other', 'Saga (2012)', 'Third'].map((folder) => join(root, folder, 'series.json'));
-      expect(seriesJsonReads()).toEqual(everyFolderOnce);
+      expect(reads.paths()).toEqual(everyFolderOnce());
       expect((await allSeries()).map((s) => s.metadata.title).sort()).toEqual(['Other name', 'Saga', 'Third name']);
       // A later scan reads them again (they may have changed), once each.
-      readFile.mockClear();
+      reads.clear();
       await createCbz(join(root, 'Third', 'Third 005.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
       await rescan(server, library.id);
-      expect(seriesJsonReads()).toEqual(everyFolderOnce);
+      expect(reads.paths()).toEqual(everyFolderOnce());
     } finally {
-      readFile.mockRestore();
-      syncBuiltinESMExports();
+      reads.restore();
     }
   });
+
+  // An administrator's analyse or metadata refresh of a library or a series runs every book's
+  // metadata sources, series.json among them: like a scan's analyses, it reads each folder's file once.
+  for (const action of ['analyze', 'metadata/refresh'] as const) {
+    it(`reads each folder's series.json once per ${action} of a library, and again on the next one`, async () => {
+      await threeSeriesOfFourBooks();
+      const library = await addLibrary(server, root);
+      const reads = countSeriesJsonReads();
+      try {
+        await runAction(`/api/v1/libraries/${library.id}/${action}`);
+        expect(reads.paths()).toEqual(everyFolderOnce());
+        // Nothing is kept from one action to the next: an edit made in between is read.
+        reads.clear();
+        await writeFile(join(root, 'Third', 'series.json'), mylarJson({ name: 'Third, as edited' }));
+        await runAction(`/api/v1/libraries/${library.id}/${action}`);
+        expect(reads.paths()).toEqual(everyFolderOnce());
+        expect((await seriesNamed('Third')).metadata.title).toBe('Third, as edited');
+      } finally {
+        reads.restore();
+      }
+    });
+
+    it(`reads the series.json once per ${action} of a series`, async () => {
+      await threeSeriesOfFourBooks();
+      await addLibrary(server, root);
+      const third = await seriesNamed('Third');
+      expect(third.booksCount).toBe(4);
+      const reads = countSeriesJsonReads();
+      try {
+        await runAction(`/api/v1/series/${third.id}/${action}`);
+        expect(reads.paths()).toEqual([join(root, 'Third', 'series.json')]);
+      } finally {
+        reads.restore();
+      }
+    });
+  }
 
   it('reads series.json again for the scan\'s analyses when it changed after the scan read it', async () => {
     const tasks = server.app.folio.tasks;
