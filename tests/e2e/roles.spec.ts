@@ -13,6 +13,8 @@ import { startFolio, type RunningFolio } from './support/folio-server.ts';
  */
 const READER = { email: 'reader@example.org', password: 'reader password 42' };
 const PLAIN = { email: 'plain@example.org', password: 'plain password 42' };
+/** May stream pages, but no library is shared with this user: every book is hidden from them. */
+const OUTSIDER = { email: 'outsider@example.org', password: 'outsider password 42' };
 
 /** Actions only an administrator may run: none of them may be offered to anybody else. */
 const ADMIN_ONLY = [
@@ -65,6 +67,7 @@ test.beforeAll(async () => {
   ids.readList = (await post(api, '/api/v1/readlists', { name: 'Arc', ordered: true, bookIds: [book.id] })).id;
   await post(api, '/api/v2/users', { ...READER, roles: ['PAGE_STREAMING', 'FILE_DOWNLOAD'] });
   await post(api, '/api/v2/users', { ...PLAIN, roles: [] });
+  await post(api, '/api/v2/users', { ...OUTSIDER, roles: ['PAGE_STREAMING'], sharedLibraries: { all: false, libraryIds: [] } });
   // Something for the history: the second book's file is deleted.
   const deleted = await api.delete(`${folio.url}/api/v1/books/${second.id}/file`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
   expect(deleted.status()).toBe(202);
@@ -173,3 +176,13 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(row.getByRole('link', { name: en.history.open_book })).toHaveAttribute('href', `/book/${ids.deletedBook}`);
   });
 }
+
+test('a book hidden from the user (a library not shared with them) opened by its address says it cannot be found', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, OUTSIDER);
+  // Folio answers 404 for a book the user may not see, so as not to reveal that it exists.
+  const answer = p.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/books/${ids.book}`);
+  await p.goto(`${folio.url}/book/${ids.book}/read`);
+  expect((await answer).status()).toBe(404);
+  const alert = p.getByRole('alert');
+  await expect(alert).toHaveText(en.reader.book_not_found);
+});

@@ -5,7 +5,6 @@ import { clickZoneAction, type ReaderAction } from '../../engine/readerInput.ts'
 import { ReaderSession, type PagedDirection, type PaintView, type ProgressSink } from '../../engine/ReaderSession.ts';
 import type { PageInfo, PageLayout, ScaleType, Viewport } from '../../engine/types.ts';
 import { t } from '../i18n.ts';
-import type { PageFailure } from '../../engine/PageLoader.ts';
 import { CanvasPainter, viewIsComplete } from './CanvasPainter.ts';
 import { afterNextFrame } from './afterNextFrame.ts';
 import { debounce } from './debounce.ts';
@@ -13,7 +12,7 @@ import { PageTurnAnimation } from './PageTurnAnimation.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
 import { readerPageUrl } from './readerPageUrl.ts';
-import { forbiddenText, isForbiddenStatus } from './readerErrors.ts';
+import { pageFailureText } from './readerErrors.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
 import { usePageZoom } from './usePageZoom.ts';
 import { deviceMemory, watchDevicePixelRatio } from './viewport.ts';
@@ -38,22 +37,6 @@ interface PagedViewProps {
   onController: (controller: ViewController | null) => void;
   onAction: (action: ReaderAction) => void;
   onStats?: (stats: ViewStats) => void;
-}
-
-/** The reason in the reader's language; the technical message stays in the tooltip. */
-function failureText(failure: PageFailure): string {
-  switch (failure.reason) {
-    case 'http':
-      // The book itself loaded, so its pages are refused to this user: say why, not just "403".
-      if (isForbiddenStatus(failure.status)) return forbiddenText();
-      return t('reader.page_error_reasons.http', { status: failure.status ?? '?' });
-    case 'network':
-      return t('reader.page_error_reasons.network');
-    case 'decode':
-      return t('reader.page_error_reasons.decode');
-    default:
-      return t('reader.page_error_reasons.other');
-  }
 }
 
 /** The system asks for less motion: no slides, whatever the reader setting says. */
@@ -262,7 +245,7 @@ export function PagedView(props: PagedViewProps) {
       {snapshot?.error && (
         <div className={styles.message} role="alert">
           <p>{t('reader.page_error', { page: snapshot.currentPage })}</p>
-          <p title={snapshot.error.message}>{failureText(snapshot.error)}</p>
+          <p title={snapshot.error.message}>{pageFailureText(snapshot.error)}</p>
           <button
             type="button"
             className={`${styles.textButton} ${styles.messageAction}`}

@@ -1,4 +1,5 @@
 import { ApiError } from '../../api/http.ts';
+import type { PageFailure } from '../../engine/PageLoader.ts';
 import { describeError, t } from '../i18n.ts';
 import { session } from '../store/session.ts';
 
@@ -31,7 +32,38 @@ export function forbiddenText(): string {
   return t('reader.forbidden.book_not_shared');
 }
 
-/** The message a reader shows when loading a book failed: the refusal explained, else the error. */
+/**
+ * Why a page could not be shown, in the reader's language (the technical message is for a tooltip).
+ * Shared by the paged view and the webtoon strip, so a failed page reads the same in both.
+ */
+export function pageFailureText(failure: PageFailure): string {
+  switch (failure.reason) {
+    case 'http':
+      // The book itself loaded, so its pages are refused to this user: say why, not just "403".
+      if (isForbiddenStatus(failure.status)) return forbiddenText();
+      return t('reader.page_error_reasons.http', { status: failure.status ?? '?' });
+    case 'network':
+      return t('reader.page_error_reasons.network');
+    case 'decode':
+      return t('reader.page_error_reasons.decode');
+    default:
+      return t('reader.page_error_reasons.other');
+  }
+}
+
+/**
+ * The book itself is not there for this user. Folio answers 404 both for a book that does not exist
+ * and for one the user may not see (a library not shared, a content restriction), so as not to
+ * reveal it. Only the book's own call counts: its page list also answers 404 for a book that exists
+ * but is not analysed yet, and that message from the server says so.
+ */
+export function isBookNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404 && error.action === 'retrieve_book';
+}
+
+/** The message a reader shows when loading a book failed: a refusal or a missing book explained, else the error. */
 export function describeReaderError(error: unknown): string {
-  return isForbidden(error) ? forbiddenText() : describeError(error);
+  if (isForbidden(error)) return forbiddenText();
+  if (isBookNotFound(error)) return t('reader.book_not_found');
+  return describeError(error);
 }
