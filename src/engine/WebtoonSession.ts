@@ -1,6 +1,6 @@
 import { BitmapCache } from './BitmapCache.ts';
 import { decodeSize, hasKnownSize } from './layout.ts';
-import { PageLoader, type WantedPage } from './PageLoader.ts';
+import { PageLoader, type PageFailure, type WantedPage } from './PageLoader.ts';
 import type { ProgressSink } from './ReaderSession.ts';
 import type { WebtoonScale } from './readerSettings.ts';
 import type { DrawableBitmap, PageDecoder, PageInfo, Viewport } from './types.ts';
@@ -30,7 +30,7 @@ export interface WebtoonSnapshot {
   decodedPages: number[];
   cacheBytes: number;
   cacheBudget: number;
-  /** Bumped whenever a bitmap arrives, so slots know to redraw. */
+  /** Bumped whenever a bitmap arrives or a page fails, so slots know to redraw. */
   version: number;
 }
 
@@ -83,7 +83,10 @@ export class WebtoonSession<B extends DrawableBitmap = DrawableBitmap> {
         this.#version++;
         this.#notify();
       },
-      onFailed: () => this.#notify(),
+      onFailed: () => {
+        this.#version++;
+        this.#notify();
+      },
     });
     this.#layout = this.#computeLayout();
     const start = Math.min(Math.max(1, options.startPage ?? 1), Math.max(1, this.#pages.length));
@@ -112,6 +115,24 @@ export class WebtoonSession<B extends DrawableBitmap = DrawableBitmap> {
 
   bitmapFor(page: number): B | undefined {
     return this.cache.peek(page);
+  }
+
+  /** Why the page could not be shown. A failed page is not asked for again until `retry()`. */
+  failureOf(page: number): PageFailure | undefined {
+    return this.#loader.errorOf(page);
+  }
+
+  /**
+   * Forgets every failure: the failed pages in the window are asked for again now, the others when
+   * they come back into it. All of them, not one: pages usually fail together (the server or the
+   * network was down).
+   */
+  retry(): void {
+    if (this.#disposed) return;
+    this.#loader.clearErrors();
+    this.#version++;
+    this.#schedule();
+    this.#notify();
   }
 
   /**

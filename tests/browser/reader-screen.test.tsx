@@ -3,6 +3,7 @@ import { Route } from 'wouter';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { pageUrl } from '../../src/api/books.ts';
 import type { BookDto, Page } from '../../src/api/types.ts';
+import { userEvent } from 'vitest/browser';
 import { failRequests, logInAsAdmin, rest, seedLibrary } from './support/folio.ts';
 import en from '../../locales/en.json';
 
@@ -618,6 +619,35 @@ describe('ReaderScreen', () => {
     const retry = [...document.querySelectorAll('button')].find((button) => button.textContent === 'Try again');
     retry?.click();
     await poll(() => canvas.dataset.paintedPage).toBe('2');
+  });
+
+  it('webtoon: a page that fails to load says why in its place, and a retry (pointer or keyboard) draws it', async () => {
+    // Page 2's image fails (a server hiccup the real server cannot be asked for) until restored.
+    const pattern = new RegExp(`/api/v1/books/${ids.first}/pages/2(\\?|$)`);
+    const broken = await failRequests(pattern, 500, { message: 'Disk hiccup' });
+    onTestFinished(() => broken.restore());
+    await seriesDirection('WEBTOON');
+    await openReader('?incognito=true');
+    const strip = await waitFor(() => document.querySelector<HTMLElement>('[data-testid="reader-webtoon"]'));
+    const slot = () => strip.querySelector<HTMLElement>('[data-page="2"]') as HTMLElement;
+    const failure = () => slot().querySelector('[role="alert"]');
+    await poll(() => failure()?.textContent).toContain(en.reader.page_error.replace('{{page}}', '2'));
+    expect(failure()?.textContent).toContain(en.reader.page_error_reasons.http.replace('{{status}}', '500'));
+    // The failed page keeps its height in the strip (pages are 600 × 900: 1.5 × the width).
+    expect(slot().offsetHeight).toBeCloseTo(1.5 * strip.clientWidth, -1);
+    const retry = () => [...slot().querySelectorAll('button')].find((button) => button.textContent === en.reader.retry) as HTMLButtonElement;
+    // A click asks again; the server still fails, and the page says so again.
+    const asked = await broken.answered();
+    retry().click();
+    await poll(() => broken.answered()).toBeGreaterThan(asked);
+    await poll(() => failure()?.textContent).toContain(en.reader.page_error.replace('{{page}}', '2'));
+    // The server is back; Space on the focused retry (not the strip's scroll key) draws the page.
+    await broken.restore();
+    retry().focus();
+    await userEvent.keyboard(' ');
+    await poll(() => slot().querySelector('canvas')?.getAttribute('data-painted')).toBe('true');
+    expect(colourAt(slot().querySelector('canvas') as HTMLCanvasElement, 0.5, 0.5)).toEqual(COLOURS[1]);
+    expect(failure()).toBeNull();
   });
 
   it('a book the server refuses to this user (403) is explained, not reported as a failed call', async () => {

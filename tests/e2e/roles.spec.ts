@@ -161,6 +161,25 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await expect(alert).not.toContainText('HTTP 403');
   });
 
+  test(`in the webtoon view, a user without PAGE_STREAMING is told why on the strip, in place of the pages (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
+    await p.setViewportSize(viewport);
+    await logIn(p.context().request, folio.url, PLAIN);
+    await p.goto(`${folio.url}/book/${ids.book}/read`);
+    await expect(p.getByTestId('reader-canvas')).toBeVisible();
+    // The reader's key for the vertical strip; the pages' bytes are refused (403) there too.
+    await p.keyboard.press('w');
+    const first = p.getByTestId('reader-webtoon').locator('[data-page="1"]');
+    const explanation = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
+    const failure = first.getByRole('alert');
+    await expect(failure).toContainText(en.reader.page_error.replace('{{page}}', '1'));
+    await expect(failure).toContainText(explanation);
+    await expect(failure.getByRole('button', { name: en.reader.retry })).toBeVisible();
+    // The failed page keeps its place in the strip: the message sits inside the page's slot.
+    const slot = await first.boundingBox();
+    const message = await failure.boundingBox();
+    expect(slot && message && message.y >= slot.y && message.y + message.height <= slot.y + slot.height).toBe(true);
+  });
+
   test(`every user sees the history of the content they may see (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
     await p.setViewportSize(viewport);
     await logIn(p.context().request, folio.url, PLAIN);

@@ -9,7 +9,7 @@ import { describeError, t } from '../i18n.ts';
 import { isAdmin, session } from '../store/session.ts';
 import { DebugOverlay } from './DebugOverlay.tsx';
 import { PageMenu, type PosterTarget } from './PageMenu.tsx';
-import { applyChromeAction, isTyping, type ChromePanel } from './readerChrome.ts';
+import { applyChromeAction, isTyping, pressesFocusedButton, type ChromePanel } from './readerChrome.ts';
 import { PagedView } from './PagedView.tsx';
 import { setPageAsPoster } from './posterFromPage.ts';
 import * as styles from './reader.css.ts';
@@ -161,7 +161,12 @@ export function Reader(props: ReaderProps) {
     const onKey = (event: KeyboardEvent) => {
       // An open dialog owns the keys. Asked of the DOM, not of React state: a key pressed right after
       // Escape closed a dialog must work even before the re-render.
-      if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open]') || isTyping(event.target)) {
+      if (
+        event.defaultPrevented ||
+        containerRef.current?.querySelector('dialog[open]') ||
+        isTyping(event.target) ||
+        pressesFocusedButton(event)
+      ) {
         return;
       }
       const action = keyAction(event, direction.direction);

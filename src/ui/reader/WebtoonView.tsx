@@ -4,6 +4,7 @@ import { pageUrl } from '../../api/books.ts';
 import { cacheBudgetFor } from '../../engine/budget.ts';
 import { needsConversion } from '../../engine/mediaTypes.ts';
 import { clickZoneAction, type ReaderAction } from '../../engine/readerInput.ts';
+import type { PageFailure } from '../../engine/PageLoader.ts';
 import type { ProgressSink } from '../../engine/ReaderSession.ts';
 import type { WebtoonScale } from '../../engine/readerSettings.ts';
 import type { PageInfo } from '../../engine/types.ts';
@@ -13,6 +14,7 @@ import { t } from '../i18n.ts';
 import { debounce } from './debounce.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
+import { pageFailureText } from './readerErrors.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
 import { deviceMemory, measureViewport, watchDevicePixelRatio } from './viewport.ts';
 
@@ -42,18 +44,23 @@ const noSnapshot = () => null;
  * the canvas (an ImageBitmapRenderingContext), not copied into it: on a fast scroll, copying a strip
  * page of several megapixels on the main thread for every page that comes into view cost frames.
  * A handed-over bitmap is empty afterwards; a slot mounted again for a page whose pixels went with
- * an earlier canvas asks for the page again (`onLost`).
+ * an earlier canvas asks for the page again (`onLost`). A page that failed shows why in its place,
+ * with a retry, so a failed page is not mistaken for a slow one.
  */
 const WebtoonSlot = memo(function WebtoonSlot({
   item,
   start,
   bitmap,
+  failure,
   onLost,
+  onRetry,
 }: {
   item: WebtoonItem;
   start: number;
   bitmap: ImageBitmap | undefined;
+  failure: PageFailure | undefined;
   onLost: (page: number) => void;
+  onRetry: () => void;
 }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   useLayoutEffect(() => {
@@ -88,6 +95,24 @@ const WebtoonSlot = memo(function WebtoonSlot({
         role="img"
         aria-label={t('reader.page_number', { page: item.page })}
       />
+      {/* A page already drawn keeps its picture if a later load (at a new size) fails. */}
+      {failure && !bitmap && (
+        <div className={styles.webtoonFailure} role="alert">
+          <p>{t('reader.page_error', { page: item.page })}</p>
+          <p title={failure.message}>{pageFailureText(failure)}</p>
+          <button
+            type="button"
+            className={styles.textButton}
+            onClick={(event) => {
+              // The strip's own click would scroll or toggle the toolbar.
+              event.stopPropagation();
+              onRetry();
+            }}
+          >
+            {t('reader.retry')}
+          </button>
+        </div>
+      )}
     </div>
   );
 });
@@ -202,6 +227,7 @@ export function WebtoonView(props: WebtoonViewProps) {
   );
   const items = snapshot?.layout.items ?? [];
   const onLost = useCallback((page: number) => session?.redecode(page), [session]);
+  const onRetry = useCallback(() => session?.retry(), [session]);
 
   const virtualizer = useVirtualizer({
     count: items.length,
@@ -257,7 +283,9 @@ export function WebtoonView(props: WebtoonViewProps) {
                 item={item}
                 start={virtual.start}
                 bitmap={session.bitmapFor(item.page)}
+                failure={session.failureOf(item.page)}
                 onLost={onLost}
+                onRetry={onRetry}
               />
             );
           })}

@@ -160,6 +160,34 @@ export const webtoonCanvas = style({
   display: 'block',
 });
 
+/**
+ * A webtoon page that could not be shown: its reason and a retry, inside the page's slot (which keeps
+ * its height). Sticky, so on a page taller than the screen it stays in view while the page is scrolled
+ * through; boxed, so it reads on any reader background.
+ */
+export const webtoonFailure = style({
+  position: 'sticky',
+  top: '4rem',
+  zIndex: 1,
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  gap: '0.75rem',
+  width: 'fit-content',
+  maxWidth: 'min(32rem, calc(100% - 2rem))',
+  marginBlock: '4rem',
+  marginInline: 'auto',
+  padding: '1rem 1.25rem',
+  borderRadius: '0.5rem',
+  background: 'rgba(40, 40, 40, 0.92)',
+  color: 'white',
+  textAlign: 'center',
+  overflowWrap: 'anywhere',
+});
+
+// The box's gap spaces its lines; paragraphs' own margins would double it.
+globalStyle(`${webtoonFailure} p`, { margin: 0 });
+
 export const notice = style({
   position: 'absolute',
   bottom: '5rem',

@@ -5,6 +5,15 @@ export function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
 
+/**
+ * Space and Enter on a focused button press that button, as everywhere else: in the webtoon view
+ * Space also scrolls the strip, and the reader taking it would leave a button (a failed page's
+ * retry) impossible to press from the keyboard with Space.
+ */
+export function pressesFocusedButton(event: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
+  return (event.key === ' ' || event.key === 'Enter') && event.target instanceof HTMLElement && event.target.closest('button') !== null;
+}
+
 export type ChromePanel = 'settings' | 'help' | 'thumbnails';
 
 export interface ReaderChrome {
