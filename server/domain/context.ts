@@ -1,7 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { Repositories } from '../db/repositories.ts';
 import type { Logger } from '../logging.ts';
-import type { AnalysisThreads } from './analysis/analysis-threads.ts';
 import type { ArchivePool } from '../media/archive-pool.ts';
 import type { EventBus } from './events.ts';
 import type { PagesWithoutBars } from './metadata/pages-without-bars.ts';
@@ -15,8 +14,6 @@ export interface FolioContext {
   tasks: TaskQueue;
   events: EventBus;
   archives: ArchivePool;
-  /** Threads that analyse zip-based books off the main thread (see book-file-analysis.ts). */
-  analysisThreads: AnalysisThreads;
   /** Pages a poster task decoded and found without bars, so the barcode search skips them. */
   pagesWithoutBars: PagesWithoutBars;
   /** The server's pino logger (stdout and <data-dir>/logs/folio.log): `ctx.logger.error({ err, book }, 'what failed')`. */

@@ -1,11 +1,11 @@
 import { openDatabase } from '../db/database.ts';
 import { type Repositories, createRepositories } from '../db/repositories.ts';
 import type { Logger } from '../logging.ts';
+import { MediaError } from '../media/book-reader.ts';
 import { ArchivePool, type ArchivePoolOptions, type Handle, openByContent } from '../media/archive-pool.ts';
 import type { FolioContext } from './context.ts';
 import { EventBus } from './events.ts';
-import { assertReadableBook } from './library/library-paths.ts';
-import { AnalysisThreads } from './analysis/analysis-threads.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from './library/library-paths.ts';
 import { TaskQueue } from './tasks/task-queue.ts';
 import { PagesWithoutBars } from './metadata/pages-without-bars.ts';
 
@@ -34,7 +34,6 @@ export function createFolioContext(options: ContextOptions): FolioContext {
     repos,
     events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
     archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open ?? openByContent) }),
-    analysisThreads: new AnalysisThreads(),
     pagesWithoutBars: new PagesWithoutBars(),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,
@@ -47,7 +46,6 @@ export function createFolioContext(options: ContextOptions): FolioContext {
 /** Waits for running tasks, closes every open archive, then the database. */
 export async function closeFolioContext(ctx: FolioContext): Promise<void> {
   await ctx.tasks.close();
-  await ctx.analysisThreads.close();
   ctx.archives.closeAll();
   ctx.db.close();
 }
@@ -58,7 +56,12 @@ export async function closeFolioContext(ctx: FolioContext): Promise<void> {
  */
 function containedOpen(repos: Repositories, open: (path: string) => Promise<Handle>): (path: string) => Promise<Handle> {
   return async (path) => {
-    await assertReadableBook(repos.libraries.findAll().map((l) => l.root), path);
+    try {
+      await assertInsideItsLibrary(repos.libraries.findAll().map((l) => l.root), path);
+    } catch (error) {
+      if (error instanceof OutsideLibraryError) throw new MediaError('ERR_1000', error.message, { cause: error });
+      throw error;
+    }
     return open(path);
   };
 }

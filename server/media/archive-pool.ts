@@ -119,23 +119,6 @@ export class ArchivePool {
     }
   }
 
-  /**
-   * Runs `work`, which opens and closes a descriptor of its own elsewhere (an analysis thread), with
-   * that descriptor counted against the pool's capacity while it runs: waiting for room like any
-   * open, and ServerBusy when none comes in time.
-   */
-  async withBorrowedCapacity<T>(work: () => Promise<T>): Promise<T> {
-    const deadline = Date.now() + this.waitMs;
-    while (!this.makeRoom()) await this.awaitRoom(deadline);
-    this.live++;
-    try {
-      return await work();
-    } finally {
-      this.live--;
-      this.wakeOne();
-    }
-  }
-
   /** Leases the handle of `key` for the duration of `work`. */
   async use<T>(key: string, filePath: string, work: (handle: Handle) => T | Promise<T>): Promise<T> {
     const slot = await this.acquire(key, filePath);
@@ -191,7 +174,10 @@ export class ArchivePool {
   private async reserve(key: string, filePath: string, cache: boolean): Promise<Slot> {
     const deadline = Date.now() + this.waitMs;
     while (!this.makeRoom()) {
-      await this.awaitRoom(deadline);
+      if (this.shuttingDown) throw new ServerBusy();
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new ServerBusy();
+      await this.waitForRoom(remaining);
       // Another caller may have opened the same book meanwhile.
       const cached = cache ? this.slots.get(key) : undefined;
       if (cached && !cached.retired) return this.acquire(key, filePath);
@@ -210,14 +196,6 @@ export class ArchivePool {
       }
     });
     return slot;
-  }
-
-  /** One wait for room; ServerBusy when the pool is shutting down or the deadline has passed. */
-  private async awaitRoom(deadline: number): Promise<void> {
-    if (this.shuttingDown) throw new ServerBusy();
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new ServerBusy();
-    await this.waitForRoom(remaining);
   }
 
   /** True when one more archive may be opened, closing the least recently used idle one if needed. */

@@ -1,4 +1,4 @@
-import { read, readSync } from 'node:fs';
+import { read } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
@@ -74,22 +74,6 @@ export async function openZipFile(filePath: string, opened?: FileHandle): Promis
     await file.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });
   }
-}
-
-/**
- * Whether this thread reads archives with synchronous positioned reads (see useSynchronousReads).
- * Module state is per thread: worker threads have their own copy of this module.
- */
-let synchronousReads = false;
-
-/**
- * Switches this thread's zip reads to `readSync`. Only for a thread that does nothing but read
- * archives (the analysis threads, server/domain/analysis/analysis-thread.ts): a blocked read there blocks no
- * request. Measured on this machine, a 4 KiB read from the page cache costs ~1.5 µs synchronously
- * against ~25–28 µs through libuv's thread pool, and analysing a book is a dozen such small reads.
- */
-export function useSynchronousReads(): void {
-  synchronousReads = true;
 }
 
 /** The file under each zip opened here, for reads that bypass yauzl's streams (OpenedZip.readWhole). */
@@ -224,18 +208,6 @@ class FileRangeReader extends yauzl.RandomAccessReader {
         close();
       }
     };
-    if (synchronousReads) {
-      let failure: Error | null = null;
-      let bytesRead = 0;
-      try {
-        bytesRead = readSync(this.file.fd, buffer, 0, length, position);
-      } catch (error) {
-        failure = error as Error;
-      }
-      // Called back later, like a real read: yauzl's callers do not expect to be called back at once.
-      process.nextTick(finished, failure, bytesRead);
-      return;
-    }
     try {
       read(this.file.fd, buffer, 0, length, position, finished);
     } catch (error) {

@@ -1,12 +1,12 @@
 import { MediaError } from '../../media/book-reader.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
+import { analyseOpened } from '../../media/analyse-container.ts';
 import type { Media, MediaFile, MediaPage } from '../../db/media-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { removeGeneratedThumbnails } from '../posters/book-thumbnails.ts';
 import { refreshBookMetadata } from '../metadata/metadata-refresh.ts';
 import type { SeriesJsonReads } from '../metadata/series-json-reads.ts';
 import { detectWebtoonSeries } from './webtoon-detection.ts';
-import { analyseBookFile } from './book-file-analysis.ts';
 
 /**
  * What became of an analysis: recorded with the book readable ('ready') or not ('recorded'), or
@@ -31,7 +31,9 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
   let pages: MediaPage[] = [];
   let files: MediaFile[] = [];
   try {
-    const result = await analyseBookFile(ctx, book.url, library?.analyzeDimensions ?? true);
+    const result = await ctx.archives.withFreshHandle(book.url, ({ reader, book: opened }) =>
+      analyseOpened(reader, opened, library?.analyzeDimensions ?? true),
+    );
     pages = result.pages.map((p, index) => ({
       number: index + 1,
       fileName: p.fileName,
@@ -48,7 +50,7 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
     next = {
       ...media,
       status: pageCount > 0 ? 'READY' : 'ERROR',
-      mediaType: result.mediaType,
+      mediaType: result.reader.mediaType,
       comment: pageCount > 0 ? comments.join(' ') || null : 'ERR_1006',
       pageCount,
       epubDivinaCompatible: result.epubDivinaCompatible ?? false,

@@ -1,7 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, isAbsolute, resolve } from 'node:path';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
-import { MediaError } from '../../media/book-reader.ts';
 import type { FolioContext } from '../context.ts';
 
 export class OutsideLibraryError extends Error {
@@ -84,16 +83,3 @@ function realRootOf(root: string): Promise<string> {
 
 /** Every library root, for assertInsideItsLibrary. */
 export const libraryRoots = (ctx: FolioContext): string[] => ctx.repos.libraries.findAll().map((l) => l.root);
-
-/**
- * assertInsideItsLibrary for a book about to be read, wherever it is read (the archive pool, an
- * analysis thread): a file whose real path leaves its library is unreadable (ERR_1000).
- */
-export async function assertReadableBook(libraryRoots: string[], filePath: string): Promise<void> {
-  try {
-    await assertInsideItsLibrary(libraryRoots, filePath);
-  } catch (error) {
-    if (error instanceof OutsideLibraryError) throw new MediaError('ERR_1000', error.message, { cause: error });
-    throw error;
-  }
-}
