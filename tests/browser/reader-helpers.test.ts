@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { userEvent } from 'vitest/browser';
 import type { BookDto } from '../../src/api/types.ts';
 import { readerTitle } from '../../src/ui/reader/bookTitle.ts';
 import { parseReaderQuery, readerSearch } from '../../src/ui/reader/readerQuery.ts';
 import { startPageFor } from '../../src/ui/reader/bookLoader.ts';
+import { pressesFocusedButton } from '../../src/ui/reader/readerChrome.ts';
+import { followFocusOrigin } from '../../src/ui/reader/focusOrigin.ts';
 
 function book(title: string, extra: Partial<BookDto> = {}): BookDto {
   return {
@@ -55,5 +58,44 @@ describe('startPageFor (REFERENCE §5.2)', () => {
     expect(startPageFor(book('x', { readProgress: progress(6, false) }), 10, null)).toBe(6);
     expect(startPageFor(book('x', { readProgress: progress(10, true) }), 10, null)).toBe(1);
     expect(startPageFor(book('x'), 10, null)).toBe(1);
+  });
+});
+
+describe('keys on a focused button (readerChrome.pressesFocusedButton)', () => {
+  /** Whether the reader leaves `key` to the focused element, asked of a real keydown there. */
+  async function leftToButton(key: string): Promise<boolean> {
+    const seen = new Promise<boolean>((resolve) => {
+      window.addEventListener('keydown', (event) => {
+        event.preventDefault();
+        resolve(pressesFocusedButton(event));
+      }, { once: true });
+    });
+    await userEvent.keyboard(key === ' ' ? ' ' : `{${key}}`);
+    return seen;
+  }
+
+  it('leaves Space and Enter to a button reached by keyboard, but not to one that kept the focus after a click', async () => {
+    const before = document.createElement('input');
+    const button = document.createElement('button');
+    button.textContent = 'Settings';
+    document.body.append(before, button);
+    const stop = followFocusOrigin();
+    onTestFinished(() => {
+      stop();
+      before.remove();
+      button.remove();
+    });
+    // Clicked with the pointer: the button keeps the focus, without showing it; Space still scrolls the strip.
+    await userEvent.click(button);
+    expect(document.activeElement).toBe(button);
+    expect(await leftToButton(' ')).toBe(false);
+    expect(await leftToButton('Enter')).toBe(false);
+    // Reached with Tab: Space and Enter press it; other keys stay the reader's.
+    before.focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(button);
+    expect(await leftToButton(' ')).toBe(true);
+    expect(await leftToButton('Enter')).toBe(true);
+    expect(await leftToButton('ArrowDown')).toBe(false);
   });
 });

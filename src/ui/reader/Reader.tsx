@@ -11,6 +11,7 @@ import { DebugOverlay } from './DebugOverlay.tsx';
 import { PageMenu, type PosterTarget } from './PageMenu.tsx';
 import { applyChromeAction, isTyping, pressesFocusedButton, type ChromePanel } from './readerChrome.ts';
 import { PagedView } from './PagedView.tsx';
+import { followFocusOrigin } from './focusOrigin.ts';
 import { setPageAsPoster } from './posterFromPage.ts';
 import * as styles from './reader.css.ts';
 import { ReaderToolbar } from './ReaderToolbar.tsx';
@@ -156,6 +157,9 @@ export function Reader(props: ReaderProps) {
     },
     [webtoon, setNotice, edges, toggleFullscreen, setDirection, toolbar],
   );
+
+  // Where the focus came from decides whether Space and Enter press a focused button (readerChrome.ts).
+  useEffect(() => followFocusOrigin(), []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

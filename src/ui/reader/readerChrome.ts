@@ -1,4 +1,5 @@
 import type { ReaderAction } from '../../engine/readerInput.ts';
+import { keyboardFocused } from './focusOrigin.ts';
 
 /** A key typed into a field belongs to the field, not to the reader. */
 export function isTyping(target: EventTarget | null): boolean {
@@ -6,12 +7,16 @@ export function isTyping(target: EventTarget | null): boolean {
 }
 
 /**
- * Space and Enter on a focused button press that button, as everywhere else: in the webtoon view
- * Space also scrolls the strip, and the reader taking it would leave a button (a failed page's
- * retry) impossible to press from the keyboard with Space.
+ * Space and Enter on a button reached by keyboard press that button, as everywhere else: in the
+ * webtoon view Space also scrolls the strip, and the reader taking it would leave a button (a failed
+ * page's retry) impossible to press from the keyboard with Space. A button that merely kept the
+ * focus after a click (a toolbar button) does not take them: there Space goes on scrolling the strip
+ * instead of pressing the button a second time. Needs followFocusOrigin running.
  */
 export function pressesFocusedButton(event: Pick<KeyboardEvent, 'key' | 'target'>): boolean {
-  return (event.key === ' ' || event.key === 'Enter') && event.target instanceof HTMLElement && event.target.closest('button') !== null;
+  if (event.key !== ' ' && event.key !== 'Enter') return false;
+  const button = event.target instanceof HTMLElement ? event.target.closest('button') : null;
+  return button !== null && keyboardFocused(button);
 }
 
 export type ChromePanel = 'settings' | 'help' | 'thumbnails';
