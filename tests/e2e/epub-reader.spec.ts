@@ -152,6 +152,30 @@ test('a text EPUB is opened without asking for page images, from its book page o
   expect(pageImages).toEqual([]);
 });
 
+test('Space on a toolbar button reached by keyboard presses it; after a click on it, Space turns the page', async ({ page }) => {
+  await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
+  const contents = page.getByRole('button', { name: 'Contents' });
+  const dialog = page.getByRole('dialog');
+  // Opened and closed with the pointer: whatever keeps the focus then, Space turns the page.
+  await contents.click();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  const start = await progression(page);
+  await page.keyboard.press(' ');
+  await expect.poll(() => progression(page)).toBeGreaterThan(start);
+  await expect(dialog).toHaveCount(0);
+  // Reached with the keyboard: Space opens the contents, and the page stays where it is.
+  const turned = await progression(page);
+  await contents.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(contents).toBeFocused();
+  await page.keyboard.press(' ');
+  await expect(dialog).toBeVisible();
+  expect(await progression(page)).toBe(turned);
+});
+
 test('the table of contents jumps to a chapter (EPUB 3 nav and EPUB 2 NCX)', async ({ page }) => {
   await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
   await page.getByRole('button', { name: 'Contents' }).click();

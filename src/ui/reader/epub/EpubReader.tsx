@@ -12,7 +12,8 @@ import { describeReaderError } from '../readerErrors.ts';
 import { session } from '../../store/session.ts';
 import * as styles from '../reader.css.ts';
 import { ReaderToolbar } from '../ReaderToolbar.tsx';
-import { applyChromeAction, isTyping, type ChromePanel } from '../readerChrome.ts';
+import { applyChromeAction, isTyping, pressesFocusedButton, type ChromePanel } from '../readerChrome.ts';
+import { followFocusOrigin } from '../focusOrigin.ts';
 import type { ReaderQuery } from '../readerQuery.ts';
 import { ShortcutsDialog } from '../ShortcutsDialog.tsx';
 import { useBookEdges, type Siblings } from '../useBookEdges.ts';
@@ -205,6 +206,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const onKeyRef = useRef<(event: KeyboardEvent) => void>(() => {});
   onKeyRef.current = (event: KeyboardEvent) => {
     if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open]') || isTyping(event.target)) return;
+    // Space on a toolbar button reached by keyboard presses it instead of turning the page.
+    if (pressesFocusedButton(event)) return;
     if (event.ctrlKey || event.altKey || event.metaKey) return;
     let action: ReaderAction | null;
     if (event.key === ' ' || event.key === 'PageDown') action = event.shiftKey ? 'previous' : 'next';
@@ -221,6 +224,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     const action = swipeAction(Math.sign(dx), 0, rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT');
     if (action) perform(action);
   };
+  useEffect(() => followFocusOrigin(), []);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => onKeyRef.current(event);
     window.addEventListener('keydown', onKey);
