@@ -485,8 +485,8 @@ export async function runServerBench(): Promise<void> {
     const markdown = [
       '# Server benchmarks',
       '',
-      `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Shared 2-core machine:** other`,
-      `helpers' builds and tests ran meanwhile; load average (1 / 5 / 15 min) at the end ${load}. Read the ratios, measured side by side.`,
+      `Run ${summary.date} with \`${QUICK ? 'BENCH_QUICK=1 ' : ''}node bench/server.ts\` (medians of ${RUNS} run(s)). **Possibly shared 2-core machine:**`,
+      `load average (1 / 5 / 15 min) at the end ${load} says how busy it was. Read the ratios, measured side by side.`,
       `The peer is ${serving.peer}, handing out the same bytes as files (one file per page served); the load generator is ${serving.driver}${serving.driver.startsWith('wrk') ? '' : ' (itself a bottleneck at high request rates: it limits both sides alike)'}.`,
       'Errors (failed or non-2xx requests) are summed over the runs. "Node floor" is bench/lib/node-floor-server.ts: node:http alone, one',
       'thread, each file opened once and read with one positional read into a reused buffer per request (the most one Node thread serves).',
