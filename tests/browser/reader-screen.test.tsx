@@ -650,6 +650,21 @@ describe('ReaderScreen', () => {
     expect(failure()).toBeNull();
   });
 
+  it('webtoon: a page whose bytes are not an image says so in its place', async () => {
+    // A 200 whose body is no image at all (a proxy's error page, a damaged entry): the decode fails.
+    const garbled = await failRequests(new RegExp(`/api/v1/books/${ids.first}/pages/3(\\?|$)`), 200, { not: 'an image' });
+    onTestFinished(() => garbled.restore());
+    await seriesDirection('WEBTOON');
+    await openReader('?incognito=true');
+    const strip = await waitFor(() => document.querySelector<HTMLElement>('[data-testid="reader-webtoon"]'));
+    const slot = () => strip.querySelector<HTMLElement>('[data-page="3"]') as HTMLElement;
+    strip.scrollTop = slot().offsetTop;
+    await poll(() => slot().querySelector('[role="alert"]')?.textContent).toContain(en.reader.page_error.replace('{{page}}', '3'));
+    expect(slot().querySelector('[role="alert"]')?.textContent).toContain(en.reader.page_error_reasons.decode);
+    // Its neighbours are drawn as usual.
+    await poll(() => strip.querySelector('[data-page="2"] canvas')?.getAttribute('data-painted')).toBe('true');
+  });
+
   it('a book the server refuses to this user (403) is explained, not reported as a failed call', async () => {
     // Komga answers 403 for a book outside the user's shared libraries or restrictions (REFERENCE
     // §1.9); Folio answers 404 there so as not to reveal the book, so the 403 is given in the browser.
