@@ -15,6 +15,8 @@ const READER = { email: 'reader@example.org', password: 'reader password 42' };
 const PLAIN = { email: 'plain@example.org', password: 'plain password 42' };
 /** May stream pages, but no library is shared with this user: every book is hidden from them. */
 const OUTSIDER = { email: 'outsider@example.org', password: 'outsider password 42' };
+/** What the reader tells a user without PAGE_STREAMING, with the role named as the admin's dialog names it. */
+const NO_STREAMING_EXPLANATION = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
 
 /** Actions only an administrator may run: none of them may be offered to anybody else. */
 const ADMIN_ONLY = [
@@ -155,8 +157,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     // The book screen offers no "Read" to this user; the address is typed or bookmarked instead.
     await p.goto(`${folio.url}/book/${ids.book}/read`);
     const alert = p.getByRole('alert');
-    const explanation = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
-    await expect(alert).toContainText(explanation);
+    await expect(alert).toContainText(NO_STREAMING_EXPLANATION);
     // The refusal is explained instead of reported as a failure code.
     await expect(alert).not.toContainText('HTTP 403');
   });
@@ -169,10 +170,9 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     // The reader's key for the vertical strip; the pages' bytes are refused (403) there too.
     await p.keyboard.press('w');
     const first = p.getByTestId('reader-webtoon').locator('[data-page="1"]');
-    const explanation = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
     const failure = first.getByRole('alert');
     await expect(failure).toContainText(en.reader.page_error.replace('{{page}}', '1'));
-    await expect(failure).toContainText(explanation);
+    await expect(failure).toContainText(NO_STREAMING_EXPLANATION);
     await expect(failure.getByRole('button', { name: en.reader.retry })).toBeVisible();
     // The failed page keeps its place in the strip: the message sits inside the page's slot.
     const slot = await first.boundingBox();
