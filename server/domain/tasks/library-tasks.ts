@@ -146,13 +146,18 @@ export function submitBarcodeSearch(
  */
 export function submitBooksAnalysis(ctx: FolioContext, bookIds: readonly string[]): void {
   const seriesJson = new SeriesJsonReads();
-  for (const bookId of bookIds) submitBookAnalysis(ctx, bookId, 0, seriesJson);
+  // The stored rows of every queued analysis in one commit, as a scan stores them.
+  ctx.db.transaction(() => {
+    for (const bookId of bookIds) submitBookAnalysis(ctx, bookId, 0, seriesJson);
+  })();
 }
 
 /** An administrator's "refresh metadata" of a library or a series: as submitBooksAnalysis, for the refresh. */
 export function submitMetadataRefreshes(ctx: FolioContext, bookIds: readonly string[]): void {
   const seriesJson = new SeriesJsonReads();
-  for (const bookId of bookIds) submitMetadataRefresh(ctx, bookId, seriesJson);
+  ctx.db.transaction(() => {
+    for (const bookId of bookIds) submitMetadataRefresh(ctx, bookId, seriesJson);
+  })();
 }
 
 /** `seriesJson`: the series.json files of the action that queued the refresh, read once per folder. */

@@ -131,6 +131,34 @@ describe('persistent task queue', () => {
     expect(removed).toEqual(['AnalyzeBook:1', 'HashBook:2']);
   });
 
+  // A scan stores the rows of the analyses it queues in one commit; an administrator's action on a
+  // whole library queues as many tasks and must not pay one commit (one fsync) per book.
+  for (const action of ['analyze', 'metadata/refresh'] as const) {
+    it(`stores the tasks of a library's ${action} in one commit`, async () => {
+      const ctx = server.app.folio;
+      await ctx.tasks.idle();
+      const release = blockWorkers(server);
+      const saves: boolean[] = [];
+      const store = ctx.repos.storedTasks;
+      const save = store.save.bind(store);
+      const spy = vi.spyOn(store, 'save').mockImplementation((task) => {
+        saves.push(ctx.db.inTransaction);
+        save(task);
+      });
+      try {
+        const response = await server.app.inject({ method: 'POST', url: `/api/v1/libraries/${library.id}/${action}`, headers: server.admin });
+        expect(response.statusCode).toBe(202);
+        const books = (await server.json<Page<BookDto>>('/api/v1/books?size=1000')).content;
+        expect(books.length).toBeGreaterThan(1);
+        expect(saves).toEqual(books.map(() => true));
+      } finally {
+        spy.mockRestore();
+        release();
+      }
+      await ctx.tasks.idle();
+    });
+  }
+
   it('commits the removal of an analysis\'s stored row with its follow-ups, so a crash between cannot run it twice', async () => {
     const ctx = server.app.folio;
     await ctx.tasks.idle();
