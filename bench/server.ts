@@ -12,7 +12,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyseContainer } from '../server/media/analyse-container.ts';
@@ -29,6 +29,8 @@ const PAGES = Number(process.env.BENCH_PAGES ?? 12);
 const RUNS = Number(process.env.BENCH_RUNS ?? (QUICK ? 1 : 3));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
 /** Concurrent clients of the page-serving runs (the issue's 8, 32 and 128). */
+/** One process per core, as nginx's `worker_processes auto` (at least two). */
+const FLOOR_PROCESSES = Math.max(2, availableParallelism());
 const CLIENT_COUNTS = (process.env.BENCH_CLIENTS ?? '8,32,128').split(',').map(Number);
 /** Books the page-serving runs spread their requests over. */
 const SERVING_BOOKS = Number(process.env.BENCH_SERVING_BOOKS ?? (QUICK ? 40 : 500));
@@ -217,8 +219,8 @@ async function drive(urls: string[], headers: Record<string, string>, clients: n
 }
 
 /** A Node file server for `folder` (bench/lib/static-server.ts unless told otherwise), in a process of its own. */
-async function startStaticServer(folder: string, script = 'bench/lib/static-server.ts'): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [script, folder], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startStaticServer(folder: string, script = 'bench/lib/static-server.ts', args: string[] = []): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [script, folder, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -255,9 +257,9 @@ interface ServingResults {
    * Per client count: Folio's page route, the same bytes as plain files, and the same files from
    * bench/lib/node-floor-server.ts (the most one Node thread serves), one entry per run.
    */
-  pages: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[]; nodeFloor: Throughput[] }[];
+  pages: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[]; nodeFloor: Throughput[]; nodeFloorProcesses: Throughput[] }[];
   /** Book posters (GET /books/{id}/thumbnail) and the same files served plain, at 32 clients. */
-  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[]; nodeFloor: Throughput[] };
+  thumbnails: { clients: number; folio: Throughput[]; plain: Throughput[]; baseline: Throughput[]; nodeFloor: Throughput[]; nodeFloorProcesses: Throughput[] };
 }
 
 /**
@@ -339,6 +341,9 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   const nginx = await startNginx(work, plainDir);
   const plain = nginx ?? (await startStaticServer(plainDir));
   const nodeFloor = await startStaticServer(plainDir, 'bench/lib/node-floor-server.ts');
+  // The same floor in as many processes as cores, as nginx runs: the most Node could serve here
+  // if Folio were split into processes.
+  const nodeFloorProcesses = await startStaticServer(plainDir, 'bench/lib/node-floor-server.ts', ['--processes', String(FLOOR_PROCESSES)]);
   const peer = nginx ? 'nginx (Debian package, sendfile, one worker per core)' : "a Node static-file server (Fastify's static plugin)";
   const withWrk = await haveWrk();
   const driver = withWrk ? 'wrk, 2 threads' : "Node's fetch in one process";
@@ -347,6 +352,7 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     const before = baseline ? await prepareServing(baseline, root, library.books.length) : null;
     const plainUrls = Array.from({ length: current.pageUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
     const floorUrls = plainUrls.map((url) => url.replace(plain.url, nodeFloor.url));
+    const floorProcessesUrls = plainUrls.map((url) => url.replace(plain.url, nodeFloorProcesses.url));
     const load = (urls: string[], headers: Record<string, string>, clients: number) =>
       withWrk ? driveWithWrk(work, urls, headers.cookie ?? '', clients) : drive(urls, headers, clients);
     const results: ServingResults = {
@@ -354,10 +360,10 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       driver,
       baseline: baselineRepo ? await describeCheckout(baselineRepo) : null,
       pages: [],
-      thumbnails: { clients: 32, folio: [], plain: [], baseline: [], nodeFloor: [] },
+      thumbnails: { clients: 32, folio: [], plain: [], baseline: [], nodeFloor: [], nodeFloorProcesses: [] },
     };
     for (const clients of CLIENT_COUNTS) {
-      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[], nodeFloor: [] as Throughput[] };
+      const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[], nodeFloor: [] as Throughput[], nodeFloorProcesses: [] as Throughput[] };
       for (let run = 0; run < RUNS; run++) {
         // The two versions take turns going first (the machine's load drifts).
         const measureCurrent = async () => entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients));
@@ -373,12 +379,13 @@ async function benchThroughput(work: string): Promise<ServingResults> {
         }
         entry.plain.push(await load(plainUrls, {}, clients));
         entry.nodeFloor.push(await load(floorUrls, {}, clients));
+        entry.nodeFloorProcesses.push(await load(floorProcessesUrls, {}, clients));
       }
       results.pages.push(entry);
       console.log(
         `  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s` +
           `${before ? `, baseline ${median(entry.baseline.map((t) => t.pagesPerSecond))}/s` : ''}, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s` +
-          `, Node floor ${median(entry.nodeFloor.map((t) => t.pagesPerSecond))}/s`,
+          `, Node floor ${median(entry.nodeFloor.map((t) => t.pagesPerSecond))}/s (${FLOOR_PROCESSES} processes ${median(entry.nodeFloorProcesses.map((t) => t.pagesPerSecond))}/s)`,
       );
     }
     // Posters: drawn on first request, then served from disk (and memory). Fetch each once, keep a
@@ -395,15 +402,19 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       if (before) results.thumbnails.baseline.push(await load(before.posterUrls, { cookie: before.cookie }, results.thumbnails.clients));
       results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients));
       results.thumbnails.nodeFloor.push(await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloor.url)), {}, results.thumbnails.clients));
+      results.thumbnails.nodeFloorProcesses.push(
+        await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloorProcesses.url)), {}, results.thumbnails.clients),
+      );
     }
     console.log(
       `  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s` +
-        `, Node floor ${median(results.thumbnails.nodeFloor.map((t) => t.pagesPerSecond))}/s`,
+        `, Node floor ${median(results.thumbnails.nodeFloor.map((t) => t.pagesPerSecond))}/s (${FLOOR_PROCESSES} processes ${median(results.thumbnails.nodeFloorProcesses.map((t) => t.pagesPerSecond))}/s)`,
     );
     return results;
   } finally {
     plain.stop();
     nodeFloor.stop();
+    nodeFloorProcesses.stop();
     await baseline?.stop();
     await folio.stop();
   }
@@ -443,7 +454,7 @@ export async function runServerBench(): Promise<void> {
       console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
     }
     console.log('page serving…');
-    const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [], nodeFloor: [] } };
+    const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [], nodeFloor: [], nodeFloorProcesses: [] } };
 
     const describe = (list: Throughput[]) => ({
       averagePageKiB: median(list.map((t) => t.averagePageKiB)),
@@ -468,8 +479,9 @@ export async function runServerBench(): Promise<void> {
         books: SERVING_BOOKS,
         seconds: SECONDS,
         baseline: serving.baseline,
-        pages: serving.pages.map(({ clients, folio, plain, baseline, nodeFloor }) => ({
+        pages: serving.pages.map(({ clients, folio, plain, baseline, nodeFloor, nodeFloorProcesses }) => ({
           clients, folio: describe(folio), plainFiles: describe(plain), baseline: baseline.length ? describe(baseline) : null, nodeFloor: describe(nodeFloor),
+          nodeFloorProcesses: describe(nodeFloorProcesses),
         })),
         thumbnails: {
           clients: serving.thumbnails.clients,
@@ -477,7 +489,9 @@ export async function runServerBench(): Promise<void> {
           plainFiles: describe(serving.thumbnails.plain),
           baseline: serving.thumbnails.baseline.length ? describe(serving.thumbnails.baseline) : null,
           nodeFloor: describe(serving.thumbnails.nodeFloor),
+          nodeFloorProcesses: describe(serving.thumbnails.nodeFloorProcesses),
         },
+        floorProcesses: FLOOR_PROCESSES,
       },
     };
     const servingRow = (label: string, t: ReturnType<typeof describe>) =>
@@ -490,6 +504,8 @@ export async function runServerBench(): Promise<void> {
       `The peer is ${serving.peer}, handing out the same bytes as files (one file per page served); the load generator is ${serving.driver}${serving.driver.startsWith('wrk') ? '' : ' (itself a bottleneck at high request rates: it limits both sides alike)'}.`,
       'Errors (failed or non-2xx requests) are summed over the runs. "Node floor" is bench/lib/node-floor-server.ts: node:http alone, one',
       'thread, each file opened once and read with one positional read into a reused buffer per request (the most one Node thread serves).',
+      `"Node floor, ${FLOOR_PROCESSES} processes" is the same server in ${FLOOR_PROCESSES} processes sharing one port (node:cluster), one per core as nginx runs:`,
+      'the most Node could serve on this machine if Folio were split into processes.',
       ...(serving.baseline ? [`"Folio before" is the baseline checkout measured in the same run: ${serving.baseline}.`] : []),
       '',
       `## Scan and analysis: ${summary.books} books × ${PAGES} pages`,
@@ -506,7 +522,7 @@ export async function runServerBench(): Promise<void> {
       '',
       '| clients | server | pages/s | MB/s | latency median | latency p95 | average page | errors |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
-      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles, baseline, nodeFloor }) => [
+      ...summary.serving.pages.flatMap(({ clients, folio, plainFiles, baseline, nodeFloor, nodeFloorProcesses }) => [
         servingRow(`${clients} | Folio \`/pages/{n}\` (read from the archive)`, folio),
         ...(baseline
           ? [
@@ -516,8 +532,10 @@ export async function runServerBench(): Promise<void> {
           : []),
         servingRow(`${clients} | plain files`, plainFiles),
         servingRow(`${clients} | Node floor`, nodeFloor),
+        servingRow(`${clients} | Node floor, ${FLOOR_PROCESSES} processes`, nodeFloorProcesses),
         `| ${clients} | ratio Folio ÷ plain | ${round(folio.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(folio.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
         `| ${clients} | ratio Node floor ÷ plain | ${round(nodeFloor.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(nodeFloor.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
+        `| ${clients} | ratio Node floor, ${FLOOR_PROCESSES} processes ÷ plain | ${round(nodeFloorProcesses.pagesPerSecond / plainFiles.pagesPerSecond)}× | ${round(nodeFloorProcesses.megabytesPerSecond / plainFiles.megabytesPerSecond)}× | | | | |`,
       ]),
       '',
       `## Book posters: \`GET /books/{id}/thumbnail\`, ${summary.serving.thumbnails.clients} clients`,
@@ -528,8 +546,10 @@ export async function runServerBench(): Promise<void> {
       ...(summary.serving.thumbnails.baseline ? [servingRow('Folio before (baseline)', summary.serving.thumbnails.baseline)] : []),
       servingRow('plain files', summary.serving.thumbnails.plainFiles),
       servingRow('Node floor', summary.serving.thumbnails.nodeFloor),
+      servingRow(`Node floor, ${FLOOR_PROCESSES} processes`, summary.serving.thumbnails.nodeFloorProcesses),
       `| ratio Folio ÷ plain | ${round(summary.serving.thumbnails.folio.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
       `| ratio Node floor ÷ plain | ${round(summary.serving.thumbnails.nodeFloor.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
+      `| ratio Node floor, ${FLOOR_PROCESSES} processes ÷ plain | ${round(summary.serving.thumbnails.nodeFloorProcesses.pagesPerSecond / summary.serving.thumbnails.plainFiles.pagesPerSecond)}× | | | | | |`,
       '',
     ].join('\n');
     if (!(SERVER_PARTS.has('scan') && SERVER_PARTS.has('serving'))) {
