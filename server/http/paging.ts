@@ -12,7 +12,7 @@ export interface Paging {
 const DEFAULT_SIZE = 20;
 const MAX_SIZE = 2000;
 
-/** The paging parameters as a raw query or as validated by PagingQuery (schemas.ts). */
+/** The paging parameters as query text (NamedQuery(PAGING_PARAMS) in schemas.ts), or as values a caller built. */
 type PagingInput = RawQuery | { page?: number; size?: number; unpaged?: boolean; sort?: string[] };
 
 /** Spring's paging params: 0-based `page`, `size` (default 20, capped 2000), `sort`, `unpaged`. */
@@ -22,15 +22,29 @@ export function parsePaging(query: PagingInput): Paging {
     const value = (query as Record<string, unknown>)[name];
     return typeof value === 'number' || typeof value === 'boolean' ? String(value) : stringParam(raw, name);
   };
-  const page = Number.parseInt(text('page') ?? '0', 10);
-  let size = Number.parseInt(text('size') ?? String(DEFAULT_SIZE), 10);
-  if (!Number.isFinite(size) || size < 1) size = DEFAULT_SIZE;
+  const page = springInt(text('page')) ?? 0;
+  let size = springInt(text('size')) ?? DEFAULT_SIZE;
+  if (size < 1) size = DEFAULT_SIZE;
   return {
-    page: Number.isFinite(page) && page > 0 ? page : 0,
+    page: Math.max(0, page),
     size: Math.min(size, MAX_SIZE),
     unpaged: (query as { unpaged?: unknown }).unpaged === true || booleanParam({ unpaged: text('unpaged') }, 'unpaged') === true,
     sort: parseSort(raw.sort),
   };
+}
+
+const INT_MAX = 2 ** 31 - 1;
+const INT_MIN = -(2 ** 31);
+
+/**
+ * A paging number as Spring reads it (Java's Integer.parseInt): a whole number in 32 bits, else
+ * undefined and the default applies. "1.5", "abc" and 99999999999999999999 are not refused, they
+ * are ignored; an unbounded page once reached SQLite as a float OFFSET and failed the request.
+ */
+function springInt(text: string | undefined): number | undefined {
+  if (text === undefined || !/^[+-]?\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= INT_MIN && value <= INT_MAX ? value : undefined;
 }
 
 /**

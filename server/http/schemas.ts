@@ -85,14 +85,6 @@ export const ListQuery = NamedQuery([...PAGING_PARAMS, ...LIST_FILTER_PARAMS]);
 /** Path parameter `id`. */
 export const IdParams = Type.Object({ id: Type.String() });
 
-/** Spring's paging parameters (see paging.ts for their meaning). */
-export const PagingQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 0 })),
-  size: Type.Optional(Type.Integer({ minimum: 0 })),
-  unpaged: Type.Optional(Type.Boolean()),
-  sort: Type.Optional(Type.Array(Type.String())),
-};
-
 type JsonSchema = {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;

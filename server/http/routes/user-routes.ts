@@ -10,7 +10,7 @@ import { caller, requireRole } from '../guards.ts';
 import { isAdmin, toActivityDto, toUserDto } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
-import { type FolioApp, IdParams, PagingQuery, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, NamedQuery, PAGING_PARAMS, Type } from '../schemas.ts';
 import { type PasswordChange, PasswordUpdate, UserCreation, UserUpdate, applyRestrictions, restrictionsChanged } from './user-schemas.ts';
 
 /** Password changes are refused to API-key callers: a leaked key must not take over the account. */
@@ -134,7 +134,7 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.get('/api/v2/users/me/authentication-activity', { schema: { querystring: Type.Object(PagingQuery) } }, async (request) => {
+  app.get('/api/v2/users/me/authentication-activity', { schema: { querystring: NamedQuery(PAGING_PARAMS) } }, async (request) => {
     const user = caller(request);
     const paging = parsePaging(request.query);
     const page = activity.page({
@@ -146,7 +146,7 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     return toPage(page.rows.map(toActivityDto), page.total, paging, page.sorted);
   });
 
-  app.get('/api/v2/users/authentication-activity', { schema: { querystring: Type.Object(PagingQuery) } }, async (request) => {
+  app.get('/api/v2/users/authentication-activity', { schema: { querystring: NamedQuery(PAGING_PARAMS) } }, async (request) => {
     requireRole(request, 'ADMIN');
     const paging = parsePaging(request.query);
     const page = activity.page({

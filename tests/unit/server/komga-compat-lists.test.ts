@@ -41,6 +41,25 @@ describe('GET list filters', () => {
     expect(ids(await get('/api/v1/books?page=abc&size=2'))).toHaveLength(2);
     expect(ids(await get('/api/v1/series?size=1&page=1'))).toHaveLength(1);
   });
+
+  // Spring reads page and size as Java ints and ignores what does not parse as one: a page past
+  // 2^31 - 1 or a fraction means the first page. Every paged list shares the one parser.
+  it('a page number out of 32 bits, or with a fraction, is the first page on every paged list', async () => {
+    const lists = [
+      '/api/v1/books', '/api/v1/series', '/api/v1/books/latest', '/api/v1/books/ondeck', '/api/v1/series/new', '/api/v1/series/updated',
+      '/api/v1/history', '/api/v1/page-hashes', '/api/v2/users/me/authentication-activity', `/api/v1/series/${alpha().id}/books`,
+    ];
+    for (const list of lists) {
+      for (const page of ['99999999999999999999', '2147483648', '1.5', '1e3']) {
+        const response = await get(`${list}?page=${page}`);
+        expect(response.statusCode, `${list}?page=${page}: ${response.body}`).toBe(200);
+        expect((response.json() as Page<unknown>).number, `${list}?page=${page}`).toBe(0);
+      }
+      expect((await get(`${list}?page=-4`)).json<Page<unknown>>().number).toBe(0);
+      expect((await get(`${list}?size=99999999999999999999`)).json<Page<unknown>>().size).toBe(20);
+    }
+    expect(ids(await get('/api/v1/books?page=2147483647&size=2000'))).toEqual([]);
+  });
 });
 
 describe('read progress', () => {
