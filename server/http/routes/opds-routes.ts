@@ -6,6 +6,7 @@ import { formatDateTime } from '../format.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Link, NAVIGATION, feed, xml } from '../opds/atom.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
+import { parsePaging } from '../paging.ts';
 import { type FolioApp, IdParams, NamedQuery } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
@@ -19,7 +20,8 @@ const BROWSER_SAFE = new Set(['image/jpeg', 'image/png']);
 export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   const now = () => formatDateTime(Date.now());
   const send = (reply: FastifyReply, kind: string, body: string) => reply.type(kind).send(body);
-  const pageOf = (query: RawQuery) => Math.max(0, Number.parseInt(stringParam(query, 'page') ?? '0', 10) || 0);
+  // The API's paging parser: a page number past 32 bits is the first page, not a float OFFSET.
+  const pageOf = (query: RawQuery) => parsePaging({ page: stringParam(query, 'page') }).page;
   const pagingLinks = (base: string, page: number, total: number, kind: string): Link[] => {
     const sep = base.includes('?') ? '&' : '?';
     const links: Link[] = [];

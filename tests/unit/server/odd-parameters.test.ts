@@ -9,7 +9,7 @@ import { createSampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /**
- * Every operation of Komga's contract, asked with odd values a script or a hand-typed URL may send:
+ * Every operation of Komga's contract, and the OPDS feeds, asked with odd values a script or a hand-typed URL may send:
  * each query parameter it declares set to text that is empty, negative, not a number, past 64 bits
  * or otherwise malformed; unknown and malformed ids in the path; bodies of the wrong shape. The
  * server may refuse (4xx) or ignore them as Spring does, never fail with a 5xx.
@@ -39,6 +39,12 @@ const operations: Operation[] = Object.entries(contract.paths)
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
         body: op.requestBody !== undefined,
       })),
+  )
+  // Outside Komga's contract: the OPDS 1.2 catalog e-readers page through.
+  .concat(
+    ['/opds/v1.2/catalog', '/opds/v1.2/libraries', '/opds/v1.2/libraries/{libraryId}', '/opds/v1.2/series', '/opds/v1.2/series/{seriesId}', '/opds/v1.2/ondeck', '/opds/v1.2/search'].map(
+      (path) => ({ method: 'GET' as HTTPMethods, path, query: ['page', 'search'], body: false }),
+    ),
   )
   // What deletes goes last, so the rest is asked about things that exist.
   .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
