@@ -24,8 +24,44 @@ export interface ServerConfig {
   authActivityRetention: { days: number; maxRows: number };
 }
 
+/** A setting that cannot be used, said in one line for the person starting the server. */
+export class ConfigError extends Error {}
+
+/** What `node server/main.ts --help` prints. */
+export const USAGE = `Usage: node server/main.ts [options]   (npm start builds the web client first)
+
+Each option can also be set by the environment variable after it; an option wins over its variable.
+
+  --port N                    FOLIO_PORT                    port to listen on (default 25600; 0 picks a free one)
+  --host H                    FOLIO_HOST                    address to bind (default 0.0.0.0)
+  --data-dir DIR              FOLIO_DATA_DIR                database, posters and caches (default ./data)
+  --client-dir DIR            FOLIO_CLIENT_DIR              built web client (default ./dist)
+  --cors-origins A,B          FOLIO_CORS_ORIGINS            other sites allowed to call the API (default none)
+  --trust-proxy LIST          FOLIO_TRUST_PROXY             proxies whose X-Forwarded-* headers count: false
+                                                            (default), true, or addresses, CIDR ranges, loopback
+  --log-level L               FOLIO_LOG_LEVEL               ${LOG_LEVELS.join(', ')} (default info)
+  --auth-activity-days N      FOLIO_AUTH_ACTIVITY_DAYS      days of sign-in history kept (default 90)
+  --auth-activity-max-rows N  FOLIO_AUTH_ACTIVITY_MAX_ROWS  sign-in history rows kept at most (default 100000)
+  -h, --help                                                print this and exit
+`;
+
+/** True when the command line asks for the usage text instead of a server. */
+export function wantsHelp(argv: string[]): boolean {
+  return argv.includes('--help') || argv.includes('-h');
+}
+
 /** Flags win over environment variables, which win over defaults. */
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
+  try {
+    return configFrom(argv, env);
+  } catch (error) {
+    // parseArgs' own errors (unknown option, missing value) read well; their stack does not help.
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) throw new ConfigError(error.message);
+    throw error;
+  }
+}
+
+function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -43,7 +79,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
   });
   const portText = values.port ?? env.FOLIO_PORT ?? '25600';
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid port: ${portText}`);
+  if (portText.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${portText} (a whole number from 0 to 65535)`);
   return {
     port,
     host: values.host ?? env.FOLIO_HOST ?? '0.0.0.0',
@@ -64,7 +100,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): ServerConfig
 
 function positiveInteger(name: string, text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new Error(`Invalid ${name}: ${text} (a whole number, at least 1)`);
+  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`Invalid ${name}: ${text} (a whole number, at least 1)`);
   return value;
 }
 
@@ -75,7 +111,7 @@ function parseTrustProxy(text: string): TrustProxy {
   // A bare number would be a hop count, which cannot check who the immediate peer is.
   const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
   for (const entry of entries) {
-    if (/^\d+$/.test(entry)) throw new Error(`Invalid trust-proxy entry (hop counts are not supported): ${entry}`);
+    if (/^\d+$/.test(entry)) throw new ConfigError(`Invalid trust-proxy entry (hop counts are not supported): ${entry}`);
   }
   return entries;
 }
@@ -83,5 +119,5 @@ function parseTrustProxy(text: string): TrustProxy {
 function parseLogLevel(text: string): LogLevel {
   const level = text.trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new Error(`Invalid log level: ${text} (one of ${LOG_LEVELS.join(', ')})`);
+  throw new ConfigError(`Invalid log level: ${text} (one of ${LOG_LEVELS.join(', ')})`);
 }

@@ -1,5 +1,6 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readConfig } from './config.ts';
+import { ConfigError, USAGE, readConfig, wantsHelp } from './config.ts';
 import { buildApp } from './http/app.ts';
 import { connectionBudget } from './media/descriptor-budget.ts';
 
@@ -13,7 +14,13 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * FOLIO_AUTH_ACTIVITY_MAX_ROWS). Port 0 picks a free port.
  */
 async function main(): Promise<void> {
-  const config = readConfig(process.argv.slice(2), process.env);
+  const argv = process.argv.slice(2);
+  if (wantsHelp(argv)) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = readConfig(argv, process.env);
+  usableDataDir(config.dataDir);
   const app = await buildApp({
     dataDir: config.dataDir,
     clientDir: config.clientDir,
@@ -26,7 +33,16 @@ async function main(): Promise<void> {
   // Connections beyond what the descriptor limit leaves after archives and files are refused at
   // once, so a crowd of clients cannot starve page reads of descriptors.
   app.server.maxConnections = connectionBudget();
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new ConfigError(`port ${config.port} on ${config.host} is already in use; choose another with --port or FOLIO_PORT`);
+    if (code === 'EADDRNOTAVAIL') throw new ConfigError(`this machine has no address ${config.host}; choose another with --host or FOLIO_HOST`);
+    if (code === 'EACCES') throw new ConfigError(`not allowed to listen on port ${config.port}; ports below 1024 need privileges, choose another with --port`);
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // A wildcard bind is reachable on loopback; print an address a client can actually open.
@@ -50,7 +66,23 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
 }
 
+/** The data directory made if missing; one line naming it when it cannot be made or written. */
+function usableDataDir(dataDir: string): void {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError(`the data directory ${resolve(dataDir)} cannot be created or written (${reason}); choose another with --data-dir or FOLIO_DATA_DIR`);
+  }
+}
+
 main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    // A setting to change, not a bug: one line, and where to look.
+    console.error(`Folio failed to start: ${error.message}\nRun node server/main.ts --help for the options.`);
+    process.exit(2);
+  }
   console.error('Folio failed to start:', error);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -78,5 +79,50 @@ describe('node server/main.ts', () => {
       await rm(dir, { recursive: true, force: true });
     }
     // Generous: a cold Node start competes with every other test worker on a small machine.
+  }, 120_000);
+
+  /** Runs main.ts to its exit (each case below exits before serving anything). */
+  function runMain(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [resolve('server/main.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    return new Promise((done) => child.on('close', (code) => done({ code, stdout, stderr })));
+  }
+
+  it('prints its options for --help and exits', async () => {
+    const { code, stdout } = await runMain(['--help']);
+    expect(code).toBe(0);
+    for (const option of ['--port', '--host', '--data-dir', '--client-dir', '--cors-origins', '--trust-proxy', '--log-level', 'FOLIO_PORT']) {
+      expect(stdout).toContain(option);
+    }
+  }, 60_000);
+
+  // A setting to change is said in one line with where to look, not as a stack trace, and exits 2.
+  it('says which setting is wrong: an unknown option, a bad port, a port in use, a data directory it cannot make', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-main-'));
+    const taken = createServer();
+    await new Promise<void>((listening) => taken.listen(0, '127.0.0.1', listening));
+    const port = (taken.address() as AddressInfo).port;
+    await writeFile(join(dir, 'a-file'), '');
+    try {
+      const cases: [string[], RegExp][] = [
+        [['--bogus'], /Unknown option '--bogus'/],
+        [['--port', '70000'], /Invalid port: 70000/],
+        [['--port', String(port), '--host', '127.0.0.1', '--data-dir', join(dir, 'data')], new RegExp(`port ${port} on 127.0.0.1 is already in use`)],
+        [['--port', '0', '--data-dir', join(dir, 'a-file', 'data')], /the data directory .*a-file\/data cannot be created or written \(ENOTDIR\)/],
+      ];
+      for (const [args, message] of cases) {
+        const { code, stderr } = await runMain(['--client-dir', join(dir, 'no-client'), ...args]);
+        expect(code, stderr).toBe(2);
+        expect(stderr).toMatch(message);
+        expect(stderr).toContain('--help');
+        expect(stderr).not.toMatch(/^\s+at /m);
+      }
+    } finally {
+      taken.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
