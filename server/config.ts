@@ -27,21 +27,33 @@ export interface ServerConfig {
 /** A setting that cannot be used, said in one line for the person starting the server. */
 export class ConfigError extends Error {}
 
+/** Each setting's value when neither its flag nor its variable is given (the usage text shows them too). */
+const DEFAULTS = {
+  port: '25600',
+  host: '0.0.0.0',
+  dataDir: './data',
+  clientDir: './dist',
+  trustProxy: 'false',
+  logLevel: 'info',
+  authActivityDays: '90',
+  authActivityMaxRows: '100000',
+} as const;
+
 /** What `node server/main.ts --help` prints. */
 export const USAGE = `Usage: node server/main.ts [options]   (npm start builds the web client first)
 
 Each option can also be set by the environment variable after it; an option wins over its variable.
 
-  --port N                    FOLIO_PORT                    port to listen on (default 25600; 0 picks a free one)
-  --host H                    FOLIO_HOST                    address to bind (default 0.0.0.0)
-  --data-dir DIR              FOLIO_DATA_DIR                database, posters and caches (default ./data)
-  --client-dir DIR            FOLIO_CLIENT_DIR              built web client (default ./dist)
+  --port N                    FOLIO_PORT                    port to listen on (default ${DEFAULTS.port}; 0 picks a free one)
+  --host H                    FOLIO_HOST                    address to bind (default ${DEFAULTS.host})
+  --data-dir DIR              FOLIO_DATA_DIR                database, posters and caches (default ${DEFAULTS.dataDir})
+  --client-dir DIR            FOLIO_CLIENT_DIR              built web client (default ${DEFAULTS.clientDir})
   --cors-origins A,B          FOLIO_CORS_ORIGINS            other sites allowed to call the API (default none)
-  --trust-proxy LIST          FOLIO_TRUST_PROXY             proxies whose X-Forwarded-* headers count: false
+  --trust-proxy LIST          FOLIO_TRUST_PROXY             proxies whose X-Forwarded-* headers count: ${DEFAULTS.trustProxy}
                                                             (default), true, or addresses, CIDR ranges, loopback
-  --log-level L               FOLIO_LOG_LEVEL               ${LOG_LEVELS.join(', ')} (default info)
-  --auth-activity-days N      FOLIO_AUTH_ACTIVITY_DAYS      days of sign-in history kept (default 90)
-  --auth-activity-max-rows N  FOLIO_AUTH_ACTIVITY_MAX_ROWS  sign-in history rows kept at most (default 100000)
+  --log-level L               FOLIO_LOG_LEVEL               ${LOG_LEVELS.join(', ')} (default ${DEFAULTS.logLevel})
+  --auth-activity-days N      FOLIO_AUTH_ACTIVITY_DAYS      days of sign-in history kept (default ${DEFAULTS.authActivityDays})
+  --auth-activity-max-rows N  FOLIO_AUTH_ACTIVITY_MAX_ROWS  sign-in history rows kept at most (default ${DEFAULTS.authActivityMaxRows})
   -h, --help                                                print this and exit
 `;
 
@@ -77,23 +89,23 @@ function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
     },
     strict: true,
   });
-  const portText = values.port ?? env.FOLIO_PORT ?? '25600';
+  const portText = values.port ?? env.FOLIO_PORT ?? DEFAULTS.port;
   const port = Number(portText);
   if (portText.trim() === '' || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${portText} (a whole number from 0 to 65535)`);
   return {
     port,
-    host: values.host ?? env.FOLIO_HOST ?? '0.0.0.0',
-    dataDir: values['data-dir'] ?? env.FOLIO_DATA_DIR ?? './data',
-    clientDir: values['client-dir'] ?? env.FOLIO_CLIENT_DIR ?? './dist',
+    host: values.host ?? env.FOLIO_HOST ?? DEFAULTS.host,
+    dataDir: values['data-dir'] ?? env.FOLIO_DATA_DIR ?? DEFAULTS.dataDir,
+    clientDir: values['client-dir'] ?? env.FOLIO_CLIENT_DIR ?? DEFAULTS.clientDir,
     corsOrigins: (values['cors-origins'] ?? env.FOLIO_CORS_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
-    trustProxy: parseTrustProxy(values['trust-proxy'] ?? env.FOLIO_TRUST_PROXY ?? 'false'),
-    logLevel: parseLogLevel(values['log-level'] ?? env.FOLIO_LOG_LEVEL ?? 'info'),
+    trustProxy: parseTrustProxy(values['trust-proxy'] ?? env.FOLIO_TRUST_PROXY ?? DEFAULTS.trustProxy),
+    logLevel: parseLogLevel(values['log-level'] ?? env.FOLIO_LOG_LEVEL ?? DEFAULTS.logLevel),
     authActivityRetention: {
-      days: positiveInteger('auth-activity-days', values['auth-activity-days'] ?? env.FOLIO_AUTH_ACTIVITY_DAYS ?? '90'),
-      maxRows: positiveInteger('auth-activity-max-rows', values['auth-activity-max-rows'] ?? env.FOLIO_AUTH_ACTIVITY_MAX_ROWS ?? '100000'),
+      days: positiveInteger('auth-activity-days', values['auth-activity-days'] ?? env.FOLIO_AUTH_ACTIVITY_DAYS ?? DEFAULTS.authActivityDays),
+      maxRows: positiveInteger('auth-activity-max-rows', values['auth-activity-max-rows'] ?? env.FOLIO_AUTH_ACTIVITY_MAX_ROWS ?? DEFAULTS.authActivityMaxRows),
     },
   };
 }
