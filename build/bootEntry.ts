@@ -3,6 +3,8 @@ import type { HtmlTagDescriptor, Plugin } from 'vite';
 
 /** The boot entry's source, relative to the project root. */
 const BOOT_SOURCE = 'src/ui/boot.ts';
+/** Marks the main bundle's preload in the built page: the boot module runs what it names (src/ui/boot.ts). */
+const APP_MARK = 'data-folio-app';
 
 /**
  * Vite plugin for the boot entry (src/ui/boot.ts): built as an entry of its own, beside the app's
@@ -25,7 +27,7 @@ export function bootEntryPlugin(root: string): Plugin {
     },
     transformIndexHtml: {
       order: 'post',
-      handler(_html, context) {
+      handler(html, context) {
         if (resolve(context.filename) !== page) return undefined;
         // async: it runs the moment it (and the little it imports) has arrived, not after the parse and
         // the style sheets like a deferred module script; the order against the main bundle does not matter.
@@ -52,7 +54,15 @@ export function bootEntryPlugin(root: string): Plugin {
           }
         };
         visit(chunk.fileName);
-        return [
+        // The main bundle is preloaded (downloaded and compiled, not run) and the boot module runs it:
+        // on a cold load of a reader's address only once the book's first frame is up, before that at
+        // once (src/ui/reader/openingPaint.ts). Its own module preloads and style sheets stay as they are.
+        const main = Object.values(bundle).find((output) => output.type === 'chunk' && output.isEntry && output.name === 'main');
+        if (!main || main.type !== 'chunk') throw new Error('the main bundle is missing from the build');
+        const mainScript = `<script type="module" crossorigin src="${base}${main.fileName}"></script>`;
+        if (!html.includes(mainScript)) throw new Error(`index.html does not load the main bundle as expected (${mainScript})`);
+        const preloadedMain = `<link rel="modulepreload" crossorigin href="${base}${main.fileName}" ${APP_MARK}>`;
+        const tags: HtmlTagDescriptor[] = [
           script(`${base}${chunk.fileName}`),
           ...imports.map((fileName): HtmlTagDescriptor => ({
             tag: 'link',
@@ -60,6 +70,7 @@ export function bootEntryPlugin(root: string): Plugin {
             injectTo: 'head-prepend',
           })),
         ];
+        return { html: html.replace(mainScript, preloadedMain), tags };
       },
     },
   };

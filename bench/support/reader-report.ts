@@ -53,6 +53,8 @@ export interface ReaderBenchResults {
     /** Opened by moving the pointer onto Read and clicking: ms from the pointer's arrival on the link. */
     pointed: Summary;
     coldLoad: Summary;
+    /** The same cold loads: when the reader's own view (the app) first showed the page, no frame added. */
+    coldReaderView: Summary;
   };
   turns: {
     pauseMs: number;
@@ -229,6 +231,7 @@ export function readerReport(r: ReaderBenchResults): string {
     row(['Folio, opened from the book screen after 1.5 s on it (client-side navigation → page painted + one frame)', ms(firstPage.inApp.median), ms(firstPage.inApp.p95), times(inAppRatio)]),
     row(['Folio, pointer moved onto Read and clicked at once, after 1.5 s on the book screen (pointer on the link → page painted + one frame)', ms(firstPage.pointed.median), ms(firstPage.pointed.p95), times(firstPage.pointed.median / floor.median)]),
     row(['Folio, loading the reader\'s address (navigation start: document, scripts, session, API calls, page)', ms(firstPage.coldLoad.median), ms(firstPage.coldLoad.p95), times(coldRatio)]),
+    row(['… the same loads: the reader\'s own view (the app, its controls) showing the page', ms(firstPage.coldReaderView.median), ms(firstPage.coldReaderView.p95), times(firstPage.coldReaderView.median / floor.median)]),
     row(['naive `<img src>` of that page (decoded + one frame)', ms(firstPage.naive.median), ms(firstPage.naive.p95), times(firstPage.naive.median / floor.median)]),
     '',
     'The floor is the faster of A and B in this run. Where the first decode is fastest: page 1\'s bytes, already downloaded,',

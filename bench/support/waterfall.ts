@@ -106,8 +106,14 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
             .map((entry) => ({ start: entry.startTime, end: entry.startTime + entry.duration })),
         { name: 'folio:decode', path: `/api/v1/books/${bookId}/pages/${startPage}` },
       );
-      // When the boot module and the main bundle ran (their User Timing marks).
-      for (const [mark, label] of [['folio:boot', 'boot module ran'], ['folio:main', 'main bundle ran']] as const) {
+      // When the boot module, the main bundle and the app ran, and when a cold load's first frame went (User Timing marks).
+      const marks = [
+        ['folio:boot', 'boot module ran'],
+        ['folio:main', 'main bundle ran'],
+        ['folio:app', 'app ran'],
+        ['folio:first-frame-gone', "first frame gave way to the reader's"],
+      ] as const;
+      for (const [mark, label] of marks) {
         const at = await page.evaluate((name) => performance.getEntriesByName(name)[0]?.startTime ?? null, mark);
         if (at !== null && at >= since) byLabel.set(label, { label, start: at - since, end: at - since });
       }

@@ -1,5 +1,5 @@
-import { decodeSize, hasKnownSize, layoutView } from './layout.ts';
-import { computeSpreads, spreadIndexOfPage, type Spread } from './spreads.ts';
+import { decodeSize, hasKnownSize, layoutView, type ViewLayout } from './layout.ts';
+import { computeSpreads, spreadIndexOfPage, spreadPage, type Spread } from './spreads.ts';
 import type { PageInfo, PageLayout, ScaleType, Size, Viewport } from './types.ts';
 
 /** A page of the spread on screen and the exact device-pixel size the paged reader decodes it at. */
@@ -46,8 +46,32 @@ export interface OpeningView {
  * page list are there, before the reader's view is built.
  */
 export function openingDecodes(view: OpeningView): SpreadDecode[] {
+  return openingScreen(view, false).decodes;
+}
+
+/** The opening spread as the paged reader shows it: its pages placed on screen, and their decodes. */
+export interface OpeningScreen {
+  /** Slots in screen order (a right-to-left spread reversed), as the reader's view lays them out. */
+  layout: ViewLayout;
+  decodes: SpreadDecode[];
+  /** The page the reader counts the spread as (its higher real page). */
+  currentPage: number;
+}
+
+/**
+ * The opening spread laid out exactly as the paged reader's view lays it out (ReaderSession's
+ * layout of its current spread), so that a first frame painted before the reader exists lands on the
+ * pixels the reader then paints over it.
+ */
+export function openingScreen(view: OpeningView, rightToLeft: boolean): OpeningScreen {
   const spreads = computeSpreads(view.pages, view.layout, view.offset);
   const spread = spreads[spreadIndexOfPage(spreads, view.startPage)] ?? [];
   const byNumber = new Map(view.pages.map((page) => [page.number, page]));
-  return spreadDecodes(spread, (page) => byNumber.get(page), view.viewport, view.scale);
+  const entries = spread.map((page) => (page === null ? null : (byNumber.get(page) ?? null)));
+  if (rightToLeft) entries.reverse();
+  return {
+    layout: layoutView(entries, view.viewport, view.scale),
+    decodes: spreadDecodes(spread, (page) => byNumber.get(page), view.viewport, view.scale),
+    currentPage: spread.length > 0 ? spreadPage(spread) : view.startPage,
+  };
 }

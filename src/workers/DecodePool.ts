@@ -235,6 +235,15 @@ export class DecodePool {
   }
 
   /**
+   * The result of a decode ahead of `url` without claiming it: a first frame may be painted from it
+   * while the view it is for has yet to ask (the view then takes the same bitmap). Undefined when no
+   * decode ahead of that page is waiting.
+   */
+  peekAhead(url: string): Promise<PoolDecoded> | undefined {
+    return this.#ahead.get(new URL(url, globalThis.location?.href).href)?.result;
+  }
+
+  /**
    * Starts downloading a page now, before anybody can ask for its decode (the page a book opens at is
    * known from the address or the book's screen before its size is). When a worker is up, the
    * download is that worker's, and the decode runs there, on bytes that went from the network

@@ -430,6 +430,88 @@ test('cold open: the book and its start page are fetched and decoded by the boot
   expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
 });
 
+/**
+ * Holds the main bundle (React, the app) until the returned call: on a cold load the boot module alone
+ * runs meanwhile.
+ */
+async function holdMainBundle(p: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await p.route(/\/assets\/main-[^/]*\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+for (const { name, bookName, settings, query, painted, samples } of [
+  {
+    name: 'a single page',
+    bookName: 'Comic 01',
+    settings: {},
+    query: '?page=2&incognito=true',
+    painted: '2',
+    samples: [{ x: 0.5, colour: GREEN }],
+  },
+  {
+    // Right to left from the series' ComicInfo: page 2 on the right, page 3 on the left, white around.
+    name: 'a right-to-left spread on white',
+    bookName: 'Manga 01',
+    settings: { pageLayout: 'double', background: 'white' },
+    query: '?page=2&incognito=true',
+    painted: '3',
+    samples: [{ x: 0.7, colour: GREEN }, { x: 0.3, colour: BLUE }, { x: 0.02, colour: [255, 255, 255] as Rgb }],
+  },
+]) {
+  test(`cold open of ${name}: the first frame is painted before the app runs, with the pixels the reader then paints`, async ({ page: p }) => {
+    await p.addInitScript((saved) => localStorage.setItem('folio.reader', JSON.stringify(saved)), settings);
+    const book = await findBook(p.context().request, folio.url, bookName);
+    const releaseApp = await holdMainBundle(p);
+    const whoAmI = requestsTo(p, '/api/v2/users/me');
+    await p.goto(`${folio.url}/book/${book.id}/read${query}`, { waitUntil: 'commit' });
+    const frame = p.getByTestId('reader-opening-frame');
+    await expect(frame).toHaveAttribute('data-painted-page', painted, { timeout: 30_000 });
+    // The app has not run: the frame is the boot module's alone.
+    expect(await p.evaluate(() => performance.getEntriesByName('folio:main').length)).toBe(0);
+    await expect(p.getByTestId('reader-canvas')).toHaveCount(0);
+    for (const { x, colour } of samples) expect(isClose(await sampleColour(frame, x, 0.5), colour), `${x}`).toBe(true);
+    const framePixels = await frame.evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
+
+    releaseApp();
+    const canvas = p.getByTestId('reader-canvas');
+    await expect(canvas).toHaveAttribute('data-painted-page', painted, { timeout: 30_000 });
+    // The reader's view took over: the frame is gone, and the view shows exactly what it showed.
+    await expect(frame).toHaveCount(0);
+    expect(await canvas.evaluate((element: HTMLCanvasElement) => element.toDataURL())).toBe(framePixels);
+    // One decode of the page, shared by the frame and the view; the session restored once, by the
+    // boot module while the app was held, for the app's start-up to take.
+    expect(await pageDecodes(p, book.id, 2)).toHaveLength(1);
+    expect(whoAmI).toHaveLength(1);
+  });
+}
+
+test('cold open of a webtoon: no first frame is painted (its view scrolls a strip, not a spread)', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Strip 01');
+  // Any first frame added to the document, at any moment, is counted.
+  await p.addInitScript(() => {
+    const state = window as unknown as { openingFrames: number };
+    state.openingFrames = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (node instanceof HTMLElement && node.dataset.testid === 'reader-opening-frame') state.openingFrames++;
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+  // The strip is the app's, which runs after the boot module has painted whatever it was going to.
+  await expect(p.getByTestId('reader-webtoon')).toHaveAttribute('data-current-page', '1', { timeout: 30_000 });
+  expect(await p.evaluate(() => (window as unknown as { openingFrames: number }).openingFrames)).toBe(0);
+});
+
 test('cold open without a session: the early start fails quietly and the reader\'s address goes to the login screen', async ({ page: loggedIn, browser }) => {
   // The id comes from the logged-in context; the visit from a context without cookies.
   const bookId = (await findBook(loggedIn.context().request, folio.url, 'Comic 01')).id;

@@ -6,6 +6,7 @@ import { ReaderSession, type PagedDirection, type PaintView, type ProgressSink }
 import type { PageInfo, PageLayout, ScaleType, Viewport } from '../../engine/types.ts';
 import { t } from '../i18n.ts';
 import { CanvasPainter, viewIsComplete } from './CanvasPainter.ts';
+import { dismissOpeningPaint } from './openingPaint.ts';
 import { afterNextFrame } from './afterNextFrame.ts';
 import { debounce } from './debounce.ts';
 import { PageTurnAnimation } from './PageTurnAnimation.ts';
@@ -105,6 +106,9 @@ export function PagedView(props: PagedViewProps) {
         created.getSnapshot().error === null,
       );
       if (painted) shown = view;
+      // A cold load's first frame (same page, same place) gives way once this canvas shows the page
+      // in full, or a failure to show instead.
+      if (canvas.dataset.paintedPage !== undefined || created.getSnapshot().error !== null) dismissOpeningPaint();
     };
     const onChange = () => {
       const snapshot = created.getSnapshot();

@@ -11,6 +11,7 @@ import { DebugOverlay } from './DebugOverlay.tsx';
 import { PageMenu, type PosterTarget } from './PageMenu.tsx';
 import { applyChromeAction, isTyping, pressesFocusedButton, type ChromePanel } from './readerChrome.ts';
 import { PagedView } from './PagedView.tsx';
+import { dismissOpeningPaint } from './openingPaint.ts';
 import { followFocusOrigin } from './focusOrigin.ts';
 import { setPageAsPoster } from './posterFromPage.ts';
 import * as styles from './reader.css.ts';
@@ -160,6 +161,13 @@ export function Reader(props: ReaderProps) {
 
   // Where the focus came from decides whether Space and Enter press a focused button (readerChrome.ts).
   useEffect(() => followFocusOrigin(), []);
+
+  // A cold load's first frame is the paged view's to replace (it goes when that view has painted);
+  // a webtoon has nothing to take over from it, and leaving the reader takes it away in any case.
+  useEffect(() => {
+    if (webtoon) dismissOpeningPaint();
+  }, [webtoon]);
+  useEffect(() => dismissOpeningPaint, []);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {

@@ -3,6 +3,7 @@ import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
 import { decodeOpeningSpread } from './openingDecode.ts';
+import { paintOpeningSpread } from './openingPaint.ts';
 import { sharedDecodePool } from './decodePool.ts';
 
 export interface LoadedBook {
@@ -94,9 +95,15 @@ const PREFETCH_FRESH_MS = 60_000;
  * bytes of the page it opens at, so that none of it waits for the reader's code to load, and a
  * sibling opened from the end-of-book note costs no round trip. With `decodeOpening` (the book is
  * being opened, not merely likely next), the spread it opens at is also decoded as soon as its bytes
- * and the page list are there. Calling it again for the same book and page starts nothing twice.
+ * and the page list are there; with `paintOpening` as well (a cold load of the reader's address), that
+ * spread is painted as a first frame as soon as it is decoded (see openingPaint.ts). Calling it again
+ * for the same book and page starts nothing twice.
  */
-export function prefetchBook(bookId: string, requestedPage: number | null = null, { decodeOpening = false } = {}): void {
+export function prefetchBook(
+  bookId: string,
+  requestedPage: number | null = null,
+  { decodeOpening = false, paintOpening = false } = {},
+): void {
   const known = prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at) ? prefetched : null;
   const record = known ?? { bookId, requestedPage, at: Date.now(), loading: fetchBook(bookId, requestedPage), decoding: false };
   if (!known) {
@@ -105,11 +112,19 @@ export function prefetchBook(bookId: string, requestedPage: number | null = null
       if (prefetched === record) prefetched = null;
     });
   }
+  // Asked to paint a first frame once the decode is already under way: that decode has no painter.
+  if (paintOpening && record.decoding) void paintOpeningSpread(null);
   if (decodeOpening && !record.decoding) {
     record.decoding = true;
     record.loading.then(
-      (loaded) => decodeOpeningSpread(loaded, startPageFor(loaded.book, loaded.pages.length, requestedPage)),
-      () => {}, // the reader's own load tries again and reports the failure
+      (loaded) => {
+        const opening = decodeOpeningSpread(loaded, startPageFor(loaded.book, loaded.pages.length, requestedPage));
+        if (paintOpening) void paintOpeningSpread(opening);
+      },
+      // The reader's own load tries again and reports the failure; a first frame is not coming.
+      () => {
+        if (paintOpening) void paintOpeningSpread(null);
+      },
     );
   }
 }

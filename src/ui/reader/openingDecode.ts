@@ -1,8 +1,9 @@
 import { pageVersion } from '../../api/books.ts';
-import { openingDecodes } from '../../engine/openingSpread.ts';
+import { openingScreen } from '../../engine/openingSpread.ts';
 import { resolveDirection } from '../../engine/readerSettings.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
+import type { OpeningPaint } from './openingPaint.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { readerPageUrl } from './readerPageUrl.ts';
 import { readerPreferences } from './settingsStore.ts';
@@ -18,28 +19,32 @@ import { toPageInfo } from './viewport.ts';
 export function decodeOpeningSpread(
   { book, pages, seriesDirection }: { book: BookDto; pages: PageDto[]; seriesDirection: ReadingDirection | '' | null },
   startPage: number,
-): void {
-  if (isTextEpub(book) || pages.length === 0) return;
+): OpeningPaint | null {
+  if (isTextEpub(book) || pages.length === 0) return null;
   const direction = resolveDirection(readerPreferences.readingDirection, seriesDirection).direction;
-  if (direction === 'WEBTOON') return;
+  if (direction === 'WEBTOON') return null;
   const infos = toPageInfo(pages);
-  const decodes = openingDecodes({
-    pages: infos,
-    startPage,
-    // The reader's page area fills the window (position: fixed, inset 0).
-    viewport: { width: window.innerWidth, height: window.innerHeight, devicePixelRatio: window.devicePixelRatio || 1 },
-    scale: readerPreferences.pagedScale,
-    layout: readerPreferences.pageLayout,
-    offset: readerPreferences.pageOffset,
-  });
+  // The reader's page area fills the window (position: fixed, inset 0).
+  const viewport = { width: window.innerWidth, height: window.innerHeight, devicePixelRatio: window.devicePixelRatio || 1 };
+  const screen = openingScreen(
+    {
+      pages: infos,
+      startPage,
+      viewport,
+      scale: readerPreferences.pagedScale,
+      layout: readerPreferences.pageLayout,
+      offset: readerPreferences.pageOffset,
+    },
+    direction === 'RIGHT_TO_LEFT',
+  );
   const version = pageVersion(book);
-  for (const { page, size } of decodes) {
+  const urls = new Map<number, string>();
+  for (const { page, size } of screen.decodes) {
     const info = infos.find((candidate) => candidate.number === page);
     if (!info) continue;
-    sharedDecodePool().decodeAhead({
-      url: readerPageUrl(book.id, info, version),
-      size,
-      natural: { width: info.width, height: info.height },
-    });
+    const url = readerPageUrl(book.id, info, version);
+    urls.set(page, url);
+    sharedDecodePool().decodeAhead({ url, size, natural: { width: info.width, height: info.height } });
   }
+  return { screen, viewport, urls };
 }

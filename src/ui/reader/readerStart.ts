@@ -1,6 +1,8 @@
 import { prefetchBook, shownBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
+import { holdAppForOpeningPaint } from './openingPaint.ts';
+import { restoreSessionEarly } from '../store/sessionRestore.ts';
 import { parseReaderQuery } from './readerQuery.ts';
 
 /**
@@ -27,10 +29,12 @@ export function loadReaderCode(): void {
  * workers start unless the book is known to be a text EPUB (read without them): on a cold load it is
  * not known yet, and a comic's first page must not wait for the book to find out.
  */
-export function openBook(bookId: string, requestedPage: number | null): void {
+export function openBook(bookId: string, requestedPage: number | null, { coldLoad = false } = {}): void {
   // The book's descriptions first: the page the reader opens at may depend on them.
-  prefetchBook(bookId, requestedPage, { decodeOpening: true });
-  loadReaderCode();
+  prefetchBook(bookId, requestedPage, { decodeOpening: true, paintOpening: coldLoad });
+  // On a cold load the reader's code waits for the app (held until the first frame is up): evaluating
+  // it now would take the CPU the first page's decode needs.
+  if (!coldLoad) loadReaderCode();
   const known = shownBook(bookId);
   if (!(known && isTextEpub(known))) sharedDecodePool().warmUp();
 }
@@ -41,7 +45,8 @@ const READER_PATH = /^\/book\/([^/]+)\/read\/?$/;
 /**
  * On a cold load of a reader's address, starts opening the book from the address alone — before
  * the main bundle runs, the language file loads, the session is restored and React renders (the
- * loader tries a request that beat the session once more).
+ * loader tries a request that beat the session once more) — and holds the app's start until its
+ * first frame is painted (see openingPaint.ts).
  */
 export function openBookFromAddress(location: Pick<Location, 'pathname' | 'search'>): void {
   const match = READER_PATH.exec(location.pathname);
@@ -53,5 +58,9 @@ export function openBookFromAddress(location: Pick<Location, 'pathname' | 'searc
     if (!(error instanceof URIError)) throw error;
     return; // a malformed address: the router shows what it makes of it
   }
-  openBook(bookId, parseReaderQuery(location.search).page);
+  holdAppForOpeningPaint();
+  openBook(bookId, parseReaderQuery(location.search).page, { coldLoad: true });
+  // The app's start-up asks who is signed in before it shows the reader: asked now, it is answered
+  // while the first frame is being decoded.
+  restoreSessionEarly();
 }

@@ -5,6 +5,7 @@ import { ErrorMessage, Loading } from '../components/Feedback.tsx';
 import { t } from '../i18n.ts';
 import { safeRedirectTarget, withRedirect } from '../routing/redirectTarget.ts';
 import { loadLibraries, startSession } from '../store/session.ts';
+import { takeEarlySessionRestore } from '../store/sessionRestore.ts';
 import * as styles from './screens.css.ts';
 
 /**
@@ -20,15 +21,17 @@ export function StartupScreen() {
   useEffect(() => {
     let cancelled = false;
     (async () => {
+      // On a cold load of a reader's address the boot module asked already.
+      const early = takeEarlySessionRestore();
       let user;
       try {
-        user = await getCurrentUser();
+        user = await (early?.user ?? getCurrentUser());
       } catch {
         if (!cancelled) navigate(withRedirect('/login', safeRedirectTarget(redirect)), { replace: true });
         return;
       }
       try {
-        await loadLibraries();
+        await loadLibraries(early?.libraries);
       } catch (failure) {
         // Logged in but the library list failed: say so rather than pretend there are no libraries.
         if (!cancelled) setError(failure);

@@ -25,8 +25,9 @@ function byName(a: LibraryDto, b: LibraryDto): number {
   return a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
 }
 
-export async function loadLibraries(): Promise<void> {
-  const libraries = await getLibraries();
+/** `fetched`: the list already asked for (see sessionRestore.ts). */
+export async function loadLibraries(fetched?: Promise<LibraryDto[]>): Promise<void> {
+  const libraries = await (fetched ?? getLibraries());
   session.libraries = [...libraries].sort(byName);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openingDecodes } from '../../../src/engine/openingSpread.ts';
+import { openingDecodes, openingScreen } from '../../../src/engine/openingSpread.ts';
 import { ReaderSession, type PagedDirection } from '../../../src/engine/ReaderSession.ts';
 import type { PageInfo, PageLayout, ScaleType, Viewport } from '../../../src/engine/types.ts';
 import { FakeDecoder, pages, pageUrl } from './fakes.ts';
@@ -63,5 +63,33 @@ describe('openingDecodes', () => {
     expect(openingDecodes({ pages: book(), startPage: 1, viewport, scale: 'screen', layout: 'single', offset: false })).toEqual([
       { page: 1, size: { width: 1067, height: 1600 } },
     ]);
+  });
+});
+
+describe('openingScreen', () => {
+  it('places the opening spread where the paged reader places it, and counts it as the same page', () => {
+    let compared = 0;
+    for (const viewport of viewports) {
+      for (const scale of scales) {
+        for (const layout of layouts) {
+          for (const offset of [false, true]) {
+            for (const direction of directions) {
+              for (const startPage of [1, 2, 4, 5, 8, 9]) {
+                const session = new ReaderSession({
+                  pages: book(), decoder: new FakeDecoder(), pageUrl, viewport, startPage, scale, layout, offset, direction,
+                });
+                const screen = openingScreen({ pages: book(), startPage, viewport, scale, layout, offset }, direction === 'RIGHT_TO_LEFT');
+                const context = JSON.stringify({ viewport, scale, layout, offset, direction, startPage });
+                expect(screen.layout, context).toEqual(session.getView().layout);
+                expect(screen.currentPage, context).toBe(session.currentPage);
+                session.dispose();
+                compared++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBe(3 * 5 * 3 * 2 * 3 * 6);
   });
 });
