@@ -101,7 +101,8 @@ export async function paintOpeningSpread(opening: OpeningPaint | null): Promise<
       pointerEvents: 'none',
     });
     new CanvasPainter(canvas).paint(view, viewport, BACKGROUND_COLOURS[readerPreferences.background]);
-    document.body.append(canvas);
+    // The document's body is there by now (the page's bytes took a round trip); the root element at worst.
+    (document.body ?? document.documentElement).append(canvas);
     frame = canvas;
   } catch (error) {
     // A failed decode is the reader's to show (it decodes again and reports the page's error).
