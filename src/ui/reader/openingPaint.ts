@@ -12,10 +12,10 @@ import { readerPreferences } from './settingsStore.ts';
  * On a cold load the first page's decode used to share the CPU with the evaluation of the whole app
  * and React's first renders, and its pixels then waited for the reader's view to mount: on two cores
  * the page came up some 250 ms after its bitmap could have. Here the boot module holds the app's start
- * (main.tsx waits for `appMayStart`) while the opening spread is fetched and decoded, paints that
- * spread on a canvas of its own laid over the page exactly where the reader's view will paint it (the
- * engine's own layout, the reader's settings, the same bitmap at the same size), and then lets the
- * app start. The reader's view takes over the same decode and, once it has painted, the first frame
+ * (src/ui/boot.ts runs the main bundle once `appMayStart` settles) while the opening spread is
+ * fetched and decoded, paints that spread on a canvas of its own laid over the page exactly where the
+ * reader's view will paint it (the engine's own layout, the reader's settings, the same bitmap at the
+ * same size), and then lets the app start. The reader's view takes over the same decode and, once it has painted, the first frame
  * goes (`dismissOpeningPaint`). The app never waits longer than APP_HOLD_LIMIT_MS after navigation:
  * a slow network shows the reader's own loading state instead of nothing.
  */
@@ -75,7 +75,7 @@ export async function paintOpeningSpread(opening: OpeningPaint | null): Promise<
   try {
     if (!opening || appStarted || !hold) return;
     const { screen, viewport, urls } = opening;
-    const pages = screen.layout.slots.map((slot) => (slot.page === null ? null : slot.page));
+    const pages = screen.layout.slots.map((slot) => slot.page);
     // Every page of the spread must be decoding ahead at its final size; anything else is the reader's job.
     const pending = pages.map((page) => (page === null ? null : sharedDecodePool().peekAhead(urls.get(page) ?? '')));
     if (pending.some((result, index) => pages[index] !== null && result === undefined)) return;
