@@ -180,6 +180,29 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     expect(slot && message && message.y >= slot.y && message.y + message.height <= slot.y + slot.height).toBe(true);
   });
 
+  test(`the app bar holds on one line, its log-out button still named (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
+    await p.setViewportSize(viewport);
+    await logIn(p.context().request, folio.url, ADMIN);
+    await p.goto(`${folio.url}/dashboard`);
+    const logOut = p.getByRole('button', { name: en.app.log_out });
+    await expect(logOut).toBeVisible();
+    const layout = await p.locator('header').first().evaluate((bar, label) => {
+      const button = [...bar.querySelectorAll('button')].find((b) => b.textContent?.trim() === label)!;
+      // One box per line the label's text takes: a wrapped label has two.
+      const walker = bar.ownerDocument.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+      const lines = new Set<number>();
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        const range = bar.ownerDocument.createRange();
+        range.selectNodeContents(text);
+        for (const box of range.getClientRects()) if (box.width > 0) lines.add(Math.round(box.top));
+      }
+      return { lines: lines.size, overflows: bar.scrollWidth > bar.clientWidth, barHeight: bar.clientHeight, buttonHeight: button.getBoundingClientRect().height };
+    }, en.app.log_out);
+    expect(layout.lines).toBe(1);
+    expect(layout.overflows).toBe(false);
+    expect(layout.buttonHeight).toBeLessThan(layout.barHeight);
+  });
+
   test(`every user sees the history of the content they may see (${viewport.width}×${viewport.height})`, async ({ page: p }) => {
     await p.setViewportSize(viewport);
     await logIn(p.context().request, folio.url, PLAIN);

@@ -80,7 +80,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         )}
         <button type="button" className={buttons.quiet} onClick={logOut} disabled={loggingOut}>
           <LogOut className={flipInRtl} aria-hidden="true" size={18} />
-          {t('app.log_out')}
+          <span className={styles.barLabel}>{t('app.log_out')}</span>
         </button>
       </header>
       <div className={styles.body}>

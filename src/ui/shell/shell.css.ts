@@ -106,6 +106,26 @@ export const main = style({
   selectors: { '&:focus': { outline: 'none' } },
 });
 
+/** Below this width the app bar keeps the log-out button's icon only: its label would wrap onto two lines. */
+const PHONE = 'screen and (max-width: 600px)';
+
+/** A label in the app bar that phones only announce (it stays the button's accessible name). */
+export const barLabel = style({
+  whiteSpace: 'nowrap',
+  '@media': {
+    [PHONE]: {
+      position: 'absolute',
+      width: 1,
+      height: 1,
+      padding: 0,
+      margin: -1,
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      border: 0,
+    },
+  },
+});
+
 export const taskCount = style({
   fontSize: 13,
   padding: '2px 10px',
