@@ -53,6 +53,12 @@ export class OwnedThumbnailRepository {
     return rows.map((r) => OwnedThumbnailRepository.hydrate(r)!);
   }
 
+  /** The owners that have at least one SIDECAR row (few: local artwork is rare), read in one pass. */
+  ownersWithSidecars(): Set<string> {
+    const rows = cachedStatement(this.db, `SELECT DISTINCT ${this.owner} AS ownerId FROM ${this.table} WHERE type = 'SIDECAR'`).all() as { ownerId: string }[];
+    return new Set(rows.map((row) => row.ownerId));
+  }
+
   find(ownerId: string, id: string): StoredThumbnail | undefined {
     return OwnedThumbnailRepository.hydrate(cachedStatement(this.db, this.select(`${this.owner} = ? AND id = ?`)).get(ownerId, id) as never);
   }

@@ -48,6 +48,9 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     for (const folder of found) {
       seenSeries.add(folder.path);
       let series = existingSeries.get(folder.path);
+      // A new series' books are all new: they go in at their place (renumberSeries then has nothing to
+      // rewrite, where it used to update every book of a first scan twice).
+      const firstPositions = series ? undefined : positionsByName(folder.books);
       if (!series) {
         series = {
           id: newId(now),
@@ -89,7 +92,7 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
             libraryId,
             name: file.name,
             url: file.path,
-            number: 0,
+            number: firstPositions?.get(file) ?? 0,
             fileLastModified: file.mtime,
             fileSize: file.size,
             fileHash: '',
@@ -99,7 +102,7 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
             lastModified: now,
           };
           ctx.repos.books.insert(created);
-          ctx.repos.bookMetadata.insert(defaultBookMetadata(created.id, file.name, 0, now));
+          ctx.repos.bookMetadata.insert(defaultBookMetadata(created.id, file.name, created.number, now));
           ctx.repos.media.insert({
             bookId: created.id,
             status: 'UNKNOWN',
@@ -252,6 +255,11 @@ function markBookDeleted(ctx: FolioContext, book: Book, now: number, events: Fol
   ctx.repos.books.update({ ...book, deletedDate: now, lastModified: now });
   ctx.archives.forget(book.url);
   events.push({ name: 'BookDeleted', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
+}
+
+/** Each file's position in its folder, by natural order of the names (as renumberSeries orders books). */
+function positionsByName<T extends { name: string }>(files: T[]): Map<T, number> {
+  return new Map([...files].sort((a, b) => naturalCompare(a.name, b.name)).map((file, index) => [file, index + 1]));
 }
 
 /** Positions live books by natural order of their names; unlocked metadata numbers follow. */

@@ -25,6 +25,8 @@ const stem = (path: string) => basename(path, extname(path)).toLowerCase();
 export async function importLocalArtwork(ctx: FolioContext, libraryId: string, folders: FolderArtwork[]): Promise<void> {
   const seriesByPath = new Map(ctx.repos.series.findByLibrary(libraryId).map((s) => [s.url, s.id]));
   const booksByPath = new Map(ctx.repos.books.findByLibrary(libraryId).map((b) => [b.url, b.id]));
+  // Most books have no artwork beside them and never had: nothing to add or drop, no rows to read.
+  const booksWithSidecars = ctx.repos.thumbnails.ownersWithSidecars();
   for (const { folder, books, images } of folders) {
     const seriesId = seriesByPath.get(folder);
     if (seriesId) {
@@ -38,7 +40,7 @@ export async function importLocalArtwork(ctx: FolioContext, libraryId: string, f
         const s = stem(i);
         return s === name || (s.startsWith(`${name}-`) && /^\d+$/.test(s.slice(name.length + 1)));
       });
-      await syncSidecars(ctx, ctx.repos.thumbnails, bookId, own);
+      if (own.length > 0 || booksWithSidecars.has(bookId)) await syncSidecars(ctx, ctx.repos.thumbnails, bookId, own);
     }
   }
 }
