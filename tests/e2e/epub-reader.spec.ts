@@ -495,6 +495,23 @@ test('a 1,000-chapter book opens quickly and jumps to its last chapter', async (
   await expect(shown(page).getByText('Marker of part 1000.')).toBeVisible();
 });
 
+test('on a 360 px phone the page counter of a long book stays on one line inside the bar', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openBook(page, 'Long', '?incognito=true');
+  const counter = page.getByTestId('reader-page-counter');
+  await expect(counter).toHaveText(/^Page 1 of \d{1,2},\d{3}$/);
+  const layout = await counter.evaluate((element) => {
+    const range = element.ownerDocument.createRange();
+    range.selectNodeContents(element);
+    const bar = element.closest('footer')!;
+    return {
+      lines: new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size,
+      barOverflows: bar.scrollWidth > bar.clientWidth,
+    };
+  });
+  expect(layout).toEqual({ lines: 1, barOverflows: false });
+});
+
 test('an image in the text opens zoomable on a double click', async ({ page }) => {
   await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
   await page.getByRole('button', { name: 'Contents' }).click();

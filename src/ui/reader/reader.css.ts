@@ -62,10 +62,16 @@ export const iconButton = style({
   },
 });
 
+/** Phones: the bar's buttons, slider and counter share a 360 px row. */
+const NARROW_BAR = '(max-width: 30rem)';
+
 export const counter = style({
   fontVariantNumeric: 'tabular-nums',
   minWidth: '6rem',
   textAlign: 'center',
+  // "Page 12 of 6,000" (or "Страница 12 из 360") on one line: the slider gives way instead.
+  whiteSpace: 'nowrap',
+  '@media': { [NARROW_BAR]: { minWidth: 0, fontSize: '0.875rem' } },
 });
 
 export const message = style({
@@ -205,7 +211,13 @@ export const notice = style({
 
 export const barGroup = style({ display: 'flex', alignItems: 'center', gap: '0.25rem' });
 
-export const slider = style({ flex: 1, minWidth: '6rem', maxWidth: '40rem', accentColor: '#78baec' });
+export const slider = style({
+  flex: 1,
+  minWidth: '6rem',
+  maxWidth: '40rem',
+  accentColor: '#78baec',
+  '@media': { [NARROW_BAR]: { minWidth: '3rem' } },
+});
 
 export const dialog = style({
   // Fits a 360 px wide phone: never wider than the screen less a small margin.
