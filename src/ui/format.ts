@@ -1,4 +1,4 @@
-import { currentLocale } from './i18n.ts';
+import { currentLocale, t } from './i18n.ts';
 
 /** Numbers and dates go through Intl in the active locale. */
 export function formatNumber(value: number): string {
@@ -57,4 +57,13 @@ export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/**
+ * Names shown as a list (authors, tags, roles, libraries) with the language's own separator: "a, b",
+ * "a، b" in Arabic and Persian, "a、b" in Japanese and Chinese. Not Intl.ListFormat: its lists add
+ * "and" before the last item in some languages, and its unit lists join Chinese words with nothing.
+ */
+export function formatList(items: readonly string[]): string {
+  return items.join(t('common.list_separator'));
 }

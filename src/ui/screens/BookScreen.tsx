@@ -14,7 +14,7 @@ import { MembershipLinks } from '../components/MembershipLinks.tsx';
 import { Poster } from '../components/Poster.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
-import { formatBytes, formatDate, formatNumber } from '../format.ts';
+import { formatBytes, formatDate, formatList, formatNumber } from '../format.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useRefreshWhile } from '../hooks/useRefreshWhile.ts';
@@ -193,14 +193,14 @@ export function BookScreen({ bookId }: { bookId: string }) {
             <>
               <dt className={styles.detailTerm}>{t('book.authors')}</dt>
               <dd className={styles.detailValue}>
-                {data.metadata.authors.map((a) => `${a.name} (${roleLabel(a.role)})`).join(', ')}
+                {formatList(data.metadata.authors.map((a) => `${a.name} (${roleLabel(a.role)})`))}
               </dd>
             </>
           )}
           {data.metadata.tags.length > 0 && (
             <>
               <dt className={styles.detailTerm}>{t('book.tags')}</dt>
-              <dd className={styles.detailValue}>{data.metadata.tags.join(', ')}</dd>
+              <dd className={styles.detailValue}>{formatList(data.metadata.tags)}</dd>
             </>
           )}
           {data.metadata.number && (

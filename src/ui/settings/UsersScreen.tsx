@@ -15,7 +15,7 @@ import { ChangeUserPasswordDialog } from './ChangeUserPasswordDialog.tsx';
 import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { EditRestrictionsDialog } from './EditRestrictionsDialog.tsx';
 import { EditRolesDialog } from './EditRolesDialog.tsx';
-import { formatDateTime } from '../format.ts';
+import { formatDateTime, formatList } from '../format.ts';
 import { grantedRoles } from './RoleCheckboxes.tsx';
 import * as styles from './settings.css.ts';
 
@@ -35,13 +35,13 @@ async function loadRows(): Promise<UserRow[]> {
 function restrictionSummary(user: UserDto, libraryName: (id: string) => string): string {
   const parts: string[] = [];
   if (!user.sharedAllLibraries) {
-    parts.push(t('users_admin.summary.libraries', { names: user.sharedLibrariesIds.map(libraryName).join(', ') || '—' }));
+    parts.push(t('users_admin.summary.libraries', { names: formatList(user.sharedLibrariesIds.map(libraryName)) || '—' }));
   }
   if (user.ageRestriction) {
     parts.push(t(`users_admin.summary.age_${user.ageRestriction.restriction}`, { age: user.ageRestriction.age }));
   }
-  if (user.labelsAllow.length) parts.push(t('users_admin.summary.labels_allow', { labels: user.labelsAllow.join(', ') }));
-  if (user.labelsExclude.length) parts.push(t('users_admin.summary.labels_exclude', { labels: user.labelsExclude.join(', ') }));
+  if (user.labelsAllow.length) parts.push(t('users_admin.summary.labels_allow', { labels: formatList(user.labelsAllow) }));
+  if (user.labelsExclude.length) parts.push(t('users_admin.summary.labels_exclude', { labels: formatList(user.labelsExclude) }));
   return parts.length ? parts.join('; ') : t('users_admin.summary.none');
 }
 
@@ -92,7 +92,7 @@ export function UsersScreen({ adding }: { adding: boolean }) {
                   <tr key={user.id}>
                     <td className={styles.cell}>{user.email}</td>
                     <td className={styles.cell}>
-                      {grantedRoles(user.roles).map((r) => t(`users_admin.role.${r}`)).join(', ') || t('users_admin.role.USER')}
+                      {formatList(grantedRoles(user.roles).map((r) => t(`users_admin.role.${r}`))) || t('users_admin.role.USER')}
                     </td>
                     <td className={styles.cell}>{restrictionSummary(user, libraryName)}</td>
                     <td className={styles.cell}>

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { formatBytes, formatDate, formatDateTime, formatDuration, formatNumber, formatPercent } from '../../../src/ui/format.ts';
+import { formatBytes, formatDate, formatDateTime, formatDuration, formatList, formatNumber, formatPercent } from '../../../src/ui/format.ts';
 import { t, tPlural } from '../../../src/ui/i18n.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 
@@ -38,6 +38,18 @@ describe('Intl formatting in the chosen locale', () => {
     expect(formatBytes(2_000_000)).toMatch(arabic);
     expect(formatNumber(1234.5)).toBe(new Intl.NumberFormat('ar').format(1234.5));
     expect(t('reader.page_counter', { page: 1234, total: 5000 })).toContain(new Intl.NumberFormat('ar').format(1234));
+  });
+
+  it('lists of names (tags, authors, roles) take the language’s separator', async () => {
+    await applyLocale('en');
+    expect(formatList(['Ada', 'Brook', 'Cole'])).toBe('Ada, Brook, Cole');
+    await applyLocale('ar');
+    expect(formatList(['أ', 'ب'])).toBe('أ، ب');
+    await applyLocale('ja');
+    expect(formatList(['冒険', 'ギャグ'])).toBe('冒険、ギャグ');
+    await applyLocale('zh-Hans');
+    expect(formatList(['冒险', '喜剧'])).toBe('冒险、喜剧');
+    expect(formatList([])).toBe('');
   });
 
   it('percentages take the locale’s sign, spacing and digits', async () => {
