@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css.ts';
+import { visuallyHiddenRules } from '../theme/visuallyHidden.ts';
 
 export const errorBox = style({
   background: vars.color.errorSurface,
@@ -21,14 +22,4 @@ export const emptyState = style({
 });
 
 /** Read by screen readers, not shown (e.g. a header for a column of buttons). */
-export const visuallyHidden = style({
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  padding: 0,
-  margin: -1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-});
+export const visuallyHidden = style(visuallyHiddenRules);

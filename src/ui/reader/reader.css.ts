@@ -1,4 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css';
+import { visuallyHiddenRules } from '../theme/visuallyHidden.ts';
 
 export const screen = style({
   position: 'fixed',
@@ -333,17 +334,7 @@ export const debugOverlay = style({
 });
 
 /** Read by screen readers, invisible on screen. */
-export const visuallyHidden = style({
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  padding: 0,
-  margin: -1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-});
+export const visuallyHidden = style(visuallyHiddenRules);
 
 /** The page menu, a native popover placed under the top bar's right end. */
 export const menu = style({

@@ -1,5 +1,6 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css.ts';
+import { visuallyHiddenRules } from '../theme/visuallyHidden.ts';
 
 const DRAWER_WIDTH = 240;
 const BAR_HEIGHT = 56;
@@ -113,16 +114,7 @@ const PHONE = 'screen and (max-width: 600px)';
 export const barLabel = style({
   whiteSpace: 'nowrap',
   '@media': {
-    [PHONE]: {
-      position: 'absolute',
-      width: 1,
-      height: 1,
-      padding: 0,
-      margin: -1,
-      overflow: 'hidden',
-      clip: 'rect(0 0 0 0)',
-      border: 0,
-    },
+    [PHONE]: visuallyHiddenRules,
   },
 });
 
