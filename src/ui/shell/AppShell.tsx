@@ -1,10 +1,11 @@
-import { LogOut, Menu } from 'lucide-react';
+import { ListTodo, LogOut, Menu } from 'lucide-react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import * as buttons from '../components/buttons.css.ts';
 import { AddLibraryDialog } from '../dialogs/AddLibraryDialog.tsx';
 import { live } from '../events/liveStore.ts';
+import { formatNumber } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
 import { dialogs } from '../store/dialogs.ts';
 import { endSession, isAdmin, session } from '../store/session.ts';
@@ -75,7 +76,11 @@ export function AppShell({ children }: { children: ReactNode }) {
         {location !== '/search' && <SearchBox />}
         {isAdmin(me) && pendingTasks > 0 && (
           <span role="status" className={styles.taskCount}>
-            {tPlural('app.pending_tasks', pendingTasks)}
+            <ListTodo aria-hidden="true" size={14} />
+            <span aria-hidden="true" className={styles.taskCountShort}>
+              {formatNumber(pendingTasks)}
+            </span>
+            <span className={styles.barLabel}>{tPlural('app.pending_tasks', pendingTasks)}</span>
           </span>
         )}
         <button type="button" className={buttons.quiet} onClick={logOut} disabled={loggingOut}>

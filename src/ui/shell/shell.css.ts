@@ -110,7 +110,7 @@ export const main = style({
 /** Below this width the app bar keeps the log-out button's icon only: its label would wrap onto two lines. */
 const PHONE = 'screen and (max-width: 600px)';
 
-/** A label in the app bar that phones only announce (it stays the button's accessible name). */
+/** A label in the app bar that phones only announce (it stays its element's accessible name). */
 export const barLabel = style({
   whiteSpace: 'nowrap',
   '@media': {
@@ -119,10 +119,19 @@ export const barLabel = style({
 });
 
 export const taskCount = style({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: 4,
   fontSize: 13,
   padding: '2px 10px',
   borderRadius: 12,
   background: vars.color.secondary,
   color: '#1b1d21',
   whiteSpace: 'nowrap',
+});
+
+/** The count alone, shown on phones, where "1,234 pending tasks" pushed the log-out button off the bar. */
+export const taskCountShort = style({
+  display: 'none',
+  '@media': { [PHONE]: { display: 'inline' } },
 });
