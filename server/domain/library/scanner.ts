@@ -257,30 +257,29 @@ function markBookDeleted(ctx: FolioContext, book: Book, now: number, events: Fol
   events.push({ name: 'BookDeleted', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
 }
 
-/** Each file's position in its folder, by natural order of the names (as renumberSeries orders books). */
+/**
+ * Positions 1, 2, 3… by natural order of the names, in that order: how a first scan places a new
+ * series' books, and how renumberSeries places every series' books.
+ */
 function positionsByName<T extends { name: string }>(files: T[]): Map<T, number> {
   return new Map([...files].sort((a, b) => naturalCompare(a.name, b.name)).map((file, index) => [file, index + 1]));
 }
 
 /** Positions live books by natural order of their names; unlocked metadata numbers follow. */
 function renumberSeries(ctx: FolioContext, seriesId: string, now: number): void {
-  const books = ctx.repos.books
-    .findBySeries(seriesId)
-    .filter((b) => b.deletedDate === null)
-    .sort((a, b) => naturalCompare(a.name, b.name));
-  books.forEach((book, index) => {
-    const position = index + 1;
-    if (book.number === position) return;
+  const live = ctx.repos.books.findBySeries(seriesId).filter((b) => b.deletedDate === null);
+  for (const [book, position] of positionsByName(live)) {
+    if (book.number === position) continue;
     ctx.repos.books.update({ ...book, number: position, lastModified: now });
     const meta = ctx.repos.bookMetadata.findByBookId(book.id);
-    if (!meta) return;
+    if (!meta) continue;
     const next = { ...meta };
     if (!meta.numberLock) next.number = String(position);
     if (!meta.numberSortLock) next.numberSort = position;
     if (next.number !== meta.number || next.numberSort !== meta.numberSort) {
       ctx.repos.bookMetadata.update({ ...next, lastModified: now });
     }
-  });
+  }
 }
 
 /**

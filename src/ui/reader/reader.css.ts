@@ -63,8 +63,8 @@ export const iconButton = style({
   },
 });
 
-/** Phones: the bar's buttons, slider and counter share a 360 px row. */
-const NARROW_BAR = '(max-width: 30rem)';
+/** Phones: the bars' buttons, slider and counter share a 360 px row; dialogs take less padding. */
+const PHONE = '(max-width: 30rem)';
 
 export const counter = style({
   fontVariantNumeric: 'tabular-nums',
@@ -72,7 +72,7 @@ export const counter = style({
   textAlign: 'center',
   // "Page 12 of 6,000" (or "Страница 12 из 360") on one line: the slider gives way instead.
   whiteSpace: 'nowrap',
-  '@media': { [NARROW_BAR]: { minWidth: 0, fontSize: '0.875rem' } },
+  '@media': { [PHONE]: { minWidth: 0, fontSize: '0.875rem' } },
 });
 
 export const message = style({
@@ -217,7 +217,7 @@ export const slider = style({
   minWidth: '6rem',
   maxWidth: '40rem',
   accentColor: '#78baec',
-  '@media': { [NARROW_BAR]: { minWidth: '3rem' } },
+  '@media': { [PHONE]: { minWidth: '3rem' } },
 });
 
 export const dialog = style({
@@ -226,7 +226,7 @@ export const dialog = style({
   maxHeight: '85vh',
   boxSizing: 'border-box',
   padding: '1.25rem 1.5rem',
-  '@media': { '(max-width: 30rem)': { padding: '1rem 0.75rem' } },
+  '@media': { [PHONE]: { padding: '1rem 0.75rem' } },
   border: 'none',
   borderRadius: '0.75rem',
   background: '#1e1e1e',
@@ -256,7 +256,7 @@ export const fieldset = style({
   gap: '0.6rem 1rem',
   alignItems: 'center',
   minWidth: 0,
-  '@media': { '(max-width: 30rem)': { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem' } },
+  '@media': { [PHONE]: { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem' } },
 });
 
 // Checkboxes sit at the start of their column, under the selects' left edge, not floating mid-row.

@@ -107,7 +107,7 @@ export const main = style({
   selectors: { '&:focus': { outline: 'none' } },
 });
 
-/** Below this width the app bar keeps the log-out button's icon only: its label would wrap onto two lines. */
+/** Below this width the app bar shows icons (and the task count) without their labels, which would not fit. */
 const PHONE = 'screen and (max-width: 600px)';
 
 /** A label in the app bar that phones only announce (it stays its element's accessible name). */
