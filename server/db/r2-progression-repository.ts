@@ -6,7 +6,7 @@ export interface StoredProgression {
   userId: string;
   deviceId: string;
   deviceName: string;
-  /** The R2Locator, kept as the client sent it. */
+  /** The R2Locator the client sent, reduced to the contract’s shape (contractLocator). */
   locator: Record<string, unknown>;
   /** The progression's own "modified" time (epoch ms). */
   modified: number;

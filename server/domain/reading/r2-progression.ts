@@ -24,6 +24,34 @@ export interface ProgressionInput {
   locator: LocatorInput;
 }
 
+/**
+ * A locator reduced to Komga's R2Locator, the shape every client decodes: Komga binds the body to
+ * its own class, so keys it does not know are dropped and `locations.fragments` is always a list
+ * (komga-webui sends `fragment`; a strict decoder of the contract needs `fragments`). Used before a
+ * progression is stored and when one stored before this rule is read back.
+ */
+export function contractLocator(locator: Record<string, unknown>): LocatorInput {
+  const shaped: LocatorInput = { href: String(locator.href ?? ''), type: String(locator.type ?? '') };
+  if (typeof locator.title === 'string') shaped.title = locator.title;
+  const locations = asRecord(locator.locations);
+  if (locations) {
+    const fragments = Array.isArray(locations.fragments) ? locations.fragments.filter((f): f is string => typeof f === 'string') : [];
+    shaped.locations = { fragments, ...pick(locations, ['progression', 'position', 'totalProgression'], 'number') };
+  }
+  const text = asRecord(locator.text);
+  if (text) shaped.text = pick(text, ['after', 'before', 'highlight'], 'string');
+  if (typeof locator.koboSpan === 'string') shaped.koboSpan = locator.koboSpan;
+  return shaped;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function pick(from: Record<string, unknown>, keys: string[], type: 'number' | 'string'): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((key) => typeof from[key] === type).map((key) => [key, from[key]]));
+}
+
 /** The zip path an EPUB locator points at: its href after `/resource/`, decoded, without fragment or query. */
 export function locatorResourcePath(href: string): string {
   const bare = href.split('#')[0]!.split('?')[0]!;

@@ -7,9 +7,9 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { type EpubPosition, epubPublication, openBookEntry } from '../../domain/reading/epub-publication.ts';
 import {
-  type LocatorInput,
   ProgressionConflict,
   ProgressionError,
+  contractLocator,
   currentProgression,
   pageOfLocator,
   saveProgression,
@@ -185,7 +185,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(reply, MEDIATYPE_PROGRESSION, {
       modified: formatDateTime(progress.readDate),
       device: { id: stored?.deviceId ?? progress.deviceId, name: stored?.deviceName ?? progress.deviceName },
-      locator: stored?.locator ?? (await locatorFromPage(request, target, progress)),
+      locator: stored ? contractLocator(stored.locator) : await locatorFromPage(request, target, progress),
     });
   });
 
@@ -226,7 +226,7 @@ function readProgression(body: Static<typeof R2ProgressionBody>) {
     if (error instanceof StoreLimitExceeded) throw badRequest(`Invalid progression: ${error.message}`);
     throw error;
   }
-  return { modified: Date.parse(body.modified), deviceId: body.device.id, deviceName: body.device.name, locator: body.locator as LocatorInput };
+  return { modified: Date.parse(body.modified), deviceId: body.device.id, deviceName: body.device.name, locator: contractLocator(body.locator) };
 }
 
 /**

@@ -262,6 +262,32 @@ describe('progression', () => {
     expect((await get(`/api/v1/books/${novel.id}/progression`)).statusCode).toBe(204);
   });
 
+  it('a locator as komga-webui sends it (`fragment`, not `fragments`) is read back in the contract’s R2Locator shape', async () => {
+    // komga-webui's EPUB reader (functions/readium.ts) names the list `fragment`; Komga binds the
+    // body to its own R2Locator, so unknown keys are dropped and `fragments` is always there.
+    const sent = {
+      modified: '2026-03-01T10:00:00.123Z',
+      device: { id: 'unused', name: 'Komga-webui' },
+      locator: {
+        href: 'OEBPS/text/ch1.xhtml',
+        type: 'application/xhtml+xml',
+        locations: { fragment: [], progression: 0.25, position: 1, totalProgression: 0.1, extra: 'x' },
+        text: { highlight: 'Call me', colour: 'red' },
+        somethingElse: { deep: true },
+      },
+    };
+    expect((await put(novel.id, sent)).statusCode).toBe(204);
+    const response = await get(`/api/v1/books/${novel.id}/progression`);
+    expect(shapeProblems(response.json(), 'R2Progression')).toEqual([]);
+    expect(response.json().locator).toEqual({
+      href: 'OEBPS/text/ch1.xhtml',
+      type: 'application/xhtml+xml',
+      locations: { fragments: [], progression: 0.25, position: 1, totalProgression: 0.1 },
+      text: { highlight: 'Call me' },
+    });
+    expect((await server.app.inject({ method: 'DELETE', url: `/api/v1/books/${novel.id}/read-progress`, headers: server.admin })).statusCode).toBe(204);
+  });
+
   it('Divina: the locator position is the page; page-based progress shows up as a derived locator', async () => {
     const body = { modified: '2026-02-01T00:00:00Z', device: { id: 'd', name: 'Web' }, locator: { href: `${ORIGIN}/api/v1/books/${comic.id}/pages/2`, type: 'image/jpeg', locations: { position: 2 } } };
     expect((await put(comic.id, body)).statusCode).toBe(204);
