@@ -15,6 +15,14 @@ export interface BookImportRequest {
   destinationName?: string | null;
 }
 
+/**
+ * How the file reaches the series folder, as Komga names it: MOVE renames it (copy then delete
+ * across file systems), COPY writes a separate copy, HARDLINK links it and falls back to a copy
+ * where links are impossible (another file system).
+ */
+export const COPY_MODES = ['MOVE', 'COPY', 'HARDLINK'] as const;
+export type CopyMode = (typeof COPY_MODES)[number];
+
 export class ImportError extends Error {
   readonly code: string;
   constructor(code: string, message = code) {
@@ -39,12 +47,12 @@ async function checkIsBook(ctx: FolioContext, libraryId: string, source: string)
 const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
 /**
- * Brings one outside file into a series folder (REFERENCE §8 ERR_1018–1022): copied (hard link
- * when possible) or moved, optionally replacing an existing book of the series ("upgrade",
+ * Brings one outside file into a series folder (REFERENCE §8 ERR_1018–1022) by its copy mode,
+ * optionally replacing an existing book of the series ("upgrade",
  * which keeps that book's id and reading progress). The library is then rescanned so the book
  * appears, and a BookImported history event records it; returns the imported book's id.
  */
-export async function importBook(ctx: FolioContext, request: BookImportRequest, copyMode: 'HARDLINK' | 'MOVE'): Promise<string> {
+export async function importBook(ctx: FolioContext, request: BookImportRequest, copyMode: CopyMode): Promise<string> {
   const source = resolve(request.sourceFile);
   const info = await stat(source).catch(() => undefined);
   if (!info?.isFile()) throw new ImportError('ERR_1018');
@@ -82,6 +90,8 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
       await copyFile(source, temporary);
       await rm(source);
     });
+  } else if (copyMode === 'COPY') {
+    await copyFile(source, temporary);
   } else {
     await link(source, temporary).catch(() => copyFile(source, temporary));
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { isAbsolute } from 'node:path';
-import { ImportError, importBook } from '../../domain/import/book-import.ts';
+import { COPY_MODES, ImportError, importBook } from '../../domain/import/book-import.ts';
 import { matchImportMetadata } from '../../domain/import/import-match.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder, openTransientPage } from '../../domain/import/transient-books.ts';
@@ -70,7 +70,7 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
         destinationName: Type.Optional(Nullable(Type.String())),
       }),
     ),
-    copyMode: StringEnum(['HARDLINK', 'MOVE']),
+    copyMode: StringEnum([...COPY_MODES]),
   });
 
   app.post('/api/v1/books/import', { config: { role: 'ADMIN' }, schema: { body: BookImportBatch } }, async (request, reply) => {

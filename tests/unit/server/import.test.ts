@@ -140,6 +140,17 @@ describe('book import', () => {
     await stat(join(sample.root, 'Alpha', 'Alpha 01.cbz'));
   });
 
+  it('copies a file as a separate file with copyMode COPY (komga-webui’s "Copy" choice)', async () => {
+    const source = join(inbox, 'new one.cbz');
+    const [result] = await importBooks([{ sourceFile: source, seriesId: alpha.id, destinationName: 'Alpha 03' }], 'COPY');
+    expect(result).toMatchObject({ success: true });
+    const copied = join(sample.root, 'Alpha', 'Alpha 03.cbz');
+    expect((await readFile(copied)).equals(await readFile(source))).toBe(true);
+    // A copy, not a hard link: the source keeps its own file.
+    expect((await stat(copied)).ino).not.toBe((await stat(source)).ino);
+    expect((await stat(source)).nlink).toBe(1);
+  });
+
   it('moves a file when asked', async () => {
     await importBooks([{ sourceFile: join(inbox, 'sub', 'other.cbz'), seriesId: alpha.id }], 'MOVE');
     await expect(stat(join(inbox, 'sub', 'other.cbz'))).rejects.toThrow();
