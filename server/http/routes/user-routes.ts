@@ -122,9 +122,18 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     changeOwnPassword(request, reply, caller(request), request.body),
   );
 
-  app.patch('/api/v2/users/:id/password', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: PasswordUpdate } }, async (request, reply) => {
-    const admin = requireRole(request, 'ADMIN');
-    if (admin.id === request.params.id) return changeOwnPassword(request, reply, admin, request.body);
+  /**
+   * Another user's password (admins), or one's own by id: Komga lets any user here for their own id
+   * (komga-webui's password dialog calls it for the signed-in user), and then it is the same
+   * change as /me/password. Who may call is settled before the body is read (403 before 400).
+   */
+  const ownIdOrAdmin = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    if (caller(request).id !== request.params.id) requireRole(request, 'ADMIN');
+  };
+  app.patch('/api/v2/users/:id/password', { preValidation: ownIdOrAdmin, schema: { params: IdParams, body: PasswordUpdate } }, async (request, reply) => {
+    const self = caller(request);
+    if (self.id === request.params.id) return changeOwnPassword(request, reply, self, request.body);
+    requireRole(request, 'ADMIN');
     requireInteractive(request);
     const user = ctx.repos.users.findById(request.params.id);
     if (!user) throw notFound();

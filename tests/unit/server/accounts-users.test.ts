@@ -130,11 +130,24 @@ describe('users API', () => {
     expect((await server.get('/api/v2/users/me', oldCreds)).statusCode).toBe(401);
     expect((await server.get('/api/v2/users/me', cookie)).statusCode).toBe(200);
 
-    expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, cookie, { password: 'x' })).statusCode).toBe(403);
+    // Not an admin: another user's id is refused before the body is read.
+    const other = await insertUser(server, 'other@example.org', 'other', []);
+    expect((await send(server, 'PATCH', `/api/v2/users/${other}/password`, cookie, {})).statusCode).toBe(403);
     expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, server.admin, { password: 'reset' })).statusCode).toBe(204);
     expect((await server.get('/api/v2/users/me', cookie)).statusCode).toBe(401);
     expect((await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'reset') })).statusCode).toBe(200);
     expect((await send(server, 'PATCH', '/api/v2/users/NOPE/password', server.admin, { password: 'x' })).statusCode).toBe(404);
+
+    // Komga lets any user change their own password by id (komga-webui's password dialog does):
+    // the same change as /me/password, so a session must still give the current password.
+    const readerSession = setCookie(await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'reset') }), 'KOMGA-SESSION')!.value;
+    const readerCookie = { cookie: `KOMGA-SESSION=${readerSession}`, 'x-requested-with': 'XMLHttpRequest' };
+    const withoutCurrent = await send(server, 'PATCH', `/api/v2/users/${id}/password`, readerCookie, { password: 'mine' });
+    expect(withoutCurrent.statusCode).toBe(400);
+    expect(withoutCurrent.json().violations[0].fieldName).toBe('currentPassword');
+    expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, readerCookie, { password: 'mine', currentPassword: 'reset' })).statusCode).toBe(204);
+    expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, { authorization: basic('reader@example.org', 'mine') }, { password: 'basic' })).statusCode).toBe(204);
+    expect((await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'basic') })).statusCode).toBe(200);
 
     // An admin resetting their own password by id changes their own: (over Basic, proof enough) the
     // sessions other than the request's own end, as for /me/password (issue 10).
