@@ -34,6 +34,13 @@ export class SessionRepository {
     this.remembered.delete(idHash);
   }
 
+  /** Opens the session unless it is already open (sessions with a derived id, basic-session.ts). */
+  insertIfAbsent(idHash: string, userId: string, now: number, source = 'Password'): void {
+    cachedStatement(this.db, 'INSERT OR IGNORE INTO session (id_hash, user_id, created, last_access, source) VALUES (?, ?, ?, ?, ?)')
+      .run(idHash, userId, now, now, source);
+    this.remembered.delete(idHash);
+  }
+
   find(idHash: string, now = Date.now()): SessionRow | undefined {
     const hit = this.remembered.get(idHash);
     if (hit && hit.until > now) return { ...hit.row };

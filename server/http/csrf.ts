@@ -12,7 +12,8 @@ import { HttpError } from './errors.ts';
  * - `Sec-Fetch-Site: same-origin`;
  * - an `Origin` naming this server (its Host) or a configured CORS origin.
  * Credentials a browser never sends on its own (X-API-Key, X-Auth-Token) are not checked; neither are
- * Basic credentials without any sign of a browser (no Origin, no Sec-Fetch-Site): native clients.
+ * Basic credentials without any sign of a browser (no Origin, no Sec-Fetch-Site), nor a cookie with
+ * no sign of a browser at all (neither header, and not a browser's User-Agent): native clients.
  *
  * Bodies a cross-site form can send without a preflight (text/plain, form-urlencoded) never reach a
  * JSON route: the request-body policy (content-types.ts) refuses them on routes that read a body and
@@ -62,11 +63,26 @@ export function registerCsrfGuard(app: FastifyInstance, corsOrigins: string[]): 
   });
 }
 
-/** A write authenticated by credentials the browser sends by itself, coming from another site. */
+/**
+ * Whether a browser may have sent the request: every browser's User-Agent starts with "Mozilla/",
+ * and no page can make a browser send another one with a request that carries no Origin (a form,
+ * or a browser too old to send Origin or fetch metadata).
+ */
+function mayBeBrowser(request: FastifyRequest): boolean {
+  return (headerText(request.headers['user-agent']) ?? '').startsWith('Mozilla/');
+}
+
+/**
+ * A write authenticated by credentials the browser sends by itself, coming from another site.
+ * Native clients send no Origin and no fetch metadata: with Basic that is enough; with a cookie
+ * the User-Agent must not be a browser's either (Mihon's Komga tracker writes read progress with
+ * nothing but the KOMGA-SESSION cookie its Komga extension received).
+ */
 function crossSiteWrite(request: FastifyRequest, allowed: Set<string>): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const by = request.authenticatedBy;
   if (by !== 'cookie' && by !== 'basic') return false;
   if (fromOwnOrigin(request, allowed)) return false;
-  return !(by === 'basic' && !fromElsewhere(request));
+  if (fromElsewhere(request)) return true;
+  return by === 'cookie' && mayBeBrowser(request);
 }

@@ -4,6 +4,7 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { errorBody } from '../errors.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
+import { basicSessionId } from './basic-session.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { deliverSession, hashSessionId, newSessionId, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
@@ -96,15 +97,20 @@ export function createAuthHook(ctx: FolioContext) {
       if (!user) return;
       request.user = user;
       request.authenticatedBy = 'basic';
-      // Logging in (Basic on /api/v2/users/me) opens a session unless the caller already has one
-      // for this user. Scripts sending Basic on every other call do not pile up sessions.
-      if (sessionUserId !== user.id && request.url.split('?')[0] === LOGIN_PATH) {
-        const id = newSessionId();
-        ctx.repos.sessions.insert(hashSessionId(id), user.id, Date.now());
-        request.sessionIdHash = hashSessionId(id);
-        deliverSession(request, reply, id);
-        offerRememberMe(ctx, request, reply, user);
-      }
+      if (sessionUserId === user.id) return;
+      // Logging in (Basic on /api/v2/users/me) opens a new session unless the caller already has
+      // one for this user. Any other Basic call opens the user's derived session (basic-session.ts),
+      // as Komga opens one per call: Mihon's tracker lives on that cookie; scripts that drop it
+      // reuse one session rather than piling them up.
+      const login = request.url.split('?')[0] === LOGIN_PATH;
+      const id = login ? newSessionId() : basicSessionId(ctx.repos.serverSettings, user);
+      const idHash = hashSessionId(id);
+      if (login) ctx.repos.sessions.insert(idHash, user.id, Date.now());
+      // Most calls find it open (and it is remembered for a while): no write then.
+      else if (resolveSession(ctx.repos.sessions, idHash) !== user.id) ctx.repos.sessions.insertIfAbsent(idHash, user.id, Date.now());
+      request.sessionIdHash = idHash;
+      deliverSession(request, reply, id);
+      if (login) offerRememberMe(ctx, request, reply, user);
       return;
     }
     if (sessionUserId) request.user = ctx.repos.users.findById(sessionUserId) ?? null;

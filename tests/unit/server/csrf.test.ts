@@ -42,7 +42,9 @@ describe('a cookie-authenticated state change', () => {
       { cookie, origin: EVIL, 'sec-fetch-site': 'same-site' },
       { cookie, 'sec-fetch-site': 'cross-site' },
       { cookie, origin: 'null' },
-      { cookie },
+      // A browser sending neither Origin nor fetch metadata (a native client's User-Agent passes:
+      // komga-compat-mihon-tracker.test.ts).
+      { cookie, 'user-agent': 'Mozilla/5.0 (Windows NT 6.1; rv:52.0) Gecko/20100101 Firefox/52.0' },
     ];
     for (const headers of attacks) expect((await scan(headers)).statusCode, JSON.stringify(headers)).toBe(403);
     // What the attack sent: "simple" bodies that need no preflight.

@@ -1,0 +1,26 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { ServerSettingRepository } from '../../db/server-setting-repository.ts';
+import type { User } from '../../db/user-repository.ts';
+
+const KEY_SETTING = 'basic_session_key';
+
+function sessionKey(settings: ServerSettingRepository): Buffer {
+  const existing = settings.get(KEY_SETTING);
+  if (existing) return Buffer.from(existing, 'hex');
+  // Two first requests racing: keep whichever was written first.
+  settings.setIfAbsent(KEY_SETTING, randomBytes(32).toString('hex'));
+  return sessionKey(settings);
+}
+
+/**
+ * The session a Basic-authenticated API call opens, as Komga opens one for every such call: Mihon's
+ * Komga tracker has no credentials of its own and rides on the KOMGA-SESSION cookie the Komga
+ * extension's calls left in the app's cookie jar. The id is derived (an HMAC, with a key kept in
+ * server_setting, of the user and a digest of their password hash) rather than random, so a script
+ * that sends Basic on every call and never keeps the cookie reuses one session instead of opening
+ * a new one each time; a password change derives another id.
+ */
+export function basicSessionId(settings: ServerSettingRepository, user: User): string {
+  const passwordDigest = createHash('sha256').update(user.passwordHash).digest('hex');
+  return createHmac('sha256', sessionKey(settings)).update(`${user.id}:${passwordDigest}`).digest('base64url');
+}
