@@ -42,9 +42,14 @@ export function revokeRememberMe(settings: ServerSettingRepository, userId: stri
   settings.set(generationKey(userId), randomBytes(16).toString('hex'));
 }
 
+/** The user's logout generation ('' until their first logout); basic-session.ts derives from it too. */
+export function logoutGeneration(settings: ServerSettingRepository, userId: string): string {
+  return settings.get(generationKey(userId)) ?? '';
+}
+
 function signature(settings: ServerSettingRepository, userId: string, expires: number, passwordHash: string): Buffer {
   const passwordDigest = createHash('sha256').update(passwordHash).digest('hex');
-  const generation = settings.get(generationKey(userId)) ?? '';
+  const generation = logoutGeneration(settings, userId);
   return createHmac('sha256', signingKey(settings)).update(`${userId}:${expires}:${passwordDigest}${generation ? `:${generation}` : ''}`).digest();
 }
 

@@ -73,6 +73,17 @@ describe('Mihon’s Komga tracker on the extension’s session cookie', () => {
     expect(sessionCount() - before).toBeLessThanOrEqual(1);
   });
 
+  it('after a logout the next Basic call hands out another session; the logged-out cookie stays dead', async () => {
+    const first = await server.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: { authorization: credentials } });
+    const old = sessionCookie(first.headers['set-cookie'])!;
+    expect((await server.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie: old, 'user-agent': TRACKER_UA } })).statusCode).toBe(204);
+    const again = await server.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: { authorization: credentials } });
+    const renewed = sessionCookie(again.headers['set-cookie'])!;
+    expect(renewed).not.toBe(old);
+    expect((await server.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: { cookie: old } })).statusCode).toBe(401);
+    expect((await server.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: { cookie: renewed } })).statusCode).toBe(200);
+  });
+
   it('the same cookie-only write from something that may be a browser is still refused', async () => {
     const browse = await server.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: { authorization: credentials } });
     const cookie = sessionCookie(browse.headers['set-cookie'])!;
