@@ -28,16 +28,25 @@ export class SessionRepository {
     this.db = db;
   }
 
-  insert(idHash: string, userId: string, now: number, source = 'Password'): void {
-    cachedStatement(this.db, 'INSERT INTO session (id_hash, user_id, created, last_access, source) VALUES (?, ?, ?, ?, ?)')
-      .run(idHash, userId, now, now, source);
-    this.remembered.delete(idHash);
-  }
-
-  /** Opens the session unless it is already open (sessions with a derived id, basic-session.ts). */
-  insertIfAbsent(idHash: string, userId: string, now: number, source = 'Password'): void {
-    cachedStatement(this.db, 'INSERT OR IGNORE INTO session (id_hash, user_id, created, last_access, source) VALUES (?, ?, ?, ?, ?)')
-      .run(idHash, userId, now, now, source);
+  /**
+   * Opens a session; when the user then has more than `maxPerUser`, their least recently used ones
+   * end (the new one is the most recent), so no user can grow the table without bound. With
+   * `ifAbsent` a session already open under that id is kept as it is (derived ids, basic-session.ts).
+   */
+  insert(idHash: string, userId: string, now: number, source: string, maxPerUser: number, ifAbsent = false): void {
+    this.db.transaction(() => {
+      const verb = ifAbsent ? 'INSERT OR IGNORE' : 'INSERT';
+      const added = cachedStatement(this.db, `${verb} INTO session (id_hash, user_id, created, last_access, source) VALUES (?, ?, ?, ?, ?)`)
+        .run(idHash, userId, now, now, source);
+      if (added.changes === 0) return;
+      const ended = cachedStatement(
+        this.db,
+        `DELETE FROM session WHERE user_id = ? AND id_hash NOT IN (
+           SELECT id_hash FROM session WHERE user_id = ? ORDER BY id_hash = ? DESC, last_access DESC, created DESC LIMIT ?
+         ) RETURNING id_hash AS idHash`,
+      ).all(userId, userId, idHash, maxPerUser) as { idHash: string }[];
+      for (const { idHash: gone } of ended) this.remembered.delete(gone);
+    })();
     this.remembered.delete(idHash);
   }
 

@@ -18,6 +18,12 @@ export const STORE_LIMITS = {
   progression: { locatorBytes: 16 * 1024, deviceFieldLength: 256 },
   apiKeys: { perUser: 50, commentLength: 200 },
   uploadedPosters: { perItem: 20 },
+  /**
+   * Live sessions per user. Every login, and every request carrying only a remember-me cookie,
+   * opens one; without a bound a user could add rows as fast as requests arrive (no password check
+   * on remember-me). Past the bound the user's least recently used sessions end.
+   */
+  sessions: { perUser: 100 },
 } as const;
 
 export class StoreLimitExceeded extends Error {

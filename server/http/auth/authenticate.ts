@@ -4,10 +4,10 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { errorBody } from '../errors.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
-import { basicSessionId } from './basic-session.ts';
+import { openBasicSession } from './basic-session.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
 import { LoginThrottle } from './login-throttle.ts';
-import { deliverSession, hashSessionId, newSessionId, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
+import { deliverSession, hashSessionId, openSession, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -103,13 +103,9 @@ export function createAuthHook(ctx: FolioContext) {
       // as Komga opens one per call: Mihon's tracker lives on that cookie; scripts that drop it
       // reuse one session rather than piling them up.
       const login = request.url.split('?')[0] === LOGIN_PATH;
-      const id = login ? newSessionId() : basicSessionId(ctx.repos.serverSettings, user);
-      const idHash = hashSessionId(id);
-      if (login) ctx.repos.sessions.insert(idHash, user.id, Date.now());
-      // Most calls find it open (and it is remembered for a while): no write then.
-      else if (resolveSession(ctx.repos.sessions, idHash) !== user.id) ctx.repos.sessions.insertIfAbsent(idHash, user.id, Date.now());
-      request.sessionIdHash = idHash;
-      deliverSession(request, reply, id);
+      const session = login ? openSession(ctx.repos.sessions, user.id) : openBasicSession(ctx, user);
+      request.sessionIdHash = session.idHash;
+      deliverSession(request, reply, session.id);
       if (login) offerRememberMe(ctx, request, reply, user);
       return;
     }

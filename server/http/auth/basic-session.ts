@@ -1,7 +1,9 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { ServerSettingRepository } from '../../db/server-setting-repository.ts';
 import type { User } from '../../db/user-repository.ts';
+import type { FolioContext } from '../../domain/context.ts';
 import { logoutGeneration } from './remember-me.ts';
+import { openDerivedSession } from './sessions.ts';
 
 const KEY_SETTING = 'basic_session_key';
 
@@ -26,4 +28,9 @@ export function basicSessionId(settings: ServerSettingRepository, user: User): s
   const passwordDigest = createHash('sha256').update(user.passwordHash).digest('hex');
   const generation = logoutGeneration(settings, user.id);
   return createHmac('sha256', sessionKey(settings)).update(`${user.id}:${passwordDigest}:${generation}`).digest('base64url');
+}
+
+/** Opens (or finds open) the user's Basic-call session: see basicSessionId. */
+export function openBasicSession(ctx: FolioContext, user: User): { id: string; idHash: string } {
+  return openDerivedSession(ctx.repos.sessions, user.id, basicSessionId(ctx.repos.serverSettings, user));
 }

@@ -16,7 +16,7 @@ import {
   setRememberMeCookie,
   wantsRememberMe,
 } from './remember-me.ts';
-import { deliverSession, hashSessionId, newSessionId } from './sessions.ts';
+import { deliverSession, openSession } from './sessions.ts';
 
 /**
  * The login methods besides sessions, used by the auth hook (authenticate.ts): password (Basic)
@@ -162,10 +162,9 @@ export function loginFromRememberMe(ctx: FolioContext, request: FastifyRequest, 
     return undefined;
   }
   const { user } = result;
-  const id = newSessionId();
-  ctx.repos.sessions.insert(hashSessionId(id), user.id, Date.now(), 'RememberMe');
-  request.sessionIdHash = hashSessionId(id);
-  deliverSession(request, reply, id);
+  const session = openSession(ctx.repos.sessions, user.id, 'RememberMe');
+  request.sessionIdHash = session.idHash;
+  deliverSession(request, reply, session.id);
   recordLoginAttempt(ctx, request, { source: 'RememberMe', success: true, userId: user.id, email: user.email });
   return user;
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRepository } from '../../db/session-repository.ts';
+import { STORE_LIMITS } from '../../domain/store-limits.ts';
 
 export const SESSION_COOKIE = 'KOMGA-SESSION';
 export const AUTH_TOKEN_HEADER = 'x-auth-token';
@@ -14,6 +15,27 @@ export const hashSessionId = (id: string) => createHash('sha256').update(id).dig
 /** A new session id: 32 random bytes, base64url text. */
 export function newSessionId(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * Opens a session for the user (at most STORE_LIMITS.sessions.perUser stay open: the least recently
+ * used end first) and returns its id, for deliverSession, and the hash it is stored under.
+ */
+export function openSession(sessions: SessionRepository, userId: string, source = 'Password', now = Date.now()): { id: string; idHash: string } {
+  const id = newSessionId();
+  const idHash = hashSessionId(id);
+  sessions.insert(idHash, userId, now, source, STORE_LIMITS.sessions.perUser);
+  return { id, idHash };
+}
+
+/**
+ * Opens the session of a derived id unless it is open already (the same limit per user as
+ * openSession); most calls find it open, and remembered, so they write nothing.
+ */
+export function openDerivedSession(sessions: SessionRepository, userId: string, id: string, now = Date.now()): { id: string; idHash: string } {
+  const idHash = hashSessionId(id);
+  if (resolveSession(sessions, idHash, now) !== userId) sessions.insert(idHash, userId, now, 'Password', STORE_LIMITS.sessions.perUser, true);
+  return { id, idHash };
 }
 
 /** Header mode when the request carries X-Auth-Token, cookie mode otherwise (REFERENCE §1.4). */

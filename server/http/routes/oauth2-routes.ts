@@ -3,7 +3,7 @@ import type { FolioContext } from '../../domain/context.ts';
 import { recordLoginAttempt } from '../auth/login-activity.ts';
 import { OAuth2LoginError, STATE_COOKIE, loadProviders } from '../auth/oauth2.ts';
 import { OAuth2Clients, PendingLogins, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
-import { deliverSession, hashSessionId, newSessionId } from '../auth/sessions.ts';
+import { deliverSession, openSession } from '../auth/sessions.ts';
 import { notFound } from '../errors.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
@@ -78,9 +78,7 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext): void {
       const user = ctx.repos.users.findByEmail(email);
       if (!user) return fail('ERR_1025', 'No local user with this email', email);
 
-      const id = newSessionId();
-      ctx.repos.sessions.insert(hashSessionId(id), user.id, Date.now(), source);
-      deliverSession(request, reply, id);
+      deliverSession(request, reply, openSession(ctx.repos.sessions, user.id, source).id);
       recordLoginAttempt(ctx, request, { source, success: true, userId: user.id, email: user.email });
       return finish(reply, '/?server_redirect=Y');
     },

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_LIMITS, StoreLimitExceeded, checkClientSettings } from '../../../server/domain/store-limits.ts';
 import { RED, createCbz, renderPage } from '../../fixtures/index.ts';
-import { send } from './accounts-helpers.ts';
+import { send, setCookie } from './accounts-helpers.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
 /**
@@ -107,5 +107,27 @@ describe('uploaded posters', () => {
     const extra = await upload();
     expect(extra.statusCode).toBe(400);
     expect(extra.json().message).toMatch(/At most/);
+  });
+});
+
+describe('sessions', () => {
+  it('a remember-me cookie alone opens a session per request, yet a user keeps at most perUser of them', async () => {
+    await insertUser(server, 'sessions@example.org', 'pw', []);
+    const login = await server.get('/api/v2/users/me?remember-me=true', { authorization: basic('sessions@example.org', 'pw') });
+    const rememberMe = setCookie(login, 'komga-remember-me')!.value;
+    // Each request without a session cookie logs in again from the remember-me cookie: no password check.
+    const sessionFrom = async () => {
+      const response = await server.get('/api/v2/users/me', { cookie: `komga-remember-me=${rememberMe}` });
+      expect(response.statusCode).toBe(200);
+      return setCookie(response, 'KOMGA-SESSION')!.value;
+    };
+    const oldest = await sessionFrom();
+    const asSession = (id: string) => server.get('/api/v2/users/me', { cookie: `KOMGA-SESSION=${id}` }).then((r) => r.statusCode);
+    expect(await asSession(oldest)).toBe(200);
+    let newest = '';
+    for (let i = 0; i < limits.sessions.perUser; i++) newest = await sessionFrom();
+    // The least recently used sessions (the password login's, then `oldest`) made room.
+    expect(await asSession(oldest)).toBe(401);
+    expect(await asSession(newest)).toBe(200);
   });
 });
