@@ -63,8 +63,21 @@ class BasicAuthCache {
   }
 }
 
+/** Concurrent calls with one key share the first call's promise until it settles. */
+class SingleFlight<T> {
+  private readonly pending = new Map<string, Promise<T>>();
+  run(key: string, task: () => Promise<T>): Promise<T> {
+    const running = this.pending.get(key);
+    if (running) return running;
+    const started = task().finally(() => this.pending.delete(key));
+    this.pending.set(key, started);
+    return started;
+  }
+}
+
 export function createAuthHook(ctx: FolioContext) {
   const basicCache = new BasicAuthCache();
+  const basicInFlight = new SingleFlight<User | undefined>();
   const throttle = new LoginThrottle();
 
   async function userFromBasic(header: string, request: FastifyRequest): Promise<User | undefined> {
@@ -76,7 +89,10 @@ export function createAuthHook(ctx: FolioContext) {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) return undefined;
-    const user = await checkPassword(ctx, throttle, request, decoded.slice(0, colon), decoded.slice(colon + 1));
+    const check = () => checkPassword(ctx, throttle, request, decoded.slice(0, colon), decoded.slice(colon + 1));
+    // A native client opening with a burst of requests (covers, pages) sends the same header on
+    // each: one check answers them all instead of each taking a place in the login queues.
+    const user = isLogin ? await check() : await basicInFlight.run(`${key}|${request.ip}`, check);
     if (!user) return undefined;
     basicCache.set(key, user);
     return user;

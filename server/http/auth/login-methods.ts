@@ -41,8 +41,9 @@ let dummyHash: Promise<string> | undefined;
 const unknownUserHash = () => (dummyHash ??= hashPassword(randomBytes(24).toString('base64')));
 
 /**
- * Checks an email/password pair. Guesses on one account run one after another (parallel guesses
- * are no faster than sequential ones) and wait first if this address or account has failed a lot;
+ * Checks an email/password pair. Checks from one address, and guesses on one account, run one after
+ * another (parallel guesses are no faster than sequential ones, and a flood past the queue is a 429)
+ * and wait first if this address or account has failed a lot;
  * the address is `request.ip`, the forwarded client address when the trust-proxy setting allows it.
  */
 export function checkPassword(
@@ -52,7 +53,9 @@ export function checkPassword(
   email: string,
   password: string,
 ): Promise<User | undefined> {
-  return throttle.accountQueue.run(email.toLowerCase(), () => checkPasswordNow(ctx, throttle, request, email, password)).catch(tooMany);
+  return throttle.addressQueue
+    .run(request.ip ?? '', () => throttle.accountQueue.run(email.toLowerCase(), () => checkPasswordNow(ctx, throttle, request, email, password)))
+    .catch(tooMany);
 }
 
 async function checkPasswordNow(

@@ -35,6 +35,12 @@ const MAX_TRACKED = 10_000;
 export class LoginThrottle {
   /** Password guesses, one account at a time. */
   readonly accountQueue = new KeyedSerializer();
+  /**
+   * Password checks, one client address at a time: guesses spread over many e-mails (distinct
+   * accounts never share a queue) would otherwise each wait out the address's delay side by side,
+   * so an anonymous flood ran as many argon2 checks at once as it had connections.
+   */
+  readonly addressQueue = new KeyedSerializer();
   /** Bad API keys, one client address at a time. */
   readonly apiKeyQueue = new KeyedSerializer();
   private readonly options: ThrottleOptions;

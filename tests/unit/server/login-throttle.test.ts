@@ -84,6 +84,35 @@ describe('password logins', () => {
     expect(rows.filter((a) => slowed(a.error))).toHaveLength(3);
   });
 
+  it('run one at a time per address: guesses over many e-mails at once are queued, a flood is refused', async () => {
+    server = await startServer();
+    const s = server;
+    // Twenty unknown e-mails at once from one address: distinct accounts share no account queue.
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => login(s, `nobody${i}@x.org`, 'guess', '10.0.4.1')));
+    const codes = responses.map((r) => r.statusCode);
+    // One check runs, eight wait (before: all twenty ran argon2 side by side and answered 401).
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(11);
+    const rows = activityOf(s).filter((a) => a.source === 'Password');
+    expect(rows.length).toBe(codes.filter((c) => c === 401).length);
+    // Each queued check saw the failures before it: after three free ones, every guess waited.
+    expect(rows.filter((a) => slowed(a.error)).length).toBe(rows.length - 3);
+    // Another address is not held up by that queue.
+    expect((await login(s, 'nobody@x.org', 'guess', '10.0.4.2')).statusCode).toBe(401);
+  }, 60_000);
+
+  it('check a burst of requests with the same Basic credentials once', async () => {
+    server = await startServer();
+    const s = server;
+    await insertUser(s, 'reader@x.org', 'right', []);
+    // A native client opening its library: many requests at once, the credentials not yet verified.
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => s.app.inject({ method: 'GET', url: '/api/v1/libraries', remoteAddress: '10.0.5.1', headers: { authorization: basic('reader@x.org', 'right') } })),
+    );
+    // Before: each took a place in the account's queue, and those past eight were refused with 429.
+    expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(activityOf(s).filter((a) => a.email === 'reader@x.org')).toHaveLength(1);
+  });
+
   it('count failures per forwarded client address when the proxy is trusted', async () => {
     server = await startServer({ trustProxy: true });
     const s = server;
