@@ -20,6 +20,7 @@ import { registerBodyParsers } from './content-types.ts';
 import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas.ts';
 import { handleError } from './errors.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { requestPath } from './request-path.ts';
 import { shallowEtag } from './etag.ts';
 import { checkRouteRole } from './guards.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
@@ -127,7 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onSend', (request, reply, payload, done) => {
     // Komga's default for API responses; handlers that need another policy set their own.
-    const path = request.url;
+    const path = requestPath(request);
     if ((path.startsWith('/api/') || path.startsWith('/opds/')) && !reply.hasHeader('cache-control')) {
       reply.header('Cache-Control', 'max-age=0, must-revalidate, private');
     }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestPath } from './request-path.ts';
 
 const ETAG_PREFIXES = ['/api/', '/opds/'];
 
@@ -10,7 +11,7 @@ const ETAG_PREFIXES = ['/api/', '/opds/'];
  */
 export function shallowEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
   if (request.method !== 'GET' || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
-  const path = request.url.split('?')[0] ?? '';
+  const path = requestPath(request);
   if (!ETAG_PREFIXES.some((p) => path.startsWith(p)) || path.endsWith('/file')) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
   // A route that named its content itself (posters from memory, pages) keeps its ETag: hashing the

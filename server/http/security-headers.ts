@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { requestPath } from './request-path.ts';
 
 /**
  * Security headers of every response, in one place (README "Security").
@@ -142,7 +143,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (isApiPath(request.url)) {
+    if (isApiPath(requestPath(request))) {
       const type = reply.getHeader('content-type');
       reply.header('Content-Security-Policy', userContentCsp(request, typeof type === 'string' ? type : undefined));
     }

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { errorBody } from '../errors.ts';
+import { requestPath } from '../request-path.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
 import { openBasicSession } from './basic-session.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
@@ -83,7 +84,7 @@ export function createAuthHook(ctx: FolioContext) {
   async function userFromBasic(header: string, request: FastifyRequest): Promise<User | undefined> {
     const key = createHash('sha256').update(header).digest('hex');
     // An explicit login (the login path) is always checked and recorded as authentication activity.
-    const isLogin = request.url.split('?')[0] === LOGIN_PATH;
+    const isLogin = requestPath(request) === LOGIN_PATH;
     const cached = isLogin ? undefined : basicCache.get(key, (id) => ctx.repos.users.findById(id));
     if (cached) return cached;
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
@@ -118,7 +119,7 @@ export function createAuthHook(ctx: FolioContext) {
       // one for this user. Any other Basic call opens the user's derived session (basic-session.ts),
       // as Komga opens one per call: Mihon's tracker lives on that cookie; scripts that drop it
       // reuse one session rather than piling them up.
-      const login = request.url.split('?')[0] === LOGIN_PATH;
+      const login = requestPath(request) === LOGIN_PATH;
       const session = login ? openSession(ctx.repos.sessions, user.id) : openBasicSession(ctx, user);
       request.sessionIdHash = session.idHash;
       deliverSession(request, reply, session.id);
@@ -139,7 +140,7 @@ export function createAuthHook(ctx: FolioContext) {
       request.user = null;
       request.sessionIdHash = null;
       request.authenticatedBy = null;
-      const path = request.url.split('?')[0] ?? '';
+      const path = requestPath(request);
       if (!PROTECTED_PREFIXES.some((p) => path.startsWith(p))) return;
       // X-API-Key authenticates this one request, without a session; a bad key is a bare 401.
       const apiKey = request.headers[API_KEY_HEADER];

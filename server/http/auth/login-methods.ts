@@ -6,6 +6,7 @@ import { rememberMeDurationDays } from '../../domain/server-settings.ts';
 import { hashApiKey } from './api-keys.ts';
 import { recordLoginAttempt } from './login-activity.ts';
 import { HttpError } from '../errors.ts';
+import { requestPath } from '../request-path.ts';
 import { type LoginThrottle, TooManyAttempts, sleep } from './login-throttle.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import {
@@ -150,7 +151,7 @@ export function offerRememberMe(ctx: FolioContext, request: FastifyRequest, repl
 export function loginFromRememberMe(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply): User | undefined {
   const token = request.cookies[REMEMBER_ME_COOKIE];
   // Logging out must not first log back in.
-  if (!token || request.url.split('?')[0] === '/api/logout') return undefined;
+  if (!token || requestPath(request) === '/api/logout') return undefined;
   const result = checkRememberMeToken(ctx.repos.serverSettings, token, (id) => ctx.repos.users.findById(id));
   if ('error' in result) {
     const known = result.userId ? ctx.repos.users.findById(result.userId) : undefined;

@@ -100,6 +100,19 @@ describe('book content', () => {
     }
   });
 
+  it('asked for by a percent-encoded path is judged by the path the router runs', async () => {
+    // `/%61pi/` routes to the API: it must be authenticated and sandboxed like `/api/` (before: the
+    // auth hook and the header policy read the raw text, saw no API path, and served the client CSP).
+    const encoded = `/%61pi/v1/books/${epubId}/resource/${HOSTILE_PATHS.html}`;
+    const anonymous = await server.get(encoded, {});
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBe('Basic realm="Realm"');
+    const r = await server.get(encoded, { ...server.admin, 'sec-fetch-dest': 'document' });
+    expect(r.statusCode).toBe(200);
+    expect(String(r.headers['content-security-policy']).split(';')[0]?.trim()).toBe('sandbox');
+    expect(r.headers['cache-control']).toBe('max-age=0, must-revalidate, private');
+  });
+
   it('shown in a reader frame keeps its origin (readers style it) but runs no script', async () => {
     const r = await resource(HOSTILE_PATHS.xhtml, { ...server.admin, 'sec-fetch-dest': 'iframe' });
     expect(r.statusCode).toBe(200);
