@@ -8,6 +8,13 @@ import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioApp } from '../schemas.ts';
 import { EventStreamWriter } from '../event-stream-writer.ts';
 
+/**
+ * Streams one user may hold open (tabs, devices). Every event is checked against every open stream
+ * (a database lookup each), so without a bound one account could open thousands and make each event
+ * cost thousands of lookups; opening one more ends that user's oldest stream.
+ */
+export const MAX_STREAMS_PER_USER = 20;
+
 export interface SseOptions {
   /** Comment heartbeat interval (Komga: 15 s). */
   heartbeatMs: number;
@@ -24,6 +31,8 @@ export interface SseOptions {
  */
 export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: SseOptions): void {
   const open = new Set<EventStreamWriter>();
+  /** Each user's open streams, oldest first. */
+  const byUser = new Map<string, EventStreamWriter[]>();
 
   app.get('/sse/v1/events', async (request, reply) => {
     const opener = caller(request);
@@ -42,6 +51,10 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
     const stream = new EventStreamWriter(res);
     stream.write(':\n\n');
     open.add(stream);
+    const mine = byUser.get(opener.id) ?? [];
+    mine.push(stream);
+    byUser.set(opener.id, mine);
+    while (mine.length > MAX_STREAMS_PER_USER) mine.shift()!.end();
 
     /** The user as they are now, or undefined once the stream's authorisation no longer holds. */
     const currentUser = (): User | undefined => {
@@ -74,6 +87,9 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       unsubscribe();
       stream.discard();
       open.delete(stream);
+      const index = mine.indexOf(stream);
+      if (index >= 0) mine.splice(index, 1);
+      if (mine.length === 0 && byUser.get(opener.id) === mine) byUser.delete(opener.id);
     };
     res.on('close', cleanup);
     res.on('finish', cleanup);
@@ -84,5 +100,6 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
   app.addHook('preClose', async () => {
     for (const stream of open) stream.end();
     open.clear();
+    byUser.clear();
   });
 }

@@ -10,6 +10,7 @@ import { createSampleLibrary } from '../../fixtures/index.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, basic } from './helpers.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
 import { EVENT_BATCH_MS } from '../../../server/http/event-stream-writer.ts';
+import { MAX_STREAMS_PER_USER } from '../../../server/http/routes/sse-routes.ts';
 
 let app: FastifyInstance;
 let dir: string;
@@ -59,6 +60,23 @@ describe('GET /sse/v1/events', () => {
   it('needs authentication', async () => {
     const response = await fetch(`${base}/sse/v1/events`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
     expect(response.status).toBe(401);
+  });
+
+  it("keeps at most MAX_STREAMS_PER_USER streams per user: one more ends that user's oldest", async () => {
+    const first = await fetch(`${base}/sse/v1/events`, { headers: admin });
+    const firstEnded = (async () => {
+      const reader = first.body!.getReader();
+      for (;;) if ((await reader.read()).done) return true;
+    })();
+    const others = [];
+    for (let i = 0; i < MAX_STREAMS_PER_USER; i++) others.push(await openStream(admin));
+    // Before: every stream stayed open, each adding a lookup to every event.
+    expect(await firstEnded).toBe(true);
+    // The newest ones still stream (heartbeats every 50 ms here).
+    const newest = others.at(-1)!;
+    const seen = newest.text().length;
+    await newest.until((t) => t.length > seen);
+    for (const o of others) o.close();
   });
 
   it('streams library, series, book and task events, with heartbeats', async () => {
