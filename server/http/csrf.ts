@@ -22,6 +22,13 @@ import { HttpError } from './errors.ts';
 export type AuthenticatedBy = 'cookie' | 'basic' | 'header' | 'apiKey';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A GET that changes state anyway (`GET /api/logout`, kept for Komga's clients): refused when the
+     * browser says it comes from another site or origin, so a link or an image elsewhere cannot run it.
+     */
+    getChangesState?: boolean;
+  }
   interface FastifyRequest {
     /** How the auth hook identified the caller (null: anonymous). */
     authenticatedBy: AuthenticatedBy | null;
@@ -79,7 +86,11 @@ function mayBeBrowser(request: FastifyRequest): boolean {
  * nothing but the KOMGA-SESSION cookie its Komga extension received).
  */
 function crossSiteWrite(request: FastifyRequest, allowed: Set<string>): boolean {
-  if (SAFE_METHODS.has(request.method)) return false;
+  if (SAFE_METHODS.has(request.method)) {
+    // Whatever the credentials (logging out revokes the remember-me cookie of a caller whose session
+    // is gone). Typed in the address bar (Sec-Fetch-Site: none) or sent by a native client: allowed.
+    return request.routeOptions.config.getChangesState === true && fromElsewhere(request) && !fromOwnOrigin(request, allowed);
+  }
   const by = request.authenticatedBy;
   if (by !== 'cookie' && by !== 'basic') return false;
   if (fromOwnOrigin(request, allowed)) return false;

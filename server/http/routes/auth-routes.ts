@@ -60,5 +60,5 @@ export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   };
   app.post('/api/logout', logout);
-  app.get('/api/logout', logout);
+  app.get('/api/logout', { config: { getChangesState: true } }, logout);
 }

@@ -54,6 +54,26 @@ describe('a cookie-authenticated state change', () => {
     expect(form.statusCode).toBe(403);
   });
 
+  it('includes GET /api/logout: a link or image on another site cannot log the user out', async () => {
+    const login = await server.get('/api/v2/users/me?remember-me=true');
+    const session = `KOMGA-SESSION=${setCookie(login, 'KOMGA-SESSION')!.value}`;
+    const remembered = `komga-remember-me=${setCookie(login, 'komga-remember-me')!.value}`;
+    const logout = (method: 'GET' | 'HEAD', headers: Record<string, string>) => server.app.inject({ method, url: '/api/logout', headers });
+    // Before: each of these ended the session and revoked the remember-me cookie on every device.
+    for (const elsewhere of [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: EVIL }] as Record<string, string>[]) {
+      expect((await logout('GET', { cookie: session, ...elsewhere })).statusCode, JSON.stringify(elsewhere)).toBe(403);
+      expect((await logout('HEAD', { cookie: `${session}; ${remembered}`, ...elsewhere })).statusCode, JSON.stringify(elsewhere)).toBe(403);
+      expect((await logout('GET', { cookie: remembered, ...elsewhere })).statusCode, JSON.stringify(elsewhere)).toBe(403);
+    }
+    expect((await server.get('/api/v2/users/me', { cookie: session })).statusCode).toBe(200);
+    expect((await server.get('/api/v2/users/me', { cookie: remembered })).statusCode).toBe(200);
+    // Folio's own pages, the address bar and native clients still log out with GET.
+    expect((await logout('GET', { cookie: session, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(204);
+    expect((await server.get('/api/v2/users/me', { cookie: session })).statusCode).toBe(401);
+    expect((await logout('GET', { cookie: remembered, 'sec-fetch-site': 'none' })).statusCode).toBe(204);
+    expect((await server.get('/api/v2/users/me', { cookie: remembered })).statusCode).toBe(401);
+  });
+
   it('is refused for every admin action of the attack, shutdown included', async () => {
     for (const url of [`/api/v1/libraries/${libraryId}/analyze`, `/api/v1/libraries/${libraryId}/empty-trash`, '/actuator/shutdown', '/api/v1/libraries']) {
       const r = await server.app.inject({ method: 'POST', url, headers: { cookie, origin: EVIL } });
