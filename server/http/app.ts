@@ -19,7 +19,7 @@ import { registerContentGuard } from './content-guard.ts';
 import { registerBodyParsers } from './content-types.ts';
 import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas.ts';
 import { handleError } from './errors.ts';
-import { registerSecurityHeaders } from './security-headers.ts';
+import { registerSecurityHeaders, sendFrameworkError } from './security-headers.ts';
 import { requestPath } from './request-path.ts';
 import { shallowEtag } from './etag.ts';
 import { checkRouteRole } from './guards.ts';
@@ -98,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ? trustsProxy : false,
     ajv: AJV_OPTIONS,
     schemaErrorFormatter: formatValidationErrors,
+    frameworkErrors: sendFrameworkError,
   });
   app.decorate('trustsProxy', trustsProxy);
   // Every route as registered, for the check that each declares the request parts it reads.

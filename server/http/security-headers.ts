@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './errors.ts';
 import helmet, { type HelmetOptions } from 'helmet';
 import { requestPath } from './request-path.ts';
 
@@ -136,8 +137,10 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): readonly
   return headers;
 }
 
+let defaultHeaders: readonly [string, string][] | undefined;
+
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  const headers = helmetHeaders();
+  const headers = (defaultHeaders ??= helmetHeaders());
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
     done();
@@ -149,4 +152,16 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     }
     done(null, payload);
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot read (bad percent-encoding, an over-long
+ * parameter) is refused before any hook runs, so this sets what the hooks would have: every
+ * security header, and the user-content CSP (the message quotes the URL, which the sender chose).
+ */
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  for (const [name, value] of (defaultHeaders ??= helmetHeaders())) reply.header(name, value);
+  reply.header('Content-Security-Policy', TOP_LEVEL_CONTENT_CSP);
+  const status = error.statusCode ?? 400;
+  void reply.code(status).type('application/json').send(errorBody(status, 'The request URL could not be read', request.url));
 }

@@ -58,6 +58,22 @@ describe('web client', () => {
   });
 });
 
+describe('a URL the router cannot read', () => {
+  it('is refused with every security header and the sandboxed CSP (its message quotes the URL)', async () => {
+    // Bad percent-encoding and a parameter over the router's length limit: answered before any hook.
+    for (const [url, status] of [['/api/v1/books/%zz<svg>', 400], ['/%zz', 400], [`/api/v1/books/${'x'.repeat(200)}`, 414]] as const) {
+      const r = await server.get(url, {});
+      expect(r.statusCode, url).toBe(status);
+      expect(r.headers['content-type'], url).toContain('application/json');
+      // Before: a bare JSON body with none of these.
+      expect(r.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(r.headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(String(r.headers['content-security-policy']).split(';')[0]?.trim(), url).toBe('sandbox');
+      expect(r.json()).toMatchObject({ status, error: status === 400 ? 'Bad Request' : 'URI Too Long' });
+    }
+  });
+});
+
 describe("helmet's headers", () => {
   it('are the ones helmet itself sets, on the client and on pages alike, worked out once', async () => {
     const helmet = (await import('helmet')).default;
