@@ -127,7 +127,7 @@ export function createAuthHook(ctx: FolioContext) {
       return;
     }
     if (sessionUserId) request.user = ctx.repos.users.findById(sessionUserId) ?? null;
-    else request.user = loginFromRememberMe(ctx, request, reply) ?? null;
+    else request.user = (await loginFromRememberMe(ctx, throttle, request, reply)) ?? null;
     // The CSRF guard (csrf.ts) checks callers whose credentials the browser sends by itself.
     if (request.user) request.authenticatedBy = usesHeaderMode(request) ? 'header' : 'cookie';
   }

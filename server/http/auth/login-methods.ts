@@ -105,7 +105,7 @@ export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, re
   const user = apiKey && ctx.repos.users.findById(apiKey.userId);
   if (!apiKey || !user) {
     const ip = request.ip ?? '';
-    return throttle.apiKeyQueue.run(ip, async () => {
+    return throttle.badTokenQueue.run(ip, async () => {
       const delay = throttle.delayFor(ip, API_KEY_ACCOUNT);
       if (delay > 0) await sleep(delay);
       throttle.failed(ip, API_KEY_ACCOUNT);
@@ -144,25 +144,41 @@ export function offerRememberMe(ctx: FolioContext, request: FastifyRequest, repl
   setRememberMeCookie(request, reply, issueRememberMeToken(ctx.repos.serverSettings, user, rememberMeDurationDays(ctx.repos.serverSettings)));
 }
 
+/** Failed remember-me cookies count against the address under one shared "account", like API keys. */
+const REMEMBER_ME_ACCOUNT = '\u0000remember-me';
+
 /**
  * With no live session but a remember-me cookie: re-authenticates silently and opens a new session.
- * A bad or stale cookie is cleared and the failure recorded.
+ * A bad or stale cookie is cleared and the failure recorded; failures from one address are recorded
+ * one at a time and slowed down like bad API keys, and past a full queue they are answered as
+ * anonymous without being recorded, so a flood of forged cookies can neither write the activity log
+ * as fast as it arrives nor push older entries (a guesser's traces) out of its retention.
  */
-export function loginFromRememberMe(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply): User | undefined {
+export async function loginFromRememberMe(ctx: FolioContext, throttle: LoginThrottle, request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
   const token = request.cookies[REMEMBER_ME_COOKIE];
   // Logging out must not first log back in.
   if (!token || requestPath(request) === '/api/logout') return undefined;
   const result = checkRememberMeToken(ctx.repos.serverSettings, token, (id) => ctx.repos.users.findById(id));
   if ('error' in result) {
-    const known = result.userId ? ctx.repos.users.findById(result.userId) : undefined;
-    recordLoginAttempt(ctx, request, {
-      source: 'RememberMe',
-      success: false,
-      error: result.error,
-      userId: known?.id ?? null,
-      email: known?.email ?? null,
-    });
     clearRememberMeCookie(reply);
+    const ip = request.ip ?? '';
+    const recordFailure = async () => {
+      const delay = throttle.delayFor(ip, REMEMBER_ME_ACCOUNT);
+      if (delay > 0) await sleep(delay);
+      throttle.failed(ip, REMEMBER_ME_ACCOUNT);
+      const known = result.userId ? ctx.repos.users.findById(result.userId) : undefined;
+      recordLoginAttempt(ctx, request, {
+        source: 'RememberMe',
+        success: false,
+        error: delay > 0 ? `${result.error} (slowed down ${delay} ms after repeated failures)` : result.error,
+        userId: known?.id ?? null,
+        email: known?.email ?? null,
+      });
+    };
+    await throttle.badTokenQueue.run(ip, recordFailure).catch((error: unknown) => {
+      if (!(error instanceof TooManyAttempts)) throw error;
+      // Queue full: this failure is not recorded (the ones queued are).
+    });
     return undefined;
   }
   const { user } = result;

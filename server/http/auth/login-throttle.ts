@@ -41,8 +41,8 @@ export class LoginThrottle {
    * so an anonymous flood ran as many argon2 checks at once as it had connections.
    */
   readonly addressQueue = new KeyedSerializer();
-  /** Bad API keys, one client address at a time. */
-  readonly apiKeyQueue = new KeyedSerializer();
+  /** Bad API keys and bad remember-me cookies, one client address at a time. */
+  readonly badTokenQueue = new KeyedSerializer();
   private readonly options: ThrottleOptions;
   private readonly addresses = new Map<string, Counter>();
   private readonly accounts = new Map<string, Counter>();

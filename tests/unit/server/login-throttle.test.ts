@@ -148,6 +148,24 @@ describe('bad API keys', () => {
   }, 30_000);
 });
 
+describe('bad remember-me cookies', () => {
+  it('are recorded one at a time per address, slowed down, and a flood past the queue is not recorded', async () => {
+    server = await startServer();
+    const s = server;
+    const forged = Buffer.from(`nobody:${Date.now() + 3_600_000}:forged`).toString('base64url');
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => s.app.inject({ method: 'GET', url: '/api/v1/libraries', remoteAddress: '10.0.6.1', headers: { ...XHR, cookie: `komga-remember-me=${forged}` } })),
+    );
+    // Anonymous either way, and the cookie is cleared.
+    expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 401));
+    expect(String(responses[0]!.headers['set-cookie'])).toContain('komga-remember-me=;');
+    const rows = activityOf(s).filter((a) => a.source === 'RememberMe');
+    // One running and eight waiting were recorded (before: all twenty, at once, none slowed down).
+    expect(rows.length).toBeLessThanOrEqual(9);
+    expect(rows.filter((a) => slowed(a.error)).length).toBe(rows.length - 3);
+  }, 30_000);
+});
+
 describe('authentication activity', () => {
   it('keeps only the configured age and number of rows', async () => {
     const first = await startServer();
