@@ -143,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCsrfGuard(app, options.corsOrigins ?? []);
 
   registerAuthRoutes(typed, ctx);
-  registerAccountRoutes(typed, ctx);
+  registerAccountRoutes(typed, ctx, auth.throttle);
   registerContentGuard(typed, ctx);
   registerLibraryRoutes(typed, ctx);
   registerListRoutes(typed, ctx);

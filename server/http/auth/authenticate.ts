@@ -134,6 +134,8 @@ export function createAuthHook(ctx: FolioContext) {
 
   return {
     identify,
+    /** Shared with the routes that record failed logins of their own (OAuth2 callbacks). */
+    throttle,
     forgetCachedCredentials: () => basicCache.clear(),
     /** onRequest hook: identifies the caller and rejects anonymous calls to protected paths. */
     async hook(request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -95,6 +95,30 @@ export const isApiKeyRequest = (request: FastifyRequest) => apiKeyRequests.has(r
 /** Failed API keys count against the address like failed logins, under one shared "account". */
 const API_KEY_ACCOUNT = '\u0000api-key';
 
+type FailedAttempt = Parameters<typeof recordLoginAttempt>[2] & { error: string };
+
+/**
+ * Records a failure that needs no password check (a bad API key, remember-me cookie or OAuth2
+ * callback): failures from one address are recorded one at a time, counted against the address and
+ * `account` like failed logins and slowed down after a few, so a flood can neither write the
+ * activity log as fast as it arrives nor push older entries (a guesser's traces) out of its
+ * retention. Rejects with TooManyAttempts, recording nothing, when the address's queue is full.
+ */
+export function recordSlowedFailure(ctx: FolioContext, throttle: LoginThrottle, request: FastifyRequest, account: string, attempt: FailedAttempt): Promise<void> {
+  const ip = request.ip ?? '';
+  return throttle.badTokenQueue.run(ip, async () => {
+    const delay = throttle.delayFor(ip, account);
+    if (delay > 0) await sleep(delay);
+    throttle.failed(ip, account);
+    recordLoginAttempt(ctx, request, { ...attempt, error: delay > 0 ? `${attempt.error} (slowed down ${delay} ms after repeated failures)` : attempt.error });
+  });
+}
+
+/** A full queue of recorded failures: this one goes unrecorded (the caller still refuses it). */
+export function unrecordedWhenQueueFull(error: unknown): void {
+  if (!(error instanceof TooManyAttempts)) throw error;
+}
+
 /**
  * The owner of an X-API-Key, or undefined (the caller answers 401 with an empty body). A valid key
  * answers at once; bad keys from one address are checked one after another and slowed down like
@@ -104,18 +128,8 @@ export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, re
   const apiKey = key ? ctx.repos.apiKeys.findByHash(hashApiKey(key)) : undefined;
   const user = apiKey && ctx.repos.users.findById(apiKey.userId);
   if (!apiKey || !user) {
-    const ip = request.ip ?? '';
-    return throttle.badTokenQueue.run(ip, async () => {
-      const delay = throttle.delayFor(ip, API_KEY_ACCOUNT);
-      if (delay > 0) await sleep(delay);
-      throttle.failed(ip, API_KEY_ACCOUNT);
-      recordLoginAttempt(ctx, request, {
-        source: 'ApiKey',
-        success: false,
-        error: delay > 0 ? `Invalid API key (slowed down ${delay} ms after repeated failures)` : 'Invalid API key',
-      });
-      return undefined;
-    }).catch(tooMany);
+    await recordSlowedFailure(ctx, throttle, request, API_KEY_ACCOUNT, { source: 'ApiKey', success: false, error: 'Invalid API key' }).catch(tooMany);
+    return undefined;
   }
   // A key authenticates every request: record it at most once a minute per key and address,
   // so a reader streaming pages does not flood the activity log.
@@ -149,10 +163,8 @@ const REMEMBER_ME_ACCOUNT = '\u0000remember-me';
 
 /**
  * With no live session but a remember-me cookie: re-authenticates silently and opens a new session.
- * A bad or stale cookie is cleared and the failure recorded; failures from one address are recorded
- * one at a time and slowed down like bad API keys, and past a full queue they are answered as
- * anonymous without being recorded, so a flood of forged cookies can neither write the activity log
- * as fast as it arrives nor push older entries (a guesser's traces) out of its retention.
+ * A bad or stale cookie is cleared and the failure recorded (recordSlowedFailure); past a full
+ * queue the request is answered as anonymous without a record.
  */
 export async function loginFromRememberMe(ctx: FolioContext, throttle: LoginThrottle, request: FastifyRequest, reply: FastifyReply): Promise<User | undefined> {
   const token = request.cookies[REMEMBER_ME_COOKIE];
@@ -161,24 +173,9 @@ export async function loginFromRememberMe(ctx: FolioContext, throttle: LoginThro
   const result = checkRememberMeToken(ctx.repos.serverSettings, token, (id) => ctx.repos.users.findById(id));
   if ('error' in result) {
     clearRememberMeCookie(reply);
-    const ip = request.ip ?? '';
-    const recordFailure = async () => {
-      const delay = throttle.delayFor(ip, REMEMBER_ME_ACCOUNT);
-      if (delay > 0) await sleep(delay);
-      throttle.failed(ip, REMEMBER_ME_ACCOUNT);
-      const known = result.userId ? ctx.repos.users.findById(result.userId) : undefined;
-      recordLoginAttempt(ctx, request, {
-        source: 'RememberMe',
-        success: false,
-        error: delay > 0 ? `${result.error} (slowed down ${delay} ms after repeated failures)` : result.error,
-        userId: known?.id ?? null,
-        email: known?.email ?? null,
-      });
-    };
-    await throttle.badTokenQueue.run(ip, recordFailure).catch((error: unknown) => {
-      if (!(error instanceof TooManyAttempts)) throw error;
-      // Queue full: this failure is not recorded (the ones queued are).
-    });
+    const known = result.userId ? ctx.repos.users.findById(result.userId) : undefined;
+    const attempt = { source: 'RememberMe' as const, success: false, error: result.error, userId: known?.id ?? null, email: known?.email ?? null };
+    await recordSlowedFailure(ctx, throttle, request, REMEMBER_ME_ACCOUNT, attempt).catch(unrecordedWhenQueueFull);
     return undefined;
   }
   const { user } = result;

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { recordLoginAttempt } from '../auth/login-activity.ts';
+import { recordSlowedFailure, unrecordedWhenQueueFull } from '../auth/login-methods.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { OAuth2LoginError, STATE_COOKIE, loadProviders } from '../auth/oauth2.ts';
 import { OAuth2Clients, PendingLogins, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
 import { deliverSession, openSession } from '../auth/sessions.ts';
@@ -10,13 +12,15 @@ import { type RawQuery, stringParam } from '../query-params.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
 
 const STATE_COOKIE_PATH = '/login/oauth2';
+/** Failed OAuth2 callbacks count against the address under one shared "account". */
+const OAUTH2_ACCOUNT = '\u0000oauth2';
 
 /**
  * OAuth2 login (REFERENCE §1.12): the providers list, the redirect to a provider, and its callback,
  * which opens a session for the local user with the provider's (verified) email and sends the
  * browser to `/?server_redirect=Y`, or to `/login?server_redirect=Y&error=<code>` on failure.
  */
-export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext): void {
+export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle: LoginThrottle): void {
   const providers = loadProviders(ctx.dataDir, (message) => ctx.log(message));
   const pending = new PendingLogins();
   const clients = new OAuth2Clients();
@@ -51,8 +55,9 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext): void {
 
   app.get('/login/oauth2/code/:registrationId', { schema: { params: Type.Object({ registrationId: Type.String() }), querystring: NamedQuery(['code', 'state', 'error', 'error_description']) } }, async (request, reply) => {
       const source = `OAuth2:${request.params.registrationId}` as const;
-      const fail = (code: string, error: string, email: string | null = null) => {
-        recordLoginAttempt(ctx, request, { source, success: false, error, email });
+      // Failed callbacks need no credentials (any state, any provider id): recorded like bad API keys.
+      const fail = async (code: string, error: string, email: string | null = null) => {
+        await recordSlowedFailure(ctx, throttle, request, OAUTH2_ACCOUNT, { source, success: false, error, email }).catch(unrecordedWhenQueueFull);
         return finish(reply, `/login?server_redirect=Y&error=${encodeURIComponent(code)}`);
       };
       const state = stringParam(request.query, 'state') ?? '';

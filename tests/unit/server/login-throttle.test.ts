@@ -166,6 +166,24 @@ describe('bad remember-me cookies', () => {
   }, 30_000);
 });
 
+describe('failed OAuth2 callbacks', () => {
+  it('need no credentials, so they are recorded like bad API keys: one at a time per address, a flood not at all', async () => {
+    server = await startServer();
+    const s = server;
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => s.app.inject({ method: 'GET', url: `/login/oauth2/code/any?state=s${i}&code=c`, remoteAddress: '10.0.7.1' })),
+    );
+    for (const r of responses) {
+      expect(r.statusCode).toBe(302);
+      expect(r.headers.location).toBe('/login?server_redirect=Y&error=invalid_state');
+    }
+    const rows = activityOf(s).filter((a) => a.source?.startsWith('OAuth2:'));
+    // Before: twenty rows at once, none slowed down.
+    expect(rows.length).toBeLessThanOrEqual(9);
+    expect(rows.filter((a) => slowed(a.error)).length).toBe(rows.length - 3);
+  }, 30_000);
+});
+
 describe('authentication activity', () => {
   it('keeps only the configured age and number of rows', async () => {
     const first = await startServer();
