@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from './migrate.ts';
+import { MAX_SUBJECT, unsafeTitleRegex } from './search/title-regex.ts';
 
 export type Db = Database.Database;
 
@@ -19,7 +20,12 @@ export function openDatabase(dataDir: string): Db {
   return db;
 }
 
-/** SQL functions SQLite lacks: regexp(pattern, value), case-insensitive; bad patterns match nothing. */
+/**
+ * SQL functions SQLite lacks: regexp(pattern, value), case-insensitive; bad patterns match nothing,
+ * and so do patterns whose backtracking is not bounded (title-regex.ts: the search refuses them
+ * with a reason first; this keeps any other caller from freezing the server). Values are matched on
+ * their first MAX_SUBJECT characters.
+ */
 function registerFunctions(db: Db): void {
   const cache = new Map<string, RegExp | null>();
   db.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) => {
@@ -27,7 +33,7 @@ function registerFunctions(db: Db): void {
     if (!cache.has(key)) {
       let compiled: RegExp | null = null;
       try {
-        compiled = new RegExp(key, 'i');
+        compiled = unsafeTitleRegex(key) === null ? new RegExp(key, 'i') : null;
       } catch (error) {
         // An invalid pattern matches nothing.
         if (!(error instanceof SyntaxError)) throw error;
@@ -37,6 +43,6 @@ function registerFunctions(db: Db): void {
       cache.set(key, compiled);
     }
     const regex = cache.get(key);
-    return regex && value !== null && regex.test(String(value)) ? 1 : 0;
+    return regex && value !== null && regex.test(String(value).slice(0, MAX_SUBJECT)) ? 1 : 0;
   });
 }

@@ -3,6 +3,7 @@ import type { User } from '../user-repository.ts';
 import { SERIES_COLUMNS, contentRestriction } from './content-restriction.ts';
 import {
   type FieldCompiler,
+  type Operator,
   authorOps,
   booleanOps,
   SearchConditionError,
@@ -14,6 +15,7 @@ import {
   stringOps,
 } from './conditions.ts';
 import { simplifyCondition } from './simplify.ts';
+import { unsafeTitleRegex } from './title-regex.ts';
 import { updatedSeriesRestriction } from './special-lists.ts';
 import type { IdPage } from './book-search.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
@@ -51,6 +53,14 @@ const readStatus: FieldCompiler = (op) => {
 };
 
 /** Condition fields of SeriesSearch (REFERENCE §3.4). */
+/** A title regular expression, refused (400) unless its backtracking is bounded (title-regex.ts). */
+function titlePattern(op: Operator): string {
+  const pattern = String(op.value ?? '');
+  const unsafe = unsafeTitleRegex(pattern);
+  if (unsafe) throw new SearchConditionError(unsafe);
+  return pattern;
+}
+
 export const SERIES_FIELDS: Record<string, FieldCompiler> = {
   libraryId: equality('s.library_id'),
   collectionId: (op) => {
@@ -76,8 +86,8 @@ export const SERIES_FIELDS: Record<string, FieldCompiler> = {
   seriesStatus: equality('sm.status', upper),
   author: authorOps(['sbm.authors']),
   // Internal (legacy `search_regex`): case-insensitive regular expression on title or sort title.
-  titleRegex: (op) => sql(`regexp(?, sm.title)`, String(op.value ?? '')),
-  titleSortRegex: (op) => sql(`regexp(?, sm.title_sort)`, String(op.value ?? '')),
+  titleRegex: (op) => sql(`regexp(?, sm.title)`, titlePattern(op)),
+  titleSortRegex: (op) => sql(`regexp(?, sm.title_sort)`, titlePattern(op)),
 };
 
 const SERIES_SORT: Record<string, string> = {
