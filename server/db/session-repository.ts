@@ -6,6 +6,8 @@ export interface SessionRow {
   userId: string;
   created: number;
   lastAccess: number;
+  /** How the session was opened: 'Password', 'RememberMe' or 'OAuth2:<registration id>'. */
+  source: string;
 }
 
 /** How long a looked-up session is remembered in memory; every change made here forgets it at once. */
@@ -53,7 +55,7 @@ export class SessionRepository {
   find(idHash: string, now = Date.now()): SessionRow | undefined {
     const hit = this.remembered.get(idHash);
     if (hit && hit.until > now) return { ...hit.row };
-    const row = cachedStatement(this.db, 'SELECT id_hash AS idHash, user_id AS userId, created, last_access AS lastAccess FROM session WHERE id_hash = ?')
+    const row = cachedStatement(this.db, 'SELECT id_hash AS idHash, user_id AS userId, created, last_access AS lastAccess, source FROM session WHERE id_hash = ?')
       .get(idHash) as SessionRow | undefined;
     if (!row) {
       this.remembered.delete(idHash);

@@ -32,7 +32,10 @@ export async function updateUserPassword(id: string, password: string): Promise<
   await sendJson('PATCH', `${userPath(id)}/password`, 'update_password', { json: { password } });
 }
 
-/** `currentPassword` is Folio's (Komga has none and ignores it): Folio refuses the change without it. */
+/**
+ * `currentPassword` is Folio's (Komga has none and ignores it): Folio refuses the change without it,
+ * unless the session signed in in the last ten minutes.
+ */
 export async function updateMyPassword(password: string, currentPassword: string): Promise<void> {
   await sendJson('PATCH', '/api/v2/users/me/password', 'update_password', { json: { password, currentPassword } });
 }

@@ -74,6 +74,20 @@ export function resolveSession(sessions: SessionRepository, idHash: string, now 
   return session.userId;
 }
 
+/**
+ * How long after signing in (a password or a provider, not a remember-me cookie) a session may
+ * change its own password without giving the current one. Komga asks for no current password and
+ * its web client sends none; a session taken over later (a stolen cookie) still has to know it.
+ */
+export const RECENT_SIGN_IN_MS = 10 * 60_000;
+
+/** Whether the caller's session was opened by signing in within RECENT_SIGN_IN_MS. */
+export function signedInRecently(sessions: SessionRepository, idHash: string | null | undefined, now = Date.now()): boolean {
+  if (!idHash) return false;
+  const session = sessions.find(idHash, now);
+  return session !== undefined && session.source !== 'RememberMe' && now - session.created <= RECENT_SIGN_IN_MS;
+}
+
 /** Hands a new session id to the client the way it asked for (header or cookie). */
 export function deliverSession(request: FastifyRequest, reply: FastifyReply, id: string): void {
   if (usesHeaderMode(request)) {

@@ -4,7 +4,7 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { SESSION_COOKIE } from '../auth/sessions.ts';
+import { SESSION_COOKIE, signedInRecently } from '../auth/sessions.ts';
 import { badRequest, errorBody, forbidden, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { isAdmin, toActivityDto, toUserDto } from '../dto/user-dto.ts';
@@ -103,7 +103,8 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
    */
   const changeOwnPassword = async (request: FastifyRequest, reply: FastifyReply, user: User, body: PasswordChange) => {
     requireInteractive(request);
-    if (request.authenticatedBy !== 'basic') {
+    // Basic carries the password itself; a session just opened by signing in is proof enough too.
+    if (request.authenticatedBy !== 'basic' && !signedInRecently(ctx.repos.sessions, request.sessionIdHash)) {
       const current = body.currentPassword;
       if (typeof current !== 'string' || !(await verifyPassword(user.passwordHash, current))) {
         const violations = [{ fieldName: 'currentPassword', message: 'must be your current password' }];

@@ -139,14 +139,26 @@ describe('users API', () => {
     expect((await send(server, 'PATCH', '/api/v2/users/NOPE/password', server.admin, { password: 'x' })).statusCode).toBe(404);
 
     // Komga lets any user change their own password by id (komga-webui's password dialog does):
-    // the same change as /me/password, so a session must still give the current password.
+    // the same change as /me/password, so a session signed in more than ten minutes ago must give
+    // the current password...
     const readerSession = setCookie(await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'reset') }), 'KOMGA-SESSION')!.value;
     const readerCookie = { cookie: `KOMGA-SESSION=${readerSession}`, 'x-requested-with': 'XMLHttpRequest' };
+    server.app.folio.db.prepare('UPDATE session SET created = created - ? WHERE user_id = ?').run(11 * 60_000, id);
     const withoutCurrent = await send(server, 'PATCH', `/api/v2/users/${id}/password`, readerCookie, { password: 'mine' });
     expect(withoutCurrent.statusCode).toBe(400);
     expect(withoutCurrent.json().violations[0].fieldName).toBe('currentPassword');
     expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, readerCookie, { password: 'mine', currentPassword: 'reset' })).statusCode).toBe(204);
-    expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, { authorization: basic('reader@example.org', 'mine') }, { password: 'basic' })).statusCode).toBe(204);
+    // ...while one that has just signed in with the password may change it without, as komga-webui
+    // does (it never sends the current one); a session restored from a remember-me cookie may not.
+    const fresh = setCookie(await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'mine') }), 'KOMGA-SESSION')!.value;
+    const freshCookie = { cookie: `KOMGA-SESSION=${fresh}`, 'x-requested-with': 'XMLHttpRequest' };
+    expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, freshCookie, { password: 'webui' })).statusCode).toBe(204);
+    const token = setCookie(await server.get('/api/v2/users/me?remember-me=true', { authorization: basic('reader@example.org', 'webui') }), 'komga-remember-me')!.value;
+    const restored = setCookie(await server.get('/api/v2/users/me', { cookie: `komga-remember-me=${token}`, 'x-requested-with': 'XMLHttpRequest' }), 'KOMGA-SESSION')!.value;
+    const remembered = await send(server, 'PATCH', '/api/v2/users/me/password', { cookie: `KOMGA-SESSION=${restored}`, 'x-requested-with': 'XMLHttpRequest' }, { password: 'again' });
+    expect(remembered.statusCode).toBe(400);
+    expect(remembered.json().violations[0].fieldName).toBe('currentPassword');
+    expect((await send(server, 'PATCH', `/api/v2/users/${id}/password`, { authorization: basic('reader@example.org', 'webui') }, { password: 'basic' })).statusCode).toBe(204);
     expect((await server.get('/api/v2/users/me', { authorization: basic('reader@example.org', 'basic') })).statusCode).toBe(200);
 
     // An admin resetting their own password by id changes their own: (over Basic, proof enough) the
