@@ -36,10 +36,12 @@ export function archiveHandleBudget(limit = descriptorLimit()): number {
 
 /**
  * Connections the HTTP server accepts at once: what is left of the limit after the archives and a
- * reserve for the database, caches, uploads and child processes. Past it new connections are
- * refused instead of the process running out of descriptors for everything else.
+ * reserve for the database, caches, uploads and child processes, halved because a connection may
+ * hold a file of its own besides its socket (a book download, a thumbnail or drawn page streamed
+ * from disk) for as long as its client takes to read it. Past it new connections are refused
+ * instead of the process running out of descriptors for everything else.
  */
 export function connectionBudget(limit = descriptorLimit()): number {
   const reserve = 64;
-  return Math.max(16, Math.min(limit - archiveHandleBudget(limit) - reserve, 100_000));
+  return Math.max(16, Math.min(Math.floor((limit - archiveHandleBudget(limit) - reserve) / 2), 100_000));
 }

@@ -116,6 +116,6 @@ describe('ArchivePool', () => {
     expect(archiveHandleBudget(20)).toBe(8);
     expect(archiveHandleBudget(20_000)).toBe(2500);
     expect(archiveHandleBudget(1_000_000)).toBe(4096);
-    expect(connectionBudget(1024)).toBe(1024 - 128 - 64);
+    expect(connectionBudget(1024)).toBe((1024 - 128 - 64) / 2);
   });
 });
