@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -69,6 +70,8 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** SSE heartbeat comment interval in ms (default 15000, Komga's). */
   sseHeartbeatMs?: number;
+  /** A connection on which no byte moved either way for this long is closed (default 120000). */
+  stalledConnectionMs?: number;
   /** What POST /actuator/shutdown does once it has answered (main.ts exits the process). */
   onShutdown?: () => void;
   /** Origins allowed to call from other sites (CORS); none by default. */
@@ -86,6 +89,13 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * How long a connection may go without a byte moving either way. Longer than anything a request
+ * waits for on the server (an archive handle 15 s, a decode 30 s, a 7-Zip call 60 s) and than the
+ * SSE heartbeat, so only a client that stopped reading or sending is cut off.
+ */
+const STALLED_CONNECTION_MS = 120_000;
+
 /** Builds the Folio HTTP server (not listening yet). Closing the app closes the database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dataDir = resolve(options.dataDir);
@@ -99,6 +109,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ajv: AJV_OPTIONS,
     schemaErrorFormatter: formatValidationErrors,
     frameworkErrors: sendFrameworkError,
+    connectionTimeout: options.stalledConnectionMs ?? STALLED_CONNECTION_MS,
+  });
+  // A client that stopped reading (a phone gone off the network, a paused download) would
+  // otherwise keep its connection, and the file its response streams from, for ever.
+  app.server.on('timeout', (socket: Socket) => {
+    logger.warn({ remoteAddress: socket.remoteAddress, remotePort: socket.remotePort }, 'connection closed: no byte moved on it in time');
+    socket.destroy();
   });
   app.decorate('trustsProxy', trustsProxy);
   // Every route as registered, for the check that each declares the request parts it reads.

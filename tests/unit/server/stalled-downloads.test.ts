@@ -8,6 +8,7 @@ import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage } from '../../fixtures/index.ts';
 import { connectionBudget } from '../../../server/media/descriptor-budget.ts';
+import { buildApp } from '../../../server/http/app.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { type SpawnedServer, addLibraryAndWait, apiCall, claimSession, spawnServer } from './support/spawned-server.ts';
 
@@ -41,10 +42,10 @@ async function writeBook(file: string, pages: Buffer[]): Promise<void> {
 }
 
 /** Starts a download and reads only its first bytes: the rest stays unread, stalling the response. */
-function stalledDownload(path: string): Promise<string> {
+function stalledDownload(path: string, url = server.url, session = cookie): Promise<string> {
   return new Promise((resolve) => {
-    const socket = connect(Number(new URL(server.url).port), '127.0.0.1', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${cookie}\r\n\r\n`);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nCookie: ${session}\r\n\r\n`);
     });
     sockets.push(socket);
     socket.once('data', (chunk: Buffer) => {
@@ -102,4 +103,42 @@ describe('downloads that stop being read', () => {
     await pollUntil('the stalled downloads to close their files', async () => (await server.openDescriptors()) < 100);
     expect(server.exited()).toBeNull();
   }, 60_000);
+});
+
+describe('a connection on which nothing moves', () => {
+  it('is closed after the stall limit, while a quiet SSE stream that keeps receiving heartbeats stays open', async () => {
+    const app = await buildApp({ dataDir: join(dir, 'stall-data'), clientDir: join(dir, 'no-client'), logLevel: 'silent', sseHeartbeatMs: 100, stalledConnectionMs: 1_000 });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      // The server's end of each connection: a client that does not read cannot tell it was closed.
+      const serverSockets: Socket[] = [];
+      app.server.on('connection', (socket: Socket) => serverSockets.push(socket));
+      const admin = { 'x-komga-email': 'a@example.org', 'x-komga-password': 'secret-password' };
+      await app.inject({ method: 'POST', url: '/api/v1/claim', headers: admin });
+      const login = await fetch(`${url}/api/v2/users/me`, { headers: { authorization: `Basic ${Buffer.from('a@example.org:secret-password').toString('base64')}` } });
+      const session = login.headers.getSetCookie()[0]!.split(';')[0]!;
+      const library = await fetch(`${url}/api/v1/libraries`, { method: 'POST', headers: { cookie: session, 'content-type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' }, body: JSON.stringify({ name: 'Big', root: join(dir, 'library', 'Big') }) });
+      expect(library.status).toBe(200);
+      await app.folio.tasks.idle();
+      const [book] = (await (await fetch(`${url}/api/v1/books`, { headers: { cookie: session } })).json()).content as { id: string }[];
+      const events = await fetch(`${url}/sse/v1/events`, { headers: { cookie: session } });
+      expect(events.status).toBe(200);
+      const eventsReader = events.body!.getReader();
+      let eventsOpen = true;
+      const drain = (async () => {
+        while (!(await eventsReader.read()).done);
+        eventsOpen = false;
+      })();
+      expect(await stalledDownload(`/api/v1/books/${book!.id}/file`, url, session)).toBe('HTTP/1.1 200 OK');
+      const stalled = serverSockets.find((socket) => socket.remotePort === sockets.at(-1)!.localPort)!;
+      await pollUntil('the server to close the stalled download', () => stalled.destroyed, { timeoutMs: 10_000 });
+      expect(eventsOpen).toBe(true);
+      await eventsReader.cancel();
+      await drain;
+    } finally {
+      // Closing waits for responses in flight, such as a stalled download the server kept.
+      for (const socket of sockets.splice(0)) socket.destroy();
+      await app.close();
+    }
+  }, 30_000);
 });
