@@ -44,7 +44,10 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
     }));
     files = result.files;
     const comments: string[] = [];
-    if (result.failedEntries.length > 0) comments.push('ERR_1007');
+    if (result.failedEntries.length > 0) {
+      comments.push('ERR_1007');
+      ctx.logger.warn({ bookId, file: book.url, code: 'ERR_1007', entries: result.failedEntries.slice(0, 20), failedEntries: result.failedEntries.length }, 'book analysed with entries that cannot be read');
+    }
     // Text EPUBs have a page count (an estimate) but no page images.
     const pageCount = result.pageCount ?? pages.length;
     next = {
@@ -56,6 +59,7 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
       epubDivinaCompatible: result.epubDivinaCompatible ?? false,
       lastModified: now,
     };
+    if (pageCount === 0) ctx.logger.warn({ bookId, file: book.url, code: 'ERR_1006', otherFiles: files.length }, 'book analysis failed: no pages');
     if (pages.length === 0) pages = [];
   } catch (error) {
     if (isTransientFailure(error)) {
@@ -63,7 +67,8 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
       return 'deferred';
     }
     const code = error instanceof MediaError ? error.code : 'ERR_1005';
-    if (!(error instanceof MediaError)) ctx.log(`analysis of ${book.url} failed`, error);
+    // The media comment keeps only the code: the log is where an administrator learns why.
+    ctx.logger.warn({ err: error, bookId, file: book.url, code }, 'book analysis failed');
     // A format no reader handles is UNSUPPORTED rather than broken (Komga's ERR_1001).
     const status = code === 'ERR_1001' ? 'UNSUPPORTED' : 'ERROR';
     next = { ...media, status, mediaType: null, comment: code, pageCount: 0, lastModified: now };
