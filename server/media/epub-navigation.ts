@@ -1,3 +1,4 @@
+import { decodeXmlText } from './xml-text.ts';
 import { posix } from 'node:path';
 import type { OpenedBook } from './book-reader.ts';
 import { type OpfPackage, resolveHref } from './epub-opf.ts';
@@ -80,7 +81,7 @@ export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pa
  */
 export async function readNavigation(book: OpenedBook, pkg: OpfPackage): Promise<EpubNavigation> {
   const names = new Set(book.entries().map((e) => e.name));
-  const read = async (path: string) => (await book.readPrefix(path, MAX_NAV_BYTES)).toString('utf8');
+  const read = async (path: string) => decodeXmlText(await book.readPrefix(path, MAX_NAV_BYTES));
   try {
     const nav = pkg.manifest.find((item) => item.properties.includes('nav') && names.has(item.path));
     if (nav) {

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { decodeXmlText } from './xml-text.ts';
 import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
 import { type OpfPackage, parseContainer, parseOpf, xhtmlImages } from './epub-opf.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
@@ -40,7 +41,7 @@ export const epubReader: BookReader = {
 };
 
 async function readText(book: OpenedBook, name: string, limit: number): Promise<string> {
-  return (await book.readPrefix(name, limit)).toString('utf8');
+  return decodeXmlText(await book.readPrefix(name, limit));
 }
 
 /** Reads META-INF/container.xml and the OPF it names. */

@@ -4,6 +4,7 @@ import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import { newId } from '../../db/ids.ts';
 import { collectPrefix } from '../../media/book-reader.ts';
 import { type ComicInfoPatch, MalformedComicInfoError, parseComicInfo } from './comicinfo.ts';
+import { decodeXmlText } from '../../media/xml-text.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
 
 const MAX_COMICINFO_BYTES = 1024 * 1024;
@@ -29,7 +30,7 @@ export async function importComicInfo(ctx: FolioContext, bookId: string, known?:
   try {
     const archive = await bookArchive(ctx, book);
     const bytes = await collectPrefix(await archive.openEntry(entry.fileName), MAX_COMICINFO_BYTES);
-    patch = parseComicInfo(bytes.toString('utf8'));
+    patch = parseComicInfo(decodeXmlText(bytes));
   } catch (error) {
     if (error instanceof MalformedComicInfoError) {
       setComicInfoWarning(ctx, bookId, `${COMICINFO_SKIPPED} ${error.message}`);

@@ -161,6 +161,19 @@ describe('ComicInfo import during analysis', () => {
     expect(book!.metadata.number).toBe('1');
   });
 
+  it('reads ComicInfo.xml in the encoding its bytes declare: UTF-16 with a mark, ISO-8859-1 by its declaration', async () => {
+    const root = join(server.dir, 'lib');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<?xml version="1.0" encoding="utf-16"?><ComicInfo><Title>Ünïcode ページ</Title><Number>3</Number></ComicInfo>', 'utf16le')]);
+    const latin1 = Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><ComicInfo><Title>Café crème</Title></ComicInfo>', 'latin1');
+    await createCbz(join(root, 'wide', 'wide.cbz'), [page], { extraEntries: [{ name: 'ComicInfo.xml', data: utf16 }] });
+    await createCbz(join(root, 'latin', 'latin.cbz'), [page], { extraEntries: [{ name: 'ComicInfo.xml', data: latin1 }] });
+    await addLibrary(server, root);
+    const books = new Map((await server.json<Page<BookDto>>('/api/v1/books')).content.map((b) => [b.name, b]));
+    expect(books.get('wide')!.media.comment).toBe('');
+    expect(books.get('wide')!.metadata).toMatchObject({ title: 'Ünïcode ページ', number: '3' });
+    expect(books.get('latin')!.metadata.title).toBe('Café crème');
+  });
+
   it('makes a series WEBTOON from <Format> or from tall pages, unless its direction is locked', async () => {
     const root = join(server.dir, 'lib');
     const strip = { width: 40, height: 200, color: RED, format: 'png' as const };

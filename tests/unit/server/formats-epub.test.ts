@@ -186,6 +186,9 @@ beforeAll(async () => {
   await writeEpub(join(broken, 'no-container.epub'), [chapter, { name: 'OEBPS/content.opf', data: opf }], { opfPath: null });
   await writeEpub(join(broken, 'no-opf.epub'), [chapter]);
   await writeEpub(join(broken, 'bad-opf.epub'), [chapter, { name: 'OEBPS/content.opf', data: '<package><metadata>' }]);
+  // Written on Windows: the package document in UTF-16 with a byte order mark, as XML allows.
+  const wideOpf = opfXml({ metadata: '<dc:title>Wide Ünïcode</dc:title>', manifest: [{ id: 'c', href: 'c.xhtml', mediaType: 'application/xhtml+xml' }], spine: ['c'] });
+  await writeEpub(join(root, 'Epubs', 'wide.epub'), [chapter, { name: 'OEBPS/content.opf', data: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(wideOpf, 'utf16le')]) }]);
   await writeEpub(join(broken, 'empty-spine.epub'), [{ name: 'OEBPS/content.opf', data: opfXml({ metadata: '<dc:title>E</dc:title>', manifest: [], spine: [] }) }]);
   const good = await readFile(comic.path);
   await writeFile(join(broken, 'truncated.epub'), good.subarray(0, Math.floor(good.length / 2)));
@@ -247,6 +250,11 @@ describe('EPUB books through the server', () => {
     const { data } = await sharp(poster.rawPayload).raw().toBuffer({ resolveWithObject: true });
     expect(data[2]!).toBeGreaterThan(200); // the blue cover
     expect(data[0]!).toBeLessThan(60);
+  });
+
+  it('reads a package document written in UTF-16', () => {
+    expect(books.get('wide')!.media).toMatchObject({ status: 'READY', mediaProfile: 'EPUB', pagesCount: 1 });
+    expect(books.get('wide')!.metadata.title).toBe('Wide Ünïcode');
   });
 
   it('reads an EPUB whose page image is missing as text rather than failing', () => {
