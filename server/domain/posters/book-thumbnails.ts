@@ -1,4 +1,5 @@
 import { readForDecode } from '../../media/image-decode.ts';
+import { isTransientFailure } from '../../media/transient-errors.ts';
 import { type DrawnThumbnail, thumbnailJpeg } from '../../media/image-transcode.ts';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -88,6 +89,8 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
       if (!mayHoldBarcode) ctx.pagesWithoutBars.remember(book, page.number);
       return thumbnail;
     } catch (error) {
+      // A busy server (decode queue full, a time limit) says nothing about the page: try again later.
+      if (isTransientFailure(error)) throw error;
       ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page cannot be decoded');
       return null;
     }
@@ -102,6 +105,9 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
       drawn = await draw(await readForDecode(cover, undefined));
     }
   } catch (error) {
+    // No archive handle or descriptor free: the caller answers 503 (a task fails and the poster is
+    // drawn on first request), instead of a 404 or another book's poster standing in for it.
+    if (isTransientFailure(error)) throw error;
     ctx.logger.warn({ err: error, bookId }, 'book poster not drawn: first page unreadable');
     return null;
   }

@@ -71,6 +71,26 @@ describe('transient failures', () => {
     expect(after.lastModified).toBeGreaterThan(before.lastModified);
   });
 
+  it('a poster drawn while every archive handle is busy is a 503 to retry, not a 404 or another book’s poster', async () => {
+    const library = await addLibrary(server, join(dir, 'library'));
+    const books = server.app.folio.repos.books.findByLibrary(library.id);
+    const a = books.find((b) => b.name === 'A')!;
+    const b = books.find((b) => b.name === 'B')!;
+    // A, the series' first book, has no poster yet (never drawn, or removed): it is drawn on request.
+    server.app.folio.repos.thumbnails.deleteGeneratedForBook(a.id);
+    // A reader of B holds the only archive slot.
+    const stream = await (await server.app.folio.archives.get(b.url, `${b.fileSize}:${b.fileLastModified}`)).openEntry('page-001.png');
+    const bookPoster = await server.app.inject({ method: 'GET', url: `/api/v1/books/${a.id}/thumbnail`, headers: server.admin });
+    const seriesPoster = await server.app.inject({ method: 'GET', url: `/api/v1/series/${a.seriesId}/thumbnail`, headers: server.admin });
+    stream.destroy();
+    expect(bookPoster.statusCode).toBe(503);
+    expect(bookPoster.headers['retry-after']).toBeDefined();
+    // Not B's poster standing in for the series' first book.
+    expect(seriesPoster.statusCode).toBe(503);
+    expect(server.app.folio.repos.thumbnails.findSelectedForBook(a.id)).toBeFalsy();
+    expect((await server.app.inject({ method: 'GET', url: `/api/v1/books/${a.id}/thumbnail`, headers: server.admin })).statusCode).toBe(200);
+  });
+
   it('a book left in ERROR (unreadable at the time) is analysed again by the next normal scan', async () => {
     const library = await addLibrary(server, join(dir, 'library'));
     const book = server.app.folio.repos.books.findByLibrary(library.id).find((b) => b.name === 'A')!;
