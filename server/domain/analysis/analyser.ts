@@ -10,7 +10,8 @@ import { detectWebtoonSeries } from './webtoon-detection.ts';
 
 /**
  * What became of an analysis: recorded with the book readable ('ready') or not ('recorded'), or
- * put off because the server was short of resources ('deferred').
+ * put off because the server was short of resources ('deferred': nothing recorded, or the book
+ * recorded but its metadata not imported yet; either way the caller analyses it again later).
  */
 export type AnalysisOutcome = 'ready' | 'recorded' | 'deferred' | 'skipped';
 
@@ -81,10 +82,20 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
   ctx.repos.media.replaceAnalysis(next, pages, files);
   ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
+  let metadataDeferred = false;
   if (next.status === 'READY') {
-    await refreshBookMetadata(ctx, bookId, { barcode: false, known: { book: current, media: next, files }, seriesJson });
+    try {
+      await refreshBookMetadata(ctx, bookId, { barcode: false, known: { book: current, media: next, files }, seriesJson });
+    } catch (error) {
+      if (!isTransientFailure(error)) throw error;
+      // The book is readable, but its ComicInfo/EPUB metadata could not be read now: the analysis
+      // is retried as a whole later (recording it again changes nothing) so the import is not lost.
+      ctx.logger.warn({ err: error, bookId, file: book.url }, 'metadata import deferred: server short of resources');
+      metadataDeferred = true;
+    }
     detectWebtoonSeries(ctx, book.seriesId, pages);
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
+  if (metadataDeferred) return 'deferred';
   return next.status === 'READY' ? 'ready' : 'recorded';
 }

@@ -1,3 +1,4 @@
+import { isTransientFailure } from '../../media/transient-errors.ts';
 import type { BookMetadata } from '../../db/book-metadata-repository.ts';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { EpubMetadata, OpfPackage } from '../../media/epub-opf.ts';
@@ -24,6 +25,8 @@ export async function importEpubMetadata(ctx: FolioContext, bookId: string, know
   try {
     pkg = await readPackage(await bookArchive(ctx, book));
   } catch (error) {
+    // A busy server says nothing about the file: the caller tries again rather than lose the import.
+    if (isTransientFailure(error)) throw error;
     ctx.log(`cannot read the EPUB package of ${book.url}`, error);
     return false;
   }

@@ -5,6 +5,7 @@ import { newId } from '../../db/ids.ts';
 import { collectPrefix } from '../../media/book-reader.ts';
 import { type ComicInfoPatch, MalformedComicInfoError, parseComicInfo } from './comicinfo.ts';
 import { decodeXmlText } from '../../media/xml-text.ts';
+import { isTransientFailure } from '../../media/transient-errors.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
 
 const MAX_COMICINFO_BYTES = 1024 * 1024;
@@ -36,6 +37,8 @@ export async function importComicInfo(ctx: FolioContext, bookId: string, known?:
       setComicInfoWarning(ctx, bookId, `${COMICINFO_SKIPPED} ${error.message}`);
       return false;
     }
+    // A busy server says nothing about the file: the caller tries again rather than lose the import.
+    if (isTransientFailure(error)) throw error;
     ctx.log(`cannot read ComicInfo.xml of ${book.url}`, error);
     return false;
   }

@@ -6,6 +6,8 @@ import type { FolioEvent } from '../../../server/domain/events.ts';
 import { createImageEpub } from '../../fixtures/epub.ts';
 import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
 import { type TestServer, addLibrary, rescan, startServer } from './helpers.ts';
+import { openByContent } from '../../../server/media/archive-pool.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 /*
  * A failure of the server (no free archive handle, out of descriptors, a time limit) is not a
@@ -89,6 +91,31 @@ describe('transient failures', () => {
     expect(seriesPoster.statusCode).toBe(503);
     expect(server.app.folio.repos.thumbnails.findSelectedForBook(a.id)).toBeFalsy();
     expect((await server.app.inject({ method: 'GET', url: `/api/v1/books/${a.id}/thumbnail`, headers: server.admin })).statusCode).toBe(200);
+  });
+
+  it('a ComicInfo.xml that cannot be read for lack of descriptors is imported by the analysis retried later', async () => {
+    await createCbz(join(dir, 'library', 'Info', 'Info.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }], { comicInfo: { title: 'The Real Title', number: '7' } });
+    // The second open of that book (the one the ComicInfo import asks for, after the analysis's
+    // own) meets a process out of descriptors.
+    let opens = 0;
+    const busy = await startServer({
+      archivePool: {
+        open: async (filePath) => {
+          if (filePath.endsWith('Info.cbz') && ++opens === 2) throw Object.assign(new Error('EMFILE: too many open files'), { code: 'EMFILE' });
+          return openByContent(filePath);
+        },
+      },
+    });
+    try {
+      const library = await addLibrary(busy, join(dir, 'library'));
+      const book = busy.app.folio.repos.books.findByLibrary(library.id).find((b) => b.name === 'Info')!;
+      expect(opens).toBeGreaterThanOrEqual(2);
+      await pollUntil('the retried analysis to import ComicInfo.xml', () => busy.app.folio.repos.bookMetadata.findByBookId(book.id)?.title === 'The Real Title', { timeoutMs: 10_000 });
+      expect(busy.app.folio.repos.bookMetadata.findByBookId(book.id)!.number).toBe('7');
+      expect(busy.app.folio.repos.media.findByBookId(book.id)!.status).toBe('READY');
+    } finally {
+      await busy.close();
+    }
   });
 
   it('a book left in ERROR (unreadable at the time) is analysed again by the next normal scan', async () => {
