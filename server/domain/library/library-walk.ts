@@ -68,9 +68,10 @@ async function linkStaysInside(root: string, path: string): Promise<boolean> {
  * Walks the library folder: every folder directly holding books is a series named after the
  * folder, each book file a book named after the file. Hidden entries and excluded folder names are
  * skipped; symlinked folders are not followed (no cycles, no escaping the root); symlinked files
- * are taken only when they point inside the root.
+ * are taken only when they point inside the root. Book files whose names are not UTF-8 cannot be
+ * opened (the name read back is not theirs): each is reported to `onUnreadableName`.
  */
-export async function walk(library: Library): Promise<FoundSeries[]> {
+export async function walk(library: Library, onUnreadableName: (path: string) => void = () => undefined): Promise<FoundSeries[]> {
   const extensions = scannedExtensions(library);
   const exclusions = new Set(library.scanDirectoryExclusions.map((e) => e.toLowerCase()));
   const found: FoundSeries[] = [];
@@ -107,6 +108,9 @@ export async function walk(library: Library): Promise<FoundSeries[]> {
       } catch (error) {
         // Vanished between readdir and stat (or a dangling link): treat as absent.
         rethrowUnless(error, isUnusablePath);
+        // A name that is not UTF-8 comes back with U+FFFD in place of its bytes, and no file has
+        // that name: the book is there but cannot be opened by name. Said, rather than left unseen.
+        if (entry.name.includes('\uFFFD') && (error as NodeJS.ErrnoException).code === 'ENOENT') onUnreadableName(full);
       }
     }
     if (books.length > 0 && isOneshotsDirectory(library, dir)) {

@@ -33,7 +33,9 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     ctx.events.emit({ name: 'LibraryChanged', data: { libraryId } });
   }
   if (!rootPresent) return { toAnalyse: [] };
-  const found = await walk(library);
+  const found = await walk(library, (path) =>
+    ctx.logger.warn({ libraryId, file: path }, 'book file skipped: its name is not valid UTF-8 (rename it to scan it)'),
+  );
   const now = Date.now();
   const events: FolioEvent[] = [];
   const toAnalyse: string[] = [];

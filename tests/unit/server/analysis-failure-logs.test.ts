@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
@@ -60,5 +60,19 @@ describe('books that fail analysis', () => {
     expect(badBook.lines).toContainEqual(expect.objectContaining({ code: 'ERR_1007', file: bad.path, entries: ['page 2.png'] }));
     // Healthy books log nothing at warning level.
     expect(about('Alpha 01').lines).toEqual([]);
+  });
+
+  it('a book file whose name is not UTF-8 is logged as skipped instead of left unseen', async () => {
+    // ISO-8859-1 "Café.cbz" as an old Windows share or zip extraction leaves it: byte 0xE9 alone.
+    const folder = join(sample.root, 'Latin');
+    const good = await createCbz(join(folder, 'good.cbz'), [{ width: 10, height: 20, color: RED, format: 'png' }]);
+    await copyFile(good.path, Buffer.concat([Buffer.from(`${folder}/Caf`), Buffer.from([0xe9]), Buffer.from('.cbz')]));
+    await addLibrary(server, sample.root);
+    await server.app.close();
+    const log = (await readFile(logFilePath(server.dataDir), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as LogLine);
+    expect(log).toContainEqual(expect.objectContaining({ level: 40, file: `${folder}/Caf\uFFFD.cbz`, msg: expect.stringContaining('not valid UTF-8') }));
   });
 });
