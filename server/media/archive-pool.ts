@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { openByContent } from './analyse-container.ts';
@@ -5,6 +6,8 @@ import { archiveHandleBudget } from './descriptor-budget.ts';
 import { ReusableBuffers } from './reusable-buffers.ts';
 import { ServerBusy } from './transient-errors.ts';
 
+/** How often a cached handle's file is compared with what it opened (see stillTheSameFile). */
+const FILE_CHECK_MS = 1_000;
 /** How long a caller waits for a free handle before the server answers "busy" (503). */
 const DEFAULT_WAIT_MS = 15_000;
 /**
@@ -30,6 +33,9 @@ interface Slot {
   /** Forgotten or displaced: closed as soon as the last user is done. */
   retired: boolean;
   closed: boolean;
+  /** The file's identity (inode, size, time) when it was opened, and when that was last compared. */
+  identity: Promise<string>;
+  checkedAt: number;
 }
 
 interface Waiter {
@@ -165,9 +171,26 @@ export class ArchivePool {
       // Most recently used goes last.
       this.slots.delete(key);
       this.slots.set(key, cached);
-      return cached;
+      if (await this.stillTheSameFile(cached)) return cached;
+      // Rewritten in place since it was opened (same path, same recorded version until the next
+      // scan): its cached listing would point into the new bytes, so it is opened again.
+      this.retire(cached);
+      this.release(cached);
+      return this.reserve(key, filePath, true);
     }
     return this.reserve(key, filePath, true);
+  }
+
+  /**
+   * Whether the file under a cached handle is still the one it opened, looked at (one stat) at
+   * most every FILE_CHECK_MS per handle, so that pages turned in a row cost no system call.
+   */
+  private async stillTheSameFile(slot: Slot): Promise<boolean> {
+    const now = Date.now();
+    if (now - slot.checkedAt < FILE_CHECK_MS) return true;
+    slot.checkedAt = now;
+    const [opened, current] = await Promise.all([slot.identity, fileIdentity(slot.path)]);
+    return opened === current;
   }
 
   /** Makes room for one more open archive (waiting if need be) and starts opening it. */
@@ -182,7 +205,9 @@ export class ArchivePool {
       const cached = cache ? this.slots.get(key) : undefined;
       if (cached && !cached.retired) return this.acquire(key, filePath);
     }
-    const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath), users: 1, retired: !cache, closed: false };
+    // The identity is read before the open starts: a change racing the open is then seen as one.
+    const identity = fileIdentity(filePath);
+    const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath), users: 1, retired: !cache, closed: false, identity, checkedAt: Date.now() };
     this.live++;
     if (cache) this.slots.set(key, slot);
     slot.opening.catch(() => {
@@ -338,4 +363,15 @@ export class PooledBook implements OpenedBook {
   private run<T>(work: (book: OpenedBook) => Promise<T>): Promise<T> {
     return this.pool.use(this.key, this.path, ({ book }) => work(book));
   }
+}
+
+/**
+ * What tells one state of a file from another: inode, size and modification time ('gone' when it
+ * cannot be read, so a file that comes back differs from the one that went).
+ */
+function fileIdentity(filePath: string): Promise<string> {
+  return stat(filePath, { bigint: true }).then(
+    (info) => `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`,
+    (error: NodeJS.ErrnoException) => `gone:${error.code ?? 'error'}`,
+  );
 }

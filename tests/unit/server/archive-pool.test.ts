@@ -1,13 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { text } from 'node:stream/consumers';
+import { buffer, text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectReader } from '../../../server/media/analyse-container.ts';
 import { ArchivePool } from '../../../server/media/archive-pool.ts';
 import { ServerBusy } from '../../../server/media/transient-errors.ts';
 import { archiveHandleBudget, connectionBudget, descriptorLimit } from '../../../server/media/descriptor-budget.ts';
-import { GREEN, RED, createCbz } from '../../fixtures/index.ts';
+import { BLUE, GREEN, RED, createCbz } from '../../fixtures/index.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 let dir: string;
 let first: string;
@@ -45,6 +46,22 @@ afterEach(async () => {
 });
 
 describe('ArchivePool', () => {
+  it('reopens a book rewritten in place under the same recorded version, instead of reading the new bytes through the old listing', async () => {
+    const pool = countingPool(2);
+    const page = async () => buffer(await (await pool.get(first, 'v1')).openEntry('page-001.png'));
+    expect((await page()).length).toBeGreaterThan(0);
+    // Another program writes a new book over the file (same path and inode, before any rescan):
+    // a cover now comes first, so page-001.png lies elsewhere in the file.
+    const other = await createCbz(join(dir, 'other.cbz'), [
+      { width: 40, height: 60, color: BLUE, format: 'png', name: 'cover.png' },
+      { width: 30, height: 20, color: GREEN, format: 'png', name: 'page-001.png' },
+    ]);
+    await writeFile(first, await readFile(other.path));
+    const expected = other.pages[1]!.bytes;
+    await pollUntil('page-001.png read from the rewritten file', async () => (await page().catch(() => Buffer.alloc(0))).equals(expected), { timeoutMs: 5_000 });
+    pool.closeAll();
+  });
+
   it('closes an idle book at once when another needs its slot, and reopens it on demand', async () => {
     const pool = countingPool(1);
     const a = await pool.get(first, 'v1');
