@@ -53,6 +53,16 @@ function isOneshotsDirectory(library: Library, dir: string): boolean {
   return candidates.includes(wanted);
 }
 
+/** Whether a path leads to a regular file (false for pipes, devices, folders and dangling links). */
+async function isRegularFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch (error) {
+    rethrowUnless(error, isUnusablePath);
+    return false;
+  }
+}
+
 /** A symlinked file counts only when its target lies inside the library root (README "Security"). */
 async function linkStaysInside(root: string, path: string): Promise<boolean> {
   try {
@@ -97,7 +107,8 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
       if (!(entry.isFile() || entry.isSymbolicLink())) continue;
       if (entry.isSymbolicLink() && !(await linkStaysInside(library.root, full))) continue;
       if (ARTWORK_EXTENSIONS.has(bookExtension(entry.name))) {
-        images.push(full);
+        // A link may lead to a named pipe or a device, where reading the artwork would wait for ever.
+        if (entry.isFile() || (await isRegularFile(full))) images.push(full);
         continue;
       }
       if (!extensions.has(bookExtension(entry.name))) continue;
