@@ -88,6 +88,13 @@ export interface BookReader {
   openFile?(file: FileHandle, filePath: string): Promise<OpenedBook>;
 }
 
+/**
+ * Most entries an archive may list. Every entry's record is held while a book is open, so a
+ * listing of millions (a broken or hostile zip of empty entries: 300,000 take 30 MB on disk and
+ * 400 MB of memory) could take the server down; no real book comes near it.
+ */
+export const MAX_ARCHIVE_ENTRIES = 100_000;
+
 /** An analysis failure carrying a Komga error code (REFERENCE §8), e.g. ERR_1001. */
 export class MediaError extends Error {
   readonly code: string;

@@ -1,6 +1,6 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
+import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { staysInsideArchive } from './entry-names.ts';
 import { extractSevenZip, listSevenZip } from './sevenzip-client.ts';
 import { cacheMember, memberKey, takeCachedMember } from './sevenzip-page-cache.ts';
@@ -13,7 +13,7 @@ import type { SevenZipMember } from './sevenzip-protocol.ts';
  * pass and kept in a shared, byte-bounded cache (sevenzip-page-cache.ts), so turning pages does not
  * unpack the block from its start every time.
  *
- * Bounds: at most MAX_MEMBERS entries; coders that declare more working memory than
+ * Bounds: at most MAX_ARCHIVE_ENTRIES entries; coders that declare more working memory than
  * MAX_CODER_MEMORY (LZMA/LZMA2 dictionary, PPMd model) are refused before anything is unpacked;
  * a page is at most MAX_MEMBER_BYTES (declared and actual: unpacking past it keeps nothing more);
  * entry names that would escape the archive are never asked for. Every call has the client's
@@ -26,7 +26,6 @@ import type { SevenZipMember } from './sevenzip-protocol.ts';
  */
 
 const SIGNATURE = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
-const MAX_MEMBERS = 100_000;
 /** Largest member served as a page, as for RAR: pages are held in memory one at a time. */
 export const MAX_7Z_MEMBER_BYTES = 128 * 1024 * 1024;
 /** Largest dictionary / model a coder may ask for (7-Zip's own -mx9 uses 64 MiB). */
@@ -72,7 +71,7 @@ async function openSevenZip(filePath: string): Promise<OpenedBook> {
   } catch (error) {
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }
-  const members = await listSevenZip(filePath, MAX_MEMBERS);
+  const members = await listSevenZip(filePath, MAX_ARCHIVE_ENTRIES);
   if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
   const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
   if (greedy) {

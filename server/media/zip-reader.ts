@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
-import { type BookEntry, type BookReader, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
+import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -268,6 +268,10 @@ class FileRangeStream extends Readable {
 }
 
 function readAllEntries(zipfile: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
+  // The count comes from the end record: refused before a single entry is held.
+  if (zipfile.entryCount > MAX_ARCHIVE_ENTRIES) {
+    return Promise.reject(new MediaError('ERR_1008', `zip lists ${zipfile.entryCount} entries, more than the ${MAX_ARCHIVE_ENTRIES} allowed`));
+  }
   return new Promise((resolve, reject) => {
     const entries = new Map<string, yauzl.Entry>();
     zipfile.on('entry', (entry: yauzl.Entry) => {

@@ -37,6 +37,55 @@ async function writeYazl(path: string, names: string[], comment?: string): Promi
   });
 }
 
+/**
+ * A zip of `count` empty stored entries, with the zip64 end records a count over 65,535 needs
+ * (written by hand: yazl takes about a minute for 100,000 entries).
+ */
+function emptyEntriesZip64(count: number): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (let i = 0; i < count; i++) {
+    const name = Buffer.from(`e${i}.txt`);
+    const local = Buffer.alloc(30 + name.length);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(name.length, 26);
+    name.copy(local, 30);
+    const central = Buffer.alloc(46 + name.length);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(45, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    name.copy(central, 46);
+    locals.push(local);
+    centrals.push(central);
+    offset += local.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const zip64End = Buffer.alloc(56);
+  zip64End.writeUInt32LE(0x06064b50, 0);
+  zip64End.writeBigUInt64LE(44n, 4);
+  zip64End.writeUInt16LE(45, 12);
+  zip64End.writeUInt16LE(45, 14);
+  zip64End.writeBigUInt64LE(BigInt(count), 24);
+  zip64End.writeBigUInt64LE(BigInt(count), 32);
+  zip64End.writeBigUInt64LE(BigInt(directory.length), 40);
+  zip64End.writeBigUInt64LE(BigInt(offset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0);
+  locator.writeBigUInt64LE(BigInt(offset + directory.length), 8);
+  locator.writeUInt32LE(1, 16);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(0xffff, 8);
+  end.writeUInt16LE(0xffff, 10);
+  end.writeUInt32LE(0xffffffff, 12);
+  end.writeUInt32LE(0xffffffff, 16);
+  return Buffer.concat([...locals, directory, zip64End, locator, end]);
+}
+
 interface HandEntry {
   name: string;
   data: Buffer;
@@ -154,6 +203,16 @@ describe('zip reader, listing through a window of the file', () => {
     } finally {
       book.close();
     }
+  });
+
+  it('refuses a zip listing more entries than any book has (ERR_1008), before holding them', async () => {
+    const path = join(dir, 'Swarm.cbz');
+    // One more than MAX_ARCHIVE_ENTRIES (100,000).
+    await writeFile(path, emptyEntriesZip64(100_001));
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    const before = descriptors();
+    await expect(openByContent(path)).rejects.toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/100001 entries/) });
+    expect(descriptors()).toBe(before);
   });
 
   it('opens a zip book once by its content, and leaves no descriptor behind when it is no zip after all (ERR_1008)', async () => {
