@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { type FileHandle, open as openFile } from 'node:fs/promises';
 import { type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
@@ -79,16 +80,23 @@ async function recognise(filePath: string): Promise<{ reader: BookReader; file: 
   let head: Buffer;
   let file: FileHandle;
   try {
-    file = await openFile(filePath, 'r');
+    // Non-blocking: a named pipe put where a book was would otherwise hold this open (and a thread
+    // of libuv's pool) until something writes to it. Reads of a regular file ignore the flag.
+    file = await openFile(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }
   try {
+    if (!(await file.stat()).isFile()) {
+      await closeRead(file);
+      throw new MediaError('ERR_1000', 'cannot read file: not a regular file');
+    }
     // 64 bytes: enough for an EPUB's first zip entry name ("mimetype" at offset 30).
     head = Buffer.alloc(SIGNATURE_BYTES);
     const { bytesRead } = await file.read(head, 0, SIGNATURE_BYTES, 0);
     head = head.subarray(0, bytesRead);
   } catch (error) {
+    if (error instanceof MediaError) throw error;
     await closeRead(file);
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }

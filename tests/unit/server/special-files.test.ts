@@ -1,5 +1,5 @@
 import { closeSync, constants, openSync, renameSync, writeFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { rm, symlink } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,5 +52,29 @@ describe('special files in a library', () => {
       ((await server.json<{ type: string }[]>(url)) ?? []).filter((t) => t.type === 'SIDECAR'),
     );
     expect(await Promise.all(sidecars)).toEqual([[], []]);
+  });
+
+  it('a book replaced by a named pipe after its scan is recorded unreadable (ERR_1000) instead of waiting on it', async () => {
+    const root = join(server.dir, 'library');
+    const { path } = await createCbz(join(root, 'Swapped', 'Swapped.cbz'), [{ width: 10, height: 20, color: RED, format: 'png' }]);
+    const created = await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'Swaps', root } });
+    expect(created.statusCode).toBe(200);
+    await server.app.folio.tasks.idle();
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
+    expect(book!.media.status).toBe('READY');
+    pipe = path;
+    await rm(path);
+    execFileSync('mkfifo', [pipe]);
+    const analysed = await server.app.inject({ method: 'POST', url: `/api/v1/books/${book!.id}/analyze`, headers: server.admin });
+    expect(analysed.statusCode).toBe(202);
+    const media = await pollUntil(
+      'the analysis of the swapped book to finish',
+      async () => {
+        const current = (await server.json<BookDto>(`/api/v1/books/${book!.id}`)).media;
+        return current.status !== 'READY' && current;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(media).toMatchObject({ status: 'ERROR', comment: 'ERR_1000' });
   });
 });
