@@ -102,6 +102,24 @@ describe('users administration', () => {
     });
   });
 
+  it('on a phone, each row action stays one line (the table scrolls instead of breaking words)', async () => {
+    await page.viewport(360, 740);
+    try {
+      view = renderAt('/settings/users', <UsersScreen adding={false} />);
+      const row = page.getByRole('row', { name: /accounts-reader@example\.org/ }).first();
+      await expect.element(row.getByRole('button', { name: 'Edit restrictions' })).toBeVisible();
+      for (const button of row.element().querySelectorAll('button')) {
+        // One line box per text: "Edit restrictions" once broke into "Edi / t / res / tric / tio / ns".
+        const range = document.createRange();
+        range.selectNodeContents(button);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        expect(lines.size, button.textContent ?? '').toBe(1);
+      }
+    } finally {
+      await page.viewport(1280, 800);
+    }
+  });
+
   it('deletes only after the irreversible warning is acknowledged', async () => {
     view = renderAt('/settings/users', <UsersScreen adding={false} />);
     await userEvent.click(page.getByRole('row', { name: /accounts-doomed@example\.org/ }).first().getByRole('button', { name: 'Delete' }));
