@@ -1,4 +1,4 @@
-import { Pencil, Trash2 } from 'lucide-react';
+import { Image, Pencil, Trash2 } from 'lucide-react';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -27,6 +27,7 @@ import { DisclosureMenu } from '../components/DisclosureMenu.tsx';
 import { MoveControls } from '../components/MoveControls.tsx';
 import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
 import { EditGroupDialog, type EditableGroup } from '../dialogs/EditGroupDialog.tsx';
+import { PostersDialog } from '../dialogs/PostersDialog.tsx';
 import { isAdmin, session } from '../store/session.ts';
 import type { BookDto, Page, SeriesDto } from '../../api/types.ts';
 import { BookCard } from '../components/BookCard.tsx';
@@ -41,10 +42,13 @@ import { usePageSize } from '../hooks/usePageSize.ts';
 import { t } from '../i18n.ts';
 import * as styles from './screens.css.ts';
 
-/** Admin menu of a collection or read list: edit it, or delete it (its series and books stay). */
+/**
+ * Admin menu of a collection or read list: edit it, manage its posters (SPEC §4 thumbnails, as for
+ * a book or series), or delete it (its series and books stay).
+ */
 function GroupAdminActions({ group, onChanged }: { group: EditableGroup; onChanged: () => void }) {
   const { me } = useSnapshot(session);
-  const [dialog, setDialog] = useState<'edit' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'posters' | 'delete' | null>(null);
   const [, navigate] = useLocation();
   if (!isAdmin(me)) return null;
   const collection = group.kind === 'collection';
@@ -58,6 +62,12 @@ function GroupAdminActions({ group, onChanged }: { group: EditableGroup; onChang
             label: t(collection ? 'groups.edit.collection_title' : 'groups.edit.readlist_title'),
             icon: <Pencil aria-hidden="true" size={16} />,
             run: () => setDialog('edit'),
+          },
+          {
+            key: 'posters',
+            label: t('posters.title'),
+            icon: <Image aria-hidden="true" size={16} />,
+            run: () => setDialog('posters'),
           },
           {
             key: 'delete',
@@ -76,6 +86,14 @@ function GroupAdminActions({ group, onChanged }: { group: EditableGroup; onChang
           setDialog(null);
           onChanged();
         }}
+      />
+      <PostersDialog
+        owner={collection ? 'collections' : 'readlists'}
+        id={group.id}
+        open={dialog === 'posters'}
+        onClose={() => setDialog(null)}
+        // This screen shows no poster of the group; the cards elsewhere follow the thumbnail events.
+        onChanged={() => undefined}
       />
       <ConfirmDeleteDialog
         open={dialog === 'delete'}
