@@ -1,4 +1,4 @@
-import { style } from '@vanilla-extract/css';
+import { globalStyle, style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css.ts';
 
 const base = style({
@@ -25,6 +25,12 @@ const base = style({
     '&:disabled': { opacity: 0.55, cursor: 'default' },
   },
 });
+
+// In a table cell `anywhere` backfires: an automatic table layout sizes a column down to its
+// content's narrowest width, which `anywhere` makes a single letter, so on a phone "Analyse" became
+// "Ana / lyse". There a label breaks only between words (or a word too long for the whole column);
+// the table's scroll wrapper takes what does not fit.
+globalStyle(`td ${base}, th ${base}`, { overflowWrap: 'break-word' });
 
 export const primary = style([
   base,

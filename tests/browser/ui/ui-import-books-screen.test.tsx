@@ -56,4 +56,22 @@ describe('ImportBooksScreen', () => {
     const left = await rest<{ name: string }[]>('POST', '/api/v1/transient-books', { path: inbox });
     expect(left.map((b) => b.name)).toEqual(['Broken one']);
   });
+
+  it("on a phone, a row's Analyse button keeps its word whole (the table scrolls sideways instead)", async () => {
+    const folder = await writeImportFolder('import-phone', [{ name: 'Phone Saga 01', pages: [[9, 9, 9]] }], []);
+    await page.viewport(360, 740);
+    try {
+      view = renderAt('/import/books', <ImportBooksScreen />);
+      await userEvent.fill(page.getByLabelText('Folder to import from'), folder);
+      await userEvent.click(page.getByRole('button', { name: 'Scan folder' }));
+      const analyse = page.getByRole('button', { name: 'Analyse Phone Saga 01' });
+      await expect.element(analyse).toBeVisible();
+      // One line box: a table squeezes its columns to their narrowest, which once broke it as "Ana / lyse".
+      const range = document.createRange();
+      range.selectNodeContents(analyse.element());
+      expect(new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size).toBe(1);
+    } finally {
+      await page.viewport(1280, 800);
+    }
+  });
 });
