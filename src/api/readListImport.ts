@@ -1,5 +1,12 @@
 import { sendForm } from './http.ts';
 
+/**
+ * The largest ComicRack list the server accepts (server/http/routes/readlist-import-routes.ts
+ * MAX_READLIST_FILE_BYTES; a unit test keeps the two equal). The import screen refuses a bigger file
+ * before sending it and names the limit (SPEC §5).
+ */
+export const READ_LIST_FILE_MAX_MB = 5;
+
 export interface ReadListImportBook {
   bookId: string;
   number: string;

@@ -3,7 +3,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { createReadList, getReadLists } from '../../api/collections.ts';
 import { ApiError } from '../../api/http.ts';
-import { matchComicRackList, type ReadListImportResult } from '../../api/readListImport.ts';
+import { matchComicRackList, READ_LIST_FILE_MAX_MB, type ReadListImportResult } from '../../api/readListImport.ts';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextField } from '../components/TextField.tsx';
@@ -40,10 +40,13 @@ export function ImportReadListScreen() {
     event.preventDefault();
     const file = fileRef.current?.files?.[0];
     if (!file) return;
-    setBusy(true);
     setError(undefined);
-    setTooBig(false);
     setCreated(null);
+    // Refused here rather than by the server's 413 after the whole upload.
+    const tooBigFile = file.size > READ_LIST_FILE_MAX_MB * 1024 * 1024;
+    setTooBig(tooBigFile);
+    if (tooBigFile) return;
+    setBusy(true);
     try {
       const matched = await matchComicRackList(file);
       setResult(matched);
@@ -108,7 +111,7 @@ export function ImportReadListScreen() {
       </form>
       {tooBig && (
         <p role="alert" className={feedback.errorBox}>
-          {t('posters.too_big')}
+          {t('import_readlist.too_big', { size: READ_LIST_FILE_MAX_MB })}
         </p>
       )}
       <ErrorMessage error={error} />
