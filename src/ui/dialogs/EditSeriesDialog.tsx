@@ -23,6 +23,7 @@ interface Draft {
   language: string;
   genres: string;
   tags: string;
+  sharingLabels: string;
   totalBookCount: string;
 }
 
@@ -39,11 +40,15 @@ function draftOf(series: SeriesDto): Draft {
     language: m.language,
     genres: m.genres.join(', '),
     tags: m.tags.join(', '),
+    sharingLabels: m.sharingLabels.join(', '),
     totalBookCount: m.totalBookCount === null ? '' : String(m.totalBookCount),
   };
 }
 
-/** Edit one series' metadata: age rating 0 or more, total book count 1 or more (SPEC §5). */
+/**
+ * Edit one series' metadata, its sharing labels included: age rating 0 or more, total book count 1
+ * or more (SPEC §5).
+ */
 export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onClose: () => void; onSaved: () => void }) {
   const { series, open, onClose, onSaved } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(series));
@@ -84,6 +89,7 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
     if (changed('language')) put('language', draft.language.trim());
     if (changed('genres')) put('genres', splitList(draft.genres));
     if (changed('tags')) put('tags', splitList(draft.tags));
+    if (changed('sharingLabels')) put('sharingLabels', splitList(draft.sharingLabels));
     if (changed('totalBookCount')) put('totalBookCount', draft.totalBookCount === '' ? null : Number(draft.totalBookCount));
     if (Object.keys(update).length === 0) return onClose();
     setBusy(true);
@@ -145,6 +151,13 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
         <TextArea label={t('edit_book.fields.summary')} value={draft.summary} onChange={(e) => set({ summary: e.target.value })} />
         <TextField label={t('series.facts.genres')} hint={t('edit_book.list_hint')} value={draft.genres} onChange={(e) => set({ genres: e.target.value })} />
         <TextField label={t('edit_book.fields.tags')} hint={t('edit_book.list_hint')} value={draft.tags} onChange={(e) => set({ tags: e.target.value })} />
+        {/* What a user's allowed or excluded labels (SPEC §6 restrictions) are matched against. */}
+        <TextField
+          label={t('batch_edit_series.sharing_labels')}
+          hint={t('edit_book.list_hint')}
+          value={draft.sharingLabels}
+          onChange={(e) => set({ sharingLabels: e.target.value })}
+        />
       </div>
       {submitted && invalid && (
         <p role="alert" className={form.fieldError}>

@@ -112,4 +112,17 @@ describe('EditSeriesDialog', () => {
       titleLock: false,
     });
   });
+
+  it("sets the series' sharing labels, which user restrictions allow or exclude (SPEC §3, §6)", async () => {
+    const onSaved = vi.fn();
+    const series = await seriesNow();
+    view = renderAt(`/series/${SERIES.id}`, <EditSeriesDialog series={series} open onClose={() => undefined} onSaved={onSaved} />);
+    const dialog = page.getByRole('dialog', { name: 'Edit series' });
+    await userEvent.fill(dialog.getByLabelText('Sharing labels'), 'kids, family, kids');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const saved = (await seriesNow()).metadata;
+    expect([...saved.sharingLabels].sort()).toEqual(['family', 'kids']);
+    expect(saved.sharingLabelsLock).toBe(true);
+  });
 });
