@@ -1,10 +1,12 @@
+import { Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { updateSeriesMetadata } from '../../api/metadata.ts';
-import { READING_DIRECTIONS, SERIES_STATUSES, type SeriesDto } from '../../api/types.ts';
+import { READING_DIRECTIONS, SERIES_STATUSES, type AlternateTitleDto, type SeriesDto } from '../../api/types.ts';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextArea } from '../components/TextArea.tsx';
 import { TextField } from '../components/TextField.tsx';
+import * as buttons from '../components/buttons.css.ts';
 import * as form from '../components/form.css.ts';
 import { t } from '../i18n.ts';
 import { integerAtLeastProblem, languageTagProblem, splitList } from '../validation/metadataRules.ts';
@@ -25,6 +27,7 @@ interface Draft {
   tags: string;
   sharingLabels: string;
   totalBookCount: string;
+  alternateTitles: AlternateTitleDto[];
 }
 
 function draftOf(series: SeriesDto): Draft {
@@ -42,11 +45,12 @@ function draftOf(series: SeriesDto): Draft {
     tags: m.tags.join(', '),
     sharingLabels: m.sharingLabels.join(', '),
     totalBookCount: m.totalBookCount === null ? '' : String(m.totalBookCount),
+    alternateTitles: m.alternateTitles.map((a) => ({ ...a })),
   };
 }
 
 /**
- * Edit one series' metadata, its sharing labels included: age rating 0 or more, total book count 1
+ * Edit one series' metadata, its sharing labels and alternate titles included: age rating 0 or more, total book count 1
  * or more (SPEC §5).
  */
 export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onClose: () => void; onSaved: () => void }) {
@@ -67,8 +71,16 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
     ageRating: integerAtLeastProblem(draft.ageRating, 0),
     totalBookCount: integerAtLeastProblem(draft.totalBookCount, 1),
     language: languageTagProblem(draft.language),
+    // A row is a label and its title; one without the other is not saved silently, it is pointed out.
+    alternateLabels: draft.alternateTitles.map((a) => (a.title.trim() && !a.label.trim() ? 'validation.required' : undefined)),
+    alternateTitles: draft.alternateTitles.map((a) => (a.label.trim() && !a.title.trim() ? 'validation.required' : undefined)),
   };
-  const invalid = !!problems.ageRating || !!problems.totalBookCount || !!problems.language;
+  const invalid =
+    !!problems.ageRating ||
+    !!problems.totalBookCount ||
+    !!problems.language ||
+    problems.alternateLabels.some(Boolean) ||
+    problems.alternateTitles.some(Boolean);
   const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
   const set = (patch: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...patch }));
 
@@ -78,7 +90,11 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
     const original = draftOf(series);
     const update: Record<string, unknown> = {};
     const put = (key: string, value: unknown) => Object.assign(update, { [key]: value, [`${key}Lock`]: true });
-    const changed = (key: keyof Draft) => draft[key] !== original[key];
+    const changed = (key: Exclude<keyof Draft, 'alternateTitles'>) => draft[key] !== original[key];
+    const alternates = draft.alternateTitles
+      .filter((a) => a.label.trim() || a.title.trim())
+      .map((a) => ({ label: a.label.trim(), title: a.title.trim() }));
+    if (JSON.stringify(alternates) !== JSON.stringify(original.alternateTitles)) put('alternateTitles', alternates);
     if (changed('title')) put('title', draft.title);
     if (changed('titleSort')) put('titleSort', draft.titleSort);
     if (changed('status')) put('status', draft.status);
@@ -158,6 +174,39 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
           value={draft.sharingLabels}
           onChange={(e) => set({ sharingLabels: e.target.value })}
         />
+        <fieldset className={styles.fieldset}>
+          <legend className={form.label}>{t('edit_series.fields.alternate_titles')}</legend>
+          {draft.alternateTitles.map((alternate, index) => (
+            <div key={index} className={form.row}>
+              <TextField
+                label={t('edit_series.fields.alternate_title_label', { n: index + 1 })}
+                value={alternate.label}
+                onChange={(e) => set({ alternateTitles: draft.alternateTitles.map((a, i) => (i === index ? { ...a, label: e.target.value } : a)) })}
+                error={show(problems.alternateLabels[index])}
+              />
+              <TextField
+                label={t('edit_series.fields.alternate_title', { n: index + 1 })}
+                value={alternate.title}
+                onChange={(e) => set({ alternateTitles: draft.alternateTitles.map((a, i) => (i === index ? { ...a, title: e.target.value } : a)) })}
+                error={show(problems.alternateTitles[index])}
+              />
+              <button
+                type="button"
+                className={buttons.icon}
+                aria-label={t('edit_series.remove_alternate_title', { n: index + 1 })}
+                onClick={() => set({ alternateTitles: draft.alternateTitles.filter((_, i) => i !== index) })}
+              >
+                <X aria-hidden="true" size={16} />
+              </button>
+            </div>
+          ))}
+          <div>
+            <button type="button" className={buttons.quiet} onClick={() => set({ alternateTitles: [...draft.alternateTitles, { label: '', title: '' }] })}>
+              <Plus aria-hidden="true" size={16} />
+              {t('edit_series.add_alternate_title')}
+            </button>
+          </div>
+        </fieldset>
       </div>
       {submitted && invalid && (
         <p role="alert" className={form.fieldError}>

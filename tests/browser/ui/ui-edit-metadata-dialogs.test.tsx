@@ -125,4 +125,23 @@ describe('EditSeriesDialog', () => {
     expect([...saved.sharingLabels].sort()).toEqual(['family', 'kids']);
     expect(saved.sharingLabelsLock).toBe(true);
   });
+
+  it('edits alternate titles: a title needs its label, blank rows are dropped (SPEC §3)', async () => {
+    const onSaved = vi.fn();
+    const series = await seriesNow();
+    view = renderAt(`/series/${SERIES.id}`, <EditSeriesDialog series={series} open onClose={() => undefined} onSaved={onSaved} />);
+    const dialog = page.getByRole('dialog', { name: 'Edit series' });
+    await userEvent.click(dialog.getByRole('button', { name: 'Add alternate title' }));
+    await userEvent.fill(dialog.getByLabelText('Alternate title 1', { exact: true }), 'Saga Éditée');
+    await userEvent.click(dialog.getByRole('button', { name: 'Add alternate title' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(dialog.getByText('Required.')).toBeVisible();
+    expect(onSaved).not.toHaveBeenCalled();
+    await userEvent.fill(dialog.getByLabelText('Alternate title 1 label'), 'French');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const saved = (await seriesNow()).metadata;
+    expect(saved.alternateTitles).toEqual([{ label: 'French', title: 'Saga Éditée' }]);
+    expect(saved.alternateTitlesLock).toBe(true);
+  });
 });
