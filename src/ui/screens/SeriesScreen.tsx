@@ -46,6 +46,9 @@ function SeriesFacts({ series }: { series: SeriesDto }) {
   const authors = [...new Set(series.booksMetadata.authors.map((a) => a.name))];
   const facts: [string, string][] = [];
   facts.push([t('series.facts.status'), t(`series_status.${m.status}`)]);
+  if (m.alternateTitles.length) {
+    facts.push([t('edit_series.fields.alternate_titles'), formatList(m.alternateTitles.map((a) => `${a.title} (${a.label})`))]);
+  }
   if (m.publisher) facts.push([t('series.facts.publisher'), m.publisher]);
   if (authors.length) facts.push([t('book.authors'), formatList(authors)]);
   if (series.booksMetadata.releaseDate) facts.push([t('series.facts.year'), series.booksMetadata.releaseDate.slice(0, 4)]);

@@ -6,6 +6,7 @@ import { renderAt } from './render.tsx';
 
 const { EditBookDialog } = await import('../../../src/ui/dialogs/EditBookDialog.tsx');
 const { EditSeriesDialog } = await import('../../../src/ui/dialogs/EditSeriesDialog.tsx');
+const { SeriesScreen } = await import('../../../src/ui/screens/SeriesScreen.tsx');
 
 let BOOK: BookDto;
 let SERIES: SeriesDto;
@@ -143,5 +144,12 @@ describe('EditSeriesDialog', () => {
     const saved = (await seriesNow()).metadata;
     expect(saved.alternateTitles).toEqual([{ label: 'French', title: 'Saga Éditée' }]);
     expect(saved.alternateTitlesLock).toBe(true);
+  });
+
+  it('the series screen shows the alternate titles with their labels', async () => {
+    await rest('PATCH', `/api/v1/series/${SERIES.id}/metadata`, { alternateTitles: [{ label: 'English', title: 'The Edited Saga' }] });
+    view = renderAt(`/series/${SERIES.id}`, <SeriesScreen seriesId={SERIES.id} />);
+    await expect.element(page.getByRole('term').filter({ hasText: 'Alternate titles' })).toBeVisible();
+    await expect.element(page.getByRole('definition').filter({ hasText: 'The Edited Saga (English)' })).toBeVisible();
   });
 });
