@@ -12,12 +12,15 @@ export interface Preferences {
   libraryBrowse: Record<string, string>;
   /** Folder last scanned on the book import screen. */
   importPath: string;
+  /** Rows per page on the duplicate files and duplicate pages screens (SPEC §9: 10 by default). */
+  duplicatesPageSize: number;
 }
 
 export const LIBRARY_VIEWS = ['recommended', 'series', 'collections', 'readlists'] as const;
 export type LibraryView = (typeof LIBRARY_VIEWS)[number];
 
 export const PAGE_SIZES = [20, 50, 100, 200, 500] as const;
+export const DUPLICATES_PAGE_SIZES = [10, 20, 50, 100] as const;
 
 const STORAGE_KEY = 'folio.preferences';
 
@@ -28,6 +31,7 @@ const defaults: Preferences = {
   libraryViews: {},
   libraryBrowse: {},
   importPath: '',
+  duplicatesPageSize: 10,
 };
 
 function load(): Preferences {
@@ -44,6 +48,9 @@ function load(): Preferences {
       libraryViews: typeof saved.libraryViews === 'object' && saved.libraryViews ? saved.libraryViews : {},
       libraryBrowse: typeof saved.libraryBrowse === 'object' && saved.libraryBrowse ? saved.libraryBrowse : {},
       importPath: typeof saved.importPath === 'string' ? saved.importPath : '',
+      duplicatesPageSize: DUPLICATES_PAGE_SIZES.includes(saved.duplicatesPageSize as 10)
+        ? (saved.duplicatesPageSize as number)
+        : defaults.duplicatesPageSize,
     };
   } catch {
     // Storage may be unavailable (private mode) or hold garbage: start from the defaults.

@@ -7,18 +7,21 @@ import { formatBytes } from '../../format.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
 import { t } from '../../i18n.ts';
+import * as library from '../library/library.css.ts';
+import { DuplicatesPageSizeField, useDuplicatesPageSize } from './DuplicatesPageSize.tsx';
 import { MediaManagementLayout } from './MediaManagementLayout.tsx';
-
-/** SPEC §9: the duplicates screens page by 10. */
-const SIZE = 10;
 
 /** Books whose files have the same hash, grouped by that hash. */
 export function DuplicateFilesScreen() {
   const [page, setPage] = usePageParam();
-  const books = useAsync(() => getDuplicateBooks({ page, size: SIZE, sort: ['fileHash,asc'] }), [page]);
+  const size = useDuplicatesPageSize();
+  const books = useAsync(() => getDuplicateBooks({ page, size, sort: ['fileHash,asc'] }), [page, size]);
   const rows = books.data?.content ?? [];
   return (
     <MediaManagementLayout current="duplicate_files">
+      <div className={library.toolbar}>
+        <DuplicatesPageSizeField onChanged={() => setPage(0)} />
+      </div>
       <ErrorMessage error={books.error} />
       {books.loading && !books.data && <Loading />}
       {books.data && rows.length === 0 && <EmptyState>{t('media.duplicates.none')}</EmptyState>}
@@ -50,7 +53,7 @@ export function DuplicateFilesScreen() {
           </table>
         </div>
       )}
-      {books.data && <PagingFooter page={page} size={SIZE} total={books.data.totalElements} onPage={setPage} />}
+      {books.data && <PagingFooter page={page} size={size} total={books.data.totalElements} onPage={setPage} />}
     </MediaManagementLayout>
   );
 }

@@ -22,17 +22,16 @@ import { usePageParam } from '../../hooks/usePageParam.ts';
 import { t } from '../../i18n.ts';
 import * as library from '../library/library.css.ts';
 import * as styles from './media.css.ts';
+import { DuplicatesPageSizeField, useDuplicatesPageSize } from './DuplicatesPageSize.tsx';
 import { MediaManagementLayout } from './MediaManagementLayout.tsx';
 import { PageHashMatchesDialog } from './PageHashMatchesDialog.tsx';
-
-/** SPEC §9: the duplicates screens page by 10. */
-const SIZE = 10;
 
 const sizeText = (size: number | null) => (size === null || size < 0 ? t('media.pages.unknown_size') : formatBytes(size));
 
 function UnknownHashes() {
   const [page, setPage] = usePageParam();
-  const hashes = useAsync(() => getUnknownPageHashes({ page, size: SIZE, sort: ['matchCount,desc'] }), [page]);
+  const size = useDuplicatesPageSize();
+  const hashes = useAsync(() => getUnknownPageHashes({ page, size, sort: ['matchCount,desc'] }), [page, size]);
   const [error, setError] = useState<unknown>(undefined);
   const rows = hashes.data?.content ?? [];
 
@@ -48,6 +47,9 @@ function UnknownHashes() {
 
   return (
     <>
+      <div className={library.toolbar}>
+        <DuplicatesPageSizeField onChanged={() => setPage(0)} />
+      </div>
       <ErrorMessage error={hashes.error} />
       <ErrorMessage error={error} />
       {hashes.loading && !hashes.data && <Loading />}
@@ -71,7 +73,7 @@ function UnknownHashes() {
                     <img
                       className={styles.thumb}
                       src={unknownPageHashThumbnailUrl(row.hash)}
-                      alt={t('media.pages.page_alt', { n: page * SIZE + index + 1 })}
+                      alt={t('media.pages.page_alt', { n: page * size + index + 1 })}
                       loading="lazy"
                     />
                   </td>
@@ -85,7 +87,7 @@ function UnknownHashes() {
                           key={action}
                           type="button"
                           className={buttons.quiet}
-                          aria-label={t('media.pages.set_action', { action: t(`media.pages.actions.${action}`), n: page * SIZE + index + 1 })}
+                          aria-label={t('media.pages.set_action', { action: t(`media.pages.actions.${action}`), n: page * size + index + 1 })}
                           onClick={() => void decide(row.hash, row.size, action)}
                         >
                           {t(`media.pages.actions.${action}`)}
@@ -99,7 +101,7 @@ function UnknownHashes() {
           </table>
         </div>
       )}
-      {hashes.data && <PagingFooter page={page} size={SIZE} total={hashes.data.totalElements} onPage={setPage} />}
+      {hashes.data && <PagingFooter page={page} size={size} total={hashes.data.totalElements} onPage={setPage} />}
     </>
   );
 }
@@ -114,9 +116,10 @@ function HashPreview({ src, alt }: { src: string; alt: string }) {
 function KnownHashes() {
   const [page, setPage] = usePageParam();
   const [filter, setFilter] = useState<PageHashAction | ''>('');
+  const size = useDuplicatesPageSize();
   const hashes = useAsync(
-    () => getKnownPageHashes(filter || undefined, { page, size: SIZE, sort: ['deleteCount,desc'] }),
-    [page, filter],
+    () => getKnownPageHashes(filter || undefined, { page, size, sort: ['deleteCount,desc'] }),
+    [page, filter, size],
   );
   const [error, setError] = useState<unknown>(undefined);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -148,6 +151,7 @@ function KnownHashes() {
             setPage(0);
           }}
         />
+        <DuplicatesPageSizeField onChanged={() => setPage(0)} />
       </div>
       <ErrorMessage error={hashes.error} />
       <ErrorMessage error={error} />
@@ -167,7 +171,7 @@ function KnownHashes() {
             </thead>
             <tbody>
               {rows.map((row, index) => {
-                const n = page * SIZE + index + 1;
+                const n = page * size + index + 1;
                 return (
                   <tr key={row.hash}>
                     <td>
@@ -208,7 +212,7 @@ function KnownHashes() {
           </table>
         </div>
       )}
-      {hashes.data && <PagingFooter page={page} size={SIZE} total={hashes.data.totalElements} onPage={setPage} />}
+      {hashes.data && <PagingFooter page={page} size={size} total={hashes.data.totalElements} onPage={setPage} />}
       {showing && <PageHashMatchesDialog hash={showing} open onClose={() => setShowing(null)} onChanged={hashes.reload} />}
       <ConfirmDeleteDialog
         open={deleting !== null}
