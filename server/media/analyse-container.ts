@@ -27,6 +27,8 @@ export interface ContainerAnalysis {
   files: AnalysedFile[];
   /** Entries that could not be read (ERR_1007 when non-empty). */
   failedEntries: string[];
+  /** Of those, the ones whose bytes could not be read at all (see DescribedBook). */
+  unreadableEntries?: string[];
   /** Set by formats that count pages without listing page images (text EPUB). */
   pageCount?: number;
   epubDivinaCompatible?: boolean;
@@ -126,6 +128,8 @@ interface DescribedEntry {
   page?: AnalysedPage;
   file?: AnalysedFile;
   failed: boolean;
+  /** Its bytes could not be read at all (encrypted, unknown compression, damaged header). */
+  unreadable?: boolean;
 }
 
 async function describeEntries(
@@ -140,12 +144,14 @@ async function describeEntries(
   const pages: AnalysedPage[] = [];
   const files: AnalysedFile[] = [];
   const failedEntries: string[] = [];
+  const unreadableEntries: string[] = [];
   described.forEach((d, i) => {
     if (d.page) pages.push(d.page);
     if (d.file) files.push(d.file);
     if (d.failed) failedEntries.push(entries[i]!.name);
+    if (d.unreadable) unreadableEntries.push(entries[i]!.name);
   });
-  return { pages, files, failedEntries };
+  return { pages, files, failedEntries, unreadableEntries };
 }
 
 /**
@@ -206,7 +212,7 @@ async function describeEntry(book: OpenedBook, entry: BookEntry, withDimensions:
     if (isTransientFailure(error)) throw error;
     // An image-looking entry that cannot be read is still a page slot; serving it will fail later.
     const hinted = mediaTypeFromExtension(entry.name);
-    return { page: hinted ? { fileName: entry.name, mediaType: hinted, width: null, height: null, fileSize: entry.uncompressedSize } : undefined, failed: true };
+    return { page: hinted ? { fileName: entry.name, mediaType: hinted, width: null, height: null, fileSize: entry.uncompressedSize } : undefined, failed: true, unreadable: true };
   }
 }
 

@@ -60,6 +60,11 @@ export interface DescribedBook {
   pages: DescribedPage[];
   files: { fileName: string; mediaType: string | null; fileSize: number }[];
   failedEntries: string[];
+  /**
+   * Of those, the entries whose bytes could not be read at all (not just an image header that
+   * lies): a book whose every page is among them has no page to show.
+   */
+  unreadableEntries?: string[];
   /** Page count when it differs from pages.length (a text EPUB: an estimate, no page images). */
   pageCount?: number;
   /** EPUB whose spine is all images: readable page by page like a comic. */

@@ -49,6 +49,10 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
       comments.push('ERR_1007');
       ctx.logger.warn({ bookId, file: book.url, code: 'ERR_1007', entries: result.failedEntries.slice(0, 20), failedEntries: result.failedEntries.length }, 'book analysed with entries that cannot be read');
     }
+    // A page whose bytes cannot be read keeps its slot (serving it fails), but a book with nothing
+    // else has no page to show: Komga, which drops such entries, calls it a book without pages.
+    const unreadable = new Set(result.unreadableEntries ?? []);
+    if (pages.length > 0 && pages.every((p) => unreadable.has(p.fileName))) pages = [];
     // Text EPUBs have a page count (an estimate) but no page images.
     const pageCount = result.pageCount ?? pages.length;
     next = {

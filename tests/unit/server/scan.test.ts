@@ -134,6 +134,24 @@ describe('scanning the sample library', () => {
     expect(books.get('broken')!.media.status).toBe('UNSUPPORTED');
   });
 
+  it('flags a book none of whose pages can be read as one without pages (ERR_1006, as Komga)', async () => {
+    const pages = [1, 2].map((n) => ({ width: 10, height: 20, color: RED, format: 'png' as const, name: `page ${n}.png` }));
+    const file = join(sample.root, 'Locked', 'Locked.cbz');
+    await createCbz(file, pages);
+    // Every entry says it was packed by a method no reader knows (as entries only a password or a
+    // newer tool would open): the archive lists fine, no page can be read.
+    const bytes = await readFile(file);
+    for (const page of pages) {
+      bytes.writeUInt16LE(99, bytes.indexOf(page.name) - 30 + 8);
+      bytes.writeUInt16LE(99, bytes.lastIndexOf(page.name) - 46 + 10);
+    }
+    await writeFile(file, bytes);
+    await addLibrary(server, sample.root);
+    const book = (await booksByName()).get('Locked')!;
+    expect(book.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1006', pagesCount: 0 });
+    expect((await server.get(`/api/v1/books/${book.id}/pages`)).statusCode).toBe(404);
+  });
+
   it('treats an image whose header lies (absurd size) as a bad page: ERR_1007, no invented dimensions', async () => {
     await createCbz(join(sample.root, 'Liar', 'Liar.cbz'), [{ width: 10, height: 20, color: RED, format: 'png', name: 'page 1.png' }], {
       extraEntries: [{ name: 'page 2.png', data: lyingPng() }],
