@@ -31,7 +31,48 @@ function decodeEntities(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-const plain = (html: string) => decodeEntities(html.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+/**
+ * Navigation documents come from the book, so every scan below takes time linear in their size: a
+ * regular expression with a lazy `[\s\S]*?` up to a closing tag, or `[^>]*` up to a `>`, retried at
+ * each of many openings that have no closing, took minutes on a 2 MB document and held the server's
+ * one JavaScript thread meanwhile.
+ */
+
+/** Markup without its tags (a `<` never closed keeps the rest as text). */
+function withoutTags(html: string): string {
+  let text = '';
+  let from = 0;
+  for (;;) {
+    const open = html.indexOf('<', from);
+    const close = open < 0 ? -1 : html.indexOf('>', open);
+    if (close < 0) return text + html.slice(from);
+    text += html.slice(from, open);
+    from = close + 1;
+  }
+}
+
+const plain = (html: string) => decodeEntities(withoutTags(html)).replace(/\s+/g, ' ').trim();
+
+/**
+ * Each `<tag …>content</tag>` in document order, its content ending at the first closing tag (what
+ * `/<tag\b([^>]*)>([\s\S]*?)<\/tag\s*>/gi` finds), in linear time: the text ends at its last `>`, so
+ * an opening tag's `[^>]*` always finds its `>`, and once no closing tag follows, no later element
+ * can close either.
+ */
+function* elements(markup: string, tag: string): Generator<{ attributes: string; content: string }> {
+  const text = markup.slice(0, markup.lastIndexOf('>') + 1);
+  const open = new RegExp(`<${tag}\\b([^>]*)>`, 'gi');
+  const close = new RegExp(`</${tag}\\s*>`, 'gi');
+  for (;;) {
+    const opened = open.exec(text);
+    if (!opened) return;
+    close.lastIndex = open.lastIndex;
+    const closed = close.exec(text);
+    if (!closed) return;
+    yield { attributes: opened[1] ?? '', content: text.slice(open.lastIndex, closed.index) };
+    open.lastIndex = close.lastIndex;
+  }
+}
 
 function link(baseDir: string, title: string, href: string): NavigationLink | null {
   if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) return null;
@@ -48,12 +89,11 @@ const dirOf = (path: string) => (posix.dirname(path) === '.' ? '' : posix.dirnam
  * document order (nested lists of the table of contents become consecutive entries).
  */
 export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | 'landmarks' | 'page-list'): NavigationLink[] {
-  const navs = xhtml.matchAll(/<nav\b([^>]*)>([\s\S]*?)<\/nav\s*>/gi);
-  for (const [, attributes = '', body = ''] of navs) {
+  for (const { attributes, content: body } of elements(xhtml, 'nav')) {
     const types = /\btype\s*=\s*["']([^"']*)["']/i.exec(attributes)?.[1]?.split(/\s+/) ?? [];
     if (!types.includes(type)) continue;
     const links: NavigationLink[] = [];
-    for (const [, anchorAttributes = '', content = ''] of body.matchAll(/<a\b([^>]*)>([\s\S]*?)<\/a\s*>/gi)) {
+    for (const { attributes: anchorAttributes, content } of elements(body, 'a')) {
       const href = /\bhref\s*=\s*("([^"]*)"|'([^']*)')/i.exec(anchorAttributes);
       const found = link(dirOf(navPath), plain(content), decodeEntities(href?.[2] ?? href?.[3] ?? ''));
       if (found) links.push(found);
@@ -66,10 +106,24 @@ export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | '
 /** EPUB 2 NCX: navPoints (table of contents) or pageTargets (page list), flattened in document order. */
 export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pageTarget'): NavigationLink[] {
   const links: NavigationLink[] = [];
-  const pattern = new RegExp(`<${element}\\b[^>]*>\\s*<navLabel\\b[^>]*>\\s*<text\\b[^>]*>([\\s\\S]*?)</text>\\s*</navLabel>\\s*<content\\b[^>]*\\bsrc\\s*=\\s*("([^"]*)"|'([^']*)')`, 'gi');
-  for (const match of xml.matchAll(pattern)) {
-    const found = link(dirOf(ncxPath), plain(match[1] ?? ''), decodeEntities(match[3] ?? match[4] ?? ''));
-    if (found) links.push(found);
+  // `<element …>`, then `<navLabel …><text …>` right after it, the label up to the first `</text>`,
+  // then `</navLabel><content … src="…">` right after that; each step starts where the last ended.
+  const text = xml.slice(0, xml.lastIndexOf('>') + 1);
+  const opening = new RegExp(`<${element}\\b[^>]*>`, 'gi');
+  const label = /\s*<navLabel\b[^>]*>\s*<text\b[^>]*>/y;
+  const target = /<\/text>\s*<\/navLabel>\s*<content\b[^>]*?\bsrc\s*=\s*("([^"]*)"|'([^']*)')/y;
+  while (opening.exec(text)) {
+    label.lastIndex = opening.lastIndex;
+    if (!label.exec(text)) continue;
+    const end = text.indexOf('</text>', label.lastIndex);
+    if (end < 0) break;
+    target.lastIndex = end;
+    const found = target.exec(text);
+    // Every later opening before `end` shares this label end, so it would fail the same way.
+    opening.lastIndex = found ? target.lastIndex : end;
+    if (!found) continue;
+    const entry = link(dirOf(ncxPath), plain(text.slice(label.lastIndex, end)), decodeEntities(found[2] ?? found[3] ?? ''));
+    if (entry) links.push(entry);
   }
   return links;
 }
