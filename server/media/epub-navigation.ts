@@ -3,6 +3,7 @@ import { posix } from 'node:path';
 import type { OpenedBook } from './book-reader.ts';
 import { type OpfPackage, resolveHref } from './epub-opf.ts';
 import { isTransientFailure } from './transient-errors.ts';
+import { elements, untilLastTag, withoutTags } from './markup-scan.ts';
 
 /** One navigation entry: a title and a zip path, with the fragment it points into (if any). */
 export interface NavigationLink {
@@ -32,47 +33,10 @@ function decodeEntities(text: string): string {
 }
 
 /**
- * Navigation documents come from the book, so every scan below takes time linear in their size: a
- * regular expression with a lazy `[\s\S]*?` up to a closing tag, or `[^>]*` up to a `>`, retried at
- * each of many openings that have no closing, took minutes on a 2 MB document and held the server's
- * one JavaScript thread meanwhile.
+ * Navigation documents come from the book, so every scan takes time linear in their size
+ * (markup-scan.ts): the regular expressions used before took minutes on a 2 MB document.
  */
-
-/** Markup without its tags (a `<` never closed keeps the rest as text). */
-function withoutTags(html: string): string {
-  let text = '';
-  let from = 0;
-  for (;;) {
-    const open = html.indexOf('<', from);
-    const close = open < 0 ? -1 : html.indexOf('>', open);
-    if (close < 0) return text + html.slice(from);
-    text += html.slice(from, open);
-    from = close + 1;
-  }
-}
-
 const plain = (html: string) => decodeEntities(withoutTags(html)).replace(/\s+/g, ' ').trim();
-
-/**
- * Each `<tag …>content</tag>` in document order, its content ending at the first closing tag (what
- * `/<tag\b([^>]*)>([\s\S]*?)<\/tag\s*>/gi` finds), in linear time: the text ends at its last `>`, so
- * an opening tag's `[^>]*` always finds its `>`, and once no closing tag follows, no later element
- * can close either.
- */
-function* elements(markup: string, tag: string): Generator<{ attributes: string; content: string }> {
-  const text = markup.slice(0, markup.lastIndexOf('>') + 1);
-  const open = new RegExp(`<${tag}\\b([^>]*)>`, 'gi');
-  const close = new RegExp(`</${tag}\\s*>`, 'gi');
-  for (;;) {
-    const opened = open.exec(text);
-    if (!opened) return;
-    close.lastIndex = open.lastIndex;
-    const closed = close.exec(text);
-    if (!closed) return;
-    yield { attributes: opened[1] ?? '', content: text.slice(open.lastIndex, closed.index) };
-    open.lastIndex = close.lastIndex;
-  }
-}
 
 function link(baseDir: string, title: string, href: string): NavigationLink | null {
   if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) return null;
@@ -108,7 +72,7 @@ export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pa
   const links: NavigationLink[] = [];
   // `<element …>`, then `<navLabel …><text …>` right after it, the label up to the first `</text>`,
   // then `</navLabel><content … src="…">` right after that; each step starts where the last ended.
-  const text = xml.slice(0, xml.lastIndexOf('>') + 1);
+  const text = untilLastTag(xml);
   const opening = new RegExp(`<${element}\\b[^>]*>`, 'gi');
   const label = /\s*<navLabel\b[^>]*>\s*<text\b[^>]*>/y;
   const target = /<\/text>\s*<\/navLabel>\s*<content\b[^>]*?\bsrc\s*=\s*("([^"]*)"|'([^']*)')/y;

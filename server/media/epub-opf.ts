@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { untilLastTag, withoutElements, withoutTags } from './markup-scan.ts';
 
 /*
  * EPUB package document (OPF) parsing: pure functions from XML text to typed values, no I/O, so
@@ -152,18 +153,16 @@ function isoDate(value: string): string | null {
 }
 
 function plainText(html: string): string {
-  return html
-    .replace(/<\s*br\s*\/?>/gi, '\n')
-    .replace(/<\/\s*p\s*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
+  return withoutTags(html.replace(/<\s*br\s*\/?>/gi, '\n').replace(/<\/\s*p\s*>/gi, '\n'))
     .replace(/&nbsp;/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&#39;|&apos;/g, "'")
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\s*\n\s*/g, '\n')
+    // Each whitespace run is matched once (`\s*\n` retried along a long run of \r was quadratic).
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n\s*/g, '\n')
     .trim();
 }
 
@@ -285,16 +284,16 @@ export function xhtmlImages(xhtml: string, xhtmlPath: string): { images: string[
   const bodyStart = xhtml.search(/<body[\s>]/i);
   const body = bodyStart >= 0 ? xhtml.slice(bodyStart) : xhtml;
   const images: string[] = [];
+  // Up to its last '>', where every [^>]* that starts finds one (markup-scan.ts: linear time).
+  const tagged = untilLastTag(body);
   const tag = /<(?:[\w-]+:)?(img|image)\b([^>]*)>/gi;
-  for (let match = tag.exec(body); match; match = tag.exec(body)) {
+  for (let match = tag.exec(tagged); match; match = tag.exec(tagged)) {
     const attributes = match[2] ?? '';
     const source = /\s(?:src|(?:xlink:)?href)\s*=\s*("([^"]*)"|'([^']*)')/i.exec(attributes);
     const href = source?.[2] ?? source?.[3];
     if (href && !/^[a-z]+:/i.test(href)) images.push(resolveHref(baseDir, href));
   }
-  const visible = body
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<[^>]*>/g, '')
+  const visible = withoutTags(withoutElements(body, ['script', 'style']))
     .replace(/&[#\w]+;/g, ' ')
     .replace(/\s+/g, '');
   return { images, textLength: visible.length };

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { navDocumentLinks, ncxLinks } from '../../../server/media/epub-navigation.ts';
+import { parseOpf, xhtmlImages } from '../../../server/media/epub-opf.ts';
 
 /**
- * A book's navigation documents are hostile input read on the server's one JavaScript thread. The
- * regular expressions that read them retried a lazy scan to the end of the document at each of many
- * openings that never close: 8,000 of them (216 KB) took 1.2 s, the 2 MB the reader accepts minutes
- * (and 54 KB of unclosed `<` in one label, seconds),
- * during which the whole server waited. Timing is compared with an ordinary document of the same
- * size read in the same run.
+ * A book's markup (navigation documents, chapters measured during analysis, the OPF description) is
+ * hostile input read on the server's one JavaScript thread. The regular expressions that read it
+ * retried a scan to the end at each of many openings that never close (or along a run of `\r`):
+ * 8,000 unclosed NCX labels (216 KB) took 1.2 s, a 200 KB chapter of `<img ` over a minute, 40,000
+ * `\r` in a description seconds; the 2 MB navigation accepted, minutes. Each is timed against an
+ * ordinary document of the same size in the same run.
  */
 const N = 2_000;
 
@@ -51,5 +52,35 @@ describe('navigation documents', () => {
     const base = Math.max(fastest(() => navDocumentLinks(ordinary, 'OEBPS/nav.xhtml', 'toc')), 0.5);
     expect(fastest(() => navDocumentLinks(hostile, 'OEBPS/nav.xhtml', 'toc')) / base).toBeLessThan(10);
     expect(fastest(() => navDocumentLinks(unclosedNavs, 'OEBPS/nav.xhtml', 'toc')) / base).toBeLessThan(10);
+  });
+});
+
+describe('chapters and descriptions', () => {
+  const ordinaryChapter = `<html><body>${Array.from({ length: 4 * N }, (_, i) => `<p>Paragraph ${i} <img src="i${i}.png"/></p>`).join('')}</body></html>`;
+  const size = ordinaryChapter.length;
+
+  it('a chapter of unclosed image tags, scripts or `<` is measured as fast as an ordinary one', () => {
+    expect(xhtmlImages(ordinaryChapter, 'OEBPS/c.xhtml').images).toHaveLength(4 * N);
+    const base = Math.max(fastest(() => xhtmlImages(ordinaryChapter, 'OEBPS/c.xhtml')), 0.5);
+    for (const unit of ['<img ', '<script>', '<']) {
+      const hostile = `<html><body>${unit.repeat(Math.ceil(size / unit.length))}`;
+      expect(fastest(() => xhtmlImages(hostile, 'OEBPS/c.xhtml')) / base, unit).toBeLessThan(10);
+    }
+    // What the scan finds is unchanged: scripts and styles hold no visible text, tags are not text.
+    expect(xhtmlImages('<body><script>var x = 1;</script><style>p{}</style><p>Hi <b>there</b></p><img src="a.png"></body>', 'c.xhtml')).toEqual({
+      images: ['a.png'],
+      textLength: 'Hithere'.length,
+    });
+  });
+
+  it('a description of unclosed tags or a long run of carriage returns is read as fast as an ordinary one', () => {
+    const opf = (description: string) =>
+      `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>T</dc:title><dc:description>${description}</dc:description></metadata><manifest/><spine/></package>`;
+    const ordinary = opf(Array.from({ length: N }, (_, i) => `Sentence ${i}.&lt;br/&gt;`).join(''));
+    const base = Math.max(fastest(() => parseOpf(ordinary, 'OEBPS/content.opf')), 0.5);
+    for (const hostile of [opf('&lt;'.repeat(40_000)), opf(`a${'\r'.repeat(40_000)}b`)]) {
+      expect(fastest(() => parseOpf(hostile, 'OEBPS/content.opf')) / base).toBeLessThan(10);
+    }
+    expect(parseOpf(opf('One&lt;br/&gt;two &lt;b&gt;bold&lt;/b&gt;\r\r\n  three'), 'OEBPS/content.opf').metadata.description).toBe('One\ntwo bold\nthree');
   });
 });
