@@ -13,6 +13,8 @@ let comic: BookDto;
 let novel: BookDto;
 let pictures: BookDto;
 let pdf: BookDto;
+let flat: BookDto;
+const LONG_CHAPTER = `${'a-chapter-whose-file-name-goes-on-'.repeat(5)}1.xhtml`;
 const chapterBytes: number[] = [];
 let coverBytes: Buffer;
 const FONT = Buffer.from('wOFF not really a font, but bytes all the same');
@@ -76,6 +78,23 @@ beforeAll(async () => {
     { width: 50, height: 70, color: RED, format: 'png' },
     { width: 70, height: 50, color: GREEN, format: 'jpeg' },
   ]);
+  // Everything at the root of the zip, with a chapter whose name is longer than a router's usual
+  // 100-character limit on one path segment (publishers' file names can be).
+  await writeEpub(
+    join(root, 'Flat', 'Flat.epub'),
+    [
+      { name: LONG_CHAPTER, data: '<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><p>Flat.</p></body></html>\n' },
+      {
+        name: 'content.opf',
+        data: opfXml({
+          metadata: '    <dc:title>Flat</dc:title>',
+          manifest: [{ id: 'c', href: LONG_CHAPTER, mediaType: 'application/xhtml+xml' }],
+          spine: ['c'],
+        }),
+      },
+    ],
+    { opfPath: 'content.opf' },
+  );
   await writePdf(join(root, 'Paper', 'Paper.pdf'), [
     { width: 200, height: 300, color: RED },
     { width: 200, height: 300, color: GREEN },
@@ -89,7 +108,8 @@ beforeAll(async () => {
   novel = named('Moby-Dick');
   pictures = named('Pictures');
   pdf = named('Paper');
-  expect([comic, novel, pictures, pdf].map((b) => b.media.status)).toEqual(['READY', 'READY', 'READY', 'READY']);
+  flat = named('Flat');
+  expect([comic, novel, pictures, pdf, flat].map((b) => b.media.status)).toEqual(['READY', 'READY', 'READY', 'READY', 'READY']);
 });
 afterAll(async () => {
   await server.close();
@@ -323,6 +343,14 @@ describe('EPUB resources', () => {
     }
     expect((await get(`/api/v1/books/${comic.id}/resource/001.png`)).statusCode).toBe(400);
     expect((await get(`/api/v1/books/0NOTABOOK/resource/OEBPS/text/ch1.xhtml`)).statusCode).toBe(404);
+  });
+
+  it('serve an entry at the root of the zip whose name is longer than 100 characters', async () => {
+    const listed = (await manifest(`/api/v1/books/${flat.id}/manifest/epub`, 'application/webpub+json')).readingOrder[0]!;
+    expect(listed.href).toBe(`${ORIGIN}/api/v1/books/${flat.id}/resource/${LONG_CHAPTER}`);
+    const chapter = await get(local(listed.href));
+    expect(chapter.statusCode, chapter.body).toBe(200);
+    expect(chapter.body).toContain('Flat.');
   });
 
   it('answers 304 when unchanged since If-Modified-Since', async () => {
