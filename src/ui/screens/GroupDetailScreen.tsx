@@ -39,6 +39,8 @@ import { useLiveRefresh } from '../events/useLiveRefresh.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { usePageParam } from '../hooks/usePageParam.ts';
 import { usePageSize } from '../hooks/usePageSize.ts';
+import { useRememberedQuery } from '../hooks/useRememberedQuery.ts';
+import { preferences } from '../store/preferences.ts';
 import { t } from '../i18n.ts';
 import * as styles from './screens.css.ts';
 
@@ -119,6 +121,8 @@ function GroupDetail<T extends { id: string }>(props: {
   headerError: unknown;
   loadItems: (page: number, size: number, filters: SeriesBrowseState) => Promise<Page<T>>;
   itemsKey: string;
+  /** Where this group's filter is remembered: 'collection:<id>' or 'readlist:<id>'. */
+  rememberAs: string;
   /** The filter groups offered over the members, and where their values come from. */
   filterKinds: readonly FilterKind[];
   loadFilterValues: (kind: ValueFilter) => Promise<string[] | null>;
@@ -130,6 +134,7 @@ function GroupDetail<T extends { id: string }>(props: {
   const [size] = usePageSize();
   // Filters live in the URL, as on the library browse screen (same parameter names).
   const [params, setParams] = useSearchParams();
+  useRememberedQuery(preferences.groupBrowse, props.rememberAs, params, setParams);
   const filters = parseSeriesBrowse(params);
   const filtered = hasActiveFilter(filters);
   const [filtersOpen, setFiltersOpen] = useState(filtered);
@@ -208,6 +213,7 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
         return getCollectionSeries(collectionId, filter, { page, size });
       }}
       itemsKey={collectionId}
+      rememberAs={`collection:${collectionId}`}
       filterKinds={SERIES_FILTERS}
       loadFilterValues={(kind) => (kind === 'library' ? Promise.resolve(null) : getReferentialValues(kind, { collection_id: collectionId }))}
       renderItem={(series) => (
@@ -259,6 +265,7 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
         getReadListBooks(readListId, { readStatus: f.readStatus, tag: f.values.tag, author: f.values.author }, { page, size })
       }
       itemsKey={readListId}
+      rememberAs={`readlist:${readListId}`}
       filterKinds={READ_LIST_FILTERS}
       loadFilterValues={(kind) =>
         kind === 'tag' || kind === 'author' ? getReferentialValues(kind, { readlist_id: readListId }, { bookTags: true }) : Promise.resolve(null)

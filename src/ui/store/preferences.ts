@@ -10,6 +10,8 @@ export interface Preferences {
   libraryViews: Record<string, LibraryView>;
   /** Last series-browse query (sort, filters, letter, page size) per library id, without the page. */
   libraryBrowse: Record<string, string>;
+  /** Last filter query of each collection and read list, keyed 'collection:<id>' / 'readlist:<id>'. */
+  groupBrowse: Record<string, string>;
   /** Folder last scanned on the book import screen. */
   importPath: string;
   /** Rows per page on the duplicate files and duplicate pages screens (SPEC §9: 10 by default). */
@@ -30,6 +32,7 @@ const defaults: Preferences = {
   browsingPageSize: 20,
   libraryViews: {},
   libraryBrowse: {},
+  groupBrowse: {},
   importPath: '',
   duplicatesPageSize: 10,
 };
@@ -47,6 +50,7 @@ function load(): Preferences {
         : defaults.browsingPageSize,
       libraryViews: typeof saved.libraryViews === 'object' && saved.libraryViews ? saved.libraryViews : {},
       libraryBrowse: typeof saved.libraryBrowse === 'object' && saved.libraryBrowse ? saved.libraryBrowse : {},
+      groupBrowse: typeof saved.groupBrowse === 'object' && saved.groupBrowse ? saved.groupBrowse : {},
       importPath: typeof saved.importPath === 'string' ? saved.importPath : '',
       duplicatesPageSize: DUPLICATES_PAGE_SIZES.includes(saved.duplicatesPageSize as 10)
         ? (saved.duplicatesPageSize as number)

@@ -16,6 +16,7 @@ import { useLiveRefresh } from '../../events/useLiveRefresh.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
 import { usePageSize } from '../../hooks/usePageSize.ts';
+import { useRememberedQuery } from '../../hooks/useRememberedQuery.ts';
 import { useScanRefresh } from '../../hooks/useScanRefresh.ts';
 import { t } from '../../i18n.ts';
 import { PAGE_SIZES, preferences } from '../../store/preferences.ts';
@@ -73,44 +74,13 @@ function useRefreshAfterScan(libraryId: string, list: { data: Page<SeriesDto> | 
   return refresher.polling;
 }
 
-/**
- * SPEC §3 keeps the filter and sort per library: arriving with a bare URL restores the last
- * query used for this library, and every change is remembered (the page number is not).
- */
-function useRememberedBrowse(
-  libraryId: string,
-  params: URLSearchParams,
-  setParams: (next: URLSearchParams, options?: { replace?: boolean }) => void,
-) {
-  const restored = useRef(false);
-  const remembered = useRef<string | undefined>(undefined);
-  const withoutPage = new URLSearchParams(params);
-  withoutPage.delete('page');
-  const current = withoutPage.toString();
-
-  useEffect(() => {
-    if (!restored.current) {
-      restored.current = true;
-      const saved = preferences.libraryBrowse[libraryId];
-      if (params.size === 0 && saved) {
-        setParams(new URLSearchParams(saved), { replace: true });
-        return;
-      }
-    }
-    if (remembered.current === current) return;
-    remembered.current = current;
-    if (current) preferences.libraryBrowse[libraryId] = current;
-    else delete preferences.libraryBrowse[libraryId];
-  }, [libraryId, current, setParams, params.size]);
-}
-
 /** Series of one library (or of all) with sort, filters, letter bar and paging, all kept in the URL. */
 export function SeriesBrowseView({ libraryId }: { libraryId: string }) {
   const { me } = useSnapshot(session);
   const [params, setParams] = useSearchParams();
   const [page, setPage] = usePageParam();
   const [pageSize, setPageSize] = usePageSize();
-  useRememberedBrowse(libraryId, params, setParams);
+  useRememberedQuery(preferences.libraryBrowse, libraryId, params, setParams);
   const state = parseSeriesBrowse(params);
   const [filtersOpen, setFiltersOpen] = useState(hasActiveFilter({ ...state, letter: undefined }));
   // On "All libraries" the library filter narrows the libraries; elsewhere the library is fixed.
