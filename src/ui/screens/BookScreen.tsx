@@ -19,6 +19,7 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useRefreshWhile } from '../hooks/useRefreshWhile.ts';
 import { t } from '../i18n.ts';
+import { bookFormat } from '../bookFormat.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { aboutToRead, prepareReaderFor } from '../reader/readerLaunch.ts';
 import * as styles from './screens.css.ts';
@@ -213,6 +214,18 @@ export function BookScreen({ bookId }: { bookId: string }) {
             <>
               <dt className={styles.detailTerm}>{t('book.release_date')}</dt>
               <dd className={styles.detailValue}>{formatDate(data.metadata.releaseDate)}</dd>
+            </>
+          )}
+          {data.metadata.isbn && (
+            <>
+              <dt className={styles.detailTerm}>{t('edit_book.fields.isbn')}</dt>
+              <dd className={styles.detailValue}>{data.metadata.isbn}</dd>
+            </>
+          )}
+          {media.mediaType && (
+            <>
+              <dt className={styles.detailTerm}>{t('book.format')}</dt>
+              <dd className={styles.detailValue}>{bookFormat(media.mediaType)}</dd>
             </>
           )}
           <dt className={styles.detailTerm}>{t('book.file')}</dt>

@@ -7,6 +7,7 @@ import { renderAt } from './render.tsx';
 const { EditBookDialog } = await import('../../../src/ui/dialogs/EditBookDialog.tsx');
 const { EditSeriesDialog } = await import('../../../src/ui/dialogs/EditSeriesDialog.tsx');
 const { SeriesScreen } = await import('../../../src/ui/screens/SeriesScreen.tsx');
+const { BookScreen } = await import('../../../src/ui/screens/BookScreen.tsx');
 
 let BOOK: BookDto;
 let SERIES: SeriesDto;
@@ -151,5 +152,17 @@ describe('EditSeriesDialog', () => {
     view = renderAt(`/series/${SERIES.id}`, <SeriesScreen seriesId={SERIES.id} />);
     await expect.element(page.getByRole('term').filter({ hasText: 'Alternate titles' })).toBeVisible();
     await expect.element(page.getByRole('definition').filter({ hasText: 'The Edited Saga (English)' })).toBeVisible();
+  });
+});
+
+describe('BookScreen', () => {
+  it("shows the book's ISBN and its file format (SPEC §3 book fields)", async () => {
+    await rest('PATCH', `/api/v1/books/${BOOK.id}/metadata`, { isbn: '9780306406157' });
+    view = renderAt(`/book/${BOOK.id}`, <BookScreen bookId={BOOK.id} />);
+    const details = page.getByRole('definition');
+    await expect.element(page.getByRole('term').filter({ hasText: 'ISBN' })).toBeVisible();
+    await expect.element(details.filter({ hasText: '9780306406157' })).toBeVisible();
+    await expect.element(page.getByRole('term').filter({ hasText: 'Format' })).toBeVisible();
+    await expect.element(details.filter({ hasText: /^CBZ$/ })).toBeVisible();
   });
 });
