@@ -164,45 +164,49 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
           </div>
         </div>
       )}
-      <h2 className={styles.sectionTitle}>{t('series.book_list')}</h2>
-      <div className={library.toolbar}>
-        <SelectField
-          label={t('browse.sort_by')}
-          value={sort}
-          options={BOOK_SORTS.map((value) => ({ value, label: t(`series.book_sorts.${value.replace(/[.,]/g, '_')}`) }))}
-          onChange={(value) =>
-            setParams((previous) => {
-              const next = new URLSearchParams(previous);
-              next.delete('page');
-              if (value === BOOK_SORTS[0]) next.delete('sort');
-              else next.set('sort', value);
-              return next;
-            })
-          }
-        />
-      </div>
-      <SelectionToolbar kind="books" ids={selected} onClear={() => setSelected([])} onChanged={reloadAll} />
-      {/* A series that failed to load has one message; its books' failure would only repeat it. */}
-      {!series.error && <ErrorMessage error={books.error} />}
-      {books.loading && !books.data && !series.loading && <Loading />}
-      {books.data && content.length === 0 && <EmptyState>{t('series.empty')}</EmptyState>}
-      {content.length > 0 && (
-        <CardGrid
-          items={content}
-          itemKey={(book) => book.id}
-          renderItem={(book) => (
-            <BookCard
-              book={book}
-              selection={{
-                selected: selected.includes(book.id),
-                onToggle: (on) => setSelected((ids) => (on ? [...ids, book.id] : ids.filter((id) => id !== book.id))),
-              }}
+      {/* A series that failed to load has its one message; an empty book list under it would only confuse. */}
+      {!series.error && (
+        <>
+          <h2 className={styles.sectionTitle}>{t('series.book_list')}</h2>
+          <div className={library.toolbar}>
+            <SelectField
+              label={t('browse.sort_by')}
+              value={sort}
+              options={BOOK_SORTS.map((value) => ({ value, label: t(`series.book_sorts.${value.replace(/[.,]/g, '_')}`) }))}
+              onChange={(value) =>
+                setParams((previous) => {
+                  const next = new URLSearchParams(previous);
+                  next.delete('page');
+                  if (value === BOOK_SORTS[0]) next.delete('sort');
+                  else next.set('sort', value);
+                  return next;
+                })
+              }
+            />
+          </div>
+          <SelectionToolbar kind="books" ids={selected} onClear={() => setSelected([])} onChanged={reloadAll} />
+          <ErrorMessage error={books.error} />
+          {books.loading && !books.data && !series.loading && <Loading />}
+          {books.data && content.length === 0 && <EmptyState>{t('series.empty')}</EmptyState>}
+          {content.length > 0 && (
+            <CardGrid
+              items={content}
+              itemKey={(book) => book.id}
+              renderItem={(book) => (
+                <BookCard
+                  book={book}
+                  selection={{
+                    selected: selected.includes(book.id),
+                    onToggle: (on) => setSelected((ids) => (on ? [...ids, book.id] : ids.filter((id) => id !== book.id))),
+                  }}
+                />
+              )}
+              label={t('series.book_list')}
             />
           )}
-          label={t('series.book_list')}
-        />
+          {books.data && <PagingFooter page={page} size={size} total={books.data.totalElements} onPage={setPage} />}
+        </>
       )}
-      {books.data && <PagingFooter page={page} size={size} total={books.data.totalElements} onPage={setPage} />}
     </>
   );
 }
