@@ -161,26 +161,31 @@ function GroupDetail<T extends { id: string }>(props: {
         </div>
       )}
       {props.header?.summary && <p className={styles.summary}>{props.header.summary}</p>}
-      <div className={libraryStyles.toolbar}>
-        <FilterButtons panelId={panelId} open={filtersOpen} onToggle={() => setFiltersOpen((open) => !open)} filtered={filtered} update={update} />
-      </div>
-      {filtersOpen && (
-        <SeriesFilterPanel
-          id={panelId}
-          kinds={props.filterKinds}
-          state={filters}
-          update={update}
-          valuesKey={props.itemsKey}
-          loadValues={props.loadFilterValues}
-        />
+      {/* A group that failed to load (gone, or hidden from this user) has its one message. */}
+      {!props.headerError && (
+        <>
+          <div className={libraryStyles.toolbar}>
+            <FilterButtons panelId={panelId} open={filtersOpen} onToggle={() => setFiltersOpen((open) => !open)} filtered={filtered} update={update} />
+          </div>
+          {filtersOpen && (
+            <SeriesFilterPanel
+              id={panelId}
+              kinds={props.filterKinds}
+              state={filters}
+              update={update}
+              valuesKey={props.itemsKey}
+              loadValues={props.loadFilterValues}
+            />
+          )}
+          <ErrorMessage error={items.error} />
+          {items.loading && !items.data && <Loading />}
+          {items.data && content.length === 0 && <EmptyState>{filtered ? t('browse.no_match') : props.emptyText}</EmptyState>}
+          {content.length > 0 && (
+            <CardGrid items={content} itemKey={(item) => item.id} renderItem={props.renderItem} label={props.listLabel} />
+          )}
+          {items.data && <PagingFooter page={page} size={size} total={items.data.totalElements} onPage={setPage} />}
+        </>
       )}
-      <ErrorMessage error={items.error} />
-      {items.loading && !items.data && <Loading />}
-      {items.data && content.length === 0 && <EmptyState>{filtered ? t('browse.no_match') : props.emptyText}</EmptyState>}
-      {content.length > 0 && (
-        <CardGrid items={content} itemKey={(item) => item.id} renderItem={props.renderItem} label={props.listLabel} />
-      )}
-      {items.data && <PagingFooter page={page} size={size} total={items.data.totalElements} onPage={setPage} />}
     </>
   );
 }

@@ -20,3 +20,13 @@ describe('SeriesScreen', () => {
     expect(view.container.querySelector('select')).toBeNull();
   });
 });
+
+describe('CollectionScreen', () => {
+  it('a collection that cannot be found shows only its error, not a second one for its series', async () => {
+    const { CollectionScreen } = await import('../../../src/ui/screens/GroupDetailScreen.tsx');
+    view = renderAt('/collections/NO-SUCH-COLLECTION', <CollectionScreen collectionId="NO-SUCH-COLLECTION" />);
+    await expect.element(page.getByText(/An error occurred while trying to retrieve the collection/)).toBeVisible();
+    expect(page.getByText(/An error occurred while trying to retrieve series/).elements()).toHaveLength(0);
+    expect(page.getByRole('button', { name: 'Filters' }).elements()).toHaveLength(0);
+  });
+});
