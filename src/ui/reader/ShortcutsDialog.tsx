@@ -48,7 +48,7 @@ export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
             <tbody>
               {group.rows.map((row) => (
                 <tr key={row.label}>
-                  <td style={{ padding: '0.25rem 1rem 0.25rem 0', whiteSpace: 'nowrap' }}>
+                  <td className={styles.shortcutKeys}>
                     {row.keys.map((key) => (
                       <kbd key={key} className={styles.kbd}>
                         {key}

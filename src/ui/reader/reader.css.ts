@@ -274,8 +274,14 @@ export const select = style({
 
 export const shortcutTable = style({ borderCollapse: 'collapse', width: '100%' });
 
+// Each key stays whole, but a row's keys may wrap between them: "Space PageDown PageUp" on one line
+// pushed the descriptions past a phone's dialog.
+export const shortcutKeys = style({ padding: '0.25rem 1rem 0.25rem 0', verticalAlign: 'top' });
+
 export const kbd = style({
   display: 'inline-block',
+  whiteSpace: 'nowrap',
+  marginBlockEnd: '0.25rem',
   minWidth: '1.6rem',
   padding: '0.1rem 0.4rem',
   marginInlineEnd: '0.25rem',
