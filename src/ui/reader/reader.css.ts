@@ -276,7 +276,7 @@ export const shortcutTable = style({ borderCollapse: 'collapse', width: '100%' }
 
 // Each key stays whole, but a row's keys may wrap between them: "Space PageDown PageUp" on one line
 // pushed the descriptions past a phone's dialog.
-export const shortcutKeys = style({ padding: '0.25rem 1rem 0.25rem 0', verticalAlign: 'top' });
+export const shortcutKeys = style({ paddingBlock: '0.25rem', paddingInline: '0 1rem', verticalAlign: 'top' });
 
 export const kbd = style({
   display: 'inline-block',
