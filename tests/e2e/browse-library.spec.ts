@@ -123,6 +123,12 @@ test('a page past the end shows the last page instead', async ({ page }) => {
 test('the sidebar library link opens the view last used for that library', async ({ page }) => {
   await page.goto(`${folio.url}/libraries/${library.id}/collections`);
   await expect(page).toHaveURL(new RegExp(`/libraries/${library.id}/collections`));
+  // The view is remembered once the library screen has rendered it (the URL alone is there at once):
+  // leaving before that, on a slow machine, left nothing to remember.
+  await page.waitForFunction(
+    (id) => (JSON.parse(localStorage.getItem('folio.preferences') ?? '{}') as { libraryViews?: Record<string, string> }).libraryViews?.[id] === 'collections',
+    library.id,
+  );
   await page.goto(`${folio.url}/dashboard`);
   const navigation = page.getByRole('navigation', { name: 'Main navigation' });
   await navigation.getByRole('link', { name: library.name, exact: true }).click();

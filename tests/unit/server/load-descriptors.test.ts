@@ -1,11 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPage } from '../../fixtures/index.ts';
+import { renderPage, writeStoredCbz } from '../../fixtures/index.ts';
 import { type SpawnedServer, addLibraryAndWait, apiCall, claimSession, spawnServer } from './support/spawned-server.ts';
 
 /*
@@ -24,18 +22,6 @@ let server: SpawnedServer;
 let cookie: string;
 let books: { id: string }[];
 
-async function writeBook(file: string, pages: Buffer[]): Promise<void> {
-  const zip = new yazl.ZipFile();
-  pages.forEach((bytes, i) => zip.addBuffer(bytes, `${String(i + 1).padStart(3, '0')}.jpg`, { compress: false }));
-  zip.end();
-  await new Promise<void>((resolve, reject) => {
-    const out = createWriteStream(file);
-    out.on('close', () => resolve());
-    out.on('error', reject);
-    zip.outputStream.pipe(out);
-  });
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-load-'));
   // A real JPEG followed by 192 KiB that decoders ignore: big enough that downloads are in flight
@@ -44,7 +30,7 @@ beforeAll(async () => {
   for (let s = 0; s < BOOKS / 8; s++) {
     const folder = join(dir, 'library', `Series ${s}`);
     await mkdir(folder, { recursive: true });
-    for (let b = 0; b < 8; b++) await writeBook(join(folder, `Book ${b}.cbz`), Array.from({ length: PAGES }, () => page));
+    for (let b = 0; b < 8; b++) await writeStoredCbz(join(folder, `Book ${b}.cbz`), Array.from({ length: PAGES }, () => page));
   }
   server = await spawnServer(join(dir, 'data'), { nofile: 1024 });
   cookie = await claimSession(server.url);

@@ -1,12 +1,10 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPage } from '../../fixtures/index.ts';
+import { renderPage, writeStoredCbz } from '../../fixtures/index.ts';
 import { connectionBudget } from '../../../server/media/descriptor-budget.ts';
 import { buildApp } from '../../../server/http/app.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -29,18 +27,6 @@ let big: { id: string };
 let small: { id: string }[];
 const sockets: Socket[] = [];
 
-async function writeBook(file: string, pages: Buffer[]): Promise<void> {
-  const zip = new yazl.ZipFile();
-  pages.forEach((bytes, i) => zip.addBuffer(bytes, `${String(i + 1).padStart(3, '0')}.jpg`, { compress: false }));
-  zip.end();
-  await new Promise<void>((resolve, reject) => {
-    const out = createWriteStream(file);
-    out.on('close', () => resolve());
-    out.on('error', reject);
-    zip.outputStream.pipe(out);
-  });
-}
-
 /** Starts a download and reads only its first bytes: the rest stays unread, stalling the response. */
 function stalledDownload(path: string, url = server.url, session = cookie): Promise<string> {
   return new Promise((resolve) => {
@@ -62,9 +48,9 @@ beforeAll(async () => {
   const page = await renderPage({ width: 40, height: 60, color: [30, 30, 200], format: 'jpeg' });
   // Far more than the socket buffers of both ends hold, so an unread download stays in flight.
   await mkdir(join(dir, 'library', 'Big'), { recursive: true });
-  await writeBook(join(dir, 'library', 'Big', 'Big.cbz'), [page, Buffer.concat([page, randomBytes(16 * 1024 * 1024)])]);
+  await writeStoredCbz(join(dir, 'library', 'Big', 'Big.cbz'), [page, Buffer.concat([page, randomBytes(16 * 1024 * 1024)])]);
   await mkdir(join(dir, 'library', 'Small'), { recursive: true });
-  for (let b = 0; b < SMALL_BOOKS; b++) await writeBook(join(dir, 'library', 'Small', `Book ${b}.cbz`), [page, page]);
+  for (let b = 0; b < SMALL_BOOKS; b++) await writeStoredCbz(join(dir, 'library', 'Small', `Book ${b}.cbz`), [page, page]);
   server = await spawnServer(join(dir, 'data'), { nofile: LIMIT });
   cookie = await claimSession(server.url);
   await addLibraryAndWait(server.url, cookie, join(dir, 'library'), SMALL_BOOKS + 1, 60_000);
