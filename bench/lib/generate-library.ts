@@ -1,8 +1,8 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import yazl from 'yazl';
+import { writeZip } from '../../tests/fixtures/comics.ts';
 
 export interface GeneratedLibrary {
   root: string;
@@ -54,13 +54,7 @@ export async function generateLibrary(options: {
         const bytes = variants[(s + b + p) % variants.length]!;
         zip.addBuffer(bytes, `${String(p).padStart(3, '0')}.jpg`, { compress: false, mtime: new Date(2020, 0, 1) });
       }
-      zip.end();
-      await new Promise<void>((resolve, reject) => {
-        const out = createWriteStream(file);
-        out.on('close', () => resolve());
-        out.on('error', reject);
-        zip.outputStream.on('error', reject).pipe(out);
-      });
+      await writeZip(zip, file);
       books.push(file);
     }
   }

@@ -1,8 +1,8 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import yazl from 'yazl';
+import { writeZip } from '../../tests/fixtures/comics.ts';
 
 export type BenchFormat = 'jpeg' | 'webp' | 'png' | 'avif';
 
@@ -76,11 +76,5 @@ export async function writeBook(path: string, images: BenchImage[], pageCount: n
       mtime: new Date(2020, 0, 1),
     });
   }
-  zip.end();
-  await new Promise<void>((resolve, reject) => {
-    const out = createWriteStream(path);
-    out.on('close', () => resolve());
-    out.on('error', reject);
-    zip.outputStream.pipe(out);
-  });
+  await writeZip(zip, path);
 }

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 /** Server settings as stored: text values by key in server_setting (absent = default). */
 export class ServerSettingRepository {
@@ -8,12 +9,12 @@ export class ServerSettingRepository {
   }
 
   get(key: string): string | undefined {
-    return this.db.prepare('SELECT value FROM server_setting WHERE key = ?').pluck().get(key) as string | undefined;
+    return (cachedStatement(this.db, 'SELECT value FROM server_setting WHERE key = ?').get(key) as { value: string } | undefined)?.value;
   }
 
   /** Stores a value unless the key already has one (of two writers racing, the first one wins). */
   setIfAbsent(key: string, value: string): void {
-    this.db.prepare('INSERT OR IGNORE INTO server_setting (key, value) VALUES (?, ?)').run(key, value);
+    cachedStatement(this.db, 'INSERT OR IGNORE INTO server_setting (key, value) VALUES (?, ?)').run(key, value);
   }
 
   /** Stores several values (null removes a key) in one transaction. */
@@ -25,7 +26,7 @@ export class ServerSettingRepository {
 
   /** Stores a value, or removes the key when `value` is null (back to the default). */
   set(key: string, value: string | null): void {
-    if (value === null) this.db.prepare('DELETE FROM server_setting WHERE key = ?').run(key);
-    else this.db.prepare('INSERT INTO server_setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    if (value === null) cachedStatement(this.db, 'DELETE FROM server_setting WHERE key = ?').run(key);
+    else cachedStatement(this.db, 'INSERT INTO server_setting (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 }

@@ -1,19 +1,13 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { ServerSettingRepository } from '../../db/server-setting-repository.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { logoutGeneration } from './remember-me.ts';
+import { serverSecret } from './server-secrets.ts';
 import { openDerivedSession } from './sessions.ts';
 
 const KEY_SETTING = 'basic_session_key';
 
-function sessionKey(settings: ServerSettingRepository): Buffer {
-  const existing = settings.get(KEY_SETTING);
-  if (existing) return Buffer.from(existing, 'hex');
-  // Two first requests racing: keep whichever was written first.
-  settings.setIfAbsent(KEY_SETTING, randomBytes(32).toString('hex'));
-  return sessionKey(settings);
-}
 
 /**
  * The session a Basic-authenticated API call opens, as Komga opens one for every such call: Mihon's
@@ -27,7 +21,7 @@ function sessionKey(settings: ServerSettingRepository): Buffer {
 export function basicSessionId(settings: ServerSettingRepository, user: User): string {
   const passwordDigest = createHash('sha256').update(user.passwordHash).digest('hex');
   const generation = logoutGeneration(settings, user.id);
-  return createHmac('sha256', sessionKey(settings)).update(`${user.id}:${passwordDigest}:${generation}`).digest('base64url');
+  return createHmac('sha256', serverSecret(settings, KEY_SETTING)).update(`${user.id}:${passwordDigest}:${generation}`).digest('base64url');
 }
 
 /** Opens (or finds open) the user's Basic-call session: see basicSessionId. */

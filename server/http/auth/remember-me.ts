@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerSettingRepository } from '../../db/server-setting-repository.ts';
 import type { User } from '../../db/user-repository.ts';
+import { serverSecret } from './server-secrets.ts';
 
 /**
  * Remember-me (REFERENCE §1.5): a long-lived cookie holding `userId:expiry:signature`, signed with
@@ -22,13 +23,7 @@ export function wantsRememberMe(value: unknown): boolean {
   return text === 'true' || text === 'on' || text === 'yes' || text === '1';
 }
 
-function signingKey(settings: ServerSettingRepository): Buffer {
-  const existing = settings.get(KEY_SETTING);
-  if (existing) return Buffer.from(existing, 'hex');
-  // Two first requests racing: keep whichever was written first.
-  settings.setIfAbsent(KEY_SETTING, randomBytes(32).toString('hex'));
-  return signingKey(settings);
-}
+const signingKey = (settings: ServerSettingRepository): Buffer => serverSecret(settings, KEY_SETTING);
 
 /** Replaces the signing key: every remember-me cookie issued so far stops working. */
 export function rotateRememberMeKey(settings: ServerSettingRepository): void {
