@@ -1,4 +1,9 @@
-/** Minimal Atom/OPDS 1.2 writer: feeds and entries as strings, everything escaped. */
+/**
+ * Minimal Atom/OPDS 1.2 writer: feeds and entries as strings, everything escaped. Links are
+ * written absolute (the feed's origin before every root-relative href), as Komga writes them:
+ * OpenSearch clients (calibre, some e-readers) use a search template as it stands, and not every
+ * reader resolves a relative PSE template or download link against the feed's address.
+ */
 
 export const NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';
 export const ACQUISITION = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
@@ -14,8 +19,11 @@ export interface Link {
   attributes?: Record<string, string | number>;
 }
 
-export const link = (l: Link) =>
-  `<link rel="${xml(l.rel)}" href="${xml(l.href)}"${l.type ? ` type="${xml(l.type)}"` : ''}${Object.entries(l.attributes ?? {})
+/** `href` made absolute against `origin` (`http://host:port`) when it starts at the root. */
+export const absolute = (href: string, origin: string) => (href.startsWith('/') ? `${origin}${href}` : href);
+
+export const link = (l: Link, origin: string) =>
+  `<link rel="${xml(l.rel)}" href="${xml(absolute(l.href, origin))}"${l.type ? ` type="${xml(l.type)}"` : ''}${Object.entries(l.attributes ?? {})
     .map(([k, v]) => ` ${k}="${xml(String(v))}"`)
     .join('')}/>`;
 
@@ -29,7 +37,7 @@ export interface Entry {
   links: Link[];
 }
 
-export const entry = (e: Entry) =>
+export const entry = (e: Entry, origin: string) =>
   [
     '<entry>',
     `<title>${xml(e.title)}</title>`,
@@ -38,11 +46,13 @@ export const entry = (e: Entry) =>
     ...(e.authors ?? []).map((a) => `<author><name>${xml(a)}</name></author>`),
     e.issued ? `<dcterms:issued>${xml(e.issued)}</dcterms:issued>` : '',
     e.content !== undefined ? `<content type="text">${xml(e.content)}</content>` : '',
-    ...e.links.map(link),
+    ...e.links.map((l) => link(l, origin)),
     '</entry>',
   ].join('');
 
 export interface Feed {
+  /** Scheme, host and port the client used (publicOrigin), for absolute links. */
+  origin: string;
   id: string;
   title: string;
   updated: string;
@@ -62,10 +72,10 @@ export const feed = (f: Feed) =>
     `<title>${xml(f.title)}</title>`,
     `<updated>${xml(f.updated)}</updated>`,
     '<author><name>Folio</name></author>',
-    link({ rel: 'self', href: f.selfHref, type: f.kind }),
-    link({ rel: 'start', href: '/opds/v1.2/catalog', type: NAVIGATION }),
-    link({ rel: 'search', href: '/opds/v1.2/search', type: 'application/opensearchdescription+xml' }),
-    ...(f.links ?? []).map(link),
-    ...f.entries.map(entry),
+    link({ rel: 'self', href: f.selfHref, type: f.kind }, f.origin),
+    link({ rel: 'start', href: '/opds/v1.2/catalog', type: NAVIGATION }, f.origin),
+    link({ rel: 'search', href: '/opds/v1.2/search', type: 'application/opensearchdescription+xml' }, f.origin),
+    ...(f.links ?? []).map((l) => link(l, f.origin)),
+    ...f.entries.map((e) => entry(e, f.origin)),
     '</feed>',
   ].join('\n');

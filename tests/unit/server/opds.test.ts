@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ let server: TestServer;
 let sample: SampleLibrary;
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'link', 'author'].includes(name) });
 
-type Link = { '@rel': string; '@href': string; '@type'?: string; '@pse:count'?: string };
+type Link = { '@rel': string; '@href': string; '@type'?: string; '@pse:count'?: string; '@pse:lastRead'?: string; '@pse:lastReadDate'?: string };
 type Feed = { feed: { title: string; link: Link[]; entry?: { title: string; link: Link[] }[] } };
 
 beforeAll(async () => {
@@ -20,14 +21,26 @@ afterAll(async () => {
   await server.close();
 });
 
+/** Links are absolute, for the address the request came to (light-my-request: localhost:80). */
+const ORIGIN = 'http://localhost:80';
+const local = (href: string) => {
+  expect(href.startsWith(`${ORIGIN}/`), href).toBe(true);
+  return href.slice(ORIGIN.length);
+};
+
 async function opds(url: string): Promise<Feed['feed']> {
-  const response = await server.get(url);
+  const response = await server.get(url.startsWith(ORIGIN) ? local(url) : url);
   expect(response.statusCode, url).toBe(200);
   expect(response.headers['content-type']).toMatch(/^application\/atom\+xml;profile=opds-catalog;kind=(navigation|acquisition)/);
   expect(XMLValidator.validate(response.body)).toBe(true);
   return (parser.parse(response.body) as Feed).feed;
 }
+async function seriesId(name: string): Promise<string> {
+  const all = await server.json<{ content: { id: string; name: string }[] }>('/api/v1/series?size=100');
+  return all.content.find((s) => s.name === name)!.id;
+}
 const href = (links: Link[], rel: string) => links.find((l) => l['@rel'] === rel)?.['@href'];
+const PSE = 'http://vaemendis.net/opds-pse/stream';
 
 describe('OPDS 1.2', () => {
   it('asks e-readers for Basic credentials', async () => {
@@ -38,10 +51,10 @@ describe('OPDS 1.2', () => {
 
   it('navigates catalog → libraries → series → books with acquisition and page streaming links', async () => {
     const catalog = await opds('/opds/v1.2/catalog');
-    expect(catalog.entry!.map((e) => e.title)).toEqual(['Keep Reading', 'All libraries', 'All series']);
-    expect(href(catalog.link, 'search')).toBe('/opds/v1.2/search');
+    expect(catalog.entry!.map((e) => e.title)).toEqual(['Keep Reading', 'On Deck', 'All series', 'Latest series', 'Latest books', 'All libraries']);
+    expect(href(catalog.link, 'search')).toBe(`${ORIGIN}/opds/v1.2/search`);
 
-    const libraries = await opds(href(catalog.entry![1]!.link, 'subsection')!);
+    const libraries = await opds(href(catalog.entry![5]!.link, 'subsection')!);
     expect(libraries.entry!.map((e) => e.title)).toEqual(['Comics']);
     const series = await opds(href(libraries.entry![0]!.link, 'subsection')!);
     expect(series.entry!.map((e) => e.title)).toEqual(['Alpha', 'Beta', 'Broken']);
@@ -49,19 +62,60 @@ describe('OPDS 1.2', () => {
     const alpha = await opds(href(series.entry![0]!.link, 'subsection')!);
     expect(alpha.entry!.map((e) => e.title)).toEqual(['Alpha 01', 'Alpha 02']);
     const first = alpha.entry![0]!.link;
-    expect(href(first, 'http://opds-spec.org/acquisition')).toMatch(/^\/api\/v1\/books\/\w+\/file$/);
-    const stream = first.find((l) => l['@rel'] === 'http://vaemendis.net/opds-pse/stream')!;
+    const stream = first.find((l) => l['@rel'] === PSE)!;
     expect(stream['@pse:count']).toBe('3');
-    const page0 = await server.get(stream['@href'].replace('{pageNumber}', '0'));
+    const page0 = await server.get(local(stream['@href']).replace('{pageNumber}', '0'));
     expect(page0.rawPayload.equals(sample.series[0]!.books[0]!.pages[0]!.bytes)).toBe(true);
 
     const broken = await opds(href(series.entry![2]!.link, 'subsection')!);
-    expect(broken.entry![0]!.link.some((l) => l['@rel'] === 'http://vaemendis.net/opds-pse/stream')).toBe(false);
+    expect(broken.entry![0]!.link.some((l) => l['@rel'] === PSE)).toBe(false);
+  });
+
+  it('download links end with the file name (readers name the saved file after the URL) and download it', async () => {
+    const alpha = await opds(`/opds/v1.2/series/${await seriesId('Alpha')}`);
+    const download = alpha.entry![0]!.link.find((l) => l['@rel'] === 'http://opds-spec.org/acquisition')!;
+    expect(download['@type']).toBe('application/zip');
+    expect(download['@href']).toMatch(/\/api\/v1\/books\/\w+\/file\/Alpha%2001\.cbz$/);
+    const file = await server.get(local(download['@href']));
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.length).toBe(statSync(sample.series[0]!.books[0]!.path).size);
+  });
+
+  it('page streaming says the pages’ own type and where the reader stopped (pse:lastRead)', async () => {
+    const alpha = await opds(`/opds/v1.2/series/${await seriesId('Alpha')}`);
+    const bookId = /books\/(\w+)\//.exec(href(alpha.entry![0]!.link, PSE)!)![1]!;
+    const unread = alpha.entry![0]!.link.find((l) => l['@rel'] === PSE)!;
+    // PNG pages, shown as they are: no conversion, and the link says PNG.
+    expect(unread['@type']).toBe('image/png');
+    expect(unread['@href']).not.toContain('convert=');
+    expect(unread['@pse:lastRead']).toBeUndefined();
+
+    const marked = await server.app.inject({ method: 'PATCH', url: `/api/v1/books/${bookId}/read-progress`, headers: { ...server.admin, 'content-type': 'application/json' }, payload: { page: 2 } });
+    expect(marked.statusCode).toBe(204);
+    const after = await opds(`/opds/v1.2/series/${await seriesId('Alpha')}`);
+    const stream = after.entry![0]!.link.find((l) => l['@rel'] === PSE)!;
+    expect(stream['@pse:lastRead']).toBe('2');
+    expect(stream['@pse:lastReadDate']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    // The book in progress is in Keep Reading, titled with its series as Komga does.
+    const keepReading = await opds('/opds/v1.2/keep-reading');
+    expect(keepReading.entry!.map((e) => e.title)).toEqual(['Alpha 1: Alpha 01']);
+    // On Deck is the next book of a series whose read books are finished: none while one is open.
+    const onDeck = await opds('/opds/v1.2/ondeck');
+    expect(onDeck.entry ?? []).toEqual([]);
+  });
+
+  it('latest books and latest series, newest first, READY books only', async () => {
+    const books = await opds('/opds/v1.2/books/latest');
+    expect(books.entry!.map((e) => e.title).sort()).toEqual(['Alpha 1: Alpha 01', 'Alpha 2: Alpha 02', 'Beta 1: Beta 01']);
+    const series = await opds('/opds/v1.2/series/latest');
+    expect(series.entry!.map((e) => e.title).sort()).toEqual(['Alpha', 'Beta', 'Broken']);
   });
 
   it('searches series through OpenSearch', async () => {
     const description = await server.get('/opds/v1.2/search');
-    expect(description.body).toContain('template="/opds/v1.2/series?search={searchTerms}"');
+    // OpenSearch clients use the template as it stands: it must be absolute.
+    expect(description.body).toContain(`template="${ORIGIN}/opds/v1.2/series?search={searchTerms}"`);
     const found = await opds('/opds/v1.2/series?search=bet');
     expect(found.entry!.map((e) => e.title)).toEqual(['Beta']);
   });
