@@ -49,6 +49,7 @@ import { registerSettingsRoutes } from './routes/settings-routes.ts';
 import { registerFilesystemRoutes } from './routes/filesystem-routes.ts';
 import { registerImportRoutes } from './routes/import-routes.ts';
 import { registerOpdsRoutes } from './routes/opds-routes.ts';
+import { registerOpds2Routes } from './routes/opds2-routes.ts';
 import { registerSseRoutes } from './routes/sse-routes.ts';
 import { registerTachiyomiRoutes } from './routes/tachiyomi-routes.ts';
 import { registerThumbnailRoutes } from './routes/thumbnail-routes.ts';
@@ -181,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerImportRoutes(typed, ctx);
   registerTachiyomiRoutes(typed, ctx);
   registerOpdsRoutes(typed, ctx);
+  registerOpds2Routes(typed, ctx);
   registerClientSettingRoutes(typed, ctx);
   registerSettingsRoutes(typed, ctx);
   registerPosterRegenerationRoutes(typed, ctx);

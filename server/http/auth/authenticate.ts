@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { errorBody } from '../errors.ts';
+import { AUTH_DOCUMENT_PATH, MEDIATYPE_OPDS_AUTHENTICATION, authenticationDocument, authenticationLinkHeader } from '../opds/opds2.ts';
+import { publicOrigin } from '../public-origin.ts';
 import { requestPath } from '../request-path.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
 import { openBasicSession } from './basic-session.ts';
@@ -27,6 +29,8 @@ const ANONYMOUS_PATHS = new Set([
   '/api/v1/oauth2/providers',
   '/api/v1/client-settings/global/list',
   '/api/logout',
+  // OPDS 2 readers fetch the authentication document before they have a login (opds2.ts).
+  AUTH_DOCUMENT_PATH,
 ]);
 // Reader fonts are an open path (REFERENCE §1.1; Folio ships none, so they are all 404). EPUB
 // resources, open in Komga for fonts, need a signed-in caller in Folio (README "Security").
@@ -160,10 +164,21 @@ export function createAuthHook(ctx: FolioContext) {
 }
 
 /**
- * 401 in Komga's two flavours: XHR callers (X-Requested-With: XMLHttpRequest) get an empty body
- * and no WWW-Authenticate, so browsers show no login popup; others get the Basic challenge.
+ * 401 in Komga's flavours: under /opds/v2 the Basic challenge plus a `Link` to the OPDS
+ * authentication document, which is also the body (OPDS 2 readers read it to show a login form);
+ * elsewhere XHR callers (X-Requested-With: XMLHttpRequest) get an empty body and no
+ * WWW-Authenticate, so browsers show no login popup; others get the Basic challenge.
  */
 export function sendUnauthorized(request: FastifyRequest, reply: FastifyReply) {
+  if (requestPath(request).startsWith('/opds/v2/')) {
+    const origin = publicOrigin(request);
+    return reply
+      .code(401)
+      .header('WWW-Authenticate', 'Basic realm="Realm"')
+      .header('Link', authenticationLinkHeader(origin))
+      .type(MEDIATYPE_OPDS_AUTHENTICATION)
+      .send(JSON.stringify(authenticationDocument(origin)));
+  }
   if (request.headers['x-requested-with'] === 'XMLHttpRequest') {
     return reply.code(401).send();
   }

@@ -86,6 +86,8 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
       updated: now(),
       selfHref: '/opds/v1.2/catalog',
       kind: NAVIGATION,
+      // The same catalog in OPDS 2 (opds2-routes.ts), as Komga announces it.
+      links: [{ rel: 'alternate', href: '/opds/v2/catalog', type: 'application/opds+json' }],
       entries: [
         nav('keepReading', 'Keep Reading', 'Continue reading your in progress books', '/opds/v1.2/keep-reading', ACQUISITION),
         nav('ondeck', 'On Deck', 'Browse what to read next', '/opds/v1.2/ondeck', ACQUISITION),
