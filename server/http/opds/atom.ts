@@ -8,8 +8,18 @@
 export const NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';
 export const ACQUISITION = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
 
+/**
+ * Characters XML 1.0 does not allow at all, even escaped: C0 controls other than tab, line feed and
+ * carriage return, U+FFFE/U+FFFF and unpaired surrogates. A summary pasted or scraped into the
+ * metadata (Komf, the API) may carry one, and one such character makes the whole feed unreadable
+ * to an XML parser, so they are dropped.
+ */
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export const xml = (text: string) =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  text
+    .replace(NOT_XML, '')
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 export interface Link {
   rel: string;

@@ -105,6 +105,23 @@ describe('OPDS 1.2', () => {
     expect(onDeck.entry ?? []).toEqual([]);
   });
 
+  it('a summary with characters XML cannot carry (controls, a lone surrogate) still gives a valid feed', async () => {
+    const beta = await opds(`/opds/v1.2/series/${await seriesId('Beta')}`);
+    const bookId = /books\/(\w+)\//.exec(href(beta.entry![0]!.link, PSE)!)![1]!;
+    const patched = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/books/${bookId}/metadata`,
+      headers: { ...server.admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ summary: 'Bell\u0007 and\u000c feed \ud800end', title: 'Beta\u001b 01' }),
+    });
+    expect(patched.statusCode).toBe(204);
+    // opds() checks the feed parses as XML.
+    const after = await opds(`/opds/v1.2/series/${await seriesId('Beta')}`);
+    expect(after.entry![0]!.title).toBe('Beta 01');
+    // (The lone surrogate is already U+FFFD once stored as UTF-8.)
+    expect((after.entry![0] as unknown as { content: { '#text': string } }).content['#text']).toBe('Bell and feed \ufffdend');
+  });
+
   it('latest books and latest series, newest first, READY books only', async () => {
     const books = await opds('/opds/v1.2/books/latest');
     expect(books.entry!.map((e) => e.title).sort()).toEqual(['Alpha 1: Alpha 01', 'Alpha 2: Alpha 02', 'Beta 1: Beta 01']);
