@@ -5,15 +5,22 @@ import type { SortOrder } from '../../db/search/sort.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
+import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Feed, type Link, NAVIGATION, absolute, feed, xml } from '../opds/atom.ts';
 import { opdsBookEntry } from '../opds/book-entry.ts';
 import { publicOrigin } from '../public-origin.ts';
-import { type RawQuery, stringParam } from '../query-params.ts';
+import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { parsePaging } from '../paging.ts';
 import { type FolioApp, IdParams, NamedQuery } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
+
+/** `ids` in the order `order` lists them (a collection's or read list's own order). */
+const inOrder = (ids: string[], order: string[]) => {
+  const rank = new Map(order.map((id, index) => [id, index]));
+  return [...ids].sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity));
+};
 
 /**
  * OPDS 1.2 catalog for e-reader apps, with Komga's feed paths: navigation (libraries, series,
@@ -36,20 +43,28 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return links;
   };
 
-  /** Series the user may see, of one library when `libraryId` is given. */
-  const seriesEntries = (user: User, libraryId: string | undefined, query: RawQuery, base: string, sort: SortOrder[] = []) => {
+  /**
+   * One page of the series the user may see that match `conditions` (not deleted), as entries;
+   * `order` (a collection's own order) replaces the sort when given.
+   */
+  const seriesEntries = (
+    user: User,
+    query: RawQuery,
+    base: string,
+    options: { conditions?: unknown[]; sort?: SortOrder[]; order?: string[] } = {},
+  ) => {
     const page = pageOf(query);
-    const notDeleted = { deleted: { operator: 'isFalse' } };
     const result = ctx.repos.search.series({
       userId: user.id,
       fullTextSearch: stringParam(query, 'search'),
-      condition: libraryId ? { allOf: [notDeleted, { libraryId: { operator: 'is', value: libraryId } }] } : notDeleted,
+      condition: { allOf: [{ deleted: { operator: 'isFalse' } }, ...(options.conditions ?? [])] },
       restrictedTo: user,
-      sort,
-      limit: PAGE_SIZE,
-      offset: page * PAGE_SIZE,
+      sort: options.sort ?? [],
+      limit: options.order ? null : PAGE_SIZE,
+      offset: options.order ? 0 : page * PAGE_SIZE,
     });
-    const entries: Entry[] = result.ids.flatMap((id) => {
+    const ids = options.order ? inOrder(result.ids, options.order).slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE) : result.ids;
+    const entries: Entry[] = ids.flatMap((id) => {
       const series = ctx.repos.series.findById(id);
       const meta = ctx.repos.seriesMetadata.findBySeriesId(id);
       if (!series || !meta) return [];
@@ -68,8 +83,17 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     });
     return { entries, links: pagingLinks(base, page, result.total, NAVIGATION) };
   };
+  const libraryIs = (libraryId: string) => ({ libraryId: { operator: 'is', value: libraryId } });
 
   const bookEntries = (user: User, ids: string[]): Entry[] => ids.flatMap((id) => opdsBookEntry(ctx, user.id, id) ?? []);
+  /** A book out of its series' context, titled "Series 3: Title" as Komga titles it. */
+  const withSeriesTitle = (user: User, bookId: string): Entry[] => {
+    const book = ctx.repos.books.findById(bookId);
+    const seriesTitle = book ? ctx.repos.seriesMetadata.findBySeriesId(book.seriesId)?.title : undefined;
+    const number = ctx.repos.bookMetadata.findByBookId(bookId)?.number;
+    const entry = opdsBookEntry(ctx, user.id, bookId, seriesTitle ? `${seriesTitle} ${number ?? ''}: ` : '');
+    return entry ? [entry] : [];
+  };
 
   app.get('/opds/v1.2/catalog', async (request, reply) => {
     caller(request);
@@ -95,6 +119,9 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
         nav('latestSeries', 'Latest series', 'Browse latest series', '/opds/v1.2/series/latest'),
         nav('latestBooks', 'Latest books', 'Browse latest books', '/opds/v1.2/books/latest', ACQUISITION),
         nav('allLibraries', 'All libraries', 'Browse by library', '/opds/v1.2/libraries'),
+        nav('allCollections', 'All collections', 'Browse by collection', '/opds/v1.2/collections'),
+        nav('allReadLists', 'All read lists', 'Browse by read lists', '/opds/v1.2/readlists'),
+        nav('allPublishers', 'All publishers', 'Browse by publishers', '/opds/v1.2/publishers'),
       ],
     });
   });
@@ -118,22 +145,27 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library || !canAccessLibrary(user, library.id)) throw notFound();
     const base = `/opds/v1.2/libraries/${library.id}`;
-    const { entries, links } = seriesEntries(user, library.id, request.query, base);
+    const { entries, links } = seriesEntries(user, request.query, base, { conditions: [libraryIs(library.id)] });
     return send(request, reply, { id: `library-${library.id}`, title: library.name, updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
   });
 
-  app.get('/opds/v1.2/series', { schema: { querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/series', { schema: { querystring: NamedQuery(['page', 'search', 'publisher']) } }, async (request, reply) => {
     const user = caller(request);
     const search = stringParam(request.query, 'search');
-    const base = search ? `/opds/v1.2/series?search=${encodeURIComponent(search)}` : '/opds/v1.2/series';
-    const { entries, links } = seriesEntries(user, undefined, request.query, base);
-    return send(request, reply, { id: 'series', title: search ? `Search: ${search}` : 'All series', updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
+    // Komga's publisher feeds are this feed filtered by publisher (any of them when repeated).
+    const publishers = listParam(request.query, 'publisher');
+    const params = new URLSearchParams([...(search ? [['search', search]] : []), ...publishers.map((p) => ['publisher', p])]).toString();
+    const base = params ? `/opds/v1.2/series?${params}` : '/opds/v1.2/series';
+    const conditions = publishers.length > 0 ? [{ anyOf: publishers.map((value) => ({ publisher: { operator: 'is', value } })) }] : [];
+    const { entries, links } = seriesEntries(user, request.query, base, { conditions });
+    const title = search ? `Search: ${search}` : publishers.length > 0 ? publishers.join(', ') : 'All series';
+    return send(request, reply, { id: 'series', title, updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
   });
 
   app.get('/opds/v1.2/series/latest', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
     const user = caller(request);
     const base = '/opds/v1.2/series/latest';
-    const { entries, links } = seriesEntries(user, undefined, request.query, base, [{ property: 'lastModified', direction: 'desc' }]);
+    const { entries, links } = seriesEntries(user, request.query, base, { sort: [{ property: 'lastModified', direction: 'desc' }] });
     return send(request, reply, { id: 'latestSeries', title: 'Latest series', updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
   });
 
@@ -169,13 +201,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   const bookFeed = (request: FastifyRequest, reply: FastifyReply, page: number, id: string, title: string, base: string, query: FeedQuery) => {
     const user = caller(request);
     const result = ctx.repos.search.books({ ...query, userId: user.id, restrictedTo: user, limit: PAGE_SIZE, offset: page * PAGE_SIZE });
-    // Books out of their series' context read "Series 3: Title", as Komga titles them.
-    const entries = result.ids.flatMap((bookId) => {
-      const book = ctx.repos.books.findById(bookId);
-      const seriesTitle = book ? ctx.repos.seriesMetadata.findBySeriesId(book.seriesId)?.title : undefined;
-      const number = ctx.repos.bookMetadata.findByBookId(bookId)?.number;
-      return opdsBookEntry(ctx, user.id, bookId, seriesTitle ? `${seriesTitle} ${number ?? ''}: ` : '') ?? [];
-    });
+    const entries = result.ids.flatMap((bookId) => withSeriesTitle(user, bookId));
     return send(request, reply, { id, title, updated: now(), selfHref: base, kind: ACQUISITION, links: pagingLinks(base, page, result.total, ACQUISITION), entries });
   };
   const readyBooks = [{ mediaStatus: { operator: 'is', value: 'READY' } }, { deleted: { operator: 'isFalse' } }];
@@ -199,6 +225,93 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
       sort: [{ property: 'createdDate', direction: 'desc' }],
     }),
   );
+
+  /** Entries of one page of named groups (collections, read lists, publishers) leading to their feeds. */
+  const groupEntries = (items: { id: string; title: string; updated: number; href: string; kind: string }[], page: number): Entry[] =>
+    items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).map((item) => ({
+      id: item.id,
+      title: item.title,
+      updated: formatDateTime(item.updated),
+      links: [{ rel: 'subsection', href: item.href, type: item.kind }],
+    }));
+  const byTitle = (a: { title: string }, b: { title: string }) => a.title.localeCompare(b.title, undefined, { sensitivity: 'base' });
+
+  // Collections with at least one series the caller may see, by name.
+  app.get('/opds/v1.2/collections', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+    const user = caller(request);
+    const page = pageOf(request.query);
+    const items = ctx.repos.collections
+      .findAll()
+      .filter((c) => c.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id)))
+      .map((c) => ({ id: `collection-${c.id}`, title: c.name, updated: c.lastModified, href: `/opds/v1.2/collections/${c.id}`, kind: NAVIGATION }))
+      .sort(byTitle);
+    const base = '/opds/v1.2/collections';
+    return send(request, reply, { id: 'allCollections', title: 'All collections', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, page, items.length, NAVIGATION), entries: groupEntries(items, page) });
+  });
+
+  app.get('/opds/v1.2/collections/:id', { schema: { params: IdParams, querystring: NamedQuery(['page']) } }, async (request, reply) => {
+    const user = caller(request);
+    const collection = ctx.repos.collections.findById(request.params.id);
+    if (!collection || !collection.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id))) throw notFound();
+    const base = `/opds/v1.2/collections/${collection.id}`;
+    const { entries, links } = seriesEntries(user, request.query, base, {
+      conditions: [{ collectionId: { operator: 'is', value: collection.id } }],
+      order: collection.ordered ? collection.seriesIds : undefined,
+    });
+    return send(request, reply, { id: `collection-${collection.id}`, title: collection.name, updated: formatDateTime(collection.lastModified), selfHref: base, kind: NAVIGATION, links, entries });
+  });
+
+  // Read lists with at least one book the caller may see, by name.
+  app.get('/opds/v1.2/readlists', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+    const user = caller(request);
+    const page = pageOf(request.query);
+    const items = ctx.repos.readLists
+      .findAll()
+      .filter((l) => l.bookIds.some((id) => canSeeBook(ctx.repos, user, id)))
+      .map((l) => ({ id: `readlist-${l.id}`, title: l.name, updated: l.lastModified, href: `/opds/v1.2/readlists/${l.id}`, kind: ACQUISITION }))
+      .sort(byTitle);
+    const base = '/opds/v1.2/readlists';
+    return send(request, reply, { id: 'allReadLists', title: 'All read lists', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, page, items.length, NAVIGATION), entries: groupEntries(items, page) });
+  });
+
+  // A read list's READY books, in the list's order when it is ordered, else by release date.
+  app.get('/opds/v1.2/readlists/:id', { schema: { params: IdParams, querystring: NamedQuery(['page']) } }, async (request, reply) => {
+    const user = caller(request);
+    const list = ctx.repos.readLists.findById(request.params.id);
+    if (!list || !list.bookIds.some((id) => canSeeBook(ctx.repos, user, id))) throw notFound();
+    const page = pageOf(request.query);
+    const result = ctx.repos.search.books({
+      userId: user.id,
+      condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, ...readyBooks] },
+      restrictedTo: user,
+      sort: list.ordered ? [] : [{ property: 'metadata.releaseDate', direction: 'asc' }],
+      limit: null,
+      offset: 0,
+    });
+    const ids = (list.ordered ? inOrder(result.ids, list.bookIds) : result.ids).slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+    const base = `/opds/v1.2/readlists/${list.id}`;
+    return send(request, reply, {
+      id: `readlist-${list.id}`,
+      title: list.name,
+      updated: formatDateTime(list.lastModified),
+      selfHref: base,
+      kind: ACQUISITION,
+      links: pagingLinks(base, page, result.total, ACQUISITION),
+      entries: ids.flatMap((id) => withSeriesTitle(user, id)),
+    });
+  });
+
+  // Publishers of the series the caller may see, each leading to the series feed filtered by it.
+  app.get('/opds/v1.2/publishers', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+    const user = caller(request);
+    const page = pageOf(request.query);
+    const scope = { restrictedTo: user, libraryIds: [], collectionIds: [], seriesIds: [], readListIds: [] };
+    const items = [...new Set(ctx.repos.referential.seriesValues('publishers', scope))]
+      .map((name) => ({ id: `publisher-${encodeURIComponent(name)}`, title: name, updated: Date.now(), href: `/opds/v1.2/series?publisher=${encodeURIComponent(name)}`, kind: NAVIGATION }))
+      .sort(byTitle);
+    const base = '/opds/v1.2/publishers';
+    return send(request, reply, { id: 'allPublishers', title: 'All publishers', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, page, items.length, NAVIGATION), entries: groupEntries(items, page) });
+  });
 
   app.get('/opds/v1.2/search', async (request, reply) => {
     caller(request);

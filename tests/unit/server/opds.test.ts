@@ -51,7 +51,9 @@ describe('OPDS 1.2', () => {
 
   it('navigates catalog → libraries → series → books with acquisition and page streaming links', async () => {
     const catalog = await opds('/opds/v1.2/catalog');
-    expect(catalog.entry!.map((e) => e.title)).toEqual(['Keep Reading', 'On Deck', 'All series', 'Latest series', 'Latest books', 'All libraries']);
+    expect(catalog.entry!.map((e) => e.title)).toEqual([
+      'Keep Reading', 'On Deck', 'All series', 'Latest series', 'Latest books', 'All libraries', 'All collections', 'All read lists', 'All publishers',
+    ]);
     expect(href(catalog.link, 'search')).toBe(`${ORIGIN}/opds/v1.2/search`);
 
     const libraries = await opds(href(catalog.entry![5]!.link, 'subsection')!);
@@ -127,6 +129,32 @@ describe('OPDS 1.2', () => {
     expect(books.entry!.map((e) => e.title).sort()).toEqual(['Alpha 1: Alpha 01', 'Alpha 2: Alpha 02', 'Beta 1: Beta 01']);
     const series = await opds('/opds/v1.2/series/latest');
     expect(series.entry!.map((e) => e.title).sort()).toEqual(['Alpha', 'Beta', 'Broken']);
+  });
+
+  it('collections, read lists and publishers, each in its own order, lead to their series and books', async () => {
+    const post = (url: string, payload: unknown, method = 'POST') =>
+      server.app.inject({ method, url, headers: { ...server.admin, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const [alpha, beta] = [await seriesId('Alpha'), await seriesId('Beta')];
+    expect((await post('/api/v1/collections', { name: 'Picks', ordered: true, seriesIds: [beta, alpha] })).statusCode).toBe(200);
+    const books = await server.json<{ content: { id: string; name: string }[] }>('/api/v1/books?size=100');
+    const id = (name: string) => books.content.find((b) => b.name === name)!.id;
+    const list = { name: 'Order', ordered: true, bookIds: [id('Beta 01'), id('Alpha 02'), id('Alpha 01')] };
+    expect((await post('/api/v1/readlists', list)).statusCode).toBe(200);
+    expect((await post(`/api/v1/series/${beta}/metadata`, { publisher: 'Acme & Sons' }, 'PATCH')).statusCode).toBe(204);
+
+    const collections = await opds('/opds/v1.2/collections');
+    expect(collections.entry!.map((e) => e.title)).toEqual(['Picks']);
+    const picks = await opds(href(collections.entry![0]!.link, 'subsection')!);
+    expect(picks.entry!.map((e) => e.title)).toEqual(['Beta', 'Alpha']);
+
+    const readLists = await opds('/opds/v1.2/readlists');
+    const order = await opds(href(readLists.entry![0]!.link, 'subsection')!);
+    expect(order.entry!.map((e) => e.title)).toEqual(['Beta 1: Beta 01', 'Alpha 2: Alpha 02', 'Alpha 1: Alpha 01']);
+
+    const publishers = await opds('/opds/v1.2/publishers');
+    expect(publishers.entry!.map((e) => e.title)).toEqual(['Acme & Sons']);
+    const acme = await opds(href(publishers.entry![0]!.link, 'subsection')!);
+    expect(acme.entry!.map((e) => e.title)).toEqual(['Beta']);
   });
 
   it('searches series through OpenSearch', async () => {
