@@ -89,6 +89,20 @@ export function normaliseIsbn(text: string): string {
  * summary, releaseDate, authors, tags, isbn and links are presence-tracked (explicit null clears).
  * Manual edits ignore locks.
  */
+/**
+ * A release date as Jackson reads a LocalDate: `yyyy-MM-dd`, surrounding blanks ignored; a date
+ * and time (`2020-01-02T10:00:00`, or with `Z` as JavaScript's toISOString writes it) keeps its
+ * date; an empty text is no date (it clears, as null does). Anything else is refused.
+ */
+function localDate(text: string | undefined): string | null {
+  const trimmed = text?.trim();
+  if (!trimmed) return null;
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?Z?)?$/.exec(trimmed);
+  const date = match?.[1];
+  if (!date || Number.isNaN(Date.parse(date))) return fail('releaseDate must be a date (yyyy-MM-dd)');
+  return date;
+}
+
 export function applyBookMetadataUpdate(current: BookMetadata, raw: unknown, now: number): BookMetadata {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('The request body must be a JSON object');
   const body = raw as Body;
@@ -102,13 +116,7 @@ export function applyBookMetadataUpdate(current: BookMetadata, raw: unknown, now
     next.numberSort = body.numberSort as number;
   }
   if (has(body, 'summary')) next.summary = optionalString(body, 'summary') ?? '';
-  if (has(body, 'releaseDate')) {
-    const date = optionalString(body, 'releaseDate');
-    if (date !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))) {
-      fail('releaseDate must be a date (yyyy-MM-dd)');
-    }
-    next.releaseDate = date ?? null;
-  }
+  if (has(body, 'releaseDate')) next.releaseDate = localDate(optionalString(body, 'releaseDate'));
   if (has(body, 'authors')) next.authors = body.authors === null ? [] : pairList(body.authors, 'authors', ['name', 'role'] as const).map((a) => ({ name: a.name, role: a.role.toLowerCase() }));
   if (has(body, 'tags')) next.tags = body.tags === null ? [] : stringList(body.tags, 'tags');
   if (has(body, 'isbn')) next.isbn = body.isbn === null ? '' : normaliseIsbn(optionalString(body, 'isbn') ?? '');

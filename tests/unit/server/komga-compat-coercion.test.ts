@@ -94,6 +94,26 @@ describe('PATCH /api/v1/books/{id}/metadata', () => {
     expect((await metadata()).numberSort).toBe(3.25);
   });
 
+  it('releaseDate in the forms Jackson reads a LocalDate from; an empty text clears it', async () => {
+    const cases: [unknown, string | null][] = [
+      [' 2020-01-02 ', '2020-01-02'],
+      ['2021-03-04T10:20:30', '2021-03-04'],
+      // A script's new Date().toISOString().
+      ['2022-05-06T07:08:09.123Z', '2022-05-06'],
+      ['', null],
+    ];
+    for (const [sent, stored] of cases) {
+      const response = await patch(`/api/v1/books/${book().id}/metadata`, { releaseDate: sent });
+      expect(response.statusCode, `${JSON.stringify(sent)}: ${response.body}`).toBe(204);
+      expect((await metadata()).releaseDate, JSON.stringify(sent)).toBe(stored);
+    }
+    for (const sent of ['2020-1-2', '02/01/2020', '2020-01-02T10:00:00+02:00']) {
+      const response = await patch(`/api/v1/books/${book().id}/metadata`, { releaseDate: sent });
+      expect(response.statusCode, sent).toBe(400);
+      expect(response.json().message).toContain('releaseDate');
+    }
+  });
+
   it('"two and a half" is a 400 that names numberSort', async () => {
     const response = await patch(`/api/v1/books/${book().id}/metadata`, { numberSort: 'two and a half' });
     expect(response.statusCode).toBe(400);
