@@ -322,7 +322,10 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
       '<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">',
       '<ShortName>Folio</ShortName>',
       '<Description>Search series</Description>',
-      `<Url type="${xml(NAVIGATION)}" template="${xml(template)}"/>`,
+      '<InputEncoding>UTF-8</InputEncoding>',
+      '<OutputEncoding>UTF-8</OutputEncoding>',
+      // Komga's type for its search URL (readers that pick a Url by type look for this one).
+      `<Url type="${xml(ACQUISITION)}" template="${xml(template)}"/>`,
       '</OpenSearchDescription>',
     ].join('\n');
     return reply.type('application/opensearchdescription+xml').send(body);

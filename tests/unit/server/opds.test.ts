@@ -161,6 +161,7 @@ describe('OPDS 1.2', () => {
     const description = await server.get('/opds/v1.2/search');
     // OpenSearch clients use the template as it stands: it must be absolute.
     expect(description.body).toContain(`template="${ORIGIN}/opds/v1.2/series?search={searchTerms}"`);
+    expect(description.body).toContain('<Url type="application/atom+xml;profile=opds-catalog;kind=acquisition"');
     const found = await opds('/opds/v1.2/series?search=bet');
     expect(found.entry!.map((e) => e.title)).toEqual(['Beta']);
   });
