@@ -11,16 +11,11 @@ import { ACQUISITION, type Entry, type Feed, type Link, NAVIGATION, absolute, fe
 import { opdsBookEntry } from '../opds/book-entry.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
+import { inOrder } from '../opds/in-order.ts';
 import { parsePaging } from '../paging.ts';
 import { type FolioApp, IdParams, NamedQuery } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
-
-/** `ids` in the order `order` lists them (a collection's or read list's own order). */
-const inOrder = (ids: string[], order: string[]) => {
-  const rank = new Map(order.map((id, index) => [id, index]));
-  return [...ids].sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity));
-};
 
 /**
  * OPDS 1.2 catalog for e-reader apps, with Komga's feed paths: navigation (libraries, series,

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookQuery } from '../../db/search/book-search.ts';
 import type { SortOrder } from '../../db/search/sort.ts';
 import type { User } from '../../db/user-repository.ts';
+import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
@@ -16,6 +17,7 @@ import {
   opds2Publication,
   pageMetadata,
 } from '../opds/opds2.ts';
+import { inOrder } from '../opds/in-order.ts';
 import { parsePaging } from '../paging.ts';
 import { publicOrigin } from '../public-origin.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
@@ -32,7 +34,7 @@ type BookFeedQuery = Omit<BookQuery, 'userId' | 'restrictedTo' | 'limit' | 'offs
 /**
  * OPDS 2.0 catalog (Komga's /opds/v2 paths) for readers that speak the JSON flavour: a
  * recommended feed per library (keep reading, on deck, latest books and series), browsing series,
- * a series' books, search, and the authentication document (open to anonymous callers; a 401 here
+ * collections and read lists, a series' books, search, and the authentication document (open to anonymous callers; a 401 here
  * points to it, authenticate.ts). Books open with the Readium manifests of the API.
  */
 export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
@@ -110,6 +112,32 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   const libraryPath = (libraryId: string | undefined) => (libraryId ? `/opds/v2/libraries/${libraryId}` : '/opds/v2/libraries');
   const titleOf = (library: { name: string } | undefined, what?: string) => `${library?.name ?? 'All libraries'}${what ? ` - ${what}` : ''}`;
 
+  /**
+   * Collections and read lists the caller can see (one of their series or books), of one library
+   * when given, by name.
+   */
+  const collectionsOf = (user: User, libraryId: string | undefined) =>
+    ctx.repos.collections
+      .findAll()
+      .filter((c) => c.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id) && (!libraryId || ctx.repos.series.findById(id)?.libraryId === libraryId)))
+      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+  const readListsOf = (user: User, libraryId: string | undefined) =>
+    ctx.repos.readLists
+      .findAll()
+      .filter((l) => l.bookIds.some((id) => canSeeBook(ctx.repos, user, id) && (!libraryId || ctx.repos.books.findById(id)?.libraryId === libraryId)))
+      .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+
+  /** A library's (or all libraries') sections: recommended, browse, and collections and read lists when there are some. */
+  const libraryNavigation = (user: User, origin: string, libraryId: string | undefined): Opds2Link[] => {
+    const base = `${origin}${libraryPath(libraryId)}`;
+    return [
+      { title: 'Recommended', rel: 'subsection', href: base, type: MEDIATYPE_OPDS },
+      { title: 'Browse', rel: 'subsection', href: `${base}/browse`, type: MEDIATYPE_OPDS },
+      ...(collectionsOf(user, libraryId).length > 0 ? [{ title: 'Collections', rel: 'subsection', href: `${base}/collections`, type: MEDIATYPE_OPDS }] : []),
+      ...(readListsOf(user, libraryId).length > 0 ? [{ title: 'Read lists', rel: 'subsection', href: `${base}/readlists`, type: MEDIATYPE_OPDS }] : []),
+    ];
+  };
+
   /** The recommended feed: the caller's libraries (at the top level) and a few books of each reading feed. */
   const recommended = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
     const user = caller(request);
@@ -144,10 +172,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
     const feed: Opds2Feed = {
       metadata: { title: titleOf(library, 'Recommended'), modified: formatDateTime(library?.lastModified ?? Date.now()) },
       links: commonLinks(origin, requestPath(request)),
-      navigation: [
-        { title: 'Recommended', rel: 'subsection', href: `${origin}${base}`, type: MEDIATYPE_OPDS },
-        { title: 'Browse', rel: 'subsection', href: `${origin}${base}/browse`, type: MEDIATYPE_OPDS },
-      ],
+      navigation: libraryNavigation(user, origin, library?.id),
       groups,
     };
     return send(reply, feed);
@@ -167,6 +192,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
     return send(reply, {
       metadata: { title: titleOf(library), modified: formatDateTime(library?.lastModified ?? Date.now()), ...pageMetadata(found.total, size, page) },
       links: [...commonLinks(origin, self), ...pageLinks(origin, self, page, size, found.total)],
+      navigation: libraryNavigation(user, origin, library?.id),
       groups: [{ metadata: { title: 'Series' }, navigation: found.navigation }],
     } satisfies Opds2Feed);
   };
@@ -206,6 +232,83 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
     app.get(`/opds/v2/libraries/${path}`, { schema: { params: LibraryParams, querystring: PagedQuery } }, handler);
     app.get(`/opds/v2/libraries/:id/${path}`, { schema: { params: LibraryParams, querystring: PagedQuery } }, handler);
   }
+
+  // Collections and read lists of all libraries or one, paged, each leading to its own feed.
+  for (const kind of ['collections', 'readlists'] as const) {
+    const handler = async (request: FastifyRequest<{ Params: { id?: string }; Querystring: RawQuery }>, reply: FastifyReply) => {
+      const user = caller(request);
+      const origin = publicOrigin(request);
+      const library = libraryOf(user, request.params.id);
+      const { page, size } = paging(request.query);
+      const all = kind === 'collections' ? collectionsOf(user, library?.id) : readListsOf(user, library?.id);
+      const self = `${libraryPath(library?.id)}/${kind}`;
+      const title = kind === 'collections' ? 'Collections' : 'Read Lists';
+      return send(reply, {
+        metadata: { title: titleOf(library, title), modified: formatDateTime(Date.now()), ...pageMetadata(all.length, size, page) },
+        links: [...commonLinks(origin, self), ...pageLinks(origin, self, page, size, all.length)],
+        navigation: libraryNavigation(user, origin, library?.id),
+        groups: [
+          {
+            metadata: { title },
+            navigation: all.slice(page * size, (page + 1) * size).map((item) => ({ title: item.name, href: `${origin}/opds/v2/${kind}/${item.id}`, type: MEDIATYPE_OPDS })),
+          },
+        ],
+      } satisfies Opds2Feed);
+    };
+    app.get(`/opds/v2/libraries/${kind}`, { schema: { params: LibraryParams, querystring: PagedQuery } }, handler);
+    app.get(`/opds/v2/libraries/:id/${kind}`, { schema: { params: LibraryParams, querystring: PagedQuery } }, handler);
+  }
+
+  // A collection's series, in its own order when it is ordered, else by title.
+  app.get('/opds/v2/collections/:id', { schema: { params: Type.Object({ id: Type.String() }), querystring: PagedQuery } }, async (request, reply) => {
+    const user = caller(request);
+    const origin = publicOrigin(request);
+    const collection = ctx.repos.collections.findById(request.params.id);
+    if (!collection || !collection.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id))) throw notFound();
+    const { page, size } = paging(request.query);
+    const result = ctx.repos.search.series({
+      userId: user.id,
+      condition: { allOf: [{ collectionId: { operator: 'is', value: collection.id } }, { deleted: { operator: 'isFalse' } }] },
+      restrictedTo: user,
+      sort: [],
+      limit: null,
+      offset: 0,
+    });
+    const ids = (collection.ordered ? inOrder(result.ids, collection.seriesIds) : result.ids).slice(page * size, (page + 1) * size);
+    const self = `/opds/v2/collections/${collection.id}`;
+    return send(reply, {
+      metadata: { title: collection.name, modified: formatDateTime(collection.lastModified), ...pageMetadata(result.total, size, page) },
+      links: [...commonLinks(origin, self), ...pageLinks(origin, self, page, size, result.total)],
+      navigation: ids.flatMap((id): Opds2Link[] => {
+        const meta = ctx.repos.seriesMetadata.findBySeriesId(id);
+        return meta ? [{ title: meta.title, href: `${origin}/opds/v2/series/${id}`, type: MEDIATYPE_OPDS }] : [];
+      }),
+    } satisfies Opds2Feed);
+  });
+
+  // A read list's READY books, in its own order when it is ordered, else by release date.
+  app.get('/opds/v2/readlists/:id', { schema: { params: Type.Object({ id: Type.String() }), querystring: PagedQuery } }, async (request, reply) => {
+    const user = caller(request);
+    const origin = publicOrigin(request);
+    const list = ctx.repos.readLists.findById(request.params.id);
+    if (!list || !list.bookIds.some((id) => canSeeBook(ctx.repos, user, id))) throw notFound();
+    const { page, size } = paging(request.query);
+    const result = ctx.repos.search.books({
+      userId: user.id,
+      condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, ...readyBooks(undefined)] },
+      restrictedTo: user,
+      sort: list.ordered ? [] : [{ property: 'metadata.releaseDate', direction: 'asc' }],
+      limit: null,
+      offset: 0,
+    });
+    const ids = (list.ordered ? inOrder(result.ids, list.bookIds) : result.ids).slice(page * size, (page + 1) * size);
+    const self = `/opds/v2/readlists/${list.id}`;
+    return send(reply, {
+      metadata: { title: list.name, modified: formatDateTime(list.lastModified), ...pageMetadata(result.total, size, page) },
+      links: [...commonLinks(origin, self), ...pageLinks(origin, self, page, size, result.total)],
+      publications: ids.flatMap((id) => opds2Publication(ctx, origin, id) ?? []),
+    } satisfies Opds2Feed);
+  });
 
   // A series' READY books in reading order, paged.
   app.get('/opds/v2/series/:id', { schema: { params: Type.Object({ id: Type.String() }), querystring: PagedQuery } }, async (request, reply) => {

@@ -108,6 +108,28 @@ describe('OPDS 2 catalog', () => {
     expect(second.links.some((l) => l.rel === 'next')).toBe(false);
   });
 
+  it('collections and read lists appear once there are some, each in its own order', async () => {
+    const before = await opds('/opds/v2/catalog');
+    expect(before.navigation!.map((l) => l.title)).toEqual(['Recommended', 'Browse']);
+    const post = (url: string, payload: unknown) =>
+      server.app.inject({ method: 'POST', url, headers: { ...server.admin, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const series = await server.json<{ content: { id: string; name: string }[] }>('/api/v1/series?size=100');
+    const seriesId = (name: string) => series.content.find((s) => s.name === name)!.id;
+    const books = await server.json<{ content: { id: string; name: string }[] }>('/api/v1/books?size=100');
+    const bookId = (name: string) => books.content.find((b) => b.name === name)!.id;
+    expect((await post('/api/v1/collections', { name: 'Picks', ordered: true, seriesIds: [seriesId('Beta'), seriesId('Alpha')] })).statusCode).toBe(200);
+    expect((await post('/api/v1/readlists', { name: 'Order', ordered: true, bookIds: [bookId('Alpha 02'), bookId('Beta 01')] })).statusCode).toBe(200);
+
+    const catalog = await opds('/opds/v2/catalog');
+    expect(catalog.navigation!.map((l) => l.title)).toEqual(['Recommended', 'Browse', 'Collections', 'Read lists']);
+    const collections = await opds(catalog.navigation![2]!.href);
+    const picks = await opds(collections.groups![0]!.navigation![0]!.href);
+    expect(picks.navigation!.map((l) => l.title)).toEqual(['Beta', 'Alpha']);
+    const readLists = await opds(catalog.navigation![3]!.href);
+    const order = await opds(readLists.groups![0]!.navigation![0]!.href);
+    expect(order.publications!.map((p) => p.metadata.title)).toEqual(['Alpha 02', 'Beta 01']);
+  });
+
   it('a user sees only shared libraries: another library is 403, its series 404', async () => {
     const libraries = await server.json<{ id: string }[]>('/api/v1/libraries');
     const userId = await insertUser(server, 'reader@example.org', 'reader-password', []);
