@@ -149,6 +149,20 @@ const dimensions = (page: MediaPage) => ({
   ...(page.height ? { height: page.height } : {}),
 });
 
+/**
+ * A book as an entry of an OPDS 2 catalog (Komga's publications): the manifest's metadata and
+ * links with nothing to read in it, its poster as image, and a download URL that ends with the
+ * book's file name (readers name the saved file after it).
+ */
+export function catalogPublication(source: ManifestSource, fileName: string): WPPublication {
+  const result = publication(source, metadataOf(source, source.profile, {}));
+  const download = bookUrl(base(source), `file/${encodeURIComponent(fileName)}`);
+  result.links = result.links.map((l) => (l.rel === ACQUISITION ? { ...l, href: download } : l));
+  result.images = [link(bookUrl(base(source), 'thumbnail'), { type: 'image/jpeg' })];
+  result.resources = [];
+  return result;
+}
+
 /** Divina: the page images in order, with their sizes (PDF pages come drawn as images). */
 export function divinaManifest(source: ManifestSource, pages: MediaPage[]): WPPublication {
   const result = publication(source, metadataOf(source, 'DIVINA', {}));

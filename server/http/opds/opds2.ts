@@ -1,7 +1,10 @@
 import { basename } from 'node:path';
 import type { FolioContext } from '../../domain/context.ts';
 import { mediaProfileOf } from '../../media/readers.ts';
-import { formatDateTime } from '../format.ts';
+import type { User } from '../../db/user-repository.ts';
+import { toBookDto } from '../dto/book-dto.ts';
+import { isAdmin } from '../dto/user-dto.ts';
+import { type WPPublication, catalogPublication } from '../dto/webpub-dto.ts';
 
 /*
  * OPDS 2.0 (JSON) documents as Komga serves them under /opds/v2: feeds with navigation links,
@@ -24,11 +27,7 @@ export interface Opds2Link {
   properties?: Record<string, unknown>;
 }
 
-export interface Opds2Publication {
-  metadata: Record<string, unknown>;
-  links: Opds2Link[];
-  images: Opds2Link[];
-}
+export type Opds2Publication = WPPublication;
 
 export interface Opds2Group {
   metadata: { title: string; numberOfItems?: number };
@@ -63,37 +62,25 @@ export const authenticationLinkHeader = (origin: string) =>
   `<${origin}${AUTH_DOCUMENT_PATH}>; rel="http://opds-spec.org/auth/document"; type="${MEDIATYPE_OPDS_AUTHENTICATION}"`;
 
 /**
- * One book as an OPDS 2 publication: its metadata, the Readium manifest it opens with, the
- * download (file name at the end of the URL, as for OPDS 1.2) and its poster.
+ * One book as an OPDS 2 publication, in the Web Publication shape of the API's manifests (the
+ * same metadata, its "self" link opens the book), plus its poster and a link to its series feed.
  */
-export function opds2Publication(ctx: FolioContext, origin: string, bookId: string): Opds2Publication | undefined {
+export function opds2Publication(ctx: FolioContext, origin: string, user: User, bookId: string): Opds2Publication | undefined {
   const book = ctx.repos.books.findById(bookId);
-  const meta = ctx.repos.bookMetadata.findByBookId(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
-  if (!book || !meta || !media) return undefined;
-  const seriesTitle = ctx.repos.seriesMetadata.findBySeriesId(book.seriesId)?.title;
-  const api = `${origin}/api/v1/books/${bookId}`;
-  const profile = mediaProfileOf(media.mediaType);
-  const links: Opds2Link[] = [];
-  if (media.status === 'READY' && profile) {
-    links.push({ rel: 'self', href: `${api}/manifest`, type: profile === 'DIVINA' ? 'application/divina+json' : 'application/webpub+json' });
-  }
-  links.push(
-    { rel: 'http://opds-spec.org/acquisition', href: `${api}/file/${encodeURIComponent(basename(book.url))}`, type: media.mediaType ?? 'application/octet-stream' },
-    { href: `${origin}/opds/v2/series/${book.seriesId}`, type: MEDIATYPE_OPDS },
-  );
-  return {
-    metadata: {
-      title: meta.title,
-      identifier: meta.isbn ? `urn:isbn:${meta.isbn}` : undefined,
-      modified: formatDateTime(book.lastModified),
-      published: meta.releaseDate ?? undefined,
-      description: meta.summary || undefined,
-      author: meta.authors.filter((a) => a.role === 'writer').map((a) => a.name),
-      numberOfPages: media.pageCount,
-      belongsTo: seriesTitle ? { series: [{ name: seriesTitle, position: meta.numberSort }] } : undefined,
+  const dto = toBookDto(ctx, bookId, user.id, isAdmin(user));
+  if (!book || !media || !dto) return undefined;
+  const publication = catalogPublication(
+    {
+      origin,
+      book: dto,
+      seriesMetadata: ctx.repos.seriesMetadata.findBySeriesId(book.seriesId),
+      // A book not analysed yet has no profile: its manifest link then says WebPub, as Komga's does.
+      profile: mediaProfileOf(media.mediaType) ?? 'EPUB',
+      epubDivinaCompatible: media.epubDivinaCompatible,
     },
-    links,
-    images: [{ href: `${api}/thumbnail`, type: 'image/jpeg' }],
-  };
+    basename(book.url),
+  );
+  publication.links.push({ href: `${origin}/opds/v2/series/${book.seriesId}`, type: MEDIATYPE_OPDS, properties: {} });
+  return publication;
 }

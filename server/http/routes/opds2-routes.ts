@@ -71,7 +71,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
 
   const books = (user: User, origin: string, query: BookFeedQuery, page: number, size: number) => {
     const result = ctx.repos.search.books({ ...query, userId: user.id, restrictedTo: user, limit: size, offset: page * size });
-    return { total: result.total, publications: result.ids.flatMap((id) => opds2Publication(ctx, origin, id) ?? []) };
+    return { total: result.total, publications: result.ids.flatMap((id) => opds2Publication(ctx, origin, user, id) ?? []) };
   };
   const series = (user: User, origin: string, libraryId: string | undefined, sort: SortOrder[], page: number, size: number, search?: string) => {
     const result = ctx.repos.search.series({
@@ -306,7 +306,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
     return send(reply, {
       metadata: { title: list.name, modified: formatDateTime(list.lastModified), ...pageMetadata(result.total, size, page) },
       links: [...commonLinks(origin, self), ...pageLinks(origin, self, page, size, result.total)],
-      publications: ids.flatMap((id) => opds2Publication(ctx, origin, id) ?? []),
+      publications: ids.flatMap((id) => opds2Publication(ctx, origin, user, id) ?? []),
     } satisfies Opds2Feed);
   });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSampleLibrary, type SampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, insertUser, basic, startServer, type TestServer } from './helpers.ts';
+import { shapeProblems } from './openapi-shape.ts';
 
 let server: TestServer;
 let sample: SampleLibrary;
@@ -74,6 +75,8 @@ describe('OPDS 2 catalog', () => {
     const alpha = await opds(series[0]!.href);
     expect(alpha.publications!.map((p) => p.metadata.title)).toEqual(['Alpha 01', 'Alpha 02']);
     const first = alpha.publications![0]!;
+    // Komga's publications are Web Publications (WPPublicationDto), as its manifests are.
+    expect(shapeProblems(first, 'WPPublicationDto')).toEqual([]);
     expect(first.metadata.numberOfPages).toBe(3);
     const manifest = first.links.find((l) => l.rel === 'self')!;
     expect(manifest.type).toBe('application/divina+json');
