@@ -4,7 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { MediaError, type OpenedBook } from './book-reader.ts';
-import { decodeEntryName, openZipFile } from './zip-reader.ts';
+import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
+import { openZipFile } from './zip-reader.ts';
 
 /*
  * Book files rewritten as zips (CBZ conversion of a RAR, pages removed from a CBZ). This module
@@ -115,7 +116,8 @@ class Rewrite implements RewritableZip {
   }
 
   writeWithout(without: ReadonlySet<string>, target: string, mode: number): Promise<void> {
-    const kept = this.entries.filter((entry) => !without.has(entry.name));
+    // A book analysed before Unicode Path fields were read names its pages by the header's bytes.
+    const kept = this.entries.filter((entry) => !without.has(entry.name) && !without.has(headerEntryName(this.raw.get(entry)!)));
     return writeZipFile(
       target,
       mode,

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
+import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -267,36 +268,38 @@ class FileRangeStream extends Readable {
   }
 }
 
-function readAllEntries(zipfile: yauzl.ZipFile): Promise<Map<string, yauzl.Entry>> {
+/**
+ * The entries by name, plus the names books analysed before the Unicode Path field was read
+ * recorded for them (see zip-entry-names.ts): those still find their entry, so pages of a book
+ * analysed then keep opening until it is analysed again.
+ */
+interface ZipListing {
+  byName: Map<string, yauzl.Entry>;
+  formerNames: Map<string, yauzl.Entry>;
+}
+
+function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
   // The count comes from the end record: refused before a single entry is held.
   if (zipfile.entryCount > MAX_ARCHIVE_ENTRIES) {
     return Promise.reject(new MediaError('ERR_1008', `zip lists ${zipfile.entryCount} entries, more than the ${MAX_ARCHIVE_ENTRIES} allowed`));
   }
   return new Promise((resolve, reject) => {
-    const entries = new Map<string, yauzl.Entry>();
+    const byName = new Map<string, yauzl.Entry>();
+    const formerNames = new Map<string, yauzl.Entry>();
     zipfile.on('entry', (entry: yauzl.Entry) => {
       const name = decodeEntryName(entry);
       // First occurrence wins when an archive repeats a name.
-      if (!entries.has(name)) entries.set(name, entry);
+      if (!byName.has(name)) {
+        byName.set(name, entry);
+        const former = headerEntryName(entry);
+        if (former !== name && !formerNames.has(former)) formerNames.set(former, entry);
+      }
       zipfile.readEntry();
     });
-    zipfile.once('end', () => resolve(entries));
+    zipfile.once('end', () => resolve({ byName, formerNames }));
     zipfile.once('error', reject);
     zipfile.readEntry();
   });
-}
-
-/** UTF-8 when the archive says so (bit 11) or when the bytes are valid UTF-8; otherwise Latin-1. */
-export function decodeEntryName(entry: yauzl.Entry): string {
-  const raw = entry.fileName as unknown as Buffer | string;
-  if (typeof raw === 'string') return raw;
-  if ((entry.generalPurposeBitFlag & 0x800) !== 0) return raw.toString('utf8');
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(raw);
-  } catch (error) {
-    if (!(error instanceof TypeError)) throw error; // not valid UTF-8
-    return raw.toString('latin1');
-  }
 }
 
 const inflateRawAsync = promisify(inflateRaw);
@@ -316,6 +319,7 @@ class OpenedZip implements OpenedBook {
   readonly parallelReads = 4;
   private readonly zipfile: yauzl.ZipFile;
   private readonly byName: Map<string, yauzl.Entry>;
+  private readonly formerNames: Map<string, yauzl.Entry>;
   private readonly list: BookEntry[];
   private readonly file: FileHandle;
   private readonly reader: FileRangeReader;
@@ -323,9 +327,10 @@ class OpenedZip implements OpenedBook {
   private readonly dataStarts = new Map<string, number>();
   private closed = false;
 
-  constructor(zipfile: yauzl.ZipFile, byName: Map<string, yauzl.Entry>, file: FileHandle, reader: FileRangeReader) {
+  constructor(zipfile: yauzl.ZipFile, { byName, formerNames }: ZipListing, file: FileHandle, reader: FileRangeReader) {
     this.zipfile = zipfile;
     this.byName = byName;
+    this.formerNames = formerNames;
     this.file = file;
     this.reader = reader;
     this.list = [...byName].map(([name, entry]) => ({
@@ -339,11 +344,16 @@ class OpenedZip implements OpenedBook {
     return this.list;
   }
 
+  /** The entry listed under `name`, or the one a book analysed earlier knew by that name. */
+  private find(name: string): yauzl.Entry | undefined {
+    return this.byName.get(name) ?? this.formerNames.get(name);
+  }
+
   openEntry(name: string): Promise<Readable> {
     // After close() yauzl may have released the descriptor: reading through it would throw
     // outside any promise and take the whole server down, so refuse instead.
     if (this.closed) return Promise.reject(new MediaError('ERR_1000', `archive already closed, cannot read ${name}`));
-    const entry = this.byName.get(name);
+    const entry = this.find(name);
     if (!entry) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${name}`));
     return new Promise((resolve, reject) => {
       this.zipfile.openReadStream(entry, (error, stream) => {
@@ -362,7 +372,7 @@ class OpenedZip implements OpenedBook {
    * go through the stream.
    */
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
-    const entry = this.byName.get(name);
+    const entry = this.find(name);
     if (this.closed || !entry || entry.isEncrypted() || entry.compressionMethod !== STORED) {
       return collectPrefix(await this.openEntry(name), maxBytes);
     }
@@ -442,7 +452,7 @@ class OpenedZip implements OpenedBook {
    */
   async readWhole(name: string, target: Buffer): Promise<Buffer | undefined> {
     if (this.closed) throw new MediaError('ERR_1000', `archive already closed, cannot read ${name}`);
-    const entry = this.byName.get(name);
+    const entry = this.find(name);
     if (!entry) throw new MediaError('ERR_1033', `entry not found: ${name}`);
     if (entry.isEncrypted() || (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED)) return undefined;
     const expected = entry.uncompressedSize;
