@@ -1,15 +1,17 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
-import { MediaError } from '../../media/book-reader.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { PooledBook, WholeEntry } from '../../media/archive-pool.ts';
 import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
+import { readAhead } from './entry-body.ts';
 import { type PageRenderOptions, renderedPage } from './rendered-pages.ts';
 
 export interface PageContent {
   page: MediaPage;
   stream: Readable;
+  /** Exactly what `stream` yields when that is known (see EntryBody); never just the size analysis recorded. */
+  length: number | null;
 }
 
 /**
@@ -35,7 +37,8 @@ export async function openBookPage(
 async function openFrom(ctx: FolioContext, book: Book, page: MediaPage, archive: PooledBook, options: PageRenderOptions): Promise<PageContent> {
   const render = archive.renderPage?.bind(archive);
   if (render) return renderedPage(ctx, book, page, (request) => render(page.fileName, request), options);
-  return { page, stream: await primed(await archive.openEntry(page.fileName)) };
+  const body = await readAhead(await archive.openEntry(page.fileName), `page ${page.number} (${page.fileName}) of ${book.url}`);
+  return { page, ...body };
 }
 
 /** A page to send: its bytes in memory when they could be read whole, else its stream. */
@@ -56,28 +59,4 @@ export async function servedPage(ctx: FolioContext, book: Book, number: number, 
     if (whole) return { page, whole };
   }
   return openFrom(ctx, book, page, archive, options);
-}
-
-/**
- * The entry's stream once its first bytes have been read, so that a damaged entry fails here,
- * while the route can still answer with an error, instead of after a 200 went out. Destroying the
- * returned stream destroys the entry's stream (and so releases the archive handle).
- */
-async function primed(stream: Readable): Promise<Readable> {
-  const chunks = stream[Symbol.asyncIterator]();
-  let first: IteratorResult<Buffer>;
-  try {
-    first = await chunks.next();
-  } catch (error) {
-    stream.destroy();
-    throw error instanceof MediaError ? error : new MediaError('ERR_1007', `page entry cannot be read: ${String(error)}`, { cause: error });
-  }
-  async function* rest(): AsyncGenerator<Buffer> {
-    if (first.done) return;
-    yield first.value;
-    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
-  }
-  const output = Readable.from(rest(), { objectMode: false });
-  output.once('close', () => stream.destroy());
-  return output;
 }

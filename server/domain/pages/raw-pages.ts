@@ -8,7 +8,7 @@ export interface RawPage {
   /** Extension of the served file, with its dot ('.pdf' for a page of a PDF, '' when unknown). */
   extension: string;
   mediaType: string;
-  /** Exact size when known (streamed entries of some formats do not tell it). */
+  /** Exact size when known for certain (see EntryBody); null: send it chunked. */
   size: number | null;
   body: Readable | Buffer;
 }
@@ -28,5 +28,5 @@ export async function openRawPage(ctx: FolioContext, book: Book, number: number)
   const content = await openBookPage(ctx, book, number);
   if (!content) return undefined;
   const extension = page.fileName.includes('.') ? page.fileName.slice(page.fileName.lastIndexOf('.')) : '';
-  return { extension, mediaType: page.mediaType, size: page.fileSize, body: content.stream };
+  return { extension, mediaType: page.mediaType, size: content.length, body: content.stream };
 }

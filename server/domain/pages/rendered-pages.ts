@@ -29,7 +29,7 @@ export async function renderedPage(
   page: MediaPage,
   render: (request: PageRenderRequest) => Promise<Buffer>,
   options: PageRenderOptions,
-): Promise<{ page: MediaPage; stream: Readable }> {
+): Promise<{ page: MediaPage; stream: Readable; length: number }> {
   const request: PageRenderRequest = { format: options.format ?? 'jpeg', maxWidth: options.maxWidth, maxHeight: options.maxHeight };
   const version = createHash('sha1').update(`${book.fileSize}:${book.fileLastModified}:${book.url}`).digest('hex').slice(0, 16);
   const bookDir = join(ctx.dataDir, 'cache', 'rendered-pages', book.id);
@@ -58,7 +58,8 @@ export async function renderedPage(
     size = await pending;
   }
   const mediaType = request.format === 'png' ? 'image/png' : 'image/jpeg';
-  return { page: { ...page, mediaType, fileSize: size }, stream: createReadStream(file) };
+  // Our own file, only ever replaced whole (written then renamed): its size is its length.
+  return { page: { ...page, mediaType, fileSize: size }, stream: createReadStream(file), length: size };
 }
 
 /** Removes every version folder of a book's cache but `keep`. */

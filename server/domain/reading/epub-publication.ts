@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
 import type { Media } from '../../db/media-repository.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
@@ -7,6 +6,7 @@ import type { OpfPackage } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
+import { type EntryBody, readAhead } from '../pages/entry-body.ts';
 import { PublicationCache } from './publication-cache.ts';
 
 /** Text EPUBs get one position per this many bytes of a spine document (as analysis counts pages). */
@@ -41,11 +41,11 @@ export interface EpubPublication {
  * One entry of a book's archive by its exact name (an EPUB resource), with its size; undefined
  * when the archive has no such file. The name is only looked up inside the archive.
  */
-export async function openBookEntry(ctx: FolioContext, book: Book, name: string): Promise<{ stream: Readable; size: number } | undefined> {
+export async function openBookEntry(ctx: FolioContext, book: Book, name: string): Promise<EntryBody | undefined> {
   const archive = await bookArchive(ctx, book);
   const entry = archive.entries().find((e) => e.name === name && !e.isDirectory);
   if (!entry) return undefined;
-  return { stream: await archive.openEntry(name), size: entry.uncompressedSize };
+  return readAhead(await archive.openEntry(name), `resource ${name} of ${book.url}`);
 }
 
 /** The EPUB reader caches its parsed package; other openers read it again. */

@@ -67,7 +67,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
         // Within the decode limits; a page over them is refused with ERR_1007.
         return reply.type(targetType).send(await convertedPage(content, convert));
       }
-      if (page.fileSize !== null) reply.header('Content-Length', page.fileSize);
+      if (content.length !== null) reply.header('Content-Length', content.length);
       return reply.type(page.mediaType).send(stream);
     },
   );

@@ -260,10 +260,10 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
     });
     if (!entry) throw notFound();
     const fileName = posix.basename(name);
+    if (entry.length !== null) reply.header('Content-Length', entry.length);
     return reply
       .header('Last-Modified', new Date(lastModifiedSeconds * 1000).toUTCString())
       .header('Content-Disposition', inlineDisposition(fileName))
-      .header('Content-Length', entry.size)
       .type(servableResourceType(listed.mediaType))
       .send(entry.stream);
   };
