@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { exactLength } from './exact-length.ts';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library/library-paths.ts';
@@ -104,11 +105,14 @@ export async function sendAttachment(
     .header('Last-Modified', lastModified.toUTCString())
     .header('Content-Disposition', attachmentDisposition(fileName));
   if (!range) {
-    return reply.header('Content-Length', size).send(createReadStream(path));
+    // Never more than the size announced, even when the file grows meanwhile (see exactLength).
+    const body = size === 0 ? Buffer.alloc(0) : exactLength(createReadStream(path, { start: 0, end: size - 1 }), size, path);
+    return reply.header('Content-Length', size).send(body);
   }
+  const length = range.end - range.start + 1;
   return reply
     .code(206)
     .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
-    .header('Content-Length', range.end - range.start + 1)
-    .send(createReadStream(path, { start: range.start, end: range.end }));
+    .header('Content-Length', length)
+    .send(exactLength(createReadStream(path, { start: range.start, end: range.end }), length, path));
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { exactLength } from './exact-length.ts';
 import type { FastifyReply } from 'fastify';
 import { type CachedFile, SmallFileCache, smallFiles } from '../domain/small-file-cache.ts';
 import { notFound } from './errors.ts';
@@ -16,7 +17,9 @@ export async function sendFileBody(reply: FastifyReply, absolutePath: string, me
   reply.header('ETag', file.etag).header('Last-Modified', file.httpDate);
   if (matchesEtag(reply.request.headers['if-none-match'], file.etag)) return reply.code(304).send();
   reply.type(mediaType).header('Content-Length', file.size);
-  return reply.send(createReadStream(absolutePath));
+  // The file may be replaced after it was looked at: the length announced is held (see exactLength).
+  const body = file.size === 0 ? Buffer.alloc(0) : exactLength(createReadStream(absolutePath, { start: 0, end: file.size - 1 }), file.size, absolutePath);
+  return reply.send(body);
 }
 
 /** Sends a file whose bytes are in memory (SmallFileCache.holdsBytes), or a 304 when the client has it. */
