@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { fileSlots } from '../media/file-slots.ts';
 
 /** A small file's bytes and identity, as last read. */
 export interface CachedFile {
@@ -71,7 +72,7 @@ export class SmallFileCache {
     this.#forget(path);
     const etag = `"0${createHash('md5').update(`${path}\u0000${info.mtimeMs}\u0000${info.size}`).digest('hex')}"`;
     if (info.size > MAX_FILE_BYTES) return { bytes: Buffer.alloc(0), size: info.size, mtime: info.mtime, etag, httpDate: info.mtime.toUTCString() };
-    const bytes = await readFile(path);
+    const bytes = await fileSlots.withSlot(() => readFile(path));
     // Replaced between the stat and the read: keep nothing, serve what was read under a fresh identity.
     if (bytes.length !== info.size) {
       const mtime = new Date(now);

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
 import { exactLength } from './exact-length.ts';
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library/library-paths.ts';
 import { HttpError, notFound } from './errors.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
+import { fileSlots } from '../media/file-slots.ts';
 
 /** A byte range, both ends inclusive, within a file of known size. */
 export interface ByteRange {
@@ -106,7 +106,7 @@ export async function sendAttachment(
     .header('Content-Disposition', attachmentDisposition(fileName));
   if (!range) {
     // Never more than the size announced, even when the file grows meanwhile (see exactLength).
-    const body = size === 0 ? Buffer.alloc(0) : exactLength(createReadStream(path, { start: 0, end: size - 1 }), size, path);
+    const body = size === 0 ? Buffer.alloc(0) : exactLength(await fileSlots.openReadStream(path, { start: 0, end: size - 1 }), size, path);
     return reply.header('Content-Length', size).send(body);
   }
   const length = range.end - range.start + 1;
@@ -114,5 +114,5 @@ export async function sendAttachment(
     .code(206)
     .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
     .header('Content-Length', length)
-    .send(exactLength(createReadStream(path, { start: range.start, end: range.end }), length, path));
+    .send(exactLength(await fileSlots.openReadStream(path, { start: range.start, end: range.end }), length, path));
 }

@@ -1,8 +1,8 @@
-import { createReadStream } from 'node:fs';
 import { exactLength } from './exact-length.ts';
 import type { FastifyReply } from 'fastify';
 import { type CachedFile, SmallFileCache, smallFiles } from '../domain/small-file-cache.ts';
 import { notFound } from './errors.ts';
+import { fileSlots } from '../media/file-slots.ts';
 
 /**
  * Sends a poster file with its length and type. Posters are re-validated on every view
@@ -18,7 +18,7 @@ export async function sendFileBody(reply: FastifyReply, absolutePath: string, me
   if (matchesEtag(reply.request.headers['if-none-match'], file.etag)) return reply.code(304).send();
   reply.type(mediaType).header('Content-Length', file.size);
   // The file may be replaced after it was looked at: the length announced is held (see exactLength).
-  const body = file.size === 0 ? Buffer.alloc(0) : exactLength(createReadStream(absolutePath, { start: 0, end: file.size - 1 }), file.size, absolutePath);
+  const body = file.size === 0 ? Buffer.alloc(0) : exactLength(await fileSlots.openReadStream(absolutePath, { start: 0, end: file.size - 1 }), file.size, absolutePath);
   return reply.send(body);
 }
 

@@ -35,13 +35,23 @@ export function archiveHandleBudget(limit = descriptorLimit()): number {
 }
 
 /**
- * Connections the HTTP server accepts at once: what is left of the limit after the archives and a
- * reserve for the database, caches, uploads and child processes, halved because a connection may
- * hold a file of its own besides its socket (a book download, a thumbnail or drawn page streamed
- * from disk) for as long as its client takes to read it. Past it new connections are refused
- * instead of the process running out of descriptors for everything else.
+ * How many files requests may hold open at once besides archives (downloads, posters and drawn
+ * pages streamed from disk, cached thumbnails read or written): the same share as archives. Past
+ * it they wait for one another (file-slots.ts) instead of each connection reserving one.
+ */
+export function fileReadBudget(limit = descriptorLimit()): number {
+  return archiveHandleBudget(limit);
+}
+
+/** Descriptors kept for the database, the log, child processes and background tasks' own files. */
+const RESERVE = 64;
+
+/**
+ * Connections the HTTP server accepts at once: what is left of the limit after the archives, the
+ * request-held files and the reserve. Each connection costs its socket only: whatever file it
+ * reads comes from one of the two budgets above, and waits when they are spent. Past it new
+ * connections are refused instead of the process running out of descriptors for everything else.
  */
 export function connectionBudget(limit = descriptorLimit()): number {
-  const reserve = 64;
-  return Math.max(16, Math.min(Math.floor((limit - archiveHandleBudget(limit) - reserve) / 2), 100_000));
+  return Math.max(16, Math.min(limit - archiveHandleBudget(limit) - fileReadBudget(limit) - RESERVE, 100_000));
 }

@@ -1,6 +1,6 @@
-import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
+import { fileSlots } from './file-slots.ts';
 
 export interface ZipFileMember {
   /** Absolute path of the file on disk, already checked by the caller. */
@@ -25,9 +25,13 @@ export interface WrittenZip {
 export async function storedZipOfFiles(members: ZipFileMember[]): Promise<WrittenZip> {
   const zip = new yazl.ZipFile();
   for (const member of members) {
-    zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) =>
-      callback(null, createReadStream(member.path)),
-    );
+    // Opened when the writer reaches it, through the budget of request-held files (one at a time per zip).
+    zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) => {
+      fileSlots.openReadStream(member.path).then(
+        (stream) => callback(null, stream),
+        (error: Error) => callback(error, undefined as never),
+      );
+    });
   }
   // yazl reports the total size (-1 when unknown) to this callback; its typings omit the argument.
   const end = zip.end.bind(zip) as (options: object, onSize: (size: number) => void) => void;

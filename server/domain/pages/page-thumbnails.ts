@@ -7,6 +7,7 @@ import type { FolioContext } from '../context.ts';
 import { openBookPage } from './page-content.ts';
 import { dropOtherVersions } from './rendered-pages.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+import { fileSlots } from '../../media/file-slots.ts';
 
 /** Longest side of a page thumbnail (REFERENCE §4). */
 export const PAGE_THUMBNAIL_SIZE = 300;
@@ -30,7 +31,7 @@ export async function pageThumbnail(
   const version = String(analysedAt);
   const file = join(bookDir, version, `${number}.jpg`);
   try {
-    return await readFile(file);
+    return await fileSlots.withSlot(() => readFile(file));
   } catch (error) {
     rethrowUnless(error, isMissingFile); // not drawn yet
   }
@@ -46,7 +47,7 @@ export async function pageThumbnail(
       await mkdir(join(bookDir, version), { recursive: true });
       // Write then rename, so a concurrent reader never sees half a file.
       const partial = `${file}.${process.pid}.partial`;
-      await writeFile(partial, bytes);
+      await fileSlots.withSlot(() => writeFile(partial, bytes));
       await rename(partial, file);
       return bytes;
     })().finally(() => inFlight.delete(file));

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -8,6 +7,7 @@ import type { MediaPage } from '../../db/media-repository.ts';
 import type { PageRenderRequest } from '../../media/book-reader.ts';
 import type { FolioContext } from '../context.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+import { fileSlots } from '../../media/file-slots.ts';
 
 /** What a caller may ask of a drawn page (PDF): output format and a size to fit. */
 export interface PageRenderOptions {
@@ -49,7 +49,7 @@ export async function renderedPage(
         await mkdir(dir, { recursive: true });
         // Write then rename, so a concurrent reader never sees half a file.
         const partial = `${file}.${process.pid}.partial`;
-        await writeFile(partial, bytes);
+        await fileSlots.withSlot(() => writeFile(partial, bytes));
         await rename(partial, file);
         return bytes.length;
       })().finally(() => inFlight.delete(file));
@@ -59,7 +59,7 @@ export async function renderedPage(
   }
   const mediaType = request.format === 'png' ? 'image/png' : 'image/jpeg';
   // Our own file, only ever replaced whole (written then renamed): its size is its length.
-  return { page: { ...page, mediaType, fileSize: size }, stream: createReadStream(file), length: size };
+  return { page: { ...page, mediaType, fileSize: size }, stream: await fileSlots.openReadStream(file), length: size };
 }
 
 /** Removes every version folder of a book's cache but `keep`. */

@@ -5,6 +5,7 @@ import { type PosterImageHeader, UnreadableImage, readPosterImageHeader } from '
 import type { OwnedThumbnailRepository, StoredThumbnail } from '../../db/thumbnail-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { STORE_LIMITS } from '../store-limits.ts';
+import { fileSlots } from '../../media/file-slots.ts';
 import type { FolioEvent } from '../events.ts';
 
 /** The four kinds of things that have posters, named as in their API paths. */
@@ -69,7 +70,7 @@ export async function storeUploadedPoster(
   const id = newId(now);
   const relative = join('thumbnails', kind, `${ownerId}-${id}.${image.format}`);
   await mkdir(join(ctx.dataDir, 'thumbnails', kind), { recursive: true });
-  await writeFile(join(ctx.dataDir, relative), bytes);
+  await fileSlots.withSlot(() => writeFile(join(ctx.dataDir, relative), bytes));
   const row: StoredThumbnail = {
     id,
     ownerId,

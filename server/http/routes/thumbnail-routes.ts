@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyMultipart from '@fastify/multipart';
@@ -18,6 +17,7 @@ import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
+import { fileSlots } from '../../media/file-slots.ts';
 
 const PosterParams = Type.Object({ id: Type.String(), tid: Type.String() });
 
@@ -84,7 +84,7 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
         const owner = ownerFor(kind, request);
         const row = posterRepository(ctx, kind).find(owner, request.params.tid);
         if (!row) throw notFound();
-        const stream = createReadStream(thumbnailFilePath(ctx, row));
+        const stream = await fileSlots.openReadStream(thumbnailFilePath(ctx, row));
         return reply.type(row.mediaType).send(stream);
       });
 

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { detectReader } from '../../../server/media/analyse-container.ts';
 import { ArchivePool } from '../../../server/media/archive-pool.ts';
 import { ServerBusy } from '../../../server/media/transient-errors.ts';
-import { archiveHandleBudget, connectionBudget, descriptorLimit } from '../../../server/media/descriptor-budget.ts';
+import { archiveHandleBudget, connectionBudget, fileReadBudget, descriptorLimit } from '../../../server/media/descriptor-budget.ts';
 import { BLUE, GREEN, RED, createCbz } from '../../fixtures/index.ts';
 import { pollUntil } from '../../support/poll.ts';
 
@@ -133,6 +133,9 @@ describe('ArchivePool', () => {
     expect(archiveHandleBudget(20)).toBe(8);
     expect(archiveHandleBudget(20_000)).toBe(2500);
     expect(archiveHandleBudget(1_000_000)).toBe(4096);
-    expect(connectionBudget(1024)).toBe((1024 - 128 - 64) / 2);
+    // A connection costs its socket; archives and request-held files have budgets of their own.
+    expect(fileReadBudget(1024)).toBe(128);
+    expect(connectionBudget(1024)).toBe(1024 - 128 - 128 - 64);
+    expect(connectionBudget(20)).toBe(16);
   });
 });

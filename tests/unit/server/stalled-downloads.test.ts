@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPage, writeStoredCbz } from '../../fixtures/index.ts';
-import { connectionBudget } from '../../../server/media/descriptor-budget.ts';
+import { connectionBudget, fileReadBudget } from '../../../server/media/descriptor-budget.ts';
 import { buildApp } from '../../../server/http/app.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { type SpawnedServer, addLibraryAndWait, apiCall, claimSession, spawnServer } from './support/spawned-server.ts';
@@ -15,6 +15,7 @@ import { type SpawnedServer, addLibraryAndWait, apiCall, claimSession, spawnServ
  * a client paused in the background) hold their connection and the book file the download streams
  * from. With every connection the server accepts taken by such a download, the process must still
  * have descriptors left to open archives for other readers: no EMFILE, no 503 for lack of a file.
+ * Downloads past the budget of request-held files wait for one to come free.
  */
 
 const LIMIT = 256;
@@ -68,11 +69,13 @@ afterAll(async () => {
 describe('downloads that stop being read', () => {
   it('filling every connection the server accepts leave descriptors for other readers', async () => {
     expect(small).toHaveLength(SMALL_BOOKS);
-    // Every connection the budget allows but a few: this test's own keep-alive connections (setup
-    // calls, the page reads below) count against it too.
-    const stalled = connectionBudget(LIMIT) - 4;
-    const statusLines = await Promise.all(Array.from({ length: stalled }, () => stalledDownload(`/api/v1/books/${big.id}/file`)));
+    // Downloads holding every file the budget lets requests hold…
+    const holding = fileReadBudget(LIMIT);
+    const statusLines = await Promise.all(Array.from({ length: holding }, () => stalledDownload(`/api/v1/books/${big.id}/file`)));
     expect(new Set(statusLines)).toEqual(new Set(['HTTP/1.1 200 OK']));
+    // …and every other connection the server accepts but a few (this test's own keep-alive
+    // connections count too), downloading as well: these wait for a file to come free.
+    const queued = Array.from({ length: connectionBudget(LIMIT) - holding - 4 }, () => stalledDownload(`/api/v1/books/${big.id}/file`));
     // Each page of a book not open yet needs a descriptor for its archive.
     const pageStatuses: number[] = [];
     for (const book of small) {
@@ -82,6 +85,9 @@ describe('downloads that stop being read', () => {
     }
     expect(new Set(pageStatuses)).toEqual(new Set([200]));
     expect(await server.openDescriptors()).toBeLessThan(LIMIT);
+    // A reader leaving gives its file to one that waits.
+    sockets[0]!.destroy();
+    expect(await Promise.race(queued)).toBe('HTTP/1.1 200 OK');
     const log = await readFile(join(dir, 'data', 'logs', 'folio.log'), 'utf8');
     expect(log).not.toMatch(/EMFILE/);
     // Once the readers are gone, so are their files.

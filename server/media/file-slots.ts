@@ -1,0 +1,87 @@
+import { type ReadStream, createReadStream } from 'node:fs';
+import { fileReadBudget } from './descriptor-budget.ts';
+import { ServerBusy } from './transient-errors.ts';
+
+/** How long a request waits for a free slot before it is answered "busy" (503), as the archive pool does. */
+const DEFAULT_WAIT_MS = 15_000;
+
+/**
+ * The descriptors requests may hold on files of their own (a book download, a poster or drawn page
+ * streamed from disk, a cached thumbnail read or written), apart from the sockets and the archive
+ * pool's handles. Every such file is opened through here: past `capacity` the request waits for
+ * one to be closed (up to `waitMs`, then ServerBusy), so a crowd of clients costs one descriptor
+ * each (its socket) instead of two, and the process never runs out of them. A slot is given back
+ * once the descriptor is closed, not when the work merely stops using it.
+ */
+export class FileSlots {
+  readonly capacity: number;
+  private readonly waitMs: number;
+  private used = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(capacity: number, waitMs = DEFAULT_WAIT_MS) {
+    this.capacity = Math.max(1, capacity);
+    this.waitMs = waitMs;
+  }
+
+  /** Slots taken right now (for tests and load figures). */
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Runs `work`, which opens and closes files itself (readFile, writeFile), holding one slot. */
+  async withSlot<T>(work: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * createReadStream once a slot is free; the slot is given back when the stream has closed its
+   * descriptor (read to the end, failed, or destroyed because the client left).
+   */
+  async openReadStream(path: string, options?: { start?: number; end?: number }): Promise<ReadStream> {
+    await this.acquire();
+    let stream: ReadStream;
+    try {
+      stream = createReadStream(path, options);
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    stream.once('close', () => this.release());
+    return stream;
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.used < this.capacity) {
+      this.used++;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const at = this.waiting.indexOf(grant);
+        if (at >= 0) this.waiting.splice(at, 1);
+        reject(new ServerBusy('too many files are being read at once'));
+      }, this.waitMs);
+      this.waiting.push(grant);
+    });
+  }
+
+  private release(): void {
+    // The slot passes straight to the next in line (its count stays taken), so none can overtake it.
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.used--;
+  }
+}
+
+/** The one budget of request-held files for this process (descriptors are per process). */
+export const fileSlots = new FileSlots(fileReadBudget());
