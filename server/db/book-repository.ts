@@ -115,6 +115,15 @@ export class BookRepository {
     return { ids, total };
   }
 
+  /** Whether the library holds a book not flagged deleted whose file is inside `folder`. */
+  hasLiveBooksUnder(libraryId: string, folder: string): boolean {
+    const prefix = folder.endsWith('/') ? folder : `${folder}/`;
+    return (
+      cachedStatement(this.db, 'SELECT 1 FROM book WHERE library_id = ? AND deleted_date IS NULL AND substr(url, 1, length(?)) = ? LIMIT 1').get(libraryId, prefix, prefix) !==
+      undefined
+    );
+  }
+
   findByLibrary(libraryId: string): Book[] {
     const rows = cachedStatement(this.db, 'SELECT * FROM book WHERE library_id = ?').all(libraryId) as Record<
       string,

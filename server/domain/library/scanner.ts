@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import { isUnusablePath } from '../../fs-errors.ts';
+import type { Library } from '../../db/library-repository.ts';
 import { defaultBookMetadata } from '../../db/book-metadata-repository.ts';
 import type { Book } from '../../db/book-repository.ts';
 import { newId } from '../../db/ids.ts';
@@ -27,15 +29,24 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
   if (!library) return { toAnalyse: [] };
   // A missing root (unmounted disk, network share down) must not flag every book deleted:
   // the library becomes unavailable until its folder is back.
-  const rootPresent = await stat(library.root).then((s) => s.isDirectory(), () => false);
-  if (rootPresent === (library.unavailableDate !== null)) {
-    ctx.repos.libraries.update({ ...library, unavailableDate: rootPresent ? null : Date.now() });
-    ctx.events.emit({ name: 'LibraryChanged', data: { libraryId } });
+  if (!(await rootIsThere(ctx, library.root))) {
+    markAvailability(ctx, library, false);
+    return { toAnalyse: [] };
   }
-  if (!rootPresent) return { toAnalyse: [] };
   const found = await walk(library, (path) =>
     ctx.logger.warn({ libraryId, file: path }, 'book file skipped: its name is not valid UTF-8 (rename it to scan it)'),
   );
+  // Looked at again once walked: a disk unmounted during the walk made the folders not read yet look
+  // empty. And a root found empty where books were found before is most likely a mount point whose
+  // disk is not mounted (the folder stays behind): either way nothing is flagged deleted. (A root
+  // changed to an empty folder had its books elsewhere: they are flagged deleted as usual.)
+  const vanished = !(await rootIsThere(ctx, library.root));
+  if (vanished || (found.length === 0 && ctx.repos.books.hasLiveBooksUnder(libraryId, library.root))) {
+    ctx.logger.warn({ libraryId, root: library.root }, vanished ? 'library root went away during the scan: library unavailable, no book flagged deleted' : 'library root is empty but the library had books (a disk not mounted?): library unavailable, no book flagged deleted');
+    markAvailability(ctx, library, false);
+    return { toAnalyse: [] };
+  }
+  markAvailability(ctx, library, true);
   const now = Date.now();
   const events: FolioEvent[] = [];
   const toAnalyse: string[] = [];
@@ -191,6 +202,25 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     await importLocalArtwork(ctx, libraryId, found.map((f) => ({ folder: f.path, books: f.books.map((b) => b.path), images: f.images })));
   }
   return { toAnalyse };
+}
+
+/** Whether the library's root folder is there to be walked. */
+function rootIsThere(ctx: FolioContext, root: string): Promise<boolean> {
+  return stat(root).then(
+    (info) => info.isDirectory(),
+    (error: unknown) => {
+      // Missing or unreadable is "not there"; anything else (EIO, a stale network handle) too, but said.
+      if (!isUnusablePath(error)) ctx.logger.warn({ err: error, root }, 'library root cannot be looked at');
+      return false;
+    },
+  );
+}
+
+/** Records whether the library's folder could be scanned, announcing a change. */
+function markAvailability(ctx: FolioContext, library: Library, available: boolean): void {
+  if (available === (library.unavailableDate === null)) return;
+  ctx.repos.libraries.update({ ...library, unavailableDate: available ? null : Date.now() });
+  ctx.events.emit({ name: 'LibraryChanged', data: { libraryId: library.id } });
 }
 
 /**

@@ -250,6 +250,21 @@ describe('unavailable library root', () => {
     expect((await server.json<{ unavailable: boolean }>(`/api/v1/libraries/${library.id}`)).unavailable).toBe(false);
     expect((await booksByName()).get('Alpha 01')!.deleted).toBe(false);
   });
+  it('an emptied root where books were (a mount point whose disk is not mounted) flags no book deleted', async () => {
+    const { rename, readdir } = await import('node:fs/promises');
+    const library = await addLibrary(server, sample.root);
+    // The disk goes away; its mount point stays behind as an empty folder.
+    const disk = `${sample.root}-disk`;
+    await mkdir(disk);
+    for (const name of await readdir(sample.root)) await rename(join(sample.root, name), join(disk, name));
+    await rescan(server, library.id);
+    expect((await server.json<{ unavailable: boolean }>(`/api/v1/libraries/${library.id}`)).unavailable).toBe(true);
+    expect([...(await booksByName()).values()].every((b) => !b.deleted)).toBe(true);
+    for (const name of await readdir(disk)) await rename(join(disk, name), join(sample.root, name));
+    await rescan(server, library.id);
+    expect((await server.json<{ unavailable: boolean }>(`/api/v1/libraries/${library.id}`)).unavailable).toBe(false);
+    expect([...(await booksByName()).values()].every((b) => !b.deleted)).toBe(true);
+  });
 });
 
 describe('moved files', () => {
