@@ -1,7 +1,7 @@
 import { readForDecode } from '../../media/image-decode.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import { type DrawnThumbnail, thumbnailJpeg } from '../../media/image-transcode.ts';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../context.ts';
@@ -14,6 +14,7 @@ import { posterAndBarcodeLook } from '../../media/cover-look.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import { type CachedFile, smallFiles } from '../small-file-cache.ts';
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
+import { fileSlots } from '../../media/file-slots.ts';
 
 export interface ThumbnailFile {
   absolutePath: string;
@@ -116,7 +117,16 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
   const relative = join('thumbnails', 'books', `${bookId}.jpg`);
   const absolutePath = join(ctx.dataDir, relative);
   await mkdir(join(ctx.dataDir, 'thumbnails', 'books'), { recursive: true });
-  await writeFile(absolutePath, output.data);
+  // Written aside then renamed over the poster drawn before (its record names the same file): a
+  // write cut short (a full disk) leaves that one whole, and a reader never sees half a file.
+  const partial = `${absolutePath}.${process.pid}.partial`;
+  try {
+    await fileSlots.withSlot(() => writeFile(partial, output.data));
+    await rename(partial, absolutePath);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
   const now = Date.now();
   ctx.repos.thumbnails.deleteGeneratedForBook(bookId);
   ctx.repos.thumbnails.insertGenerated({
