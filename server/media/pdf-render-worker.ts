@@ -8,6 +8,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type * as Mupdf from 'mupdf';
 import { type PdfRequest, type PdfResponse, type PdfResult, renderScale } from './pdf-protocol.ts';
+import { MAX_ARCHIVE_ENTRIES } from './book-reader.ts';
 
 type MupdfModule = typeof Mupdf;
 let mupdfLoading: Promise<MupdfModule> | undefined;
@@ -99,6 +100,9 @@ async function handle(request: PdfRequest): Promise<{ result: PdfResult; transfe
   const doc = await openDocument(request.path, request.version);
   if (request.op === 'describe') {
     const count = doc.countPages();
+    // As for archive entries: a listing of a million pages (a 100 MB file of one-line pages) would
+    // keep this worker busy for minutes and put a million rows in the database; no book has that.
+    if (count > MAX_ARCHIVE_ENTRIES) throw new PdfFailure('ERR_1008', `PDF has ${count} pages, more than the ${MAX_ARCHIVE_ENTRIES} allowed`);
     const sizes: [number, number][] = [];
     for (let i = 0; i < count; i++) {
       const page = doc.loadPage(i);

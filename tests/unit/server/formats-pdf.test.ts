@@ -1,4 +1,5 @@
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,8 @@ import { pdfWorker } from '../../../server/media/pdf-renderer.ts';
 import { renderScale } from '../../../server/media/pdf-protocol.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
 import { BLUE, GREEN, RED } from '../../fixtures/index.ts';
-import { encryptedPdfBytes, pdfBytes, writePdf } from '../../fixtures/pdf.ts';
+import { encryptedPdfBytes, manyPagesPdfBytes, pdfBytes, writePdf } from '../../fixtures/pdf.ts';
+import { MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /** Format, size and the colour at the centre of an encoded image. */
@@ -39,6 +41,19 @@ describe('PDF reader', () => {
     expect(pdfReader.matchesSignature(Buffer.from(' %PDF-1.4'))).toBe(false);
     expect(pdfReader.matchesSignature(Buffer.from('%PD'))).toBe(false);
   });
+
+  it('refuses a PDF listing more pages than any book has (ERR_1008) instead of listing them all', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-pdf-pages-'));
+    try {
+      const path = join(dir, 'pages.pdf');
+      await writeFile(path, manyPagesPdfBytes(MAX_ARCHIVE_ENTRIES + 1));
+      await expect(analyseContainer(path)).rejects.toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/more than the 100000 allowed/) });
+    } finally {
+      // The suite below checks that nothing starts mupdf before a PDF is met.
+      await pdfWorker.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('PDF books through the server', () => {
