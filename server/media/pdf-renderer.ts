@@ -1,39 +1,52 @@
 import { Worker } from 'node:worker_threads';
 import { MediaError } from './book-reader.ts';
 import type { PdfRequest, PdfResponse, PdfResult } from './pdf-protocol.ts';
-
-type Pending = { resolve: (result: PdfResult) => void; reject: (error: Error) => void };
+import { OperationTimeout, ServerBusy } from './transient-errors.ts';
 
 /** Distributive Omit, so each request variant keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
+interface Job {
+  request: WithoutId<PdfRequest>;
+  resolve: (result: PdfResult) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Longest one PDF call may run before its worker is ended. A page can cost mupdf far more than its
+ * size says: a 2 KB page drawing a form that draws the next form twice, twenty deep, takes a minute,
+ * thirty deep a day, and every PDF read waits behind it.
+ */
+const CALL_TIME_LIMIT_MS = 30_000;
+/** Calls waiting for the worker; beyond this the server is busy (503 + Retry-After), not broken. */
+const MAX_WAITING = 64;
+
 /**
  * Main-thread side of the PDF worker. The worker (and with it mupdf) starts on the first PDF
- * request, not at server start; it is unref'd so an idle one never keeps the process alive. If it
- * dies (a wasm abort on a hostile file), pending calls fail with ERR_1008 and the next call starts
- * a fresh one.
+ * request, not at server start; it is unref'd so an idle one never keeps the process alive. Calls
+ * run one at a time (mupdf's are synchronous: the worker could not run two at once anyway) from a
+ * bounded queue, each within a time limit: past it the worker is ended, the call fails as a time
+ * out (OperationTimeout: not recorded against the book) and the next call gets a fresh worker. If
+ * the worker dies (a wasm abort on a hostile file), the call in flight fails with ERR_1008.
  */
 class PdfWorkerClient {
+  /** Limit of one call (tests lower it). */
+  timeLimitMs = CALL_TIME_LIMIT_MS;
   private worker: Worker | undefined;
+  private running: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
+  private readonly waiting: Job[] = [];
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
 
   private start(): Worker {
     const worker = new Worker(new URL('./pdf-render-worker.ts', import.meta.url));
     worker.unref();
     worker.on('message', (response: PdfResponse) => {
-      const waiting = this.pending.get(response.id);
-      if (!waiting) return;
-      this.pending.delete(response.id);
-      if (response.error) waiting.reject(new MediaError(response.error.code, response.error.message));
-      else waiting.resolve(response.result);
+      this.finish(response.id, response.error ? new MediaError(response.error.code, response.error.message) : response.result);
     });
     const fail = (error: unknown) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.pending.values()) {
-        waiting.reject(new MediaError('ERR_1008', `PDF worker stopped: ${String(error)}`, { cause: error }));
-      }
-      this.pending.clear();
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      if (this.running) this.finish(this.running.id, new MediaError('ERR_1008', `PDF worker stopped: ${String(error)}`, { cause: error }));
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(`exit code ${code}`));
@@ -41,27 +54,44 @@ class PdfWorkerClient {
   }
 
   call(request: WithoutId<PdfRequest>): Promise<PdfResult> {
-    this.worker ??= this.start();
-    const worker = this.worker;
-    const id = this.nextId++;
-    // Keep the process alive while a call is outstanding, not while the worker idles.
-    worker.ref();
-    const settle = () => {
-      if (this.pending.size === 0) worker.unref();
-    };
+    if (this.waiting.length >= MAX_WAITING) return Promise.reject(new ServerBusy('too many PDF pages are being drawn at once'));
     return new Promise((resolve, reject) => {
-      this.pending.set(id, {
-        resolve: (result) => {
-          resolve(result);
-          settle();
-        },
-        reject: (error) => {
-          reject(error);
-          settle();
-        },
-      });
-      worker.postMessage({ ...request, id } as PdfRequest);
+      this.waiting.push({ request, resolve, reject });
+      this.pump();
     });
+  }
+
+  private pump(): void {
+    if (this.running) return;
+    const job = this.waiting.shift();
+    if (!job) {
+      // An idle worker never keeps the process alive.
+      this.worker?.unref();
+      return;
+    }
+    const worker = (this.worker ??= this.start());
+    worker.ref();
+    const id = this.nextId++;
+    const limit = this.timeLimitMs;
+    const timer = setTimeout(() => {
+      if (this.running?.id !== id) return;
+      // The worker goes first, so the next call (started by finish) gets a fresh one.
+      this.worker = undefined;
+      void worker.terminate();
+      this.finish(id, new OperationTimeout(`PDF ${job.request.op} of ${job.request.path}`, limit));
+    }, limit);
+    this.running = { ...job, id, timer };
+    worker.postMessage({ ...job.request, id } as PdfRequest);
+  }
+
+  private finish(id: number, outcome: PdfResult | Error): void {
+    const job = this.running;
+    if (!job || job.id !== id) return;
+    clearTimeout(job.timer);
+    this.running = undefined;
+    if (outcome instanceof Error) job.reject(outcome);
+    else job.resolve(outcome);
+    this.pump();
   }
 
   isRunning(): boolean {
@@ -72,6 +102,8 @@ class PdfWorkerClient {
   async stop(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
+    // The call in flight is cut short, not the book's fault: it may be asked again.
+    if (this.running) this.finish(this.running.id, new ServerBusy('the PDF worker was stopped'));
     if (worker) await worker.terminate();
   }
 }

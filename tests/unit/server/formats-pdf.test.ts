@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -9,7 +9,7 @@ import { pdfWorker } from '../../../server/media/pdf-renderer.ts';
 import { renderScale } from '../../../server/media/pdf-protocol.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
 import { BLUE, GREEN, RED } from '../../fixtures/index.ts';
-import { encryptedPdfBytes, manyPagesPdfBytes, pdfBytes, writePdf } from '../../fixtures/pdf.ts';
+import { encryptedPdfBytes, manyPagesPdfBytes, nestedFormsPdfBytes, pdfBytes, writePdf } from '../../fixtures/pdf.ts';
 import { MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -215,4 +215,33 @@ describe('PDF books through the server', () => {
       message: expect.stringMatching(/password/),
     });
   });
+});
+
+describe('a PDF page that takes mupdf for ever to draw', () => {
+  it('is cut off at the time limit (503, not recorded against the book) and other PDFs are still drawn', async () => {
+    const limit = pdfWorker.timeLimitMs;
+    pdfWorker.timeLimitMs = 2_000;
+    const slowServer = await startServer();
+    try {
+      const library = join(slowServer.dir, 'library');
+      await mkdir(join(library, 'Pdfs'), { recursive: true });
+      // 2^30 fills: days of drawing.
+      await writeFile(join(library, 'Pdfs', 'forms.pdf'), nestedFormsPdfBytes(30));
+      await writePdf(join(library, 'Pdfs', 'plain.pdf'), [{ width: 200, height: 300, color: GREEN }]);
+      await addLibrary(slowServer, library);
+      const byName = new Map((await slowServer.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
+      const forms = byName.get('forms')!;
+      expect(forms.media).toMatchObject({ status: 'READY', pagesCount: 1 });
+      const slow = await slowServer.get(`/api/v1/books/${forms.id}/pages/1`);
+      expect(slow.statusCode).toBe(503);
+      expect(slow.headers['retry-after']).toBeDefined();
+      const plain = await slowServer.get(`/api/v1/books/${byName.get('plain')!.id}/pages/1`);
+      expect(plain.statusCode).toBe(200);
+      expect((await slowServer.json<BookDto>(`/api/v1/books/${forms.id}`)).media.status).toBe('READY');
+    } finally {
+      pdfWorker.timeLimitMs = limit;
+      await pdfWorker.stop();
+      await slowServer.close();
+    }
+  }, 60_000);
 });
