@@ -36,6 +36,8 @@ class PdfWorkerClient {
   private running: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
   private readonly waiting: Job[] = [];
   private nextId = 1;
+  /** Calls started since the process began (tests count them). */
+  calls = 0;
 
   private start(): Worker {
     const worker = new Worker(new URL('./pdf-render-worker.ts', import.meta.url));
@@ -72,6 +74,7 @@ class PdfWorkerClient {
     const worker = (this.worker ??= this.start());
     worker.ref();
     const id = this.nextId++;
+    this.calls++;
     const limit = this.timeLimitMs;
     const timer = setTimeout(() => {
       if (this.running?.id !== id) return;
@@ -117,6 +120,16 @@ export async function describePdf(path: string, version: string): Promise<[numbe
   return result.sizes;
 }
 
+/**
+ * Pages whose drawing ran out of time lately (file, version, page → when): asked again within
+ * TIMED_OUT_FOR_MS they fail at once instead of taking the worker for another whole time limit
+ * (every reader scrolling past the book's poster would, one after the other). Memory only: a time
+ * out is never recorded against the book, and the page is tried again later.
+ */
+const timedOut = new Map<string, number>();
+const TIMED_OUT_FOR_MS = 10 * 60_000;
+const TIMED_OUT_MAX = 1024;
+
 /** One page (0-based) drawn as JPEG or PNG, fitting the hint or at the default size. */
 export async function renderPdfPage(
   path: string,
@@ -124,15 +137,29 @@ export async function renderPdfPage(
   page: number,
   options: { maxWidth?: number; maxHeight?: number; format: 'jpeg' | 'png' },
 ): Promise<Buffer> {
-  const result = await pdfWorker.call({
-    op: 'render',
-    path,
-    version,
-    page,
-    maxWidth: options.maxWidth,
-    maxHeight: options.maxHeight,
-    format: options.format,
-  });
+  const key = `${version}\u0000${page}\u0000${path}`;
+  const failedAt = timedOut.get(key);
+  if (failedAt !== undefined && Date.now() - failedAt < TIMED_OUT_FOR_MS) {
+    throw new OperationTimeout(`PDF render of ${path} page ${page + 1} (ran out of time lately)`, pdfWorker.timeLimitMs);
+  }
+  let result: PdfResult;
+  try {
+    result = await pdfWorker.call({
+      op: 'render',
+      path,
+      version,
+      page,
+      maxWidth: options.maxWidth,
+      maxHeight: options.maxHeight,
+      format: options.format,
+    });
+  } catch (error) {
+    if (error instanceof OperationTimeout) {
+      if (timedOut.size >= TIMED_OUT_MAX) timedOut.clear();
+      timedOut.set(key, Date.now());
+    }
+    throw error;
+  }
   if (!result || !('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected PDF worker answer');
   return Buffer.from(result.bytes);
 }

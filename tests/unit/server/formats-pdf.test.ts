@@ -235,6 +235,11 @@ describe('a PDF page that takes mupdf for ever to draw', () => {
       const slow = await slowServer.get(`/api/v1/books/${forms.id}/pages/1`);
       expect(slow.statusCode).toBe(503);
       expect(slow.headers['retry-after']).toBeDefined();
+      // Asked again soon (another reader, the page's thumbnail), it fails at once without the worker.
+      const calls = pdfWorker.calls;
+      expect((await slowServer.get(`/api/v1/books/${forms.id}/pages/1`)).statusCode).toBe(503);
+      expect((await slowServer.get(`/api/v1/books/${forms.id}/pages/1/thumbnail`)).statusCode).toBe(503);
+      expect(pdfWorker.calls).toBe(calls);
       const plain = await slowServer.get(`/api/v1/books/${byName.get('plain')!.id}/pages/1`);
       expect(plain.statusCode).toBe(200);
       expect((await slowServer.json<BookDto>(`/api/v1/books/${forms.id}`)).media.status).toBe('READY');
