@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import { opendir, stat } from 'node:fs/promises';
 import { isUnusablePath } from '../../fs-errors.ts';
 import type { Library } from '../../db/library-repository.ts';
 import { defaultBookMetadata } from '../../db/book-metadata-repository.ts';
@@ -37,11 +37,12 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     ctx.logger.warn({ libraryId, file: path }, 'book file skipped: its name is not valid UTF-8 (rename it to scan it)'),
   );
   // Looked at again once walked: a disk unmounted during the walk made the folders not read yet look
-  // empty. And a root found empty where books were found before is most likely a mount point whose
-  // disk is not mounted (the folder stays behind): either way nothing is flagged deleted. (A root
-  // changed to an empty folder had its books elsewhere: they are flagged deleted as usual.)
+  // empty. And a root with nothing at all in it where books were found before is most likely a
+  // mount point whose disk is not mounted (the folder stays behind): either way nothing is flagged
+  // deleted. (Books deleted by hand leave their folders; a root changed to an empty folder had its
+  // books elsewhere: those are flagged deleted as usual.)
   const vanished = !(await rootIsThere(ctx, library.root));
-  if (vanished || (found.length === 0 && ctx.repos.books.hasLiveBooksUnder(libraryId, library.root))) {
+  if (vanished || (found.length === 0 && ctx.repos.books.hasLiveBooksUnder(libraryId, library.root) && (await folderIsEmpty(library.root)))) {
     ctx.logger.warn({ libraryId, root: library.root }, vanished ? 'library root went away during the scan: library unavailable, no book flagged deleted' : 'library root is empty but the library had books (a disk not mounted?): library unavailable, no book flagged deleted');
     markAvailability(ctx, library, false);
     return { toAnalyse: [] };
@@ -214,6 +215,16 @@ function rootIsThere(ctx: FolioContext, root: string): Promise<boolean> {
       return false;
     },
   );
+}
+
+/** True when the folder holds no entry at all (hidden ones included). */
+async function folderIsEmpty(folder: string): Promise<boolean> {
+  const dir = await opendir(folder);
+  try {
+    return (await dir.read()) === null;
+  } finally {
+    await dir.close();
+  }
 }
 
 /** Records whether the library's folder could be scanned, announcing a change. */
