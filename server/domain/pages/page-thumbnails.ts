@@ -1,11 +1,11 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readForDecode } from '../../media/image-decode.ts';
 import { thumbnailJpeg } from '../../media/image-transcode.ts';
 import type { Book } from '../../db/book-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookPage } from './page-content.ts';
-import { dropOtherVersions } from './rendered-pages.ts';
+import { keepInCache } from './cache-files.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { fileSlots } from '../../media/file-slots.ts';
 
@@ -43,12 +43,7 @@ export async function pageThumbnail(
       if (!content) throw new PageMissing();
       const input = await readForDecode(content.stream, content.page.fileSize);
       const { data: bytes } = await thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80);
-      await dropOtherVersions(bookDir, version);
-      await mkdir(join(bookDir, version), { recursive: true });
-      // Write then rename, so a concurrent reader never sees half a file.
-      const partial = `${file}.${process.pid}.partial`;
-      await fileSlots.withSlot(() => writeFile(partial, bytes));
-      await rename(partial, file);
+      await keepInCache(ctx, bookDir, version, file, bytes);
       return bytes;
     })().finally(() => inFlight.delete(file));
     inFlight.set(file, pending);

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { PageRenderRequest } from '../../media/book-reader.ts';
 import type { FolioContext } from '../context.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+import { keepInCache } from './cache-files.ts';
 import { fileSlots } from '../../media/file-slots.ts';
+
+function mediaTypeOf(request: PageRenderRequest): string {
+  return request.format === 'png' ? 'image/png' : 'image/jpeg';
+}
 
 /** What a caller may ask of a drawn page (PDF): output format and a size to fit. */
 export interface PageRenderOptions {
@@ -16,7 +21,7 @@ export interface PageRenderOptions {
   maxHeight?: number;
 }
 
-const inFlight = new Map<string, Promise<number>>();
+const inFlight = new Map<string, Promise<{ bytes: Buffer; cached: boolean }>>();
 
 /**
  * A drawn page (PDF), cached on disk under <data dir>/cache/rendered-pages/<book>/<file version>/
@@ -45,31 +50,17 @@ export async function renderedPage(
     if (!pending) {
       pending = (async () => {
         const bytes = await render(request);
-        await dropOtherVersions(bookDir, version);
-        await mkdir(dir, { recursive: true });
-        // Write then rename, so a concurrent reader never sees half a file.
-        const partial = `${file}.${process.pid}.partial`;
-        await fileSlots.withSlot(() => writeFile(partial, bytes));
-        await rename(partial, file);
-        return bytes.length;
+        return { bytes, cached: await keepInCache(ctx, bookDir, version, file, bytes) };
       })().finally(() => inFlight.delete(file));
       inFlight.set(file, pending);
     }
-    size = await pending;
+    const drawn = await pending;
+    // Not kept on disk: sent from memory.
+    if (!drawn.cached) return { page: { ...page, mediaType: mediaTypeOf(request), fileSize: drawn.bytes.length }, stream: Readable.from([drawn.bytes]), length: drawn.bytes.length };
+    size = drawn.bytes.length;
   }
-  const mediaType = request.format === 'png' ? 'image/png' : 'image/jpeg';
   // Our own file, only ever replaced whole (written then renamed): its size is its length.
-  return { page: { ...page, mediaType, fileSize: size }, stream: await fileSlots.openReadStream(file), length: size };
+  return { page: { ...page, mediaType: mediaTypeOf(request), fileSize: size }, stream: await fileSlots.openReadStream(file), length: size };
 }
 
 /** Removes every version folder of a book's cache but `keep`. */
-export async function dropOtherVersions(bookDir: string, keep: string): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(bookDir);
-  } catch (error) {
-    rethrowUnless(error, isMissingFile); // nothing cached yet
-    return;
-  }
-  await Promise.all(names.filter((n) => n !== keep).map((n) => rm(join(bookDir, n), { recursive: true, force: true })));
-}

@@ -1,0 +1,43 @@
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+import { fileSlots } from '../../media/file-slots.ts';
+import type { FolioContext } from '../context.ts';
+
+/*
+ * Files the server draws once and keeps under <data dir>/cache (drawn PDF pages, page thumbnails):
+ * per book, one folder per version of what they were drawn from.
+ */
+
+/** Removes every version folder of a book's cache but `keep`. */
+export async function dropOtherVersions(bookDir: string, keep: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(bookDir);
+  } catch (error) {
+    rethrowUnless(error, isMissingFile); // nothing cached yet
+    return;
+  }
+  await Promise.all(names.filter((n) => n !== keep).map((n) => rm(join(bookDir, n), { recursive: true, force: true })));
+}
+
+/**
+ * Keeps `bytes` at `file` (in the version folder `version` of `bookDir`, older versions dropped),
+ * written aside then renamed so that a reader never sees half a file. A cache that cannot be
+ * written (a full disk, a read-only data folder) must not cost the reader the image already drawn:
+ * the failure is logged and false returned, and the caller serves the bytes it has.
+ */
+export async function keepInCache(ctx: FolioContext, bookDir: string, version: string, file: string, bytes: Buffer): Promise<boolean> {
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    await dropOtherVersions(bookDir, version);
+    await mkdir(dirname(file), { recursive: true });
+    await fileSlots.withSlot(() => writeFile(partial, bytes));
+    await rename(partial, file);
+    return true;
+  } catch (error) {
+    ctx.logger.warn({ err: error, file }, 'drawn image not cached: the cache cannot be written (served anyway)');
+    await rm(partial, { force: true }).catch((cleanup: unknown) => ctx.logger.warn({ err: cleanup, file: partial }, 'partial cache file not removed'));
+    return false;
+  }
+}
