@@ -276,6 +276,19 @@ export function parseOpf(xml: string, opfPath: string): OpfPackage {
 }
 
 /**
+ * The documents a reader goes through, in order: the linear spine items (all of them when none is
+ * linear) whose file the archive holds. A spine item naming a file that is not in the archive (lost
+ * when the book was made, or an href leading out of it, "../../etc/passwd") has nothing to show:
+ * left in, it would be a page count, positions and a reading-order link that no reader can load,
+ * and a reader stops there.
+ */
+export function readingOrder(pkg: OpfPackage, archived: { has(path: string): boolean }): OpfPackage['spine'] {
+  const present = pkg.spine.filter((item) => archived.has(item.path));
+  const linear = present.filter((item) => item.linear);
+  return linear.length > 0 ? linear : present;
+}
+
+/**
  * The images an XHTML page shows (<img src>, SVG <image href>), resolved to zip paths, and how much
  * visible text its body holds. An image-only page has one image and (almost) no text.
  */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { decodeXmlText } from './xml-text.ts';
 import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
-import { type OpfPackage, parseContainer, parseOpf, xhtmlImages } from './epub-opf.ts';
+import { type OpfPackage, parseContainer, parseOpf, readingOrder, xhtmlImages } from './epub-opf.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
 import { isTransientFailure } from './transient-errors.ts';
@@ -103,8 +103,7 @@ class OpenedEpub implements OpenedBook {
     if (mimetype !== EPUB_MEDIA_TYPE) throw new MediaError('ERR_1032', `EPUB has wrong media type: ${mimetype.slice(0, 60)}`);
     const pkg = await this.package();
     const sizes = new Map(this.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
-    const linear = pkg.spine.filter((item) => item.linear);
-    const spine = linear.length > 0 ? linear : pkg.spine;
+    const spine = readingOrder(pkg, sizes);
 
     const images = await this.imagePerSpineItem(spine, sizes);
     const described: DescribedBook = { pages: [], files: [], failedEntries: [], epubDivinaCompatible: images !== null };
@@ -112,7 +111,6 @@ class OpenedEpub implements OpenedBook {
       for (const image of images) described.pages.push(await this.describeImage(image, sizes.get(image) ?? 0, withDimensions, described.failedEntries));
     } else {
       described.pageCount = spine.reduce((sum, item) => sum + Math.max(1, Math.ceil((sizes.get(item.path) ?? 0) / BYTES_PER_PAGE)), 0);
-      if (spine.every((item) => !sizes.has(item.path))) described.pageCount = 0;
     }
     const pageNames = new Set(described.pages.map((p) => p.fileName));
     const manifestTypes = new Map(pkg.manifest.map((item) => [item.path, item.mediaType]));

@@ -2,7 +2,7 @@ import type { Book } from '../../db/book-repository.ts';
 import type { Media } from '../../db/media-repository.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
 import { type EpubNavigation, readNavigation } from '../../media/epub-navigation.ts';
-import type { OpfPackage } from '../../media/epub-opf.ts';
+import { type OpfPackage, readingOrder } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
@@ -80,8 +80,7 @@ async function readPublication(ctx: FolioContext, book: Book, media: Media): Pro
   const archive = await bookArchive(ctx, book);
   const pkg = await packageOf(archive);
   const sizes = new Map(archive.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
-  const linear = pkg.spine.filter((item) => item.linear);
-  const spine = (linear.length > 0 ? linear : pkg.spine).map(({ path, mediaType }) => ({ path, mediaType }));
+  const spine = readingOrder(pkg, sizes).map(({ path, mediaType }) => ({ path, mediaType }));
   const inSpine = new Set(spine.map((item) => item.path));
   const resources = pkg.manifest
     .filter((item) => !inSpine.has(item.path) && sizes.has(item.path))
