@@ -11,32 +11,62 @@ import DOMPurify, { type Config } from 'dompurify';
 
 const purifier = DOMPurify(window);
 
+/*
+ * SVG names with capitals. The sanitizer's lists are lower case, and in XHTML names keep their case,
+ * so without these an XHTML chapter lost them: a cover page's <svg viewBox> (calibre's own cover
+ * page) shrank to a 300 × 150 corner of its picture, gradients and clip paths vanished. They are the
+ * HTML parser's table of SVG names it gives capitals back to, less the animation ones (which may
+ * change other attributes) and foreignObject (HTML inside SVG, which the sanitizer refuses anyway).
+ */
+const SVG_TAGS = ['altGlyph', 'altGlyphDef', 'altGlyphItem', 'clipPath', 'glyphRef', 'linearGradient', 'radialGradient', 'textPath'];
+const SVG_ATTRIBUTES = [
+  'baseFrequency', 'clipPathUnits', 'diffuseConstant', 'edgeMode', 'filterUnits', 'glyphRef', 'gradientTransform',
+  'gradientUnits', 'kernelMatrix', 'kernelUnitLength', 'lengthAdjust', 'limitingConeAngle', 'markerHeight', 'markerUnits',
+  'markerWidth', 'maskContentUnits', 'maskUnits', 'numOctaves', 'pathLength', 'patternContentUnits', 'patternTransform',
+  'patternUnits', 'pointsAtX', 'pointsAtY', 'pointsAtZ', 'preserveAlpha', 'preserveAspectRatio', 'primitiveUnits', 'refX',
+  'refY', 'specularConstant', 'specularExponent', 'spreadMethod', 'startOffset', 'stdDeviation', 'stitchTiles',
+  'surfaceScale', 'systemLanguage', 'tableValues', 'targetX', 'targetY', 'textLength', 'viewBox', 'xChannelSelector',
+  'yChannelSelector',
+];
+
+/*
+ * The lists are frozen: the sanitizer lower-cases the names of a list it may change in place, so a
+ * document read as HTML would otherwise have taken the capitals from every later XHTML one.
+ */
 const OPTIONS: Config = {
   // Sanitizes the parsed document's root element where it is (keeps head, styles, namespaces).
   IN_PLACE: true,
   WHOLE_DOCUMENT: true,
-  ADD_TAGS: ['link'],
-  ADD_ATTR: ['epub:type', 'xml:lang', 'lang', 'dir', 'rel', 'xmlns', 'xmlns:epub'],
-  FORBID_TAGS: ['script', 'meta', 'base', 'iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'noscript', 'portal'],
+  ADD_TAGS: Object.freeze(['link', ...SVG_TAGS]) as string[],
+  ADD_ATTR: Object.freeze(['epub:type', 'xml:lang', 'lang', 'dir', 'rel', 'xmlns', 'xmlns:epub', ...SVG_ATTRIBUTES]) as string[],
+  FORBID_TAGS: Object.freeze(['script', 'meta', 'base', 'iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'noscript', 'portal']) as string[],
   // Chapters are XHTML: element and attribute names are case-sensitive there.
   PARSER_MEDIA_TYPE: 'application/xhtml+xml',
 };
 
-/**
- * The document without anything that could run: parsed as its media type says, cleaned in place,
- * written back. A document that does not parse is returned as the parser's error document (shown,
- * never run), as browsers do.
- */
 export interface MarkupOptions {
   /** The book's text is in a right-to-left script (Arabic, Hebrew…), whatever its documents declare. */
   rtlScript?: boolean;
 }
 
+/**
+ * The document without anything that could run: parsed as its media type says, cleaned in place,
+ * written back in that type. An XHTML document that is not well-formed XML — HTML entities such as
+ * &nbsp; that XHTML does not declare, an unclosed <br> or <p>, all common in real books — is read
+ * by the HTML parser instead, which knows them, and written back as well-formed XHTML: the XML
+ * parser would have shown its error page and the chapter only up to the first fault.
+ */
 export function sanitizeMarkup(markup: string, mediaType: string, options: MarkupOptions = {}): string {
   const xml = /xml/i.test(mediaType);
-  const doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
+  let doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
+  let parsedAsXml = xml;
+  if (xml && doc.getElementsByTagName('parsererror').length > 0) {
+    console.warn('A chapter of the book is not well-formed XHTML; it is read as HTML', doc.getElementsByTagName('parsererror')[0]?.textContent);
+    doc = new DOMParser().parseFromString(markup, 'text/html');
+    parsedAsXml = false;
+  }
   const root = doc.documentElement;
-  purifier.sanitize(root, xml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
+  purifier.sanitize(root, parsedAsXml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
   markRightToLeft(doc, options.rtlScript ?? false);
   if (xml) return new XMLSerializer().serializeToString(doc);
   return `<!DOCTYPE html>\n${root.outerHTML}`;

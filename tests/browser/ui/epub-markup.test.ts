@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeMarkup } from '../../../src/ui/reader/epub/sanitizeMarkup.ts';
+
+/*
+ * Chapters as real books carry them, through the cleaning every document gets before the reader
+ * shows it. The reader parses the result as its media type says; a parse error there is a chapter
+ * the reader cannot show.
+ */
+const XHTML = 'application/xhtml+xml';
+const head = '<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>T</title></head>';
+
+/** The cleaned chapter as the reader parses it, failing on a parse error. */
+function shown(markup: string): Document {
+  const doc = new DOMParser().parseFromString(sanitizeMarkup(markup, XHTML), XHTML);
+  expect(doc.getElementsByTagName('parsererror')[0]?.textContent ?? null).toBeNull();
+  return doc;
+}
+
+describe('chapters that are not well-formed XHTML', () => {
+  it('HTML entities XHTML does not declare are read as the characters they name', () => {
+    const doc = shown(`${head}<body><p id="p">One&nbsp;two&mdash;three &hellip; &copy; 2020 &amp; more.</p><p>The end.</p></body></html>`);
+    expect(doc.getElementById('p')?.textContent).toBe('One\u00a0two\u2014three \u2026 \u00a9 2020 & more.');
+    expect(doc.body.textContent).toContain('The end.');
+  });
+
+  it('unclosed tags keep all the text, footnote references and their links', () => {
+    const doc = shown(
+      `${head}<body><p>First line<br> second line<p>Note<a epub:type="noteref" href="notes.xhtml#n1" id="r1">1</a> here.<p>LAST WORDS</body></html>`,
+    );
+    expect(doc.body.textContent).toContain('LAST WORDS');
+    const ref = doc.getElementById('r1');
+    expect(ref?.getAttribute('href')).toBe('notes.xhtml#n1');
+    expect(ref?.getAttributeNS('http://www.idpf.org/2007/ops', 'type') ?? ref?.getAttribute('epub:type')).toBe('noteref');
+  });
+
+  it('read as HTML, they still lose every script', () => {
+    const doc = shown(
+      `${head}<body><p>Text&nbsp;</p><script>parent.hit = 1</script><img src="x.png" onerror="parent.hit = 2"/><a href="javascript:parent.hit = 3">a</a><svg xmlns="http://www.w3.org/2000/svg" onload="parent.hit = 4"/></body></html>`,
+    );
+    expect(doc.getElementsByTagName('script')).toHaveLength(0);
+    const html = new XMLSerializer().serializeToString(doc);
+    expect(html).not.toMatch(/onerror|onload|javascript:/i);
+  });
+});
+
+describe('SVG in XHTML chapters', () => {
+  it('keeps the names with capitals: a cover page’s viewBox, gradients, clip paths', () => {
+    const doc = shown(
+      `${head}<body><svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100%" height="100%" viewBox="0 0 600 900" preserveAspectRatio="xMidYMid meet">` +
+        '<defs><linearGradient id="g" gradientUnits="userSpaceOnUse"><stop offset="0" stop-color="red"/></linearGradient><clipPath id="c" clipPathUnits="userSpaceOnUse"><rect width="10" height="10"/></clipPath></defs>' +
+        '<image width="600" height="900" xlink:href="../images/cover.jpg"/></svg></body></html>',
+    );
+    const svg = doc.getElementsByTagNameNS('http://www.w3.org/2000/svg', 'svg')[0]!;
+    expect(svg.getAttribute('viewBox')).toBe('0 0 600 900');
+    expect(svg.getAttribute('preserveAspectRatio')).toBe('xMidYMid meet');
+    expect(doc.getElementById('g')?.localName).toBe('linearGradient');
+    expect(doc.getElementById('g')?.getAttribute('gradientUnits')).toBe('userSpaceOnUse');
+    expect(doc.getElementById('c')?.getAttribute('clipPathUnits')).toBe('userSpaceOnUse');
+  });
+});
