@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeMarkup } from '../../../src/ui/reader/epub/decodeMarkup.ts';
 import { sanitizeMarkup } from '../../../src/ui/reader/epub/sanitizeMarkup.ts';
 
 /*
@@ -41,6 +42,13 @@ describe('chapters that are not well-formed XHTML', () => {
     const html = new XMLSerializer().serializeToString(doc);
     expect(html).not.toMatch(/onerror|onload|javascript:/i);
   });
+
+  it('a chapter without the XHTML namespace is read as HTML, not refused', () => {
+    const doc = shown('<?xml version="1.0" encoding="UTF-8"?>\n<html><head><title>T</title></head><body><h1>No namespace</h1><p id="p">NO-NAMESPACE-TEXT</p><script>parent.hit = 1</script></body></html>');
+    expect(doc.documentElement.namespaceURI).toBe('http://www.w3.org/1999/xhtml');
+    expect(doc.getElementById('p')?.textContent).toBe('NO-NAMESPACE-TEXT');
+    expect(doc.getElementsByTagName('script')).toHaveLength(0);
+  });
 });
 
 describe('SVG in XHTML chapters', () => {
@@ -56,5 +64,33 @@ describe('SVG in XHTML chapters', () => {
     expect(doc.getElementById('g')?.localName).toBe('linearGradient');
     expect(doc.getElementById('g')?.getAttribute('gradientUnits')).toBe('userSpaceOnUse');
     expect(doc.getElementById('c')?.getAttribute('clipPathUnits')).toBe('userSpaceOnUse');
+  });
+});
+describe('the encoding a chapter declares', () => {
+  const bytes = (text: string, encode: (c: number) => number[]) => new Uint8Array([...text].flatMap((c) => encode(c.charCodeAt(0))));
+  const latin1 = (text: string) => bytes(text, (c) => [c]);
+
+  it('ISO-8859-1 and Windows-1252 chapters keep their accented letters', () => {
+    expect(decodeMarkup(latin1('<?xml version="1.0" encoding="ISO-8859-1"?>\n<p>caf\u00e9 na\u00efve</p>'))).toContain('caf\u00e9 na\u00efve');
+    expect(decodeMarkup(latin1('<html><head><meta charset="windows-1252"/></head><body>\u00e0 la fran\u00e7aise</body></html>'))).toContain('\u00e0 la fran\u00e7aise');
+  });
+
+  it('UTF-8 by default and with a byte order mark; UTF-16 by its mark; an unknown label is UTF-8', () => {
+    const utf8 = new TextEncoder().encode('<p>caf\u00e9</p>');
+    expect(decodeMarkup(utf8)).toBe('<p>caf\u00e9</p>');
+    expect(decodeMarkup(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toBe('<p>caf\u00e9</p>');
+    expect(decodeMarkup(new Uint8Array([0xff, 0xfe, ...bytes('<p>\u00e9</p>', (c) => [c & 0xff, c >> 8])]))).toBe('<p>\u00e9</p>');
+    expect(decodeMarkup(new TextEncoder().encode('<?xml version="1.0" encoding="no-such-charset"?><p>caf\u00e9</p>'))).toContain('caf\u00e9');
+  });
+});
+
+describe('the cleaned chapter names the encoding it is written in', () => {
+  it('a declaration of ISO-8859-1 or UTF-16 says UTF-8 once decoded (the reader writes the chapter out as UTF-8)', () => {
+    const latin1 = new Uint8Array([...'<?xml version="1.0" encoding="ISO-8859-1"?><p>caf\u00e9</p>'].map((c) => c.charCodeAt(0)));
+    expect(decodeMarkup(latin1)).toBe('<?xml version="1.0" encoding="UTF-8"?><p>caf\u00e9</p>');
+    const utf16 = '<?xml version="1.0" encoding="UTF-16"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><p>\u00e9</p></body></html>';
+    const bytes = new Uint8Array([0xff, 0xfe, ...[...utf16].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8])]);
+    const cleaned = sanitizeMarkup(decodeMarkup(bytes), 'application/xhtml+xml');
+    expect(cleaned).not.toMatch(/UTF-16|ISO-8859/i);
   });
 });

@@ -1,6 +1,7 @@
 import { HttpFetcher, Link, Locator, Manifest, Publication, ReadingProgression, Resource, type Fetcher } from '@readium/shared';
 import { getEpubManifest, getPositions } from '../../../api/readium.ts';
 import type { R2Locator } from '../../../api/types.ts';
+import { decodeMarkup } from './decodeMarkup.ts';
 import { sanitizeMarkup } from './sanitizeMarkup.ts';
 
 /** Resource requests carry the session cookie and the XHR marker (a 401 must not open a login popup). */
@@ -31,7 +32,7 @@ class SanitizedResource extends Resource {
   async read(): Promise<Uint8Array | undefined> {
     const bytes = await this.#inner.read();
     if (bytes === undefined) return undefined;
-    return new TextEncoder().encode(sanitizeMarkup(new TextDecoder().decode(bytes), this.#mediaType, { rtlScript: this.#rtlScript }));
+    return new TextEncoder().encode(sanitizeMarkup(decodeMarkup(bytes), this.#mediaType, { rtlScript: this.#rtlScript }));
   }
 
   close(): void {

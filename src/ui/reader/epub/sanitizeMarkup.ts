@@ -60,8 +60,9 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: Marku
   const xml = /xml/i.test(mediaType);
   let doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
   let parsedAsXml = xml;
-  if (xml && doc.getElementsByTagName('parsererror').length > 0) {
-    console.warn('A chapter of the book is not well-formed XHTML; it is read as HTML', doc.getElementsByTagName('parsererror')[0]?.textContent);
+  const fault = xml ? xhtmlFault(doc) : null;
+  if (fault) {
+    console.warn(`A chapter of the book is not XHTML (${fault}); it is read as HTML`);
     doc = new DOMParser().parseFromString(markup, 'text/html');
     parsedAsXml = false;
   }
@@ -70,6 +71,21 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: Marku
   markRightToLeft(doc, options.rtlScript ?? false);
   if (xml) return new XMLSerializer().serializeToString(doc);
   return `<!DOCTYPE html>\n${root.outerHTML}`;
+}
+
+const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/**
+ * Why a document parsed as XML is no XHTML chapter, or null: a parse error (the parser's message),
+ * or a root that is not XHTML's <html> (no namespace declared, another vocabulary), which the
+ * sanitizer would have to remove and cannot.
+ */
+function xhtmlFault(doc: Document): string | null {
+  const error = doc.getElementsByTagName('parsererror')[0];
+  if (error) return error.textContent?.trim() || 'parse error';
+  const root = doc.documentElement;
+  if (root.namespaceURI !== XHTML_NS || root.localName !== 'html') return `root element {${root.namespaceURI ?? ''}}${root.localName}`;
+  return null;
 }
 
 /**
