@@ -1,4 +1,4 @@
-import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type FrameLocator, type Locator, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,9 +49,32 @@ async function writeDamagedNovel(file: string): Promise<void> {
   ]);
 }
 
+const prose = (n: number) => '<p>It was a dark and stormy night; the rain fell in torrents.</p>'.repeat(n);
+
+/** A novel with footnotes: references in two chapters to notes at the end of a long notes file, and links back. */
+async function writeFootnotedNovel(file: string): Promise<void> {
+  const chapter = (n: number) =>
+    xhtml(`Chapter ${n}`, `<h1>Chapter ${n}</h1>${prose(10)}<p>A remark<a epub:type="noteref" id="ref${n}" href="notes.xhtml#note${n}">${n}</a> in chapter ${n}.</p>${prose(15)}`);
+  const notes = xhtml('Notes', `<h1>Notes</h1>${prose(150)}${[1, 2].map((n) => `<aside epub:type="footnote" id="note${n}"><p><a href="ch${n}.xhtml#ref${n}">${n}.</a> NOTE-TEXT-${n}</p></aside>`).join('')}`);
+  await writeEpub(file, [
+    { name: 'OEBPS/text/ch1.xhtml', data: chapter(1) },
+    { name: 'OEBPS/text/ch2.xhtml', data: chapter(2) },
+    { name: 'OEBPS/text/notes.xhtml', data: notes },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Footnoted</dc:title><dc:language>en</dc:language>',
+        manifest: ['ch1', 'ch2', 'notes'].map((id) => ({ id, href: `text/${id}.xhtml`, mediaType: 'application/xhtml+xml' })),
+        spine: ['ch1', 'ch2', 'notes'],
+      }),
+    },
+  ]);
+}
+
 test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-real-books-'));
   await writeDamagedNovel(path.join(libraryRoot, 'Damaged', 'Damaged.epub'));
+  await writeFootnotedNovel(path.join(libraryRoot, 'Footnoted', 'Footnoted.epub'));
   folio = await startFolio();
 });
 
@@ -76,6 +99,16 @@ const frames = (page: Page) => page.getByTestId('epub-frames');
 /** The frame on screen (the navigator keeps neighbours hidden in the pool). */
 const shown = (page: Page): FrameLocator => page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
 
+/**
+ * Whether an element of the book is on the screen. (Playwright's toBeInViewport measures inside the
+ * frame, whose columns beside the first all count as out of view.)
+ */
+async function onScreen(page: Page, target: Locator): Promise<boolean> {
+  const box = await target.boundingBox();
+  const viewport = page.viewportSize();
+  return box !== null && viewport !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
+}
+
 async function openBook(page: Page, name: string): Promise<void> {
   const book = await findBook(page.context().request, folio.url, name);
   await page.goto(`${folio.url}/book/${book.id}/read`);
@@ -95,4 +128,18 @@ test('a damaged novel reads from its first chapter to its last, every chapter wh
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/d.xhtml');
   await expect(shown(page).getByText('LAST-CHAPTER')).toBeVisible();
   await expect(page.getByTestId('reader-page-counter')).toHaveText(/^Page (\d+) of \1$/);
+});
+
+test('a footnote reference shows its note in the notes file, and the note links back, all in the reader', async ({ page }) => {
+  await openBook(page, 'Footnoted');
+  await page.keyboard.press('ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
+  const tabs = page.context().pages().length;
+  await shown(page).locator('#ref2').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/notes.xhtml');
+  await expect.poll(() => onScreen(page, shown(page).getByText('NOTE-TEXT-2'))).toBe(true);
+  await shown(page).getByRole('link', { name: '2.' }).click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
+  await expect.poll(() => onScreen(page, shown(page).locator('#ref2'))).toBe(true);
+  expect(page.context().pages()).toHaveLength(tabs);
 });

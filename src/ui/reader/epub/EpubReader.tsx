@@ -1,10 +1,11 @@
 import { EpubNavigator, EpubPreferences, TextAlignment, type EpubNavigatorListeners, type IEpubPreferences } from '@readium/navigator';
-import { Link, Locator, ReadingProgression } from '@readium/shared';
+import { Link, Locator, LocatorLocations, ReadingProgression } from '@readium/shared';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { getProgression } from '../../../api/readium.ts';
 import type { BookDto, R2Locator } from '../../../api/types.ts';
 import { renderingPreferences } from '../../../engine/epubSettings.ts';
+import { linkTarget } from '../../../engine/epubLinks.ts';
 import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
 import { t } from '../../i18n.ts';
@@ -130,6 +131,10 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     else navigator.go(target, false, done);
   }, [edges]);
 
+  /** For the navigator's listeners, made once per book. */
+  const goRef = useRef(go);
+  goRef.current = go;
+
   const goToPosition = useCallback(
     (position: number) => {
       if (state.status !== 'ready') return;
@@ -239,6 +244,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     const restored = state.saved ? restorePoint(state.saved, state.positionList) : null;
     const initial = restored ? Locator.deserialize(restored.position) : undefined;
     const withFrames = new WeakSet<Window>();
+    const readingOrder = state.publication.readingOrder.items.map((item) => item.href);
     const clickAt = (x: number, y: number) => {
       const frame = navigatorRef.current?._cframes[0]?.iframe;
       const width = frame?.clientWidth ?? host.clientWidth;
@@ -278,9 +284,20 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       miscPointer: () => {},
       scroll: () => {},
       customEvent: () => {},
-      // Links out of the book open in a new tab, never inside the reader's frame.
+      // Links the navigator could not place (see epubLinks.ts): a chapter of the book is shown
+      // here; a link out of the book opens in a new tab, never inside the reader's frame.
       handleLocator: (target) => {
-        if (/^(https?|mailto|tel):/.test(target.href)) window.open(target.href, '_blank', 'noopener,noreferrer');
+        const fragments = target.locations?.fragments ?? [];
+        const href = fragments.length > 0 ? `${target.href}#${fragments[0]}` : target.href;
+        const link = linkTarget(href, readingOrder, window.location.origin);
+        if (link.kind === 'chapter') {
+          const place = new Locator({ href: link.href, type: target.type, locations: new LocatorLocations({ fragments: link.fragment ? [link.fragment] : [] }) });
+          goRef.current(place);
+        } else if (link.kind === 'outside') {
+          window.open(link.url, '_blank', 'noopener,noreferrer');
+        } else {
+          console.warn('A link of the book leads to nothing a reader can show', target.href);
+        }
         return true;
       },
       textSelected: () => {},
