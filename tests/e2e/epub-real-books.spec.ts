@@ -71,8 +71,26 @@ async function writeFootnotedNovel(file: string): Promise<void> {
   ]);
 }
 
+/** A novel whose paragraphs can be told apart (each has its id and number). */
+async function writeNumberedNovel(file: string): Promise<void> {
+  const paragraphs = Array.from({ length: 400 }, (_, i) => `<p id="p${i + 1}">Paragraph ${i + 1}: it was a dark and stormy night; the rain fell in torrents.</p>`).join('');
+  await writeEpub(file, [
+    { name: 'OEBPS/text/ch1.xhtml', data: xhtml('One', `<h1>One</h1>${paragraphs}`) },
+    { name: 'OEBPS/text/ch2.xhtml', data: xhtml('Two', `<h1>Two</h1>${prose(30)}`) },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Numbered</dc:title><dc:language>en</dc:language>',
+        manifest: ['ch1', 'ch2'].map((id) => ({ id, href: `text/${id}.xhtml`, mediaType: 'application/xhtml+xml' })),
+        spine: ['ch1', 'ch2'],
+      }),
+    },
+  ]);
+}
+
 test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-real-books-'));
+  await writeNumberedNovel(path.join(libraryRoot, 'Numbered', 'Numbered.epub'));
   await writeDamagedNovel(path.join(libraryRoot, 'Damaged', 'Damaged.epub'));
   await writeFootnotedNovel(path.join(libraryRoot, 'Footnoted', 'Footnoted.epub'));
   folio = await startFolio();
@@ -142,4 +160,34 @@ test('a footnote reference shows its note in the notes file, and the note links 
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
   await expect.poll(() => onScreen(page, shown(page).locator('#ref2'))).toBe(true);
   expect(page.context().pages()).toHaveLength(tabs);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+
+  /** The id of the paragraph at the middle of the screen. */
+  const middleParagraph = (page: Page) =>
+    shown(page).locator('body').evaluate((body) => {
+      const view = body.ownerDocument.defaultView!;
+      return body.ownerDocument.elementFromPoint(view.innerWidth / 2, view.innerHeight / 2)?.closest('p')?.id ?? null;
+    });
+
+  test('turning the phone to landscape and back keeps the page being read', async ({ page }) => {
+    await openBook(page, 'Numbered');
+    for (let turn = 1; turn <= 6; turn++) {
+      const before = Number(await frames(page).getAttribute('data-progression'));
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => frames(page).getAttribute('data-progression').then(Number)).toBeGreaterThan(before);
+    }
+    const progression = await frames(page).getAttribute('data-progression');
+    const reading = await middleParagraph(page);
+    expect(reading).toMatch(/^p\d+$/);
+    const paragraph = shown(page).locator(`#${reading}`);
+
+    await page.setViewportSize({ width: 844, height: 390 });
+    await expect.poll(() => onScreen(page, paragraph), { timeout: 5000 }).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => frames(page).getAttribute('data-progression')).toBe(progression);
+    await expect.poll(() => onScreen(page, paragraph)).toBe(true);
+  });
 });

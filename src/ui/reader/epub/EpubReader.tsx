@@ -24,6 +24,7 @@ import { listenToFrame } from './frameInput.ts';
 import { fetchEpubSettings } from './epubSettingsStore.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
+import { keepPlace, placeToKeep } from './placeKeeper.ts';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { useAppIsDark } from './useAppIsDark.ts';
@@ -254,6 +255,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       return true;
     };
     let reporting = false;
+    // The place across a resize or a rotation (see placeKeeper.ts); vertical chapters keep their own.
+    const keeper = keepPlace<Locator>(host, (place) => {
+      const frameWindow = navigatorRef.current?._cframes[0]?.iframe.contentWindow;
+      if (frameWindow && verticalMode(frameWindow) !== 'horizontal') return;
+      goRef.current(place);
+    });
     const listeners: EpubNavigatorListeners = {
       frameLoaded: (frameWindow) => {
         if (withFrames.has(frameWindow)) return;
@@ -266,6 +273,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         if (verticalMode(frameWindow) !== 'horizontal') setVertical(true);
       },
       positionChanged: (current) => {
+        if (keeper.holding()) return;
+        keeper.shown(placeToKeep(current, navigatorRef.current?._cframes[0]?.iframe.contentWindow, preferencesRef.current.scroll === true));
         // The navigator names the first position of the screen; the book's last position may start
         // before it on the last page. At the very end, that last position is where the reader is,
         // so "page y of y" shows and the book counts as read (the server completes a book at it).
@@ -354,6 +363,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       });
     return () => {
       disposed = true;
+      keeper.dispose();
       navigatorRef.current = null;
       runRef.current = null;
       delete host.dataset.ready;
