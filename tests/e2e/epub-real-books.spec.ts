@@ -2,7 +2,7 @@ import { expect, test, type FrameLocator, type Locator, type Page } from '@playw
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { opfXml, writeEpub } from '../fixtures/epub.ts';
+import { opfXml, prose as fourSentenceProse, writeEpub } from '../fixtures/epub.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
@@ -88,8 +88,25 @@ async function writeNumberedNovel(file: string): Promise<void> {
   ]);
 }
 
+/** A novel of many chapters of a few pages each: page turns often load another chapter. */
+async function writeShortChapters(file: string): Promise<void> {
+  const ids = Array.from({ length: 40 }, (_, i) => `c${i + 1}`);
+  await writeEpub(file, [
+    ...ids.map((id, i) => ({ name: `OEBPS/text/${id}.xhtml`, data: xhtml(id, `<h1>Short ${i + 1}</h1>${fourSentenceProse(8000)}`) })),
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Short Chapters</dc:title><dc:language>en</dc:language>',
+        manifest: ids.map((id) => ({ id, href: `text/${id}.xhtml`, mediaType: 'application/xhtml+xml' })),
+        spine: ids,
+      }),
+    },
+  ]);
+}
+
 test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-real-books-'));
+  await writeShortChapters(path.join(libraryRoot, 'Short', 'Short Chapters.epub'));
   await writeNumberedNovel(path.join(libraryRoot, 'Numbered', 'Numbered.epub'));
   await writeDamagedNovel(path.join(libraryRoot, 'Damaged', 'Damaged.epub'));
   await writeFootnotedNovel(path.join(libraryRoot, 'Footnoted', 'Footnoted.epub'));
@@ -160,6 +177,23 @@ test('a footnote reference shows its note in the notes file, and the note links 
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
   await expect.poll(() => onScreen(page, shown(page).locator('#ref2'))).toBe(true);
   expect(page.context().pages()).toHaveLength(tabs);
+});
+
+test('a held arrow key turns page after page and leaves no chapter frames behind', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await openBook(page, 'Short Chapters');
+  // A held key: repeated key presses, faster than chapters load.
+  for (let repeat = 0; repeat < 80; repeat++) await page.keyboard.down('ArrowRight');
+  await page.keyboard.up('ArrowRight');
+  await expect.poll(() => frames(page).getAttribute('data-position').then(Number)).toBeGreaterThan(3);
+  // The navigator keeps the chapter shown and a neighbour or two (those within a few positions), no more.
+  await expect.poll(() => frames(page).locator('iframe').count()).toBeLessThanOrEqual(3);
+  // Reading goes on from there.
+  const position = Number(await frames(page).getAttribute('data-position'));
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => frames(page).getAttribute('data-position').then(Number)).toBeGreaterThan(position);
+  expect(errors).toEqual([]);
 });
 
 test.describe('on a phone', () => {

@@ -27,6 +27,7 @@ import { ImageZoomDialog } from './ImageZoomDialog.tsx';
 import { keepPlace, placeToKeep } from './placeKeeper.ts';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
+import { createTurnGate } from './turnGate.ts';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
 import { useEpubSettings } from './useEpubSettings.ts';
@@ -132,6 +133,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     else navigator.go(target, false, done);
   }, [edges]);
 
+  const gateRef = useRef(createTurnGate());
+
   /** For the navigator's listeners, made once per book. */
   const goRef = useRef(go);
   goRef.current = go;
@@ -177,7 +180,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
             edges.hitEdge(edge);
             break;
           }
-          const done = (moved: boolean) => {
+          const afterTurn = (moved: boolean) => {
             if (!moved) return edges.hitEdge(edge);
             edges.moved();
             // Back from a vertical chapter's start: the previous chapter shows from its end.
@@ -191,8 +194,16 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
               }
             }
           };
-          if (forward) navigator?.goForward(false, done);
-          else navigator?.goBackward(false, done);
+          if (!navigator) break;
+          // One turn at a time (turnGate.ts): a turn asked for meanwhile is dropped.
+          gateRef.current.turn((finished) => {
+            const done = (moved: boolean) => {
+              finished();
+              afterTurn(moved);
+            };
+            if (forward) navigator.goForward(false, done);
+            else navigator.goBackward(false, done);
+          });
           break;
         }
         case 'first':
