@@ -104,8 +104,28 @@ async function writeShortChapters(file: string): Promise<void> {
   ]);
 }
 
+/** A fixed-layout text book (a picture book, a cookbook): pages of 600 × 800 CSS pixels each. */
+async function writeFixedLayout(file: string): Promise<void> {
+  const ids = ['p1', 'p2', 'p3'];
+  await writeEpub(file, [
+    ...ids.map((id) => ({
+      name: `OEBPS/${id}.xhtml`,
+      data: `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n<html ${NS}><head><title>${id}</title><meta name="viewport" content="width=600, height=800"/><meta http-equiv="refresh" content="0;url=https://example.org/"/><style>body { margin: 0; width: 600px; height: 800px; background: rgb(238, 238, 255); }</style></head><body><h1>FIXED ${id}</h1></body></html>`,
+    })),
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Fixed Pages</dc:title><dc:language>en</dc:language><meta property="rendition:layout">pre-paginated</meta>',
+        manifest: ids.map((id) => ({ id, href: `${id}.xhtml`, mediaType: 'application/xhtml+xml' })),
+        spine: ids,
+      }),
+    },
+  ]);
+}
+
 test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-real-books-'));
+  await writeFixedLayout(path.join(libraryRoot, 'Fixed', 'Fixed Pages.epub'));
   await writeShortChapters(path.join(libraryRoot, 'Short', 'Short Chapters.epub'));
   await writeNumberedNovel(path.join(libraryRoot, 'Numbered', 'Numbered.epub'));
   await writeDamagedNovel(path.join(libraryRoot, 'Damaged', 'Damaged.epub'));
@@ -194,6 +214,20 @@ test('a held arrow key turns page after page and leaves no chapter frames behind
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => frames(page).getAttribute('data-position').then(Number)).toBeGreaterThan(position);
   expect(errors).toEqual([]);
+});
+
+test('a fixed-layout book shows each page whole, at its own size scaled to the screen, with its own background', async ({ page }) => {
+  await openBook(page, 'Fixed Pages');
+  // FXL frames are all in place (hidden ones off to the side); the first page is the first frame.
+  const frame = page.locator('[data-testid="epub-frames"] iframe[data-original-href$="/p1.xhtml"]');
+  await expect(frame).toHaveAttribute('style', /width: 600px/);
+  await expect(frame).toHaveAttribute('style', /scale\(/);
+  const box = await frame.boundingBox();
+  const stage = await frames(page).boundingBox();
+  expect(box && stage && box.height <= stage.height + 1 && box.y >= stage.y - 1).toBe(true);
+  const content = page.frameLocator('[data-testid="epub-frames"] iframe[data-original-href$="/p1.xhtml"]');
+  await expect(content.locator('body')).toHaveCSS('background-color', 'rgb(238, 238, 255)');
+  await expect(content.getByRole('heading', { name: 'FIXED p1' })).toBeVisible();
 });
 
 test.describe('on a phone', () => {

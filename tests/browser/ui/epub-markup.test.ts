@@ -94,3 +94,18 @@ describe('the cleaned chapter names the encoding it is written in', () => {
     expect(cleaned).not.toMatch(/UTF-16|ISO-8859/i);
   });
 });
+
+describe('fixed-layout pages', () => {
+  it('keep the page size they declare, and no other <meta>', () => {
+    const doc = shown(
+      `${head.replace('<title>T</title>', '<title>T</title><meta name="viewport" content="width=600, height=800, initial-scale=9"/><meta http-equiv="refresh" content="0;url=https://example.org/"/><meta http-equiv="Content-Security-Policy" content="default-src *"/>')}<body><p>Page</p></body></html>`,
+    );
+    const metas = [...doc.getElementsByTagName('meta')];
+    expect(metas.map((m) => [m.getAttribute('name'), m.getAttribute('content')])).toEqual([['viewport', 'width=600, height=800']]);
+  });
+
+  it('a viewport without a page size, or with junk, is not kept', () => {
+    const doc = shown(`${head.replace('<title>T</title>', '<title>T</title><meta name="viewport" content="width=device-width&quot;&gt;"/>')}<body><p>Page</p></body></html>`);
+    expect(doc.getElementsByTagName('meta')).toHaveLength(0);
+  });
+});

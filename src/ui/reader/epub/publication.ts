@@ -59,6 +59,20 @@ class SanitizingFetcher implements Fetcher {
   }
 }
 
+/**
+ * The manifest with its layout where the rendering library reads it. Komga's manifest (the contract
+ * Folio serves) names a fixed-layout book in metadata.rendition.layout; the library reads
+ * metadata.layout only, so a fixed-layout book was laid out as flowing text: pages not scaled to
+ * the screen, their own backgrounds and positions lost.
+ */
+function withLayout(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null) return json;
+  const metadata = (json as { metadata?: Record<string, unknown> }).metadata;
+  const rendition = metadata?.rendition as { layout?: unknown } | undefined;
+  if (!metadata || metadata.layout !== undefined || typeof rendition?.layout !== 'string') return json;
+  return { ...json, metadata: { ...metadata, layout: rendition.layout } };
+}
+
 /** Languages written right to left (BCP 47 primary subtags). */
 const RTL_SCRIPTS = /^(ar|he|iw|fa|ur|ps|yi|ji|ug|ckb|sd|dv|syr)(-|$)/i;
 
@@ -73,7 +87,7 @@ export interface LoadedPublication {
 /** The book's WebPub manifest and positions, as the rendering library wants them. */
 export async function loadPublication(bookId: string): Promise<LoadedPublication> {
   const [json, positions] = await Promise.all([getEpubManifest(bookId), getPositions(bookId)]);
-  const manifest = Manifest.deserialize(json);
+  const manifest = Manifest.deserialize(withLayout(json));
   if (!manifest) throw new Error('The book manifest could not be read');
   const fetcher = new SanitizingFetcher();
   fetcher.rtlScript =

@@ -67,13 +67,38 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: Marku
     parsedAsXml = false;
   }
   const root = doc.documentElement;
+  const viewport = pageSize(doc);
   purifier.sanitize(root, parsedAsXml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
+  if (viewport) restorePageSize(doc, viewport);
   markRightToLeft(doc, options.rtlScript ?? false);
   if (xml) return new XMLSerializer().serializeToString(doc);
   return `<!DOCTYPE html>\n${root.outerHTML}`;
 }
 
 const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/**
+ * The page size a fixed-layout document declares (<meta name="viewport" content="width=600,
+ * height=800">), the only <meta> worth keeping: the reader scales each page to the screen by it.
+ * Only its width and height are kept, as numbers; every other <meta> (refresh, CSP, charset) goes.
+ */
+function pageSize(doc: Document): { width: number; height: number } | null {
+  const meta = [...doc.getElementsByTagName('meta')].find((m) => m.getAttribute('name')?.trim().toLowerCase() === 'viewport');
+  const content = meta?.getAttribute('content') ?? '';
+  const number = (key: string) => Number.parseFloat(new RegExp(`\\b${key}\\s*=\\s*([0-9.]+)`, 'i').exec(content)?.[1] ?? '');
+  const width = number('width');
+  const height = number('height');
+  return width > 0 && height > 0 && Number.isFinite(width) && Number.isFinite(height) ? { width, height } : null;
+}
+
+function restorePageSize(doc: Document, size: { width: number; height: number }): void {
+  const head = doc.head ?? doc.getElementsByTagName('head')[0];
+  if (!head) return;
+  const meta = doc.createElementNS(doc.documentElement.namespaceURI, 'meta');
+  meta.setAttribute('name', 'viewport');
+  meta.setAttribute('content', `width=${size.width}, height=${size.height}`);
+  head.prepend(meta);
+}
 
 /**
  * Why a document parsed as XML is no XHTML chapter, or null: a parse error (the parser's message),
