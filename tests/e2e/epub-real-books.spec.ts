@@ -259,3 +259,38 @@ test.describe('on a phone', () => {
     await expect.poll(() => onScreen(page, paragraph)).toBe(true);
   });
 });
+
+test('in the scrolled layout, Space and the arrows scroll a screen at a time and cross chapters only at their ends', async ({ page }) => {
+  await openBook(page, 'Numbered');
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Scrolling' });
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(shown(page).locator('html')).toHaveAttribute('style', /readium-scroll-on/);
+  const scrollTop = () => shown(page).locator('html').evaluate((html) => html.ownerDocument.scrollingElement?.scrollTop ?? 0);
+
+  // Space: the next screen of the same chapter, the last lines of the one before still in view.
+  const top = await scrollTop();
+  const lastRead = await shown(page).locator('body').evaluate((body) => {
+    const view = body.ownerDocument.defaultView!;
+    return [...body.querySelectorAll('p')].filter((p) => p.getBoundingClientRect().bottom <= view.innerHeight).at(-1)?.id;
+  });
+  await page.keyboard.press('Space');
+  await expect.poll(scrollTop).toBeGreaterThan(top);
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch1.xhtml');
+  await expect.poll(() => onScreen(page, shown(page).locator(`#${lastRead}`))).toBe(true);
+
+  // At the chapter's end the next press opens the next chapter; back from its start shows the end of the first.
+  for (let press = 0; press < 80 && (await frames(page).getAttribute('data-resource')) === 'OEBPS/text/ch1.xhtml'; press++) {
+    const before = await frames(page).getAttribute('data-progression');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => frames(page).getAttribute('data-progression')).not.toBe(before);
+  }
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
+  await page.keyboard.press('ArrowLeft');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch1.xhtml');
+  await expect.poll(() => onScreen(page, shown(page).locator('#p400'))).toBe(true);
+
+  // The layout is kept per user: back to pages for the other tests.
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
+});

@@ -28,6 +28,7 @@ import { keepPlace, placeToKeep } from './placeKeeper.ts';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { createTurnGate } from './turnGate.ts';
+import { scrollScreen, showChapterEnd } from './scrolledText.ts';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
 import { useEpubSettings } from './useEpubSettings.ts';
@@ -172,6 +173,11 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
             }
             break;
           }
+          const scrolled = !vertical && preferencesRef.current.scroll === true;
+          if (scrolled && frameWindow && scrollScreen(frameWindow, forward)) {
+            edges.moved();
+            break;
+          }
           const edge = forward ? 'end' : 'start';
           // At the book's edge the navigator is not asked to turn: it would "bounce" the frame and,
           // 150 ms later, put back the scroll offset it saw, undoing any turn made in between (a
@@ -183,8 +189,10 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           const afterTurn = (moved: boolean) => {
             if (!moved) return edges.hitEdge(edge);
             edges.moved();
-            // Back from a vertical chapter's start: the previous chapter shows from its end.
             const shownWindow = navigator?._cframes[0]?.iframe.contentWindow;
+            // Back from a scrolled chapter's start: the previous chapter shows from its end.
+            if (scrolled && !forward && shownWindow) showChapterEnd(shownWindow);
+            // Back from a vertical chapter's start: the previous chapter shows from its end.
             if (vertical && !forward && shownWindow && locator && state.status === 'ready') {
               showVerticalAt(shownWindow, 1);
               const place = verticalPlace(shownWindow, navigator.currentLocator.serialize() as R2Locator, state.positionList);
