@@ -1,37 +1,9 @@
 import * as oidc from 'openid-client';
 import { OAuth2LoginError, type OAuth2Provider, verifiedEmail } from './oauth2.ts';
+import type { PendingLogin, PendingLogins } from './pending-logins.ts';
 
-/** What the callback needs to finish a login started by the same browser. */
-export interface PendingLogin {
-  registrationId: string;
-  codeVerifier: string;
-  /** Only for OpenID providers: the id_token must carry it back. */
-  nonce?: string;
-  redirectUri: string;
-  expires: number;
-}
-
-const STATE_TTL_MS = 10 * 60_000;
 /** Seconds openid-client waits for any one call to the provider. */
 const PROVIDER_TIMEOUT_S = 15;
-
-/** Logins between the redirect to the provider and its callback, keyed by state. */
-export class PendingLogins {
-  private readonly pending = new Map<string, PendingLogin>();
-
-  add(state: string, login: Omit<PendingLogin, 'expires'>, now = Date.now()): void {
-    for (const [key, old] of this.pending) if (old.expires < now) this.pending.delete(key);
-    if (this.pending.size > 10_000) this.pending.clear();
-    this.pending.set(state, { ...login, expires: now + STATE_TTL_MS });
-  }
-
-  /** The pending login for this state (used once), or undefined when unknown or expired. */
-  take(state: string, now = Date.now()): PendingLogin | undefined {
-    const login = this.pending.get(state);
-    this.pending.delete(state);
-    return login && login.expires >= now ? login : undefined;
-  }
-}
 
 /**
  * openid-client configurations, one per provider, made on first use: discovery for OpenID
@@ -98,11 +70,12 @@ export async function beginLogin(
   provider: OAuth2Provider,
   redirectUri: string,
   pending: PendingLogins,
+  clientAddress: string,
 ): Promise<{ url: URL; state: string }> {
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = provider.issuerUri ? oidc.randomNonce() : undefined;
-  pending.add(state, { registrationId: provider.registrationId, codeVerifier, redirectUri, ...(nonce ? { nonce } : {}) });
+  pending.add(state, { registrationId: provider.registrationId, codeVerifier, redirectUri, ...(nonce ? { nonce } : {}) }, clientAddress);
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: provider.scope,

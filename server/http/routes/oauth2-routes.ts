@@ -4,7 +4,8 @@ import { recordLoginAttempt } from '../auth/login-activity.ts';
 import { recordSlowedFailure, unrecordedWhenQueueFull } from '../auth/login-methods.ts';
 import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { OAuth2LoginError, STATE_COOKIE, loadProviders } from '../auth/oauth2.ts';
-import { OAuth2Clients, PendingLogins, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
+import { OAuth2Clients, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
+import { PendingLogins } from '../auth/pending-logins.ts';
 import { deliverSession, openSession } from '../auth/sessions.ts';
 import { notFound } from '../errors.ts';
 import { publicOrigin } from '../public-origin.ts';
@@ -35,7 +36,7 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle:
     const redirectUri = new URL(`/login/oauth2/code/${provider.registrationId}`, publicOrigin(request)).href;
     let start: Awaited<ReturnType<typeof beginLogin>>;
     try {
-      start = await beginLogin(await clients.configuration(provider), provider, redirectUri, pending);
+      start = await beginLogin(await clients.configuration(provider), provider, redirectUri, pending, request.ip ?? '');
     } catch (error) {
       // Discovery failed (provider down or misconfigured): back to the login screen with a reason.
       ctx.log(`OAuth2 provider ${provider.registrationId} unavailable`, error);

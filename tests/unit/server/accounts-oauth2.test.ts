@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, startServer, type TestServer } from './helpers.ts';
 import { setCookie } from './accounts-helpers.ts';
+import { MAX_PENDING, PendingLogins } from '../../../server/http/auth/pending-logins.ts';
 
 /**
  * Plain OAuth2 providers (endpoints configured, no discovery, no id_token checks) against a
@@ -85,7 +86,12 @@ afterAll(async () => {
 
 /** Runs one login: returns the callback response. `claims` = what the user is at the provider. */
 async function loginWith(claims: Record<string, unknown>, registrationId = 'fake') {
-  const start = await server.app.inject({ method: 'GET', url: `/oauth2/authorization/${registrationId}` });
+  return (await startLogin(registrationId)).finish(claims);
+}
+
+/** Sends the browser to the provider (from `remoteAddress`); `finish` comes back with a code for `claims`. */
+async function startLogin(registrationId = 'fake', remoteAddress = '127.0.0.1') {
+  const start = await server.app.inject({ method: 'GET', url: `/oauth2/authorization/${registrationId}`, remoteAddress });
   expect(start.statusCode).toBe(302);
   const location = new URL(String(start.headers.location));
   expect(location.pathname).toBe('/authorize');
@@ -99,13 +105,17 @@ async function loginWith(claims: Record<string, unknown>, registrationId = 'fake
   expect(stateCookie.value).toBe(state);
   expect(stateCookie.raw).toMatch(/HttpOnly/);
 
-  const code = `code-${Math.random()}`;
-  grants.set(code, { claims, challenge: location.searchParams.get('code_challenge')!, redirectUri });
-  return server.app.inject({
-    method: 'GET',
-    url: `/login/oauth2/code/${registrationId}?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
-    headers: { cookie: `folio-oauth2-state=${state}` },
-  });
+  const finish = (claims: Record<string, unknown>) => {
+    const code = `code-${Math.random()}`;
+    grants.set(code, { claims, challenge: location.searchParams.get('code_challenge')!, redirectUri });
+    return server.app.inject({
+      method: 'GET',
+      url: `/login/oauth2/code/${registrationId}?code=${encodeURIComponent(code)}&state=${encodeURIComponent(state)}`,
+      headers: { cookie: `folio-oauth2-state=${state}` },
+      remoteAddress,
+    });
+  };
+  return { finish };
 }
 
 const errorOf = (location: unknown) => new URL(String(location), 'http://x').searchParams.get('error');
@@ -143,5 +153,63 @@ describe('OAuth2 login with a plain provider', () => {
     const plain = await loginWith({ login: 'admin', email: ADMIN_EMAIL }, 'forge');
     expect(plain.headers.location).toBe('/?server_redirect=Y');
     expect(errorOf((await loginWith({ login: 'someone' }, 'forge')).headers.location)).toBe('ERR_1024');
+  });
+});
+
+describe('logins in progress', () => {
+  it("survive a flood of started logins from another address, which only pushes out the flood's own", async () => {
+    const victim = await startLogin('fake', '198.51.100.7');
+    // One attacker with a /64 starts more logins than the whole store holds, from a new address each time.
+    for (let i = 0; i < MAX_PENDING + 50; i++) {
+      const r = await server.app.inject({ method: 'GET', url: '/oauth2/authorization/fake', remoteAddress: `2001:db8:1:2::${i.toString(16)}` });
+      expect(r.statusCode).toBe(302);
+    }
+    // Before: the store was cleared past 10,000 entries and this came back with invalid_state.
+    const done = await victim.finish({ email: ADMIN_EMAIL, email_verified: true });
+    expect(done.headers.location).toBe('/?server_redirect=Y');
+  }, 120_000);
+});
+
+describe('the pending-login store', () => {
+  const login = { registrationId: 'fake', codeVerifier: 'v', redirectUri: 'http://folio/cb' };
+
+  it('keeps at most a few logins per address (IPv6 by /64), dropping that address\'s oldest', () => {
+    const pending = new PendingLogins({ perAddress: 3, total: 100 });
+    pending.add('other', login, '203.0.113.9');
+    for (let i = 0; i < 5; i++) pending.add(`s${i}`, login, `2001:db8::${i + 1}`);
+    expect(pending.size).toBe(4);
+    expect(pending.take('s0')).toBeUndefined();
+    expect(pending.take('s1')).toBeUndefined();
+    expect(pending.take('s4')?.registrationId).toBe('fake');
+    expect(pending.take('other')?.registrationId).toBe('fake');
+    // A dual-stack socket's IPv4-mapped address is the same address as its IPv4 form.
+    for (let i = 0; i < 4; i++) pending.add(`m${i}`, login, i % 2 ? '192.0.2.1' : '::ffff:192.0.2.1');
+    expect(pending.take('m0')).toBeUndefined();
+    expect(pending.take('m3')).toBeDefined();
+  });
+
+  it('when full, drops the oldest login of the address holding the most, not a lone user\'s', () => {
+    const pending = new PendingLogins({ perAddress: 5, total: 6 });
+    pending.add('lone', login, '203.0.113.1');
+    pending.add('pair-1', login, '203.0.113.2');
+    pending.add('pair-2', login, '203.0.113.2');
+    for (let i = 0; i < 6; i++) pending.add(`flood-${i}`, login, '198.51.100.1');
+    expect(pending.size).toBe(6);
+    expect(pending.take('lone')).toBeDefined();
+    expect(pending.take('pair-1')).toBeDefined();
+    expect(pending.take('pair-2')).toBeDefined();
+    expect(pending.take('flood-0')).toBeUndefined();
+    expect(pending.take('flood-5')).toBeDefined();
+  });
+
+  it('forgets expired logins and hands each state out once', () => {
+    const pending = new PendingLogins();
+    pending.add('old', login, '203.0.113.1', 0);
+    expect(pending.take('old', 10 * 60_000 + 1)).toBeUndefined();
+    pending.add('a', login, '203.0.113.1', 0);
+    pending.add('b', login, '203.0.113.1', 10 * 60_000 + 1);
+    expect(pending.size).toBe(1);
+    expect(pending.take('b', 10 * 60_000 + 2)).toBeDefined();
+    expect(pending.take('b', 10 * 60_000 + 2)).toBeUndefined();
   });
 });
