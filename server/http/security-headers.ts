@@ -139,12 +139,35 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): readonly
 
 let defaultHeaders: readonly [string, string][] | undefined;
 
+/**
+ * Every security header of the response to this request, its CSP chosen as above: the one list
+ * that the hooks, a hijacked reply (the event stream, which writes its own head and never reaches
+ * onSend) and a framework error all send. `mediaType` is what the response turned out to be, once
+ * known (a PDF is not sandboxed); `sandboxed` forces the top-level user-content policy.
+ */
+export function securityHeadersFor(request: FastifyRequest, options: { mediaType?: string; sandboxed?: boolean } = {}): readonly [string, string][] {
+  const csp = options.sandboxed
+    ? TOP_LEVEL_CONTENT_CSP
+    : isApiPath(requestPath(request)) ? userContentCsp(request, options.mediaType) : undefined;
+  const key = csp ?? '';
+  let headers = headersByCsp.get(key);
+  if (!headers) {
+    headers = (defaultHeaders ??= helmetHeaders()).map(([name, value]) => [name, csp !== undefined && name.toLowerCase() === 'content-security-policy' ? csp : value]);
+    headersByCsp.set(key, headers);
+  }
+  return headers;
+}
+
+/** The lists above, one per policy (there are four), so serving a page builds none. */
+const headersByCsp = new Map<string, readonly [string, string][]>();
+
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  const headers = (defaultHeaders ??= helmetHeaders());
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  // On the raw response, so they also go out on a reply that is hijacked and written by hand.
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of securityHeadersFor(request)) reply.raw.setHeader(name, value);
     done();
   });
+  // The media type is known now: a PDF's policy differs (see userContentCsp).
   app.addHook('onSend', (request, reply, payload, done) => {
     if (isApiPath(requestPath(request))) {
       const type = reply.getHeader('content-type');
@@ -157,11 +180,10 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
 /**
  * Fastify's `frameworkErrors`: a URL the router cannot read (bad percent-encoding, an over-long
  * parameter) is refused before any hook runs, so this sets what the hooks would have: every
- * security header, and the user-content CSP (the message quotes the URL, which the sender chose).
+ * security header, and the sandboxing user-content CSP (the message quotes the URL, which the sender chose).
  */
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  for (const [name, value] of (defaultHeaders ??= helmetHeaders())) reply.header(name, value);
-  reply.header('Content-Security-Policy', TOP_LEVEL_CONTENT_CSP);
+  for (const [name, value] of securityHeadersFor(request, { sandboxed: true })) reply.header(name, value);
   const status = error.statusCode ?? 400;
   void reply.code(status).type('application/json').send(errorBody(status, 'The request URL could not be read', request.url));
 }

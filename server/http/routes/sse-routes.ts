@@ -40,12 +40,12 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
     const sessionIdHash = request.sessionIdHash;
     reply.hijack();
     const res = reply.raw;
+    // The security headers are already on `res` (security-headers.ts sets them on the raw response).
     res.writeHead(200, {
       'Content-Type': 'text/event-stream;charset=UTF-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
-      'X-Content-Type-Options': 'nosniff',
       ...(reply.getHeader('set-cookie') ? { 'Set-Cookie': reply.getHeader('set-cookie') as string } : {}),
     });
     const stream = new EventStreamWriter(res);

@@ -62,6 +62,17 @@ describe('GET /sse/v1/events', () => {
     expect(response.status).toBe(401);
   });
 
+  it('carries the security headers of every other API response, the sandboxing CSP among them', async () => {
+    const stream = await openStream({ ...admin, 'sec-fetch-dest': 'document' });
+    const other = await fetch(`${base}/api/v1/libraries`, { headers: { ...admin, 'sec-fetch-dest': 'document' } });
+    const names = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy', 'cross-origin-opener-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection', 'origin-agent-cluster'];
+    for (const name of names) expect(stream.response.headers.get(name), name).toBe(other.headers.get(name));
+    // Before: the hijacked reply skipped the hook that sets it, so it went out with the web client's policy.
+    expect(stream.response.headers.get('content-security-policy')?.split(';')[0]).toBe('sandbox');
+    expect(stream.response.headers.get('x-content-type-options')).toBe('nosniff');
+    stream.close();
+  });
+
   it("keeps at most MAX_STREAMS_PER_USER streams per user: one more ends that user's oldest", async () => {
     const first = await fetch(`${base}/sse/v1/events`, { headers: admin });
     const firstEnded = (async () => {
