@@ -39,10 +39,22 @@ export async function storedZipOfFiles(members: ZipFileMember[]): Promise<Writte
   return { size: size >= 0 ? size : null, stream: zip.outputStream as Readable };
 }
 
-/** Entry names made unique inside one zip (" (2)", " (3)"... before the extension). */
+/**
+ * A file name as one safe zip entry name: path separators of any system (a Linux file name may hold
+ * a backslash, which Windows unzippers read as a folder, `..` included) and control characters
+ * become `_`, so whoever unpacks the zip gets one file in the folder they chose. yazl itself refuses
+ * a name that climbs out (`x\..\..\y` once its backslashes are read as slashes), which failed
+ * the whole download.
+ */
+export function safeEntryName(name: string): string {
+  const safe = name.replace(/[\\/\u0000-\u001f\u007f]/g, '_');
+  return safe === '' || safe === '.' || safe === '..' ? '_' : safe;
+}
+
+/** Entry names made safe (safeEntryName) and unique inside one zip (" (2)", " (3)"... before the extension). */
 export function uniqueEntryNames(names: string[]): string[] {
   const used = new Set<string>();
-  return names.map((name) => {
+  return names.map(safeEntryName).map((name) => {
     let candidate = name;
     const dot = name.lastIndexOf('.');
     const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];

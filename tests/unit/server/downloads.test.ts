@@ -194,4 +194,20 @@ describe('series and read list downloads', () => {
     expect([...(await unzip(restricted.rawPayload)).keys()]).toEqual(['1 - Alpha 01.cbz']);
     expect((await server.get(`/api/v1/series/${beta.id}/file`, dl)).statusCode).toBe(404);
   });
+
+  it('names every entry by one safe path segment, whatever the file names on disk hold', async () => {
+    // Legal names on Linux: a Windows unzipper reads the backslashes as folders (and .. as their parents).
+    const folder = join(sample.root, 'Hostile');
+    const names = ['x\\..\\..\\..\\Startup\\evil.cbz', 'line\nbreak.cbz', 'fine.cbz'];
+    for (const name of names) await createCbz(join(folder, name), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+    await server.app.inject({ method: 'POST', url: `/api/v1/libraries/${library.id}/scan`, headers: server.admin });
+    await server.app.folio.tasks.idle();
+    const hostile = await seriesNamed('Hostile');
+    const response = await server.get(`/api/v1/series/${hostile.id}/file`);
+    // Before: yazl refused the name ("invalid relative path") and the whole download failed with 500.
+    expect(response.statusCode).toBe(200);
+    const entries = [...(await unzip(response.rawPayload)).keys()].sort();
+    expect(entries).toEqual(['fine.cbz', 'line_break.cbz', 'x_.._.._.._Startup_evil.cbz']);
+  });
 });
+
