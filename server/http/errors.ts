@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { SearchConditionError } from '../db/search/conditions.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
 import { formatDateTime } from './format.ts';
@@ -72,6 +73,8 @@ function sendMediaFailure(error: Error, request: FastifyRequest, reply: FastifyR
 /** Fastify error handler: every failure leaves as a Spring-shaped JSON error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) return sendError(reply, request, error.status, error.message);
+  // A search written wrongly is the caller's mistake wherever it was searched from (lists, OPDS, lists of lists).
+  if (error instanceof SearchConditionError) return sendError(reply, request, 400, error.message);
   if (error instanceof MediaError || isTransientFailure(error)) return sendMediaFailure(error, request, reply);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

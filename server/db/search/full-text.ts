@@ -1,4 +1,12 @@
+import { SearchConditionError } from './conditions.ts';
 import { type SqlFragment, likeEscape } from './sql-fragment.ts';
+
+/**
+ * Distinct words a search may hold. Each word is a LIKE over every searched field of every row, so
+ * thousands of words made one request scan the library thousands of times, and past about a
+ * thousand SQLite refused the statement ("Expression tree is too large") with a 500.
+ */
+export const MAX_SEARCH_WORDS = 32;
 
 /**
  * Full-text search without an index: every word of the term must appear (case-insensitively)
@@ -6,8 +14,10 @@ import { type SqlFragment, likeEscape } from './sql-fragment.ts';
  * (tags, genres, authors, alternate titles).
  */
 export function allWordsMatch(term: string, fields: string[], jsonFields: string[]): SqlFragment | undefined {
-  const words = term.trim().split(/\s+/).filter(Boolean);
+  // A word said twice narrows nothing (the match ignores case).
+  const words = [...new Map(term.trim().split(/\s+/).filter(Boolean).map((w) => [w.toLowerCase(), w])).values()];
   if (words.length === 0) return undefined;
+  if (words.length > MAX_SEARCH_WORDS) throw new SearchConditionError(`A search may hold at most ${MAX_SEARCH_WORDS} different words`);
   const perWord = [
     ...fields.map((f) => `${f} LIKE ? ESCAPE '\\'`),
     ...jsonFields.map(

@@ -5,7 +5,7 @@ export interface SortOrder {
 
 /**
  * Turns requested sort orders into an ORDER BY clause using a whitelist of property → SQL
- * expression; unknown properties are ignored (as Komga does). A final id tie-breaker keeps paging
+ * expression; unknown properties are ignored (as Komga does), and so are repeats of a property. A final id tie-breaker keeps paging
  * stable.
  */
 export function orderBy(
@@ -14,7 +14,10 @@ export function orderBy(
   fallback: SortOrder[],
   idColumn: string,
 ): { clause: string; sorted: boolean } {
-  const known = orders.filter((o) => columns[o.property] !== undefined);
+  // Only the first order on a property counts: a later one cannot change the order. Thousands of
+  // repeated `sort=` parameters otherwise reached SQLite ("too many terms in ORDER BY clause": 500).
+  const seen = new Set<string>();
+  const known = orders.filter((o) => columns[o.property] !== undefined && !seen.has(o.property) && seen.add(o.property));
   const effective = known.length > 0 ? known : fallback;
   const parts = effective.map((o) => `${columns[o.property]} ${o.direction === 'desc' ? 'DESC' : 'ASC'}`);
   parts.push(`${idColumn} ASC`);

@@ -103,3 +103,29 @@ describe('odd parameters on every operation of the contract', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('searches and sorts of any length', () => {
+  const lists = ['/api/v1/series', '/api/v1/books', '/opds/v1.2/series'];
+
+  it('refuses a search of thousands of words with a 400 (before: SQLite refused the statement, 500)', async () => {
+    const words = Array.from({ length: 5000 }, (_, i) => `w${i}`).join(' ');
+    for (const path of lists) {
+      const response = await server.get(`${path}?search=${encodeURIComponent(words)}`);
+      expect(response.statusCode, path).toBe(400);
+      expect(response.body, path).toContain('at most 32 different words');
+    }
+    // The same word over and over is one word; a few dozen different ones still search.
+    for (const path of lists) expect((await server.get(`${path}?search=${encodeURIComponent('alpha '.repeat(5000))}`)).statusCode, path).toBe(200);
+    const fewer = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    for (const path of lists) expect((await server.get(`${path}?search=${encodeURIComponent(fewer)}`)).statusCode, path).toBe(200);
+  });
+
+  it('answers thousands of repeated sort orders with the first one (before: too many ORDER BY terms, 500)', async () => {
+    for (const path of ['/api/v1/series', '/api/v1/books']) {
+      const response = await server.get(`${path}?${Array(5000).fill('sort=name,desc').join('&')}`);
+      expect(response.statusCode, path).toBe(200);
+      const names = (response.json() as Page<{ name: string }>).content.map((c) => c.name);
+      expect(names, path).toEqual([...names].sort().reverse());
+    }
+  });
+});
