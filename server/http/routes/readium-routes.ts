@@ -233,7 +233,7 @@ function readProgression(body: Static<typeof R2ProgressionBody>) {
  * `GET /api/v1/books/{id}/resource/{path}`: one entry of an EPUB, streamed from the archive. Only
  * entries analysis listed for that book are served, looked up by name inside the archive (never a
  * filesystem path). Unlike Komga, every resource (fonts included) needs a signed-in caller: an
- * anonymous font path let anyone fetch a book's SVGs. The content type is the declared one only
+ * anonymous font path let anyone fetch a book's SVGs; and like pages they need PAGE_STREAMING. The content type is the declared one only
  * when it is a type a book may show (scripts are sent as octet-stream); the CSP, nosniff and
  * sandboxing of what is served are set for every API response in security-headers.ts.
  */
@@ -268,8 +268,9 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
       .send(entry.stream);
   };
   // One path segment (the contract's {resource}) and nested paths inside the EPUB.
-  app.get('/api/v1/books/:bookId/resource/:resource', { schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
-  app.get('/api/v1/books/:bookId/resource/*', { schema: { params: Type.Object({ bookId: Type.String(), '*': Type.String() }) } }, handler);
+  // The whole text of the book: the same role as its pages would need (Komga's readers offer reading only with it).
+  app.get('/api/v1/books/:bookId/resource/:resource', { config: { role: 'PAGE_STREAMING' }, schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
+  app.get('/api/v1/books/:bookId/resource/*', { config: { role: 'PAGE_STREAMING' }, schema: { params: Type.Object({ bookId: Type.String(), '*': Type.String() }) } }, handler);
 }
 
 /**

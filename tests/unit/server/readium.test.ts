@@ -337,6 +337,18 @@ describe('EPUB resources', () => {
     expect((await get(`/api/v1/books/0NOTABOOK/resource/OEBPS/fonts/serif.woff`)).statusCode).toBe(404);
   });
 
+  it('need PAGE_STREAMING, like the pages of any other book (they are the whole text of the book)', async () => {
+    await insertUser(server, 'no-streaming@example.org', 'no-streaming-password', ['FILE_DOWNLOAD']);
+    const without = { authorization: basic('no-streaming@example.org', 'no-streaming-password') };
+    // Before: 200, while the same user's page and raw-page requests were refused.
+    for (const path of ['OEBPS/text/ch1.xhtml', 'OEBPS/styles/book.css', 'OEBPS/fonts/serif.woff']) {
+      expect((await get(`/api/v1/books/${novel.id}/resource/${path}`, without)).statusCode, path).toBe(403);
+    }
+    await insertUser(server, 'streaming@example.org', 'streaming-password', ['PAGE_STREAMING']);
+    const streaming = { authorization: basic('streaming@example.org', 'streaming-password') };
+    expect((await get(`/api/v1/books/${novel.id}/resource/OEBPS/text/ch1.xhtml`, streaming)).statusCode).toBe(200);
+  });
+
   it('serve only entries listed for that EPUB, never anything else', async () => {
     for (const path of ['OEBPS/text/missing.xhtml', '..%2F..%2Fdata%2Ffolio.sqlite', '../../../../etc/passwd', 'META-INF/../../x']) {
       expect((await get(`/api/v1/books/${novel.id}/resource/${path}`)).statusCode, path).toBe(404);
