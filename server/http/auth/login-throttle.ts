@@ -1,8 +1,11 @@
+import { addressGroup } from './address-group.ts';
+
 /**
- * Brute-force slowdown. Failed logins are counted per client address and per account; after a few
- * free failures each further attempt waits longer (doubling), up to a small cap, so guessing gets
- * slow while the rightful user is at worst delayed a few seconds and never locked out. Counters are
- * forgotten after a quiet period; an account's counter also resets on a successful login.
+ * Brute-force slowdown. Failed logins are counted per client address (an IPv6 /64 counts as one,
+ * address-group.ts) and per account; after a few free failures each further attempt waits longer
+ * (doubling), up to a small cap, so guessing gets slow while the rightful user is at worst delayed a
+ * few seconds and never locked out. Counters are forgotten after a quiet period; an account's
+ * counter also resets on a successful login.
  */
 export interface ThrottleOptions {
   /** Failures allowed before any delay. */
@@ -40,9 +43,9 @@ export class LoginThrottle {
    * accounts never share a queue) would otherwise each wait out the address's delay side by side,
    * so an anonymous flood ran as many argon2 checks at once as it had connections.
    */
-  readonly addressQueue = new KeyedSerializer();
+  readonly addressQueue = new KeyedSerializer(8, addressGroup);
   /** Bad API keys and bad remember-me cookies, one client address at a time. */
-  readonly badTokenQueue = new KeyedSerializer();
+  readonly badTokenQueue = new KeyedSerializer(8, addressGroup);
   private readonly options: ThrottleOptions;
   private readonly addresses = new Map<string, Counter>();
   private readonly accounts = new Map<string, Counter>();
@@ -54,13 +57,13 @@ export class LoginThrottle {
   /** How long an attempt from this address for this account should wait before being checked. */
   delayFor(ip: string, email: string, now = Date.now()): number {
     const o = this.options;
-    const byAddress = this.delay(this.count(this.addresses, ip, now), o.maxAddressDelayMs);
+    const byAddress = this.delay(this.count(this.addresses, addressGroup(ip), now), o.maxAddressDelayMs);
     const byAccount = this.delay(this.count(this.accounts, email.toLowerCase(), now), o.maxAccountDelayMs);
     return Math.max(byAddress, byAccount);
   }
 
   failed(ip: string, email: string, now = Date.now()): void {
-    this.bump(this.addresses, ip, now);
+    this.bump(this.addresses, addressGroup(ip), now);
     this.bump(this.accounts, email.toLowerCase(), now);
   }
 
@@ -119,12 +122,16 @@ export class TooManyAttempts extends Error {
 export class KeyedSerializer {
   private readonly queues = new Map<string, { tail: Promise<void>; waiting: number }>();
   private readonly maxWaiting: number;
+  private readonly keyOf: (key: string) => string;
 
-  constructor(maxWaiting = 8) {
+  /** `keyOf` maps a key to the one it shares a queue with (client addresses: addressGroup, an IPv6 /64). */
+  constructor(maxWaiting = 8, keyOf: (key: string) => string = (key) => key) {
     this.maxWaiting = maxWaiting;
+    this.keyOf = keyOf;
   }
 
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  run<T>(rawKey: string, task: () => Promise<T>): Promise<T> {
+    const key = this.keyOf(rawKey);
     const queue = this.queues.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
     if (queue.waiting >= this.maxWaiting) return Promise.reject(new TooManyAttempts());
     queue.waiting++;

@@ -100,6 +100,20 @@ describe('password logins', () => {
     expect((await login(s, 'nobody@x.org', 'guess', '10.0.4.2')).statusCode).toBe(401);
   }, 60_000);
 
+  it('count an IPv6 /64 as one address: guesses from its many addresses share one queue and one delay', async () => {
+    server = await startServer();
+    const s = server;
+    // One host holds a whole /64: twenty guesses at once, each from another address of it.
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => login(s, `nobody${i}@x.org`, 'guess', `2001:db8:7:7::${(i + 1).toString(16)}`)));
+    const codes = responses.map((r) => r.statusCode);
+    // Before: every address had a queue of its own, so all twenty ran argon2 side by side (twenty 401s, none slowed).
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(11);
+    const rows = activityOf(s).filter((a) => a.source === 'Password');
+    expect(rows.filter((a) => slowed(a.error)).length).toBe(rows.length - 3);
+    // Another /64 is not held up by it.
+    expect((await login(s, 'nobody@x.org', 'guess', '2001:db8:7:8::1')).statusCode).toBe(401);
+  }, 60_000);
+
   it('check a burst of requests with the same Basic credentials once', async () => {
     server = await startServer();
     const s = server;
