@@ -166,3 +166,18 @@ describe('OPDS 1.2', () => {
     expect(found.entry!.map((e) => e.title)).toEqual(['Beta']);
   });
 });
+
+describe('OPDS text', () => {
+  it('leaves out characters XML cannot hold, so one odd title does not break the whole feed for e-readers', async () => {
+    const series = await opds('/opds/v1.2/series');
+    const alpha = series.entry!.find((e) => e.title === 'Alpha')!;
+    const id = /\/opds\/v1\.2\/series\/(\w+)/.exec(href(alpha.link, 'subsection')!)![1]!;
+    // Control characters reach titles from file and folder names, or from a metadata edit.
+    const patched = await server.app.inject({ method: 'PATCH', url: `/api/v1/series/${id}/metadata`, headers: server.admin, payload: { title: 'Al\u0001pha\u000b \ud800\uffff!', titleLock: true } });
+    expect(patched.statusCode).toBe(204);
+    const response = await server.get('/opds/v1.2/series');
+    // Before: the characters went out as they were, and an XML parser refuses the whole document.
+    expect(response.body).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect((parser.parse(response.body) as Feed).feed.entry!.map((e) => e.title)).toContain('Alpha \ufffd!') // the lone surrogate already became U+FFFD in the request's UTF-8;
+  });
+});
