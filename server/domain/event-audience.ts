@@ -47,6 +47,18 @@ export function eventFor(repos: Repositories, user: User, admin: boolean, event:
       if (seriesIds.length === 0 && event.data.seriesIds.length > 0) return undefined;
       return { ...event, data: { ...event.data, seriesIds } };
     }
+    // A collection or read list the user may not see (all its members hidden, or already gone) is
+    // not named either: the lists hide it, so must its poster events.
+    case 'ThumbnailSeriesCollectionAdded':
+    case 'ThumbnailSeriesCollectionDeleted': {
+      const seriesIds = repos.collections.findById(event.data.collectionId)?.seriesIds ?? [];
+      return seriesIds.some((id) => canSeeSeries(repos, user, id)) ? event : undefined;
+    }
+    case 'ThumbnailReadListAdded':
+    case 'ThumbnailReadListDeleted': {
+      const bookIds = repos.readLists.findById(event.data.readListId)?.bookIds ?? [];
+      return bookIds.some((id) => canSeeBook(repos, user, id)) ? event : undefined;
+    }
     case 'ReadListAdded':
     case 'ReadListChanged':
     case 'ReadListDeleted': {

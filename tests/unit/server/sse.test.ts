@@ -146,6 +146,48 @@ describe('GET /sse/v1/events', () => {
     theirs.close();
   });
 
+  it("does not name a collection's or read list's poster to a user who cannot see the collection or list", async () => {
+    const root = (await createSampleLibrary(join(dir, 'library'))).root;
+    await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
+    await app.folio.tasks.idle();
+    const series = ((await app.inject({ method: 'GET', url: '/api/v1/series', headers: admin })).json() as Page<{ id: string; name: string }>).content;
+    const alpha = series.find((x) => x.name === 'Alpha')!.id;
+    const beta = series.find((x) => x.name === 'Beta')!.id;
+    await app.inject({ method: 'PATCH', url: `/api/v1/series/${beta}/metadata`, headers: admin, payload: { sharingLabels: ['private'] } });
+    const betaBook = ((await app.inject({ method: 'GET', url: `/api/v1/series/${beta}/books`, headers: admin })).json() as Page<BookDto>).content[0]!.id;
+    const create = async (url: string, payload: object) => ((await app.inject({ method: 'POST', url, headers: admin, payload })).json() as { id: string }).id;
+    const hiddenCollection = await create('/api/v1/collections', { name: 'Hidden', seriesIds: [beta] });
+    const shownCollection = await create('/api/v1/collections', { name: 'Shown', seriesIds: [alpha] });
+    const hiddenList = await create('/api/v1/readlists', { name: 'Hidden list', bookIds: [betaBook] });
+    const now = Date.now();
+    app.folio.repos.users.insert({
+      id: 'RESTRICTED001',
+      email: 'restricted@example.org',
+      passwordHash: await hashPassword('pw'),
+      roles: [],
+      sharedAllLibraries: true,
+      sharedLibraryIds: [],
+      labelsAllow: [],
+      labelsExclude: ['private'],
+      ageRestriction: null,
+      ageRestrictionType: null,
+      created: now,
+      lastModified: now,
+    });
+    const theirs = await openStream({ authorization: basic('restricted@example.org', 'pw') });
+    app.folio.events.emit({ name: 'ThumbnailSeriesCollectionAdded', data: { collectionId: hiddenCollection, selected: true } });
+    app.folio.events.emit({ name: 'ThumbnailReadListAdded', data: { readListId: hiddenList, selected: true } });
+    app.folio.events.emit({ name: 'ThumbnailSeriesCollectionDeleted', data: { collectionId: 'GONE00000001', selected: false } });
+    // Emitted after them: once it has arrived, anything sent before it has arrived too.
+    app.folio.events.emit({ name: 'ThumbnailSeriesCollectionAdded', data: { collectionId: shownCollection, selected: true } });
+    await theirs.until((t) => t.includes(shownCollection));
+    // Before: thumbnail events of collections and read lists went to everybody.
+    expect(theirs.text()).not.toContain(hiddenCollection);
+    expect(theirs.text()).not.toContain(hiddenList);
+    expect(theirs.text()).not.toContain('GONE00000001');
+    theirs.close();
+  });
+
   it('writes a burst of events together, complete and in order, and an event after a quiet spell at once', async () => {
     const stream = await openStream(admin);
     // The first thing on the stream is its opening comment.
