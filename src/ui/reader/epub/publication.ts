@@ -8,7 +8,7 @@ import { sanitizeMarkup } from './sanitizeMarkup.ts';
 const authorisedFetch = (input: RequestInfo | URL, init?: RequestInit) =>
   fetch(input, { ...init, credentials: 'include', headers: { ...init?.headers, 'X-Requested-With': 'XMLHttpRequest' } });
 
-/** An (X)HTML resource read through sanitizeMarkup; everything else passes untouched. */
+/** A document the navigator shows (shownAsDocument) read through sanitizeMarkup; everything else passes untouched. */
 class SanitizedResource extends Resource {
   readonly #inner: Resource;
   readonly #mediaType: string;
@@ -40,7 +40,17 @@ class SanitizedResource extends Resource {
   }
 }
 
-class SanitizingFetcher implements Fetcher {
+/**
+ * Whether the navigator may show this resource as a page of its own: it parses a reading-order item
+ * with the media type its package declares and shows whatever parses (HTML, XHTML, and also plain
+ * XML, which it rebuilds as an XHTML blob document of Folio's origin). SVG cannot be shown that way
+ * (the navigator needs a head), and other types do not parse.
+ */
+const XML_DOCUMENT_TYPES = new Set(['application/xml', 'text/xml']);
+const shownAsDocument = (link: Link) => link.mediaType.isHTML || XML_DOCUMENT_TYPES.has(link.mediaType.string.split(';')[0]!.trim().toLowerCase());
+
+/** Exported for its tests. */
+export class SanitizingFetcher implements Fetcher {
   readonly #inner = new HttpFetcher(authorisedFetch);
   /** Set once the manifest says the book is in a right-to-left script. */
   rtlScript = false;
@@ -51,7 +61,7 @@ class SanitizingFetcher implements Fetcher {
 
   get(link: Link): Resource {
     const resource = this.#inner.get(link);
-    return link.mediaType.isHTML ? new SanitizedResource(resource, link.mediaType.string, this.rtlScript) : resource;
+    return shownAsDocument(link) ? new SanitizedResource(resource, link.mediaType.string, this.rtlScript) : resource;
   }
 
   close(): void {
