@@ -12,9 +12,11 @@ type JsonParser = (request: FastifyRequest, body: string, done: (error: Error | 
  *   form post; scripts send `Content-Type: application/json` on every call);
  * - JSON (and +json) bodies are parsed with Fastify's guarded parser (prototype poisoning refused);
  * - any other content type is ignored on routes that read no body, and refused with 415 on routes
- *   that do (they declare a body schema); multipart routes register their own parser in scope.
+ *   that do (they declare a body schema); multipart routes register their own parser in scope;
+ * - a request without an identified caller carries at most ANONYMOUS_BODY_LIMIT bytes.
  */
 export function registerBodyParsers(app: FastifyInstance): void {
+  registerAnonymousBodyLimit(app);
   // Fastify's own JSON parser (secure-json-parse), which has the callback form.
   const parseJson = app.getDefaultJsonParser('error', 'error') as JsonParser;
   app.removeAllContentTypeParsers();
@@ -28,6 +30,31 @@ export function registerBodyParsers(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body, done) => {
     if (body.length === 0 || !readsBody(request)) return done(null, undefined);
     done(new HttpError(415, `Content-Type '${request.headers['content-type'] ?? ''}' is not supported`), undefined);
+  });
+}
+
+/**
+ * Bytes of body a request may carry when no caller was identified: anonymous routes (the claim,
+ * logout) read none, and neither does the web client's fallback. Without this bound anyone could
+ * make the server read and parse 10 MiB of JSON per request (about a third of a second of the main
+ * thread each), on any path, before a 400 or 404.
+ */
+export const ANONYMOUS_BODY_LIMIT = 4 * 1024;
+
+/**
+ * Refuses (413) an anonymous request's body before a byte of it is read: one declaring more than
+ * ANONYMOUS_BODY_LIMIT, or one sent in chunks without a declared length (which no Komga client
+ * sends without credentials). Runs after the auth hook (preParsing follows every onRequest hook).
+ */
+function registerAnonymousBodyLimit(app: FastifyInstance): void {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.user) return done(null, payload);
+    const declared = Number(request.headers['content-length'] ?? 0);
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    if (chunked || declared > ANONYMOUS_BODY_LIMIT) {
+      return done(new HttpError(413, `A request without credentials may carry at most ${ANONYMOUS_BODY_LIMIT} bytes of body`), payload);
+    }
+    done(null, payload);
   });
 }
 

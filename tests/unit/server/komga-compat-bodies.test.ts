@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import type { BookDto } from '../../../src/api/types.ts';
 import { type CompatServer, startCompatServer } from './komga-compat-helpers.ts';
 
@@ -87,5 +88,29 @@ describe('JSON bodies', () => {
   it('a prototype-poisoning body is refused', async () => {
     const response = await c.send('PATCH', `/api/v1/books/${c.books[0]!.id}/metadata`, { contentType: 'application/json', body: '{"__proto__": {"admin": true}}' });
     expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('bodies without credentials', () => {
+  const big = JSON.stringify({ padding: 'x'.repeat(2 * 1024 * 1024) });
+  const anonymous = (method: 'POST' | 'PUT', url: string, payload: string | Readable, headers: Record<string, string> = {}) =>
+    c.server.app.inject({ method, url, headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', ...headers }, payload });
+
+  it('are refused past a few KiB before being read, on anonymous routes and unknown paths alike', async () => {
+    // Before: each was read and parsed whole (2 MiB here, up to 10 MiB), then answered 400, 204 or 404.
+    for (const url of ['/api/v1/claim', '/api/logout', '/anything', '/login/oauth2/code/x']) {
+      const response = await anonymous('POST', url, big);
+      expect(response.statusCode, url).toBe(413);
+    }
+    // A body sent in chunks declares no length: refused without counting it.
+    const chunked = await anonymous('POST', '/api/v1/claim', Readable.from([Buffer.from(big)]), { 'transfer-encoding': 'chunked' });
+    expect(chunked.statusCode).toBe(413);
+  });
+
+  it('still reach anonymous routes when small or empty, and a signed-in caller keeps the usual limit', async () => {
+    expect((await anonymous('POST', '/api/v1/claim', '')).statusCode).toBe(400); // already claimed
+    expect((await anonymous('POST', '/api/logout', '{}')).statusCode).toBe(204);
+    const signedIn = await c.send('PATCH', '/api/v1/client-settings/user', { contentType: 'application/json', body: JSON.stringify({ 'folio.test': { value: 'y'.repeat(50_000) } }) });
+    expect(signedIn.statusCode, signedIn.body).toBe(204);
   });
 });
