@@ -6,9 +6,23 @@ export interface SqlFragment {
 
 export const sql = (text: string, ...params: unknown[]): SqlFragment => ({ sql: text, params });
 
+/**
+ * The parts joined by `glue` (AND, OR), `empty` when there are none. Joined as a balanced tree,
+ * `((a AND b) AND (c AND d))`, not a chain: SQLite nests a chain one level per part and refuses a
+ * statement nested deeper than 1,000 levels, so a search of a few hundred conditions failed with 500;
+ * balanced, a thousand parts nest ten levels.
+ */
 export function joinFragments(parts: SqlFragment[], glue: string, empty: string): SqlFragment {
   if (parts.length === 0) return { sql: empty, params: [] };
-  return { sql: parts.map((p) => `(${p.sql})`).join(glue), params: parts.flatMap((p) => p.params) };
+  return balanced(parts, glue);
+}
+
+function balanced(parts: SqlFragment[], glue: string): SqlFragment {
+  if (parts.length === 1) return { sql: `(${parts[0]!.sql})`, params: parts[0]!.params };
+  const middle = Math.ceil(parts.length / 2);
+  const left = balanced(parts.slice(0, middle), glue);
+  const right = balanced(parts.slice(middle), glue);
+  return { sql: `(${left.sql}${glue}${right.sql})`, params: [...left.params, ...right.params] };
 }
 
 /** LIKE pattern with %, _ and the escape char itself escaped (use with ESCAPE '\'). */
