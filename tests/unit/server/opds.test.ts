@@ -178,6 +178,6 @@ describe('OPDS text', () => {
     const response = await server.get('/opds/v1.2/series');
     // Before: the characters went out as they were, and an XML parser refuses the whole document.
     expect(response.body).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])/);
-    expect((parser.parse(response.body) as Feed).feed.entry!.map((e) => e.title)).toContain('Alpha \ufffd!') // the lone surrogate already became U+FFFD in the request's UTF-8;
+    expect((parser.parse(response.body) as Feed).feed.entry!.map((e) => e.title)).toContain('Alpha \ufffd!'); // the lone surrogate already became U+FFFD in the request's UTF-8
   });
 });
