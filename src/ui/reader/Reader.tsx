@@ -8,7 +8,7 @@ import type { Viewport } from '../../engine/types.ts';
 import { describeError, t } from '../i18n.ts';
 import { isAdmin, session } from '../store/session.ts';
 import { DebugOverlay } from './DebugOverlay.tsx';
-import { PageMenu, type PosterTarget } from './PageMenu.tsx';
+import { PageMenuItems, type PosterTarget } from './PageMenu.tsx';
 import { applyChromeAction, isTyping, pressesFocusedButton, type ChromePanel } from './readerChrome.ts';
 import { PagedView } from './PagedView.tsx';
 import { dismissOpeningPaint } from './openingPaint.ts';
@@ -276,8 +276,9 @@ export function Reader(props: ReaderProps) {
           onGoToPage={(page) => controllerRef.current?.goToPage(page)}
           onPreviousBook={() => edges.goToBook(siblings.previous)}
           onNextBook={() => edges.goToBook(siblings.next)}
-          menu={
-            <PageMenu
+          menuItems={(close) => (
+            <PageMenuItems
+              close={close}
               bookId={book.id}
               page={currentPage}
               posterTargets={posterTargets}
@@ -288,7 +289,7 @@ export function Reader(props: ReaderProps) {
                 )
               }
             />
-          }
+          )}
         />
       )}
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">

@@ -17,6 +17,7 @@ import { Link } from 'wouter';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
+import { MenuAction, ReaderMoreMenu } from './ReaderMoreMenu.tsx';
 
 interface ReaderToolbarProps {
   title: string;
@@ -45,13 +46,29 @@ interface ReaderToolbarProps {
    * left-to-right comic has it on the left under Arabic. The top bar follows the interface language.
    */
   pageDirection: 'ltr' | 'rtl';
-  /** The "more" menu at the end of the top bar. */
-  menu?: ReactNode;
+  /** Entries of the "more" menu at the end of the top bar, after the phone-only ones; `close` hides it. */
+  menuItems?: (close: () => void) => ReactNode;
 }
 
-function IconButton({ label, onClick, disabled, children }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode }) {
+interface IconButtonProps {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  /** Hidden on phones, where the "more" menu holds the same action. */
+  widerOnly?: boolean;
+  children: ReactNode;
+}
+
+function IconButton({ label, onClick, disabled, widerOnly = false, children }: IconButtonProps) {
   return (
-    <button type="button" className={styles.iconButton} aria-label={label} title={label} onClick={onClick} disabled={disabled}>
+    <button
+      type="button"
+      className={widerOnly ? styles.widerOnlyIconButton : styles.iconButton}
+      aria-label={label}
+      title={label}
+      onClick={onClick}
+      disabled={disabled}
+    >
       {children}
     </button>
   );
@@ -66,6 +83,7 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
   const commit = () => {
     if (sliderValue !== page) props.onGoToPage(sliderValue);
   };
+  const fullscreenLabel = fullscreen ? t('reader.exit_fullscreen') : t('reader.fullscreen');
   return (
     <>
       <header className={styles.topBar} onClick={(event) => event.stopPropagation()}>
@@ -80,10 +98,11 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
             <EyeOff aria-hidden size={20} />
           </span>
         )}
-        <IconButton label={fullscreen ? t('reader.exit_fullscreen') : t('reader.fullscreen')} onClick={props.onFullscreen}>
+        {/* On a phone these two live in the "more" menu, so that the title keeps room to be read. */}
+        <IconButton label={fullscreenLabel} onClick={props.onFullscreen} widerOnly>
           {fullscreen ? <Minimize aria-hidden size={20} /> : <Maximize aria-hidden size={20} />}
         </IconButton>
-        <IconButton label={t('reader.shortcuts')} onClick={props.onHelp}>
+        <IconButton label={t('reader.shortcuts')} onClick={props.onHelp} widerOnly>
           <Keyboard aria-hidden size={20} />
         </IconButton>
         {props.onContents && (
@@ -99,7 +118,31 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         <IconButton label={t('reader.settings')} onClick={props.onSettings}>
           <Settings aria-hidden size={20} />
         </IconButton>
-        {props.menu}
+        <ReaderMoreMenu phoneOnly={!props.menuItems}>
+          {(close) => (
+            <>
+              <MenuAction
+                phoneOnly
+                onClick={() => {
+                  close();
+                  props.onFullscreen();
+                }}
+              >
+                {fullscreenLabel}
+              </MenuAction>
+              <MenuAction
+                phoneOnly
+                onClick={() => {
+                  close();
+                  props.onHelp();
+                }}
+              >
+                {t('reader.shortcuts')}
+              </MenuAction>
+              {props.menuItems?.(close)}
+            </>
+          )}
+        </ReaderMoreMenu>
       </header>
       <footer className={styles.bottomBar} dir={props.pageDirection} onClick={(event) => event.stopPropagation()}>
         <div className={styles.barGroup}>

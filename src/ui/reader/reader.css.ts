@@ -19,6 +19,11 @@ export const canvas = style({
   display: 'block',
 });
 
+/** Phones: the bars' buttons, slider and counter share a 360 px row; dialogs take less padding. */
+const PHONE = '(max-width: 30rem)';
+/** Everything wider than PHONE. */
+const WIDER = 'not all and (max-width: 30rem)';
+
 const bar = style({
   position: 'absolute',
   insetInline: 0,
@@ -30,6 +35,8 @@ const bar = style({
   color: 'white',
   fontSize: '0.95rem',
   zIndex: 2,
+  // Tighter on a phone, where every pixel the buttons do not take goes to the book's title.
+  '@media': { [PHONE]: { gap: '0.375rem', paddingInline: '0.5rem' } },
 });
 
 export const topBar = style([bar, { top: 0 }]);
@@ -61,10 +68,15 @@ export const iconButton = style({
     '&:focus-visible': { outline: '2px solid #78baec', outlineOffset: '2px' },
     '&:disabled': { opacity: 0.4, cursor: 'default' },
   },
+  // A fingertip needs 40 px.
+  '@media': { [PHONE]: { minWidth: '2.5rem', minHeight: '2.5rem' } },
 });
 
-/** Phones: the bars' buttons, slider and counter share a 360 px row; dialogs take less padding. */
-const PHONE = '(max-width: 30rem)';
+/** A top-bar button whose action the "more" menu holds on a phone. */
+export const widerOnlyIconButton = style([iconButton, { '@media': { [PHONE]: { display: 'none' } } }]);
+/** The "more" button when its menu holds only phone stand-ins for widerOnlyIconButton's. */
+export const phoneOnlyIconButton = style([iconButton, { '@media': { [WIDER]: { display: 'none' } } }]);
+
 
 export const counter = style({
   fontVariantNumeric: 'tabular-nums',
@@ -374,4 +386,8 @@ export const menuItem = style({
     '&:hover': { background: 'rgba(255, 255, 255, 0.1)' },
     '&:focus-visible': { outline: '2px solid #78baec', outlineOffset: '-2px' },
   },
+  '@media': { [PHONE]: { paddingBlock: '0.75rem' } },
 });
+
+/** A menu entry standing in, on a phone, for a top-bar button that only wider screens show. */
+export const phoneOnlyMenuItem = style([menuItem, { '@media': { [WIDER]: { display: 'none' } } }]);
