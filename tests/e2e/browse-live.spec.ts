@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { renderPage } from '../fixtures/comics.ts';
 import { FEATURED, writeBrowseLibrary } from './support/browse-library.ts';
 import { useBrowseServer } from './support/browse-server.ts';
 
@@ -96,4 +97,40 @@ test('collection page: series added to the collection elsewhere appear in it', a
   await api().send('PATCH', `/api/v1/collections/${collection.id}`, { seriesIds: [harbor.id, aurora.id] });
   await expect(cards(page, 'Series')).toHaveText(['Blue Harbor', 'Aurora Knights']);
   await expectNotReloaded(page);
+});
+
+test('browse page: a series card drawn before its poster existed shows the poster once the server announces it', async ({ page }) => {
+  const aurora = await api().seriesByTitle('Aurora Knights');
+  // During a library's first scan a card asks for its poster before the book is analysed, and the
+  // server answers 404: the first request for this card's poster gets that answer here.
+  let refused = false;
+  await page.route(`**/api/v1/series/${aurora.id}/thumbnail*`, async (route) => {
+    if (refused) return route.continue();
+    refused = true;
+    return route.fulfill({ status: 404, body: '' });
+  });
+  await page.goto(`${server.folio.url}/libraries/${server.library.id}/series`);
+  const card = page.getByRole('list', { name: 'Series', exact: true }).getByRole('listitem').filter({ hasText: 'Aurora Knights' });
+  await expect(card.locator('img')).toHaveCount(0);
+
+  // A change that shows up proves the event stream is connected (one sent before it opened is lost:
+  // send another until one shows).
+  const harbor = await api().seriesByTitle('Blue Harbor');
+  let edits = 0;
+  await expect(async () => {
+    const title = `Blue Harbor ${++edits}`;
+    await api().send('PATCH', `/api/v1/series/${harbor.id}/metadata`, { title });
+    await expect(cards(page, 'Series')).toContainText([title], { timeout: 2_000 });
+  }).toPass();
+  await expect(card.locator('img')).toHaveCount(0);
+
+  // The poster the scan would have drawn: one uploaded for the series' first book, which the server
+  // announces with ThumbnailBookAdded.
+  const first = await api().bookByName('Aurora 01');
+  const upload = await page.context().request.post(`${server.folio.url}/api/v1/books/${first.id}/thumbnails`, {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    multipart: { file: { name: 'poster.png', mimeType: 'image/png', buffer: await renderPage({ width: 200, height: 300, color: [0, 128, 255], format: 'png' }) }, selected: 'true' },
+  });
+  expect(upload.ok()).toBe(true);
+  await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 });

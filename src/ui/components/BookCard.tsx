@@ -22,7 +22,7 @@ export function BookCard(props: {
   const thumbnail = `${bookThumbnailUrl(book.id)}?v=${encodeURIComponent(book.lastModified)}`;
   return (
     <div className={`${styles.card} ${book.deleted ? styles.unavailableCard : ''}`}>
-      <Poster src={thumbnail}>
+      <Poster src={thumbnail} retryWhen={(event) => event.name === 'ThumbnailBookAdded' && event.data.bookId === book.id}>
         {selection && (
           <input
             type="checkbox"

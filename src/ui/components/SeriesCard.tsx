@@ -1,10 +1,14 @@
 import { Link } from 'wouter';
+import type { LiveEventName } from '../../api/events.ts';
 import { seriesThumbnailUrl } from '../../api/series.ts';
 import type { SeriesDto } from '../../api/types.ts';
 import { formatNumber } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
 import { Poster } from './Poster.tsx';
 import * as styles from './cards.css.ts';
+
+/** A series poster is its own or its first book's: a new poster for either may be the one this card lacks. */
+const POSTER_EVENTS: readonly LiveEventName[] = ['ThumbnailSeriesAdded', 'ThumbnailBookAdded'];
 
 /** A card whose link is named exactly by the series title; the book count sits beside it. */
 export function SeriesCard({
@@ -20,7 +24,7 @@ export function SeriesCard({
   const thumbnail = `${seriesThumbnailUrl(series.id)}?v=${encodeURIComponent(series.lastModified)}`;
   return (
     <div className={`${styles.card} ${series.deleted ? styles.unavailableCard : ''}`}>
-      <Poster src={thumbnail}>
+      <Poster src={thumbnail} retryWhen={(event) => POSTER_EVENTS.includes(event.name) && event.data.seriesId === series.id}>
         {selection && (
           <input
             type="checkbox"
