@@ -219,6 +219,26 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
   });
 }
 
+test('a book whose file was deleted, opened in the reader from an old link, says so and offers a way on', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, READER);
+  await p.goto(`${folio.url}/book/${ids.deletedBook}/read`);
+  // Not a page that failed with "Try again", which could never succeed.
+  await expect(p.getByRole('alert')).toHaveText(en.content.book_unavailable);
+  // The reader's toolbar (and its back button) is not there: the message carries the way on.
+  await p.getByRole('link', { name: en.reader.back }).click();
+  await expect(p).toHaveURL(new RegExp(`/book/${ids.deletedBook}$`));
+});
+
+test('a book that does not exist (any more), opened in the reader, says it cannot be found and offers a way home', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, READER);
+  await p.goto(`${folio.url}/book/NO-SUCH-BOOK/read`);
+  await expect(p.getByRole('alert')).toHaveText(en.reader.book_not_found);
+  // No "back to the book": there is no book page to go back to.
+  await expect(p.getByRole('link', { name: en.reader.back })).toHaveCount(0);
+  await p.getByRole('link', { name: en.not_found.back_home }).click();
+  await expect(p).toHaveURL(/\/dashboard$/);
+});
+
 test('a book hidden from the user (a library not shared with them) opened by its address says it cannot be found', async ({ page: p }) => {
   await logIn(p.context().request, folio.url, OUTSIDER);
   // Folio answers 404 for a book the user may not see, so as not to reveal that it exists.

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
 import { getSiblingBook } from '../../api/books.ts';
 import { getReadListSiblingBook } from '../../api/collections.ts';
+import { ApiError } from '../../api/http.ts';
 import { t } from '../i18n.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
 import { readerTitle } from './bookTitle.ts';
@@ -10,8 +11,14 @@ import { isTextEpub } from './bookKind.ts';
 import { Reader, type Siblings } from './Reader.tsx';
 import * as styles from './reader.css.ts';
 import { parseReaderQuery } from './readerQuery.ts';
+import { ReaderStop } from './ReaderStop.tsx';
 
-type LoadState = { status: 'loading' } | { status: 'error'; message: string } | ({ status: 'ready' } & LoadedBook);
+const NOT_FOUND = 404;
+
+type LoadState =
+  | { status: 'loading' }
+  | { status: 'error'; message: string; bookFound: boolean }
+  | ({ status: 'ready' } & LoadedBook);
 
 const NO_SIBLINGS: Siblings = { previous: null, next: null };
 
@@ -37,7 +44,9 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
         setState({ status: 'ready', ...loaded });
       },
       (error: unknown) => {
-        if (!cancelled) setState({ status: 'error', message: describeReaderError(error) });
+        // A book removed since (opened from history or an old link) has no page to go back to.
+        const bookFound = !(error instanceof ApiError && error.status === NOT_FOUND);
+        if (!cancelled) setState({ status: 'error', message: describeReaderError(error), bookFound });
       },
     );
     // Siblings arrive in the background; a failure just means "no sibling" (404 already does).
@@ -55,18 +64,22 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
     };
   }, [bookId, query]);
 
-  if (state.status !== 'ready') {
+  const bookHref = `/book/${encodeURIComponent(bookId)}`;
+  if (state.status === 'error') return <ReaderStop message={state.message} bookHref={state.bookFound ? bookHref : null} />;
+  if (state.status === 'loading') {
     return (
       <div className={styles.screen}>
-        <div className={styles.message} role={state.status === 'error' ? 'alert' : 'status'}>
-          {state.status === 'error' ? state.message : t('reader.loading')}
+        <div className={styles.message} role="status">
+          {t('reader.loading')}
         </div>
       </div>
     );
   }
 
   const { book, pages } = state;
-  const backHref = `/book/${encodeURIComponent(book.id)}`;
+  // Its record outlives the file until the trash is emptied, but no page can be read any more.
+  if (book.deleted) return <ReaderStop message={t('content.book_unavailable')} bookHref={bookHref} />;
+  const backHref = bookHref;
   if (isTextEpub(book)) {
     const loading = (
       <div className={styles.screen}>
@@ -81,15 +94,7 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
       </Suspense>
     );
   }
-  if (pages.length === 0) {
-    return (
-      <div className={styles.screen}>
-        <div className={styles.message} role="alert">
-          {t('reader.no_pages')}
-        </div>
-      </div>
-    );
-  }
+  if (pages.length === 0) return <ReaderStop message={t('reader.no_pages')} bookHref={bookHref} />;
   // Reopening a finished book must not turn it back into "in progress" (a Komga quirk we avoid).
   const reopeningFinished = query.page === null && book.readProgress?.completed === true;
   return (

@@ -104,6 +104,8 @@ export const message = style({
 
 export const messageAction = style({ pointerEvents: 'auto' });
 
+export const stopActions = style({ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: '0.75rem' });
+
 export const snackbar = style({
   position: 'absolute',
   top: '4rem',
