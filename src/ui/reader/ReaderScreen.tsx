@@ -2,18 +2,16 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
 import { getSiblingBook } from '../../api/books.ts';
 import { getReadListSiblingBook } from '../../api/collections.ts';
-import { ApiError } from '../../api/http.ts';
 import { t } from '../i18n.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
 import { readerTitle } from './bookTitle.ts';
-import { describeReaderError } from './readerErrors.ts';
+import { describeReaderError, isBookNotFound } from './readerErrors.ts';
 import { isTextEpub } from './bookKind.ts';
 import { Reader, type Siblings } from './Reader.tsx';
 import * as styles from './reader.css.ts';
 import { parseReaderQuery } from './readerQuery.ts';
 import { ReaderStop } from './ReaderStop.tsx';
 
-const NOT_FOUND = 404;
 
 type LoadState =
   | { status: 'loading' }
@@ -45,7 +43,7 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
       },
       (error: unknown) => {
         // A book removed since (opened from history or an old link) has no page to go back to.
-        const bookFound = !(error instanceof ApiError && error.status === NOT_FOUND);
+        const bookFound = !isBookNotFound(error);
         if (!cancelled) setState({ status: 'error', message: describeReaderError(error), bookFound });
       },
     );
