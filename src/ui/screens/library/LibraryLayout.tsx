@@ -1,10 +1,11 @@
 import { FileSearch, Pencil, RefreshCw, ScanSearch, Tags, Trash, Trash2 } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { scanLibrary } from '../../../api/libraries.ts';
 import { analyzeLibrary, emptyLibraryTrash, refreshLibraryMetadata } from '../../../api/libraryAdmin.ts';
 import { DisclosureMenu, type MenuAction } from '../../components/DisclosureMenu.tsx';
+import { TabLinks } from '../../components/TabLinks.tsx';
 import { ConfirmActionDialog } from '../../dialogs/ConfirmActionDialog.tsx';
 import { ConfirmDeleteDialog } from '../../dialogs/ConfirmDeleteDialog.tsx';
 import { DeleteLibraryDialog } from '../../dialogs/DeleteLibraryDialog.tsx';
@@ -16,7 +17,6 @@ import { LIBRARY_VIEWS, preferences, type LibraryView } from '../../store/prefer
 import { scans } from '../../store/scans.ts';
 import { isAdmin, session } from '../../store/session.ts';
 import * as screen from '../screens.css.ts';
-import * as styles from './library.css.ts';
 
 export const ALL_LIBRARIES = 'all';
 
@@ -152,21 +152,11 @@ export function LibraryLayout(props: { libraryId: string; view: LibraryView; chi
           {notice}
         </p>
       )}
-      <nav aria-label={t('libraries.tabs.label')}>
-        <ul className={styles.tabs}>
-          {LIBRARY_VIEWS.map((tab) => (
-            <li key={tab}>
-              <Link
-                href={`/libraries/${libraryId}/${tab}`}
-                className={styles.tab}
-                aria-current={tab === view ? 'page' : undefined}
-              >
-                {t(`libraries.tabs.${tab}`)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabLinks
+        label={t('libraries.tabs.label')}
+        tabs={LIBRARY_VIEWS.map((tab) => ({ key: tab, href: `/libraries/${libraryId}/${tab}`, label: t(`libraries.tabs.${tab}`) }))}
+        current={view}
+      />
       {children}
     </>
   );

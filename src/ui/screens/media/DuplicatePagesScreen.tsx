@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { Link } from 'wouter';
 import {
   deleteAllPageHashMatches,
   getKnownPageHashes,
@@ -20,6 +19,7 @@ import { formatBytes, formatNumber } from '../../format.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
 import { t } from '../../i18n.ts';
+import { TabLinks } from '../../components/TabLinks.tsx';
 import * as library from '../library/library.css.ts';
 import * as styles from './media.css.ts';
 import { DuplicatesPageSizeField, useDuplicatesPageSize } from './DuplicatesPageSize.tsx';
@@ -233,21 +233,11 @@ function KnownHashes() {
 export function DuplicatePagesScreen({ which }: { which: 'known' | 'unknown' }) {
   return (
     <MediaManagementLayout current="duplicate_pages">
-      <nav aria-label={t('media.pages.views')}>
-        <ul className={library.tabs}>
-          {(['known', 'unknown'] as const).map((view) => (
-            <li key={view}>
-              <Link
-                href={`/media-management/duplicate-pages/${view}`}
-                className={library.tab}
-                aria-current={view === which ? 'page' : undefined}
-              >
-                {t(`media.pages.${view}`)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabLinks
+        label={t('media.pages.views')}
+        tabs={(['known', 'unknown'] as const).map((view) => ({ key: view, href: `/media-management/duplicate-pages/${view}`, label: t(`media.pages.${view}`) }))}
+        current={which}
+      />
       {which === 'known' ? <KnownHashes /> : <UnknownHashes />}
     </MediaManagementLayout>
   );

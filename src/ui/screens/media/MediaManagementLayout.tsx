@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { Link } from 'wouter';
+import { TabLinks } from '../../components/TabLinks.tsx';
 import { t } from '../../i18n.ts';
-import * as library from '../library/library.css.ts';
 import * as styles from '../screens.css.ts';
 
 const TABS = [
@@ -17,17 +16,7 @@ export function MediaManagementLayout({ current, children }: { current: (typeof 
       <div className={styles.pageHeader}>
         <h1 className={styles.pageTitle}>{t('media.title')}</h1>
       </div>
-      <nav aria-label={t('media.tabs_label')}>
-        <ul className={library.tabs}>
-          {TABS.map((tab) => (
-            <li key={tab.key}>
-              <Link href={tab.href} className={library.tab} aria-current={tab.key === current ? 'page' : undefined}>
-                {t(`media.tabs.${tab.key}`)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabLinks label={t('media.tabs_label')} tabs={TABS.map((tab) => ({ ...tab, label: t(`media.tabs.${tab.key}`) }))} current={current} />
       {children}
     </>
   );

@@ -1,0 +1,49 @@
+import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import { RED, createCbz } from '../fixtures/comics.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * Tab rows wider than a phone scroll sideways. Opened on a tab past the screen's edge (a library's
+ * Read Lists, media management's duplicate pages), the row showed no tab marked as the current one.
+ */
+let folio: RunningFolio;
+let libraryRoot: string;
+let libraryId = '';
+
+test.beforeAll(async () => {
+  libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-tabs-'));
+  await createCbz(path.join(libraryRoot, 'Saga', 'Saga 01.cbz'), [{ width: 600, height: 900, color: RED, format: 'png' }]);
+  folio = await startFolio();
+  const setup = await playwrightRequest.newContext();
+  await claimAndLogIn(setup, folio.url);
+  libraryId = (await addLibraryAndWait(setup, folio.url, libraryRoot)).id;
+  await setup.dispose();
+});
+
+test.afterAll(async () => {
+  await folio?.stop();
+  await rm(libraryRoot, { recursive: true, force: true });
+});
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+for (const { route, name } of [
+  { route: () => `/libraries/${libraryId}/readlists`, name: en.libraries.tabs.readlists },
+  { route: () => '/media-management/duplicate-pages/known', name: en.media.tabs.duplicate_pages },
+]) {
+  test(`opened on "${name}", the current tab is on screen`, async ({ page: p }) => {
+    await logIn(p.context().request, folio.url, ADMIN);
+    await p.goto(`${folio.url}${route()}`);
+    const tab = p.getByRole('link', { name, exact: true });
+    await expect(tab).toHaveAttribute('aria-current', 'page');
+    await expect.poll(async () => {
+      const box = (await tab.boundingBox())!;
+      return box.x >= 0 && box.x + box.width <= 390;
+    }).toBe(true);
+  });
+}
