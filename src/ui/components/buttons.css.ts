@@ -1,4 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css';
+import { TOUCH } from '../theme/media.ts';
 import { vars } from '../theme/theme.css.ts';
 
 const base = style({
@@ -24,6 +25,8 @@ const base = style({
   selectors: {
     '&:disabled': { opacity: 0.55, cursor: 'default' },
   },
+  // A fingertip needs 40 px (a mouse pointer does with less).
+  '@media': { [TOUCH]: { minHeight: 40 } },
 });
 
 // In a table cell `anywhere` backfires: an automatic table layout sizes a column down to its
@@ -49,7 +52,7 @@ export const quiet = style([
 
 export const icon = style([
   base,
-  { padding: 6, minWidth: 36, background: 'transparent', color: vars.color.text },
+  { padding: 6, minWidth: 36, background: 'transparent', color: vars.color.text, '@media': { [TOUCH]: { minWidth: 40 } } },
 ]);
 
 export const danger = style([base, { background: vars.color.error, color: vars.color.surface }]);

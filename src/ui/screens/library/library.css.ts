@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { TOUCH } from '../../theme/media.ts';
 import { vars } from '../../theme/theme.css.ts';
 
 export const tabs = style({
@@ -72,6 +73,7 @@ export const letter = style({
     '&:disabled': { color: vars.color.textMuted, opacity: 0.5, cursor: 'default' },
     '&:hover:not(:disabled)': { borderColor: vars.color.border },
   },
+  '@media': { [TOUCH]: { minWidth: 40, minHeight: 40 } },
 });
 
 /** Long value lists (genres, tags…) scroll inside the filter panel instead of stretching it. */

@@ -8,8 +8,9 @@ import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
- * Tab rows wider than a phone scroll sideways. Opened on a tab past the screen's edge (a library's
- * Read Lists, media management's duplicate pages), the row showed no tab marked as the current one.
+ * On a touch phone. Tab rows wider than the screen scroll sideways: opened on a tab past the
+ * screen's edge (a library's Read Lists, media management's duplicate pages), the row showed no tab
+ * marked as the current one. And the buttons a fingertip must hit are at least 40 px.
  */
 let folio: RunningFolio;
 let libraryRoot: string;
@@ -47,3 +48,18 @@ for (const { route, name } of [
     }).toBe(true);
   });
 }
+
+test('every button on the series browse screen is at least 40 px for a fingertip: navigation, letters, pages', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  await p.goto(`${folio.url}/libraries/${libraryId}/series`);
+  await expect(p.getByRole('button', { name: 'All', exact: true })).toBeVisible();
+  await expect(p.getByRole('navigation', { name: 'Pagination' })).toBeVisible();
+  const small = await p.getByRole('button').evaluateAll((buttons) =>
+    buttons
+      .filter((b) => b.checkVisibility())
+      .map((b) => ({ name: b.getAttribute('aria-label') ?? b.textContent?.trim(), box: b.getBoundingClientRect() }))
+      .filter(({ box }) => Math.min(box.width, box.height) < 40)
+      .map(({ name, box }) => `${name} ${Math.round(box.width)}×${Math.round(box.height)}`),
+  );
+  expect(small).toEqual([]);
+});
