@@ -63,3 +63,14 @@ test('every button on the series browse screen is at least 40 px for a fingertip
   );
   expect(small).toEqual([]);
 });
+
+test('a tap beside a card\'s small selection box, within a fingertip\'s 40 px, selects the card', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  await p.goto(`${folio.url}/libraries/${libraryId}/series`);
+  const box = p.getByRole('checkbox', { name: 'Select Saga' });
+  await expect(box).not.toBeChecked();
+  const drawn = (await box.boundingBox())!;
+  // 12 px right of and below the drawn box: a finger's miss by a few pixels.
+  await p.touchscreen.tap(drawn.x + drawn.width + 12, drawn.y + drawn.height + 12);
+  await expect(box).toBeChecked();
+});

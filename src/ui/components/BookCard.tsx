@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { bookThumbnailUrl } from '../../api/books.ts';
 import type { BookDto } from '../../api/types.ts';
 import { t, tPlural } from '../i18n.ts';
+import { CardSelectBox } from './CardSelectBox.tsx';
 import { Poster } from './Poster.tsx';
 import * as styles from './cards.css.ts';
 
@@ -24,13 +25,7 @@ export function BookCard(props: {
     <div className={`${styles.card} ${book.deleted ? styles.unavailableCard : ''}`}>
       <Poster src={thumbnail} retryWhen={(event) => event.name === 'ThumbnailBookAdded' && event.data.bookId === book.id}>
         {selection && (
-          <input
-            type="checkbox"
-            className={styles.selectBox}
-            aria-label={t('batch_edit.select_book', { title })}
-            checked={selection.selected}
-            onChange={(e) => selection.onToggle(e.target.checked)}
-          />
+          <CardSelectBox label={t('batch_edit.select_book', { title })} selected={selection.selected} onToggle={selection.onToggle} />
         )}
         {!progress && (
           <span className={styles.badge} aria-hidden="true">

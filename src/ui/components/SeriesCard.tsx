@@ -4,6 +4,7 @@ import { seriesThumbnailUrl } from '../../api/series.ts';
 import type { SeriesDto } from '../../api/types.ts';
 import { formatNumber } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
+import { CardSelectBox } from './CardSelectBox.tsx';
 import { Poster } from './Poster.tsx';
 import * as styles from './cards.css.ts';
 
@@ -26,13 +27,7 @@ export function SeriesCard({
     <div className={`${styles.card} ${series.deleted ? styles.unavailableCard : ''}`}>
       <Poster src={thumbnail} retryWhen={(event) => POSTER_EVENTS.includes(event.name) && event.data.seriesId === series.id}>
         {selection && (
-          <input
-            type="checkbox"
-            className={styles.selectBox}
-            aria-label={t('batch_edit.select_book', { title })}
-            checked={selection.selected}
-            onChange={(e) => selection.onToggle(e.target.checked)}
-          />
+          <CardSelectBox label={t('batch_edit.select_book', { title })} selected={selection.selected} onToggle={selection.onToggle} />
         )}
         {series.booksUnreadCount > 0 && (
           <span className={styles.badge} aria-hidden="true">

@@ -91,11 +91,23 @@ export const title = style({
 });
 
 /** Selection box over the poster's corner, above the card's stretched link. */
-export const selectBox = style({
+/** The checkbox's 40 px hit area, in the poster's top corner (the box sits where it always did). */
+export const selectHit = style({
   position: 'absolute',
-  top: 6,
-  insetInlineStart: 6,
+  top: 0,
+  insetInlineStart: 0,
   zIndex: 2,
+  display: 'flex',
+  alignItems: 'flex-start',
+  justifyContent: 'flex-start',
+  boxSizing: 'border-box',
+  width: 40,
+  height: 40,
+  padding: 6,
+  cursor: 'pointer',
+});
+
+export const selectBox = style({
   width: 20,
   height: 20,
   margin: 0,
