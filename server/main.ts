@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, USAGE, readConfig, wantsHelp } from './config.ts';
+import { SchemaTooNewError } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { connectionBudget } from './media/descriptor-budget.ts';
 
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
     logLevel: config.logLevel,
     authActivityRetention: config.authActivityRetention,
     onShutdown: () => shutdown(),
+  }).catch((error: unknown) => {
+    throw unusableDatabase(config.dataDir, error) ?? error;
   });
   // Connections beyond what the descriptor limit leaves after archives and files are refused at
   // once, so a crowd of clients cannot starve page reads of descriptors.
@@ -75,6 +78,20 @@ function usableDataDir(dataDir: string): void {
     const reason = (error as NodeJS.ErrnoException).code ?? String(error);
     throw new ConfigError(`the data directory ${resolve(dataDir)} cannot be created or written (${reason}); choose another with --data-dir or FOLIO_DATA_DIR`);
   }
+}
+
+/**
+ * A database this Folio must not or cannot open, as one line naming the data directory: one
+ * written by a newer Folio (opening it would damage it), or a file that is not a database.
+ */
+function unusableDatabase(dataDir: string, error: unknown): ConfigError | undefined {
+  const where = `the data directory ${resolve(dataDir)}`;
+  if (error instanceof SchemaTooNewError) return new ConfigError(`${where}: ${error.message}`);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new ConfigError(`${where} holds a folio.sqlite that is not a usable database (${code}); restore it from a backup or choose another with --data-dir`);
+  }
+  return undefined;
 }
 
 main().catch((error: unknown) => {
