@@ -56,13 +56,19 @@ async function main(): Promise<void> {
   console.log(`Folio bound to ${config.host} port ${port}`);
   console.log(`Folio listening on http://${urlHost}:${port}`);
 
-  function shutdown() {
+  function shutdown(signal?: NodeJS.Signals) {
+    app.log.info({ signal }, 'Folio stopping');
     // Requests in flight get a grace period; connections that never send a request (or clients
-    // that stopped reading) must not keep the process alive past it.
+    // that stopped reading) must not keep the process alive past it. Running tasks get the same
+    // (buildApp's taskShutdownGraceMs).
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     app.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        // The log file may be closed already: stderr.
+        console.error('Folio did not stop cleanly:', error);
+        process.exit(1);
+      },
     );
   }
   process.once('SIGINT', shutdown);

@@ -43,9 +43,18 @@ export function createFolioContext(options: ContextOptions): FolioContext {
   return ctx;
 }
 
-/** Waits for running tasks, closes every open archive, then the database. */
-export async function closeFolioContext(ctx: FolioContext): Promise<void> {
-  await ctx.tasks.close();
+/**
+ * Waits for running tasks (at most `taskGraceMs`), closes every open archive, then the database.
+ * A task still running then (hashing a book of many gigabytes, a scan of a slow share) must not
+ * keep a stopping server up until a process manager kills it: it is left unfinished and logged.
+ * Closing the database is safe meanwhile: its writes are synchronous transactions, so none is
+ * open while the task waits on a read. Stored tasks run again at the next start.
+ */
+export async function closeFolioContext(ctx: FolioContext, taskGraceMs?: number): Promise<void> {
+  const unfinished = await ctx.tasks.close(taskGraceMs);
+  if (unfinished.length > 0) {
+    ctx.logger.warn({ tasks: unfinished.map((t) => t.key) }, 'stopped without waiting for running tasks: stored ones run again at the next start');
+  }
   ctx.archives.closeAll();
   ctx.db.close();
 }

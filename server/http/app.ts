@@ -73,6 +73,11 @@ export interface AppOptions {
   sseHeartbeatMs?: number;
   /** A connection on which no byte moved either way for this long is closed (default 120000). */
   stalledConnectionMs?: number;
+  /**
+   * How long closing waits for running tasks before leaving them unfinished (default 5000; stored
+   * tasks run again at the next start). Counted from the call to close, alongside open requests.
+   */
+  taskShutdownGraceMs?: number;
   /** What POST /actuator/shutdown does once it has answered (main.ts exits the process). */
   onShutdown?: () => void;
   /** Origins allowed to call from other sites (CORS); none by default. */
@@ -96,6 +101,9 @@ declare module 'fastify' {
  * SSE heartbeat, so only a client that stopped reading or sending is cut off.
  */
 const STALLED_CONNECTION_MS = 120_000;
+
+/** Process managers stop a server within 10 s (Docker) before killing it: stop well before. */
+const TASK_SHUTDOWN_GRACE_MS = 5_000;
 
 /** Builds the Folio HTTP server (not listening yet). Closing the app closes the database. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -205,11 +213,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   enableTaskPersistence(ctx);
   const stopScheduler = startScanScheduler(ctx);
 
+  // Running tasks get their grace from the moment close is called, while requests finish, so a
+  // stop takes the longer of the two rather than their sum.
+  const taskGraceMs = options.taskShutdownGraceMs ?? TASK_SHUTDOWN_GRACE_MS;
+  app.addHook('preClose', async () => {
+    void ctx.tasks.close(taskGraceMs);
+  });
   app.addHook('onClose', async () => {
     clearInterval(sweep);
     clearInterval(activitySweep);
     stopScheduler();
-    await closeFolioContext(ctx);
+    await closeFolioContext(ctx, taskGraceMs);
     await closeLog();
   });
   return app;

@@ -46,6 +46,7 @@ export class TaskQueue {
   private readonly finishedStored = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  private closing: Promise<{ type: TaskType; key: string }[]> | undefined;
   private readonly onError: (task: { type: TaskType; key: string }, error: unknown) => void;
   private readonly listeners = new Set<(status: TaskQueueStatus) => void>();
   private readonly doneListeners = new Set<(type: TaskType, durationMs: number, failed: boolean) => void>();
@@ -152,13 +153,35 @@ export class TaskQueue {
     return n;
   }
 
-  /** Stops taking work and waits for running tasks; queued ones stay in the store for next time. */
-  async close(): Promise<void> {
+  /**
+   * Stops taking work and waits for running tasks, at most `graceMs`; queued ones stay in the
+   * store for next time. Tasks still running then are left to themselves and returned: their
+   * stored rows stay too (the next start runs them again) and the queue no longer touches the
+   * store for them, since the database is about to close. Calling it again returns the same wait.
+   */
+  close(graceMs = Number.POSITIVE_INFINITY): Promise<{ type: TaskType; key: string }[]> {
+    this.closing ??= this.drain(graceMs);
+    return this.closing;
+  }
+
+  private async drain(graceMs: number): Promise<{ type: TaskType; key: string }[]> {
     this.closed = true;
     this.dropPending();
     this.notify();
     this.settleIfIdle();
-    await this.idle();
+    if (!Number.isFinite(graceMs)) {
+      await this.idle();
+      return [];
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      this.idle().then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), graceMs))),
+    ]);
+    clearTimeout(timer);
+    if (!late) return [];
+    this.store = undefined;
+    return [...this.running].map(([key, type]) => ({ type, key }));
   }
 
   private pump(): void {
