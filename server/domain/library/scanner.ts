@@ -20,6 +20,10 @@ export interface ScanResult {
   toAnalyse: string[];
 }
 
+/** What a scan changed, by event announced (what the operator's log line counts). */
+const COUNTED = { BookAdded: 'booksAdded', BookChanged: 'booksChanged', BookDeleted: 'booksDeleted', SeriesAdded: 'seriesAdded', SeriesChanged: 'seriesChanged', SeriesDeleted: 'seriesDeleted' } as const;
+type ScanCounts = Record<(typeof COUNTED)[keyof typeof COUNTED], number>;
+
 /**
  * Brings the database in line with the library folder. Unchanged files are left alone, changed
  * ones become OUTDATED (to re-analyse), missing ones are flagged deleted (kept for read history).
@@ -27,10 +31,13 @@ export interface ScanResult {
 export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise<ScanResult> {
   const library = ctx.repos.libraries.findById(libraryId);
   if (!library) return { toAnalyse: [] };
+  const started = performance.now();
+  ctx.logger.info({ libraryId, library: library.name, root: library.root }, 'library scan started');
   // A missing root (unmounted disk, network share down) must not flag every book deleted:
   // the library becomes unavailable until its folder is back.
   if (!(await rootIsThere(ctx, library.root))) {
     markAvailability(ctx, library, false);
+    ctx.logger.warn({ libraryId, library: library.name, root: library.root }, 'library scan skipped: its folder is missing or not a folder; the library is unavailable until it is back');
     return { toAnalyse: [] };
   }
   const found = await walk(library, (path) =>
@@ -190,18 +197,29 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     }
     events.push({ name: 'SeriesChanged', data: { seriesId: oldSeries.id, libraryId } });
   }
+  const counts: ScanCounts = { booksAdded: 0, booksChanged: 0, booksDeleted: 0, seriesAdded: 0, seriesChanged: 0, seriesDeleted: 0 };
+  const announce = (event: FolioEvent) => {
+    const counted = COUNTED[event.name as keyof typeof COUNTED];
+    if (counted) counts[counted]++;
+    ctx.events.emit(event);
+  };
   for (const event of events) {
     // A "new" book that turned out to be a moved one was never really added.
     if ('bookId' in event.data && typeof event.data.bookId === 'string' && moved.has(event.data.bookId)) continue;
-    ctx.events.emit(event);
+    announce(event);
   }
   for (const [newId_, oldBook] of moved) {
     toAnalyse.splice(toAnalyse.indexOf(newId_), 1);
-    ctx.events.emit({ name: 'BookChanged', data: { bookId: oldBook.id, seriesId: oldBook.seriesId, libraryId } });
+    announce({ name: 'BookChanged', data: { bookId: oldBook.id, seriesId: oldBook.seriesId, libraryId } });
   }
   if (library.importLocalArtwork) {
     await importLocalArtwork(ctx, libraryId, found.map((f) => ({ folder: f.path, books: f.books.map((b) => b.path), images: f.images })));
   }
+  const files = found.reduce((n, folder) => n + folder.books.length, 0);
+  ctx.logger.info(
+    { libraryId, library: library.name, files, ...counts, toAnalyse: toAnalyse.length, durationMs: Math.round(performance.now() - started) },
+    'library scan finished',
+  );
   return { toAnalyse };
 }
 

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../../server/config.ts';
 import { buildApp } from '../../../server/http/app.ts';
 import { logFilePath } from '../../../server/logging.ts';
+import { createSampleLibrary } from '../../fixtures/index.ts';
+import { addLibrary, rescan, startServer } from './helpers.ts';
 
 const lines = async (dataDir: string) =>
   (await readFile(logFilePath(dataDir), 'utf8'))
@@ -54,6 +56,29 @@ describe('logging', () => {
     const log = await lines(dataDir);
     expect(log.map((l) => l.msg)).toEqual(['a warning with its cause']);
     expect(log[0]!.err?.message).toBe('the cause');
+  });
+
+  it('says when a scan starts and ends, with what it found, and warns when a library folder is missing', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-log-'));
+    const server = await startServer({ dir, logLevel: 'info', logStdout: false });
+    const sample = await createSampleLibrary(join(dir, 'library'));
+    const library = await addLibrary(server, sample.root);
+    await rm(sample.series[1]!.path, { recursive: true });
+    await rescan(server, library.id);
+    await rm(sample.root, { recursive: true });
+    await rescan(server, library.id);
+    await server.close();
+
+    const log = await lines(server.dataDir);
+    const started = log.filter((l) => l.msg === 'library scan started');
+    expect(started).toHaveLength(3);
+    expect(started[0]).toMatchObject({ level: 30, libraryId: library.id, library: 'Comics', root: sample.root });
+    const finished = log.filter((l) => l.msg === 'library scan finished');
+    expect(finished).toHaveLength(2);
+    expect(finished[0]).toMatchObject({ level: 30, libraryId: library.id, files: 4, booksAdded: 4, seriesAdded: 3, booksDeleted: 0, toAnalyse: 4 });
+    expect(finished[0]!.durationMs).toEqual(expect.any(Number));
+    expect(finished[1]).toMatchObject({ files: 3, booksAdded: 0, booksDeleted: 1, seriesDeleted: 1, toAnalyse: 0 });
+    expect(log.find((l) => String(l.msg).startsWith('library scan skipped: its folder is missing'))).toMatchObject({ level: 40, libraryId: library.id, root: sample.root });
   });
 
   it('reads the level from flag or environment', () => {
