@@ -22,6 +22,7 @@ import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas
 import { handleError } from './errors.ts';
 import { registerSecurityHeaders, sendFrameworkError } from './security-headers.ts';
 import { requestPath } from './request-path.ts';
+import { RequestLog } from './request-log.ts';
 import { shallowEtag } from './etag.ts';
 import { checkRouteRole } from './guards.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
@@ -119,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaErrorFormatter: formatValidationErrors,
     frameworkErrors: sendFrameworkError,
     connectionTimeout: options.stalledConnectionMs ?? STALLED_CONNECTION_MS,
+    // One line per request, without secret query values (request-log.ts).
+    logController: new RequestLog(),
   });
   // A client that stopped reading (a phone gone off the network, a paused download) would
   // otherwise keep its connection, and the file its response streams from, for ever.

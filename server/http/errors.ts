@@ -3,6 +3,7 @@ import { SearchConditionError } from '../db/search/conditions.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
 import { formatDateTime } from './format.ts';
+import { loggableUrl } from './request-log.ts';
 
 /** An error that maps to a Spring-style JSON error response. */
 export class HttpError extends Error {
@@ -87,6 +88,6 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, request, status, fastifyError.message);
-  request.log.error({ err: error, req: { method: request.method, url: request.url } }, 'request failed');
+  request.log.error({ err: error, req: { method: request.method, url: loggableUrl(request.url) } }, 'request failed');
   return sendError(reply, request, 500, 'Internal Server Error');
 }

@@ -46,6 +46,25 @@ describe('logging', () => {
     expect(log.find((l) => l.msg === 'domain code logs through ctx.logger')).toMatchObject({ book: 'b1' });
   });
 
+  it('writes one line per request, with no secret from its query (an OAuth2 code and state)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-log-'));
+    const dataDir = join(dir, 'data');
+    const app = await buildApp({ dataDir, clientDir: dir, logLevel: 'info', logStdout: false });
+    await app.inject({ method: 'GET', url: '/api/v1/claim' });
+    await app.inject({ method: 'GET', url: '/login/oauth2/code/keycloak?state=STATE-VALUE&code=CODE-VALUE&session_state=SESSION-VALUE' });
+    await app.inject({ method: 'GET', url: '/api/v1/series?author=Moebius&api_key=KEY-VALUE&access_token=TOKEN-VALUE' });
+    await app.close();
+    const text = await readFile(logFilePath(dataDir), 'utf8');
+    for (const secret of ['STATE-VALUE', 'CODE-VALUE', 'SESSION-VALUE', 'KEY-VALUE', 'TOKEN-VALUE']) expect(text).not.toContain(secret);
+    const requests = (await lines(dataDir)).filter((l) => l.req);
+    expect(requests.map((l) => (l.req as { url: string }).url)).toEqual([
+      '/api/v1/claim',
+      '/login/oauth2/code/keycloak?state=[redacted]&code=[redacted]&session_state=[redacted]',
+      '/api/v1/series?author=Moebius&api_key=[redacted]&access_token=[redacted]',
+    ]);
+    expect(requests[0]).toMatchObject({ level: 30, msg: 'request completed', req: { method: 'GET', remoteAddress: '127.0.0.1' }, res: { statusCode: 200 } });
+  });
+
   it('honours the level: warn keeps request lines out', async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-log-'));
     const dataDir = join(dir, 'data');
