@@ -30,12 +30,25 @@ export function createAppLogger(dataDir: string, level: LogLevel, options: { std
   // A log file that cannot be written must not take the server down; say so on stderr once.
   file.on('error', (error) => process.stderr.write(`Folio cannot write its log file ${path}: ${String(error)}\n`));
   const streams: pino.StreamEntry[] = [{ level, stream: file }];
-  if (options.stdout !== false) streams.push({ level, stream: process.stdout });
+  // stdout may go away under a running server (a pipe to `tee` or a log shipper that ended, a
+  // closed terminal): an unheard EPIPE would take the server down with the next log line. The
+  // file keeps every line, so stdout is given up instead, with one line in the file saying so.
+  let stdoutLost = false;
+  const onStdoutError = (error: Error) => {
+    if (stdoutLost) return;
+    stdoutLost = true;
+    logger.warn({ err: error }, `standard output cannot be written any more: logging to ${path} only`);
+  };
+  if (options.stdout !== false) {
+    process.stdout.on('error', onStdoutError);
+    streams.push({ level, stream: { write: (line: string) => void (stdoutLost || process.stdout.write(line)) } });
+  }
   const logger = pino({ level }, pino.multistream(streams));
   return {
     logger,
     close: () =>
       new Promise((resolve) => {
+        process.stdout.off('error', onStdoutError);
         file.end(() => resolve());
       }),
   };
