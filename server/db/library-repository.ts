@@ -117,6 +117,17 @@ export class LibraryRepository {
     cachedStatement(this.db, 'DELETE FROM library WHERE id = ?').run(id);
   }
 
+  /** Records when a scan of the library finished (kept apart from its settings: no Library field). */
+  markScanned(id: string, at: number): void {
+    cachedStatement(this.db, 'UPDATE library SET last_scan_date = ? WHERE id = ?').run(at, id);
+  }
+
+  /** When each library's last scan finished, for the libraries scanned since that was recorded. */
+  lastScanDates(): Map<string, number> {
+    const rows = cachedStatement(this.db, 'SELECT id, last_scan_date FROM library WHERE last_scan_date IS NOT NULL').all() as { id: string; last_scan_date: number }[];
+    return new Map(rows.map((r) => [r.id, r.last_scan_date]));
+  }
+
   private rows(): readonly Library[] {
     if (this.remembered) return this.remembered;
     const rows = cachedStatement(this.db, 'SELECT * FROM library ORDER BY lower(name)').all() as Record<string, unknown>[];

@@ -215,6 +215,7 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
   if (library.importLocalArtwork) {
     await importLocalArtwork(ctx, libraryId, found.map((f) => ({ folder: f.path, books: f.books.map((b) => b.path), images: f.images })));
   }
+  ctx.repos.libraries.markScanned(libraryId, Date.now());
   const files = found.reduce((n, folder) => n + folder.books.length, 0);
   ctx.logger.info(
     { libraryId, library: library.name, files, ...counts, toAnalyse: toAnalyse.length, durationMs: Math.round(performance.now() - started) },

@@ -14,7 +14,8 @@ const INTERVALS: Record<ScanInterval, number | null> = {
 
 /**
  * Library scans without anyone asking: once at start for libraries with `scanOnStartup`, then
- * each library again when its `scanInterval` has passed. Returns a stop function.
+ * each library again when its `scanInterval` has passed since its last scan (the recorded one,
+ * so restarts do not put it off; any scan counts) or since it was queued here. Returns a stop function.
  */
 export function startScanScheduler(ctx: FolioContext, checkEveryMs = 60_000): () => void {
   const started = Date.now();
@@ -27,10 +28,11 @@ export function startScanScheduler(ctx: FolioContext, checkEveryMs = 60_000): ()
   }
   const timer = setInterval(() => {
     const now = Date.now();
+    const scanned = ctx.repos.libraries.lastScanDates();
     for (const library of ctx.repos.libraries.findAll()) {
       const every = INTERVALS[library.scanInterval];
       if (every === null) continue;
-      const since = lastScan.get(library.id) ?? Math.max(started, library.created);
+      const since = Math.max(lastScan.get(library.id) ?? 0, scanned.get(library.id) ?? 0) || Math.max(started, library.created);
       if (now - since >= every) {
         lastScan.set(library.id, now);
         submitLibraryScan(ctx, library.id);

@@ -114,6 +114,26 @@ describe('task queue and scheduling', () => {
   });
 });
 
+describe('scheduled scans across restarts', () => {
+  // Counting from each start, a server restarted daily never reached a weekly (or here hourly) scan.
+  it('counts a library\'s interval from its last scan, not from the server\'s start', async () => {
+    await server.app.inject({ method: 'PATCH', url: `/api/v1/libraries/${library.id}`, headers: server.admin, payload: { scanInterval: 'HOURLY' } });
+    await server.app.close();
+    await createCbz(join(sample.root, 'Late', 'late.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+    // Restarted 50 minutes after the library's last scan.
+    vi.useFakeTimers({ toFake: ['setInterval', 'Date'], now: Date.now() + 50 * 60_000 });
+    server = await startServer({ claim: false, dir: server.dir });
+    const stop = startScanScheduler(server.app.folio, 60_000);
+    try {
+      vi.advanceTimersByTime(11 * 60_000);
+      await server.app.folio.tasks.idle();
+      expect((await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => b.name)).toContain('late');
+    } finally {
+      stop();
+    }
+  });
+});
+
 describe('file hashes', () => {
   it('hashes book files after analysis and again after they change', async () => {
     const { createHash } = await import('node:crypto');
