@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
@@ -41,6 +41,7 @@ export async function renderedPage(
   const dir = join(bookDir, version);
   const ext = request.format === 'png' ? 'png' : 'jpg';
   const file = join(dir, `${page.number}-w${request.maxWidth ?? ''}-h${request.maxHeight ?? ''}.${ext}`);
+  const hinted = request.maxWidth !== undefined || request.maxHeight !== undefined;
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -50,6 +51,7 @@ export async function renderedPage(
     if (!pending) {
       pending = (async () => {
         const bytes = await render(request);
+        if (hinted && (await hintedFileCount(dir)) >= MAX_HINTED_FILES) return { bytes, cached: false };
         return { bytes, cached: await keepInCache(ctx, bookDir, version, file, bytes) };
       })().finally(() => inFlight.delete(file));
       inFlight.set(file, pending);
@@ -63,4 +65,21 @@ export async function renderedPage(
   return { page: { ...page, mediaType: mediaTypeOf(request), fileSize: size }, stream: await fileSlots.openReadStream(file), length: size };
 }
 
-/** Removes every version folder of a book's cache but `keep`. */
+/**
+ * Drawings at a size hint kept per book file: a reader's few screen sizes for every page fit,
+ * while a client asking width after width (or many clients with as many windows) cannot fill the
+ * disk; past it, hinted pages are drawn and served without being kept. Pages without a hint
+ * (one per page and format) are always kept.
+ */
+export const MAX_HINTED_FILES = 512;
+
+async function hintedFileCount(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    rethrowUnless(error, isMissingFile); // nothing drawn for this version yet
+    return 0;
+  }
+  return names.filter((name) => !/-w-h\.(jpg|png)$/.test(name) && !name.endsWith('.partial')).length;
+}

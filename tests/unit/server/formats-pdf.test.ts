@@ -8,6 +8,7 @@ import { pdfReader } from '../../../server/media/pdf-reader.ts';
 import { pdfWorker } from '../../../server/media/pdf-renderer.ts';
 import { renderScale } from '../../../server/media/pdf-protocol.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { MAX_HINTED_FILES } from '../../../server/domain/pages/rendered-pages.ts';
 import { BLUE, GREEN, RED } from '../../fixtures/index.ts';
 import { encryptedPdfBytes, manyPagesPdfBytes, nestedFormsPdfBytes, pdfBytes, writePdf } from '../../fixtures/pdf.ts';
 import { MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
@@ -135,6 +136,22 @@ describe('PDF books through the server', () => {
     const cached = await readdir(join(server.dataDir, 'cache', 'rendered-pages', id, version!));
     expect(cached).toEqual(expect.arrayContaining(['1-w-h.jpg', '2-w-h.png', '2-w50-h.jpg', '3-w200-h.jpg', '3-w200-h150.jpg']));
   });
+
+  // Any width is a new file: a client asking width after width must not fill the data dir.
+  it('keeps a bounded number of drawings at size hints per book, and still serves the others', async () => {
+    const id = books.get('good')!.id;
+    const widths = Array.from({ length: MAX_HINTED_FILES + 10 }, (_, i) => 20 + i);
+    for (const width of widths) {
+      const response = await server.get(`/api/v1/books/${id}/pages/1?width=${width}`);
+      expect(response.statusCode).toBe(200);
+    }
+    const last = await server.get(`/api/v1/books/${id}/pages/1?width=${widths.at(-1)}`);
+    expect((await inspect(last.rawPayload)).width).toBe(widths.at(-1));
+    const [version] = await readdir(join(server.dataDir, 'cache', 'rendered-pages', id));
+    const cached = await readdir(join(server.dataDir, 'cache', 'rendered-pages', id, version!));
+    expect(cached.filter((name) => !/-w-h\./.test(name)).length).toBe(MAX_HINTED_FILES);
+    expect(cached).toEqual(expect.arrayContaining(['1-w-h.jpg']));
+  }, 120_000);
 
   it('serves a page as a one-page PDF on /raw and when Accept prefers PDF', async () => {
     const id = books.get('good')!.id;
