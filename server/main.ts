@@ -1,6 +1,7 @@
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, USAGE, readConfig, wantsHelp } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { SchemaTooNewError } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { connectionBudget } from './media/descriptor-budget.ts';
@@ -88,11 +89,13 @@ function usableDataDir(dataDir: string): void {
 
 /**
  * A database this Folio must not or cannot open, as one line naming the data directory: one
- * written by a newer Folio (opening it would damage it), or a file that is not a database.
+ * written by a newer Folio (opening it would damage it), one another Folio is serving, or a file
+ * that is not a database.
  */
 function unusableDatabase(dataDir: string, error: unknown): ConfigError | undefined {
   const where = `the data directory ${resolve(dataDir)}`;
   if (error instanceof SchemaTooNewError) return new ConfigError(`${where}: ${error.message}`);
+  if (error instanceof DataDirInUseError) return new ConfigError(error.message);
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new ConfigError(`${where} holds a folio.sqlite that is not a usable database (${code}); restore it from a backup or choose another with --data-dir`);

@@ -1,3 +1,4 @@
+import { lockDataDir } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/database.ts';
 import { type Repositories, createRepositories } from '../db/repositories.ts';
 import type { Logger } from '../logging.ts';
@@ -26,7 +27,14 @@ export interface ContextOptions {
  */
 export function createFolioContext(options: ContextOptions): FolioContext {
   const { logger } = options;
-  const db = openDatabase(options.dataDir);
+  const unlock = lockDataDir(options.dataDir);
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(options.dataDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const repos = createRepositories(db);
   const ctx: FolioContext = {
     db,
@@ -40,8 +48,12 @@ export function createFolioContext(options: ContextOptions): FolioContext {
     log: (message, error) => logger.warn({ err: error }, message),
   };
   publishTaskQueueStatus(ctx);
+  dataDirLocks.set(ctx, unlock);
   return ctx;
 }
+
+/** Each context's hold on its data directory, let go once its database is closed. */
+const dataDirLocks = new WeakMap<FolioContext, () => void>();
 
 /**
  * Waits for running tasks (at most `taskGraceMs`), closes every open archive, then the database.
@@ -57,6 +69,7 @@ export async function closeFolioContext(ctx: FolioContext, taskGraceMs?: number)
   }
   ctx.archives.closeAll();
   ctx.db.close();
+  dataDirLocks.get(ctx)?.();
 }
 
 /**

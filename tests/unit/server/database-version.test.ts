@@ -62,3 +62,30 @@ describe('a database written by a newer Folio', () => {
     expect(stderr).not.toMatch(/^\s+at /m);
   }, 60_000);
 });
+
+describe('a data directory another Folio is serving', () => {
+  it('is refused with one line and exit code 2, and is free again once that server stops', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-datadir-lock-'));
+    const dataDir = join(dir, 'data');
+    const first = await buildApp({ dataDir, clientDir: dir, logLevel: 'silent' });
+    try {
+      const child = spawn(process.execPath, [resolve('server/main.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', dir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // A second server on the same data directory is the failure: stop it rather than wait on it.
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Folio listening')) child.kill('SIGKILL');
+      });
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(`another Folio is already running on the data directory ${dataDir}`);
+      expect(stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await first.close();
+    }
+    const again = await buildApp({ dataDir, clientDir: dir, logLevel: 'silent' });
+    await again.close();
+  }, 60_000);
+});
