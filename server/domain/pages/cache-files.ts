@@ -1,4 +1,5 @@
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { writeFileAtomically } from '../../atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { fileSlots } from '../../media/file-slots.ts';
@@ -28,16 +29,13 @@ export async function dropOtherVersions(bookDir: string, keep: string): Promise<
  * the failure is logged and false returned, and the caller serves the bytes it has.
  */
 export async function keepInCache(ctx: FolioContext, bookDir: string, version: string, file: string, bytes: Buffer): Promise<boolean> {
-  const partial = `${file}.${process.pid}.partial`;
   try {
     await dropOtherVersions(bookDir, version);
     await mkdir(dirname(file), { recursive: true });
-    await fileSlots.withSlot(() => writeFile(partial, bytes));
-    await rename(partial, file);
+    await fileSlots.withSlot(() => writeFileAtomically(file, bytes));
     return true;
   } catch (error) {
     ctx.logger.warn({ err: error, file }, 'drawn image not cached: the cache cannot be written (served anyway)');
-    await rm(partial, { force: true }).catch((cleanup: unknown) => ctx.logger.warn({ err: cleanup, file: partial }, 'partial cache file not removed'));
     return false;
   }
 }

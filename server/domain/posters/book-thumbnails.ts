@@ -1,7 +1,8 @@
 import { readForDecode } from '../../media/image-decode.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import { type DrawnThumbnail, thumbnailJpeg } from '../../media/image-transcode.ts';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { writeFileAtomically } from '../../atomic-write.ts';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../context.ts';
@@ -119,14 +120,7 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
   await mkdir(join(ctx.dataDir, 'thumbnails', 'books'), { recursive: true });
   // Written aside then renamed over the poster drawn before (its record names the same file): a
   // write cut short (a full disk) leaves that one whole, and a reader never sees half a file.
-  const partial = `${absolutePath}.${process.pid}.partial`;
-  try {
-    await fileSlots.withSlot(() => writeFile(partial, output.data));
-    await rename(partial, absolutePath);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
+  await fileSlots.withSlot(() => writeFileAtomically(absolutePath, output.data));
   const now = Date.now();
   ctx.repos.thumbnails.deleteGeneratedForBook(bookId);
   ctx.repos.thumbnails.insertGenerated({

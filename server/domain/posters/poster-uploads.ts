@@ -1,4 +1,5 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
+import { writeFileAtomically } from '../../atomic-write.ts';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import { type PosterImageHeader, UnreadableImage, readPosterImageHeader } from '../../media/poster-images.ts';
@@ -70,7 +71,7 @@ export async function storeUploadedPoster(
   const id = newId(now);
   const relative = join('thumbnails', kind, `${ownerId}-${id}.${image.format}`);
   await mkdir(join(ctx.dataDir, 'thumbnails', kind), { recursive: true });
-  await fileSlots.withSlot(() => writeFile(join(ctx.dataDir, relative), bytes));
+  await fileSlots.withSlot(() => writeFileAtomically(join(ctx.dataDir, relative), bytes));
   const row: StoredThumbnail = {
     id,
     ownerId,
