@@ -1,16 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { MediaError } from './book-reader.ts';
-import type { PdfRequest, PdfResponse, PdfResult } from './pdf-protocol.ts';
-import { OperationTimeout, ServerBusy } from './transient-errors.ts';
-
-/** Distributive Omit, so each request variant keeps its own fields. */
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-
-interface Job {
-  request: WithoutId<PdfRequest>;
-  resolve: (result: PdfResult) => void;
-  reject: (error: Error) => void;
-}
+import type { PdfRequest, PdfResult } from './pdf-protocol.ts';
+import { SerialWorker } from './serial-worker.ts';
+import { OperationTimeout } from './transient-errors.ts';
 
 /**
  * Longest one PDF call may run before its worker is ended. A page can cost mupdf far more than its
@@ -22,96 +13,17 @@ const CALL_TIME_LIMIT_MS = 30_000;
 const MAX_WAITING = 64;
 
 /**
- * Main-thread side of the PDF worker. The worker (and with it mupdf) starts on the first PDF
- * request, not at server start; it is unref'd so an idle one never keeps the process alive. Calls
- * run one at a time (mupdf's are synchronous: the worker could not run two at once anyway) from a
- * bounded queue, each within a time limit: past it the worker is ended, the call fails as a time
- * out (OperationTimeout: not recorded against the book) and the next call gets a fresh worker. If
- * the worker dies (a wasm abort on a hostile file), the call in flight fails with ERR_1008.
+ * Main-thread side of the PDF worker (serial-worker.ts): mupdf starts with the first PDF request,
+ * not at server start, and its calls run one at a time within CALL_TIME_LIMIT_MS.
  */
-class PdfWorkerClient {
-  /** Limit of one call (tests lower it). */
-  timeLimitMs = CALL_TIME_LIMIT_MS;
-  private worker: Worker | undefined;
-  private running: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
-  private readonly waiting: Job[] = [];
-  private nextId = 1;
-  /** Calls started since the process began (tests count them). */
-  calls = 0;
-
-  private start(): Worker {
-    const worker = new Worker(new URL('./pdf-render-worker.ts', import.meta.url));
-    worker.unref();
-    worker.on('message', (response: PdfResponse) => {
-      this.finish(response.id, response.error ? new MediaError(response.error.code, response.error.message) : response.result);
-    });
-    const fail = (error: unknown) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      if (this.running) this.finish(this.running.id, new MediaError('ERR_1008', `PDF worker stopped: ${String(error)}`, { cause: error }));
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(`exit code ${code}`));
-    return worker;
-  }
-
-  call(request: WithoutId<PdfRequest>): Promise<PdfResult> {
-    if (this.waiting.length >= MAX_WAITING) return Promise.reject(new ServerBusy('too many PDF pages are being drawn at once'));
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ request, resolve, reject });
-      this.pump();
-    });
-  }
-
-  private pump(): void {
-    if (this.running) return;
-    const job = this.waiting.shift();
-    if (!job) {
-      // An idle worker never keeps the process alive.
-      this.worker?.unref();
-      return;
-    }
-    const worker = (this.worker ??= this.start());
-    worker.ref();
-    const id = this.nextId++;
-    this.calls++;
-    const limit = this.timeLimitMs;
-    const timer = setTimeout(() => {
-      if (this.running?.id !== id) return;
-      // The worker goes first, so the next call (started by finish) gets a fresh one.
-      this.worker = undefined;
-      void worker.terminate();
-      this.finish(id, new OperationTimeout(`PDF ${job.request.op} of ${job.request.path}`, limit));
-    }, limit);
-    this.running = { ...job, id, timer };
-    worker.postMessage({ ...job.request, id } as PdfRequest);
-  }
-
-  private finish(id: number, outcome: PdfResult | Error): void {
-    const job = this.running;
-    if (!job || job.id !== id) return;
-    clearTimeout(job.timer);
-    this.running = undefined;
-    if (outcome instanceof Error) job.reject(outcome);
-    else job.resolve(outcome);
-    this.pump();
-  }
-
-  isRunning(): boolean {
-    return this.worker !== undefined;
-  }
-
-  /** Stops the worker (tests, server shutdown). A later call starts a new one. */
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    // The call in flight is cut short, not the book's fault: it may be asked again.
-    if (this.running) this.finish(this.running.id, new ServerBusy('the PDF worker was stopped'));
-    if (worker) await worker.terminate();
-  }
-}
-
-export const pdfWorker = new PdfWorkerClient();
+export const pdfWorker = new SerialWorker<PdfRequest, PdfResult>({
+  script: new URL('./pdf-render-worker.ts', import.meta.url),
+  name: 'PDF',
+  timeLimitMs: CALL_TIME_LIMIT_MS,
+  maxWaiting: MAX_WAITING,
+  busy: 'too many PDF pages are being drawn at once',
+  describe: (request) => `PDF ${request.op} of ${request.path}`,
+});
 
 /** Page sizes in points, in page order. */
 export async function describePdf(path: string, version: string): Promise<[number, number][]> {

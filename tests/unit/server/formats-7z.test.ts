@@ -129,6 +129,18 @@ describe('7z reader', () => {
     }
   });
 
+  it('stopping the worker ends the call in flight as busy (asked again later), instead of leaving it waiting for ever', async () => {
+    const path = join(dir, 'stopped.cb7');
+    await writeSevenZip(path, await pngEntries([RED]));
+    const client = new SevenZipClient();
+    const call = client.call({ op: 'list', path, maxMembers: 10 });
+    // Before the shared SerialWorker, stop() dropped the worker without settling this promise.
+    await client.stop();
+    await expect(call).rejects.toBeInstanceOf(ServerBusy);
+    await expect(client.call({ op: 'list', path, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
+    await client.stop();
+  });
+
   it('refuses encrypted and damaged archives with ERR_1008', async () => {
     const one = await pngEntries([RED]);
     const encrypted = join(dir, 'encrypted.cb7');
