@@ -8,6 +8,7 @@ import { naturalCompare } from '../../media/natural-sort.ts';
 import { BOOK_READERS, bookExtension } from '../../media/readers.ts';
 import type { FolioContext } from '../context.ts';
 import { isStrictlyInside } from '../library/library-paths.ts';
+import { refusedRootReason } from '../library/library-roots.ts';
 
 /** A book file outside any library, looked at before importing it (kept in memory only). */
 export interface TransientBook {
@@ -28,8 +29,9 @@ const MAX_KEPT = 2000;
 /** A folder that cannot be scanned for import; `code` is Komga's (ERR_1016, ERR_1017). */
 export class ImportFolderError extends Error {
   readonly code: 'ERR_1016' | 'ERR_1017';
-  constructor(code: 'ERR_1016' | 'ERR_1017') {
-    super(code);
+  /** `message` says more when Komga has no code for the refusal (a system folder). */
+  constructor(code: 'ERR_1016' | 'ERR_1017', message: string = code) {
+    super(message);
     this.name = 'ImportFolderError';
     this.code = code;
   }
@@ -56,6 +58,10 @@ export async function importSourceFolder(ctx: FolioContext, folder: string): Pro
     const root = await realpath(library.root).catch(() => resolve(library.root));
     if (root === canonical || isStrictlyInside(root, canonical)) throw new ImportFolderError('ERR_1017');
   }
+  // The folders no library may be (/, /proc, the data directory…): a scan of one would walk the
+  // whole file system or list the server's own files, for imports just as for a library.
+  const refused = await refusedRootReason(canonical, ctx.dataDir);
+  if (refused) throw new ImportFolderError('ERR_1016', refused);
   return canonical;
 }
 

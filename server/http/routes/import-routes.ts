@@ -40,7 +40,7 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
     const path = request.body.path;
     if (!isAbsolute(path) || path.includes('\0')) throw badRequest('path must be an absolute folder path');
     const folder = await importSourceFolder(ctx, path).catch((error: unknown) => {
-      throw error instanceof ImportFolderError ? badRequest(error.code) : error;
+      throw error instanceof ImportFolderError ? badRequest(error.message) : error;
     });
     return (await transient.scan(folder)).map((book) => toTransientBookDto(book));
   });

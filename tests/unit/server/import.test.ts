@@ -87,6 +87,15 @@ describe('transient books', () => {
     const file = await post('/api/v1/transient-books', { path: join(inbox, 'new one.cbz') });
     expect(file.json().message).toBe('ERR_1016');
   });
+
+  it('refuses the folders no library may be: the file system root, /proc, the data directory', async () => {
+    // Before, any folder was walked: "/" listed every book file on the machine, /proc the server's own.
+    for (const path of ['/', '/proc', server.dataDir]) {
+      const response = await post('/api/v1/transient-books', { path });
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json().message, path).toMatch(/^A library cannot/);
+    }
+  });
 });
 
 describe('book import', () => {
