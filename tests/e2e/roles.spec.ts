@@ -248,3 +248,14 @@ test('a book hidden from the user (a library not shared with them) opened by its
   const alert = p.getByRole('alert');
   await expect(alert).toHaveText(en.reader.book_not_found);
 });
+
+test('a user with no library shared is welcomed with that, not told that no library exists', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, OUTSIDER);
+  await p.goto(`${folio.url}/dashboard`);
+  await expect(p).toHaveURL(/\/welcome$/);
+  // The server has a library; it is only not shared with this user (before: "No library has been added yet.").
+  await expect(p.getByText(en.welcome.none_shared)).toBeVisible();
+  await expect(p.getByText(en.welcome.ask_admin_share)).toBeVisible();
+  await expect(p.getByText(en.welcome.no_library)).toHaveCount(0);
+  await expect(p.getByRole('button', { name: en.welcome.add_library })).toHaveCount(0);
+});

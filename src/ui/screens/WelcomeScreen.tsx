@@ -15,7 +15,8 @@ export function WelcomeScreen() {
   return (
     <section>
       <h1 className={styles.pageTitle}>{t('welcome.title')}</h1>
-      <p className={feedback.muted}>{t('welcome.no_library')}</p>
+      {/* Only an admin knows there is none at all; a user sees just what is shared with them. */}
+      <p className={feedback.muted}>{t(isAdmin(me) ? 'welcome.no_library' : 'welcome.none_shared')}</p>
       {isAdmin(me) ? (
         <button
           type="button"
@@ -28,7 +29,7 @@ export function WelcomeScreen() {
           {t('welcome.add_library')}
         </button>
       ) : (
-        <p>{t('welcome.ask_admin')}</p>
+        <p>{t('welcome.ask_admin_share')}</p>
       )}
     </section>
   );
