@@ -133,10 +133,11 @@ describe('7z reader', () => {
     const path = join(dir, 'stopped.cb7');
     await writeSevenZip(path, await pngEntries([RED]));
     const client = new SevenZipClient();
-    const call = client.call({ op: 'list', path, maxMembers: 10 });
-    // Before the shared SerialWorker, stop() dropped the worker without settling this promise.
+    // Handled from the start: the rejection comes during stop(), before the next line awaits it.
+    const refused = expect(client.call({ op: 'list', path, maxMembers: 10 })).rejects.toBeInstanceOf(ServerBusy);
+    // Before the shared SerialWorker, stop() dropped the worker without settling this call.
     await client.stop();
-    await expect(call).rejects.toBeInstanceOf(ServerBusy);
+    await refused;
     await expect(client.call({ op: 'list', path, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
     await client.stop();
   });

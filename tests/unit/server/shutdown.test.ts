@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logFilePath } from '../../../server/logging.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, basic } from './helpers.ts';
 
 let dir: string;
@@ -70,11 +71,10 @@ describe('stopping the server', () => {
 
     // Wait until the hash has read past its first megabytes: the task is running.
     const pid = child!.pid!;
-    const deadline = Date.now() + 60_000;
-    while (((await readOffset(pid, huge)) ?? 0) < 64 * 1024 ** 2) {
-      if (Date.now() > deadline) throw new Error('the book was never hashed');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await pollUntil('the hash of the huge book to read past 64 MiB', async () => ((await readOffset(pid, huge)) ?? 0) >= 64 * 1024 ** 2, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
 
     const stopping = Date.now();
     const exited = new Promise<number | null>((done) => child!.once('exit', done));
