@@ -1,10 +1,10 @@
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { BLUE, GREEN, MAGENTA, RED, YELLOW, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
+import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 import { swipe } from './support/touch.ts';
 
@@ -22,10 +22,7 @@ test.beforeAll(async () => {
   await createCbz(path.join(libraryRoot, 'Comic', 'Comic 01.cbz'), [RED, GREEN, BLUE].map(page));
   await createCbz(path.join(libraryRoot, 'Comic', 'Comic 02.cbz'), [YELLOW, MAGENTA].map(page));
   folio = await startFolio();
-  const setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  await addLibraryAndWait(setup, folio.url, libraryRoot);
-  await setup.dispose();
+  await claimWithLibrary(folio.url, libraryRoot);
 });
 
 test.afterAll(async () => {

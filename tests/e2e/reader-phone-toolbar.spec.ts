@@ -1,11 +1,11 @@
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { GREEN, RED, createCbz, type Rgb } from '../fixtures/comics.ts';
 import { createReflowableEpub, prose } from '../fixtures/epub.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
+import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
@@ -24,10 +24,7 @@ test.beforeAll(async () => {
     title: 'Field Notes Spring',
   });
   folio = await startFolio();
-  const setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  await addLibraryAndWait(setup, folio.url, libraryRoot);
-  await setup.dispose();
+  await claimWithLibrary(folio.url, libraryRoot);
 });
 
 test.afterAll(async () => {

@@ -1,10 +1,10 @@
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { createBrokenCbz } from '../fixtures/comics.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
+import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /** A book the server could not analyse, opened in the reader by its address: the reason and a way back. */
@@ -15,10 +15,7 @@ test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-unsupported-'));
   await createBrokenCbz(path.join(libraryRoot, 'Broken', 'Broken 01.cbz'));
   folio = await startFolio();
-  const setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  await addLibraryAndWait(setup, folio.url, libraryRoot);
-  await setup.dispose();
+  await claimWithLibrary(folio.url, libraryRoot);
 });
 
 test.afterAll(async () => {

@@ -1,9 +1,9 @@
-import { expect, request as playwrightRequest, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BLUE, GREEN, RED, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, findSeries, logIn } from './support/api.ts';
+import { ADMIN, claimWithLibrary, findBook, findSeries, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
@@ -24,10 +24,7 @@ test.beforeAll(async () => {
     comicInfo: '<ComicInfo><Series>X</Series><Number>99<Title>unclosed',
   });
   folio = await startFolio();
-  const setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  await addLibraryAndWait(setup, folio.url, libraryRoot);
-  await setup.dispose();
+  await claimWithLibrary(folio.url, libraryRoot);
 });
 
 test.afterAll(async () => {

@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import { type APIRequestContext, request as playwrightRequest } from '@playwright/test';
 import type { BookDto, LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { pollUntil } from '../../support/poll.ts';
 
@@ -67,4 +67,18 @@ export async function findBook(request: APIRequestContext, url: string, name: st
 
 export async function getBook(request: APIRequestContext, url: string, id: string): Promise<BookDto> {
   return getJson<BookDto>(request, `${url}/api/v1/books/${id}`);
+}
+
+/**
+ * A fresh server's set-up for specs that test reading, not set-up: claims it as ADMIN and adds
+ * `root` as a library, scanned, through a request context of its own (the pages log in themselves).
+ */
+export async function claimWithLibrary(url: string, root: string): Promise<LibraryDto> {
+  const setup = await playwrightRequest.newContext();
+  try {
+    await claimAndLogIn(setup, url);
+    return await addLibraryAndWait(setup, url, root);
+  } finally {
+    await setup.dispose();
+  }
 }
