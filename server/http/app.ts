@@ -7,6 +7,7 @@ import type { FolioContext } from '../domain/context.ts';
 import { closeFolioContext, createFolioContext } from '../domain/create-context.ts';
 import { startScanScheduler } from '../domain/tasks/scan-scheduler.ts';
 import { enableTaskPersistence } from '../domain/tasks/task-persistence.ts';
+import { sweepPartialFiles } from '../domain/partial-file-sweep.ts';
 import type { ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
@@ -140,6 +141,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = createFolioContext({ dataDir, logger, taskWorkers: options.taskWorkers, archivePool: options.archivePool });
   app.decorate('folio', ctx);
+  // Write-aside files a server killed mid-write left behind, swept meanwhile (not waited for).
+  const partialSweep = sweepPartialFiles(ctx).then(
+    (removed) => logger.info({ removed }, 'removed the partial files an interrupted write left in the data directory'),
+    (error: unknown) => logger.error({ err: error }, 'could not sweep the partial files an interrupted write may have left in the data directory'),
+  );
   ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS);
   const pruneActivity = activityPruner(ctx, options.authActivityRetention ?? { days: 90, maxRows: 100_000 });
   pruneActivity();
@@ -226,6 +232,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clearInterval(sweep);
     clearInterval(activitySweep);
     stopScheduler();
+    await partialSweep;
     await closeFolioContext(ctx, taskGraceMs);
     await closeLog();
   });
