@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { TaskMetrics } from '../../domain/tasks/task-metrics.ts';
+import { DatabaseHealth } from '../../domain/database-health.ts';
 import { logFilePath } from '../../logging.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { sendAttachment } from '../file-download.ts';
 import { requireRole } from '../guards.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import { Type, type FolioApp } from '../schemas.ts';
 import { isMissingFile } from '../../fs-errors.ts';
 
@@ -103,7 +105,17 @@ export function registerActuatorRoutes(app: FolioApp, ctx: FolioContext, onShutd
     },
   };
 
-  app.get('/actuator/health', async () => ({ status: 'UP' }));
+  // Spring Boot's shape: 200 UP, or 503 DOWN when the database cannot be queried; components
+  // (Komga's show-details: when_authorized, roles ADMIN) for admins only.
+  const database = new DatabaseHealth(ctx);
+  app.get('/actuator/health', async (request, reply) => {
+    const probe = database.current();
+    const status = probe.up ? 'UP' : 'DOWN';
+    reply.code(probe.up ? 200 : 503);
+    if (!request.user || !isAdmin(request.user)) return { status };
+    const details = probe.up ? { database: 'SQLite', validationQuery: 'isValid()' } : { error: probe.error };
+    return { status, components: { db: { status, details }, ping: { status: 'UP' } } };
+  });
 
   app.get('/actuator/info', async (request) => {
     requireRole(request, 'ADMIN');
