@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SearchConditionError } from '../db/search/conditions.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
+import { PosterUnreadable } from '../domain/posters/chosen-poster.ts';
 import { formatDateTime } from './format.ts';
 import { loggableUrl } from './request-log.ts';
 
@@ -71,11 +72,21 @@ function sendMediaFailure(error: Error, request: FastifyRequest, reply: FastifyR
   return sendError(reply, request, 422, `Book content cannot be read (${media.code}): ${media.message}`);
 }
 
+/** A chosen poster that cannot be read now (chosen-poster.ts): nothing was changed for it. */
+function sendPosterFailure(error: PosterUnreadable, request: FastifyRequest, reply: FastifyReply) {
+  request.log.warn({ err: error }, 'selected poster not served: it cannot be read now');
+  if (!error.retryable) return sendError(reply, request, 500, error.message);
+  const cause = error.cause;
+  reply.header('Retry-After', String(cause instanceof ServerBusy ? cause.retryAfterSeconds : BUSY_RETRY_AFTER_SECONDS));
+  return sendError(reply, request, 503, error.message);
+}
+
 /** Fastify error handler: every failure leaves as a Spring-shaped JSON error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) return sendError(reply, request, error.status, error.message);
   // A search written wrongly is the caller's mistake wherever it was searched from (lists, OPDS, lists of lists).
   if (error instanceof SearchConditionError) return sendError(reply, request, 400, error.message);
+  if (error instanceof PosterUnreadable) return sendPosterFailure(error, request, reply);
   if (error instanceof MediaError || isTransientFailure(error)) return sendMediaFailure(error, request, reply);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

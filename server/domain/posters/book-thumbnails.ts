@@ -9,7 +9,8 @@ import type { FolioContext } from '../context.ts';
 import { openBookCover } from './book-cover.ts';
 import { withPageBytes } from '../pages/decode-input.ts';
 import { thumbnailMaxEdge } from '../server-settings.ts';
-import { thumbnailFilePath } from './thumbnail-files.ts';
+import { type ThumbnailFile, thumbnailFilePath } from './thumbnail-files.ts';
+import { GENERATED_POSTER_GONE, posterVersion, readSelectedPoster } from './chosen-poster.ts';
 import { barcodeSearchWanted } from '../metadata/barcode-isbn.ts';
 import { posterAndBarcodeLook } from '../../media/cover-look.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
@@ -17,45 +18,27 @@ import { type CachedFile, smallFiles } from '../small-file-cache.ts';
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
 import { fileSlots } from '../../media/file-slots.ts';
 
-export interface ThumbnailFile {
-  absolutePath: string;
-  mediaType: string;
-  lastModified: number;
-  /**
-   * Names this version of a file the server wrote itself (record id, date and size change whenever
-   * it writes the file again), so it can be served from memory without checking the disk; undefined
-   * for sidecar posters, files in the library that may be replaced behind the server's back.
-   */
-  version?: string;
-}
+export type { ThumbnailFile };
 
 const inFlight = new Map<string, Promise<ThumbnailFile | null>>();
 
 /**
  * The selected poster of a book, generating it from page 1 on first request: a JPEG whose longest
  * edge is the thumbnailSize server setting (300 px by default), cached under
- * <data dir>/thumbnails/books. Null when the book has no readable first page.
+ * <data dir>/thumbnails/books. Null when the book has no readable first page. A chosen poster that
+ * cannot be read now throws (chosen-poster.ts): it is never replaced by a drawn one for that.
  */
-export function bookThumbnail(
+export async function bookThumbnail(
   ctx: FolioContext,
   bookId: string,
   existing: BookThumbnail | undefined = ctx.repos.thumbnails.findSelectedForBook(bookId),
 ): Promise<ThumbnailFile | null> {
-  if (existing) {
-    const absolutePath = thumbnailFilePath(ctx, existing);
-    const version = posterVersion(existing);
-    // Read through the small-file cache: the route then serves these very bytes without touching the disk.
-    return smallFiles.read(absolutePath, Date.now(), version).then(
-      (file) => (file ? { absolutePath, mediaType: existing.mediaType, lastModified: existing.lastModified, version } : generate(ctx, bookId)),
-      () => generate(ctx, bookId),
-    );
-  }
-  return generate(ctx, bookId);
-}
-
-/** Names the version of a poster file the server wrote itself; undefined for sidecars (see ThumbnailFile.version). */
-function posterVersion(poster: BookThumbnail): string | undefined {
-  return poster.type === 'SIDECAR' ? undefined : `${poster.id}:${poster.lastModified}:${poster.fileSize}`;
+  if (!existing) return generate(ctx, bookId);
+  const { bookId: ownerId, ...row } = existing;
+  // Read through the small-file cache: the route then serves these very bytes without touching the disk.
+  const chosen = await readSelectedPoster(ctx, 'books', bookId, { ...row, ownerId });
+  if (chosen === GENERATED_POSTER_GONE) return regenerateBookThumbnail(ctx, bookId);
+  return chosen ?? generate(ctx, bookId);
 }
 
 /**

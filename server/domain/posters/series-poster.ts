@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import type { FolioContext } from '../context.ts';
 import { type ThumbnailFile, bookThumbnail } from './book-thumbnails.ts';
-import { thumbnailFilePath } from './thumbnail-files.ts';
+import { selectedPosterFile } from './chosen-poster.ts';
 
 /**
  * The poster of a series: its own selected poster if any, else per its library's `seriesCover` rule (REFERENCE §2.2), from its live
@@ -10,14 +9,10 @@ import { thumbnailFilePath } from './thumbnail-files.ts';
 export async function seriesPoster(ctx: FolioContext, seriesId: string, userId: string): Promise<ThumbnailFile | null> {
   const series = ctx.repos.series.findById(seriesId);
   if (!series) return null;
-  // An uploaded or sidecar poster chosen for the series wins over its books' covers.
-  const own = ctx.repos.seriesThumbnails.selected(seriesId);
-  if (own) {
-    const absolutePath = thumbnailFilePath(ctx, own);
-    if (await stat(absolutePath).then(() => true, () => false)) {
-      return { absolutePath, mediaType: own.mediaType, lastModified: own.lastModified };
-    }
-  }
+  // An uploaded or sidecar poster chosen for the series wins over its books' covers; one that
+  // cannot be read now throws rather than let a book cover stand in for it.
+  const own = await selectedPosterFile(ctx, 'series', seriesId);
+  if (own) return own;
   const rule = ctx.repos.libraries.findById(series.libraryId)?.seriesCover ?? 'FIRST';
   const ids = ctx.repos.books.findLiveIdsBySeriesInNumberOrder(seriesId);
   if (ids.length === 0) return null;

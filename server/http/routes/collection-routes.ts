@@ -6,7 +6,7 @@ import { canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { seriesMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
-import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
+import { selectedPosterFile } from '../../domain/posters/chosen-poster.ts';
 import { sendFileBody } from '../send-file.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
@@ -143,8 +143,8 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
   app.get('/api/v1/collections/:id/thumbnail', { schema: { params: IdParams } }, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
     const user = caller(request);
     const collection = collectionForCaller(request.params.id, user);
-    const own = ctx.repos.collectionThumbnails.selected(collection.id);
-    if (own) return sendFileBody(reply, thumbnailFilePath(ctx, own), own.mediaType);
+    const own = await selectedPosterFile(ctx, 'collections', collection.id);
+    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version);
     return reply.type('image/jpeg').send(await seriesMosaic(ctx, collection.seriesIds.filter(visibleTo(user)), user.id));
   });
 }

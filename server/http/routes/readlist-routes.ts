@@ -6,7 +6,7 @@ import { canSeeBook } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { bookMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
-import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
+import { selectedPosterFile } from '../../domain/posters/chosen-poster.ts';
 import { sendFileBody } from '../send-file.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
@@ -176,8 +176,8 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/readlists/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
-    const own = ctx.repos.readListThumbnails.selected(list.id);
-    if (own) return sendFileBody(reply, thumbnailFilePath(ctx, own), own.mediaType);
+    const own = await selectedPosterFile(ctx, 'readlists', list.id);
+    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version);
     // Komga lets read-list posters be cached for an hour.
     return reply.type('image/jpeg').header('Cache-Control', 'max-age=3600, private').send(await bookMosaic(ctx, list.bookIds.filter(visibleTo(user))));
   });
