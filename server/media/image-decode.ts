@@ -13,7 +13,8 @@ import { ServerBusy, OperationTimeout } from './transient-errors.ts';
  *   allocating them;
  * - concurrency: at most IMAGE_WORKERS decodes run at once (each with SHARP_THREADS libvips
  *   threads); others wait in a queue of at most MAX_QUEUED, then get "busy" (503);
- * - time: a decode running longer than DECODE_TIMEOUT_SECONDS is stopped by libvips.
+ * - time: a decode running longer than DECODE_TIMEOUT_SECONDS is stopped by libvips; the domain
+ *   remembers the page for a while (domain/pages/decode-input.ts) so that it is not decoded again.
  *
  * Memory bound of one request that decodes a page: MAX_DECODE_INPUT_BYTES of input plus the
  * decoded image, at most MAX_DECODE_PIXELS × 4 bytes (RGBA) — 64 MiB + 256 MiB = 320 MiB — and at
@@ -23,6 +24,8 @@ import { ServerBusy, OperationTimeout } from './transient-errors.ts';
 export const MAX_DECODE_INPUT_BYTES = 64 * 1024 * 1024;
 export const MAX_DECODE_PIXELS = 64_000_000;
 export const DECODE_TIMEOUT_SECONDS = 30;
+/** The decode time limit in force (tests lower it) and how many decodes started, for tests and load figures. */
+export const imageDecoding = { timeoutSeconds: DECODE_TIMEOUT_SECONDS, started: 0 };
 const IMAGE_WORKERS = 2;
 const SHARP_THREADS = 1;
 const MAX_QUEUED = 256;
@@ -65,7 +68,7 @@ export async function readForDecode(stream: Readable, declaredSize: number | nul
  * time limits set.
  */
 export function decoder(input: Buffer | string): Sharp {
-  return sharp(input, { failOn: 'none', limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: DECODE_TIMEOUT_SECONDS });
+  return sharp(input, { failOn: 'none', limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: imageDecoding.timeoutSeconds });
 }
 
 let running = 0;
@@ -77,12 +80,13 @@ const queue: (() => void)[] = [];
  */
 export async function decodeImage<T>(work: () => Promise<T>): Promise<T> {
   await takeWorker();
+  imageDecoding.started++;
   try {
     return await work();
   } catch (error) {
     if (error instanceof MediaError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    if (/timeout/i.test(message)) throw new OperationTimeout('image decode', DECODE_TIMEOUT_SECONDS * 1000);
+    if (/timeout/i.test(message)) throw new OperationTimeout('image decode', imageDecoding.timeoutSeconds * 1000);
     throw new DecodeRefused(`page cannot be decoded: ${message}`);
   } finally {
     running--;

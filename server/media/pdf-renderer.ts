@@ -1,7 +1,7 @@
 import { MediaError } from './book-reader.ts';
 import type { PdfRequest, PdfResult } from './pdf-protocol.ts';
 import { SerialWorker } from './serial-worker.ts';
-import { OperationTimeout } from './transient-errors.ts';
+import { TimedOutInputs } from './timed-out-inputs.ts';
 
 /**
  * Longest one PDF call may run before its worker is ended. A page can cost mupdf far more than its
@@ -32,15 +32,8 @@ export async function describePdf(path: string, version: string): Promise<[numbe
   return result.sizes;
 }
 
-/**
- * Pages whose drawing ran out of time lately (file, version, page → when): asked again within
- * TIMED_OUT_FOR_MS they fail at once instead of taking the worker for another whole time limit
- * (every reader scrolling past the book's poster would, one after the other). Memory only: a time
- * out is never recorded against the book, and the page is tried again later.
- */
-const timedOut = new Map<string, number>();
-const TIMED_OUT_FOR_MS = 10 * 60_000;
-const TIMED_OUT_MAX = 1024;
+/** Pages whose drawing ran out of time lately fail at once for a while (timed-out-inputs.ts). */
+const timedOut = new TimedOutInputs();
 
 /** One page (0-based) drawn as JPEG or PNG, fitting the hint or at the default size. */
 export async function renderPdfPage(
@@ -50,13 +43,8 @@ export async function renderPdfPage(
   options: { maxWidth?: number; maxHeight?: number; format: 'jpeg' | 'png' },
 ): Promise<Buffer> {
   const key = `${version}\u0000${page}\u0000${path}`;
-  const failedAt = timedOut.get(key);
-  if (failedAt !== undefined && Date.now() - failedAt < TIMED_OUT_FOR_MS) {
-    throw new OperationTimeout(`PDF render of ${path} page ${page + 1} (ran out of time lately)`, pdfWorker.timeLimitMs);
-  }
-  let result: PdfResult;
-  try {
-    result = await pdfWorker.call({
+  const result = await timedOut.run(key, `PDF render of ${path} page ${page + 1}`, pdfWorker.timeLimitMs, () =>
+    pdfWorker.call({
       op: 'render',
       path,
       version,
@@ -64,14 +52,8 @@ export async function renderPdfPage(
       maxWidth: options.maxWidth,
       maxHeight: options.maxHeight,
       format: options.format,
-    });
-  } catch (error) {
-    if (error instanceof OperationTimeout) {
-      if (timedOut.size >= TIMED_OUT_MAX) timedOut.clear();
-      timedOut.set(key, Date.now());
-    }
-    throw error;
-  }
+    }),
+  );
   if (!result || !('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected PDF worker answer');
   return Buffer.from(result.bytes);
 }

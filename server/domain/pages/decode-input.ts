@@ -1,6 +1,7 @@
 import type { Book } from '../../db/book-repository.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
-import { readForDecode } from '../../media/image-decode.ts';
+import { imageDecoding, readForDecode } from '../../media/image-decode.ts';
+import { TimedOutInputs } from '../../media/timed-out-inputs.ts';
 import type { FolioContext } from '../context.ts';
 import { servedPage } from './page-content.ts';
 
@@ -12,7 +13,8 @@ import { servedPage } from './page-content.ts';
  * pages (PDF), pages of unknown size and reads past the pool's budget are streamed instead. The
  * decode input limits of image-decode.ts hold either way: streams go through readForDecode, and the
  * pool reads nothing whole above 32 MiB, under the 64 MiB decode limit. Undefined when the page does
- * not exist. The bytes must not be kept after `work` settles.
+ * not exist. The bytes must not be kept after `work` settles. A page whose decode ran out of time
+ * lately fails at once (see decodingPage).
  */
 export async function withPageBytes<T>(
   ctx: FolioContext,
@@ -20,14 +22,32 @@ export async function withPageBytes<T>(
   number: number,
   work: (bytes: Buffer, page: MediaPage) => Promise<T>,
 ): Promise<T | undefined> {
-  const served = await servedPage(ctx, book, number);
-  if (!served) return undefined;
-  if ('whole' in served) {
-    try {
-      return await work(served.whole.bytes, served.page);
-    } finally {
-      served.whole.release();
+  return decodingPage(book, number, async () => {
+    const served = await servedPage(ctx, book, number);
+    if (!served) return undefined;
+    if ('whole' in served) {
+      try {
+        return await work(served.whole.bytes, served.page);
+      } finally {
+        served.whole.release();
+      }
     }
-  }
-  return work(await readForDecode(served.stream, served.page.fileSize), served.page);
+    return work(await readForDecode(served.stream, served.page.fileSize), served.page);
+  });
+}
+
+/** Pages (book, page, file date and size) whose decode ran out of time lately. */
+const timedOutPages = new TimedOutInputs();
+
+/**
+ * Runs `work`, which decodes page `number` of `book` (or the cover it declares), unless that page's
+ * decode ran out of time lately: then it fails at once with OperationTimeout (503), so a hostile
+ * page costs one decode time limit per ten minutes, not one core per request. Every decode of a
+ * page goes through here (posters, page thumbnails, conversions, previews, the barcode search); a
+ * changed book file is another version, decoded afresh.
+ */
+export function decodingPage<T>(book: Pick<Book, 'id' | 'url' | 'fileLastModified' | 'fileSize'>, number: number | 'cover', work: () => Promise<T>): Promise<T> {
+  const key = `${book.id}\u0000${number}\u0000${book.fileLastModified}\u0000${book.fileSize}`;
+  const what = number === 'cover' ? `decoding the cover of ${book.url}` : `decoding page ${number} of ${book.url}`;
+  return timedOutPages.run(key, what, imageDecoding.timeoutSeconds * 1000, work);
 }

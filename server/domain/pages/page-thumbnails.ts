@@ -6,6 +6,7 @@ import type { Book } from '../../db/book-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookPage } from './page-content.ts';
 import { keepInCache } from './cache-files.ts';
+import { decodingPage } from './decode-input.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { fileSlots } from '../../media/file-slots.ts';
 
@@ -37,7 +38,7 @@ export async function pageThumbnail(
   }
   let pending = inFlight.get(file);
   if (!pending) {
-    pending = (async () => {
+    pending = decodingPage(book, number, async () => {
       // Drawn pages (PDF) are drawn straight at thumbnail size.
       const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE });
       if (!content) throw new PageMissing();
@@ -45,7 +46,7 @@ export async function pageThumbnail(
       const { data: bytes } = await thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80);
       await keepInCache(ctx, bookDir, version, file, bytes);
       return bytes;
-    })().finally(() => inFlight.delete(file));
+    }).finally(() => inFlight.delete(file));
     inFlight.set(file, pending);
   }
   try {

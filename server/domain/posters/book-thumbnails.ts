@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import type { FolioContext } from '../context.ts';
 import { openBookCover } from './book-cover.ts';
-import { withPageBytes } from '../pages/decode-input.ts';
+import { decodingPage, withPageBytes } from '../pages/decode-input.ts';
 import { thumbnailMaxEdge } from '../server-settings.ts';
 import { type ThumbnailFile, thumbnailFilePath } from './thumbnail-files.ts';
 import { GENERATED_POSTER_GONE, posterVersion, readSelectedPoster } from './chosen-poster.ts';
@@ -85,9 +85,10 @@ async function generateNow(ctx: FolioContext, bookId: string): Promise<Thumbnail
     drawn = await withPageBytes(ctx, book, 1, draw);
     if (drawn === undefined) {
       // Books without page images (text EPUB) fall back to their declared cover.
-      const cover = await openBookCover(ctx, bookId);
-      if (!cover) return null;
-      drawn = await draw(await readForDecode(cover, undefined));
+      drawn = await decodingPage(book, 'cover', async () => {
+        const cover = await openBookCover(ctx, bookId);
+        return cover ? draw(await readForDecode(cover, undefined)) : null;
+      });
     }
   } catch (error) {
     // No archive handle or descriptor free: the caller answers 503 (a task fails and the poster is

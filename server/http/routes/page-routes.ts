@@ -65,7 +65,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
       const { stream } = content;
       if (convert && targetType !== page.mediaType) {
         // Within the decode limits; a page over them is refused with ERR_1007.
-        return reply.type(targetType).send(await convertedPage(content, convert));
+        return reply.type(targetType).send(await convertedPage(book, content, convert));
       }
       if (content.length !== null) reply.header('Content-Length', content.length);
       return reply.type(page.mediaType).send(stream);

@@ -1,0 +1,100 @@
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BookDto, Page } from '../../../src/api/types.ts';
+import { imageDecoding } from '../../../server/media/image-decode.ts';
+import { TIMED_OUT_FOR_MS, TimedOutInputs } from '../../../server/media/timed-out-inputs.ts';
+import { OperationTimeout } from '../../../server/media/transient-errors.ts';
+import { GREEN, renderPage, writeStoredCbz } from '../../fixtures/index.ts';
+import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
+
+/**
+ * A hostile page: a progressive JPEG of 49 megapixels (1 MB), within the decode limits, whose
+ * every scan libvips decodes over the whole image: seconds of a core per decode.
+ */
+async function slowJpeg(): Promise<Buffer> {
+  const side = 7000;
+  const raw = Buffer.alloc(side * side * 3);
+  for (let i = 0; i < raw.length; i += 4099) raw[i] = i & 255;
+  return sharp(raw, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 90, progressive: true }).toBuffer();
+}
+
+let server: TestServer;
+let hostile: Buffer;
+const limit = imageDecoding.timeoutSeconds;
+beforeAll(async () => {
+  hostile = await slowJpeg();
+  // One second instead of thirty: the hostile page runs out of time at every decode.
+  imageDecoding.timeoutSeconds = 1;
+  server = await startServer();
+}, 60_000);
+afterAll(async () => {
+  imageDecoding.timeoutSeconds = limit;
+  vi.useRealTimers();
+  await server.close();
+});
+
+describe('a page whose decode runs out of time', () => {
+  it('fails at once for ten minutes, whatever decodes it; a changed file is decoded afresh', async () => {
+    const root = join(server.dir, 'library');
+    await writeStoredCbz(join(root, 'Hostile', 'hostile.cbz'), [hostile]);
+    await writeStoredCbz(join(root, 'Plain', 'plain.cbz'), [await renderPage({ width: 20, height: 30, color: GREEN, format: 'jpeg' })]);
+    const library = await addLibrary(server, root);
+    const books = new Map((await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
+    const bad = books.get('hostile')!;
+    const plain = books.get('plain')!;
+    expect(bad.media.status).toBe('READY');
+
+    // The first decode runs out of time (here, or in the background poster task before).
+    expect((await server.get(`/api/v1/books/${bad.id}/thumbnail`)).statusCode).toBe(503);
+    const started = imageDecoding.started;
+    // Asked again, by any decode of that page, it fails at once: no decode is started.
+    const again = await server.get(`/api/v1/books/${bad.id}/thumbnail`);
+    expect(again.statusCode).toBe(503);
+    expect(again.headers['retry-after']).toBeDefined();
+    expect((await server.get(`/api/v1/books/${bad.id}/pages/1/thumbnail`)).statusCode).toBe(503);
+    expect((await server.get(`/api/v1/books/${bad.id}/pages/1?convert=png`)).statusCode).toBe(503);
+    expect(imageDecoding.started).toBe(started);
+    // Other pages are decoded as ever.
+    expect((await server.get(`/api/v1/books/${plain.id}/pages/1/thumbnail`)).statusCode).toBe(200);
+    expect(imageDecoding.started).toBe(started + 1);
+    // The book is not marked as broken for it.
+    expect((await server.json<BookDto>(`/api/v1/books/${bad.id}`)).media.status).toBe('READY');
+
+    // Ten minutes on, the page is tried again (and runs out of time again).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + TIMED_OUT_FOR_MS + 1_000 });
+    expect((await server.get(`/api/v1/books/${bad.id}/pages/1/thumbnail`)).statusCode).toBe(503);
+    expect(imageDecoding.started).toBe(started + 2);
+    vi.useRealTimers();
+
+    // The file replaced by a readable one: another version of the page, decoded at once.
+    await writeStoredCbz(join(root, 'Hostile', 'hostile.cbz'), [await renderPage({ width: 30, height: 40, color: GREEN, format: 'jpeg' })]);
+    await rescan(server, library.id);
+    expect((await server.get(`/api/v1/books/${bad.id}/pages/1/thumbnail`)).statusCode).toBe(200);
+  }, 120_000);
+});
+
+describe('TimedOutInputs', () => {
+  const timesOut = () => Promise.reject(new OperationTimeout('work', 1_000));
+  const succeeds = () => Promise.resolve('done');
+
+  it('keeps at most its bound, the least recently asked for going first', async () => {
+    const inputs = new TimedOutInputs({ max: 2 });
+    for (const key of ['a', 'b']) await expect(inputs.run(key, key, 1_000, timesOut)).rejects.toBeInstanceOf(OperationTimeout);
+    // 'a' asked for again (and refused at once): now the most recently used.
+    await expect(inputs.run('a', 'a', 1_000, succeeds)).rejects.toThrow(/ran out of time lately/);
+    await expect(inputs.run('c', 'c', 1_000, timesOut)).rejects.toBeInstanceOf(OperationTimeout);
+    expect(inputs.size).toBe(2);
+    // 'b' went; 'a' and 'c' still fail at once.
+    await expect(inputs.run('b', 'b', 1_000, succeeds)).resolves.toBe('done');
+    await expect(inputs.run('a', 'a', 1_000, succeeds)).rejects.toThrow(/ran out of time lately/);
+    await expect(inputs.run('c', 'c', 1_000, succeeds)).rejects.toThrow(/ran out of time lately/);
+  });
+
+  it('remembers time outs only, not other failures', async () => {
+    const inputs = new TimedOutInputs();
+    await expect(inputs.run('x', 'x', 1_000, () => Promise.reject(new Error('undecodable')))).rejects.toThrow('undecodable');
+    await expect(inputs.run('x', 'x', 1_000, succeeds)).resolves.toBe('done');
+    expect(inputs.size).toBe(0);
+  });
+});
