@@ -5,19 +5,47 @@ import type { PendingLogin, PendingLogins } from './pending-logins.ts';
 /** Seconds openid-client waits for any one call to the provider. */
 const PROVIDER_TIMEOUT_S = 15;
 
+/** After a failed discovery, the provider is not asked again for this long, doubled at each failure in a row. */
+export const DISCOVERY_RETRY_FIRST_MS = 30_000;
+export const DISCOVERY_RETRY_MAX_MS = 5 * 60_000;
+
+/** The provider failed discovery lately: not asked again until `retryAt`. */
+export class ProviderUnavailable extends Error {
+  readonly retryAt: number;
+  constructor(registrationId: string, retryAt: number, cause: unknown) {
+    super(`OAuth2 provider ${registrationId} could not be discovered lately; asked again after ${new Date(retryAt).toISOString()}`, { cause });
+    this.name = 'ProviderUnavailable';
+    this.retryAt = retryAt;
+  }
+}
+
 /**
  * openid-client configurations, one per provider, made on first use: discovery for OpenID
- * providers (retried on the next login if it failed), the configured endpoints otherwise.
+ * providers, the configured endpoints otherwise. Concurrent logins share one discovery. A failed
+ * one is not tried again at every login while the provider is down (each would wait up to
+ * PROVIDER_TIMEOUT_S, and anyone can start a login): until the back-off has passed (30 s, doubled
+ * after each failure in a row up to 5 min) logins fail at once with ProviderUnavailable.
  */
 export class OAuth2Clients {
   private readonly configs = new Map<string, Promise<oidc.Configuration>>();
+  private readonly failures = new Map<string, { retryAt: number; delayMs: number; cause: unknown }>();
 
   configuration(provider: OAuth2Provider): Promise<oidc.Configuration> {
-    let config = this.configs.get(provider.registrationId);
+    const id = provider.registrationId;
+    const failed = this.failures.get(id);
+    if (failed && Date.now() < failed.retryAt) return Promise.reject(new ProviderUnavailable(id, failed.retryAt, failed.cause));
+    let config = this.configs.get(id);
     if (!config) {
       config = configure(provider);
-      this.configs.set(provider.registrationId, config);
-      config.catch(() => this.configs.delete(provider.registrationId));
+      this.configs.set(id, config);
+      config.then(
+        () => this.failures.delete(id),
+        (cause: unknown) => {
+          this.configs.delete(id);
+          const delayMs = failed ? Math.min(failed.delayMs * 2, DISCOVERY_RETRY_MAX_MS) : DISCOVERY_RETRY_FIRST_MS;
+          this.failures.set(id, { retryAt: Date.now() + delayMs, delayMs, cause });
+        },
+      );
     }
     return config;
   }

@@ -4,7 +4,7 @@ import { recordLoginAttempt } from '../auth/login-activity.ts';
 import { recordSlowedFailure, unrecordedWhenQueueFull } from '../auth/login-methods.ts';
 import type { LoginThrottle } from '../auth/login-throttle.ts';
 import { OAuth2LoginError, STATE_COOKIE, loadProviders } from '../auth/oauth2.ts';
-import { OAuth2Clients, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
+import { OAuth2Clients, ProviderUnavailable, beginLogin, completeLogin } from '../auth/oauth2-flow.ts';
 import { PendingLogins } from '../auth/pending-logins.ts';
 import { deliverSession, openSession } from '../auth/sessions.ts';
 import { notFound } from '../errors.ts';
@@ -38,9 +38,11 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle:
     try {
       start = await beginLogin(await clients.configuration(provider), provider, redirectUri, pending, request.ip ?? '');
     } catch (error) {
-      // Discovery failed (provider down or misconfigured): back to the login screen with a reason.
-      ctx.log(`OAuth2 provider ${provider.registrationId} unavailable`, error);
-      return reply.redirect('/login?server_redirect=Y&error=server_error', 302);
+      // Discovery failed (provider down or misconfigured): back to the login screen with the
+      // reason, RFC 6749's temporarily_unavailable. Logged when it fails, not at every login
+      // refused during the back-off that follows.
+      if (!(error instanceof ProviderUnavailable)) ctx.log(`OAuth2 provider ${provider.registrationId} unavailable: logins to it fail at once for a while`, error);
+      return reply.redirect('/login?server_redirect=Y&error=temporarily_unavailable', 302);
     }
     const { url, state } = start;
     // Binds the login to this browser: the callback must come back with the same state cookie.

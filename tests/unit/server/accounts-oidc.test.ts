@@ -110,7 +110,7 @@ describe('OpenID Connect login against a real provider', () => {
   it('sends the browser back to the login screen when the provider cannot be discovered', async () => {
     const response = await fetch(`${base}/oauth2/authorization/down`, { redirect: 'manual' });
     expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/login?server_redirect=Y&error=server_error');
+    expect(response.headers.get('location')).toBe('/login?server_redirect=Y&error=temporarily_unavailable');
   });
 
   it('logs an existing user with a verified email in: session cookie, /users/me, activity', async () => {
