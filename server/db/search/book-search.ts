@@ -151,7 +151,7 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
 }
 
 function whereClause(query: BookQuery): SqlFragment {
-  const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition), BOOK_FIELDS)];
+  const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition, Object.keys(BOOK_FIELDS)), BOOK_FIELDS)];
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, file name, series title, ISBN, authors and tags.

@@ -139,7 +139,7 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
 }
 
 function whereClause(query: SeriesQuery): SqlFragment {
-  const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition), SERIES_FIELDS)];
+  const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition, Object.keys(SERIES_FIELDS)), SERIES_FIELDS)];
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, folder name, publisher, alternate titles, genres, tags and the books' authors.

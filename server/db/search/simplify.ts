@@ -16,31 +16,45 @@ export const MAX_TITLE_PATTERNS = 4;
  * one-member groups become their member, and a tree that simplifies to nothing is `undefined`
  * (matches everything). Malformed trees (not an object, a group without an array, too deep, too
  * large, too many title patterns) throw SearchConditionError, which the HTTP layer answers with 400.
+ * `fields` are the leaf names the search knows (besides allOf/anyOf); see conditionKey.
  */
-export function simplifyCondition(condition: unknown): unknown {
+export function simplifyCondition(condition: unknown, fields: readonly string[]): unknown {
   const budget = { nodes: 0, patterns: 0 };
-  return simplify(condition, 0, budget);
+  const known = new Set(['allof', 'anyof', ...fields.map((f) => f.toLowerCase())]);
+  return simplify(condition, 0, budget, known);
 }
 
-function simplify(condition: unknown, depth: number, budget: { nodes: number; patterns: number }): unknown {
+/**
+ * The one member of a condition object that names a condition. Komga deduces a condition's type
+ * from the names it knows and Jackson skips the rest, so other members are ignored: Komelia and
+ * komf (komga-client, kotlinx.serialization) send every condition with a `"type"` member, e.g.
+ * `{"type":"LibraryId","libraryId":{"operator":"is","value":"…"}}`. Two known names are ambiguous.
+ */
+function conditionKey(condition: object, known: ReadonlySet<string>): string {
+  const keys = Object.keys(condition);
+  const named = keys.filter((key) => known.has(key.toLowerCase()));
+  if (named.length === 1) return named[0]!;
+  if (named.length === 0 && keys.length > 0) throw new SearchConditionError(`Unsupported condition field: ${keys.join(', ')}`);
+  throw new SearchConditionError('A condition must have exactly one key');
+}
+
+function simplify(condition: unknown, depth: number, budget: { nodes: number; patterns: number }, known: ReadonlySet<string>): unknown {
   if (condition === null || condition === undefined) return undefined;
   if (depth > MAX_CONDITION_DEPTH) throw new SearchConditionError(`Condition nested deeper than ${MAX_CONDITION_DEPTH} levels`);
   if (++budget.nodes > MAX_CONDITION_NODES) throw new SearchConditionError(`Condition has more than ${MAX_CONDITION_NODES} parts`);
   if (typeof condition !== 'object' || Array.isArray(condition)) throw new SearchConditionError('Invalid condition');
-  const keys = Object.keys(condition);
-  if (keys.length !== 1) throw new SearchConditionError('A condition must have exactly one key');
-  const key = keys[0]!;
+  const key = conditionKey(condition, known);
   const lower = key.toLowerCase();
   if (lower !== 'allof' && lower !== 'anyof') {
     if (lower.endsWith('regex') && ++budget.patterns > MAX_TITLE_PATTERNS) {
       throw new SearchConditionError(`A search may hold at most ${MAX_TITLE_PATTERNS} title patterns`);
     }
-    return condition;
+    return { [key]: (condition as Record<string, unknown>)[key] };
   }
   const members = (condition as Record<string, unknown>)[key];
   if (!Array.isArray(members)) throw new SearchConditionError(`${key} needs an array`);
   if (members.length > MAX_CONDITION_NODES) throw new SearchConditionError(`Condition has more than ${MAX_CONDITION_NODES} parts`);
-  const kept = members.map((member) => simplify(member, depth + 1, budget)).filter((member) => member !== undefined);
+  const kept = members.map((member) => simplify(member, depth + 1, budget, known)).filter((member) => member !== undefined);
   if (kept.length === 0) return undefined;
   if (kept.length === 1) return kept[0];
   return lower === 'allof' ? { allOf: kept } : { anyOf: kept };

@@ -53,6 +53,41 @@ describe('komga-webui browse conditions', () => {
   });
 });
 
+/**
+ * komga-client (Komelia, komf) serialises conditions with kotlinx.serialization, which names each
+ * condition's class in a `type` member; Komga deduces the condition from the member it knows.
+ */
+describe('komga-client conditions (Komelia, komf)', () => {
+  it('komf lists a library’s series and a series’ books with `type` members beside each condition', async () => {
+    const librarySeries = { condition: { type: 'AllOfSeries', allOf: [{ type: 'LibraryId', libraryId: is(c.library.id) }] }, fulltextSearch: null };
+    expect(ids(await search('/api/v1/series/list?page=0&size=500', librarySeries)).sort()).toEqual(c.series.map((s) => s.id).sort());
+    const alpha = c.series.find((s) => s.name === 'Alpha')!;
+    const seriesBooks = { condition: { type: 'AllOfBook', allOf: [{ type: 'SeriesId', seriesId: is(alpha.id) }] } };
+    expect(ids(await search('/api/v1/books/list?unpaged=true', seriesBooks))).toHaveLength(2);
+  });
+
+  it('Komelia’s filters: boolean, nullable and date operators, nested groups', async () => {
+    const condition = {
+      type: 'AllOfSeries',
+      allOf: [
+        { type: 'Deleted', deleted: { operator: 'isFalse' } },
+        { type: 'AnyOfSeries', anyOf: [{ type: 'Tag', tag: { operator: 'isNull' } }, { type: 'Genre', genre: { operator: 'isNotNull' } }] },
+        { type: 'ReleaseDate', releaseDate: { operator: 'isNull' } },
+      ],
+    };
+    expect(ids(await search('/api/v1/series/list', { condition }))).toHaveLength(c.series.length);
+    const groups = await search('/api/v1/series/list/alphabetical-groups', { condition: { type: 'AllOfSeries', allOf: [] } });
+    expect(groups.statusCode, groups.body).toBe(200);
+  });
+
+  it('a condition still needs exactly one member it knows', async () => {
+    for (const condition of [{ type: 'Title' }, { type: 'Title', title: is('x'), deleted: { operator: 'isTrue' } }]) {
+      const response = await search('/api/v1/series/list', { condition });
+      expect(response.statusCode, response.body).toBe(400);
+    }
+  });
+});
+
 describe('malformed conditions are 400, never 500', () => {
   const deep = (levels: number): unknown => (levels === 0 ? { title: is('alpha') } : { allOf: [deep(levels - 1), { deleted: { operator: 'isFalse' } }] });
   const cases: [string, unknown][] = [
