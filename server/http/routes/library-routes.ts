@@ -57,6 +57,12 @@ const LibraryUpdate = Type.Unsafe<{ [K in keyof LibraryCreation]?: LibraryCreati
   }),
 );
 
+/**
+ * oneshotsDirectory as Komga stores it: a blank folder name is no folder (null). komga-webui's
+ * edit dialog sends "" for an empty field; Komelia and komf read the option back as String?.
+ */
+const oneshotsFolder = (value: string | null | undefined): string | null => (value?.trim() ? value : null);
+
 /** Komga's creation defaults (REFERENCE §2.2). */
 function withDefaults(body: LibraryCreation, root: string, now: number): Library {
   return {
@@ -89,7 +95,7 @@ function withDefaults(body: LibraryCreation, root: string, now: number): Library
     hashPages: body.hashPages ?? false,
     hashKoreader: body.hashKoreader ?? false,
     analyzeDimensions: body.analyzeDimensions ?? true,
-    oneshotsDirectory: body.oneshotsDirectory ?? null,
+    oneshotsDirectory: oneshotsFolder(body.oneshotsDirectory),
     unavailableDate: null,
     created: now,
     lastModified: now,
@@ -181,7 +187,7 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
         if (key in LibraryOptions && value !== null && value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }
       if (options.scanDirectoryExclusions === null) next.scanDirectoryExclusions = [];
-      if (options.oneshotsDirectory === null) next.oneshotsDirectory = null;
+      if (options.oneshotsDirectory !== undefined) next.oneshotsDirectory = oneshotsFolder(options.oneshotsDirectory);
       let rootChanged = false;
       if (typeof root === 'string' && root !== library.root) {
         const canonical = await validateRoot(root);

@@ -30,4 +30,20 @@ describe('PUT /api/v1/libraries/{id} (deprecated alias of PATCH)', () => {
     expect((await put({ name: 'No' }, { authorization: basic('user@example.org', 'pw') })).statusCode).toBe(403);
     expect((await server.app.inject({ method: 'PUT', url: '/api/v1/libraries/NOPE', headers: server.admin, payload: {} })).statusCode).toBe(404);
   });
+
+  it('a blank oneshotsDirectory is none (null), on creation and update, as in Komga', async () => {
+    const patch = (payload: object) => server.app.inject({ method: 'PATCH', url: `/api/v1/libraries/${library.id}`, headers: server.admin, payload });
+    const folder = async () => (await server.json<LibraryDto>(`/api/v1/libraries/${library.id}`)).oneshotsDirectory;
+    expect((await patch({ oneshotsDirectory: '_oneshots' })).statusCode).toBe(204);
+    expect(await folder()).toBe('_oneshots');
+    expect((await patch({ oneshotsDirectory: '' })).statusCode).toBe(204);
+    expect(await folder()).toBeNull();
+    expect((await patch({ oneshotsDirectory: '_oneshots' })).statusCode).toBe(204);
+    expect((await patch({ oneshotsDirectory: '   ' })).statusCode).toBe(204);
+    expect(await folder()).toBeNull();
+    const other = await createSampleLibrary(join(server.dir, 'other'));
+    const created = await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'Other', root: other.root, oneshotsDirectory: '' } });
+    expect(created.statusCode, created.body).toBe(200);
+    expect((created.json() as LibraryDto).oneshotsDirectory).toBeNull();
+  });
 });
