@@ -66,10 +66,13 @@ function applyLocks<T extends object>(target: T, body: Body): void {
   }
 }
 
-/** ISBN-10 or ISBN-13 from any text; returned as ISBN-13 digits, "" for empty input. */
+/**
+ * ISBN-10 or ISBN-13 from any text; returned as ISBN-13 digits, "" for blank input. Text that is
+ * not blank yet holds no digit ("N/A") is refused as Komga refuses it, not taken as a clear.
+ */
 export function normaliseIsbn(text: string): string {
   const digits = text.toUpperCase().replace(/[^0-9X]/g, '');
-  if (digits === '') return '';
+  if (text.trim() === '') return '';
   const isbn13Valid = (d: string) =>
     /^\d{13}$/.test(d) && [...d].reduce((sum, c, i) => sum + Number(c) * (i % 2 === 0 ? 1 : 3), 0) % 10 === 0;
   if (digits.length === 13 && isbn13Valid(digits)) return digits;

@@ -68,6 +68,8 @@ describe('PATCH /api/v1/books/{id}/metadata', () => {
       { authors: [{ name: '', role: 'writer' }] },
       { links: [{ label: 'x', url: 'not a url' }] },
       { isbn: '12345' },
+      // No digit at all is no ISBN either (komf passes providers' text on): 400, not a silent clear.
+      { isbn: 'N/A' },
       { releaseDate: '2020-13-45' },
       { numberSort: 'one' },
     ]) {
