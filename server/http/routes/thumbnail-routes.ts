@@ -45,6 +45,21 @@ function toThumbnailDto(kind: PosterOwner, t: StoredThumbnail) {
 }
 
 /**
+ * The parts of a poster upload, read to the end: the file and the `selected` field, whichever
+ * comes first. komga-webui and komga-client (Komelia, komf) send the file first; a form field
+ * after a file is only parsed once the file is read, so looking at the fields when the file
+ * arrives missed `selected=false` on any upload larger than the first chunk.
+ */
+async function readPosterUpload(request: FastifyRequest): Promise<{ bytes?: Buffer; selected?: string }> {
+  const upload: { bytes?: Buffer; selected?: string } = {};
+  for await (const part of request.parts()) {
+    if (part.type === 'file') upload.bytes = await part.toBuffer();
+    else if (part.fieldname === 'selected') upload.selected = String(part.value);
+  }
+  return upload;
+}
+
+/**
  * Poster management for books, series, collections and read lists (SPEC: thumbnails can be
  * listed, uploaded with a selected flag, selected or deleted). Reads need access to the owner,
  * writes need ADMIN.
@@ -92,11 +107,11 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
       scope.post(base, { schema: { params: IdParams, querystring: Type.Object({ selected: Type.Optional(Type.Boolean()) }) } }, async (request) => {
         requireRole(request, 'ADMIN');
         const owner = ownerFor(kind, request);
-        const file = await request.file();
-        if (!file) throw badRequest('A file is required');
-        const bytes = await file.toBuffer();
-        const fieldSelected = (file.fields.selected as { value?: unknown } | undefined)?.value;
-        const select = request.query.selected ?? (fieldSelected === undefined ? true : String(fieldSelected).toLowerCase() === 'true');
+        const upload = await readPosterUpload(request);
+        if (!upload.bytes) throw badRequest('A file is required');
+        const bytes = upload.bytes;
+        const fieldSelected = upload.selected;
+        const select = request.query.selected ?? (fieldSelected === undefined ? true : fieldSelected.toLowerCase() === 'true');
         try {
           return toThumbnailDto(kind, await storeUploadedPoster(ctx, kind, owner, bytes, select));
         } catch (error) {

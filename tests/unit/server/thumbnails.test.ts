@@ -1,7 +1,10 @@
+import { request as httpRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { MAGENTA, createSampleLibrary, renderPage } from '../../fixtures/index.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
 let server: TestServer;
@@ -100,6 +103,48 @@ describe('series, collection and read list posters', () => {
     ).json();
     expect((await post(`/api/v1/readlists/${list.id}/thumbnails`, upload)).json()).toMatchObject({ readListId: list.id });
     expect((await server.get(`/api/v1/readlists/${list.id}/thumbnail`)).rawPayload.equals(upload)).toBe(true);
+  });
+});
+
+describe('uploads as komga-webui and komga-client (Komelia, komf) send them', () => {
+  it('a `selected=false` field that arrives after the file is read: the upload does not take over the poster', async () => {
+    const base = new URL(await server.app.listen({ port: 0, host: '127.0.0.1' }));
+    let received = 0;
+    server.app.server.on('connection', (socket: Socket) => socket.on('data', (chunk: Buffer) => (received += chunk.length)));
+    const books = (await server.json<Page<BookDto>>('/api/v1/books?sort=name&unpaged=true')).content;
+    const target = books.find((b) => b.id !== book.id && b.media.status === 'READY')!;
+    const before = server.app.folio.repos.thumbnails.findSelectedForBook(target.id);
+    // The file part first, then the field (the order of komga-webui's FormData and of komga-client);
+    // the field's value reaches the server only once the whole file part has, as on a slow link.
+    const boundary = 'folio-upload-boundary';
+    const head = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name=file; filename="cover"\r\n\r\n`),
+      upload,
+      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name=selected\r\n\r\n`),
+    ]);
+    const tail = Buffer.from(`false\r\n--${boundary}--\r\n`);
+    const request = httpRequest({
+      host: base.hostname,
+      port: base.port,
+      method: 'POST',
+      path: `/api/v1/books/${target.id}/thumbnails`,
+      headers: { ...server.admin, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + tail.length },
+    });
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      request.on('error', reject);
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (c: Buffer) => chunks.push(c));
+        response.on('end', () => resolve({ status: response.statusCode!, body: Buffer.concat(chunks).toString() }));
+      });
+    });
+    request.write(head);
+    await pollUntil('the server to receive the file part', () => received >= head.length);
+    request.end(tail);
+    const { status, body } = await answer;
+    expect(status, body).toBe(200);
+    expect(JSON.parse(body)).toMatchObject({ type: 'USER_UPLOADED', selected: false, fileSize: upload.length });
+    expect(server.app.folio.repos.thumbnails.findSelectedForBook(target.id)?.id).toBe(before?.id);
   });
 });
 
