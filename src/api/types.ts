@@ -72,7 +72,7 @@ export interface UserDto {
   sharedLibrariesIds: string[];
   labelsAllow: string[];
   labelsExclude: string[];
-  ageRestriction?: AgeRestriction;
+  ageRestriction: AgeRestriction | null;
 }
 
 /** Age restriction in user creation/update bodies; `NONE` (or null) removes it. */

@@ -6,9 +6,13 @@ import { formatDateTime } from '../format.ts';
 
 export const isAdmin = (user: User) => user.roles.includes('ADMIN');
 
-/** UserDto: roles always include the pseudo-role USER; ageRestriction is omitted when unset. */
+/**
+ * UserDto: roles always include the pseudo-role USER. ageRestriction is null when unset, as
+ * Jackson writes Komga's nullable property: komga-client (Komelia) declares it without a default,
+ * so kotlinx.serialization refuses a user without the key and Komelia could not sign in.
+ */
 export function toUserDto(user: User): UserDto {
-  const dto: UserDto = {
+  return {
     id: user.id,
     email: user.email,
     roles: [...user.roles, 'USER'] as Role[],
@@ -16,11 +20,8 @@ export function toUserDto(user: User): UserDto {
     sharedLibrariesIds: user.sharedAllLibraries ? [] : user.sharedLibraryIds,
     labelsAllow: user.labelsAllow,
     labelsExclude: user.labelsExclude,
+    ageRestriction: user.ageRestriction !== null && user.ageRestrictionType ? { age: user.ageRestriction, restriction: user.ageRestrictionType } : null,
   };
-  if (user.ageRestriction !== null && user.ageRestrictionType) {
-    dto.ageRestriction = { age: user.ageRestriction, restriction: user.ageRestrictionType };
-  }
-  return dto;
 }
 
 /** One login attempt (AuthenticationActivityDto). */

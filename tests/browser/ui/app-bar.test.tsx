@@ -21,6 +21,7 @@ const ADMIN: UserDto = {
   sharedLibrariesIds: [],
   labelsAllow: [],
   labelsExclude: [],
+  ageRestriction: null,
 };
 
 let view: ReturnType<typeof renderAt> | undefined;

@@ -15,6 +15,7 @@ const USER: UserDto = {
   sharedLibrariesIds: [],
   labelsAllow: [],
   labelsExclude: [],
+  ageRestriction: null,
 };
 
 function Guarded() {
