@@ -171,10 +171,11 @@ export function dateOps(column: string): FieldCompiler {
         return sql(`${column} < ?`, day(op.dateTime));
       case 'after':
         return sql(`${column} > ?`, day(op.dateTime));
+      // As Komga: whole days back from today (UTC), strictly after / before that day; no date is neither.
       case 'isinthelast':
-        return sql(`${column} >= ?`, day(new Date(Date.now() - durationMs(op.duration)).toISOString()));
+        return sql(`${column} > ?`, daysBeforeToday(op.duration));
       case 'isnotinthelast':
-        return sql(`(${column} IS NULL OR ${column} < ?)`, day(new Date(Date.now() - durationMs(op.duration)).toISOString()));
+        return sql(`${column} < ?`, daysBeforeToday(op.duration));
       case 'isnull':
         return sql(`${column} IS NULL`);
       case 'isnotnull':
@@ -186,6 +187,14 @@ export function dateOps(column: string): FieldCompiler {
 }
 
 /** ISO-8601 durations such as P30D, P1Y2M, PT12H (months/years approximated). */
+/** Today (UTC) less the duration's whole days (java.time.Duration.toDays(): PT36H is one day), as `yyyy-MM-dd`. */
+function daysBeforeToday(duration: string | undefined): string {
+  const days = Math.floor(durationMs(duration) / 86_400_000);
+  const date = new Date();
+  date.setUTCDate(date.getUTCDate() - days);
+  return date.toISOString().slice(0, 10);
+}
+
 export function durationMs(duration: string | undefined): number {
   const match = duration ? /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(duration) : null;
   if (!match) throw new SearchConditionError('Invalid duration');

@@ -88,6 +88,26 @@ describe('komga-client conditions (Komelia, komf)', () => {
   });
 });
 
+describe('release date within / not within the last days', () => {
+  it('counts whole days back from today, strictly, and a book without a date is in neither', async () => {
+    const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    const [recent, edge, old, undated] = c.books;
+    const setDate = (id: string, releaseDate: string | null) => c.send('PATCH', `/api/v1/books/${id}/metadata`, { contentType: 'application/json', body: { releaseDate } });
+    for (const [book, date] of [[recent!, daysAgo(3)], [edge!, daysAgo(7)], [old!, daysAgo(10)], [undated!, null]] as const) {
+      expect((await setDate(book.id, date)).statusCode).toBe(204);
+    }
+    try {
+      const releaseDate = (operator: string, duration: string) => ({ condition: { releaseDate: { operator, duration } } });
+      expect(ids(await search('/api/v1/books/list', releaseDate('isInTheLast', 'P7D')))).toEqual([recent!.id]);
+      expect(ids(await search('/api/v1/books/list', releaseDate('isNotInTheLast', 'P7D')))).toEqual([old!.id]);
+      // 36 hours are one whole day, as java.time.Duration.toDays() counts them.
+      expect(ids(await search('/api/v1/books/list', releaseDate('isInTheLast', 'PT36H')))).toEqual([]);
+    } finally {
+      for (const book of [recent!, edge!, old!]) await setDate(book.id, null);
+    }
+  });
+});
+
 describe('malformed conditions are 400, never 500', () => {
   const deep = (levels: number): unknown => (levels === 0 ? { title: is('alpha') } : { allOf: [deep(levels - 1), { deleted: { operator: 'isFalse' } }] });
   const cases: [string, unknown][] = [
