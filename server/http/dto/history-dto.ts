@@ -5,8 +5,8 @@ export interface HistoricalEventDto {
   id: string;
   type: string;
   timestamp: string;
-  bookId?: string;
-  seriesId?: string;
+  bookId: string | null;
+  seriesId: string | null;
   properties: Record<string, string>;
 }
 
@@ -24,16 +24,17 @@ function withoutServerPaths(properties: Record<string, string>): Record<string, 
 }
 
 /**
- * HistoricalEventDto (REFERENCE §2.8); absent book/series ids are left out, as the contract marks them
- * optional. `admin` false hides server paths in the details.
+ * HistoricalEventDto (REFERENCE §2.8). An event without a book or series names it null, as Jackson
+ * writes Komga's nullable ids (the contract's "optional" is Kotlin's nullable, not an absent key).
+ * `admin` false hides server paths in the details.
  */
 export function toHistoricalEventDto(event: HistoricalEvent, admin: boolean): HistoricalEventDto {
   return {
     id: event.id,
     type: event.type,
     timestamp: formatLocalDateTime(event.timestamp),
-    ...(event.bookId ? { bookId: event.bookId } : {}),
-    ...(event.seriesId ? { seriesId: event.seriesId } : {}),
+    bookId: event.bookId || null,
+    seriesId: event.seriesId || null,
     properties: admin ? event.properties : withoutServerPaths(event.properties),
   };
 }
