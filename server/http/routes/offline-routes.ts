@@ -15,6 +15,8 @@ export function registerOfflineRoutes(app: FolioApp): void {
     return {
       version: 'https://jsonfeed.org/version/1',
       title: 'Announcements',
+      // Present though null: komga-client's KomgaJsonFeed (Komelia) declares it without a default.
+      home_page_url: null,
       description: 'Folio does not fetch announcements from the internet',
       items: [],
     };

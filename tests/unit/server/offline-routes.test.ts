@@ -19,6 +19,8 @@ describe('endpoints for services Folio does not have', () => {
     const feed = await server.json<{ items: unknown[] }>('/api/v1/announcements');
     expect(shapeProblems(feed, 'JsonFeedDto')).toEqual([]);
     expect(feed.items).toEqual([]);
+    // Every property of Komga's JsonFeedDto, null or not: Komelia's parser requires home_page_url.
+    expect(Object.keys(feed).sort()).toEqual(['description', 'home_page_url', 'items', 'title', 'version']);
     const put = (payload: unknown, headers = server.admin) =>
       server.app.inject({ method: 'PUT', url: '/api/v1/announcements', headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
     expect((await put(['https://komga.org/blog/ebook-drop2'])).statusCode).toBe(204);
