@@ -87,6 +87,10 @@ export class SessionRepository {
   /** Ends every session of the user but one (the caller's own, when it has one). */
   deleteForUserExcept(userId: string, keepIdHash: string | null): void {
     cachedStatement(this.db, 'DELETE FROM session WHERE user_id = ? AND id_hash IS NOT ?').run(userId, keepIdHash);
+    // Forgotten too, or a session used in the last seconds would outlive its user's password change.
+    for (const [idHash, { row }] of this.remembered) {
+      if (row.userId === userId && idHash !== keepIdHash) this.remembered.delete(idHash);
+    }
   }
 
   deleteInactiveSince(cutoff: number): number {
