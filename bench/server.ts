@@ -281,7 +281,7 @@ interface ServedFolio {
 }
 
 /** Logs in, adds the serving library and waits until every book is READY and the task queue is empty. */
-async function prepareServing(folio: RunningFolio, root: string, bookCount: number): Promise<ServedFolio> {
+export async function prepareServing(folio: RunningFolio, root: string, bookCount: number): Promise<ServedFolio> {
   const cookie = await claimAndLogin(folio);
   // Measured once the server is quiet: no file hashing or barcode search (the scan bench times
   // those); the posters it draws are waited for.

@@ -28,6 +28,8 @@ local paths = {}
 for line in io.lines(os.getenv("WRK_PATHS")) do paths[#paths + 1] = line end
 local cookie = os.getenv("WRK_COOKIE")
 if cookie and cookie ~= "" then wrk.headers["Cookie"] = cookie end
+local apiKey = os.getenv("WRK_API_KEY")
+if apiKey and apiKey ~= "" then wrk.headers["X-API-Key"] = apiKey end
 local threads = 0
 function setup(thread)
   thread:set("offset", threads * 7919)
@@ -59,15 +61,18 @@ export async function haveWrk(): Promise<boolean> {
   }
 }
 
-/** `paths` are absolute paths on `origin`; `clients` connections over two threads for `seconds`. */
-export async function wrk(work: string, origin: string, paths: string[], clients: number, seconds: number, cookie = ''): Promise<WrkResult> {
+/**
+ * `paths` are absolute paths on `origin`; `clients` connections over two threads for `seconds`,
+ * each request carrying `cookie` and/or `apiKey` (X-API-Key) when given.
+ */
+export async function wrk(work: string, origin: string, paths: string[], clients: number, seconds: number, cookie = '', apiKey = ''): Promise<WrkResult> {
   const script = join(work, 'wrk-paths.lua');
   const list = join(work, `wrk-paths-${clients}-${Date.now()}.txt`);
   await writeFile(script, SCRIPT);
   await writeFile(list, `${paths.join('\n')}\n`);
   const threads = Math.min(2, clients);
   const { stdout } = await run('wrk', ['-t', String(threads), '-c', String(clients), '-d', `${seconds}s`, '--timeout', '10s', '-s', script, origin], {
-    env: { ...process.env, WRK_PATHS: list, WRK_COOKIE: cookie },
+    env: { ...process.env, WRK_PATHS: list, WRK_COOKIE: cookie, WRK_API_KEY: apiKey },
     maxBuffer: 1 << 20,
   });
   const line = /WRK_JSON (\{.*\})/.exec(stdout)?.[1];
