@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRepository } from '../../db/session-repository.ts';
 import { STORE_LIMITS } from '../../domain/store-limits.ts';
@@ -10,7 +10,8 @@ export const SESSION_INACTIVITY_MS = 7 * 24 * 3600 * 1000;
 // Avoid a database write on every request: refresh last access at most once a minute.
 const TOUCH_INTERVAL_MS = 60_000;
 
-export const hashSessionId = (id: string) => createHash('sha256').update(id).digest('hex');
+/** One-shot hashing (every request presents its session): half the time of a Hash object, the same digest. */
+export const hashSessionId = (id: string) => hash('sha256', id, 'hex');
 
 /** A new session id: 32 random bytes, base64url text. */
 export function newSessionId(): string {

@@ -19,10 +19,18 @@ afterEach(async () => {
 const XHR = { 'X-Requested-With': 'XMLHttpRequest' };
 const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD), ...XHR };
 
-async function withReader(): Promise<{ s: TestServer; id: string }> {
+async function withReader(): Promise<{ s: TestServer; id: string; reader: Record<string, string> }> {
   const s = (server = await startServer());
   const id = await insertUser(s, 'reader@example.org', 'pw', ['PAGE_STREAMING']);
-  return { s, id };
+  return { s, id, reader: { authorization: basic('reader@example.org', 'pw'), ...XHR } };
+}
+
+/** A new API key of the reader. */
+async function newKey(s: TestServer, reader: Record<string, string>, comment: string): Promise<Record<string, string>> {
+  const created = await send(s, 'POST', '/api/v2/users/me/api-keys', reader, { comment });
+  expect(created.statusCode).toBe(200);
+  const { key, id } = created.json<{ key: string; id: string }>();
+  return { 'x-api-key': key, 'key-id': id };
 }
 
 /** A session cookie of the reader, opened by signing in. */
@@ -34,6 +42,37 @@ async function newSession(s: TestServer): Promise<Record<string, string>> {
 
 const me = (s: TestServer, headers: Record<string, string>) => s.get('/api/v2/users/me', headers);
 const rolesOf = async (s: TestServer, headers: Record<string, string>) => (await me(s, headers)).json<{ roles: string[] }>().roles;
+
+describe('a remembered API key', () => {
+  it('fails on the very next request once deleted, while another key of the user still works', async () => {
+    const { s, reader } = await withReader();
+    const one = await newKey(s, reader, 'Tablet');
+    const other = await newKey(s, reader, 'Phone');
+    expect((await me(s, { 'x-api-key': one['x-api-key']! })).statusCode).toBe(200);
+    expect((await me(s, { 'x-api-key': other['x-api-key']! })).statusCode).toBe(200);
+    expect((await send(s, 'DELETE', `/api/v2/users/me/api-keys/${one['key-id']}`, reader)).statusCode).toBe(204);
+    expect((await me(s, { 'x-api-key': one['x-api-key']! })).statusCode).toBe(401);
+    expect((await me(s, { 'x-api-key': other['x-api-key']! })).statusCode).toBe(200);
+  });
+
+  it('fails on the very next request once its user is deleted', async () => {
+    const { s, id, reader } = await withReader();
+    const key = { 'x-api-key': (await newKey(s, reader, 'Tablet'))['x-api-key']! };
+    expect((await me(s, key)).statusCode).toBe(200);
+    expect((await send(s, 'DELETE', `/api/v2/users/${id}`, admin)).statusCode).toBe(204);
+    expect((await me(s, key)).statusCode).toBe(401);
+  });
+
+  it('carries the user’s new roles on the very next request', async () => {
+    const { s, id, reader } = await withReader();
+    const key = { 'x-api-key': (await newKey(s, reader, 'Tablet'))['x-api-key']! };
+    expect(await rolesOf(s, key)).toContain('PAGE_STREAMING');
+    expect((await send(s, 'PATCH', `/api/v2/users/${id}`, admin, { roles: ['FILE_DOWNLOAD'] })).statusCode).toBe(204);
+    const roles = await rolesOf(s, key);
+    expect(roles).toContain('FILE_DOWNLOAD');
+    expect(roles).not.toContain('PAGE_STREAMING');
+  });
+});
 
 describe('a remembered session', () => {
   it('ends on the very next request when its user changes their password from another session', async () => {
