@@ -7,7 +7,8 @@
  * Environment: PROFILE_SECONDS (5), PROFILE_CLIENTS (32), PROFILE_ROUNDS (2), PROFILE_BASELINE_REPO,
  * PROFILE_TARGETS (posters,pages), PROFILE_PORT (first inspector port, 26150), BENCH_SERVING_BOOKS (40),
  * PROFILE_TOP (15), PROFILE_AUTH (cookie, or apikey: every request carries an X-API-Key instead of the session cookie),
- * PROFILE_CALLERS (a function name whose callers to print).
+ * PROFILE_CALLERS (a function name whose callers to print), PROFILE_USER (admin, or restricted: a reader with one
+ * shared library, an age limit and an excluded label, whose every book request also runs the content guard).
  * Usage: node bench/serving-profile.ts
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,6 +27,7 @@ const TOP = Number(process.env.PROFILE_TOP ?? 15);
 const FIRST_PORT = Number(process.env.PROFILE_PORT ?? 26150);
 const TARGETS = (process.env.PROFILE_TARGETS ?? 'posters,pages').split(',');
 const AUTH = process.env.PROFILE_AUTH ?? 'cookie';
+const USER = process.env.PROFILE_USER ?? 'admin';
 
 interface CallFrame {
   functionName: string;
@@ -170,6 +172,27 @@ function print(label: string, runs: (Summary & { perSecond: number })[]): void {
   for (const [name, us] of merge((run) => run.byFunction).slice(0, TOP)) console.log(`| \`${name.replace(/\|/g, '\\|')}\` | ${round(us)} | ${round((100 * us) / busy, 0)} % |`);
 }
 
+/** Creates a reader restricted by shared library, age and label, signs them in and returns their session cookie. */
+async function restrictedReader(folio: RunningFolio, adminCookie: string): Promise<string> {
+  const headers = { cookie: adminCookie, 'content-type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+  const libraries = (await (await fetch(`${folio.url}/api/v1/libraries`, { headers })).json()) as { id: string }[];
+  const email = 'restricted@example.org';
+  const password = 'restricted-password';
+  const created = await fetch(`${folio.url}/api/v2/users`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      email, password, roles: ['PAGE_STREAMING'], sharedLibraries: { all: false, libraryIds: libraries.map((l) => l.id) },
+      ageRestriction: { age: 18, restriction: 'EXCLUDE' }, labelsExclude: ['hidden'],
+    }),
+  });
+  if (!created.ok) throw new Error(`restricted user: HTTP ${created.status} ${await created.text()}`);
+  const login = await fetch(`${folio.url}/api/v2/users/me`, { headers: { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` } });
+  const cookie = login.headers.getSetCookie().find((c) => c.startsWith('KOMGA-SESSION='));
+  if (!cookie) throw new Error('restricted user: no session cookie');
+  return cookie.split(';')[0]!;
+}
+
 const work = await mkdtemp(join(tmpdir(), 'folio-serving-profile-'));
 const checkouts: { name: string; repo?: string; port: number }[] = [{ name: 'current', port: FIRST_PORT }];
 if (process.env.PROFILE_BASELINE_REPO) checkouts.push({ name: 'baseline', repo: process.env.PROFILE_BASELINE_REPO, port: FIRST_PORT + 1 });
@@ -185,10 +208,11 @@ try {
     running.push(folio);
     const prepared = await prepareServing(folio, library.root, library.books.length);
     let credential = { cookie: prepared.cookie, apiKey: '' };
+    if (USER === 'restricted') credential.cookie = await restrictedReader(folio, prepared.cookie);
     if (AUTH === 'apikey') {
       const response = await fetch(`${folio.url}/api/v2/users/me/api-keys`, {
         method: 'POST',
-        headers: { cookie: prepared.cookie, 'content-type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+        headers: { cookie: credential.cookie, 'content-type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
         body: JSON.stringify({ comment: 'profile' }),
       });
       if (!response.ok) throw new Error(`API key: HTTP ${response.status}`);
@@ -198,7 +222,7 @@ try {
   }
   // Every poster drawn and kept once before measuring.
   for (const one of served) for (const url of one.posterUrls) await fetch(url, { headers: { cookie: one.cookie } });
-  console.log(`load average at start ${loadavg().map((v) => v.toFixed(1)).join(' / ')}; ${CLIENTS} clients, ${SECONDS} s × ${ROUNDS} rounds, authenticated by ${AUTH}`);
+  console.log(`load average at start ${loadavg().map((v) => v.toFixed(1)).join(' / ')}; ${CLIENTS} clients, ${SECONDS} s × ${ROUNDS} rounds, ${USER} user authenticated by ${AUTH}`);
   for (const target of TARGETS) {
     const runs = new Map(served.map((one) => [one.name, [] as (Summary & { perSecond: number })[]]));
     for (let round = 0; round < ROUNDS; round++) {

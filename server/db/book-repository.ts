@@ -79,11 +79,16 @@ export class BookRepository {
     ).all(seriesId) as { bookId: string; number: string; title: string }[];
   }
 
-  /** Whether the book exists and `viewer` (when given) may see it under their content restrictions. */
+  /**
+   * Whether the book exists and `viewer` (when given) may see it under their content restrictions.
+   * The content guard asks this on every book request of a restricted user (each page, each poster):
+   * the statement is prepared once per shape (its text depends only on how many libraries and labels
+   * the restriction names; the values are bound), not once per request.
+   */
   isVisible(id: string, viewer?: User): boolean {
     const restriction = viewer && contentRestriction(viewer, BOOK_COLUMNS);
     const where = restriction ? ` AND (${restriction.sql})` : '';
-    return this.db.prepare(`SELECT 1 FROM book b WHERE b.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
+    return cachedStatement(this.db, `SELECT 1 FROM book b WHERE b.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }
 
   /** How many books (deleted ones included) a series still has. */

@@ -61,7 +61,7 @@ export class SeriesRepository {
   isVisible(id: string, viewer?: User): boolean {
     const restriction = viewer && contentRestriction(viewer, SERIES_COLUMNS);
     const where = restriction ? ` AND (${restriction.sql})` : '';
-    return this.db.prepare(`SELECT 1 FROM series s WHERE s.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
+    return cachedStatement(this.db, `SELECT 1 FROM series s WHERE s.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }
 
   /** Live series with their title and first release date (read-list matching indexes them by title). */
