@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from '../logging.ts';
 
 /**
  * Query parameters whose values are secrets or one-time credentials (an OAuth2 callback's `code`
@@ -51,6 +52,8 @@ export class RequestLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // At --log-level warn every answered request ends here: build nothing the level drops.
+    if (!error && !(reply.log as Logger).isLevelEnabled('info')) return;
     const fields = { req: requestFields(request), res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime) };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
     else reply.log.info(fields, 'request completed');
