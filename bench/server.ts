@@ -403,8 +403,18 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       plainPosterUrls.push(`${plain.url}/posters/${index}.jpg`);
     }
     for (let run = 0; run < RUNS; run++) {
-      results.thumbnails.folio.push(await load(current.posterUrls, { cookie: current.cookie }, results.thumbnails.clients));
-      if (before) results.thumbnails.baseline.push(await load(before.posterUrls, { cookie: before.cookie }, results.thumbnails.clients));
+      // The two versions take turns going first, as for pages.
+      const measureCurrent = async () => results.thumbnails.folio.push(await load(current.posterUrls, { cookie: current.cookie }, results.thumbnails.clients));
+      const measureBefore = async () => {
+        if (before) results.thumbnails.baseline.push(await load(before.posterUrls, { cookie: before.cookie }, results.thumbnails.clients));
+      };
+      if (run % 2 === 0) {
+        await measureCurrent();
+        await measureBefore();
+      } else {
+        await measureBefore();
+        await measureCurrent();
+      }
       results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients));
       results.thumbnails.nodeFloor.push(await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloor.url)), {}, results.thumbnails.clients));
       results.thumbnails.nodeFloorProcesses.push(
