@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import { decodeXmlText } from './xml-text.ts';
 import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
-import { type OpfPackage, parseContainer, parseOpf, readingOrder, xhtmlImages } from './epub-opf.ts';
+import { CONTAINER_PARSER, OPF_PARSER, type OpfPackage, readingOrder, xhtmlImages } from './epub-opf.ts';
+import { parseXml } from './xml-parsing.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
 import { isTransientFailure } from './transient-errors.ts';
@@ -50,13 +51,13 @@ export async function readPackage(book: OpenedBook): Promise<OpfPackage> {
   if (!names.has('META-INF/container.xml')) throw new MediaError('ERR_1008', 'EPUB has no META-INF/container.xml');
   let opfPath: string | null;
   try {
-    opfPath = parseContainer(await readText(book, 'META-INF/container.xml', MAX_XML_BYTES));
+    opfPath = await parseXml(CONTAINER_PARSER, 'the EPUB container', await readText(book, 'META-INF/container.xml', MAX_XML_BYTES));
   } catch (error) {
     throw new MediaError('ERR_1008', `cannot read EPUB container: ${String(error)}`, { cause: error });
   }
   if (!opfPath || !names.has(opfPath)) throw new MediaError('ERR_1008', `EPUB package document missing: ${opfPath ?? '(none)'}`);
   try {
-    return parseOpf(await readText(book, opfPath, MAX_XML_BYTES), opfPath);
+    return await parseXml(OPF_PARSER, `the EPUB package document ${opfPath}`, await readText(book, opfPath, MAX_XML_BYTES), opfPath);
   } catch (error) {
     throw new MediaError('ERR_1008', `cannot read EPUB package document: ${String(error)}`, { cause: error });
   }

@@ -69,6 +69,11 @@ export class SerialWorker<Request extends { id: number }, Result> {
     return this.worker !== undefined;
   }
 
+  /** A call is in the worker now (tests wait for one to check what the main thread does meanwhile). */
+  inFlight(): boolean {
+    return this.running !== undefined;
+  }
+
   /** Stops the worker (tests, server shutdown). A later call starts a new one. */
   async stop(): Promise<void> {
     const worker = this.worker;

@@ -1,5 +1,5 @@
 import { collectPrefix } from '../../media/book-reader.ts';
-import { MalformedComicInfoError, parseComicInfo } from '../metadata/comicinfo.ts';
+import { MalformedComicInfoError, readComicInfo } from '../metadata/comicinfo.ts';
 import type { FolioContext } from '../context.ts';
 import type { TransientBook } from './transient-books.ts';
 
@@ -25,7 +25,7 @@ export async function matchImportMetadata(ctx: FolioContext, book: TransientBook
     ctx.archives.forget(book.path);
   }
   try {
-    const info = parseComicInfo(xml);
+    const info = await readComicInfo(xml, `ComicInfo.xml of ${book.path}`);
     const title = info?.series.title;
     const ids = title ? ctx.repos.seriesMetadata.findLiveSeriesIdsByTitle(title) : [];
     return { seriesId: ids.length === 1 ? ids[0]! : null, number: info?.book.numberSort ?? null };

@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Author, ReadingDirection, WebLink } from '../../db/stored-values.ts';
 import { isLanguageTag } from './language-tag.ts';
+import { parseXml, XmlParserThrew, XmlTooComplex } from '../../media/xml-parsing.ts';
 
 /** What a ComicInfo.xml says about a book and its series; undefined = not stated. */
 export interface ComicInfoPatch {
@@ -71,10 +72,12 @@ const parser = new XMLParser({
 
 /** ComicInfo.xml that is not well-formed XML: skipped as a whole, never half-imported. */
 export class MalformedComicInfoError extends Error {
+  readonly reason: string;
   readonly line: number;
   constructor(reason: string, line: number) {
     super(`ComicInfo.xml is not well-formed (line ${line}): ${reason}`);
     this.name = 'MalformedComicInfoError';
+    this.reason = reason;
     this.line = line;
   }
 }
@@ -85,10 +88,16 @@ const text = (v: unknown): string | undefined => {
   const s = String(v).trim();
   return s === '' ? undefined : s;
 };
+/**
+ * Values kept of one comma-separated list (writers, tags, story arcs…): no book has more, and a
+ * hostile list of 100,000 names would cost the main thread a tenth of a second to receive from the
+ * XML worker and then to store.
+ */
+export const MAX_LIST_VALUES = 1000;
 const list = (v: unknown): string[] | undefined => {
   const s = text(v);
   if (!s) return undefined;
-  const items = s.split(',').map((x) => x.trim()).filter(Boolean);
+  const items = s.split(',', MAX_LIST_VALUES).map((x) => x.trim()).filter(Boolean);
   return items.length ? [...new Set(items)] : undefined;
 };
 const int = (v: unknown): number | undefined => {
@@ -96,6 +105,22 @@ const int = (v: unknown): number | undefined => {
   if (!s || !/^-?\d+$/.test(s)) return undefined;
   return Number.parseInt(s, 10);
 };
+
+/**
+ * parseComicInfo, off the main thread when the document is large (media/xml-parsing.ts). A document
+ * too complex to parse within the worker's time limit is skipped as malformed; `what` names it in errors.
+ */
+export async function readComicInfo(xml: string, what: string): Promise<ComicInfoPatch | null> {
+  try {
+    return await parseXml({ module: import.meta.url, name: 'parseComicInfo', parse: parseComicInfo }, what, xml);
+  } catch (error) {
+    if (error instanceof XmlParserThrew && error.thrownName === 'MalformedComicInfoError') {
+      throw new MalformedComicInfoError(String(error.fields.reason), Number(error.fields.line));
+    }
+    if (error instanceof XmlTooComplex) throw new MalformedComicInfoError(error.message, 0);
+    throw error;
+  }
+}
 
 /**
  * Parses ComicInfo.xml text; returns null when it is well-formed but not a ComicInfo document, and
@@ -140,8 +165,8 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
   const count = int(info.Count);
 
   const readLists: { name: string; number?: number }[] = [];
-  const arcNames = text(info.StoryArc)?.split(',').map((x) => x.trim()) ?? [];
-  const arcNumbers = text(info.StoryArcNumber)?.split(',').map((x) => x.trim()) ?? [];
+  const arcNames = text(info.StoryArc)?.split(',', MAX_LIST_VALUES).map((x) => x.trim()) ?? [];
+  const arcNumbers = text(info.StoryArcNumber)?.split(',', MAX_LIST_VALUES).map((x) => x.trim()) ?? [];
   arcNames.forEach((name, i) => {
     if (!name) return;
     const n = Number.parseInt(arcNumbers[i] ?? '', 10);

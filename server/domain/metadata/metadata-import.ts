@@ -3,7 +3,7 @@ import { bookArchive } from '../book-archive.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import { newId } from '../../db/ids.ts';
 import { collectPrefix } from '../../media/book-reader.ts';
-import { type ComicInfoPatch, MalformedComicInfoError, parseComicInfo } from './comicinfo.ts';
+import { type ComicInfoPatch, MalformedComicInfoError, readComicInfo } from './comicinfo.ts';
 import { decodeXmlText } from '../../media/xml-text.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
@@ -31,7 +31,7 @@ export async function importComicInfo(ctx: FolioContext, bookId: string, known?:
   try {
     const archive = await bookArchive(ctx, book);
     const bytes = await collectPrefix(await archive.openEntry(entry.fileName), MAX_COMICINFO_BYTES);
-    patch = parseComicInfo(decodeXmlText(bytes));
+    patch = await readComicInfo(decodeXmlText(bytes), `ComicInfo.xml of ${book.url}`);
   } catch (error) {
     if (error instanceof MalformedComicInfoError) {
       setComicInfoWarning(ctx, bookId, `${COMICINFO_SKIPPED} ${error.message}`);
