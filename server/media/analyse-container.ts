@@ -71,16 +71,17 @@ export async function detectReader(filePath: string): Promise<BookReader> {
  * fewer per book, which analysing a library does thousands of times).
  */
 export async function openByContent(filePath: string): Promise<{ reader: BookReader; book: OpenedBook }> {
-  const { reader, file } = await recognise(filePath);
-  if (reader.openFile) return { reader, book: await reader.openFile(file, filePath) };
+  const { reader, file, size } = await recognise(filePath);
+  if (reader.openFile) return { reader, book: await reader.openFile(file, filePath, size) };
   await closeRead(file);
   return { reader, book: await reader.open(filePath) };
 }
 
-/** The file open for reading and the reader its first bytes call for (the file is closed on failure). */
-async function recognise(filePath: string): Promise<{ reader: BookReader; file: FileHandle }> {
+/** The file open for reading, its size and the reader its first bytes call for (the file is closed on failure). */
+async function recognise(filePath: string): Promise<{ reader: BookReader; file: FileHandle; size: number }> {
   let head: Buffer;
   let file: FileHandle;
+  let size: number;
   try {
     // Non-blocking: a named pipe put where a book was would otherwise hold this open (and a thread
     // of libuv's pool) until something writes to it. Reads of a regular file ignore the flag.
@@ -89,10 +90,12 @@ async function recognise(filePath: string): Promise<{ reader: BookReader; file: 
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }
   try {
-    if (!(await file.stat()).isFile()) {
+    const info = await file.stat();
+    if (!info.isFile()) {
       await closeRead(file);
       throw new MediaError('ERR_1000', 'cannot read file: not a regular file');
     }
+    size = info.size;
     // 64 bytes: enough for an EPUB's first zip entry name ("mimetype" at offset 30).
     head = Buffer.alloc(SIGNATURE_BYTES);
     const { bytesRead } = await file.read(head, 0, SIGNATURE_BYTES, 0);
@@ -111,7 +114,7 @@ async function recognise(filePath: string): Promise<{ reader: BookReader; file: 
       byExtension ? `content is not ${byExtension.mediaType}` : 'media type not supported',
     );
   }
-  return { reader, file };
+  return { reader, file, size };
 }
 
 /** Closes a file opened to read its signature; a failure to close is a failure to read it (ERR_1000). */

@@ -206,7 +206,9 @@ export class ArchivePool {
       if (cached && !cached.retired) return this.acquire(key, filePath);
     }
     // The identity is read before the open starts: a change racing the open is then seen as one.
-    const identity = fileIdentity(filePath);
+    // Only cached handles are ever compared with it; a fresh one (analysis) skips the stat, one
+    // of the few file-system calls per analysed book beside those the reading itself makes.
+    const identity = cache ? fileIdentity(filePath) : NOT_COMPARED;
     const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath), users: 1, retired: !cache, closed: false, identity, checkedAt: Date.now() };
     this.live++;
     if (cache) this.slots.set(key, slot);
@@ -364,6 +366,9 @@ export class PooledBook implements OpenedBook {
     return this.pool.use(this.key, this.path, ({ book }) => work(book));
   }
 }
+
+/** The identity of a handle opened fresh (withFreshHandle), which is never compared. */
+const NOT_COMPARED = Promise.resolve('not compared');
 
 /**
  * What tells one state of a file from another: inode, size and modification time ('gone' when it

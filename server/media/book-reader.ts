@@ -88,9 +88,9 @@ export interface BookReader {
   /**
    * Opens the book from the file its signature was just read from, taking the descriptor over:
    * it is closed with the book, or at once when opening fails. Formats without it are opened
-   * again by path.
+   * again by path. `size`: the file's size, from the stat the signature check made of the descriptor.
    */
-  openFile?(file: FileHandle, filePath: string): Promise<OpenedBook>;
+  openFile?(file: FileHandle, filePath: string, size: number): Promise<OpenedBook>;
 }
 
 /**

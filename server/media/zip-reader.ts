@@ -21,10 +21,16 @@ export const zipReader: BookReader = {
     return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5) && (head[3] === 4 || head[3] === 6);
   },
   open: (filePath) => openZip(filePath),
-  openFile: (file, filePath) => openZip(filePath, file),
+  openFile: (file, filePath, size) => openZip(filePath, { file, size }),
 };
 
-async function openZip(filePath: string, opened?: FileHandle): Promise<OpenedBook> {
+/** A zip file opened by the caller, with its size (one stat of the descriptor less per book). */
+export interface OpenZipSource {
+  file: FileHandle;
+  size: number;
+}
+
+async function openZip(filePath: string, opened?: OpenZipSource): Promise<OpenedBook> {
   const zipfile = await openZipFile(filePath, opened);
   try {
     return new OpenedZip(zipfile, await readAllEntries(zipfile), fileOf.get(zipfile)!, readerOf.get(zipfile)!);
@@ -38,18 +44,18 @@ async function openZip(filePath: string, opened?: FileHandle): Promise<OpenedBoo
  * A zip file opened through our own file reader (below), entries not read yet (lazyEntries) and
  * names left undecoded. ERR_1000 when the file cannot be read, ERR_1008 when it is not a zip.
  * Shared with archive-rewrite.ts, which lists every entry itself. `opened`: the file already open
- * (taken over: closed with the zip, or here on failure).
+ * (taken over: closed with the zip, or here on failure) and its size, stat'ed by whoever opened it.
  */
-export async function openZipFile(filePath: string, opened?: FileHandle): Promise<yauzl.ZipFile> {
+export async function openZipFile(filePath: string, opened?: OpenZipSource): Promise<yauzl.ZipFile> {
   let file: FileHandle;
   let size: number;
   try {
-    file = opened ?? (await open(filePath, 'r'));
+    file = opened?.file ?? (await open(filePath, 'r'));
   } catch (error) {
     throw openFailure(error);
   }
   try {
-    size = (await file.stat()).size;
+    size = opened?.size ?? (await file.stat()).size;
   } catch (error) {
     await file.close();
     throw openFailure(error);
