@@ -6,7 +6,8 @@
  *  2. page-serving throughput (pages/s, MB/s) with concurrent clients, next to serving the same
  *     images as plain files.
  * Environment: BENCH_BOOKS (2000), BENCH_PAGES (12), BENCH_RUNS (3), BENCH_SECONDS (5), BENCH_CLIENTS (8,32,128),
- * BENCH_SERVING_BOOKS (500), BENCH_SERVING_PAGES (4), BENCH_SERVER_PARTS (scan,serving), BENCH_BASELINE_REPO,
+ * BENCH_SERVING_BOOKS (500), BENCH_SERVING_PAGES (4), BENCH_SERVER_PARTS (scan,serving), BENCH_BASELINE_REPO (another
+ * checkout measured in the same runs, both parts),
  * BENCH_CPU_PROF, BENCH_LIBRARY (JSON of library options, default: Komga's defaults).
  */
 import { execFile, spawn } from 'node:child_process';
@@ -120,9 +121,9 @@ function watchTaskQueue(folio: RunningFolio, cookie: string): { idleAfter(since:
  * Wall times from library creation to every book analysed (readable), and to the end of all the
  * background work the scan queued (posters, hashes, barcode search).
  */
-async function timeScan(root: string, expectedBooks: number): Promise<{ ready: number; idle: number; cpuSeconds: number; tasks: TaskTimes }> {
+async function timeScan(root: string, expectedBooks: number, checkout?: string): Promise<{ ready: number; idle: number; cpuSeconds: number; tasks: TaskTimes }> {
   const profileDir = process.env.BENCH_CPU_PROF;
-  const folio = await startFolio({ nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'scan')}`] : [] });
+  const folio = await startFolio({ checkout, nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, checkout ? 'scan-baseline' : 'scan')}`] : [] });
   try {
     const cookie = await claimAndLogin(folio);
     const queue = watchTaskQueue(folio, cookie);
@@ -459,14 +460,28 @@ export async function runServerBench(): Promise<void> {
     /** Task time by type of the last run (seconds summed over the workers). */
     let taskSeconds: TaskTimes = {};
     const floorMs: number[] = [];
+    // BENCH_BASELINE_REPO: that checkout's server scans the same library in the same runs, the two
+    // taking turns going first, both against this checkout's floor.
+    const baselineRepo = process.env.BENCH_BASELINE_REPO;
+    const baselineScanMs: number[] = [];
+    const baselineIdleMs: number[] = [];
     for (let run = 0; run < (scanning ? RUNS : 0); run++) {
       floorMs.push(await timeFloor(library.books));
-      const scan = await timeScan(library.root, library.books.length);
-      scanMs.push(scan.ready);
-      idleMs.push(scan.idle);
-      taskSeconds = scan.tasks;
-      console.log(`run ${run + 1}: floor ${round(floorMs.at(-1)! / 1000)} s, every book READY ${round(scan.ready / 1000)} s, all background work ${round(scan.idle / 1000)} s, server CPU ${scan.cpuSeconds} s`);
-      console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
+      const floor = floorMs.at(-1)!;
+      const measure = async (checkout?: string) => {
+        const scan = await timeScan(library.root, library.books.length, checkout);
+        (checkout ? baselineScanMs : scanMs).push(scan.ready);
+        (checkout ? baselineIdleMs : idleMs).push(scan.idle);
+        if (!checkout) taskSeconds = scan.tasks;
+        console.log(
+          `run ${run + 1}${checkout ? ', baseline' : ''}: floor ${round(floor / 1000)} s, every book READY ${round(scan.ready / 1000)} s (${round(scan.ready / floor)}×),` +
+            ` all background work ${round(scan.idle / 1000)} s (${round(scan.idle / floor)}×), server CPU ${scan.cpuSeconds} s, load ${loadavg()[0]!.toFixed(1)}`,
+        );
+        console.log(`  task time by type: ${Object.entries(scan.tasks).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ')}`);
+      };
+      if (baselineRepo && run % 2 === 1) await measure(baselineRepo);
+      await measure();
+      if (baselineRepo && run % 2 === 0) await measure(baselineRepo);
     }
     console.log('page serving…');
     const serving: ServingResults = SERVER_PARTS.has('serving') ? await benchThroughput(work) : { peer: '', driver: '', baseline: null, pages: [], thumbnails: { clients: 0, folio: [], plain: [], baseline: [], nodeFloor: [], nodeFloorProcesses: [] } };
@@ -530,6 +545,12 @@ export async function runServerBench(): Promise<void> {
       `| scan + analysis through the server (every book READY) | ${summary.scan.medianSeconds} s | ${summary.scan.ratioToFloor}× |`,
       `| … and all background work done (posters, file hashes, barcode search) | ${summary.scan.backgroundDoneMedianSeconds} s | ${summary.scan.backgroundRatioToFloor}× |`,
       `| floor: read every directory and image header, ${TASK_WORKERS} at a time | ${summary.scan.floorMedianSeconds} s | 1× |`,
+      ...(baselineScanMs.length
+        ? [
+            `| baseline (${await describeCheckout(baselineRepo!)}): every book READY | ${round(median(baselineScanMs) / 1000)} s | ${round(median(baselineScanMs) / median(floorMs))}× |`,
+            `| baseline: all background work done | ${round(median(baselineIdleMs) / 1000)} s | ${round(median(baselineIdleMs) / median(floorMs))}× |`,
+          ]
+        : []),
       '',
       `Task time by type (last run, summed over the ${TASK_WORKERS} workers): ${Object.entries(taskSeconds).map(([type, t]) => `${type} ${t.count}× ${t.seconds} s`).join(', ') || 'none'}.`,
       '',
