@@ -1,3 +1,8 @@
+import { RegExpParser, RegExpSyntaxError, visitRegExpAST, type AST } from '@eslint-community/regexpp';
+
+type Node = AST.Node;
+type Pattern = AST.Pattern;
+
 /**
  * The limits on a title regular expression (`search_regex`, and the titleRegex fields of a series
  * search), which run in V8's backtracking engine on the server's only JavaScript thread, once per
@@ -14,88 +19,68 @@ export const MAX_LENGTH = 200;
 export const MAX_VARIABLE = 2;
 export const MAX_SUBJECT = 1000;
 
-interface Quantifier {
-  length: number;
-  /** Matches a variable number of times. */
-  variable: boolean;
-  /** May match more than once. */
-  repeating: boolean;
-}
+/**
+ * The pattern read exactly as V8 reads it (no u flag, so with the web-compatibility grammar of
+ * Annex B): a reading of our own differed from it, where `[]` is an empty class and `\p{` a plain
+ * letter and brace, and a repeated group hidden behind them was never seen.
+ */
+const parser = new RegExpParser({ strict: false });
 
-function quantifierAt(pattern: string, i: number): Quantifier | null {
-  const c = pattern[i];
-  if (c === '*' || c === '+') return { length: 1, variable: true, repeating: true };
-  if (c === '?') return { length: 1, variable: true, repeating: false };
-  if (c !== '{') return null;
-  const braces = /^\{(\d+)(,(\d*))?\}/.exec(pattern.slice(i));
-  if (!braces) return null; // a literal brace
-  const min = Number(braces[1]);
-  const max = braces[2] === undefined ? min : braces[3] === '' ? Number.POSITIVE_INFINITY : Number(braces[3]);
-  return { length: braces[0].length, variable: max > min, repeating: max > 1 };
-}
-
-/** Index of the `]` closing the class that opens at `start`. */
-function classEnd(pattern: string, start: number): number {
-  for (let i = start + 1; i < pattern.length; i++) {
-    if (pattern[i] === '\\') i++;
-    else if (pattern[i] === ']' && i > start + 1) return i;
-  }
-  return pattern.length;
+/** Whether anything under `node` matches a variable length or offers alternatives. */
+function varies(node: Node): boolean {
+  let found = false;
+  visitRegExpAST(node, {
+    onAlternativeEnter(alternative) {
+      const parent = alternative.parent;
+      if ('alternatives' in parent && parent.alternatives.length > 1) found = true;
+    },
+    onQuantifierEnter(quantifier) {
+      if (quantifier.max > quantifier.min) found = true;
+    },
+  });
+  return found;
 }
 
 /** Why the pattern may not run, or null when it is within the limits above. */
 export function unsafeTitleRegex(pattern: string): string | null {
   if (pattern.length > MAX_LENGTH) return `a title pattern is limited to ${MAX_LENGTH} characters`;
-  /** Open groups, outermost first: whether each holds a variable quantifier or an alternative. */
-  const groups: { varies: boolean }[] = [{ varies: false }];
-  let variable = 0;
-  let closed: { varies: boolean } | null = null;
-  for (let i = 0; i < pattern.length; i++) {
-    const justClosed = closed;
-    closed = null;
-    const c = pattern[i]!;
-    if (c === '\\') {
-      const next = pattern[i + 1] ?? '';
-      if (/[1-9k]/.test(next)) return 'back-references are not supported in a title pattern';
-      i++;
-      // \p{…}, \u{…}: the braces belong to the escape.
-      if (/[pPu]/.test(next) && pattern[i + 1] === '{') i = Math.max(i, pattern.indexOf('}', i));
-      continue;
-    }
-    if (c === '[') {
-      i = classEnd(pattern, i);
-      continue;
-    }
-    if (c === '(') {
-      if (/^\(\?(=|!|<=|<!)/.test(pattern.slice(i, i + 4))) return 'lookarounds are not supported in a title pattern';
-      groups.push({ varies: false });
-      // `(?:` and `(?<name>`: the group's prefix, not a quantifier.
-      if (pattern[i + 1] === '?') i = pattern[i + 2] === '<' ? Math.max(i + 2, pattern.indexOf('>', i)) : i + 2;
-      continue;
-    }
-    if (c === ')') {
-      const group = groups.pop();
-      if (!group || groups.length === 0) return 'unbalanced parentheses in a title pattern';
-      if (group.varies) groups.at(-1)!.varies = true;
-      closed = group;
-      continue;
-    }
-    if (c === '|') {
-      groups.at(-1)!.varies = true;
-      continue;
-    }
-    const quantifier = quantifierAt(pattern, i);
-    if (!quantifier) continue;
-    if (justClosed?.varies && quantifier.repeating) {
-      return 'a repeated group may not itself repeat or offer alternatives in a title pattern';
-    }
-    if (quantifier.variable) {
-      variable++;
-      if (variable > MAX_VARIABLE) return `a title pattern may hold at most ${MAX_VARIABLE} variable repetitions`;
-      groups.at(-1)!.varies = true;
-    }
-    i += quantifier.length - 1;
-    if (pattern[i + 1] === '?') i++; // lazy
+  let ast: Pattern;
+  try {
+    ast = parser.parsePattern(pattern, 0, pattern.length, { unicode: false, unicodeSets: false });
+  } catch (error) {
+    if (!(error instanceof RegExpSyntaxError)) throw error;
+    // Not a regular expression for V8 either: it matches nothing (database.ts). One V8 would run
+    // but this reading cannot is never run unchecked.
+    return compiles(pattern) ? 'this title pattern is not supported' : null;
   }
-  return null;
+  const reasons: string[] = [];
+  let variable = 0;
+  visitRegExpAST(ast, {
+    onBackreferenceEnter() {
+      reasons.push('back-references are not supported in a title pattern');
+    },
+    onAssertionEnter(assertion) {
+      if (assertion.kind === 'lookahead' || assertion.kind === 'lookbehind') reasons.push('lookarounds are not supported in a title pattern');
+    },
+    onQuantifierEnter(quantifier) {
+      const element = quantifier.element;
+      if (quantifier.max > 1 && (element.type === 'Group' || element.type === 'CapturingGroup') && varies(element)) {
+        reasons.push('a repeated group may not itself repeat or offer alternatives in a title pattern');
+      }
+      if (quantifier.max > quantifier.min && ++variable === MAX_VARIABLE + 1) {
+        reasons.push(`a title pattern may hold at most ${MAX_VARIABLE} variable repetitions`);
+      }
+    },
+  });
+  return reasons[0] ?? null;
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, 'i');
+    return true;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return false;
+  }
 }
