@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import type { SortOrder } from './search/sort.ts';
+import { type SortOrder, isSortProperty } from './search/sort.ts';
 
 export type AuthenticationSource = 'Password' | 'ApiKey' | 'RememberMe' | `OAuth2:${string}`;
 
@@ -73,7 +73,7 @@ export class AuthenticationActivityRepository {
   page(options: { user?: { id: string; email: string }; sort: SortOrder[]; limit: number | null; offset: number }): ActivityPage {
     const where = options.user ? 'WHERE user_id = ? OR (user_id IS NULL AND email = ? COLLATE NOCASE)' : '';
     const params = options.user ? [options.user.id, options.user.email] : [];
-    const known = options.sort.filter((s) => SORT_COLUMNS[s.property]);
+    const known = options.sort.filter((s) => isSortProperty(SORT_COLUMNS, s.property));
     const order = [
       ...(known.length ? known : [{ property: 'dateTime', direction: 'desc' as const }]).map(
         (s) => `${SORT_COLUMNS[s.property]} ${s.direction === 'desc' ? 'DESC' : 'ASC'}`,

@@ -120,6 +120,16 @@ describe('searches and sorts of any length', () => {
     for (const path of lists) expect((await server.get(`${path}?search=${encodeURIComponent(fewer)}`)).statusCode, path).toBe(200);
   });
 
+  it('takes a sort property that every JavaScript object has for an unknown one (before: its function reached the SQL, 500)', async () => {
+    const paths = ['/api/v1/series', '/api/v1/books', '/api/v1/history', '/api/v1/books/duplicates', '/api/v1/page-hashes', '/api/v1/page-hashes/unknown', '/api/v2/users/authentication-activity', '/api/v2/users/me/authentication-activity'];
+    for (const path of paths) {
+      for (const property of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+        const response = await server.get(`${path}?sort=${property},desc`);
+        expect(response.statusCode, `${path} ${property}`).toBe(200);
+      }
+    }
+  });
+
   it('answers thousands of repeated sort orders with the first one (before: too many ORDER BY terms, 500)', async () => {
     for (const path of ['/api/v1/series', '/api/v1/books']) {
       const response = await server.get(`${path}?${Array(5000).fill('sort=name,desc').join('&')}`);
