@@ -5,7 +5,7 @@ import { isTransientFailure } from '../../media/transient-errors.ts';
 import type { FolioContext } from '../context.ts';
 import { smallFiles } from '../small-file-cache.ts';
 import { type PosterOwner, deletePoster, posterRepository } from './poster-uploads.ts';
-import { type ThumbnailFile, thumbnailFilePath } from './thumbnail-files.ts';
+import { type ThumbnailFile, readablePosterPath } from './thumbnail-files.ts';
 
 /**
  * The selected poster's file exists (or may) but cannot be read now: out of descriptors, a disk
@@ -40,7 +40,15 @@ export async function readSelectedPoster(
   first: StoredThumbnail | undefined = posterRepository(ctx, kind).selected(ownerId),
 ): Promise<ThumbnailFile | typeof GENERATED_POSTER_GONE | undefined> {
   for (let row = first; row; row = posterRepository(ctx, kind).selected(ownerId)) {
-    const absolutePath = thumbnailFilePath(ctx, row);
+    let absolutePath: string | null;
+    try {
+      absolutePath = await readablePosterPath(ctx, row);
+    } catch (error) {
+      throw unreadable(row, error);
+    }
+    // Local artwork swapped for a link out of its library is never read; it is not gone either, so
+    // its record stays (the link may be put right) and the caller's drawn poster stands in.
+    if (absolutePath === null) return undefined;
     const version = posterVersion(row);
     let found: boolean;
     try {

@@ -13,7 +13,7 @@ import {
   selectPoster,
   storeUploadedPoster,
 } from '../../domain/posters/poster-uploads.ts';
-import { thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
+import { readablePosterPath } from '../../domain/posters/thumbnail-files.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
@@ -98,8 +98,9 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
       scope.get(`${base}/:tid`, { schema: { params: PosterParams } }, async (request, reply) => {
         const owner = ownerFor(kind, request);
         const row = posterRepository(ctx, kind).find(owner, request.params.tid);
-        if (!row) throw notFound();
-        const stream = await fileSlots.openReadStream(thumbnailFilePath(ctx, row));
+        const path = row && (await readablePosterPath(ctx, row));
+        if (!row || !path) throw notFound();
+        const stream = await fileSlots.openReadStream(path);
         return reply.type(row.mediaType).send(stream);
       });
 
