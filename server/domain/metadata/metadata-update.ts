@@ -48,13 +48,20 @@ function pairList<K extends string>(value: unknown, key: string, fields: readonl
     return item;
   });
 }
+/**
+ * The schemes Komga's link validation takes (Hibernate's @URL, which asks java.net.URL): a
+ * `javascript:`, `data:` or `vbscript:` link would run in any client that shows links as anchors.
+ */
+const LINK_SCHEMES = new Set(['http:', 'https:', 'ftp:', 'file:', 'jar:', 'mailto:']);
 const validUrl = (item: { url: string }) => {
+  let url: URL;
   try {
-    new URL(item.url);
+    url = new URL(item.url);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    fail(`links.url must be a valid URL: ${item.url}`);
+    return fail(`links.url must be a valid URL: ${item.url}`);
   }
+  if (!LINK_SCHEMES.has(url.protocol)) fail(`links.url must be an http, https, ftp, file, jar or mailto URL: ${item.url}`);
 };
 
 /** Every `<field>Lock` flag present in the body (null means keep). */

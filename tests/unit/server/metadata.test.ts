@@ -80,6 +80,19 @@ describe('PATCH /api/v1/books/{id}/metadata', () => {
     expect((await bookMeta()).title).toBe('New Title');
   });
 
+  it('takes links only in the schemes Komga takes (java.net.URL): script URLs would run in a client that shows them', async () => {
+    for (const url of ['javascript:alert(document.cookie)', ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)']) {
+      for (const patch of [patchBook, patchSeries]) {
+        const response = await patch({ links: [{ label: 'x', url }] });
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().message, url).toContain('links.url');
+      }
+    }
+    const kept = ['https://example.org/a', 'http://example.org', 'mailto:someone@example.org', 'ftp://example.org/f'];
+    expect((await patchBook({ links: kept.map((url) => ({ label: 'x', url })) })).statusCode).toBe(204);
+    expect((await bookMeta()).links.map((l) => l.url)).toEqual(kept);
+  });
+
   it('needs ADMIN and a known book', async () => {
     await insertUser(server, 'meta-reader@example.org', 'pw', ['PAGE_STREAMING']);
     expect((await patchBook({ title: 'x' }, book.id, { authorization: basic('meta-reader@example.org', 'pw') })).statusCode).toBe(403);
