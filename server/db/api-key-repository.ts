@@ -55,6 +55,10 @@ export class ApiKeyRepository {
     return key;
   }
 
+  exists(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM api_key WHERE id = ?').get(id) !== undefined;
+  }
+
   findByUser(userId: string): ApiKey[] {
     return cachedStatement(this.db, `${SELECT} WHERE user_id = ? ORDER BY created, id`).all(userId) as ApiKey[];
   }

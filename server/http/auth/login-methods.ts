@@ -87,10 +87,14 @@ async function checkPasswordNow(
   return user;
 }
 
-const apiKeyRequests = new WeakSet<FastifyRequest>();
+/** The id of the API key each request was authenticated by. */
+const apiKeyRequests = new WeakMap<FastifyRequest, string>();
 
 /** Whether the request was authenticated by an API key (some account actions then stay closed). */
 export const isApiKeyRequest = (request: FastifyRequest) => apiKeyRequests.has(request);
+
+/** The API key the request was authenticated by: what lives on after the request (an event stream) ends with the key. */
+export const apiKeyIdOf = (request: FastifyRequest): string | undefined => apiKeyRequests.get(request);
 
 /** Failed API keys count against the address like failed logins, under one shared "account". */
 const API_KEY_ACCOUNT = '\u0000api-key';
@@ -134,7 +138,7 @@ export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, re
   // A key authenticates every request: record it at most once a minute per key and address,
   // so a reader streaming pages does not flood the activity log.
   const seenKey = `${apiKey.id}|${request.ip}`;
-  apiKeyRequests.add(request);
+  apiKeyRequests.set(request, apiKey.id);
   const now = Date.now();
   if ((recentApiKeyUse.get(seenKey) ?? 0) < now - 60_000) {
     if (recentApiKeyUse.size > 10_000) recentApiKeyUse.clear();

@@ -3,6 +3,7 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { accessFingerprint, eventFor } from '../../domain/event-audience.ts';
 import type { FolioEvent } from '../../domain/events.ts';
+import { apiKeyIdOf } from '../auth/login-methods.ts';
 import { caller } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioApp } from '../schemas.ts';
@@ -24,7 +25,7 @@ export interface SseOptions {
  * `GET /sse/v1/events`: a text/event-stream of domain events (`event: <Name>` + `data: <json>`),
  * with a comment heartbeat so proxies keep the connection open. Each event goes only to users
  * allowed to see what it names (event-audience.ts). Before every event and heartbeat the stream
- * checks that what it was opened with still holds — the session (logout, expiry, password change),
+ * checks that what it was opened with still holds — the session (logout, expiry, password change) or API key (deleted),
  * the user (deletion) and their roles and restrictions — and ends otherwise; a SessionExpired for
  * its user is delivered and then ends it at once. Bursts of events are written together
  * (event-stream-writer.ts).
@@ -38,6 +39,7 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
     const opener = caller(request);
     const fingerprint = accessFingerprint(opener);
     const sessionIdHash = request.sessionIdHash;
+    const apiKeyId = apiKeyIdOf(request);
     reply.hijack();
     const res = reply.raw;
     // The security headers are already on `res` (security-headers.ts sets them on the raw response).
@@ -61,6 +63,7 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       const user = ctx.repos.users.findById(opener.id);
       if (!user || accessFingerprint(user) !== fingerprint) return undefined;
       if (sessionIdHash && !ctx.repos.sessions.find(sessionIdHash)) return undefined;
+      if (apiKeyId && !ctx.repos.apiKeys.exists(apiKeyId)) return undefined;
       return user;
     };
     const send = (event: FolioEvent) => {

@@ -155,6 +155,16 @@ describe('event streams end when their access changes', () => {
     await stream.ended;
   });
 
+  it('deleting the API key a stream was opened with ends it (before: it went on receiving events)', async () => {
+    await addUser('reader@example.org', 'pw', []);
+    const cookies = cookieHeader(await logIn('reader@example.org', 'pw'));
+    const created = await call('POST', '/api/v2/users/me/api-keys', cookies, { comment: 'e-reader' });
+    const key = (await created.json()) as { id: string; key: string };
+    const stream = await openStream({ 'x-api-key': key.key });
+    expect((await call('DELETE', `/api/v2/users/me/api-keys/${key.id}`, cookies)).status).toBe(204);
+    await stream.ended;
+  });
+
   it('logging out ends the stream of that session', async () => {
     await addUser('reader@example.org', 'pw', []);
     const cookies = await logIn('reader@example.org', 'pw');
