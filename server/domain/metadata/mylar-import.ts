@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { FolioContext } from '../context.ts';
+import { OutsideLibraryError, assertInsideItsLibrary } from '../library/library-paths.ts';
 import { SeriesJsonReads } from './series-json-reads.ts';
 
 /** Mylar3 writes this file into each series folder it manages. */
@@ -88,11 +89,20 @@ export async function importMylarSeries(ctx: FolioContext, seriesId: string, ser
   const series = ctx.repos.series.findById(seriesId);
   const library = series && ctx.repos.libraries.findById(series.libraryId);
   if (!series || !library?.importMylarSeries || series.oneshot || series.deletedDate !== null) return false;
-  const text = await seriesJson.read(join(series.url, MYLAR_FILE));
+  const path = join(series.url, MYLAR_FILE);
+  // A series.json linked out of the library is not the library's to read (README "Security").
+  try {
+    await assertInsideItsLibrary([library.root], path);
+  } catch (error) {
+    if (!(error instanceof OutsideLibraryError)) throw error;
+    ctx.log(`${path} not read: it leads out of its library`, error);
+    return false;
+  }
+  const text = await seriesJson.read(path);
   if (text === null) return false;
   const mylar = parseMylarSeries(text);
   if (!mylar) {
-    ctx.log(`${join(series.url, MYLAR_FILE)} is not a Mylar series document`);
+    ctx.log(`${path} is not a Mylar series document`);
     return false;
   }
   const meta = ctx.repos.seriesMetadata.findBySeriesId(seriesId);

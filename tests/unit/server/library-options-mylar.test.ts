@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { promises as fsPromises } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -209,5 +209,16 @@ describe('importMylarSeries', () => {
     expect((await seriesNamed('Saga (2012)')).metadata.title).toBe('Saga');
     expect((await seriesNamed('Other')).metadata.title).toBe('Other');
     expect((await server.json<Page<unknown>>('/api/v1/books?media_status=READY')).totalElements).toBe(2);
+  });
+
+  it('passes over a series.json that links out of the library (before: the file it led to was read)', async () => {
+    const outside = join(server.dir, 'outside.json');
+    await writeFile(outside, mylarJson({ name: 'Read from outside', description_text: 'SECRET-OUTSIDE-THE-LIBRARY' }));
+    await symlink(outside, join(root, 'Other', 'series.json'));
+    await addLibrary(server, root);
+    expect((await seriesNamed('Saga (2012)')).metadata.title).toBe('Saga');
+    const other = await seriesNamed('Other');
+    expect(other.metadata.title).toBe('Other');
+    expect(other.metadata.summary).not.toContain('SECRET');
   });
 });
