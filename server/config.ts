@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
+import { basePathProblem, normaliseBasePath } from './base-path.ts';
 
 /** pino's levels; `silent` logs nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Which peers may set X-Forwarded-For/Proto/Host/Port: `false` (nobody, the default), `true`
+ * Which peers may set X-Forwarded-For/Proto/Host/Port/Prefix: `false` (nobody, the default), `true`
  * (everybody: only when Folio is reachable through the proxy alone), or a list of addresses, CIDR
  * ranges and proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
  */
@@ -19,6 +20,8 @@ export interface ServerConfig {
   /** Origins allowed to call the API from other sites (CORS); empty = CORS off, as in Komga. */
   corsOrigins: string[];
   trustProxy: TrustProxy;
+  /** The path every route is served under ('' for the root, else `/folio`); see README "Configuration". */
+  basePath: string;
   logLevel: LogLevel;
   /** Authentication activity kept: attempts younger than this many days, at most this many rows. */
   authActivityRetention: { days: number; maxRows: number };
@@ -34,6 +37,7 @@ const DEFAULTS = {
   dataDir: './data',
   clientDir: './dist',
   trustProxy: 'false',
+  basePath: '',
   logLevel: 'info',
   authActivityDays: '90',
   authActivityMaxRows: '100000',
@@ -51,6 +55,8 @@ Each option can also be set by the environment variable after it; an option wins
   --cors-origins A,B          FOLIO_CORS_ORIGINS            other sites allowed to call the API (default none)
   --trust-proxy LIST          FOLIO_TRUST_PROXY             proxies whose X-Forwarded-* headers count: ${DEFAULTS.trustProxy}
                                                             (default), true, or addresses, CIDR ranges, loopback
+  --base-path PATH            FOLIO_BASE_PATH               serve everything under this path, e.g. /folio (default: the
+                                                            root); a trusted proxy's X-Forwarded-Prefix replaces it in links
   --log-level L               FOLIO_LOG_LEVEL               ${LOG_LEVELS.join(', ')} (default ${DEFAULTS.logLevel})
   --auth-activity-days N      FOLIO_AUTH_ACTIVITY_DAYS      days of sign-in history kept (default ${DEFAULTS.authActivityDays})
   --auth-activity-max-rows N  FOLIO_AUTH_ACTIVITY_MAX_ROWS  sign-in history rows kept at most (default ${DEFAULTS.authActivityMaxRows})
@@ -83,6 +89,7 @@ function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
       'client-dir': { type: 'string' },
       'cors-origins': { type: 'string' },
       'trust-proxy': { type: 'string' },
+      'base-path': { type: 'string' },
       'log-level': { type: 'string' },
       'auth-activity-days': { type: 'string' },
       'auth-activity-max-rows': { type: 'string' },
@@ -102,6 +109,7 @@ function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
       .map((o) => o.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     trustProxy: parseTrustProxy(values['trust-proxy'] ?? env.FOLIO_TRUST_PROXY ?? DEFAULTS.trustProxy),
+    basePath: parseBasePath(values['base-path'] ?? env.FOLIO_BASE_PATH ?? DEFAULTS.basePath),
     logLevel: parseLogLevel(values['log-level'] ?? env.FOLIO_LOG_LEVEL ?? DEFAULTS.logLevel),
     authActivityRetention: {
       days: positiveInteger('auth-activity-days', values['auth-activity-days'] ?? env.FOLIO_AUTH_ACTIVITY_DAYS ?? DEFAULTS.authActivityDays),
@@ -126,6 +134,12 @@ function parseTrustProxy(text: string): TrustProxy {
     if (/^\d+$/.test(entry)) throw new ConfigError(`Invalid trust-proxy entry (hop counts are not supported): ${entry}`);
   }
   return entries;
+}
+
+function parseBasePath(text: string): string {
+  const problem = basePathProblem(text);
+  if (problem !== undefined) throw new ConfigError(`Invalid base path: ${text} (${problem})`);
+  return normaliseBasePath(text) ?? '';
 }
 
 function parseLogLevel(text: string): LogLevel {

@@ -10,9 +10,9 @@ const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
  * Entry point: `node server/main.ts [--port N] [--host H] [--data-dir DIR] [--client-dir DIR]
- * [--cors-origins A,B] [--trust-proxy false|true|loopback,10.0.0.0/8] [--log-level info]
+ * [--cors-origins A,B] [--trust-proxy false|true|loopback,10.0.0.0/8] [--base-path /folio] [--log-level info]
  * [--auth-activity-days 90] [--auth-activity-max-rows 100000]` (or FOLIO_PORT, FOLIO_HOST, FOLIO_DATA_DIR,
- * FOLIO_CLIENT_DIR, FOLIO_CORS_ORIGINS, FOLIO_TRUST_PROXY, FOLIO_LOG_LEVEL, FOLIO_AUTH_ACTIVITY_DAYS,
+ * FOLIO_CLIENT_DIR, FOLIO_CORS_ORIGINS, FOLIO_TRUST_PROXY, FOLIO_BASE_PATH, FOLIO_LOG_LEVEL, FOLIO_AUTH_ACTIVITY_DAYS,
  * FOLIO_AUTH_ACTIVITY_MAX_ROWS). Port 0 picks a free port.
  */
 async function main(): Promise<void> {
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     clientDir: config.clientDir,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
+    basePath: config.basePath,
     logLevel: config.logLevel,
     authActivityRetention: config.authActivityRetention,
     onShutdown: () => shutdown(),
@@ -55,7 +56,7 @@ async function main(): Promise<void> {
   console.log(`Folio data directory: ${resolve(config.dataDir)}`);
   console.log(`Folio web client directory: ${resolve(config.clientDir)}`);
   console.log(`Folio bound to ${config.host} port ${port}`);
-  console.log(`Folio listening on http://${urlHost}:${port}`);
+  console.log(`Folio listening on http://${urlHost}:${port}${config.basePath}`);
 
   function shutdown(signal?: NodeJS.Signals) {
     app.log.info({ signal }, 'Folio stopping');

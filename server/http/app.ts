@@ -12,6 +12,7 @@ import type { ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
+import { basePathRewriter, registerBasePath } from './base-path.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
 import { registerClient } from './client-routes.ts';
@@ -71,6 +72,8 @@ export interface AppOptions {
   logStdout?: boolean;
   /** Which peers may set X-Forwarded-* headers (see config.ts). Default: nobody. */
   trustProxy?: TrustProxy;
+  /** The path everything is served under: '' (the root, the default) or `/folio` (normalised; see base-path.ts). */
+  basePath?: string;
   /** SSE heartbeat comment interval in ms (default 15000, Komga's). */
   sseHeartbeatMs?: number;
   /** A connection on which no byte moved either way for this long is closed (default 120000). */
@@ -113,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const clientDir = resolve(options.clientDir ?? 'dist');
   const { logger, close: closeLog } = createAppLogger(dataDir, options.logLevel ?? 'info', { stdout: options.logStdout });
   const trustsProxy = trustProxyFunction(options.trustProxy);
+  const basePath = options.basePath ?? '';
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
@@ -123,6 +127,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     connectionTimeout: options.stalledConnectionMs ?? STALLED_CONNECTION_MS,
     // One line per request, without secret query values (request-log.ts).
     logController: new RequestLog(),
+    // Routes are written for the root; under a base path requests are routed with it removed.
+    rewriteUrl: basePathRewriter(basePath),
   });
   // A client that stopped reading (a phone gone off the network, a paused download) would
   // otherwise keep its connection, and the file its response streams from, for ever.
@@ -152,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(fastifyCookie);
   await registerSecurityHeaders(app);
+  registerBasePath(app, basePath);
   app.setErrorHandler(handleError);
   registerBodyParsers(app);
   // Hooks that never wait are written with `done`: every request runs them, and an async hook

@@ -1,8 +1,11 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { sendError } from './errors.ts';
+import { publicPrefix } from './base-path.ts';
+import { clientPage } from './client-page.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
@@ -23,22 +26,27 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
       return sendError(reply, request, 404, 'Not Found');
     }
     const indexFile = join(clientDir, 'index.html');
-    if (!existsSync(indexFile)) {
-      return reply
-        .code(503)
-        .type('text/plain; charset=utf-8')
-        .send(`Folio web client not found: ${indexFile} is missing. Build it with "npm run build" (or start the server with --client-dir).`);
-    }
     const relative = normalize(path).replace(/^[/\\]+/, '');
     const candidate = join(clientDir, relative);
-    if (relative && !relative.split(sep).includes('..') && candidate.startsWith(clientDir) && isFile(candidate)) {
+    if (relative && relative !== 'index.html' && !relative.split(sep).includes('..') && candidate.startsWith(clientDir) && isFile(candidate)) {
       // Vite fingerprints everything under assets/, so those can be cached forever.
       const immutable = relative.startsWith(`assets${sep}`);
       reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       return reply.sendFile(relative, { cacheControl: false });
     }
+    let html: string;
+    try {
+      html = await readFile(indexFile, 'utf8');
+    } catch (error) {
+      rethrowUnless(error, isUnusablePath);
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send(`Folio web client not found: ${indexFile} is missing. Build it with "npm run build" (or start the server with --client-dir).`);
+    }
+    // Written for the prefix this client reached Folio under (a proxy's may differ per request).
     reply.header('Cache-Control', 'no-cache');
-    return reply.sendFile('index.html', { cacheControl: false });
+    return reply.type('text/html; charset=utf-8').send(clientPage(html, publicPrefix(request)));
   });
 }
 

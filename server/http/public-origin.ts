@@ -37,7 +37,7 @@ export function publicOrigin(request: FastifyRequest): string {
 }
 
 /** True when the request's immediate peer is a trusted proxy, as Fastify decides for Proto/Host. */
-function isFromTrustedProxy(request: FastifyRequest): boolean {
+export function isFromTrustedProxy(request: FastifyRequest): boolean {
   const peer = request.raw.socket?.remoteAddress;
   return peer !== undefined && request.server.trustsProxy(peer, 0);
 }

@@ -4,7 +4,7 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { errorBody } from '../errors.ts';
 import { AUTH_DOCUMENT_PATH, MEDIATYPE_OPDS_AUTHENTICATION, authenticationDocument, authenticationLinkHeader } from '../opds/opds2.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { publicBaseUrl } from '../base-path.ts';
 import { requestPath } from '../request-path.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
 import { openBasicSession } from './basic-session.ts';
@@ -171,7 +171,7 @@ export function createAuthHook(ctx: FolioContext) {
  */
 export function sendUnauthorized(request: FastifyRequest, reply: FastifyReply) {
   if (requestPath(request).startsWith('/opds/v2/')) {
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     return reply
       .code(401)
       .header('WWW-Authenticate', 'Basic realm="Realm"')

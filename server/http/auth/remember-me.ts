@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerSettingRepository } from '../../db/server-setting-repository.ts';
 import type { User } from '../../db/user-repository.ts';
 import { serverSecret } from './server-secrets.ts';
+import { cookiePath } from '../base-path.ts';
 
 /**
  * Remember-me (REFERENCE §1.5): a long-lived cookie holding `userId:expiry:signature`, signed with
@@ -83,7 +84,7 @@ export function checkRememberMeToken(
 export function setRememberMeCookie(request: FastifyRequest, reply: FastifyReply, token: string, now = Date.now()): void {
   const expires = Number(Buffer.from(token, 'base64url').toString('utf8').split(':')[1]);
   reply.setCookie(REMEMBER_ME_COOKIE, token, {
-    path: '/',
+    path: cookiePath(request),
     httpOnly: true,
     sameSite: 'lax',
     secure: request.protocol === 'https',
@@ -92,5 +93,5 @@ export function setRememberMeCookie(request: FastifyRequest, reply: FastifyReply
 }
 
 export function clearRememberMeCookie(reply: FastifyReply): void {
-  reply.clearCookie(REMEMBER_ME_COOKIE, { path: '/', httpOnly: true });
+  reply.clearCookie(REMEMBER_ME_COOKIE, { path: cookiePath(reply.request), httpOnly: true });
 }

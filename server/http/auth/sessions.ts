@@ -2,6 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRepository } from '../../db/session-repository.ts';
 import { STORE_LIMITS } from '../../domain/store-limits.ts';
+import { cookiePath } from '../base-path.ts';
 
 export const SESSION_COOKIE = 'KOMGA-SESSION';
 export const AUTH_TOKEN_HEADER = 'x-auth-token';
@@ -96,7 +97,7 @@ export function deliverSession(request: FastifyRequest, reply: FastifyReply, id:
     return;
   }
   reply.setCookie(SESSION_COOKIE, Buffer.from(id).toString('base64'), {
-    path: '/',
+    path: cookiePath(request),
     httpOnly: true,
     sameSite: 'lax',
     secure: request.protocol === 'https',
@@ -104,6 +105,7 @@ export function deliverSession(request: FastifyRequest, reply: FastifyReply, id:
 }
 
 export function clearSessionCookies(reply: FastifyReply): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax' });
-  reply.clearCookie('komga-remember-me', { path: '/', httpOnly: true });
+  const path = cookiePath(reply.request);
+  reply.clearCookie(SESSION_COOKIE, { path, httpOnly: true, sameSite: 'lax' });
+  reply.clearCookie('komga-remember-me', { path, httpOnly: true });
 }

@@ -44,7 +44,7 @@ export interface WPPublication {
   pageList: WPLink[];
 }
 
-/** Where links point: `origin` is scheme://host[:port] of the request. */
+/** Where links point: `origin` is scheme://host[:port] of the request and the base path if any (publicBaseUrl). */
 export interface ManifestSource {
   origin: string;
   book: BookDto;

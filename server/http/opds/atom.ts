@@ -29,7 +29,7 @@ export interface Link {
   attributes?: Record<string, string | number>;
 }
 
-/** `href` made absolute against `origin` (`http://host:port`) when it starts at the root. */
+/** `href` made absolute against `origin` (`http://host:port`, and the base path if any: publicBaseUrl) when it starts at the root. */
 export const absolute = (href: string, origin: string) => (href.startsWith('/') ? `${origin}${href}` : href);
 
 export const link = (l: Link, origin: string) =>
@@ -61,7 +61,7 @@ export const entry = (e: Entry, origin: string) =>
   ].join('');
 
 export interface Feed {
-  /** Scheme, host and port the client used (publicOrigin), for absolute links. */
+  /** Scheme, host, port and base path the client used (publicBaseUrl), for absolute links. */
   origin: string;
   id: string;
   title: string;

@@ -8,7 +8,7 @@ import { OAuth2Clients, ProviderUnavailable, beginLogin, completeLogin } from '.
 import { PendingLogins } from '../auth/pending-logins.ts';
 import { deliverSession, openSession } from '../auth/sessions.ts';
 import { notFound } from '../errors.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { publicBaseUrl, publicPath } from '../base-path.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
 
@@ -33,7 +33,7 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle:
     const provider = find(request.params.registrationId);
     if (!provider) throw notFound();
     // Normalised (default port dropped) so the token call repeats it byte for byte.
-    const redirectUri = new URL(`/login/oauth2/code/${provider.registrationId}`, publicOrigin(request)).href;
+    const redirectUri = new URL(`${publicBaseUrl(request)}/login/oauth2/code/${provider.registrationId}`).href;
     let start: Awaited<ReturnType<typeof beginLogin>>;
     try {
       start = await beginLogin(await clients.configuration(provider), provider, redirectUri, pending, request.ip ?? '');
@@ -42,12 +42,12 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle:
       // reason, RFC 6749's temporarily_unavailable. Logged when it fails, not at every login
       // refused during the back-off that follows.
       if (!(error instanceof ProviderUnavailable)) ctx.log(`OAuth2 provider ${provider.registrationId} unavailable: logins to it fail at once for a while`, error);
-      return reply.redirect('/login?server_redirect=Y&error=temporarily_unavailable', 302);
+      return reply.redirect(publicPath(request, '/login?server_redirect=Y&error=temporarily_unavailable'), 302);
     }
     const { url, state } = start;
     // Binds the login to this browser: the callback must come back with the same state cookie.
     reply.setCookie(STATE_COOKIE, state, {
-      path: STATE_COOKIE_PATH,
+      path: publicPath(request, STATE_COOKIE_PATH),
       httpOnly: true,
       sameSite: 'lax',
       secure: request.protocol === 'https',
@@ -61,7 +61,7 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle:
       // Failed callbacks need no credentials (any state, any provider id): recorded like bad API keys.
       const fail = async (code: string, error: string, email: string | null = null) => {
         await recordSlowedFailure(ctx, throttle, request, OAUTH2_ACCOUNT, { source, success: false, error, email }).catch(unrecordedWhenQueueFull);
-        return finish(reply, `/login?server_redirect=Y&error=${encodeURIComponent(code)}`);
+        return finish(request, reply, `/login?server_redirect=Y&error=${encodeURIComponent(code)}`);
       };
       const state = stringParam(request.query, 'state') ?? '';
       const login = state ? pending.take(state) : undefined;
@@ -88,12 +88,13 @@ export function registerOAuth2Routes(app: FolioApp, ctx: FolioContext, throttle:
 
       deliverSession(request, reply, openSession(ctx.repos.sessions, user.id, source).id);
       recordLoginAttempt(ctx, request, { source, success: true, userId: user.id, email: user.email });
-      return finish(reply, '/?server_redirect=Y');
+      return finish(request, reply, '/?server_redirect=Y');
     },
   );
 }
 
-function finish(reply: FastifyReply, location: string) {
-  reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH, httpOnly: true });
-  return reply.redirect(location, 302);
+/** Back to the web client at `location` (a path of its own, under the base path), the login state cleared. */
+function finish(request: FastifyRequest, reply: FastifyReply, location: string) {
+  reply.clearCookie(STATE_COOKIE, { path: publicPath(request, STATE_COOKIE_PATH), httpOnly: true });
+  return reply.redirect(publicPath(request, location), 302);
 }

@@ -9,7 +9,7 @@ import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Feed, type Link, NAVIGATION, absolute, feed, xml } from '../opds/atom.ts';
 import { opdsBookEntry } from '../opds/book-entry.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { publicBaseUrl } from '../base-path.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { inOrder } from '../opds/in-order.ts';
 import { parsePaging } from '../paging.ts';
@@ -27,7 +27,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   const now = () => formatDateTime(Date.now());
   /** A feed written with absolute links for the address the client used. */
   const send = (request: FastifyRequest, reply: FastifyReply, f: Omit<Feed, 'origin'>) =>
-    reply.type(f.kind).send(feed({ ...f, origin: publicOrigin(request) }));
+    reply.type(f.kind).send(feed({ ...f, origin: publicBaseUrl(request) }));
   // The API's paging parser: a page number past 32 bits is the first page, not a float OFFSET.
   const pageOf = (query: RawQuery) => parsePaging({ page: stringParam(query, 'page') }).page;
   const pagingLinks = (base: string, page: number, total: number, kind: string): Link[] => {
@@ -311,7 +311,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/opds/v1.2/search', async (request, reply) => {
     caller(request);
     // The template is used as it stands by OpenSearch clients: absolute, like the feeds' links.
-    const template = `${absolute('/opds/v1.2/series', publicOrigin(request))}?search={searchTerms}`;
+    const template = `${absolute('/opds/v1.2/series', publicBaseUrl(request))}?search={searchTerms}`;
     const body = [
       '<?xml version="1.0" encoding="UTF-8"?>',
       '<OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">',

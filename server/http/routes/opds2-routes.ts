@@ -19,7 +19,7 @@ import {
 } from '../opds/opds2.ts';
 import { inOrder } from '../opds/in-order.ts';
 import { parsePaging } from '../paging.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { publicBaseUrl } from '../base-path.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { requestPath } from '../request-path.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
@@ -141,7 +141,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   /** The recommended feed: the caller's libraries (at the top level) and a few books of each reading feed. */
   const recommended = async (request: FastifyRequest<{ Params: { id?: string } }>, reply: FastifyReply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const library = libraryOf(user, request.params.id);
     const base = libraryPath(library?.id);
     const groups: Opds2Group[] = [];
@@ -184,7 +184,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   // Every series, by title, paged.
   const browse = async (request: FastifyRequest<{ Params: { id?: string }; Querystring: RawQuery }>, reply: FastifyReply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const library = libraryOf(user, request.params.id);
     const { page, size } = paging(request.query);
     const self = `${libraryPath(library?.id)}/browse`;
@@ -201,7 +201,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
 
   const latestSeries = async (request: FastifyRequest<{ Params: { id?: string }; Querystring: RawQuery }>, reply: FastifyReply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const library = libraryOf(user, request.params.id);
     const { page, size } = paging(request.query);
     const self = `${libraryPath(library?.id)}/series/latest`;
@@ -218,7 +218,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   for (const [path, feed] of Object.entries(bookFeeds)) {
     const handler = async (request: FastifyRequest<{ Params: { id?: string }; Querystring: RawQuery }>, reply: FastifyReply) => {
       const user = caller(request);
-      const origin = publicOrigin(request);
+      const origin = publicBaseUrl(request);
       const library = libraryOf(user, request.params.id);
       const { page, size } = paging(request.query);
       const self = `${libraryPath(library?.id)}/${path}`;
@@ -237,7 +237,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   for (const kind of ['collections', 'readlists'] as const) {
     const handler = async (request: FastifyRequest<{ Params: { id?: string }; Querystring: RawQuery }>, reply: FastifyReply) => {
       const user = caller(request);
-      const origin = publicOrigin(request);
+      const origin = publicBaseUrl(request);
       const library = libraryOf(user, request.params.id);
       const { page, size } = paging(request.query);
       const all = kind === 'collections' ? collectionsOf(user, library?.id) : readListsOf(user, library?.id);
@@ -262,7 +262,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   // A collection's series, in its own order when it is ordered, else by title.
   app.get('/opds/v2/collections/:id', { schema: { params: Type.Object({ id: Type.String() }), querystring: PagedQuery } }, async (request, reply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const collection = ctx.repos.collections.findById(request.params.id);
     if (!collection || !collection.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id))) throw notFound();
     const { page, size } = paging(request.query);
@@ -289,7 +289,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   // A read list's READY books, in its own order when it is ordered, else by release date.
   app.get('/opds/v2/readlists/:id', { schema: { params: Type.Object({ id: Type.String() }), querystring: PagedQuery } }, async (request, reply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const list = ctx.repos.readLists.findById(request.params.id);
     if (!list || !list.bookIds.some((id) => canSeeBook(ctx.repos, user, id))) throw notFound();
     const { page, size } = paging(request.query);
@@ -313,7 +313,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   // A series' READY books in reading order, paged.
   app.get('/opds/v2/series/:id', { schema: { params: Type.Object({ id: Type.String() }), querystring: PagedQuery } }, async (request, reply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const found = ctx.repos.series.findById(request.params.id);
     const meta = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);
     if (!found || !meta || !canAccessLibrary(user, found.libraryId)) throw notFound();
@@ -340,7 +340,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   // The search template's target: matching series and books, 20 of each.
   app.get('/opds/v2/search', { schema: { querystring: NamedQuery(['query']) } }, async (request, reply) => {
     const user = caller(request);
-    const origin = publicOrigin(request);
+    const origin = publicBaseUrl(request);
     const query = stringParam(request.query, 'query');
     const groups: Opds2Group[] = [];
     const foundSeries = series(user, origin, undefined, [], 0, 20, query);
@@ -355,5 +355,5 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   });
 
   // Open to anonymous callers (authenticate.ts): a reader fetches it before it has a login.
-  app.get('/opds/v2/auth', async (request, reply) => send(reply, authenticationDocument(publicOrigin(request)), MEDIATYPE_OPDS_AUTHENTICATION));
+  app.get('/opds/v2/auth', async (request, reply) => send(reply, authenticationDocument(publicBaseUrl(request)), MEDIATYPE_OPDS_AUTHENTICATION));
 }

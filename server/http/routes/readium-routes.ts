@@ -37,7 +37,7 @@ import { formatDateTime } from '../format.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { notModifiedSince } from '../conditional.ts';
-import { publicOrigin } from '../public-origin.ts';
+import { publicBaseUrl } from '../base-path.ts';
 import { servableResourceType } from '../security-headers.ts';
 import { StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
 import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
@@ -80,7 +80,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     const book = toBookDto(ctx, target.book.id, target.user.id, isAdmin(target.user));
     if (!book) throw notFound();
     return {
-      origin: publicOrigin(request),
+      origin: publicBaseUrl(request),
       book,
       seriesMetadata: ctx.repos.seriesMetadata.findBySeriesId(target.book.seriesId),
       profile: target.profile,
@@ -88,7 +88,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     };
   };
 
-  const linkBase = (request: FastifyRequest, target: ReadableBook): LinkBase => ({ origin: publicOrigin(request), bookId: target.book.id });
+  const linkBase = (request: FastifyRequest, target: ReadableBook): LinkBase => ({ origin: publicBaseUrl(request), bookId: target.book.id });
 
   const send = (reply: FastifyReply, type: string, body: unknown) => reply.type(type).send(JSON.stringify(body));
 

@@ -6,6 +6,7 @@ import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { SESSION_COOKIE, signedInRecently } from '../auth/sessions.ts';
 import { badRequest, errorBody, forbidden, notFound } from '../errors.ts';
+import { cookiePath } from '../base-path.ts';
 import { caller, requireRole } from '../guards.ts';
 import { isAdmin, toActivityDto, toUserDto } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
@@ -185,7 +186,7 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     const token = request.headers['x-auth-token'];
     if (typeof token !== 'string' || !token || !request.sessionIdHash) throw badRequest('An X-Auth-Token header is required');
     reply.setCookie(SESSION_COOKIE, Buffer.from(token).toString('base64'), {
-      path: '/',
+      path: cookiePath(request),
       httpOnly: true,
       sameSite: 'lax',
       secure: request.protocol === 'https',

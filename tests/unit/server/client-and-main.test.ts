@@ -53,9 +53,10 @@ describe('web client hosting', () => {
 });
 
 describe('node server/main.ts', () => {
-  it('starts on port 0, prints the listening line and answers', async () => {
+  /** Starts main.ts on port 0 with `args`, hands `check` the address it prints, then stops it. */
+  async function withMain(args: string[], check: (url: string) => Promise<void>): Promise<void> {
     const dir = await mkdtemp(join(tmpdir(), 'folio-main-'));
-    const child = spawn(process.execPath, [resolve('server/main.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', join(dir, 'data')], {
+    const child = spawn(process.execPath, [resolve('server/main.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', join(dir, 'data'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -63,22 +64,39 @@ describe('node server/main.ts', () => {
         let output = '';
         child.stdout.on('data', (chunk: Buffer) => {
           output += chunk.toString();
-          const match = /Folio listening on (http:\/\/[^\s:]+:(\d+))/.exec(output);
+          const match = /Folio listening on (http:\/\/\S+)/.exec(output);
           if (match) resolveUrl(match[1]!);
         });
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
       });
-      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      expect(url.endsWith(':0')).toBe(false);
-      const response = await fetch(`${url}/api/v1/claim`);
-      expect(await response.json()).toEqual({ isClaimed: false });
+      await check(url);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  it('starts on port 0, prints the listening line and answers', async () => {
+    await withMain([], async (url) => {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(url.endsWith(':0')).toBe(false);
+      const response = await fetch(`${url}/api/v1/claim`);
+      expect(await response.json()).toEqual({ isClaimed: false });
+    });
     // Generous: a cold Node start competes with every other test worker on a small machine.
+  }, 120_000);
+
+  it('with --base-path, prints its address under the base path and answers there only', async () => {
+    await withMain(['--base-path', 'folio/'], async (url) => {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/folio$/);
+      expect(await (await fetch(`${url}/api/v1/claim`)).json()).toEqual({ isClaimed: false });
+      expect((await fetch(`${new URL(url).origin}/api/v1/claim`)).status).toBe(404);
+      const root = await fetch(`${new URL(url).origin}/`, { redirect: 'manual' });
+      expect(root.status).toBe(302);
+      expect(root.headers.get('location')).toBe('/folio/');
+    });
   }, 120_000);
 
   /** Runs main.ts to its exit (each case below exits before serving anything). */
@@ -94,7 +112,7 @@ describe('node server/main.ts', () => {
   it('prints its options for --help and exits', async () => {
     const { code, stdout } = await runMain(['--help']);
     expect(code).toBe(0);
-    for (const option of ['--port', '--host', '--data-dir', '--client-dir', '--cors-origins', '--trust-proxy', '--log-level', 'FOLIO_PORT']) {
+    for (const option of ['--port', '--host', '--data-dir', '--client-dir', '--cors-origins', '--trust-proxy', '--base-path', 'FOLIO_BASE_PATH', '--log-level', 'FOLIO_PORT']) {
       expect(stdout).toContain(option);
     }
   }, 60_000);
@@ -110,6 +128,7 @@ describe('node server/main.ts', () => {
       const cases: [string[], RegExp][] = [
         [['--bogus'], /Unknown option '--bogus'/],
         [['--port', '70000'], /Invalid port: 70000/],
+        [['--base-path', '/books/../etc'], /Invalid base path: \/books\/\.\.\/etc/],
         [['--port', String(port), '--host', '127.0.0.1', '--data-dir', join(dir, 'data')], new RegExp(`port ${port} on 127.0.0.1 is already in use`)],
         [['--port', '0', '--data-dir', join(dir, 'a-file', 'data')], /the data directory .*a-file\/data cannot be created or written \(ENOTDIR\)/],
       ];

@@ -7,7 +7,7 @@ import { buildApp } from '../../../server/http/app.ts';
 
 describe('configuration', () => {
   it('reads flags before environment before defaults', () => {
-    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, logLevel: 'info', authActivityRetention: { days: 90, maxRows: 100000 } });
+    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, basePath: '', logLevel: 'info', authActivityRetention: { days: 90, maxRows: 100000 } });
     expect(readConfig(['--port', '0', '--data-dir', '/d'], { FOLIO_PORT: '9', FOLIO_DATA_DIR: '/e', FOLIO_HOST: '::1' })).toMatchObject({
       port: 0,
       dataDir: '/d',

@@ -27,7 +27,7 @@ export interface TestServer {
 }
 
 /** A real server on a fresh temp data dir (real SQLite file), optionally claimed by an admin. */
-export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number } } = {}): Promise<TestServer> {
+export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; basePath?: string; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number } } = {}): Promise<TestServer> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const dataDir = join(dir, 'data');
   const app = await buildApp({
@@ -36,6 +36,7 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
     logLevel: options.logLevel ?? 'error',
     logStdout: options.logStdout,
     trustProxy: options.trustProxy,
+    basePath: options.basePath,
     archivePool: options.archivePool,
     authActivityRetention: options.authActivityRetention,
   });
@@ -43,7 +44,7 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
   if (options.claim !== false) {
     const response = await app.inject({
       method: 'POST',
-      url: '/api/v1/claim',
+      url: `${options.basePath ?? ''}/api/v1/claim`,
       headers: { 'x-komga-email': ADMIN_EMAIL, 'x-komga-password': ADMIN_PASSWORD },
     });
     if (response.statusCode !== 200) throw new Error(`claim failed: ${response.body}`);

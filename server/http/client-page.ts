@@ -1,0 +1,20 @@
+/** The meta element the web client reads its base path from (src/api/basePath.ts). */
+export const BASE_PATH_META = 'folio-base-path';
+
+/**
+ * The built index.html (Vite's relative base: `./assets/…`) as served under `prefix` ('' or
+ * `/folio`): its relative file URLs made root-relative under the prefix — a client route such as
+ * `/folio/series/1` would otherwise resolve them against `/folio/series/` — and the prefix named in
+ * a meta element for the client's router and API calls. No inline script: the CSP forbids it. The
+ * prefix is one of base-path.ts's, which need no escaping.
+ */
+export function clientPage(html: string, prefix: string): string {
+  const meta = `<meta name="${BASE_PATH_META}" content="${prefix}">`;
+  const rooted = html.replace(/(\s(?:src|href)=["'])\.\//g, `$1${prefix}/`);
+  const head = /<head(\s[^>]*)?>/i.exec(rooted);
+  if (head) return `${rooted.slice(0, head.index + head[0].length)}${meta}${rooted.slice(head.index + head[0].length)}`;
+  // A page without a head element (hand-written): the parser puts a leading meta into the head.
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(rooted);
+  const at = doctype ? doctype[0].length : 0;
+  return `${rooted.slice(0, at)}${meta}${rooted.slice(at)}`;
+}
