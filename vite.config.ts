@@ -35,6 +35,9 @@ const BROWSER_DEPENDENCIES = [
 
 export default defineConfig({
   plugins: [react(), vanillaExtractPlugin(), localeNamesPlugin(), bootEntryPlugin(import.meta.dirname)],
+  // Relative file URLs: one build serves any --base-path (the server writes the prefix into index.html,
+  // server/http/client-page.ts); chunks, workers and styles find each other from their own URLs.
+  base: './',
   worker: { format: 'es' },
   build: { outDir: 'dist', sourcemap: true, target: 'es2023' },
   // In development the client talks to a running Folio (or Komga) server through the dev proxy. Not

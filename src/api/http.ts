@@ -1,4 +1,5 @@
 import ky, { isHTTPError, type KyInstance } from 'ky';
+import { pageBasePath } from './basePath.ts';
 
 /** The XHR marker: an expired session then answers a bare 401, without the browser's Basic-auth dialog. */
 export const XHR_HEADERS = { 'X-Requested-With': 'XMLHttpRequest' };
@@ -11,7 +12,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
  * HttpOnly cookie) and the XHR marker, so an expired session answers a bare 401 instead of
  * making the browser pop up its own Basic-auth dialog.
  */
-let client: KyInstance = makeClient('');
+let client: KyInstance = makeClient(pageBasePath());
 
 function makeClient(baseUrl: string): KyInstance {
   return ky.create({
@@ -23,12 +24,13 @@ function makeClient(baseUrl: string): KyInstance {
   });
 }
 
-/** Points the client at another server origin (e.g. a Komga server); '' means this origin. */
+/** Points the client at another server origin (e.g. a Komga server); '' means this origin, at its root. */
 export function setApiBaseUrl(baseUrl: string): void {
   apiBaseUrl = baseUrl.replace(/\/+$/, '');
   client = makeClient(apiBaseUrl);
 }
-let apiBaseUrl = '';
+/** This server, under the path the page was served from (the base path). */
+let apiBaseUrl = pageBasePath();
 
 /** Absolute or origin-relative URL of an API path, for <img>, workers and EventSource. */
 export function apiUrl(path: string): string {

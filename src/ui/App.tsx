@@ -10,6 +10,7 @@ import { t } from './i18n.ts';
 import { LiveEvents } from './events/LiveEvents.tsx';
 import { openBook, ReaderScreen } from './reader/readerLaunch.ts';
 import { parseReaderQuery } from './reader/readerQuery.ts';
+import { pageBasePath } from '../api/basePath.ts';
 
 /**
  * The reader's route. Opening a book starts, right here in the main bundle and before the reader's
@@ -68,7 +69,8 @@ function ShellOrNotFound() {
 
 export function App() {
   return (
-    <Router>
+    // Routes, links and navigation are written from the root; under a base path the router adds it.
+    <Router base={pageBasePath()}>
       <RouteEffects />
       <LiveEvents />
       <Switch>

@@ -1,4 +1,5 @@
 import { apiUrl } from '../../api/http.ts';
+import { pageBasePath } from '../../api/basePath.ts';
 
 /** Window name of the OAuth2 login popup (as Komga's web client names it). */
 export const OAUTH2_POPUP_NAME = 'oauth2Login';
@@ -18,13 +19,13 @@ export function openOAuth2Popup(registrationId: string): Window | null {
 /**
  * Runs in the popup once the server has redirected it back with `server_redirect=Y` (SPEC §2):
  * the opener goes to this URL when it carries an error (the login screen shows it), otherwise to
- * the app root (now with a session), and the popup closes. Returns whether it handled the return.
+ * the app's root under the base path (now with a session), and the popup closes. Returns whether it handled the return.
  */
 export function returnFromOAuth2Popup(win: Window = window): boolean {
   const params = new URLSearchParams(win.location.search);
   if (params.get('server_redirect') !== 'Y' || !win.opener || win.name !== OAUTH2_POPUP_NAME) return false;
   try {
-    (win.opener as Window).location.href = params.has('error') ? win.location.href : `${win.location.origin}/`;
+    (win.opener as Window).location.href = params.has('error') ? win.location.href : `${win.location.origin}${pageBasePath()}/`;
   } catch {
     // An opener from another origin cannot be steered; closing the popup is all that is left.
   }

@@ -4,6 +4,7 @@ import { sharedDecodePool } from './decodePool.ts';
 import { holdAppForOpeningPaint } from './openingPaint.ts';
 import { restoreSessionEarly } from '../store/sessionRestore.ts';
 import { parseReaderQuery } from './readerQuery.ts';
+import { pageBasePath } from '../../api/basePath.ts';
 
 /**
  * Getting the reader going before it is on screen, without React: what the first page waits for —
@@ -39,7 +40,7 @@ export function openBook(bookId: string, requestedPage: number | null, { coldLoa
   if (!(known && isTextEpub(known))) sharedDecodePool().warmUp();
 }
 
-/** The reader's address: /book/{id}/read. */
+/** The reader's address: /book/{id}/read (under the base path). */
 const READER_PATH = /^\/book\/([^/]+)\/read\/?$/;
 
 /**
@@ -49,7 +50,9 @@ const READER_PATH = /^\/book\/([^/]+)\/read\/?$/;
  * first frame is painted (see openingPaint.ts).
  */
 export function openBookFromAddress(location: Pick<Location, 'pathname' | 'search'>): void {
-  const match = READER_PATH.exec(location.pathname);
+  const base = pageBasePath();
+  if (!location.pathname.startsWith(base)) return;
+  const match = READER_PATH.exec(location.pathname.slice(base.length));
   if (!match?.[1]) return;
   let bookId: string;
   try {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { SERVER_START_LIMIT_MS } from '../../support/server-start.ts';
 
 export interface RunningFolio {
+  /** Where Folio answers: its origin, and the base path if it was started with one (no trailing slash). */
   url: string;
   dataDir: string;
   /** The server process's id (the benchmarks read its CPU time). */
@@ -21,6 +22,8 @@ export interface StartOptions {
   checkout?: string;
   /** Options for Node itself, e.g. `--cpu-prof` (the benchmarks' profiles). */
   nodeOptions?: string[];
+  /** More server options, e.g. `['--base-path', '/folio']`. */
+  args?: string[];
 }
 
 /**
@@ -32,7 +35,7 @@ export async function startFolio(options: StartOptions = {}): Promise<RunningFol
   await options.prepare?.(dataDir);
   const child = spawn(
     process.execPath,
-    [...(options.nodeOptions ?? []), 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'dist', '--log-level', 'warn'],
+    [...(options.nodeOptions ?? []), 'server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'dist', '--log-level', 'warn', ...(options.args ?? [])],
     { cwd: options.checkout ?? repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } },
   );
   const url = await waitForListeningLine(child);

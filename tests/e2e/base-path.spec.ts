@@ -1,0 +1,90 @@
+import { expect, test } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { BLUE, GREEN, RED, createCbz, type Rgb } from '../fixtures/comics.ts';
+import { ADMIN, addLibraryAndWait } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { isClose, sampleColour } from './support/pixels.ts';
+
+/**
+ * The built web client under a sub-path (--base-path /folio), as behind https://example.org/folio/:
+ * the whole journey works there — first account, a library, the reader — and the page never asks
+ * for anything outside /folio (its files, the API, the event stream, the decode workers' pages).
+ */
+let folio: RunningFolio;
+let libraryRoot: string;
+const BASE = '/folio';
+
+test.beforeAll(async () => {
+  libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-base-path-'));
+  const page = (color: Rgb) => ({ width: 600, height: 900, color, format: 'png' as const });
+  await createCbz(path.join(libraryRoot, 'Alpha', 'Alpha 01.cbz'), [RED, GREEN, BLUE].map(page));
+  folio = await startFolio({ args: ['--base-path', BASE] });
+});
+
+test.afterAll(async () => {
+  await folio?.stop();
+  await rm(libraryRoot, { recursive: true, force: true });
+});
+
+test('under a base path: claim, open a library, read a book, reload the reader; nothing is asked for outside it', async ({ page }) => {
+  expect(new URL(folio.url).pathname).toBe(BASE);
+  const origin = new URL(folio.url).origin;
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.origin === origin && url.pathname !== '/' && !url.pathname.startsWith(`${BASE}/`)) outside.push(request.url());
+  });
+  const eventStreams: string[] = [];
+  page.on('request', (request) => new URL(request.url()).pathname === `${BASE}/sse/v1/events` && eventStreams.push(request.url()));
+  const workerScripts: string[] = [];
+  page.on('worker', (worker) => worker.url().includes('decode.worker') && workerScripts.push(worker.url()));
+
+  // The bare host name leads to the client under the base path, which offers to create the first account.
+  await page.goto(`${origin}/`);
+  await expect(page).toHaveURL(new RegExp(`^${origin}${BASE}/login`));
+  await expect(page.getByRole('heading', { name: 'Create the first account' })).toBeVisible();
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+
+  // The session cookie belongs to the base path only.
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === 'KOMGA-SESSION');
+  expect(session?.path).toBe(BASE);
+
+  // A library added through the API with the page's own cookie, then opened from the navigation.
+  await addLibraryAndWait(page.context().request, folio.url, libraryRoot);
+  await page.reload();
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Comics' }).click();
+  await expect(page).toHaveURL(new RegExp(`^${origin}${BASE}/libraries/[^/]+/`));
+  await page.getByRole('link', { name: 'Alpha', exact: true }).click();
+  await page.getByRole('link', { name: 'Alpha 01', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`^${origin}${BASE}/book/[^/]+$`));
+  await page.getByRole('link', { name: 'Read', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`^${origin}${BASE}/book/[^/]+/read`));
+
+  // Pages painted by the decode workers, whose script is under the base path too.
+  const canvas = page.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1');
+  expect(isClose(await sampleColour(canvas), RED)).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2');
+  expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+
+  // A cold load of the reader's address (the boot module opens the book from it) lands on the saved page.
+  await expect.poll(async () => {
+    const bookId = new URL(page.url()).pathname.split('/')[3];
+    const response = await page.request.get(`${folio.url}/api/v1/books/${bookId}`);
+    return ((await response.json()) as { readProgress: { page: number } | null }).readProgress?.page;
+  }).toBe(2);
+  await page.goto(page.url().split('?')[0]!);
+  await expect(canvas).toHaveAttribute('data-painted-page', '2');
+  expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+
+  expect(workerScripts.length).toBeGreaterThan(0);
+  for (const worker of workerScripts) expect(new URL(worker).pathname.startsWith(`${BASE}/assets/`), worker).toBe(true);
+  expect(eventStreams.length).toBeGreaterThan(0);
+  expect(outside).toEqual([]);
+});
