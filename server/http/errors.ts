@@ -36,7 +36,7 @@ const REASONS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Spring Boot's error body: {timestamp, status, error, message, path}. */
+/** Spring Boot's error body: {timestamp, status, error, message, path}; `path` as the client asked for it (the base path included, as Spring's context path is). */
 export function errorBody(status: number, message: string, path: string) {
   return {
     timestamp: formatDateTime(Date.now()),
@@ -48,7 +48,7 @@ export function errorBody(status: number, message: string, path: string) {
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, status: number, message: string) {
-  return reply.code(status).type('application/json').send(errorBody(status, message, request.url));
+  return reply.code(status).type('application/json').send(errorBody(status, message, request.originalUrl));
 }
 
 /** Seconds a client is asked to wait when the server is short of descriptors or memory. */
@@ -95,10 +95,10 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
     return reply
       .code(400)
       .type('application/json')
-      .send({ ...errorBody(400, `Validation failed: ${fastifyError.message}`, request.url), violations });
+      .send({ ...errorBody(400, `Validation failed: ${fastifyError.message}`, request.originalUrl), violations });
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, request, status, fastifyError.message);
-  request.log.error({ err: error, req: { method: request.method, url: loggableUrl(request.url) } }, 'request failed');
+  request.log.error({ err: error, req: { method: request.method, url: loggableUrl(request.originalUrl) } }, 'request failed');
   return sendError(reply, request, 500, 'Internal Server Error');
 }

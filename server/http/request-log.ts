@@ -38,7 +38,7 @@ function decodeName(name: string): string {
  * for Fastify's `req` serializer, which logs `ip` as remoteAddress (with --trust-proxy, the client
  * behind the proxy).
  */
-const requestFields = (request: FastifyRequest) => ({ method: request.method, url: loggableUrl(request.url), host: request.host, ip: request.ip });
+const requestFields = (request: FastifyRequest) => ({ method: request.method, url: loggableUrl(request.originalUrl), host: request.host, ip: request.ip });
 
 /**
  * Fastify's request logging, reshaped for operators: one info line per answered request (Fastify

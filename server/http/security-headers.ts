@@ -185,5 +185,5 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
 export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   for (const [name, value] of securityHeadersFor(request, { sandboxed: true })) reply.header(name, value);
   const status = error.statusCode ?? 400;
-  void reply.code(status).type('application/json').send(errorBody(status, 'The request URL could not be read', request.url));
+  void reply.code(status).type('application/json').send(errorBody(status, 'The request URL could not be read', request.originalUrl));
 }

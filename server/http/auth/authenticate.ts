@@ -186,5 +186,5 @@ export function sendUnauthorized(request: FastifyRequest, reply: FastifyReply) {
     .code(401)
     .header('WWW-Authenticate', 'Basic realm="Realm"')
     .type('application/json')
-    .send(errorBody(401, 'Unauthorized', request.url));
+    .send(errorBody(401, 'Unauthorized', request.originalUrl));
 }

@@ -112,7 +112,7 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
         return reply
           .code(400)
           .type('application/json')
-          .send({ ...errorBody(400, 'Validation failed: currentPassword must be your current password', request.url), violations });
+          .send({ ...errorBody(400, 'Validation failed: currentPassword must be your current password', request.originalUrl), violations });
       }
     }
     ctx.repos.users.update({ ...user, passwordHash: await hashPassword(body.password), lastModified: Date.now() });

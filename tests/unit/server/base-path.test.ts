@@ -84,6 +84,10 @@ describe('--base-path /folio', () => {
       expect(response.statusCode, path).toBe(404);
       expect(response.json(), path).toMatchObject({ status: 404, message: 'Not Found: Folio is served under /folio/', path });
     }
+    // An unknown path inside it is the API's 404, naming the path as the client asked for it.
+    const unknown = await get('/folio/api/v1/nothing-here?x=1');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ status: 404, error: 'Not Found', path: '/folio/api/v1/nothing-here' });
     expect((await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'X', root: '/tmp' } })).statusCode).toBe(404);
   });
 
