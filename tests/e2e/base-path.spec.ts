@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BLUE, GREEN, RED, createCbz, type Rgb } from '../fixtures/comics.ts';
-import { ADMIN, addLibraryAndWait } from './support/api.ts';
+import { createReflowableEpub, prose } from '../fixtures/epub.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 import { isClose, sampleColour } from './support/pixels.ts';
 
@@ -20,6 +21,11 @@ test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-base-path-'));
   const page = (color: Rgb) => ({ width: 600, height: 900, color, format: 'png' as const });
   await createCbz(path.join(libraryRoot, 'Alpha', 'Alpha 01.cbz'), [RED, GREEN, BLUE].map(page));
+  await createReflowableEpub(
+    path.join(libraryRoot, 'Novels', 'Novel.epub'),
+    [{ title: 'One', body: `<h1>One</h1><p>Opening words under the base path.</p><img src="../images/red.png" alt="A red plate"/>${prose(3000)}` }],
+    { title: 'Novel', images: [{ name: 'red.png', spec: { width: 300, height: 200, color: RED, format: 'png' } }] },
+  );
   folio = await startFolio({ args: ['--base-path', BASE] });
 });
 
@@ -34,7 +40,7 @@ test('under a base path: claim, open a library, read a book, reload the reader; 
   const outside: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (url.origin === origin && url.pathname !== '/' && !url.pathname.startsWith(`${BASE}/`)) outside.push(request.url());
+    if (url.protocol === 'http:' && url.origin === origin && url.pathname !== '/' && !url.pathname.startsWith(`${BASE}/`)) outside.push(request.url());
   });
   const eventStreams: string[] = [];
   page.on('request', (request) => new URL(request.url()).pathname === `${BASE}/sse/v1/events` && eventStreams.push(request.url()));
@@ -86,5 +92,30 @@ test('under a base path: claim, open a library, read a book, reload the reader; 
   expect(workerScripts.length).toBeGreaterThan(0);
   for (const worker of workerScripts) expect(new URL(worker).pathname.startsWith(`${BASE}/assets/`), worker).toBe(true);
   expect(eventStreams.length).toBeGreaterThan(0);
+  expect(outside).toEqual([]);
+});
+
+test('under a base path, a text EPUB opens from its manifest\'s links and shows its text and images', async ({ page }) => {
+  // The first test creates the account and the library through the page; run alone, this one does.
+  const request = page.context().request;
+  const claimed = ((await (await request.get(`${folio.url}/api/v1/claim`)).json()) as { isClaimed: boolean }).isClaimed;
+  if (claimed) {
+    await logIn(request, folio.url, ADMIN);
+  } else {
+    await claimAndLogIn(request, folio.url);
+    await addLibraryAndWait(request, folio.url, libraryRoot);
+  }
+  const origin = new URL(folio.url).origin;
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'http:' && url.origin === origin && !url.pathname.startsWith(`${BASE}/`)) outside.push(request.url());
+  });
+  const book = await findBook(page.context().request, folio.url, 'Novel');
+  await page.goto(`${folio.url}/book/${book.id}/read`);
+  await expect(page.getByTestId('epub-frames')).toHaveAttribute('data-ready', 'true');
+  const shown = page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
+  await expect(shown.getByText('Opening words under the base path.')).toBeVisible();
+  await expect(shown.getByRole('img', { name: 'A red plate' })).toBeVisible();
   expect(outside).toEqual([]);
 });
