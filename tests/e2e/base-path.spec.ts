@@ -6,6 +6,7 @@ import { BLUE, GREEN, RED, createCbz, type Rgb } from '../fixtures/comics.ts';
 import { createReflowableEpub, prose } from '../fixtures/epub.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { startPrefixProxy } from './support/prefix-proxy.ts';
 import { isClose, sampleColour } from './support/pixels.ts';
 
 /**
@@ -118,4 +119,33 @@ test('under a base path, a text EPUB opens from its manifest\'s links and shows 
   await expect(shown.getByText('Opening words under the base path.')).toBeVisible();
   await expect(shown.getByRole('img', { name: 'A red plate' })).toBeVisible();
   expect(outside).toEqual([]);
+});
+
+test('behind a trusted proxy that strips the prefix and sends X-Forwarded-Prefix, the client works under the prefix', async ({ page }) => {
+  // Folio at its root, trusting the proxy on loopback; the browser only ever sees /proxied.
+  const rooted = await startFolio({ args: ['--trust-proxy', 'loopback'] });
+  const proxy = await startPrefixProxy(rooted.url, '/proxied');
+  try {
+    const origin = new URL(proxy.url).origin;
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.protocol === 'http:' && url.origin === origin && !url.pathname.startsWith('/proxied/')) outside.push(request.url());
+    });
+    await claimAndLogIn(page.context().request, proxy.url);
+    await addLibraryAndWait(page.context().request, proxy.url, libraryRoot);
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'KOMGA-SESSION')?.path).toBe('/proxied');
+
+    const book = await findBook(page.context().request, proxy.url, 'Alpha 01');
+    await page.goto(`${proxy.url}/book/${book.id}`);
+    await page.getByRole('link', { name: 'Read', exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`^${origin}/proxied/book/${book.id}/read`));
+    const canvas = page.getByTestId('reader-canvas');
+    await expect(canvas).toHaveAttribute('data-painted-page', '1');
+    expect(isClose(await sampleColour(canvas), RED)).toBe(true);
+    expect(outside).toEqual([]);
+  } finally {
+    await proxy.stop();
+    await rooted.stop();
+  }
 });
