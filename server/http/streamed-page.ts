@@ -9,6 +9,16 @@ import { canAccessLibrary, requireRole } from './guards.ts';
 import { type RawQuery, booleanParam, stringParam } from './query-params.ts';
 import { requirePagesReady } from './book-readiness.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Komga's OPDS-PSE page address (`/opds/v1.2/books/{id}/pages/{n}`): its page numbers count
+     * from 0 whatever `zero_based` says, and it always answers an image (no PDF negotiation).
+     */
+    opdsPageStreaming?: boolean;
+  }
+}
+
 export interface StreamedPage {
   book: Book;
   media: Media;
@@ -75,7 +85,8 @@ export function resolveStreamedPage(
   requirePagesReady(media);
   const raw = Number(request.params.n);
   if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
-  const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
+  const zeroBased = request.routeOptions.config.opdsPageStreaming === true || booleanParam(request.query, 'zero_based') === true;
+  const number = zeroBased ? raw + 1 : raw;
   if (number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
   const immutable = stringParam(request.query, 'v') === version;
   reply

@@ -64,17 +64,21 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     return ctx.repos.media.findPages(request.params.id).map(toPageDto);
   });
 
-  app.get('/api/v1/books/:id/thumbnail', { schema: { params: IdParams } }, async (request, reply) => {
-    // Asked for by every book card: one statement gives the book's library (the access check) and
-    // its selected poster, whose bytes are usually in memory under the record's version.
-    const found = ctx.repos.thumbnails.findBookPoster(request.params.id);
-    if (!found || !canAccessLibrary(caller(request), found.libraryId)) throw notFound();
-    const kept = found.poster && keptBookPoster(ctx, found.poster);
-    if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
-    const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster);
-    if (!thumbnail) throw notFound();
-    return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version);
-  });
+  // The book's poster, also at the addresses Komga's OPDS feeds give (OpdsCommonController,
+  // OpdsController's small one): readers keep those links. Content restrictions: content-guard.ts.
+  for (const url of BOOK_POSTER_URLS) {
+    app.get(url, { schema: { params: IdParams } }, async (request, reply) => {
+      // Asked for by every book card: one statement gives the book's library (the access check) and
+      // its selected poster, whose bytes are usually in memory under the record's version.
+      const found = ctx.repos.thumbnails.findBookPoster(request.params.id);
+      if (!found || !canAccessLibrary(caller(request), found.libraryId)) throw notFound();
+      const kept = found.poster && keptBookPoster(ctx, found.poster);
+      if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
+      const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster);
+      if (!thumbnail) throw notFound();
+      return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version);
+    });
+  }
 
   app.patch(
     '/api/v1/books/:id/read-progress',
@@ -99,11 +103,24 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  /** The book file as an attachment (role FILE_DOWNLOAD), streamed from disk, resumable (Range). */
-  app.get('/api/v1/books/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
-    const user = requireRole(request, 'FILE_DOWNLOAD');
-    const book = bookForCaller(request.params.id, user);
-    const media = ctx.repos.media.findByBookId(book.id);
-    return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
-  });
-}
+  /**
+   * The book file as an attachment (role FILE_DOWNLOAD), streamed from disk, resumable (Range);
+   * Komga serves it at its OPDS 2 address too.
+   */
+  for (const url of ['/api/v1/books/:id/file', '/opds/v2/books/:id/file']) {
+    app.get(url, { schema: { params: IdParams } }, async (request, reply) => {
+      const user = requireRole(request, 'FILE_DOWNLOAD');
+      const book = bookForCaller(request.params.id, user);
+      const media = ctx.repos.media.findByBookId(book.id);
+      return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
+    });
+  }
+}/** Where a book's poster is served: the REST address and Komga's OPDS 1.2 and 2 ones. */
+const BOOK_POSTER_URLS = [
+  '/api/v1/books/:id/thumbnail',
+  '/opds/v1.2/books/:id/thumbnail',
+  '/opds/v1.2/books/:id/thumbnail/small',
+  '/opds/v2/books/:id/thumbnail',
+];
+
+

@@ -26,15 +26,19 @@ function sendZip(reply: FastifyReply, zipName: string, zip: WrittenZip): Fastify
 export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
   /**
    * `/books/{id}/file/<anything>`: the same download with a file name at the end of the URL, for
-   * download tools that name files after the path (endpoints.txt); the suffix is ignored.
+   * download tools that name files after the path (endpoints.txt); the suffix is ignored. Komga
+   * serves it under its OPDS 1.2 and 2 addresses too (its feeds' acquisition links, kept by
+   * readers). Content restrictions: content-guard.ts.
    */
-  app.get('/api/v1/books/:id/file/*', { schema: { params: Type.Object({ id: Type.String(), '*': Type.String() }) } }, async (request, reply) => {
-    const user = requireRole(request, 'FILE_DOWNLOAD');
-    const book = ctx.repos.books.findById(request.params.id);
-    if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
-    const media = ctx.repos.media.findByBookId(book.id);
-    return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
-  });
+  for (const url of ['/api/v1/books/:id/file/*', '/opds/v1.2/books/:id/file/*', '/opds/v2/books/:id/file/*']) {
+    app.get(url, { schema: { params: Type.Object({ id: Type.String(), '*': Type.String() }) } }, async (request, reply) => {
+      const user = requireRole(request, 'FILE_DOWNLOAD');
+      const book = ctx.repos.books.findById(request.params.id);
+      if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
+      const media = ctx.repos.media.findByBookId(book.id);
+      return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
+    });
+  }
 
   app.get('/api/v1/series/:id/file', { schema: { params: IdParams } }, async (request, reply) => {
     const user = requireRole(request, 'FILE_DOWNLOAD');

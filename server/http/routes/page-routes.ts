@@ -32,45 +32,49 @@ const EXTENSION_OF: Record<string, string> = {
  * sniffed media type, cacheable by Last-Modified of the book's media.
  */
 export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
-  app.get('/api/v1/books/:id/pages/:n', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
-      const resolved = resolveStreamedPage(ctx, request, reply);
-      if (!resolved) return reply;
-      const { book, media, number } = resolved;
+  // Also at Komga's OPDS-PSE address (OpdsController), whose page numbers count from 0: readers
+  // keep the links its feeds gave. Content restrictions: content-guard.ts.
+  for (const [url, opdsPageStreaming] of [['/api/v1/books/:id/pages/:n', false], ['/opds/v1.2/books/:id/pages/:n', true]] as const) {
+    app.get(url, { config: { opdsPageStreaming }, schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
+        const resolved = resolveStreamedPage(ctx, request, reply);
+        if (!resolved) return reply;
+        const { book, media, number } = resolved;
 
-      const convert = stringParam(request.query, 'convert')?.toLowerCase();
-      if (convert !== undefined && convert !== 'jpeg' && convert !== 'png') {
-        throw badRequest(`Invalid conversion format: ${convert}`);
-      }
+        const convert = stringParam(request.query, 'convert')?.toLowerCase();
+        if (convert !== undefined && convert !== 'jpeg' && convert !== 'png') {
+          throw badRequest(`Invalid conversion format: ${convert}`);
+        }
 
-      const hint = sizeHint(request.query);
-      // PDF pages: a one-page PDF instead of a drawn image when the client prefers it (REFERENCE §4).
-      const negotiate = booleanParam(request.query, 'contentNegotiation') !== false;
-      if (media.mediaType === 'application/pdf' && negotiate && prefersPdf(request.headers.accept)) {
-        return sendRawPage(ctx, reply, book, number);
-      }
+        const hint = sizeHint(request.query);
+        // PDF pages: a one-page PDF instead of a drawn image when the client prefers it (REFERENCE §4).
+        const negotiate = !opdsPageStreaming && booleanParam(request.query, 'contentNegotiation') !== false;
+        if (media.mediaType === 'application/pdf' && negotiate && prefersPdf(request.headers.accept)) {
+          return sendRawPage(ctx, reply, book, number);
+        }
 
-      // Failures (busy server, damaged entry, missing file) are answered by the app's error handler.
-      const content = convert ? await openBookPage(ctx, book, number, { format: convert, ...hint }) : await servedPage(ctx, book, number, hint);
-      if (!content) throw badRequest('Page number does not exist');
-      const { page } = content;
+        // Failures (busy server, damaged entry, missing file) are answered by the app's error handler.
+        const content = convert ? await openBookPage(ctx, book, number, { format: convert, ...hint }) : await servedPage(ctx, book, number, hint);
+        if (!content) throw badRequest('Page number does not exist');
+        const { page } = content;
 
-      const targetType = convert ? `image/${convert}` : page.mediaType;
-      const extension = EXTENSION_OF[targetType] ?? extname(page.fileName);
-      reply.header('Content-Disposition', inlineDisposition(`${book.name}-${number}${extension}`));
-      if ('whole' in content) {
-        // The bytes stay counted against the pool's budget until the client has them (or left).
-        reply.raw.once('close', content.whole.release);
-        return reply.type(page.mediaType).send(content.whole.bytes);
-      }
-      const { stream } = content;
-      if (convert && targetType !== page.mediaType) {
-        // Within the decode limits; a page over them is refused with ERR_1007.
-        return reply.type(targetType).send(await convertedPage(book, content, convert));
-      }
-      if (content.length !== null) reply.header('Content-Length', content.length);
-      return reply.type(page.mediaType).send(stream);
-    },
-  );
+        const targetType = convert ? `image/${convert}` : page.mediaType;
+        const extension = EXTENSION_OF[targetType] ?? extname(page.fileName);
+        reply.header('Content-Disposition', inlineDisposition(`${book.name}-${number}${extension}`));
+        if ('whole' in content) {
+          // The bytes stay counted against the pool's budget until the client has them (or left).
+          reply.raw.once('close', content.whole.release);
+          return reply.type(page.mediaType).send(content.whole.bytes);
+        }
+        const { stream } = content;
+        if (convert && targetType !== page.mediaType) {
+          // Within the decode limits; a page over them is refused with ERR_1007.
+          return reply.type(targetType).send(await convertedPage(book, content, convert));
+        }
+        if (content.length !== null) reply.header('Content-Length', content.length);
+        return reply.type(page.mediaType).send(stream);
+      },
+    );
+  }
 
   /** A page resized to 300 px on its longest side, always JPEG; needs no streaming role. */
   app.get('/api/v1/books/:id/pages/:n/thumbnail', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
