@@ -20,6 +20,20 @@ export function canSeeBook(repos: Repositories, user: User, bookId: string): boo
   return repos.books.isVisible(bookId, user);
 }
 
+/**
+ * Whether the user may see a collection of these series: an admin sees every collection (one
+ * emptied by deletions too, as in Komga); anybody else one holding at least one series they can
+ * see. The collection routes, its poster routes and the event stream all ask this.
+ */
+export function canSeeCollection(repos: Repositories, user: User, admin: boolean, seriesIds: readonly string[]): boolean {
+  return admin || seriesIds.some((id) => canSeeSeries(repos, user, id));
+}
+
+/** Whether the user may see a read list of these books: as canSeeCollection, for books. */
+export function canSeeReadList(repos: Repositories, user: User, admin: boolean, bookIds: readonly string[]): boolean {
+  return admin || bookIds.some((id) => canSeeBook(repos, user, id));
+}
+
 /** Library ids the user may see (restricted users only see shared ones). */
 export function visibleLibraryIds(user: User, allIds: string[]): string[] {
   return user.sharedAllLibraries ? allIds : allIds.filter((id) => user.sharedLibraryIds.includes(id));

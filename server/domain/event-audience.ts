@@ -1,14 +1,15 @@
 import type { Repositories } from '../db/repositories.ts';
 import type { User } from '../db/user-repository.ts';
-import { canSeeBook, canSeeSeries, hasContentRestrictions } from './content-restrictions.ts';
+import { canSeeBook, canSeeCollection, canSeeReadList, canSeeSeries, hasContentRestrictions } from './content-restrictions.ts';
 import type { FolioEvent } from './events.ts';
 
 /**
  * Who may receive a domain event on the event stream (REFERENCE §2.12 audiences, plus Folio's
  * content restrictions): owner-only and admin-only events as Komga does, and — unlike Komga, which
  * sends every library's ids to everybody — no event naming a library, series or book the user
- * cannot see through their shared libraries, age rating or labels. Collections and read lists name
- * only their visible members. Returns the event as this user may see it, or undefined.
+ * cannot see through their shared libraries, age rating or labels. Collections and read lists go
+ * to those who may see them (canSeeCollection, canSeeReadList: admins, or a visible member) and
+ * name only their visible members. Returns the event as this user may see it, or undefined.
  *
  * Deleted series and books are gone from the database, so their age rating and labels can no longer
  * be checked: users with such restrictions do not get those deletions (their lists drop the item on
@@ -40,31 +41,31 @@ export function eventFor(repos: Repositories, user: User, admin: boolean, event:
     case 'ThumbnailSeriesAdded':
     case 'ThumbnailSeriesDeleted':
       return canSeeSeries(repos, user, event.data.seriesId) ? event : undefined;
+    // Collections and read lists go to whoever may see them (content-restrictions.ts): an admin,
+    // or a user who sees at least one member, named alone. One emptied or deleted (the cleanup
+    // sends no members) names nothing this user may see: it is not announced to them.
     case 'CollectionAdded':
     case 'CollectionChanged':
     case 'CollectionDeleted': {
-      const seriesIds = event.data.seriesIds.filter((id) => canSeeSeries(repos, user, id));
-      if (seriesIds.length === 0 && event.data.seriesIds.length > 0) return undefined;
-      return { ...event, data: { ...event.data, seriesIds } };
+      if (!canSeeCollection(repos, user, admin, event.data.seriesIds)) return undefined;
+      return { ...event, data: { ...event.data, seriesIds: event.data.seriesIds.filter((id) => canSeeSeries(repos, user, id)) } };
     }
-    // A collection or read list the user may not see (all its members hidden, or already gone) is
-    // not named either: the lists hide it, so must its poster events.
     case 'ThumbnailSeriesCollectionAdded':
     case 'ThumbnailSeriesCollectionDeleted': {
+      // Looked up: the event names the collection alone (gone already: no member to see).
       const seriesIds = repos.collections.findById(event.data.collectionId)?.seriesIds ?? [];
-      return seriesIds.some((id) => canSeeSeries(repos, user, id)) ? event : undefined;
+      return canSeeCollection(repos, user, admin, seriesIds) ? event : undefined;
     }
     case 'ThumbnailReadListAdded':
     case 'ThumbnailReadListDeleted': {
       const bookIds = repos.readLists.findById(event.data.readListId)?.bookIds ?? [];
-      return bookIds.some((id) => canSeeBook(repos, user, id)) ? event : undefined;
+      return canSeeReadList(repos, user, admin, bookIds) ? event : undefined;
     }
     case 'ReadListAdded':
     case 'ReadListChanged':
     case 'ReadListDeleted': {
-      const bookIds = event.data.bookIds.filter((id) => canSeeBook(repos, user, id));
-      if (bookIds.length === 0 && event.data.bookIds.length > 0) return undefined;
-      return { ...event, data: { ...event.data, bookIds } };
+      if (!canSeeReadList(repos, user, admin, event.data.bookIds)) return undefined;
+      return { ...event, data: { ...event.data, bookIds: event.data.bookIds.filter((id) => canSeeBook(repos, user, id)) } };
     }
     default:
       return event;

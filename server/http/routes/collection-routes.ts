@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Collection } from '../../db/collection-repository.ts';
 import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
-import { canSeeSeries } from '../../domain/content-restrictions.ts';
+import { canSeeCollection, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { seriesMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
@@ -34,11 +35,10 @@ const CollectionUpdate = Type.Object({
 export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void {
   const visibleTo = (user: User) => (seriesId: string) => canSeeSeries(ctx.repos, user, seriesId);
 
-  /** A collection the caller may see: restricted users do not see collections with nothing visible. */
+  /** A collection the caller may see (canSeeCollection: admins all, others one with a series they see). */
   const collectionForCaller = (id: string, user: User): Collection => {
     const collection = ctx.repos.collections.findById(id);
-    if (!collection) throw notFound();
-    if (!collection.seriesIds.some(visibleTo(user))) throw notFound();
+    if (!collection || !canSeeCollection(ctx.repos, user, isAdmin(user), collection.seriesIds)) throw notFound();
     return collection;
   };
 
@@ -55,11 +55,11 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     const paging = parsePaging(request.query);
     const libraries = listParam(request.query, 'library_id');
     const visible = visibleTo(user);
+    const admin = isAdmin(user);
     const all = ctx.repos.collections.findAll(stringParam(request.query, 'search')).filter((c) => {
-      const members = c.seriesIds.filter(visible);
-      if (members.length === 0) return false;
+      if (!canSeeCollection(ctx.repos, user, admin, c.seriesIds)) return false;
       if (libraries.length === 0) return true;
-      return members.some((id) => libraries.includes(ctx.repos.series.findById(id)?.libraryId ?? ''));
+      return c.seriesIds.filter(visible).some((id) => libraries.includes(ctx.repos.series.findById(id)?.libraryId ?? ''));
     });
     const slice = paging.unpaged ? all : all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
     return toPage(slice.map((c) => toCollectionDto(c, visible)), all.length, paging, false);

@@ -5,7 +5,8 @@ import type { SortOrder } from '../../db/search/sort.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
-import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { canSeeBook, canSeeCollection, canSeeReadList, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
 import { ACQUISITION, type Entry, type Feed, type Link, NAVIGATION, absolute, feed, xml } from '../opds/atom.ts';
 import { opdsBookEntry } from '../opds/book-entry.ts';
@@ -237,7 +238,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const page = pageOf(request.query);
     const items = ctx.repos.collections
       .findAll()
-      .filter((c) => c.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id)))
+      .filter((c) => canSeeCollection(ctx.repos, user, isAdmin(user), c.seriesIds))
       .map((c) => ({ id: `collection-${c.id}`, title: c.name, updated: c.lastModified, href: `/opds/v1.2/collections/${c.id}`, kind: NAVIGATION }))
       .sort(byTitle);
     const base = '/opds/v1.2/collections';
@@ -247,7 +248,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/opds/v1.2/collections/:id', { schema: { params: IdParams, querystring: NamedQuery(['page']) } }, async (request, reply) => {
     const user = caller(request);
     const collection = ctx.repos.collections.findById(request.params.id);
-    if (!collection || !collection.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id))) throw notFound();
+    if (!collection || !canSeeCollection(ctx.repos, user, isAdmin(user), collection.seriesIds)) throw notFound();
     const base = `/opds/v1.2/collections/${collection.id}`;
     const { entries, links } = seriesEntries(user, request.query, base, {
       conditions: [{ collectionId: { operator: 'is', value: collection.id } }],
@@ -262,7 +263,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const page = pageOf(request.query);
     const items = ctx.repos.readLists
       .findAll()
-      .filter((l) => l.bookIds.some((id) => canSeeBook(ctx.repos, user, id)))
+      .filter((l) => canSeeReadList(ctx.repos, user, isAdmin(user), l.bookIds))
       .map((l) => ({ id: `readlist-${l.id}`, title: l.name, updated: l.lastModified, href: `/opds/v1.2/readlists/${l.id}`, kind: ACQUISITION }))
       .sort(byTitle);
     const base = '/opds/v1.2/readlists';
@@ -273,7 +274,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/opds/v1.2/readlists/:id', { schema: { params: IdParams, querystring: NamedQuery(['page']) } }, async (request, reply) => {
     const user = caller(request);
     const list = ctx.repos.readLists.findById(request.params.id);
-    if (!list || !list.bookIds.some((id) => canSeeBook(ctx.repos, user, id))) throw notFound();
+    if (!list || !canSeeReadList(ctx.repos, user, isAdmin(user), list.bookIds)) throw notFound();
     const page = pageOf(request.query);
     const result = ctx.repos.search.books({
       userId: user.id,

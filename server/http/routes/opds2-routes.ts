@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookQuery } from '../../db/search/book-search.ts';
 import type { SortOrder } from '../../db/search/sort.ts';
 import type { User } from '../../db/user-repository.ts';
-import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { canSeeBook, canSeeCollection, canSeeReadList, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { formatDateTime } from '../format.ts';
@@ -119,12 +120,12 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   const collectionsOf = (user: User, libraryId: string | undefined) =>
     ctx.repos.collections
       .findAll()
-      .filter((c) => c.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id) && (!libraryId || ctx.repos.series.findById(id)?.libraryId === libraryId)))
+      .filter((c) => (libraryId ? c.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id) && ctx.repos.series.findById(id)?.libraryId === libraryId) : canSeeCollection(ctx.repos, user, isAdmin(user), c.seriesIds)))
       .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
   const readListsOf = (user: User, libraryId: string | undefined) =>
     ctx.repos.readLists
       .findAll()
-      .filter((l) => l.bookIds.some((id) => canSeeBook(ctx.repos, user, id) && (!libraryId || ctx.repos.books.findById(id)?.libraryId === libraryId)))
+      .filter((l) => (libraryId ? l.bookIds.some((id) => canSeeBook(ctx.repos, user, id) && ctx.repos.books.findById(id)?.libraryId === libraryId) : canSeeReadList(ctx.repos, user, isAdmin(user), l.bookIds)))
       .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
 
   /** A library's (or all libraries') sections: recommended, browse, and collections and read lists when there are some. */
@@ -264,7 +265,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const origin = publicBaseUrl(request);
     const collection = ctx.repos.collections.findById(request.params.id);
-    if (!collection || !collection.seriesIds.some((id) => canSeeSeries(ctx.repos, user, id))) throw notFound();
+    if (!collection || !canSeeCollection(ctx.repos, user, isAdmin(user), collection.seriesIds)) throw notFound();
     const { page, size } = paging(request.query);
     const result = ctx.repos.search.series({
       userId: user.id,
@@ -291,7 +292,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const origin = publicBaseUrl(request);
     const list = ctx.repos.readLists.findById(request.params.id);
-    if (!list || !list.bookIds.some((id) => canSeeBook(ctx.repos, user, id))) throw notFound();
+    if (!list || !canSeeReadList(ctx.repos, user, isAdmin(user), list.bookIds)) throw notFound();
     const { page, size } = paging(request.query);
     const result = ctx.repos.search.books({
       userId: user.id,

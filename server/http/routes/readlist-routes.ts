@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { ReadList } from '../../db/readlist-repository.ts';
 import type { User } from '../../db/user-repository.ts';
-import { canSeeBook } from '../../domain/content-restrictions.ts';
+import { canSeeBook, canSeeReadList } from '../../domain/content-restrictions.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { bookMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
@@ -42,7 +43,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
 
   const listForCaller = (id: string, user: User): ReadList => {
     const list = ctx.repos.readLists.findById(id);
-    if (!list || !list.bookIds.some(visibleTo(user))) throw notFound();
+    if (!list || !canSeeReadList(ctx.repos, user, isAdmin(user), list.bookIds)) throw notFound();
     return list;
   };
 
@@ -80,10 +81,10 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const paging = parsePaging(request.query);
     const libraries = listParam(request.query, 'library_id');
     const visible = visibleTo(user);
+    const admin = isAdmin(user);
     const all = ctx.repos.readLists.findAll(stringParam(request.query, 'search')).filter((l) => {
-      const members = l.bookIds.filter(visible);
-      if (members.length === 0) return false;
-      return libraries.length === 0 || members.some((id) => libraries.includes(ctx.repos.books.findById(id)?.libraryId ?? ''));
+      if (!canSeeReadList(ctx.repos, user, admin, l.bookIds)) return false;
+      return libraries.length === 0 || l.bookIds.filter(visible).some((id) => libraries.includes(ctx.repos.books.findById(id)?.libraryId ?? ''));
     });
     const slice = paging.unpaged ? all : all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
     return toPage(slice.map((l) => toReadListDto(l, visible)), all.length, paging, false);

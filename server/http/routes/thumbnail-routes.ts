@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fastifyMultipart from '@fastify/multipart';
 import type { StoredThumbnail } from '../../db/thumbnail-repository.ts';
 import type { User } from '../../db/user-repository.ts';
-import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { canSeeBook, canSeeCollection, canSeeReadList, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import {
   PosterError,
@@ -71,10 +72,14 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
         return canSeeBook(ctx.repos, user, id);
       case 'series':
         return canSeeSeries(ctx.repos, user, id);
-      case 'collections':
-        return ctx.repos.collections.findById(id)?.seriesIds.some((s) => canSeeSeries(ctx.repos, user, s)) ?? false;
-      case 'readlists':
-        return ctx.repos.readLists.findById(id)?.bookIds.some((b) => canSeeBook(ctx.repos, user, b)) ?? false;
+      case 'collections': {
+        const collection = ctx.repos.collections.findById(id);
+        return collection !== undefined && canSeeCollection(ctx.repos, user, isAdmin(user), collection.seriesIds);
+      }
+      case 'readlists': {
+        const list = ctx.repos.readLists.findById(id);
+        return list !== undefined && canSeeReadList(ctx.repos, user, isAdmin(user), list.bookIds);
+      }
     }
   };
   const ownerFor = (kind: PosterOwner, request: FastifyRequest & { params: { id: string } }) => {

@@ -117,3 +117,20 @@ describe('read lists', () => {
     expect(libraryId).toBeTruthy();
   });
 });
+
+describe('a collection emptied by deletions (deleteEmptyCollections off)', () => {
+  it('is still seen by admins, as in Komga, and by nobody else', async () => {
+    const created = await send('POST', '/api/v1/collections', { name: 'Emptied', ordered: false, seriesIds: [series.Alpha!] });
+    const id = (created.json() as { id: string }).id;
+    // What removing its last series for good leaves (membership rows go with the series).
+    const collection = server.app.folio.repos.collections.findById(id)!;
+    server.app.folio.repos.collections.save({ ...collection, seriesIds: [] });
+    expect((await server.get(`/api/v1/collections/${id}`)).json()).toMatchObject({ id, seriesIds: [] });
+    expect((await server.json<Page<{ id: string }>>('/api/v1/collections?unpaged=true')).content.map((c) => c.id)).toContain(id);
+    await insertUser(server, 'emptied-reader@example.org', 'pw', []);
+    const reader = { authorization: basic('emptied-reader@example.org', 'pw') };
+    expect((await server.get(`/api/v1/collections/${id}`, reader)).statusCode).toBe(404);
+    expect((await server.json<Page<{ id: string }>>('/api/v1/collections?unpaged=true', reader)).content.map((c) => c.id)).not.toContain(id);
+    await send('DELETE', `/api/v1/collections/${id}`);
+  });
+});

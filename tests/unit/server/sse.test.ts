@@ -188,6 +188,48 @@ describe('GET /sse/v1/events', () => {
     theirs.close();
   });
 
+  it('does not announce an empty collection or read list to a user who cannot see it; admins hear of it', async () => {
+    const root = (await createSampleLibrary(join(dir, 'library'))).root;
+    await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
+    await app.folio.tasks.idle();
+    const series = ((await app.inject({ method: 'GET', url: '/api/v1/series', headers: admin })).json() as Page<{ id: string; name: string }>).content;
+    const alpha = series.find((x) => x.name === 'Alpha')!.id;
+    const create = async (url: string, payload: object) => ((await app.inject({ method: 'POST', url, headers: admin, payload })).json() as { id: string }).id;
+    const shown = await create('/api/v1/collections', { name: 'Shown', seriesIds: [alpha] });
+    const now = Date.now();
+    app.folio.repos.users.insert({
+      id: 'RESTRICTED002',
+      email: 'restricted@example.org',
+      passwordHash: await hashPassword('pw'),
+      roles: [],
+      sharedAllLibraries: true,
+      sharedLibraryIds: [],
+      labelsAllow: [],
+      labelsExclude: ['private'],
+      ageRestriction: null,
+      ageRestrictionType: null,
+      created: now,
+      lastModified: now,
+    });
+    const theirs = await openStream({ authorization: basic('restricted@example.org', 'pw') });
+    const mine = await openStream(admin);
+    // What the empty-lists cleanup sends when a collection or read list lost its last member, and
+    // a list emptied (its members gone) but kept.
+    app.folio.events.emit({ name: 'CollectionDeleted', data: { collectionId: 'EMPTYCOLL001', seriesIds: [] } });
+    app.folio.events.emit({ name: 'ReadListDeleted', data: { readListId: 'EMPTYLIST001', bookIds: [] } });
+    app.folio.events.emit({ name: 'CollectionChanged', data: { collectionId: 'EMPTYCOLL002', seriesIds: [] } });
+    app.folio.events.emit({ name: 'ReadListChanged', data: { readListId: 'EMPTYLIST002', bookIds: [] } });
+    // Emitted after them: once it has arrived, anything sent before it has arrived too.
+    app.folio.events.emit({ name: 'CollectionChanged', data: { collectionId: shown, seriesIds: [alpha] } });
+    await mine.until((t) => t.includes(shown));
+    await theirs.until((t) => t.includes(shown));
+    for (const id of ['EMPTYCOLL001', 'EMPTYLIST001', 'EMPTYCOLL002', 'EMPTYLIST002']) expect(mine.text()).toContain(id);
+    // Before: an event naming no member went to every user with restrictions.
+    for (const id of ['EMPTYCOLL001', 'EMPTYLIST001', 'EMPTYCOLL002', 'EMPTYLIST002']) expect(theirs.text()).not.toContain(id);
+    theirs.close();
+    mine.close();
+  });
+
   it('writes a burst of events together, complete and in order, and an event after a quiet spell at once', async () => {
     const stream = await openStream(admin);
     // The first thing on the stream is its opening comment.
