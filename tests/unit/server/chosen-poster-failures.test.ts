@@ -1,4 +1,4 @@
-import { rm, symlink } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredThumbnail } from '../../../server/db/thumbnail-repository.ts';
@@ -159,5 +159,37 @@ describe('a chosen poster whose file is gone', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(server.app.folio.repos.collectionThumbnails.list(collectionId)).toEqual([]);
+  });
+});
+
+describe('a sidecar poster (local artwork in the library)', () => {
+  it('gone from a folder that is there: dropped, the drawn poster shown; its folder unreachable: 503, kept', async () => {
+    const root = join(server.dir, 'artwork');
+    await createCbz(join(root, 'Saga', 'Saga 1.cbz'), [{ width: 30, height: 30, color: GREEN, format: 'png' }]);
+    await createCbz(join(root, 'Other', 'Other 1.cbz'), [{ width: 30, height: 30, color: GREEN, format: 'png' }]);
+    await writeFile(join(root, 'Saga', 'Saga 1.png'), upload);
+    await writeFile(join(root, 'Other', 'Other 1.png'), upload);
+    const response = await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'Artwork', root, importLocalArtwork: true } });
+    expect(response.statusCode).toBe(200);
+    await server.app.folio.tasks.idle();
+    const byName = new Map(server.app.folio.repos.books.findByLibrary((response.json() as { id: string }).id).map((b) => [b.name, b.id]));
+    const saga = byName.get('Saga 1')!;
+    const other = byName.get('Other 1')!;
+    expect(server.app.folio.repos.thumbnails.findSelectedForBook(saga)?.type).toBe('SIDECAR');
+
+    // The image removed, its folder still there: definitely gone.
+    await rm(join(root, 'Saga', 'Saga 1.png'));
+    const drawn = await server.get(`/api/v1/books/${saga}/thumbnail`);
+    expect(drawn.statusCode).toBe(200);
+    expect(drawn.headers['content-type']).toBe('image/jpeg');
+    expect(server.app.folio.repos.thumbnails.list(saga).map((t) => t.type)).toEqual(['GENERATED']);
+
+    // The whole folder gone (a share down, a disk unmounted): not known to be gone, kept.
+    const before = server.app.folio.repos.thumbnails.list(other);
+    await rm(join(root, 'Other'), { recursive: true });
+    const unreachable = await server.get(`/api/v1/books/${other}/thumbnail`);
+    expect(unreachable.statusCode).toBe(503);
+    expect(unreachable.json()).toMatchObject({ message: expect.stringContaining('cannot be reached') });
+    expect(server.app.folio.repos.thumbnails.list(other)).toEqual(before);
   });
 });
