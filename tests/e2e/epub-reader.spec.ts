@@ -64,6 +64,11 @@ test.beforeAll(async () => {
     { title: 'Long' },
   );
   await createReflowableEpub(
+    path.join(libraryRoot, 'Huge', 'Huge.epub'),
+    [{ title: 'One long chapter', body: `<h1>One long chapter</h1><p>Marker of the huge chapter.</p>${prose(2_000_000)}` }],
+    { title: 'Huge' },
+  );
+  await createReflowableEpub(
     path.join(libraryRoot, 'Scripted', 'Scripted.epub'),
     [
       {
@@ -493,6 +498,30 @@ test('a 1,000-chapter book opens quickly and jumps to its last chapter', async (
   await expect(entries).toHaveCount(1000);
   await page.getByRole('dialog').getByRole('button', { name: 'Part 1000', exact: true }).click();
   await expect(shown(page).getByText('Marker of part 1000.')).toBeVisible();
+});
+
+test('a 2 MB chapter shows a loading note (status, busy) from the start until its text is laid out', async ({ page }) => {
+  const book = await findBook(page.context().request, folio.url, 'Huge');
+  // Every change to the page until the text is ready: is the loading note there while the book's frame is being laid out?
+  await page.addInitScript(() => {
+    const seen: boolean[] = [];
+    (window as unknown as { __loadingSeen: boolean[] }).__loadingSeen = seen;
+    new MutationObserver(() => {
+      const host = document.querySelector('[data-testid="epub-frames"]');
+      if (!host?.querySelector('iframe') || host.getAttribute('data-ready') === 'true') return;
+      const note = document.querySelector('[data-testid="epub-loading"][role="status"]');
+      seen.push(note !== null && /\S/.test(note.textContent ?? '') && host.getAttribute('aria-busy') === 'true');
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  await page.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+  await expect(page.getByRole('status').filter({ hasText: 'Loading the book…' })).toBeVisible();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  const seen = await page.evaluate(() => (window as unknown as { __loadingSeen: boolean[] }).__loadingSeen);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.every(Boolean)).toBe(true);
+  await expect(page.getByTestId('epub-loading')).toHaveCount(0);
+  await expect(frames(page)).not.toHaveAttribute('aria-busy', 'true');
+  await expect(shown(page).getByText('Marker of the huge chapter.')).toBeVisible();
 });
 
 test('on a 360 px phone the page counter of a long book stays on one line inside the bar', async ({ page }) => {

@@ -61,6 +61,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const [toolbar, setToolbar] = useState(true);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [zoomed, setZoomed] = useState<string | null>(null);
+  /** The first text is on screen: until then (a large chapter takes seconds to lay out) the loading note stays. */
+  const [textShown, setTextShown] = useState(false);
   const appIsDark = useAppIsDark();
   const containerRef = useRef<HTMLDivElement>(null);
   const frameHostRef = useRef<HTMLDivElement>(null);
@@ -84,6 +86,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   useEffect(() => {
     let cancelled = false;
     setState({ status: 'loading' });
+    setTextShown(false);
     // Incognito reading also starts where the book was left; it only saves nothing.
     // The user's settings from the server come before the first layout (no second one); without
     // them the book opens with this browser's.
@@ -369,6 +372,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         if (disposed) return;
         performance.measure('folio:epub-first-text', { start: started });
         host.dataset.ready = 'true';
+        setTextShown(true);
         reporting = true;
         const shown = navigator.currentLocator.serialize() as R2Locator;
         const frameWindow = navigator._cframes[0]?.iframe.contentWindow;
@@ -431,10 +435,11 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           data-position={locator?.locations?.position ?? ''}
           data-progression={locator?.locations?.progression ?? ''}
           data-resource={locator ? resourcePath(locator.href) : ''}
+          aria-busy={textShown ? undefined : 'true'}
         />
       </div>
-      {state.status === 'loading' && (
-        <div className={styles.message} role="status">
+      {!textShown && (
+        <div className={styles.message} role="status" data-testid="epub-loading" style={{ color: preferences.textColor }}>
           {t('reader.loading')}
         </div>
       )}
