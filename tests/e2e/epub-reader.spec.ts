@@ -63,6 +63,23 @@ test.beforeAll(async () => {
     Array.from({ length: 1000 }, (_, i) => chapter(`Part ${i + 1}`, `Marker of part ${i + 1}.`, 5000)),
     { title: 'Long' },
   );
+  const section = (id: string, title: string) => `<h2 id="${id}">${title}</h2><p>Marker of ${title.toLowerCase()}.</p>${prose(9000)}`;
+  await createReflowableEpub(
+    path.join(libraryRoot, 'Sections', 'Sections.epub'),
+    [
+      {
+        title: 'The Voyage',
+        body: `<h1>The Voyage</h1>${section('departure', 'Departure')}${section('storm', 'Storm')}${section('landfall', 'Landfall')}`,
+        sections: [
+          { id: 'departure', title: 'Departure' },
+          { id: 'storm', title: 'Storm' },
+          { id: 'landfall', title: 'Landfall' },
+        ],
+      },
+      chapter('Home Again', 'Marker of the homecoming.'),
+    ],
+    { title: 'Sections' },
+  );
   await createReflowableEpub(
     path.join(libraryRoot, 'Huge', 'Huge.epub'),
     [{ title: 'One long chapter', body: `<h1>One long chapter</h1><p>Marker of the huge chapter.</p>${prose(2_000_000)}` }],
@@ -192,6 +209,43 @@ test('the table of contents jumps to a chapter (EPUB 3 nav and EPUB 2 NCX)', asy
   await page.getByRole('button', { name: 'Contents' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Epilogue' }).click();
   await expect(shown(page).getByText('Classic epilogue marker.')).toBeVisible();
+});
+
+test('the table of contents marks only the entry where the reader is, not every section of the chapter', async ({ page }) => {
+  await openBook(page, 'Sections', '?incognito=true');
+  const dialog = page.getByRole('dialog');
+  const current = dialog.locator('[aria-current="true"]');
+  const openContents = async () => {
+    await page.getByRole('button', { name: 'Contents' }).click();
+    await expect(dialog).toBeVisible();
+  };
+  // At the chapter's start its first section heading is on screen.
+  await openContents();
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveText('Departure');
+  await dialog.getByRole('button', { name: 'Storm' }).click();
+  // The frame is as wide as its columns: on the screen being read is inside the frame's window.
+  const stormOnScreen = () =>
+    shown(page).getByText('Marker of storm.').evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.left >= 0 && box.left < element.ownerDocument.defaultView!.innerWidth;
+    });
+  await expect.poll(stormOnScreen).toBe(true);
+  await openContents();
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveText('Storm');
+  // A page further on, still in the storm: the storm stays marked.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(stormOnScreen).toBe(false);
+  await openContents();
+  await expect(current).toHaveText('Storm');
+  await dialog.getByRole('button', { name: 'Home Again' }).click();
+  await expect(shown(page).getByText('Marker of the homecoming.')).toBeVisible();
+  await openContents();
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveText('Home Again');
 });
 
 test('settings change the text at once and are remembered; font size is kept per book', async ({ page }) => {

@@ -6,6 +6,7 @@ import { getProgression } from '../../../api/readium.ts';
 import type { BookDto, R2Locator } from '../../../api/types.ts';
 import { renderingPreferences } from '../../../engine/epubSettings.ts';
 import { linkTarget } from '../../../engine/epubLinks.ts';
+import { currentTocEntry } from '../../../engine/epubToc.ts';
 import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
 import { t } from '../../i18n.ts';
@@ -22,6 +23,7 @@ import { useFullscreen } from '../useFullscreen.ts';
 import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
 import { listenToFrame } from './frameInput.ts';
 import { fetchEpubSettings } from './epubSettingsStore.ts';
+import { fragmentReached } from './fragmentReached.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
 import { keepPlace, placeToKeep } from './placeKeeper.ts';
@@ -485,7 +487,10 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       {dialog === 'contents' && (
         <TocDialog
           entries={toc}
-          currentHref={locator?.href ?? null}
+          current={currentTocEntry(toc, locator?.href ?? null, (fragment) => {
+            const frameWindow = navigatorRef.current?._cframes[0]?.iframe.contentWindow;
+            return frameWindow ? fragmentReached(frameWindow, fragment) : null;
+          })}
           onPick={(link) => {
             setDialog(null);
             go(link);

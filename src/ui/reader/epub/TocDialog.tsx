@@ -1,18 +1,17 @@
 import type { Link } from '@readium/shared';
 import { t } from '../../i18n.ts';
-import { resourcePath } from '../../../engine/epubProgression.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ReaderDialog } from '../ReaderDialog.tsx';
 
 interface TocDialogProps {
   entries: readonly Link[];
-  /** The document being read, to mark its entry. */
-  currentHref: string | null;
+  /** The entry where the reader is (currentTocEntry), marked as current. */
+  current: Link | null;
   onPick: (link: Link) => void;
   onClose: () => void;
 }
 
-function Entries({ entries, current, onPick }: { entries: readonly Link[]; current: string | null; onPick: (link: Link) => void }) {
+function Entries({ entries, current, onPick }: { entries: readonly Link[]; current: Link | null; onPick: (link: Link) => void }) {
   return (
     <ul className={epubStyles.tocList}>
       {entries.map((entry, index) => (
@@ -20,7 +19,7 @@ function Entries({ entries, current, onPick }: { entries: readonly Link[]; curre
           <button
             type="button"
             className={epubStyles.tocButton}
-            aria-current={current !== null && resourcePath(entry.href) === current ? 'true' : undefined}
+            aria-current={entry === current ? 'true' : undefined}
             onClick={() => onPick(entry)}
           >
             {entry.title || t('reader.epub.untitled_chapter', { number: index + 1 })}
@@ -33,14 +32,14 @@ function Entries({ entries, current, onPick }: { entries: readonly Link[]; curre
 }
 
 /** The book's table of contents (nested as the book has it); picking an entry goes there. */
-export function TocDialog({ entries, currentHref, onPick, onClose }: TocDialogProps) {
+export function TocDialog({ entries, current, onPick, onClose }: TocDialogProps) {
   return (
     <ReaderDialog title={t('reader.epub.contents')} onClose={onClose}>
       {entries.length === 0 ? (
         <p>{t('reader.epub.no_contents')}</p>
       ) : (
         <nav className={epubStyles.tocScroller} aria-label={t('reader.epub.contents')}>
-          <Entries entries={entries} current={currentHref === null ? null : resourcePath(currentHref)} onPick={onPick} />
+          <Entries entries={entries} current={current} onPick={onPick} />
         </nav>
       )}
     </ReaderDialog>
