@@ -71,8 +71,8 @@ export function ApiKeys() {
           <tbody>
             {keys.data.map((key) => (
               <tr key={key.id}>
-                <td className={styles.cell}>{key.comment}</td>
-                <td className={styles.cell}>{formatDateTime(key.createdDate)}</td>
+                <td className={styles.cell} data-label={t('my_account.api_keys.comment')}>{key.comment}</td>
+                <td className={styles.cell} data-label={t('my_account.api_keys.created')}>{formatDateTime(key.createdDate)}</td>
                 <td className={styles.cell}>
                   <button type="button" className={buttons.secondary} onClick={() => { setError(undefined); setDeleting(key); }}>
                     {t('my_account.api_keys.delete')}

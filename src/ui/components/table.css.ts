@@ -18,3 +18,23 @@ globalStyle(`${table} th, ${table} td`, {
 });
 
 globalStyle(`${table} th`, { color: vars.color.textMuted, fontWeight: 600 });
+
+/*
+ * A table that becomes cards on a phone (30rem, a 390 px screen and less): each row a card, each
+ * cell a line with its column's name before it (the cell's data-label), a cell without one (a row's
+ * name, its actions) a full-width line. Nothing scrolls sideways; the header stays for screen readers.
+ */
+const PHONE = '(max-width: 30rem)';
+export const stacked = style({ '@media': { [PHONE]: { display: 'block' } } });
+globalStyle(`${stacked} > tbody, ${stacked} > tbody > tr`, { '@media': { [PHONE]: { display: 'block' } } });
+globalStyle(`${stacked} > tbody > tr`, { '@media': { [PHONE]: { padding: '8px 10px', borderBottom: `1px solid ${vars.color.border}` } } });
+globalStyle(`${stacked} > thead`, {
+  '@media': { [PHONE]: { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } },
+});
+globalStyle(`${stacked} > tbody > tr > td, ${stacked} > tbody > tr > th`, {
+  '@media': {
+    [PHONE]: { display: 'grid', gridTemplateColumns: 'minmax(6rem, 35%) minmax(0, 1fr)', gap: 8, padding: '3px 0', border: 'none', overflowWrap: 'anywhere' },
+  },
+});
+globalStyle(`${stacked} > tbody > tr > [data-label]::before`, { '@media': { [PHONE]: { content: 'attr(data-label)', color: vars.color.textMuted, fontWeight: 600 } } });
+globalStyle(`${stacked} > tbody > tr > :not([data-label])`, { '@media': { [PHONE]: { display: 'block' } } });

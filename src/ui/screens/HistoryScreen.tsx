@@ -33,7 +33,7 @@ export function HistoryScreen() {
       {history.data && rows.length === 0 && <EmptyState>{t('history.empty')}</EmptyState>}
       {rows.length > 0 && (
         <div className={table.wrapper}>
-          <table className={table.table}>
+          <table className={`${table.table} ${table.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t('history.columns.date')}</th>
@@ -45,16 +45,16 @@ export function HistoryScreen() {
             <tbody>
               {rows.map((event) => (
                 <tr key={event.id}>
-                  <td>{formatDateTime(event.timestamp)}</td>
-                  <td>{typeLabel(event.type)}</td>
-                  <td>
+                  <td data-label={t('history.columns.date')}>{formatDateTime(event.timestamp)}</td>
+                  <td data-label={t('history.columns.type')}>{typeLabel(event.type)}</td>
+                  <td data-label={t('history.columns.content')}>
                     {event.bookId ? (
                       <Link href={`/book/${event.bookId}`}>{t('history.open_book')}</Link>
                     ) : event.seriesId ? (
                       <Link href={`/series/${event.seriesId}`}>{t('history.open_series')}</Link>
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label={t('history.columns.details')}>
                     {Object.entries(event.properties)
                       .map(([key, value]) => `${key}: ${value}`)
                       .join(' · ')}

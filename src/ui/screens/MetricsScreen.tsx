@@ -112,7 +112,7 @@ export function MetricsScreen() {
             <EmptyState>{t('welcome.no_library')}</EmptyState>
           ) : (
             <div className={table.wrapper}>
-              <table className={table.table}>
+              <table className={`${table.table} ${table.stacked}`}>
                 <thead>
                   <tr>
                     <th scope="col">{t('metrics.columns.library')}</th>
@@ -126,10 +126,10 @@ export function MetricsScreen() {
                   {data.perLibrary.map((row) => (
                     <tr key={row.id}>
                       <th scope="row">{nameOf(row.id)}</th>
-                      <td>{formatNumber(row.series)}</td>
-                      <td>{formatNumber(row.books)}</td>
-                      <td>{formatBytes(row.size)}</td>
-                      <td>{formatNumber(row.sidecars)}</td>
+                      <td data-label={t('metrics.columns.series')}>{formatNumber(row.series)}</td>
+                      <td data-label={t('metrics.columns.books')}>{formatNumber(row.books)}</td>
+                      <td data-label={t('metrics.columns.disk_space')}>{formatBytes(row.size)}</td>
+                      <td data-label={t('metrics.columns.sidecars')}>{formatNumber(row.sidecars)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -141,7 +141,7 @@ export function MetricsScreen() {
             <EmptyState>{t('metrics.no_tasks')}</EmptyState>
           ) : (
             <div className={table.wrapper}>
-              <table className={table.table}>
+              <table className={`${table.table} ${table.stacked}`}>
                 <thead>
                   <tr>
                     <th scope="col">{t('metrics.columns.task')}</th>
@@ -154,9 +154,9 @@ export function MetricsScreen() {
                   {data.tasks.map((row) => (
                     <tr key={row.type}>
                       <th scope="row">{row.type}</th>
-                      <td>{formatNumber(row.count)}</td>
-                      <td>{formatDuration(row.seconds)}</td>
-                      <td>{formatNumber(row.failures)}</td>
+                      <td data-label={t('metrics.columns.executed')}>{formatNumber(row.count)}</td>
+                      <td data-label={t('metrics.columns.total_time')}>{formatDuration(row.seconds)}</td>
+                      <td data-label={t('metrics.columns.failures')}>{formatNumber(row.failures)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -36,14 +36,14 @@ export function ActivityTable(props: {
         <tbody>
           {state.data.content.map((a, index) => (
             <tr key={`${a.dateTime}-${index}`}>
-              <td className={styles.cell}>{formatDateTime(a.dateTime)}</td>
-              {props.showEmail && <td className={styles.cell}>{a.email ?? ''}</td>}
-              <td className={styles.cell}>
+              <td className={styles.cell} data-label={t('users_admin.activity.date')}>{formatDateTime(a.dateTime)}</td>
+              {props.showEmail && <td className={styles.cell} data-label={t('users_admin.email')}>{a.email ?? ''}</td>}
+              <td className={styles.cell} data-label={t('users_admin.activity.result')}>
                 {a.success ? t('users_admin.activity.success') : <span className={styles.failure}>{t('users_admin.activity.failure', { error: a.error ?? '' })}</span>}
               </td>
-              <td className={styles.cell}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` (${a.apiKeyComment})` : ''}</td>
-              <td className={styles.cell}>{a.ip ?? ''}</td>
-              <td className={styles.cell}>{a.userAgent ?? ''}</td>
+              <td className={styles.cell} data-label={t('users_admin.activity.source')}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` (${a.apiKeyComment})` : ''}</td>
+              <td className={styles.cell} data-label={t('users_admin.activity.ip')}>{a.ip ?? ''}</td>
+              <td className={styles.cell} data-label={t('users_admin.activity.user_agent')}>{a.userAgent ?? ''}</td>
             </tr>
           ))}
         </tbody>

@@ -90,12 +90,12 @@ export function UsersScreen({ adding }: { adding: boolean }) {
                 const self = user.id === me?.id;
                 return (
                   <tr key={user.id}>
-                    <td className={styles.cell}>{user.email}</td>
-                    <td className={styles.cell}>
+                    <td className={styles.cell} data-label={t('users_admin.email')}>{user.email}</td>
+                    <td className={styles.cell} data-label={t('users_admin.roles')}>
                       {formatList(grantedRoles(user.roles).map((r) => t(`users_admin.role.${r}`))) || t('users_admin.role.USER')}
                     </td>
-                    <td className={styles.cell}>{restrictionSummary(user, libraryName)}</td>
-                    <td className={styles.cell}>
+                    <td className={styles.cell} data-label={t('users_admin.restrictions')}>{restrictionSummary(user, libraryName)}</td>
+                    <td className={styles.cell} data-label={t('users_admin.latest_activity')}>
                       {latest
                         ? `${formatDateTime(latest.dateTime)} · ${latest.success ? t('users_admin.activity.success') : t('users_admin.activity.failure', { error: latest.error ?? '' })}`
                         : t('users_admin.never')}
