@@ -10,6 +10,7 @@ import { FieldError } from '../settings/FieldError.tsx';
 import { ModalDialog, runAction } from '../settings/ModalDialog.tsx';
 import { formatDateTime } from '../format.ts';
 import * as styles from '../settings/settings.css.ts';
+import { LabelledCell } from '../components/LabelledCell.tsx';
 
 /** The user's API keys: a new key is shown once, right after creation; the list only has comments. */
 export function ApiKeys() {
@@ -71,8 +72,8 @@ export function ApiKeys() {
           <tbody>
             {keys.data.map((key) => (
               <tr key={key.id}>
-                <td className={styles.cell} data-label={t('my_account.api_keys.comment')}>{key.comment}</td>
-                <td className={styles.cell} data-label={t('my_account.api_keys.created')}>{formatDateTime(key.createdDate)}</td>
+                <LabelledCell className={styles.cell} label={t('my_account.api_keys.comment')}>{key.comment}</LabelledCell>
+                <LabelledCell className={styles.cell} label={t('my_account.api_keys.created')}>{formatDateTime(key.createdDate)}</LabelledCell>
                 <td className={styles.cell}>
                   <button type="button" className={buttons.secondary} onClick={() => { setError(undefined); setDeleting(key); }}>
                     {t('my_account.api_keys.delete')}

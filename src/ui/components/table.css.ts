@@ -21,7 +21,7 @@ globalStyle(`${table} th`, { color: vars.color.textMuted, fontWeight: 600 });
 
 /*
  * A table that becomes cards on a phone (30rem, a 390 px screen and less): each row a card, each
- * cell a line with its column's name before it (the cell's data-label), a cell without one (a row's
+ * cell a line with its column's name before it (LabelledCell), a cell without one (a row's
  * name, its actions) a full-width line. Nothing scrolls sideways; the header stays for screen readers.
  */
 const PHONE = '(max-width: 30rem)';
@@ -36,5 +36,7 @@ globalStyle(`${stacked} > tbody > tr > td, ${stacked} > tbody > tr > th`, {
     [PHONE]: { display: 'grid', gridTemplateColumns: 'minmax(6rem, 35%) minmax(0, 1fr)', gap: 8, padding: '3px 0', border: 'none', overflowWrap: 'anywhere' },
   },
 });
-globalStyle(`${stacked} > tbody > tr > [data-label]::before`, { '@media': { [PHONE]: { content: 'attr(data-label)', color: vars.color.textMuted, fontWeight: 600 } } });
 globalStyle(`${stacked} > tbody > tr > :not([data-label])`, { '@media': { [PHONE]: { display: 'block' } } });
+
+/** A cell's column name (LabelledCell): shown on a phone only, where the header is not. */
+export const cellLabel = style({ display: 'none', fontWeight: 600, color: vars.color.textMuted, '@media': { [PHONE]: { display: 'block' } } });

@@ -9,6 +9,7 @@ import { usePageParam } from '../hooks/usePageParam.ts';
 import { usePageSize } from '../hooks/usePageSize.ts';
 import { t } from '../i18n.ts';
 import * as styles from './screens.css.ts';
+import { LabelledCell } from '../components/LabelledCell.tsx';
 
 /** Known event types are translated; an unknown one from a newer server is shown as sent. */
 function typeLabel(type: string): string {
@@ -45,20 +46,20 @@ export function HistoryScreen() {
             <tbody>
               {rows.map((event) => (
                 <tr key={event.id}>
-                  <td data-label={t('history.columns.date')}>{formatDateTime(event.timestamp)}</td>
-                  <td data-label={t('history.columns.type')}>{typeLabel(event.type)}</td>
-                  <td data-label={t('history.columns.content')}>
+                  <LabelledCell label={t('history.columns.date')}>{formatDateTime(event.timestamp)}</LabelledCell>
+                  <LabelledCell label={t('history.columns.type')}>{typeLabel(event.type)}</LabelledCell>
+                  <LabelledCell label={t('history.columns.content')}>
                     {event.bookId ? (
                       <Link href={`/book/${event.bookId}`}>{t('history.open_book')}</Link>
                     ) : event.seriesId ? (
                       <Link href={`/series/${event.seriesId}`}>{t('history.open_series')}</Link>
                     ) : null}
-                  </td>
-                  <td data-label={t('history.columns.details')}>
+                  </LabelledCell>
+                  <LabelledCell label={t('history.columns.details')}>
                     {Object.entries(event.properties)
                       .map(([key, value]) => `${key}: ${value}`)
                       .join(' · ')}
-                  </td>
+                  </LabelledCell>
                 </tr>
               ))}
             </tbody>

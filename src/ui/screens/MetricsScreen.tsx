@@ -9,6 +9,7 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
 import { session } from '../store/session.ts';
 import * as styles from './screens.css.ts';
+import { LabelledCell } from '../components/LabelledCell.tsx';
 
 // Chart.js is loaded with the charts only, when this screen shows them.
 const MetricsCharts = lazy(() => import('./metrics/MetricsCharts.tsx'));
@@ -126,10 +127,10 @@ export function MetricsScreen() {
                   {data.perLibrary.map((row) => (
                     <tr key={row.id}>
                       <th scope="row">{nameOf(row.id)}</th>
-                      <td data-label={t('metrics.columns.series')}>{formatNumber(row.series)}</td>
-                      <td data-label={t('metrics.columns.books')}>{formatNumber(row.books)}</td>
-                      <td data-label={t('metrics.columns.disk_space')}>{formatBytes(row.size)}</td>
-                      <td data-label={t('metrics.columns.sidecars')}>{formatNumber(row.sidecars)}</td>
+                      <LabelledCell label={t('metrics.columns.series')}>{formatNumber(row.series)}</LabelledCell>
+                      <LabelledCell label={t('metrics.columns.books')}>{formatNumber(row.books)}</LabelledCell>
+                      <LabelledCell label={t('metrics.columns.disk_space')}>{formatBytes(row.size)}</LabelledCell>
+                      <LabelledCell label={t('metrics.columns.sidecars')}>{formatNumber(row.sidecars)}</LabelledCell>
                     </tr>
                   ))}
                 </tbody>
@@ -154,9 +155,9 @@ export function MetricsScreen() {
                   {data.tasks.map((row) => (
                     <tr key={row.type}>
                       <th scope="row">{row.type}</th>
-                      <td data-label={t('metrics.columns.executed')}>{formatNumber(row.count)}</td>
-                      <td data-label={t('metrics.columns.total_time')}>{formatDuration(row.seconds)}</td>
-                      <td data-label={t('metrics.columns.failures')}>{formatNumber(row.failures)}</td>
+                      <LabelledCell label={t('metrics.columns.executed')}>{formatNumber(row.count)}</LabelledCell>
+                      <LabelledCell label={t('metrics.columns.total_time')}>{formatDuration(row.seconds)}</LabelledCell>
+                      <LabelledCell label={t('metrics.columns.failures')}>{formatNumber(row.failures)}</LabelledCell>
                     </tr>
                   ))}
                 </tbody>

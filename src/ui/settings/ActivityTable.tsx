@@ -6,6 +6,7 @@ import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
 import { formatDateTime } from '../format.ts';
 import * as styles from './settings.css.ts';
+import { LabelledCell } from '../components/LabelledCell.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -36,14 +37,14 @@ export function ActivityTable(props: {
         <tbody>
           {state.data.content.map((a, index) => (
             <tr key={`${a.dateTime}-${index}`}>
-              <td className={styles.cell} data-label={t('users_admin.activity.date')}>{formatDateTime(a.dateTime)}</td>
-              {props.showEmail && <td className={styles.cell} data-label={t('users_admin.email')}>{a.email ?? ''}</td>}
-              <td className={styles.cell} data-label={t('users_admin.activity.result')}>
+              <LabelledCell className={styles.cell} label={t('users_admin.activity.date')}>{formatDateTime(a.dateTime)}</LabelledCell>
+              {props.showEmail && <LabelledCell className={styles.cell} label={t('users_admin.email')}>{a.email ?? ''}</LabelledCell>}
+              <LabelledCell className={styles.cell} label={t('users_admin.activity.result')}>
                 {a.success ? t('users_admin.activity.success') : <span className={styles.failure}>{t('users_admin.activity.failure', { error: a.error ?? '' })}</span>}
-              </td>
-              <td className={styles.cell} data-label={t('users_admin.activity.source')}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` (${a.apiKeyComment})` : ''}</td>
-              <td className={styles.cell} data-label={t('users_admin.activity.ip')}>{a.ip ?? ''}</td>
-              <td className={styles.cell} data-label={t('users_admin.activity.user_agent')}>{a.userAgent ?? ''}</td>
+              </LabelledCell>
+              <LabelledCell className={styles.cell} label={t('users_admin.activity.source')}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` (${a.apiKeyComment})` : ''}</LabelledCell>
+              <LabelledCell className={styles.cell} label={t('users_admin.activity.ip')}>{a.ip ?? ''}</LabelledCell>
+              <LabelledCell className={styles.cell} label={t('users_admin.activity.user_agent')}>{a.userAgent ?? ''}</LabelledCell>
             </tr>
           ))}
         </tbody>

@@ -18,6 +18,7 @@ import { EditRolesDialog } from './EditRolesDialog.tsx';
 import { formatDateTime, formatList } from '../format.ts';
 import { grantedRoles } from './RoleCheckboxes.tsx';
 import * as styles from './settings.css.ts';
+import { LabelledCell } from '../components/LabelledCell.tsx';
 
 type Dialog = 'roles' | 'restrictions' | 'password' | 'delete';
 
@@ -90,16 +91,16 @@ export function UsersScreen({ adding }: { adding: boolean }) {
                 const self = user.id === me?.id;
                 return (
                   <tr key={user.id}>
-                    <td className={styles.cell} data-label={t('users_admin.email')}>{user.email}</td>
-                    <td className={styles.cell} data-label={t('users_admin.roles')}>
+                    <LabelledCell className={styles.cell} label={t('users_admin.email')}>{user.email}</LabelledCell>
+                    <LabelledCell className={styles.cell} label={t('users_admin.roles')}>
                       {formatList(grantedRoles(user.roles).map((r) => t(`users_admin.role.${r}`))) || t('users_admin.role.USER')}
-                    </td>
-                    <td className={styles.cell} data-label={t('users_admin.restrictions')}>{restrictionSummary(user, libraryName)}</td>
-                    <td className={styles.cell} data-label={t('users_admin.latest_activity')}>
+                    </LabelledCell>
+                    <LabelledCell className={styles.cell} label={t('users_admin.restrictions')}>{restrictionSummary(user, libraryName)}</LabelledCell>
+                    <LabelledCell className={styles.cell} label={t('users_admin.latest_activity')}>
                       {latest
                         ? `${formatDateTime(latest.dateTime)} · ${latest.success ? t('users_admin.activity.success') : t('users_admin.activity.failure', { error: latest.error ?? '' })}`
                         : t('users_admin.never')}
-                    </td>
+                    </LabelledCell>
                     <td className={styles.cell}>
                       <div className={styles.rowActions}>
                         {/* The server forbids editing or deleting oneself through these calls. */}

@@ -2,8 +2,8 @@ import { globalStyle, style } from '@vanilla-extract/css';
 
 /*
  * On a phone (30rem, a 390 px screen and less) a table of five or six columns does not fit: each row
- * becomes a card of its own, every cell a line with its column's name before it (the cell's
- * data-label), and the actions a full-width line of buttons that wraps. Nothing scrolls sideways.
+ * becomes a card of its own, every cell a line with its column's name before it (a
+ * LabelledCell), and the actions a full-width line of buttons that wraps. Nothing scrolls sideways.
  */
 const PHONE = '(max-width: 30rem)';
 export const table = style({ width: '100%', borderCollapse: 'collapse', fontSize: 14, '@media': { [PHONE]: { display: 'block' } } });
@@ -23,7 +23,6 @@ globalStyle(`${table} > tbody > tr`, { '@media': { [PHONE]: { padding: '8px 0', 
 globalStyle(`${table} > thead`, {
   '@media': { [PHONE]: { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } },
 });
-globalStyle(`${cell}[data-label]::before`, { '@media': { [PHONE]: { content: 'attr(data-label)', fontWeight: 600, opacity: 0.75 } } });
 // The actions cell: its buttons take the whole width of the card.
 globalStyle(`${cell}:not([data-label])`, { '@media': { [PHONE]: { display: 'block', paddingTop: 6 } } });
 export const rowActions = style({ display: 'flex', flexWrap: 'wrap', gap: 4 });

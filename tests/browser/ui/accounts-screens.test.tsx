@@ -102,7 +102,7 @@ describe('users administration', () => {
     });
   });
 
-  it('on a phone, each row action stays one line (the table scrolls instead of breaking words)', async () => {
+  it('on a phone, each row action stays one line (the row is a card whose buttons wrap, never breaking words)', async () => {
     await page.viewport(360, 740);
     try {
       view = renderAt('/settings/users', <UsersScreen adding={false} />);
