@@ -15,11 +15,13 @@ import { startFolio, type RunningFolio } from './support/folio-server.ts';
 let folio: RunningFolio;
 let libraryRoot: string;
 const TITLE = 'Harbor Lights 01';
+const LONG_TITLE = 'The Extraordinarily Long Chronicle of the Lighthouse Keepers of the Northern Harbour Volume 7';
 const page = (color: Rgb) => ({ width: 600, height: 900, color, format: 'png' as const });
 
 test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-phone-bar-'));
   await createCbz(path.join(libraryRoot, 'Harbor Lights', `${TITLE}.cbz`), [RED, GREEN].map(page));
+  await createCbz(path.join(libraryRoot, 'Long Titles', `${LONG_TITLE}.cbz`), [RED, GREEN].map(page));
   await createReflowableEpub(path.join(libraryRoot, 'Field Notes', 'Field Notes Spring.epub'), [{ title: 'One', body: `<h1>One</h1>${prose(3000)}` }], {
     title: 'Field Notes Spring',
   });
@@ -81,6 +83,24 @@ test.describe('on a 390 px phone', () => {
     // The page's own entries are still there.
     await more.tap();
     await expect(p.getByRole('link', { name: en.reader.download_page })).toBeVisible();
+  });
+
+  test('a title too long for the bar is cut, and a tap on it shows it whole; Escape hides only that', async ({ page: p }) => {
+    await open(p, LONG_TITLE);
+    await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+    const titleButton = p.getByRole('banner').getByRole('heading', { level: 1 }).getByRole('button');
+    // Cut to the bar: the bar itself does not overflow.
+    expect(await titleButton.evaluate((b) => b.scrollWidth > b.clientWidth)).toBe(true);
+    await titleButton.tap();
+    const sheet = p.getByRole('dialog', { name: en.reader.full_title });
+    await expect(sheet).toBeVisible();
+    // The whole title, inside the screen, on as many lines as it needs.
+    expect(await sheet.evaluate((d) => ({ text: d.textContent, fits: d.getBoundingClientRect().right <= innerWidth && d.scrollWidth <= d.clientWidth })))
+      .toEqual({ text: expect.stringContaining(LONG_TITLE), fits: true });
+    await expect(sheet).toBeInViewport({ ratio: 1 });
+    await p.keyboard.press('Escape');
+    await expect(sheet).toBeHidden();
+    await expect(titleButton).toBeFocused();
   });
 
   test('an EPUB: the whole title shows, and "more" holds full screen and shortcut help', async ({ page: p }) => {

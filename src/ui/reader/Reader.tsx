@@ -171,11 +171,12 @@ export function Reader(props: ReaderProps) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      // An open dialog owns the keys. Asked of the DOM, not of React state: a key pressed right after
-      // Escape closed a dialog must work even before the re-render.
+      // An open dialog or popover (the "more" menu, the full title) owns the keys: Escape closes it
+      // and nothing else. Asked of the DOM, not of React state: a key pressed right after Escape
+      // closed a dialog must work even before the re-render.
       if (
         event.defaultPrevented ||
-        containerRef.current?.querySelector('dialog[open]') ||
+        containerRef.current?.querySelector('dialog[open], :popover-open') ||
         isTyping(event.target) ||
         pressesFocusedButton(event)
       ) {

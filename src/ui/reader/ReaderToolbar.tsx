@@ -12,7 +12,7 @@ import {
   SkipBack,
   SkipForward,
 } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
@@ -84,6 +84,7 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
     if (sliderValue !== page) props.onGoToPage(sliderValue);
   };
   const fullscreenLabel = fullscreen ? t('reader.exit_fullscreen') : t('reader.fullscreen');
+  const titleId = useId();
   return (
     <>
       <header className={styles.topBar} onClick={(event) => event.stopPropagation()}>
@@ -91,8 +92,14 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           <ArrowLeft className={flipInRtl} aria-hidden size={20} />
         </Link>
         <h1 className={styles.title} style={{ fontSize: 'inherit', margin: 0 }}>
-          {title}
+          {/* A long title is cut to the bar; a press shows it whole (no hover tooltip on a phone). */}
+          <button type="button" className={styles.titleButton} popoverTarget={titleId} aria-haspopup="dialog" title={title}>
+            {title}
+          </button>
         </h1>
+        <div id={titleId} popover="auto" role="dialog" aria-label={t('reader.full_title')} className={styles.titleSheet}>
+          {title}
+        </div>
         {incognito && (
           <span title={t('reader.incognito')} aria-label={t('reader.incognito')} role="img">
             <EyeOff aria-hidden size={20} />

@@ -44,10 +44,42 @@ export const bottomBar = style([bar, { bottom: 0, justifyContent: 'center' }]);
 
 export const title = style({
   flex: 1,
+  minWidth: 0,
+  overflow: 'hidden',
+  fontWeight: 600,
+});
+
+/** The title, cut to the bar; a press shows it whole (titleSheet): a phone has no hover for a tooltip. */
+export const titleButton = style({
+  display: 'block',
+  maxWidth: '100%',
+  minHeight: '2.5rem',
+  padding: '0 0.25rem',
+  border: 'none',
+  background: 'none',
+  color: 'inherit',
+  font: 'inherit',
+  textAlign: 'start',
   overflow: 'hidden',
   textOverflow: 'ellipsis',
   whiteSpace: 'nowrap',
+  cursor: 'pointer',
+});
+
+export const titleSheet = style({
+  position: 'fixed',
+  inset: 'unset',
+  top: '3.25rem',
+  insetInline: '0.5rem',
+  maxWidth: '40rem',
+  margin: 0,
+  padding: '0.75rem 1rem',
+  border: '1px solid rgba(255, 255, 255, 0.15)',
+  borderRadius: '0.5rem',
+  background: '#262626',
+  color: 'white',
   fontWeight: 600,
+  overflowWrap: 'anywhere',
 });
 
 export const iconButton = style({

@@ -235,7 +235,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   /** Keys from the page and from inside the book's frames (focus is often in the text). */
   const onKeyRef = useRef<(event: KeyboardEvent) => void>(() => {});
   onKeyRef.current = (event: KeyboardEvent) => {
-    if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open]') || isTyping(event.target)) return;
+    // An open dialog or popover (the "more" menu, the full title) owns the keys.
+    if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open], :popover-open') || isTyping(event.target)) return;
     // Space on a toolbar button reached by keyboard presses it instead of turning the page.
     if (pressesFocusedButton(event)) return;
     if (event.ctrlKey || event.altKey || event.metaKey) return;
