@@ -81,6 +81,11 @@ test.beforeAll(async () => {
     { title: 'Sections' },
   );
   await createReflowableEpub(
+    path.join(libraryRoot, 'Short', 'Short.epub'),
+    Array.from({ length: 30 }, (_, i) => ({ title: `Note ${i + 1}`, body: `<h1>Note ${i + 1}</h1><p>Marker of note ${i + 1}.</p>` })),
+    { title: 'Short' },
+  );
+  await createReflowableEpub(
     path.join(libraryRoot, 'Huge', 'Huge.epub'),
     [{ title: 'One long chapter', body: `<h1>One long chapter</h1><p>Marker of the huge chapter.</p>${prose(2_000_000)}` }],
     { title: 'Huge' },
@@ -576,6 +581,30 @@ test('a 2 MB chapter shows a loading note (status, busy) from the start until it
   await expect(page.getByTestId('epub-loading')).toHaveCount(0);
   await expect(frames(page)).not.toHaveAttribute('aria-busy', 'true');
   await expect(shown(page).getByText('Marker of the huge chapter.')).toBeVisible();
+});
+
+test('turning through one-page chapters at a held key\'s speed keeps at most six frames, and turning back still works', async ({ page }) => {
+  await openBook(page, 'Short', '?incognito=true');
+  await page.evaluate(() => {
+    const w = window as unknown as { __mostFrames: number };
+    w.__mostFrames = 0;
+    new MutationObserver(() => {
+      w.__mostFrames = Math.max(w.__mostFrames, document.querySelectorAll('[data-testid="epub-frames"] iframe').length);
+    }).observe(document.body, { subtree: true, childList: true });
+  });
+  // As fast as the keys come (a turn asked for during another is dropped, as a held key's are).
+  for (let i = 0; i < 300 && Number(await frames(page).getAttribute('data-position')) < 14; i++) await page.keyboard.press('ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-position', /^(1[4-9]|2\d|30)$/);
+  const iframes = page.locator('[data-testid="epub-frames"] iframe');
+  // The document read and two either side stay; the rest go once the turns settle.
+  await expect(iframes).toHaveCount(5);
+  expect(await page.evaluate(() => (window as unknown as { __mostFrames: number }).__mostFrames)).toBeLessThanOrEqual(6);
+  const at = Number(await frames(page).getAttribute('data-position'));
+  for (let back = 1; back <= 4; back++) {
+    await page.keyboard.press('ArrowLeft');
+    await expect(frames(page)).toHaveAttribute('data-position', String(at - back));
+    await expect(shown(page).getByText(`Marker of note ${at - back}.`, { exact: true })).toBeVisible();
+  }
 });
 
 test('on a 360 px phone the page counter of a long book stays on one line inside the bar', async ({ page }) => {

@@ -24,6 +24,7 @@ import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
 import { listenToFrame } from './frameInput.ts';
 import { fetchEpubSettings } from './epubSettingsStore.ts';
 import { fragmentReached } from './fragmentReached.ts';
+import { boundFramePool } from './framePool.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
 import { keepPlace, placeToKeep } from './placeKeeper.ts';
@@ -131,10 +132,21 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     }
   };
 
+  /** After each move: frames of documents out of the library's loading window go (see framePool.ts). */
+  const positionsRef = useRef<Locator[]>([]);
+  positionsRef.current = state.status === 'ready' ? state.positions : [];
+  const boundFrames = () => {
+    const navigator = navigatorRef.current;
+    if (navigator) void boundFramePool(navigator, positionsRef.current);
+  };
+
   const go = useCallback((target: Locator | Link) => {
     const navigator = navigatorRef.current;
     if (!navigator) return;
-    const done = () => edges.moved();
+    const done = () => {
+      edges.moved();
+      boundFrames();
+    };
     if (target instanceof Link) navigator.goLink(target, false, done);
     else navigator.go(target, false, done);
   }, [edges]);
@@ -194,6 +206,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           const afterTurn = (moved: boolean) => {
             if (!moved) return edges.hitEdge(edge);
             edges.moved();
+            boundFrames();
             const shownWindow = navigator?._cframes[0]?.iframe.contentWindow;
             // Back from a scrolled chapter's start: the previous chapter shows from its end.
             if (scrolled && !forward && shownWindow) showChapterEnd(shownWindow);
