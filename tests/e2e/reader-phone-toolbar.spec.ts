@@ -103,6 +103,35 @@ test.describe('on a 390 px phone', () => {
     await expect(titleButton).toBeFocused();
   });
 
+  test('the settings dialogs of both readers show each chosen value whole, not cut to its first letters', async ({ page: p }) => {
+    /** Each select of the open dialog whose chosen option's text is wider than the room the select gives it. */
+    const cutSelects = () =>
+      p.getByRole('dialog').evaluate((dialog) =>
+        [...dialog.querySelectorAll('select')].flatMap((select) => {
+          const probe = document.createElement('span');
+          probe.style.cssText = `position:absolute;white-space:nowrap;font:${getComputedStyle(select).font}`;
+          probe.textContent = select.selectedOptions[0]?.textContent ?? '';
+          document.body.append(probe);
+          const needed = probe.getBoundingClientRect().width;
+          probe.remove();
+          const style = getComputedStyle(select);
+          // The text's room: the box less its padding and the arrow (about 1.25rem).
+          const room = select.getBoundingClientRect().width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+          return needed > room ? [`${select.labels[0]?.textContent}: "${probe.textContent}" needs ${Math.round(needed)} px, has ${Math.round(room)}`] : [];
+        }),
+      );
+    await open(p, TITLE);
+    await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+    await p.getByRole('button', { name: en.reader.settings }).tap();
+    await expect(p.getByRole('dialog')).toBeVisible();
+    expect(await cutSelects()).toEqual([]);
+    await open(p, 'Field Notes Spring');
+    await expect(p.getByTestId('epub-frames')).toHaveAttribute('data-ready', 'true');
+    await p.getByRole('button', { name: en.reader.settings }).tap();
+    await expect(p.getByRole('dialog')).toBeVisible();
+    expect(await cutSelects()).toEqual([]);
+  });
+
   test('an EPUB: the whole title shows, and "more" holds full screen and shortcut help', async ({ page: p }) => {
     await open(p, 'Field Notes Spring');
     await expect(p.getByTestId('epub-frames')).toHaveAttribute('data-ready', 'true');

@@ -302,7 +302,9 @@ export const fieldset = style({
   gap: '0.6rem 1rem',
   alignItems: 'center',
   minWidth: 0,
-  '@media': { [PHONE]: { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem' } },
+  // On a phone the label column took up to 16rem and left the selects 60 px ("Lef", "Bla"): there
+  // each select is as wide as its longest choice and the labels wrap in what is left.
+  '@media': { [PHONE]: { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem', gridTemplateColumns: 'minmax(6rem, 1fr) minmax(0, max-content)' } },
 });
 
 // Checkboxes sit at the start of their column, under the selects' left edge, not floating mid-row.
