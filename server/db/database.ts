@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from './migrate.ts';
+import { foldText } from './search/fold-text.ts';
 import { MAX_SUBJECT, unsafeTitleRegex } from './search/title-regex.ts';
 
 export type Db = Database.Database;
@@ -24,7 +25,8 @@ export function openDatabase(dataDir: string): Db {
  * SQL functions SQLite lacks: regexp(pattern, value), case-insensitive; bad patterns match nothing,
  * and so do patterns whose backtracking is not bounded (title-regex.ts: the search refuses them
  * with a reason first; this keeps any other caller from freezing the server). Values are matched on
- * their first MAX_SUBJECT characters.
+ * their first MAX_SUBJECT characters. fold_text(value) is the form the search compares text
+ * in, accents and case ignored as Komga does (search/fold-text.ts); NULL stays NULL.
  */
 function registerFunctions(db: Db): void {
   const cache = new Map<string, RegExp | null>();
@@ -45,4 +47,5 @@ function registerFunctions(db: Db): void {
     const regex = cache.get(key);
     return regex && value !== null && regex.test(String(value).slice(0, MAX_SUBJECT)) ? 1 : 0;
   });
+  db.function('fold_text', { deterministic: true }, (value: unknown) => (value === null ? null : foldText(String(value))));
 }

@@ -1,3 +1,4 @@
+import { foldText, foldedSql } from './fold-text.ts';
 import { type SqlFragment, joinFragments, likeEscape, sql } from './sql-fragment.ts';
 
 /**
@@ -90,16 +91,20 @@ export function jsonArrayMembership(columns: string[]): FieldCompiler {
   };
 }
 
-export function stringOps(column: string): FieldCompiler {
+/**
+ * The text operators, compared as Komga compares them (fold-text.ts): accents and case ignored, so
+ * "pokemon" is, begins and contains "Pokémon". `folded` is SQL for the column's folded form, a
+ * stored column for titles. A NULL value is in neither `is` nor `isNot` (SQL's `<>`, as Komga's).
+ */
+export function stringOps(column: string, folded = foldedSql(column)): FieldCompiler {
   return (op) => {
-    const v = () => String(scalarValue(op));
-    const like = (pattern: string, negate: boolean) =>
-      sql(`${negate ? 'NOT ' : ''}${column} LIKE ? ESCAPE '\\'`, pattern);
+    const v = () => foldText(String(scalarValue(op)));
+    const like = (pattern: string, negate: boolean) => sql(`${negate ? 'NOT ' : ''}${folded} LIKE ? ESCAPE '\\'`, pattern);
     switch (opName(op)) {
       case 'is':
-        return sql(`lower(${column}) = lower(?)`, v());
+        return sql(`${folded} = ?`, v());
       case 'isnot':
-        return sql(`lower(${column}) <> lower(?)`, v());
+        return sql(`${folded} <> ?`, v());
       case 'contains':
         return like(`%${likeEscape(v())}%`, false);
       case 'doesnotcontain':

@@ -1,4 +1,5 @@
 import { SearchConditionError } from './conditions.ts';
+import { foldText, foldedSql } from './fold-text.ts';
 import { type SqlFragment, likeEscape } from './sql-fragment.ts';
 
 /**
@@ -8,21 +9,25 @@ import { type SqlFragment, likeEscape } from './sql-fragment.ts';
  */
 export const MAX_SEARCH_WORDS = 32;
 
+/** The text of a JSON array member: a string, or an object's name (authors) or title (alternate titles). */
+const JSON_TEXT = "(CASE type WHEN 'object' THEN coalesce(json_extract(value, '$.name'), json_extract(value, '$.title')) ELSE value END)";
+
 /**
- * Full-text search without an index: every word of the term must appear (case-insensitively)
- * in at least one of the fields. `jsonFields` are JSON arrays of strings or of `{name}` objects
- * (tags, genres, authors, alternate titles).
+ * Full-text search without an index: every word of the term must appear in at least one of the
+ * fields, accents and case ignored (Komga's index folds them: "Pokemon" finds "Pokémon").
+ * `foldedFields` are SQL for the fields' folded forms (fold-text.ts); `jsonFields` are JSON arrays
+ * of strings or of `{name}` objects (tags, genres, authors, alternate titles).
  */
-export function allWordsMatch(term: string, fields: string[], jsonFields: string[]): SqlFragment | undefined {
-  // A word said twice narrows nothing (the match ignores case).
-  const words = [...new Map(term.trim().split(/\s+/).filter(Boolean).map((w) => [w.toLowerCase(), w])).values()];
+export function allWordsMatch(term: string, foldedFields: string[], jsonFields: string[]): SqlFragment | undefined {
+  // A word said twice narrows nothing (the match ignores accents and case).
+  const words = [...new Set(term.trim().split(/\s+/).filter(Boolean).map(foldText))];
   if (words.length === 0) return undefined;
   if (words.length > MAX_SEARCH_WORDS) throw new SearchConditionError(`A search may hold at most ${MAX_SEARCH_WORDS} different words`);
   const perWord = [
-    ...fields.map((f) => `${f} LIKE ? ESCAPE '\\'`),
+    ...foldedFields.map((f) => `${f} LIKE ? ESCAPE '\\'`),
     ...jsonFields.map(
       (f) =>
-        `EXISTS (SELECT 1 FROM json_each(${f}) WHERE (CASE type WHEN 'object' THEN coalesce(json_extract(value, '$.name'), json_extract(value, '$.title')) ELSE value END) LIKE ? ESCAPE '\\')`,
+        `EXISTS (SELECT 1 FROM json_each(${f}) WHERE ${foldedSql(JSON_TEXT)} LIKE ? ESCAPE '\\')`,
     ),
   ];
   return {
@@ -31,12 +36,12 @@ export function allWordsMatch(term: string, fields: string[], jsonFields: string
   };
 }
 
-/** Ranks exact title matches first, then titles starting with the term, then the rest. */
-export function titleRelevance(term: string, titleColumn: string): SqlFragment {
+/** Ranks exact title matches first, then titles starting with the term, then the rest (`foldedTitle` as in allWordsMatch). */
+export function titleRelevance(term: string, foldedTitle: string): SqlFragment {
   const trimmed = term.trim();
   return {
-    sql: `CASE WHEN lower(${titleColumn}) = lower(?) THEN 0 WHEN ${titleColumn} LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END`,
-    params: [trimmed, `${likeEscape(trimmed)}%`],
+    sql: `CASE WHEN ${foldedTitle} = ? THEN 0 WHEN ${foldedTitle} LIKE ? ESCAPE '\\' THEN 1 ELSE 2 END`,
+    params: [foldText(trimmed), `${likeEscape(foldText(trimmed))}%`],
   };
 }
 

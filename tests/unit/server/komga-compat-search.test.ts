@@ -211,3 +211,29 @@ describe.each([
     expect(response.statusCode, response.body).toBe(200);
   });
 });
+
+describe('title operators ignore accents, as Komga’s UDF_STRIP_ACCENTS and primary-strength collation do', () => {
+  it('"Pokemon" finds "Pokémon Ré" through title and titleSort operators and the search term', async () => {
+    const beta = c.series.find((s) => s.name === 'Beta')!;
+    const setTitle = (title: string, titleSort: string) =>
+      c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { contentType: 'application/json', body: { title, titleSort } });
+    expect((await setTitle('Pokémon Ré', 'Pokémon Ré')).statusCode).toBe(204);
+    try {
+      const found = (field: string, operator: string, value: string) => search('/api/v1/series/list', { condition: { [field]: { operator, value } } });
+      for (const field of ['title', 'titleSort']) {
+        expect(ids(await found(field, 'contains', 'kemon')), `${field} contains`).toEqual([beta.id]);
+        expect(ids(await found(field, 'beginsWith', 'POKEMON')), `${field} beginsWith`).toEqual([beta.id]);
+        expect(ids(await found(field, 'endsWith', 'mon re')), `${field} endsWith`).toEqual([beta.id]);
+        expect(ids(await found(field, 'is', 'pokemon re')), `${field} is`).toEqual([beta.id]);
+        expect(ids(await found(field, 'isNot', 'POKEMON RE')), `${field} isNot`).not.toContain(beta.id);
+        expect(ids(await found(field, 'doesNotContain', 'pokemon')), `${field} doesNotContain`).not.toContain(beta.id);
+        // The value's accents are stripped too.
+        expect(ids(await found(field, 'contains', 'pokémon')), `${field} contains an accented value`).toEqual([beta.id]);
+      }
+      expect(ids(await c.send('GET', '/api/v1/series?search=pokemon'))).toEqual([beta.id]);
+      expect(ids(await search('/api/v1/series/list', { fullTextSearch: 'Pokemon re' }))).toEqual([beta.id]);
+    } finally {
+      expect((await setTitle(beta.name, beta.metadata.titleSort)).statusCode).toBe(204);
+    }
+  });
+});
