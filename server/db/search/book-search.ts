@@ -42,7 +42,9 @@ const readStatus: FieldCompiler = (op) => {
   throw new SearchConditionError(`Unsupported operator: ${op.operator}`);
 };
 
-const MEDIA_PROFILE = `CASE WHEN m.media_type IN ('application/zip', 'application/x-rar-compressed', 'application/x-rar-compressed; version=4', 'application/x-rar-compressed; version=5', 'application/x-7z-compressed') THEN 'DIVINA' WHEN m.media_type = 'application/pdf' THEN 'PDF' WHEN m.media_type = 'application/epub+zip' THEN 'EPUB' ELSE '' END`;
+// A book whose type is not known (NULL) has no profile, so it is in neither is nor isNot (Komga's
+// `media_type NOT IN (…)`); a known type outside every profile is ''.
+const MEDIA_PROFILE = `CASE WHEN m.media_type IS NULL THEN NULL WHEN m.media_type IN ('application/zip', 'application/x-rar-compressed', 'application/x-rar-compressed; version=4', 'application/x-rar-compressed; version=5', 'application/x-7z-compressed') THEN 'DIVINA' WHEN m.media_type = 'application/pdf' THEN 'PDF' WHEN m.media_type = 'application/epub+zip' THEN 'EPUB' ELSE '' END`;
 
 /** Condition fields of BookSearch (REFERENCE §3.4) mapped onto the book query's tables. */
 export const BOOK_FIELDS: Record<string, FieldCompiler> = {

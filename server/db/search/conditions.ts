@@ -56,14 +56,17 @@ export function scalarValue(op: Operator): string | number {
   throw new SearchConditionError(`Operator ${op.operator} needs a single value`);
 }
 
-/** is / isNot on a plain column. `normalise` adapts the value (e.g. upper-casing enums). */
+/**
+ * is / isNot on a plain column. `normalise` adapts the value (e.g. upper-casing enums). A NULL value
+ * is in neither: isNot is SQL's `<>`, as Komga's, not `IS NOT`.
+ */
 export function equality(column: string, normalise: (v: unknown) => unknown = (v) => v): FieldCompiler {
   return (op) => {
     switch (opName(op)) {
       case 'is':
         return sql(`${column} = ?`, normalise(scalarValue(op)));
       case 'isnot':
-        return sql(`${column} IS NOT ?`, normalise(scalarValue(op)));
+        return sql(`${column} <> ?`, normalise(scalarValue(op)));
       default:
         return unsupported(op);
     }
@@ -133,6 +136,7 @@ export function numericOps(column: string, nullable: boolean): FieldCompiler {
     switch (opName(op)) {
       case 'is':
         return sql(`${column} = ?`, v());
+      // Unlike text, Komga's numeric isNot keeps the NULLs (`<> ? OR IS NULL`): no age rating is not 12.
       case 'isnot':
         return sql(`${column} IS NOT ?`, v());
       case 'greaterthan':

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOK_FIELDS } from '../../../server/db/search/book-search.ts';
 import { SERIES_FIELDS } from '../../../server/db/search/series-search.ts';
@@ -235,5 +236,21 @@ describe('title operators ignore accents, as Komga’s UDF_STRIP_ACCENTS and pri
     } finally {
       expect((await setTitle(beta.name, beta.metadata.titleSort)).statusCode).toBe(204);
     }
+  });
+});
+
+describe('isNot on a text field leaves out books without a value, as Komga’s SQL <> does', () => {
+  it('a book of unknown media type is neither of a media profile nor not of it', async () => {
+    const broken = c.books.find((b) => b.media.status !== 'READY')!;
+    const db = new Database(join(c.server.dataDir, 'folio.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT media_type FROM media WHERE book_id = ?').pluck().get(broken.id)).toBeNull();
+    } finally {
+      db.close();
+    }
+    const profile = async (operator: string, value: string) => ids(await search('/api/v1/books/list', { condition: { mediaProfile: { operator, value } } }));
+    expect(await profile('isNot', 'PDF')).not.toContain(broken.id);
+    expect((await profile('isNot', 'PDF')).sort()).toEqual((await profile('is', 'DIVINA')).sort());
+    expect(await profile('is', 'PDF')).toEqual([]);
   });
 });
