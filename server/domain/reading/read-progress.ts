@@ -98,11 +98,14 @@ export function markBooksRead(ctx: FolioContext, userId: string, bookIds: string
   }
 }
 
-/** Forgets the user's progress on every book of a series (DELETE /series/{id}/read-progress). */
+/**
+ * Forgets the user's progress on every book of a series (DELETE /series/{id}/read-progress). The
+ * series event is sent even when there was nothing to forget, as Komga sends it.
+ */
 export function markSeriesUnread(ctx: FolioContext, userId: string, seriesId: string): void {
   const removed = ctx.db.transaction(() =>
     ctx.repos.books.findBySeries(seriesId).filter((book) => ctx.repos.readProgress.delete(book.id, userId)),
   )();
   for (const book of removed) ctx.events.emit({ name: 'ReadProgressDeleted', data: { bookId: book.id, userId }, userId });
-  if (removed.length) ctx.events.emit({ name: 'ReadProgressSeriesDeleted', data: { seriesId, userId }, userId });
+  ctx.events.emit({ name: 'ReadProgressSeriesDeleted', data: { seriesId, userId }, userId });
 }

@@ -146,6 +146,24 @@ describe('GET /sse/v1/events', () => {
     theirs.close();
   });
 
+  it('announces a series marked unread even when it had no progress to forget, as Komga does', async () => {
+    const root = (await createSampleLibrary(join(dir, 'library'))).root;
+    await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
+    await app.folio.tasks.idle();
+    const books = (await app.inject({ method: 'GET', url: '/api/v1/books', headers: admin })).json() as Page<BookDto>;
+    const book = books.content.find((b) => b.media.status === 'READY')!;
+    const stream = await openStream(admin);
+    const unread = await app.inject({ method: 'DELETE', url: `/api/v1/series/${book.seriesId}/read-progress`, headers: admin });
+    expect(unread.statusCode).toBe(204);
+    // An event sent after the unmarking: once it has arrived, the unmarking's events have too.
+    await app.inject({ method: 'PATCH', url: `/api/v1/books/${book.id}/read-progress`, headers: admin, payload: { page: 1 } });
+    await stream.until((t) => t.includes('event:ReadProgressChanged'));
+    const before = stream.text().slice(0, stream.text().indexOf('event:ReadProgressChanged'));
+    expect(before).toContain(`event:ReadProgressSeriesDeleted\ndata:{"seriesId":"${book.seriesId}","userId":"`);
+    expect(before).not.toContain('event:ReadProgressDeleted\n');
+    stream.close();
+  });
+
   it("does not name a collection's or read list's poster to a user who cannot see the collection or list", async () => {
     const root = (await createSampleLibrary(join(dir, 'library'))).root;
     await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
