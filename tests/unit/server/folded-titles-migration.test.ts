@@ -1,0 +1,59 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, expect, it } from 'vitest';
+import type { Page, SeriesDto } from '../../../src/api/types.ts';
+import { createSampleLibrary } from '../../fixtures/index.ts';
+import { addLibrary, startServer } from './helpers.ts';
+
+let dir: string;
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Takes a data dir back to before migration 007: no folded title columns, no triggers keeping them. */
+function undoFoldedTitles(dataDir: string): void {
+  const db = new Database(join(dataDir, 'folio.sqlite'));
+  try {
+    for (const trigger of ['series_metadata_fold_insert', 'series_metadata_fold_update', 'book_metadata_fold_insert', 'book_metadata_fold_update']) {
+      db.exec(`DROP TRIGGER ${trigger}`);
+    }
+    db.exec('ALTER TABLE series_metadata DROP COLUMN title_folded; ALTER TABLE series_metadata DROP COLUMN title_sort_folded; ALTER TABLE book_metadata DROP COLUMN title_folded');
+    db.prepare('DELETE FROM schema_version WHERE version >= 7').run();
+  } finally {
+    db.close();
+  }
+}
+
+it('titles stored before the folded columns existed are found without their accents after the upgrade', async () => {
+  dir = await mkdtemp(join(tmpdir(), 'folio-folded-'));
+  let server = await startServer({ dir });
+  await addLibrary(server, (await createSampleLibrary(join(dir, 'library'))).root);
+  const beta = (await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true')).content.find((s) => s.name === 'Beta')!;
+  const patch = await server.app.inject({ method: 'PATCH', url: `/api/v1/series/${beta.id}/metadata`, headers: { ...server.admin, 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'Pokémon', titleSort: 'Pokémon' }) });
+  expect(patch.statusCode).toBe(204);
+  await server.close();
+  undoFoldedTitles(server.dataDir);
+
+  server = await startServer({ dir, claim: false });
+  try {
+    const found = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/series/list',
+      headers: { ...server.admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ condition: { anyOf: [{ title: { operator: 'is', value: 'pokemon' } }, { titleSort: { operator: 'beginsWith', value: 'POKEM' } }] } }),
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    expect((found.json() as Page<SeriesDto>).content.map((s) => s.id)).toEqual([beta.id]);
+    const books = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/books/list',
+      headers: { ...server.admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ condition: { title: { operator: 'contains', value: 'alpha' } } }),
+    });
+    expect((books.json() as Page<SeriesDto>).content).toHaveLength(2);
+  } finally {
+    await server.close();
+  }
+});
