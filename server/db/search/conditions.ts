@@ -73,17 +73,19 @@ export function equality(column: string, normalise: (v: unknown) => unknown = (v
   };
 }
 
-/** is / isNot / isNull / isNotNull on a JSON array column of strings (tags, genres, ...), case-insensitive. */
+/**
+ * is / isNot / isNull / isNotNull on a JSON array column of strings (tags, genres, ...), ignoring
+ * accents and case as Komga's collation does (fold-text.ts).
+ */
 export function jsonArrayMembership(columns: string[]): FieldCompiler {
-  const anyMatch = () =>
-    columns.map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE lower(value) = lower(?))`).join(' OR ');
+  const anyMatch = () => columns.map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${foldedSql('value')} = ?)`).join(' OR ');
   const anyPresent = columns.map((c) => `json_array_length(${c}) > 0`).join(' OR ');
   return (op) => {
     switch (opName(op)) {
       case 'is':
-        return { sql: anyMatch(), params: columns.map(() => String(scalarValue(op))) };
+        return { sql: anyMatch(), params: columns.map(() => foldText(String(scalarValue(op)))) };
       case 'isnot':
-        return { sql: `NOT (${anyMatch()})`, params: columns.map(() => String(scalarValue(op))) };
+        return { sql: `NOT (${anyMatch()})`, params: columns.map(() => foldText(String(scalarValue(op)))) };
       case 'isnull':
         return sql(`NOT (${anyPresent})`);
       case 'isnotnull':
@@ -248,7 +250,7 @@ export function posterOps(table: string, ownerColumn: string, owner: string): Fi
   };
 }
 
-/** `author` leaf: `{name?, role?}` matched against a JSON array of {name, role}, case-insensitive. */
+/** `author` leaf: `{name?, role?}` matched against a JSON array of {name, role}, ignoring accents and case (Komga's collation). */
 export function authorOps(columns: string[]): FieldCompiler {
   return (op) => {
     const value = objectValue(op) as { name?: unknown; role?: unknown };
@@ -257,13 +259,13 @@ export function authorOps(columns: string[]): FieldCompiler {
     for (const part of [value.name, value.role]) {
       if (part !== undefined && part !== null && typeof part !== 'string') throw new SearchConditionError('author name and role must be strings');
     }
-    if (value.name) tests.push(`lower(json_extract(value, '$.name')) = lower(?)`);
-    if (value.role) tests.push(`lower(json_extract(value, '$.role')) = lower(?)`);
+    if (value.name) tests.push(`${foldedSql("json_extract(value, '$.name')")} = ?`);
+    if (value.role) tests.push(`${foldedSql("json_extract(value, '$.role')")} = ?`);
     if (tests.length === 0) throw new SearchConditionError('author needs a name or a role');
     const exists = columns.map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${tests.join(' AND ')})`).join(' OR ');
     for (const _ of columns) {
-      if (value.name) params.push(value.name);
-      if (value.role) params.push(value.role);
+      if (value.name) params.push(foldText(value.name as string));
+      if (value.role) params.push(foldText(value.role as string));
     }
     switch (opName(op)) {
       case 'is':

@@ -217,7 +217,7 @@ describe('title operators ignore accents, as Komga’s UDF_STRIP_ACCENTS and pri
   it('"Pokemon" finds "Pokémon Ré" through title and titleSort operators and the search term', async () => {
     const beta = c.series.find((s) => s.name === 'Beta')!;
     const setTitle = (title: string, titleSort: string) =>
-      c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { contentType: 'application/json', body: { title, titleSort, publisher: title } });
+      c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { contentType: 'application/json', body: { title, titleSort, publisher: title, genres: [title] } });
     expect((await setTitle('Pokémon Ré', 'Pokémon Ré')).statusCode).toBe(204);
     try {
       const found = (field: string, operator: string, value: string) => search('/api/v1/series/list', { condition: { [field]: { operator, value } } });
@@ -233,10 +233,11 @@ describe('title operators ignore accents, as Komga’s UDF_STRIP_ACCENTS and pri
       }
       // Komga compares a publisher at the collation's primary strength too.
       expect(ids(await found('publisher', 'is', 'POKEMON RE'))).toEqual([beta.id]);
+      expect(ids(await found('genre', 'is', 'pokemon re'))).toEqual([beta.id]);
       expect(ids(await c.send('GET', '/api/v1/series?search=pokemon'))).toEqual([beta.id]);
       expect(ids(await search('/api/v1/series/list', { fullTextSearch: 'Pokemon re' }))).toEqual([beta.id]);
     } finally {
-      const restore = { title: beta.metadata.title, titleSort: beta.metadata.titleSort, publisher: beta.metadata.publisher };
+      const restore = { title: beta.metadata.title, titleSort: beta.metadata.titleSort, publisher: beta.metadata.publisher, genres: beta.metadata.genres };
       expect((await c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { contentType: 'application/json', body: restore })).statusCode).toBe(204);
     }
   });
