@@ -1,3 +1,5 @@
+import { decodeFragment } from './uriFragment.ts';
+
 /*
  * Where a link in a book's text leads. Readium's navigator resolves a relative link of a chapter
  * (a footnote reference "notes.xhtml#n1", "see chapter 3") with a file-path join, which turns the
@@ -59,15 +61,6 @@ function normalised(href: string): string {
     return url.href;
   } catch (error) {
     if (error instanceof TypeError) return href;
-    throw error;
-  }
-}
-
-function decodeFragment(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch (error) {
-    if (error instanceof URIError) return fragment;
     throw error;
   }
 }

@@ -1,4 +1,5 @@
 import { resourcePath } from './epubProgression.ts';
+import { decodeFragment } from './uriFragment.ts';
 
 /*
  * Which table-of-contents entry is where the reader is. A chapter's sections are often entries of
@@ -40,13 +41,4 @@ export function currentTocEntry<T extends TocEntry>(
   };
   walk(entries);
   return last ?? first;
-}
-
-function decodeFragment(fragment: string): string {
-  try {
-    return decodeURIComponent(fragment);
-  } catch (error) {
-    if (error instanceof URIError) return fragment;
-    throw error;
-  }
 }

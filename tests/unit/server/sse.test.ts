@@ -28,6 +28,25 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** A reader (no roles, every library shared) whose password is 'pw', kept from the series labelled `labelsExclude`. */
+async function insertReader(id: string, email: string, labelsExclude: string[]): Promise<void> {
+  const now = Date.now();
+  app.folio.repos.users.insert({
+    id,
+    email,
+    passwordHash: await hashPassword('pw'),
+    roles: [],
+    sharedAllLibraries: true,
+    sharedLibraryIds: [],
+    labelsAllow: [],
+    labelsExclude,
+    ageRestriction: null,
+    ageRestrictionType: null,
+    created: now,
+    lastModified: now,
+  });
+}
+
 /** Opens the event stream and collects its text; `until` resolves once the text satisfies a test. */
 async function openStream(headers: Record<string, string>) {
   const controller = new AbortController();
@@ -111,21 +130,7 @@ describe('GET /sse/v1/events', () => {
     const root = (await createSampleLibrary(join(dir, 'library'))).root;
     await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
     await app.folio.tasks.idle();
-    const now = Date.now();
-    app.folio.repos.users.insert({
-      id: 'OTHERUSER0001',
-      email: 'other@example.org',
-      passwordHash: await hashPassword('pw'),
-      roles: [],
-      sharedAllLibraries: true,
-      sharedLibraryIds: [],
-      labelsAllow: [],
-      labelsExclude: [],
-      ageRestriction: null,
-      ageRestrictionType: null,
-      created: now,
-      lastModified: now,
-    });
+    await insertReader('OTHERUSER0001', 'other@example.org', []);
     const mine = await openStream(admin);
     const theirs = await openStream({ authorization: basic('other@example.org', 'pw') });
     const books = (await app.inject({ method: 'GET', url: '/api/v1/books', headers: admin })).json() as Page<BookDto>;
@@ -177,21 +182,7 @@ describe('GET /sse/v1/events', () => {
     const hiddenCollection = await create('/api/v1/collections', { name: 'Hidden', seriesIds: [beta] });
     const shownCollection = await create('/api/v1/collections', { name: 'Shown', seriesIds: [alpha] });
     const hiddenList = await create('/api/v1/readlists', { name: 'Hidden list', bookIds: [betaBook] });
-    const now = Date.now();
-    app.folio.repos.users.insert({
-      id: 'RESTRICTED001',
-      email: 'restricted@example.org',
-      passwordHash: await hashPassword('pw'),
-      roles: [],
-      sharedAllLibraries: true,
-      sharedLibraryIds: [],
-      labelsAllow: [],
-      labelsExclude: ['private'],
-      ageRestriction: null,
-      ageRestrictionType: null,
-      created: now,
-      lastModified: now,
-    });
+    await insertReader('RESTRICTED001', 'restricted@example.org', ['private']);
     const theirs = await openStream({ authorization: basic('restricted@example.org', 'pw') });
     app.folio.events.emit({ name: 'ThumbnailSeriesCollectionAdded', data: { collectionId: hiddenCollection, selected: true } });
     app.folio.events.emit({ name: 'ThumbnailReadListAdded', data: { readListId: hiddenList, selected: true } });
@@ -214,21 +205,7 @@ describe('GET /sse/v1/events', () => {
     const alpha = series.find((x) => x.name === 'Alpha')!.id;
     const create = async (url: string, payload: object) => ((await app.inject({ method: 'POST', url, headers: admin, payload })).json() as { id: string }).id;
     const shown = await create('/api/v1/collections', { name: 'Shown', seriesIds: [alpha] });
-    const now = Date.now();
-    app.folio.repos.users.insert({
-      id: 'RESTRICTED002',
-      email: 'restricted@example.org',
-      passwordHash: await hashPassword('pw'),
-      roles: [],
-      sharedAllLibraries: true,
-      sharedLibraryIds: [],
-      labelsAllow: [],
-      labelsExclude: ['private'],
-      ageRestriction: null,
-      ageRestrictionType: null,
-      created: now,
-      lastModified: now,
-    });
+    await insertReader('RESTRICTED002', 'restricted@example.org', ['private']);
     const theirs = await openStream({ authorization: basic('restricted@example.org', 'pw') });
     const mine = await openStream(admin);
     // What the empty-lists cleanup sends when a collection or read list lost its last member, and
