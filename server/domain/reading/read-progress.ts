@@ -58,16 +58,22 @@ export function deleteReadProgress(ctx: FolioContext, userId: string, bookId: st
   }
 }
 
-/** Marks every live, analysed book of a series read (POST /series/{id}/read-progress). */
+/**
+ * Marks every live, analysed book of a series read (POST /series/{id}/read-progress). The series
+ * event is sent even when every book was already read, as Komga sends it.
+ */
 export function markSeriesRead(ctx: FolioContext, userId: string, seriesId: string): void {
-  markBooksRead(ctx, userId, ctx.repos.books.findBySeries(seriesId).map((b) => b.id));
+  const announced = markBooksRead(ctx, userId, ctx.repos.books.findBySeries(seriesId).map((b) => b.id));
+  if (!announced.has(seriesId)) {
+    ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId, userId }, userId });
+  }
 }
 
 /**
  * Marks books read at their last page (skipping deleted, unanalysed and already finished ones),
- * announcing each change and each series touched.
+ * announcing each change and each series touched. Returns the series it announced.
  */
-export function markBooksRead(ctx: FolioContext, userId: string, bookIds: string[]): void {
+export function markBooksRead(ctx: FolioContext, userId: string, bookIds: string[]): Set<string> {
   const now = Date.now();
   const changed: { bookId: string; seriesId: string }[] = [];
   ctx.db.transaction(() => {
@@ -93,9 +99,11 @@ export function markBooksRead(ctx: FolioContext, userId: string, bookIds: string
     }
   })();
   for (const { bookId } of changed) ctx.events.emit({ name: 'ReadProgressChanged', data: { bookId, userId }, userId });
-  for (const seriesId of new Set(changed.map((c) => c.seriesId))) {
+  const touched = new Set(changed.map((c) => c.seriesId));
+  for (const seriesId of touched) {
     ctx.events.emit({ name: 'ReadProgressSeriesChanged', data: { seriesId, userId }, userId });
   }
+  return touched;
 }
 
 /**

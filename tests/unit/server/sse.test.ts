@@ -169,6 +169,26 @@ describe('GET /sse/v1/events', () => {
     stream.close();
   });
 
+  it('announces a series marked read even when every book was already read, as Komga does', async () => {
+    const root = (await createSampleLibrary(join(dir, 'library'))).root;
+    await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
+    await app.folio.tasks.idle();
+    const books = (await app.inject({ method: 'GET', url: '/api/v1/books', headers: admin })).json() as Page<BookDto>;
+    const book = books.content.find((b) => b.media.status === 'READY')!;
+    const first = await app.inject({ method: 'POST', url: `/api/v1/series/${book.seriesId}/read-progress`, headers: admin });
+    expect(first.statusCode).toBe(204);
+    const stream = await openStream(admin);
+    const again = await app.inject({ method: 'POST', url: `/api/v1/series/${book.seriesId}/read-progress`, headers: admin });
+    expect(again.statusCode).toBe(204);
+    // An event sent after the second marking: once it has arrived, the marking's events have too.
+    await app.inject({ method: 'DELETE', url: `/api/v1/books/${book.id}/read-progress`, headers: admin });
+    await stream.until((t) => t.includes('event:ReadProgressDeleted'));
+    const before = stream.text().slice(0, stream.text().indexOf('event:ReadProgressDeleted'));
+    expect(before).toContain(`event:ReadProgressSeriesChanged\ndata:{"seriesId":"${book.seriesId}","userId":"`);
+    expect(before).not.toContain('event:ReadProgressChanged\n');
+    stream.close();
+  });
+
   it("does not name a collection's or read list's poster to a user who cannot see the collection or list", async () => {
     const root = (await createSampleLibrary(join(dir, 'library'))).root;
     await app.inject({ method: 'POST', url: '/api/v1/libraries', headers: admin, payload: { name: 'L', root } });
