@@ -12,10 +12,11 @@ import { requirePagesReady } from './book-readiness.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Komga's OPDS-PSE page address (`/opds/v1.2/books/{id}/pages/{n}`): its page numbers count
-     * from 0 whatever `zero_based` says, and it always answers an image (no PDF negotiation).
+     * Komga's OPDS page addresses always answer an image (no PDF negotiation) and ignore
+     * `zero_based`: the OPDS-PSE one (`/opds/v1.2/books/{id}/pages/{n}`) counts pages from 0, the
+     * OPDS 2 one (`/opds/v2/books/{id}/pages/{n}`) from 1.
      */
-    opdsPageStreaming?: boolean;
+    opdsPages?: 'v1.2' | 'v2';
   }
 }
 
@@ -85,7 +86,8 @@ export function resolveStreamedPage(
   requirePagesReady(media);
   const raw = Number(request.params.n);
   if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
-  const zeroBased = request.routeOptions.config.opdsPageStreaming === true || booleanParam(request.query, 'zero_based') === true;
+  const opdsPages = request.routeOptions.config.opdsPages;
+  const zeroBased = opdsPages ? opdsPages === 'v1.2' : booleanParam(request.query, 'zero_based') === true;
   const number = zeroBased ? raw + 1 : raw;
   if (number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
   const immutable = stringParam(request.query, 'v') === version;

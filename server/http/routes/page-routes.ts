@@ -32,10 +32,12 @@ const EXTENSION_OF: Record<string, string> = {
  * sniffed media type, cacheable by Last-Modified of the book's media.
  */
 export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
-  // Also at Komga's OPDS-PSE address (OpdsController), whose page numbers count from 0: readers
-  // keep the links its feeds gave. Content restrictions: content-guard.ts.
-  for (const [url, opdsPageStreaming] of [['/api/v1/books/:id/pages/:n', false], ['/opds/v1.2/books/:id/pages/:n', true]] as const) {
-    app.get(url, { config: { opdsPageStreaming }, schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
+  // Also at Komga's OPDS-PSE address (OpdsController), whose page numbers count from 0, and its
+  // OPDS 2 one (Opds2Controller), counted from 1: readers keep the links its feeds gave.
+  // Content restrictions: content-guard.ts.
+  const addresses = [['/api/v1/books/:id/pages/:n', undefined], ['/opds/v1.2/books/:id/pages/:n', 'v1.2'], ['/opds/v2/books/:id/pages/:n', 'v2']] as const;
+  for (const [url, opdsPages] of addresses) {
+    app.get(url, { config: { opdsPages }, schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
         const resolved = resolveStreamedPage(ctx, request, reply);
         if (!resolved) return reply;
         const { book, media, number } = resolved;
@@ -47,7 +49,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
 
         const hint = sizeHint(request.query);
         // PDF pages: a one-page PDF instead of a drawn image when the client prefers it (REFERENCE §4).
-        const negotiate = !opdsPageStreaming && booleanParam(request.query, 'contentNegotiation') !== false;
+        const negotiate = opdsPages === undefined && booleanParam(request.query, 'contentNegotiation') !== false;
         if (media.mediaType === 'application/pdf' && negotiate && prefersPdf(request.headers.accept)) {
           return sendRawPage(ctx, reply, book, number);
         }

@@ -38,6 +38,7 @@ import { canAccessLibrary, caller } from '../guards.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { notModifiedSince } from '../conditional.ts';
 import { publicBaseUrl } from '../base-path.ts';
+import { MEDIATYPE_OPDS_PUBLICATION } from '../opds/opds2.ts';
 import { servableResourceType } from '../security-headers.ts';
 import { StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
 import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
@@ -117,30 +118,37 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     return epubManifest(from, epub, imagePages(target, epub.readingOrder));
   };
 
-  app.get('/api/v1/books/:bookId/manifest', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
-    const target = readable(request, request.params.bookId);
-    const type = target.profile === 'DIVINA' ? MEDIATYPE_DIVINA : MEDIATYPE_WEBPUB;
-    return send(reply, type, await manifest(request, target, target.profile));
-  });
+  // Also at Komga's OPDS 2 addresses of a book (Opds2Controller), which its OPDS 2 publications
+  // link to; there the manifest is typed as an OPDS publication, as Komga types it.
+  for (const [prefix, typed] of [
+    ['/api/v1/books', (type: string) => type],
+    ['/opds/v2/books', () => MEDIATYPE_OPDS_PUBLICATION],
+  ] as const) {
+    app.get(`${prefix}/:bookId/manifest`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
+      const target = readable(request, request.params.bookId);
+      const type = target.profile === 'DIVINA' ? MEDIATYPE_DIVINA : MEDIATYPE_WEBPUB;
+      return send(reply, typed(type), await manifest(request, target, target.profile));
+    });
 
-  app.get('/api/v1/books/:bookId/manifest/divina', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
-    const target = readable(request, request.params.bookId);
-    // Page by page: comics, PDFs (pages drawn as images) and EPUBs made only of images.
-    if (target.profile === 'EPUB' && !target.media.epubDivinaCompatible) throw notCompatible(target.media);
-    return send(reply, MEDIATYPE_DIVINA, await manifest(request, target, 'DIVINA'));
-  });
+    app.get(`${prefix}/:bookId/manifest/divina`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
+      const target = readable(request, request.params.bookId);
+      // Page by page: comics, PDFs (pages drawn as images) and EPUBs made only of images.
+      if (target.profile === 'EPUB' && !target.media.epubDivinaCompatible) throw notCompatible(target.media);
+      return send(reply, typed(MEDIATYPE_DIVINA), await manifest(request, target, 'DIVINA'));
+    });
 
-  app.get('/api/v1/books/:bookId/manifest/pdf', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
-    const target = readable(request, request.params.bookId);
-    if (target.profile !== 'PDF') throw notCompatible(target.media);
-    return send(reply, MEDIATYPE_WEBPUB, await manifest(request, target, 'PDF'));
-  });
+    app.get(`${prefix}/:bookId/manifest/pdf`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
+      const target = readable(request, request.params.bookId);
+      if (target.profile !== 'PDF') throw notCompatible(target.media);
+      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'PDF'));
+    });
 
-  app.get('/api/v1/books/:bookId/manifest/epub', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
-    const target = readable(request, request.params.bookId);
-    if (target.profile !== 'EPUB') throw notCompatible(target.media);
-    return send(reply, MEDIATYPE_WEBPUB, await manifest(request, target, 'EPUB'));
-  });
+    app.get(`${prefix}/:bookId/manifest/epub`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
+      const target = readable(request, request.params.bookId);
+      if (target.profile !== 'EPUB') throw notCompatible(target.media);
+      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'EPUB'));
+    });
+  }
 
   const positionsOf = async (target: ReadableBook): Promise<EpubPosition[]> => (await publicationOf(target)).positions;
 
@@ -176,32 +184,35 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     };
   };
 
-  /** 204 when the user never opened the book. */
-  app.get('/api/v1/books/:bookId/progression', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
-    const target = readable(request, request.params.bookId);
-    const progress = ctx.repos.readProgress.find(target.book.id, target.user.id);
-    if (!progress) return reply.code(204).send();
-    const stored = currentProgression(ctx, progress);
-    return send(reply, MEDIATYPE_PROGRESSION, {
-      modified: formatDateTime(progress.readDate),
-      device: { id: stored?.deviceId ?? progress.deviceId, name: stored?.deviceName ?? progress.deviceName },
-      locator: stored ? contractLocator(stored.locator) : await locatorFromPage(request, target, progress),
+  // Komga's R2 progression is also served under its OPDS 2 book address (positions are not).
+  for (const prefix of ['/api/v1/books', '/opds/v2/books']) {
+    /** 204 when the user never opened the book. */
+    app.get(`${prefix}/:bookId/progression`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
+      const target = readable(request, request.params.bookId);
+      const progress = ctx.repos.readProgress.find(target.book.id, target.user.id);
+      if (!progress) return reply.code(204).send();
+      const stored = currentProgression(ctx, progress);
+      return send(reply, MEDIATYPE_PROGRESSION, {
+        modified: formatDateTime(progress.readDate),
+        device: { id: stored?.deviceId ?? progress.deviceId, name: stored?.deviceName ?? progress.deviceName },
+        locator: stored ? contractLocator(stored.locator) : await locatorFromPage(request, target, progress),
+      });
     });
-  });
 
-  app.put('/api/v1/books/:bookId/progression', { schema: { params: Type.Object({ bookId: Type.String() }), body: R2ProgressionBody } }, async (request, reply) => {
-    const target = readable(request, request.params.bookId);
-    const input = readProgression(request.body);
-    const positions = target.profile === 'EPUB' ? await positionsOf(target) : null;
-    try {
-      saveProgression(ctx, target.user.id, target.book, input, pageOfLocator(target.media, input.locator, positions));
-    } catch (error) {
-      if (error instanceof ProgressionError) throw badRequest(error.message);
-      if (error instanceof ProgressionConflict) throw new HttpError(409, error.message);
-      throw error;
-    }
-    return reply.code(204).send();
-  });
+    app.put(`${prefix}/:bookId/progression`, { schema: { params: Type.Object({ bookId: Type.String() }), body: R2ProgressionBody } }, async (request, reply) => {
+      const target = readable(request, request.params.bookId);
+      const input = readProgression(request.body);
+      const positions = target.profile === 'EPUB' ? await positionsOf(target) : null;
+      try {
+        saveProgression(ctx, target.user.id, target.book, input, pageOfLocator(target.media, input.locator, positions));
+      } catch (error) {
+        if (error instanceof ProgressionError) throw badRequest(error.message);
+        if (error instanceof ProgressionConflict) throw new HttpError(409, error.message);
+        throw error;
+      }
+      return reply.code(204).send();
+    });
+  }
 
   registerResourceRoutes(app, ctx);
   registerFontRoutes(app);
@@ -267,10 +278,13 @@ function registerResourceRoutes(app: FastifyInstance, ctx: FolioContext): void {
       .type(servableResourceType(listed.mediaType))
       .send(entry.stream);
   };
-  // One path segment (the contract's {resource}) and nested paths inside the EPUB.
+  // One path segment (the contract's {resource}) and nested paths inside the EPUB; also at Komga's
+  // OPDS 2 book address (CommonBookController serves both).
   // The whole text of the book: the same role as its pages would need (Komga's readers offer reading only with it).
-  app.get('/api/v1/books/:bookId/resource/:resource', { config: { role: 'PAGE_STREAMING' }, schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
-  app.get('/api/v1/books/:bookId/resource/*', { config: { role: 'PAGE_STREAMING' }, schema: { params: Type.Object({ bookId: Type.String(), '*': Type.String() }) } }, handler);
+  for (const prefix of ['/api/v1/books', '/opds/v2/books']) {
+    app.get(`${prefix}/:bookId/resource/:resource`, { config: { role: 'PAGE_STREAMING' }, schema: { params: Type.Object({ bookId: Type.String(), resource: Type.String() }) } }, handler);
+    app.get(`${prefix}/:bookId/resource/*`, { config: { role: 'PAGE_STREAMING' }, schema: { params: Type.Object({ bookId: Type.String(), '*': Type.String() }) } }, handler);
+  }
 }
 
 /**
