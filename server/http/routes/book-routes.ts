@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
 import { bookThumbnail, keptBookPoster } from '../../domain/posters/book-thumbnails.ts';
+import { smallChosenPoster } from '../../domain/posters/small-book-poster.ts';
 import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
@@ -72,6 +73,10 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       // its selected poster, whose bytes are usually in memory under the record's version.
       const found = ctx.repos.thumbnails.findBookPoster(request.params.id);
       if (!found || !canAccessLibrary(caller(request), found.libraryId)) throw notFound();
+      if (url === SMALL_OPDS_POSTER_URL && found.poster) {
+        const small = await smallChosenPoster(ctx, request.params.id, found.poster);
+        if (small) return reply.type('image/jpeg').send(small);
+      }
       const kept = found.poster && keptBookPoster(ctx, found.poster);
       if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
       const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster);
@@ -122,5 +127,8 @@ const BOOK_POSTER_URLS = [
   '/opds/v1.2/books/:id/thumbnail/small',
   '/opds/v2/books/:id/thumbnail',
 ];
+
+/** Komga's small OPDS poster: a chosen poster is redrawn small there (small-book-poster.ts). */
+const SMALL_OPDS_POSTER_URL = '/opds/v1.2/books/:id/thumbnail/small';
 
 

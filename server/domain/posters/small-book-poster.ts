@@ -1,0 +1,30 @@
+import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
+import { readForDecode } from '../../media/image-decode.ts';
+import { thumbnailJpeg } from '../../media/image-transcode.ts';
+import { fileSlots } from '../../media/file-slots.ts';
+import { isTransientFailure } from '../../media/transient-errors.ts';
+import type { FolioContext } from '../context.ts';
+import { thumbnailMaxEdge } from '../server-settings.ts';
+import { bookThumbnail } from './book-thumbnails.ts';
+
+/**
+ * The poster at Komga's OPDS "small" address (`/opds/v1.2/books/{id}/thumbnail/small`). A drawn
+ * poster is already small and is served as it is; a chosen one (uploaded or sidecar: often large,
+ * often PNG) is redrawn as a JPEG at most the thumbnailSize setting on its longest side, as Komga's
+ * OpdsController does, since OPDS readers show it in lists. Null when the poster is drawn or
+ * cannot be redrawn (logged): the caller then serves it as it is, as Komga falls back to.
+ * A busy server is not a bad image: that failure is thrown, not hidden by the fallback.
+ */
+export async function smallChosenPoster(ctx: FolioContext, bookId: string, poster: BookThumbnail): Promise<Buffer | null> {
+  if (poster.type === 'GENERATED') return null;
+  const file = await bookThumbnail(ctx, bookId, poster);
+  if (!file) return null;
+  try {
+    const input = await readForDecode(await fileSlots.openReadStream(file.absolutePath), null);
+    return (await thumbnailJpeg(input, thumbnailMaxEdge(ctx.repos.serverSettings), 85)).data;
+  } catch (error) {
+    if (isTransientFailure(error)) throw error;
+    ctx.logger.warn({ err: error, bookId, posterId: poster.id }, 'small OPDS poster not redrawn: served as stored');
+    return null;
+  }
+}
