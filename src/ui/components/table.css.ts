@@ -33,7 +33,7 @@ globalStyle(`${stacked} > thead`, {
 });
 globalStyle(`${stacked} > tbody > tr > td, ${stacked} > tbody > tr > th`, {
   '@media': {
-    [PHONE]: { display: 'grid', gridTemplateColumns: 'minmax(6rem, 35%) minmax(0, 1fr)', gap: 8, padding: '3px 0', border: 'none', overflowWrap: 'anywhere' },
+    [PHONE]: { display: 'grid', gridTemplateColumns: 'minmax(6rem, 35%) minmax(0, 1fr)', gap: 8, paddingBlock: 3, paddingInline: 0, border: 'none', overflowWrap: 'anywhere' },
   },
 });
 globalStyle(`${stacked} > tbody > tr > :not([data-label])`, { '@media': { [PHONE]: { display: 'block' } } });

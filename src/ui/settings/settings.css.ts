@@ -13,7 +13,7 @@ export const cell = style({
   borderBottom: '1px solid rgba(127,127,127,0.3)',
   verticalAlign: 'top',
   '@media': {
-    [PHONE]: { display: 'grid', gridTemplateColumns: 'minmax(6rem, 35%) minmax(0, 1fr)', gap: 8, padding: '3px 0', border: 'none', overflowWrap: 'anywhere' },
+    [PHONE]: { display: 'grid', gridTemplateColumns: 'minmax(6rem, 35%) minmax(0, 1fr)', gap: 8, paddingBlock: 3, paddingInline: 0, border: 'none', overflowWrap: 'anywhere' },
   },
 });
 export const headerCell = style([cell, { fontWeight: 600 }]);
