@@ -183,8 +183,9 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
       const { name, root, ...options } = body;
       if (name) next.name = name.trim();
       for (const [key, value] of Object.entries(options)) {
-        // Only the options themselves: other properties (id, created, …) are not the client's to set.
-        if (key in LibraryOptions && value !== null && value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
+        // Only the options themselves: other properties (id, created, …) are not the client's to set,
+        // nor names every object inherits (`toString`, `constructor`), which `in` would let through.
+        if (Object.hasOwn(LibraryOptions, key) && value !== null && value !== undefined) (next as unknown as Record<string, unknown>)[key] = value;
       }
       if (options.scanDirectoryExclusions === null) next.scanDirectoryExclusions = [];
       if (options.oneshotsDirectory !== undefined) next.oneshotsDirectory = oneshotsFolder(options.oneshotsDirectory);

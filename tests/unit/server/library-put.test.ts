@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LibraryDto } from '../../../src/api/types.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
@@ -45,5 +45,22 @@ describe('PUT /api/v1/libraries/{id} (deprecated alias of PATCH)', () => {
     const created = await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'Other', root: other.root, oneshotsDirectory: '' } });
     expect(created.statusCode, created.body).toBe(200);
     expect((created.json() as LibraryDto).oneshotsDirectory).toBeNull();
+  });
+
+  it('copies only the options themselves, not names every object inherits (toString, constructor)', async () => {
+    const update = vi.spyOn(server.app.folio.repos.libraries, 'update');
+    const response = await server.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/libraries/${library.id}`,
+      headers: server.admin,
+      payload: { name: 'Renamed', toString: 'hostile', constructor: 'hostile', hasOwnProperty: 'hostile' },
+    });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(update).toHaveBeenCalledTimes(1);
+    const [stored] = update.mock.lastCall ?? [];
+    if (!stored) throw new Error('the library was not updated');
+    expect(stored.name).toBe('Renamed');
+    for (const key of ['toString', 'constructor', 'hasOwnProperty']) expect(Object.hasOwn(stored, key), key).toBe(false);
+    expect(await server.json(`/api/v1/libraries/${library.id}`)).toMatchObject({ name: 'Renamed', root: library.root });
   });
 });
