@@ -1,7 +1,7 @@
 import { exactLength } from './exact-length.ts';
-import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OutsideLibraryError, assertInsideItsLibrary } from '../domain/library/library-paths.ts';
+import { OutsideLibraryError, openInsideItsLibrary } from '../domain/library/library-paths.ts';
 import { HttpError, notFound } from './errors.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 import { fileSlots } from '../media/file-slots.ts';
@@ -68,24 +68,28 @@ export async function sendAttachment(
   fileName: string,
   libraryRoots: string[],
 ) {
+  // The file read is the one checked to lie inside its library (no link swapped in meanwhile).
+  let file: FileHandle;
   try {
-    await assertInsideItsLibrary(libraryRoots, path);
+    file = await fileSlots.openHandle(() => openInsideItsLibrary(libraryRoots, path));
   } catch (error) {
-    if (error instanceof OutsideLibraryError) throw notFound('File not found');
-    throw error;
-  }
-  let size: number;
-  let mtime: Date;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw notFound('File not found');
-    size = info.size;
-    mtime = info.mtime;
-  } catch (error) {
-    if (error instanceof HttpError) throw error;
-    rethrowUnless(error, isUnusablePath);
+    rethrowUnless(error, (e) => isUnusablePath(e) || e instanceof OutsideLibraryError);
     throw notFound('File not found');
   }
+  try {
+    return await sendOpened(request, reply, file, mediaType, fileName, path);
+  } catch (error) {
+    await file.close();
+    throw error;
+  }
+}
+
+/** sendAttachment once the file is open; the handle is closed by the stream it hands to the reply. */
+async function sendOpened(request: FastifyRequest, reply: FastifyReply, file: FileHandle, mediaType: string, fileName: string, path: string) {
+  const info = await file.stat();
+  if (!info.isFile()) throw notFound('File not found');
+  const size = info.size;
+  const mtime = info.mtime;
   const lastModified = new Date(Math.floor(mtime.getTime() / 1000) * 1000);
   reply.header('Accept-Ranges', 'bytes');
 
@@ -106,13 +110,16 @@ export async function sendAttachment(
     .header('Content-Disposition', attachmentDisposition(fileName));
   if (!range) {
     // Never more than the size announced, even when the file grows meanwhile (see exactLength).
-    const body = size === 0 ? Buffer.alloc(0) : exactLength(await fileSlots.openReadStream(path, { start: 0, end: size - 1 }), size, path);
-    return reply.header('Content-Length', size).send(body);
+    if (size === 0) {
+      await file.close();
+      return reply.header('Content-Length', 0).send(Buffer.alloc(0));
+    }
+    return reply.header('Content-Length', size).send(exactLength(file.createReadStream({ start: 0, end: size - 1 }), size, path));
   }
   const length = range.end - range.start + 1;
   return reply
     .code(206)
     .header('Content-Range', `bytes ${range.start}-${range.end}/${size}`)
     .header('Content-Length', length)
-    .send(exactLength(await fileSlots.openReadStream(path, { start: range.start, end: range.end }), length, path));
+    .send(exactLength(file.createReadStream({ start: range.start, end: range.end }), length, path));
 }

@@ -1,4 +1,6 @@
 import { type ReadStream, createReadStream } from 'node:fs';
+import type { EventEmitter } from 'node:events';
+import type { FileHandle } from 'node:fs/promises';
 import { fileReadBudget } from './descriptor-budget.ts';
 import { ServerBusy } from './transient-errors.ts';
 
@@ -54,6 +56,26 @@ export class FileSlots {
     }
     stream.once('close', () => this.release());
     return stream;
+  }
+
+  /**
+   * A file `open` opens once a slot is free (a library file checked by what was opened, see
+   * openInsideItsLibrary); the slot is given back when the handle is closed, by the caller or by a
+   * read stream made from it (`createReadStream` closes it at its end).
+   */
+  async openHandle(open: () => Promise<FileHandle>): Promise<FileHandle> {
+    await this.acquire();
+    let file: FileHandle;
+    try {
+      file = await open();
+    } catch (error) {
+      this.release();
+      throw error;
+    }
+    // A FileHandle is an EventEmitter that says 'close' (Node ≥ 15.4), closed by whoever closes it;
+    // @types/node does not declare it.
+    (file as unknown as EventEmitter).once('close', () => this.release());
+    return file;
   }
 
   private async acquire(): Promise<void> {

@@ -1,4 +1,5 @@
-import { realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, open, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join, relative, isAbsolute, resolve } from 'node:path';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 import type { FolioContext } from '../context.ts';
@@ -57,6 +58,50 @@ export async function assertInsideItsLibrary(libraryRoots: string[], filePath: s
     return;
   }
   if (!isStrictlyInside(realRoot, real)) throw new OutsideLibraryError(filePath);
+}
+
+/**
+ * Opens a library file for reading, then checks where the opened file really is (README
+ * "Security"). Checking the path first and opening it next left a window in which the file could be
+ * swapped for a link leading out of the library; here the descriptor is what is checked, and what the
+ * caller reads, so no later swap matters. Outside its library, the file is closed and
+ * OutsideLibraryError thrown; a file that is not there throws as `open` does (ENOENT…), which
+ * callers already treat as missing. Paths in no library are opened unchecked, as
+ * assertInsideItsLibrary lets them pass. Opened non-blocking: a FIFO named x.cbz must not hang the
+ * open (callers look at `stat().isFile()` before reading what is not a book file).
+ */
+export async function openInsideItsLibrary(libraryRoots: string[], filePath: string): Promise<FileHandle> {
+  const path = resolve(filePath);
+  const root = libraryRoots.map((r) => resolve(r)).find((r) => isStrictlyInside(r, path));
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  if (!root) return file;
+  let inside: boolean;
+  try {
+    const [realRoot, real] = await Promise.all([realRootOf(root), realPathOfOpened(file, path)]);
+    inside = isStrictlyInside(realRoot, real);
+  } catch (error) {
+    await file.close();
+    throw error;
+  }
+  if (inside) return file;
+  await file.close();
+  throw new OutsideLibraryError(filePath);
+}
+
+/**
+ * Where an opened file really is. Linux names every descriptor's file in /proc/self/fd, whatever
+ * link led to it; elsewhere (or without /proc) the path is resolved again, the check as it was
+ * before descriptors could be asked.
+ */
+async function realPathOfOpened(file: FileHandle, path: string): Promise<string> {
+  if (process.platform === 'linux') {
+    try {
+      return await readlink(`/proc/self/fd/${file.fd}`);
+    } catch (error) {
+      rethrowUnless(error, isUnusablePath);
+    }
+  }
+  return realpath(path);
 }
 
 /** How long a library root's real path is reused before it is resolved again. */

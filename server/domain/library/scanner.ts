@@ -11,9 +11,10 @@ import { naturalCompare } from '../../media/natural-sort.ts';
 import type { FolioContext } from '../context.ts';
 import type { FolioEvent } from '../events.ts';
 import { refreshSeriesAggregation } from '../metadata/series-aggregation.ts';
-import { hashFile } from '../hashing/file-hash.ts';
+import { hashLibraryFile } from '../hashing/file-hash.ts';
 import { importLocalArtwork } from '../posters/sidecars.ts';
 import { walk } from './library-walk.ts';
+import { libraryRoots } from './library-paths.ts';
 
 export interface ScanResult {
   /** Books that are new or whose file changed: they need (re-)analysis. */
@@ -368,7 +369,7 @@ async function reuniteMovedBooks(
     if (candidates.length === 0) continue;
     let digest: string;
     try {
-      digest = await hashFile(fresh.url);
+      digest = await hashLibraryFile(libraryRoots(ctx), fresh.url);
     } catch (error) {
       // Unreadable now: it stays a new book; the next scan tries again.
       ctx.logger.warn({ err: error, file: fresh.url }, 'moved-book check skipped: file cannot be hashed');

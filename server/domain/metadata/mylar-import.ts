@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { FolioContext } from '../context.ts';
-import { OutsideLibraryError, assertInsideItsLibrary } from '../library/library-paths.ts';
+import { OutsideLibraryError } from '../library/library-paths.ts';
 import { SeriesJsonReads } from './series-json-reads.ts';
 
 /** Mylar3 writes this file into each series folder it manages. */
@@ -91,14 +91,14 @@ export async function importMylarSeries(ctx: FolioContext, seriesId: string, ser
   if (!series || !library?.importMylarSeries || series.oneshot || series.deletedDate !== null) return false;
   const path = join(series.url, MYLAR_FILE);
   // A series.json linked out of the library is not the library's to read (README "Security").
+  let text: string | null;
   try {
-    await assertInsideItsLibrary([library.root], path);
+    text = await seriesJson.read(path, library.root);
   } catch (error) {
     if (!(error instanceof OutsideLibraryError)) throw error;
     ctx.log(`${path} not read: it leads out of its library`, error);
     return false;
   }
-  const text = await seriesJson.read(path);
   if (text === null) return false;
   const mylar = parseMylarSeries(text);
   if (!mylar) {

@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+import { openInsideItsLibrary } from '../library/library-paths.ts';
 
 /** A series.json larger than this is not a Mylar series document: it is not read at all. */
 const MAX_SERIES_JSON_BYTES = 1024 * 1024;
@@ -15,6 +16,10 @@ async function unlessUnusable<T>(call: Promise<T>): Promise<T | null> {
     return null;
   }
 }
+
+/** Names one version of a file: a file replaced or edited gets another. */
+const identityOf = (info: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): string =>
+  `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
 
 interface Kept {
   text: string;
@@ -37,20 +42,24 @@ export class SeriesJsonReads {
   readonly #reading = new Map<string, { identity: string; text: Promise<string | null> }>();
   #keptChars = 0;
 
-  /** The file's text; null when there is no regular file of at most MAX_SERIES_JSON_BYTES there. */
-  async read(path: string): Promise<string | null> {
+  /**
+   * The file's text; null when there is no regular file of at most MAX_SERIES_JSON_BYTES there.
+   * Read through the descriptor checked to lie inside `libraryRoot` (openInsideItsLibrary): a file
+   * leading out of it throws OutsideLibraryError.
+   */
+  async read(path: string, libraryRoot: string): Promise<string | null> {
     // No series.json in this folder (or not one we may read): nothing to import.
     const info = await unlessUnusable(stat(path));
     if (info === null) return null;
     // Not a regular file (a folder, a pipe that would block the read forever) or too large to be one.
     if (!info.isFile() || info.size > MAX_SERIES_JSON_BYTES) return null;
-    const identity = `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+    const identity = identityOf(info);
     const kept = this.#kept.get(path);
     if (kept?.identity === identity) return kept.text;
     // Analyses run side by side: those that ask while the same file is being read wait for that read.
     const reading = this.#reading.get(path);
     if (reading?.identity === identity) return reading.text;
-    const text = this.#readAndKeep(path, identity, info.size);
+    const text = this.#readAndKeep(path, libraryRoot, identity, info.size);
     this.#reading.set(path, { identity, text });
     try {
       return await text;
@@ -59,13 +68,25 @@ export class SeriesJsonReads {
     }
   }
 
-  async #readAndKeep(path: string, identity: string, size: number): Promise<string | null> {
+  async #readAndKeep(path: string, libraryRoot: string, identity: string, size: number): Promise<string | null> {
     // Null when it went between the stat and the read.
-    const bytes = await unlessUnusable(readFile(path));
-    if (bytes === null || bytes.length > MAX_SERIES_JSON_BYTES) return null;
+    const file = await unlessUnusable(openInsideItsLibrary([libraryRoot], path));
+    if (file === null) return null;
+    let bytes: Buffer;
+    let opened: string;
+    try {
+      // What was opened is what is read: it may not be what the path's stat saw a moment ago.
+      const info = await file.stat();
+      if (!info.isFile() || info.size > MAX_SERIES_JSON_BYTES) return null;
+      opened = identityOf(info);
+      bytes = await file.readFile();
+    } finally {
+      await file.close();
+    }
+    if (bytes.length > MAX_SERIES_JSON_BYTES) return null;
     const text = bytes.toString('utf8');
-    // Changed while being read: used this once, not kept under an identity that may not be its own.
-    if (bytes.length === size) this.#keep(path, { text, identity });
+    // Replaced or changed while being read: used this once, not kept under an identity not its own.
+    if (opened === identity && bytes.length === size) this.#keep(path, { text, identity });
     return text;
   }
 

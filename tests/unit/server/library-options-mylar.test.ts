@@ -64,11 +64,11 @@ async function threeSeriesOfFourBooks(): Promise<void> {
 const everyFolderOnce = () => ['Other', 'Saga (2012)', 'Third'].map((folder) => join(root, folder, 'series.json'));
 
 /**
- * The series.json files read from here on, sorted, one entry per read: the real readFile, counted
+ * The series.json files read from here on, sorted, one entry per read: the real open, counted
  * (module exports of node's own modules follow their objects once synced).
  */
 function countSeriesJsonReads(): { paths: () => string[]; clear: () => void; restore: () => void } {
-  const readFile = vi.spyOn(fsPromises, 'readFile');
+  const readFile = vi.spyOn(fsPromises, 'open');
   syncBuiltinESMExports();
   return {
     paths: () => readFile.mock.calls.map(([path]) => String(path)).filter((path) => path.endsWith('series.json')).sort(),

@@ -16,9 +16,9 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The real readFile, counted (node's module exports follow their objects once synced). */
+/** The real open, counted (node's module exports follow their objects once synced). */
 function countReads(): () => number {
-  const readFile = vi.spyOn(fsPromises, 'readFile');
+  const readFile = vi.spyOn(fsPromises, 'open');
   syncBuiltinESMExports();
   return () => readFile.mock.calls.length;
 }
@@ -30,7 +30,7 @@ describe('SeriesJsonReads', () => {
     const reads = new SeriesJsonReads();
     const count = countReads();
     // The books of a series analysed side by side: all ask before any read has ended.
-    const texts = await Promise.all(Array.from({ length: 8 }, () => reads.read(path)));
+    const texts = await Promise.all(Array.from({ length: 8 }, () => reads.read(path, dir)));
     expect(texts).toEqual(Array(8).fill('{"version":"1.0.2"}'));
     expect(count()).toBe(1);
   });
@@ -40,9 +40,9 @@ describe('SeriesJsonReads', () => {
     await writeFile(path, '{"version":"1.0.2"}');
     const reads = new SeriesJsonReads();
     const count = countReads();
-    expect(await reads.read(path)).toBe('{"version":"1.0.2"}');
+    expect(await reads.read(path, dir)).toBe('{"version":"1.0.2"}');
     await writeFile(path, '{"version":"1.0.2","edited":true}');
-    expect(await Promise.all([reads.read(path), reads.read(path)])).toEqual(Array(2).fill('{"version":"1.0.2","edited":true}'));
+    expect(await Promise.all([reads.read(path, dir), reads.read(path, dir)])).toEqual(Array(2).fill('{"version":"1.0.2","edited":true}'));
     expect(count()).toBe(2);
   });
 });

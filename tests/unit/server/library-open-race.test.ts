@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import fs, { promises as fsPromises, symlinkSync, unlinkSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import { hashBookFile } from '../../../server/domain/hashing/file-hash.ts';
+import { RED, createCbz } from '../../fixtures/index.ts';
+import { addLibrary, startServer, type TestServer } from './helpers.ts';
+
+/**
+ * The race the library check used to lose: the path is checked (its real path lies inside the
+ * library), then the file is swapped for a link leading out of it, then the path is opened. The
+ * swap is made deterministic here: the real `open`/`readFile`/`createReadStream` of node are
+ * wrapped so that the first opening of `path` swaps it for a link to `target` just before the real
+ * call opens it. Reading by path after a check followed the link; reading what was opened and then
+ * checking the descriptor refuses it.
+ */
+function swapForLinkWhenOpened(path: string, target: string): void {
+  let armed = true;
+  const swapIfTarget = (file: unknown) => {
+    if (!armed || typeof file !== 'string' || resolve(file) !== path) return;
+    armed = false;
+    unlinkSync(path);
+    symlinkSync(target, path);
+  };
+  for (const [owner, name] of [
+    [fsPromises, 'open'],
+    [fsPromises, 'readFile'],
+    [fs, 'createReadStream'],
+  ] as const) {
+    const real = (owner as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+    vi.spyOn(owner as unknown as Record<string, (...args: unknown[]) => unknown>, name).mockImplementation((...args: unknown[]) => {
+      swapIfTarget(args[0]);
+      return real.apply(owner, args);
+    });
+  }
+  syncBuiltinESMExports();
+}
+
+const SECRET = 'SECRET-OUTSIDE-THE-LIBRARY;'.repeat(4096);
+
+let server: TestServer;
+let root: string;
+let outside: string;
+beforeEach(async () => {
+  server = await startServer();
+  root = join(server.dir, 'library');
+  outside = join(server.dir, 'outside.txt');
+  await writeFile(outside, SECRET);
+  await createCbz(join(root, 'Saga', 'Saga 001.cbz'), [{ width: 10, height: 10, color: RED, format: 'png' }]);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  syncBuiltinESMExports();
+  await server.close();
+});
+
+const onlyBook = async () => (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content[0]!;
+
+describe('a library file swapped for a link out of the library after its check', () => {
+  it('is not downloaded', async () => {
+    await addLibrary(server, root);
+    const book = await onlyBook();
+    swapForLinkWhenOpened(join(root, 'Saga', 'Saga 001.cbz'), outside);
+    const response = await server.get(`/api/v1/books/${book.id}/file`);
+    expect(response.body).not.toContain('SECRET');
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('is not hashed', async () => {
+    await addLibrary(server, root);
+    const book = await onlyBook();
+    swapForLinkWhenOpened(join(root, 'Saga', 'Saga 001.cbz'), outside);
+    await hashBookFile(server.app.folio, book.id);
+    const secretHash = createHash('md5').update(await readFile(outside)).digest('hex');
+    expect(server.app.folio.repos.books.findById(book.id)?.fileHash).not.toBe(secretHash);
+  });
+
+  it('is not imported as the series.json of its folder', async () => {
+    const seriesJson = join(root, 'Saga', 'series.json');
+    await writeFile(seriesJson, JSON.stringify({ version: '1.0.2', metadata: { type: 'comicSeries', name: 'Saga from Mylar', description_text: 'Inside' } }));
+    await writeFile(outside, JSON.stringify({ version: '1.0.2', metadata: { type: 'comicSeries', name: 'Read from outside', description_text: SECRET } }));
+    swapForLinkWhenOpened(seriesJson, outside);
+    await addLibrary(server, root);
+    const series = (await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true')).content[0]!;
+    expect(series.metadata.summary).not.toContain('SECRET');
+    expect(series.metadata.title).not.toBe('Read from outside');
+  });
+});
