@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { type FileHandle, open as openPath, stat } from 'node:fs/promises';
 import { fileSlots } from '../media/file-slots.ts';
 
 /** A small file's bytes and identity, as last read. */
@@ -44,9 +44,10 @@ export class SmallFileCache {
    * A caller that knows which version of the file it wants (a poster's database record, whose id or
    * date changes whenever the server writes the file again) names it as `version`: a file kept under
    * that version is served without even the once-a-second `stat`, and a file kept under another
-   * version is checked at once (a poster drawn again is served on the next request).
+   * version is checked at once (a poster drawn again is served on the next request). `open` opens
+   * the file to read its bytes (a library file checked by what was opened: openInsideItsLibrary).
    */
-  async read(path: string, now = Date.now(), version?: string): Promise<CachedFile | null> {
+  async read(path: string, now = Date.now(), version?: string, open: () => Promise<FileHandle> = () => openPath(path, 'r')): Promise<CachedFile | null> {
     const known = this.#entries.get(path);
     // A named version decides alone: another version than the one kept is checked at once.
     if (known && (version !== undefined ? known.version === version : now - known.checkedAt < TRUST_MS)) {
@@ -72,7 +73,7 @@ export class SmallFileCache {
     this.#forget(path);
     const etag = `"0${createHash('md5').update(`${path}\u0000${info.mtimeMs}\u0000${info.size}`).digest('hex')}"`;
     if (info.size > MAX_FILE_BYTES) return { bytes: Buffer.alloc(0), size: info.size, mtime: info.mtime, etag, httpDate: info.mtime.toUTCString() };
-    const bytes = await fileSlots.withSlot(() => readFile(path));
+    const bytes = await readOpened(await fileSlots.openHandle(open));
     // Replaced between the stat and the read: keep nothing, serve what was read under a fresh identity.
     if (bytes.length !== info.size) {
       const mtime = new Date(now);
@@ -118,6 +119,15 @@ export class SmallFileCache {
       if (this.#bytes <= MAX_TOTAL_BYTES) return;
       this.#forget(path);
     }
+  }
+}
+
+/** An opened file's bytes; the file is closed (and its slot given back) after. */
+async function readOpened(file: FileHandle): Promise<Buffer> {
+  try {
+    return await file.readFile();
+  } finally {
+    await file.close();
   }
 }
 

@@ -1,5 +1,7 @@
 import { exactLength } from './exact-length.ts';
 import type { FastifyReply } from 'fastify';
+import { type FileHandle, open as openPath } from 'node:fs/promises';
+import { OutsideLibraryError } from '../domain/library/library-paths.ts';
 import { type CachedFile, SmallFileCache, smallFiles } from '../domain/small-file-cache.ts';
 import { notFound } from './errors.ts';
 import { fileSlots } from '../media/file-slots.ts';
@@ -10,16 +12,33 @@ import { fileSlots } from '../media/file-slots.ts';
  * matching If-None-Match gets a bodiless 304 instead of the image again. Small files come from
  * memory (see SmallFileCache), so a poster costs about what a static file server spends on it.
  */
-export async function sendFileBody(reply: FastifyReply, absolutePath: string, mediaType: string, version?: string) {
-  const file = await smallFiles.read(absolutePath, Date.now(), version);
+export async function sendFileBody(
+  reply: FastifyReply,
+  absolutePath: string,
+  mediaType: string,
+  version?: string,
+  open: () => Promise<FileHandle> = () => openPath(absolutePath, 'r'),
+) {
+  try {
+    return await sendOpenedBody(reply, absolutePath, mediaType, version, open);
+  } catch (error) {
+    // A sidecar poster swapped for a link out of its library since it was chosen: not found.
+    if (error instanceof OutsideLibraryError) throw notFound();
+    throw error;
+  }
+}
+
+async function sendOpenedBody(reply: FastifyReply, absolutePath: string, mediaType: string, version: string | undefined, open: () => Promise<FileHandle>) {
+  const file = await smallFiles.read(absolutePath, Date.now(), version, open);
   if (!file) throw notFound();
   if (SmallFileCache.holdsBytes(file)) return sendKeptFile(reply, file, mediaType);
   reply.header('ETag', file.etag).header('Last-Modified', file.httpDate);
   if (matchesEtag(reply.request.headers['if-none-match'], file.etag)) return reply.code(304).send();
   reply.type(mediaType).header('Content-Length', file.size);
   // The file may be replaced after it was looked at: the length announced is held (see exactLength).
-  const body = file.size === 0 ? Buffer.alloc(0) : exactLength(await fileSlots.openReadStream(absolutePath, { start: 0, end: file.size - 1 }), file.size, absolutePath);
-  return reply.send(body);
+  if (file.size === 0) return reply.send(Buffer.alloc(0));
+  const opened = await fileSlots.openHandle(open);
+  return reply.send(exactLength(opened.createReadStream({ start: 0, end: file.size - 1 }), file.size, absolutePath));
 }
 
 /** Sends a file whose bytes are in memory (SmallFileCache.holdsBytes), or a 304 when the client has it. */

@@ -5,7 +5,8 @@ import { isTransientFailure } from '../../media/transient-errors.ts';
 import type { FolioContext } from '../context.ts';
 import { smallFiles } from '../small-file-cache.ts';
 import { type PosterOwner, deletePoster, posterRepository } from './poster-uploads.ts';
-import { type ThumbnailFile, readablePosterPath } from './thumbnail-files.ts';
+import { OutsideLibraryError } from '../library/library-paths.ts';
+import { type ThumbnailFile, openPoster, thumbnailFilePath } from './thumbnail-files.ts';
 
 /**
  * The selected poster's file exists (or may) but cannot be read now: out of descriptors, a disk
@@ -40,25 +41,24 @@ export async function readSelectedPoster(
   first: StoredThumbnail | undefined = posterRepository(ctx, kind).selected(ownerId),
 ): Promise<ThumbnailFile | typeof GENERATED_POSTER_GONE | undefined> {
   for (let row = first; row; row = posterRepository(ctx, kind).selected(ownerId)) {
-    let absolutePath: string | null;
-    try {
-      absolutePath = await readablePosterPath(ctx, row);
-    } catch (error) {
-      throw unreadable(row, error);
-    }
-    // Local artwork swapped for a link out of its library is never read; it is not gone either, so
-    // its record stays (the link may be put right) and the caller's drawn poster stands in.
-    if (absolutePath === null) return undefined;
+    const absolutePath = thumbnailFilePath(ctx, row);
+    const open = openPoster(ctx, row);
     const version = posterVersion(row);
     let found: boolean;
     try {
-      found = (await smallFiles.read(absolutePath, Date.now(), version)) !== null;
+      found = (await smallFiles.read(absolutePath, Date.now(), version, open)) !== null;
     } catch (error) {
+      // Local artwork swapped for a link out of its library is never read; it is not gone either, so
+      // its record stays (the link may be put right) and the caller's drawn poster stands in.
+      if (error instanceof OutsideLibraryError) {
+        ctx.log(`local artwork not served: ${absolutePath} leads out of its library`, error);
+        return undefined;
+      }
       // Removed between the look and the read: as gone as a file that was never there.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadable(row, error);
       found = false;
     }
-    if (found) return { absolutePath, mediaType: row.mediaType, lastModified: row.lastModified, version };
+    if (found) return { absolutePath, mediaType: row.mediaType, lastModified: row.lastModified, version, ...(open ? { open } : {}) };
     // Drawn posters are the server's own cache: drawn again, keeping their place.
     if (row.type === 'GENERATED') return GENERATED_POSTER_GONE;
     await assertFolderReachable(row, absolutePath);

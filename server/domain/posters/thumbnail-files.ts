@@ -1,7 +1,8 @@
+import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { StoredThumbnail } from '../../db/thumbnail-repository.ts';
 import type { FolioContext } from '../context.ts';
-import { OutsideLibraryError, assertInsideItsLibrary, libraryRoots } from '../library/library-paths.ts';
+import { libraryRoots, openInsideItsLibrary } from '../library/library-paths.ts';
 
 /** Where a poster's bytes are: sidecars are the user's own files, others live under the data dir. */
 export function thumbnailFilePath(ctx: { dataDir: string }, row: Pick<StoredThumbnail, 'type' | 'filePath'>): string {
@@ -19,23 +20,21 @@ export interface ThumbnailFile {
    * for sidecar posters, files in the library that may be replaced behind the server's back.
    */
   version?: string;
+  /**
+   * Opens the file to read it, for a sidecar poster (see openPoster); undefined for files under the
+   * data dir, opened by their path.
+   */
+  open?: () => Promise<FileHandle>;
 }
 
 /**
- * The file to read a poster from, or null when it may not be read: a sidecar is a file of the
- * library, checked when a scan found it, which may since have been replaced by a link leading out
- * of the library (README "Security": such a file is never read or served). Callers treat null as a
- * missing file.
+ * Opens a poster's file for reading. A sidecar is a file of the library, checked when a scan found
+ * it, which may since have been replaced by a link leading out of the library (README "Security":
+ * such a file is never read or served): it is opened first and the opened file checked, so it throws
+ * OutsideLibraryError then, whatever is swapped in meanwhile. Callers treat that as a missing file.
  */
-export async function readablePosterPath(ctx: FolioContext, row: Pick<StoredThumbnail, 'type' | 'filePath'>): Promise<string | null> {
+export function openPoster(ctx: FolioContext, row: Pick<StoredThumbnail, 'type' | 'filePath'>): (() => Promise<FileHandle>) | undefined {
+  if (row.type !== 'SIDECAR') return undefined;
   const path = thumbnailFilePath(ctx, row);
-  if (row.type !== 'SIDECAR') return path;
-  try {
-    await assertInsideItsLibrary(libraryRoots(ctx), path);
-    return path;
-  } catch (error) {
-    if (!(error instanceof OutsideLibraryError)) throw error;
-    ctx.log(`local artwork not served: ${path} leads out of its library`, error);
-    return null;
-  }
+  return () => openInsideItsLibrary(libraryRoots(ctx), path);
 }

@@ -81,7 +81,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
       const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster);
       if (!thumbnail) throw notFound();
-      return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version);
+      return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version, thumbnail.open);
     });
   }
 

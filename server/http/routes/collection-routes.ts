@@ -144,7 +144,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     const user = caller(request);
     const collection = collectionForCaller(request.params.id, user);
     const own = await selectedPosterFile(ctx, 'collections', collection.id);
-    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version);
+    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version, own.open);
     return reply.type('image/jpeg').send(await seriesMosaic(ctx, collection.seriesIds.filter(visibleTo(user)), user.id));
   });
 }

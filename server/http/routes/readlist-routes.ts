@@ -178,7 +178,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
     const own = await selectedPosterFile(ctx, 'readlists', list.id);
-    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version);
+    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version, own.open);
     // Komga lets read-list posters be cached for an hour.
     return reply.type('image/jpeg').header('Cache-Control', 'max-age=3600, private').send(await bookMosaic(ctx, list.bookIds.filter(visibleTo(user))));
   });

@@ -49,7 +49,7 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
     seriesForCaller(request.params.id, user);
     const thumbnail = await seriesPoster(ctx, request.params.id, user.id);
     if (!thumbnail) throw notFound();
-    return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version);
+    return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version, thumbnail.open);
   });
 
   app.post('/api/v1/series/:id/read-progress', { schema: { params: IdParams } }, async (request, reply) => {

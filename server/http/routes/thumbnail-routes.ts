@@ -14,7 +14,10 @@ import {
   selectPoster,
   storeUploadedPoster,
 } from '../../domain/posters/poster-uploads.ts';
-import { readablePosterPath } from '../../domain/posters/thumbnail-files.ts';
+import { openPoster, thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
+import { OutsideLibraryError } from '../../domain/library/library-paths.ts';
+import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+import { type FileHandle, open } from 'node:fs/promises';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
@@ -103,10 +106,18 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
       scope.get(`${base}/:tid`, { schema: { params: PosterParams } }, async (request, reply) => {
         const owner = ownerFor(kind, request);
         const row = posterRepository(ctx, kind).find(owner, request.params.tid);
-        const path = row && (await readablePosterPath(ctx, row));
-        if (!row || !path) throw notFound();
-        const stream = await fileSlots.openReadStream(path);
-        return reply.type(row.mediaType).send(stream);
+        if (!row) throw notFound();
+        const path = thumbnailFilePath(ctx, row);
+        let file: FileHandle;
+        try {
+          file = await fileSlots.openHandle(openPoster(ctx, row) ?? (() => open(path, 'r')));
+        } catch (error) {
+          // Gone, or local artwork now leading out of its library (never served): not found.
+          rethrowUnless(error, (e) => isMissingFile(e) || e instanceof OutsideLibraryError);
+          if (error instanceof OutsideLibraryError) ctx.log(`local artwork not served: ${path} leads out of its library`, error);
+          throw notFound();
+        }
+        return reply.type(row.mediaType).send(file.createReadStream());
       });
 
       // Multipart (file + optional selected field): read from the stream, so no JSON body schema.

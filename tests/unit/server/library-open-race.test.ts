@@ -3,6 +3,7 @@ import fs, { promises as fsPromises, symlinkSync, unlinkSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join, resolve } from 'node:path';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { hashBookFile } from '../../../server/domain/hashing/file-hash.ts';
@@ -87,5 +88,32 @@ describe('a library file swapped for a link out of the library after its check',
     const series = (await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true')).content[0]!;
     expect(series.metadata.summary).not.toContain('SECRET');
     expect(series.metadata.title).not.toBe('Read from outside');
+  });
+
+  /** Series Saga with its cover.jpg as selected sidecar poster: the series id and the poster's id. */
+  async function sagaWithSidecar(cover: string): Promise<{ seriesId: string; posterId: string }> {
+    await writeFile(cover, await sharp({ create: { width: 20, height: 30, channels: 3, background: 'blue' } }).jpeg().toBuffer());
+    await addLibrary(server, root);
+    const { seriesId } = await onlyBook();
+    const posters = await server.json<{ id: string; type: string; selected: boolean }[]>(`/api/v1/series/${seriesId}/thumbnails`);
+    return { seriesId, posterId: posters.find((p) => p.type === 'SIDECAR' && p.selected)!.id };
+  }
+
+  it('is not served by the sidecar poster route', async () => {
+    const cover = join(root, 'Saga', 'cover.jpg');
+    const { seriesId, posterId } = await sagaWithSidecar(cover);
+    swapForLinkWhenOpened(cover, outside);
+    const own = await server.get(`/api/v1/series/${seriesId}/thumbnails/${posterId}`);
+    expect(own.body).not.toContain('SECRET');
+    expect(own.statusCode).toBe(404);
+  });
+
+  it('is not served as the selected poster: the drawn one stands in', async () => {
+    const cover = join(root, 'Saga', 'cover.jpg');
+    const { seriesId } = await sagaWithSidecar(cover);
+    swapForLinkWhenOpened(cover, outside);
+    const selected = await server.get(`/api/v1/series/${seriesId}/thumbnail`);
+    expect(selected.body).not.toContain('SECRET');
+    expect(selected.headers['content-type']).toBe('image/jpeg');
   });
 });
