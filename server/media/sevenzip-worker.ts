@@ -10,14 +10,16 @@
  * (and `keepTotal` over all of them) and drops the rest, so a member that unpacks to more than it
  * declared costs no memory beyond the bound.
  *
- * The archive's folder is mounted read-only in spirit: only `l` (list) and `x -o/out` (extract to
- * the in-memory /out) are ever run, with the names to extract passed in a list file, wildcards off.
+ * The archive's folder is mounted read-only (mountFolderReadOnly), and only `l` (list) and
+ * `x -o/out` (extract to the in-memory /out) are ever run, with the names to extract passed in a
+ * list file, wildcards off.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { SevenZipModule, SevenZipModuleFactory } from '7z-wasm';
+import { mountFolderReadOnly } from './sevenzip-mount.ts';
 import type { SevenZipMember, SevenZipRequest, SevenZipResponse, SevenZipResult } from './sevenzip-protocol.ts';
 
 const require = createRequire(import.meta.url);
@@ -66,8 +68,7 @@ async function instance(onLine: (line: string) => void): Promise<Instance> {
 
 /** Mounts the archive's folder and answers the archive's path inside the wasm file system. */
 function mountArchive(sz: SevenZipModule, path: string): string {
-  sz.FS.mkdir('/book');
-  sz.FS.mount(sz.NODEFS, { root: dirname(path) }, '/book');
+  mountFolderReadOnly(sz, dirname(path), '/book');
   return `/book/${basename(path)}`;
 }
 
