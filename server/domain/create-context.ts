@@ -6,7 +6,7 @@ import { MediaError } from '../media/book-reader.ts';
 import { ArchivePool, type ArchivePoolOptions, type Handle, openByContent } from '../media/archive-pool.ts';
 import type { FolioContext } from './context.ts';
 import { EventBus } from './events.ts';
-import { OutsideLibraryError, assertInsideItsLibrary } from './library/library-paths.ts';
+import { OutsideLibraryError, assertInsideItsLibrary, openInsideItsLibrary } from './library/library-paths.ts';
 import { TaskQueue } from './tasks/task-queue.ts';
 import { PagesWithoutBars } from './metadata/pages-without-bars.ts';
 
@@ -41,7 +41,7 @@ export function createFolioContext(options: ContextOptions): FolioContext {
     dataDir: options.dataDir,
     repos,
     events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
-    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open ?? openByContent) }),
+    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open) }),
     pagesWithoutBars: new PagesWithoutBars(),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,
@@ -74,12 +74,17 @@ export async function closeFolioContext(ctx: FolioContext, taskGraceMs?: number)
 
 /**
  * Every book read goes through the archive pool: a file whose real path leaves its library (a
- * symlink to /etc/passwd named x.cbz) is refused as unreadable before anything opens it.
+ * symlink to /etc/passwd named x.cbz) is refused as unreadable. The server's own opener opens the
+ * file first and checks the descriptor it got (openInsideItsLibrary), so no link swapped in after a
+ * check is followed; readers that take over that descriptor (zip-based books) read nothing else.
+ * An opener given by a test is checked by path first, as before.
  */
-function containedOpen(repos: Repositories, open: (path: string) => Promise<Handle>): (path: string) => Promise<Handle> {
+function containedOpen(repos: Repositories, open?: (path: string) => Promise<Handle>): (path: string) => Promise<Handle> {
+  const roots = () => repos.libraries.findAll().map((l) => l.root);
+  if (!open) return (path) => openByContent(path, (file) => openInsideItsLibrary(roots(), file));
   return async (path) => {
     try {
-      await assertInsideItsLibrary(repos.libraries.findAll().map((l) => l.root), path);
+      await assertInsideItsLibrary(roots(), path);
     } catch (error) {
       if (error instanceof OutsideLibraryError) throw new MediaError('ERR_1000', error.message, { cause: error });
       throw error;

@@ -70,22 +70,31 @@ export async function detectReader(filePath: string): Promise<BookReader> {
  * take over the descriptor its signature was read from does (zip books: one open and one close
  * fewer per book, which analysing a library does thousands of times).
  */
-export async function openByContent(filePath: string): Promise<{ reader: BookReader; book: OpenedBook }> {
-  const { reader, file, size } = await recognise(filePath);
+export async function openByContent(filePath: string, open: OpenForReading = openNonBlocking): Promise<{ reader: BookReader; book: OpenedBook }> {
+  const { reader, file, size } = await recognise(filePath, open);
   if (reader.openFile) return { reader, book: await reader.openFile(file, filePath, size) };
   await closeRead(file);
   return { reader, book: await reader.open(filePath) };
 }
 
+/**
+ * Opens a book file for reading. The server's opens a library's file and checks that the descriptor
+ * it got lies inside the library (openInsideItsLibrary, handed down by the archive pool's owner); a
+ * refusal is, like any failure to open, "cannot read file" (ERR_1000).
+ */
+export type OpenForReading = (filePath: string) => Promise<FileHandle>;
+
+// Non-blocking: a named pipe put where a book was would otherwise hold this open (and a thread of
+// libuv's pool) until something writes to it. Reads of a regular file ignore the flag.
+const openNonBlocking: OpenForReading = (filePath) => openFile(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+
 /** The file open for reading, its size and the reader its first bytes call for (the file is closed on failure). */
-async function recognise(filePath: string): Promise<{ reader: BookReader; file: FileHandle; size: number }> {
+async function recognise(filePath: string, open: OpenForReading = openNonBlocking): Promise<{ reader: BookReader; file: FileHandle; size: number }> {
   let head: Buffer;
   let file: FileHandle;
   let size: number;
   try {
-    // Non-blocking: a named pipe put where a book was would otherwise hold this open (and a thread
-    // of libuv's pool) until something writes to it. Reads of a regular file ignore the flag.
-    file = await openFile(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
+    file = await open(filePath);
   } catch (error) {
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }

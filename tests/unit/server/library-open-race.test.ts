@@ -70,6 +70,17 @@ describe('a library file swapped for a link out of the library after its check',
     expect(response.statusCode).toBe(404);
   });
 
+  it('is not read as the book', async () => {
+    const book = join(root, 'Saga', 'Saga 001.cbz');
+    const elsewhere = join(server.dir, 'elsewhere.cbz');
+    await createCbz(elsewhere, [RED, RED, RED].map((color) => ({ width: 10, height: 10, color, format: 'png' as const })));
+    swapForLinkWhenOpened(book, elsewhere);
+    await addLibrary(server, root);
+    const { media } = await onlyBook();
+    expect(media.pagesCount).not.toBe(3);
+    expect(media.status).not.toBe('READY');
+  });
+
   it('is not hashed', async () => {
     await addLibrary(server, root);
     const book = await onlyBook();
