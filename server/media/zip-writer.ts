@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { fileSlots } from './file-slots.ts';
@@ -9,6 +10,11 @@ export interface ZipFileMember {
   entryName: string;
   size: number;
   mtime: Date;
+  /**
+   * Opens the file when the writer reaches it (a library file: opened, then checked by what was
+   * opened, see openInsideItsLibrary); by default it is opened by its path.
+   */
+  open?: () => Promise<FileHandle>;
 }
 
 export interface WrittenZip {
@@ -27,12 +33,16 @@ export async function storedZipOfFiles(members: ZipFileMember[]): Promise<Writte
   for (const member of members) {
     // Opened when the writer reaches it, through the budget of request-held files (one at a time per zip).
     zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) => {
-      fileSlots.openReadStream(member.path).then(
+      const opened = member.open ? fileSlots.openHandle(member.open).then((file) => file.createReadStream()) : fileSlots.openReadStream(member.path);
+      opened.then(
         (stream) => callback(null, stream),
         (error: Error) => callback(error, undefined as never),
       );
     });
   }
+  // A member that cannot be opened when reached (gone, or refused: a link out of its library) ends
+  // the zip short: its size was announced, so nothing else can be sent in its place.
+  zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
   // yazl reports the total size (-1 when unknown) to this callback; its typings omit the argument.
   const end = zip.end.bind(zip) as (options: object, onSize: (size: number) => void) => void;
   const size = await new Promise<number>((resolve) => end({}, resolve));

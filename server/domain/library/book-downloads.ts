@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 import { type WrittenZip, type ZipFileMember, storedZipOfFiles, uniqueEntryNames } from '../../media/zip-writer.ts';
 import type { FolioContext } from '../context.ts';
-import { OutsideLibraryError, assertInsideItsLibrary, libraryRoots } from './library-paths.ts';
+import { OutsideLibraryError, assertInsideItsLibrary, libraryRoots, openInsideItsLibrary } from './library-paths.ts';
 
 export interface DownloadFile {
   /** Absolute path of a book file. */
@@ -31,7 +31,9 @@ export async function zipOfBookFiles(ctx: FolioContext, files: DownloadFile[]): 
       continue;
     }
     if (!info.isFile()) continue;
-    members.push({ path: file.path, entryName: names[index]!, size: info.size, mtime: info.mtime });
+    // Read through the descriptor checked when it is opened: a link swapped in since this look is
+    // refused then (the download stops short) rather than followed.
+    members.push({ path: file.path, entryName: names[index]!, size: info.size, mtime: info.mtime, open: () => openInsideItsLibrary(roots, file.path) });
   }
   return storedZipOfFiles(members);
 }

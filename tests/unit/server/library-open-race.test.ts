@@ -81,6 +81,20 @@ describe('a library file swapped for a link out of the library after its check',
     expect(media.status).not.toBe('READY');
   });
 
+  it('is not put in a series download', async () => {
+    await addLibrary(server, root);
+    const { seriesId, sizeBytes } = await onlyBook();
+    // As large as the book, so that its bytes would fit the size the zip announced.
+    await writeFile(outside, SECRET.slice(0, sizeBytes));
+    swapForLinkWhenOpened(join(root, 'Saga', 'Saga 001.cbz'), outside);
+    // Refused when the writer reaches it: the zip, whose size was announced, ends short.
+    const body = await server.get(`/api/v1/series/${seriesId}/file`).then(
+      (response) => response.body,
+      (error: Error) => `ended short: ${error.message}`,
+    );
+    expect(body).not.toContain('SECRET');
+  });
+
   it('is not hashed', async () => {
     await addLibrary(server, root);
     const book = await onlyBook();
