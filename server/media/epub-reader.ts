@@ -39,6 +39,9 @@ export const epubReader: BookReader = {
     head.readUInt16LE(26) === 8 &&
     head.subarray(30, 38).toString('latin1') === 'mimetype',
   open: async (filePath) => new OpenedEpub(await zipReader.open(filePath)),
+  // Takes over the descriptor its signature was read from, as zip books do: for a library's book,
+  // the one checked to lie inside the library (openInsideItsLibrary), never opened again by path.
+  openFile: async (file, filePath, size) => new OpenedEpub(await zipReader.openFile!(file, filePath, size)),
 };
 
 async function readText(book: OpenedBook, name: string, limit: number): Promise<string> {

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import fs, { promises as fsPromises, symlinkSync, unlinkSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { hashBookFile } from '../../../server/domain/hashing/file-hash.ts';
+import { createImageEpub } from '../../fixtures/epub.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -15,14 +16,14 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
  * library), then the file is swapped for a link leading out of it, then the path is opened. The
  * swap is made deterministic here: the real `open`/`readFile`/`createReadStream` of node are
  * wrapped so that the first opening of `path` swaps it for a link to `target` just before the real
- * call opens it. Reading by path after a check followed the link; reading what was opened and then
- * checking the descriptor refuses it.
+ * call opens it (or before its `atOpening`-th opening: a reader opening the book again by path
+ * after the checked open). Reading by path after a check followed the link; reading what was
+ * opened and then checking the descriptor refuses it.
  */
-function swapForLinkWhenOpened(path: string, target: string): void {
-  let armed = true;
+function swapForLinkWhenOpened(path: string, target: string, atOpening = 1): void {
+  let openings = 0;
   const swapIfTarget = (file: unknown) => {
-    if (!armed || typeof file !== 'string' || resolve(file) !== path) return;
-    armed = false;
+    if (typeof file !== 'string' || resolve(file) !== path || ++openings !== atOpening) return;
     unlinkSync(path);
     symlinkSync(target, path);
   };
@@ -93,6 +94,19 @@ describe('a library file swapped for a link out of the library after its check',
       (error: Error) => `ended short: ${error.message}`,
     );
     expect(body).not.toContain('SECRET');
+  });
+
+  it('is not read as the book when an EPUB reader opens it again', async () => {
+    await rm(join(root, 'Saga'), { recursive: true });
+    const book = join(root, 'Saga', 'Saga 001.epub');
+    const elsewhere = join(server.dir, 'elsewhere.epub');
+    await createImageEpub(book, [{ width: 10, height: 10, color: RED, format: 'png' }]);
+    await createImageEpub(elsewhere, [RED, RED, RED].map((color) => ({ width: 10, height: 10, color, format: 'png' as const })));
+    // The first opening is the checked one; the second was the EPUB reader's own, by path.
+    swapForLinkWhenOpened(book, elsewhere, 2);
+    await addLibrary(server, root);
+    const { media } = await onlyBook();
+    expect(media.pagesCount).not.toBe(3);
   });
 
   it('is not hashed', async () => {
