@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Extractor, UnrarError, type FileHeader, type SeekMethod } from 'node-unrar-js';
 import { getUnrar } from 'node-unrar-js/dist/js/unrar.singleton.js';
@@ -43,10 +44,13 @@ class FileBackedExtractor extends Extractor<never> {
   private outputLimit = Number.POSITIVE_INFINITY;
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  constructor(unrar: any, filePath: string, fd: number) {
+  private readonly closeFd: () => void;
+
+  constructor(unrar: any, filePath: string, fd: number, closeFd: () => void) {
     super(unrar, '');
     this._filePath = filePath;
     this.fd = fd;
+    this.closeFd = closeFd;
     this.size = fstatSync(fd).size;
   }
 
@@ -127,7 +131,7 @@ class FileBackedExtractor extends Extractor<never> {
   }
 
   closeArchive(): void {
-    closeSync(this.fd);
+    this.closeFd();
   }
 }
 
@@ -153,9 +157,24 @@ async function openRar(filePath: string): Promise<OpenedBook> {
   } catch (error) {
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }
+  return listRar(filePath, fd, () => closeSync(fd));
+}
+
+/**
+ * A RAR book read through the descriptor its signature was read from (for a library's book, the one
+ * checked to lie inside the library: openInsideItsLibrary), never opened again by path. The handle
+ * is closed with the book; a failed close is reported as a warning, nothing waits for it then.
+ */
+function openRarFile(file: FileHandle, filePath: string): Promise<OpenedBook> {
+  return listRar(filePath, file.fd, () => {
+    file.close().catch((error: Error) => process.emitWarning(`closing ${filePath} failed: ${error.message}`));
+  });
+}
+
+async function listRar(filePath: string, fd: number, closeFd: () => void): Promise<OpenedBook> {
   let extractor: FileBackedExtractor | undefined;
   try {
-    extractor = new FileBackedExtractor(await getUnrar(), filePath, fd);
+    extractor = new FileBackedExtractor(await getUnrar(), filePath, fd, closeFd);
     extractor.activate();
     const list = extractor.getFileList();
     // Komga refuses these archive kinds outright (REFERENCE §8), before looking at members.
@@ -167,7 +186,7 @@ async function openRar(filePath: string): Promise<OpenedBook> {
     return new OpenedRar(extractor, headers);
   } catch (error) {
     if (extractor) extractor.closeArchive();
-    else closeSync(fd);
+    else closeFd();
     throw toMediaError(error, 'list');
   }
 }
@@ -234,6 +253,7 @@ export const rar4Reader: BookReader = {
   extensions: ['cbr', 'rar'],
   matchesSignature: (head) => startsWith(head, RAR4_SIGNATURE),
   open: openRar,
+  openFile: openRarFile,
 };
 
 /** RAR 5 archives (signature "Rar!\x1A\x07\x01\x00"). */
@@ -243,4 +263,5 @@ export const rar5Reader: BookReader = {
   extensions: ['cbr', 'rar'],
   matchesSignature: (head) => startsWith(head, RAR5_SIGNATURE),
   open: openRar,
+  openFile: openRarFile,
 };

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { hashBookFile } from '../../../server/domain/hashing/file-hash.ts';
 import { createImageEpub } from '../../fixtures/epub.ts';
-import { RED, createCbz } from '../../fixtures/index.ts';
+import { RED, createCbz, renderPage } from '../../fixtures/index.ts';
+import { writeRar5 } from '../../fixtures/rar.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /**
@@ -31,6 +32,7 @@ function swapForLinkWhenOpened(path: string, target: string, atOpening = 1): voi
     [fsPromises, 'open'],
     [fsPromises, 'readFile'],
     [fs, 'createReadStream'],
+    [fs, 'openSync'],
   ] as const) {
     const real = (owner as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
     vi.spyOn(owner as unknown as Record<string, (...args: unknown[]) => unknown>, name).mockImplementation((...args: unknown[]) => {
@@ -107,6 +109,21 @@ describe('a library file swapped for a link out of the library after its check',
     await addLibrary(server, root);
     const { media } = await onlyBook();
     expect(media.pagesCount).not.toBe(3);
+  });
+
+  it('is not read as the book when a RAR reader opens it again', async () => {
+    await rm(join(root, 'Saga'), { recursive: true });
+    const book = join(root, 'Saga', 'Saga 001.cbr');
+    const elsewhere = join(server.dir, 'elsewhere.cbr');
+    const page = async (name: string) => ({ name, data: await renderPage({ width: 10, height: 10, color: RED, format: 'png' }) });
+    await writeRar5(book, [await page('p1.png')]);
+    await writeRar5(elsewhere, [await page('p1.png'), await page('p2.png'), await page('p3.png')]);
+    // The first opening is the checked one; the second was the RAR reader's own, by path.
+    swapForLinkWhenOpened(book, elsewhere, 2);
+    await addLibrary(server, root);
+    const { media } = await onlyBook();
+    expect(media.pagesCount).not.toBe(3);
+    expect(media.status).toBe('READY');
   });
 
   it('is not hashed', async () => {
