@@ -5,7 +5,7 @@ import type { StoredThumbnail } from '../../../server/db/thumbnail-repository.ts
 import type { FolioEvent } from '../../../server/domain/events.ts';
 import { fileSlots } from '../../../server/media/file-slots.ts';
 import { GREEN, MAGENTA, createCbz, renderPage } from '../../fixtures/index.ts';
-import { addLibrary, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, startServer, type TestServer, multipartFile } from './helpers.ts';
 
 /*
  * A poster someone chose (an upload, a sidecar) that cannot be read right now (no descriptor free,
@@ -38,19 +38,10 @@ afterEach(async () => {
   await server.close();
 });
 
-function multipart(file: Buffer) {
-  const boundary = '----folio-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="poster.png"\r\nContent-Type: image/png\r\n\r\n`),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 /** Uploads `upload` as the selected poster of `kind`/`id`; returns its stored row. */
 async function uploadPoster(kind: string, id: string): Promise<StoredThumbnail> {
-  const body = multipart(upload);
+  const body = multipartFile(upload);
   const response = await server.app.inject({ method: 'POST', url: `/api/v1/${kind}/${id}/thumbnails`, payload: body.payload, headers: { ...server.admin, ...body.headers } });
   expect(response.statusCode).toBe(200);
   const dto = response.json() as { id: string; selected: boolean };

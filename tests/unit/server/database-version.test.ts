@@ -12,6 +12,23 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Runs `node server/main.ts` on a data directory it must refuse, and gives its exit code and
+ * stderr. Serving is the failure: a child that starts listening is killed rather than waited on.
+ */
+async function startRefused(dataDir: string): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [resolve('server/main.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (chunk.toString().includes('Folio listening')) child.kill('SIGKILL');
+  });
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  return { code, stderr };
+}
+
 /** A data dir made by this Folio, then marked as written by a later one (one more migration and its table). */
 async function dataDirFromNewerFolio(): Promise<{ dataDir: string; newer: number }> {
   dir = await mkdtemp(join(tmpdir(), 'folio-dbversion-'));
@@ -46,16 +63,7 @@ describe('a database written by a newer Folio', () => {
 
   it('stops node server/main.ts with one line naming the data directory and exit code 2', async () => {
     const { dataDir, newer } = await dataDirFromNewerFolio();
-    const child = spawn(process.execPath, [resolve('server/main.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', dir], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Serving the newer database is the failure: stop the child then instead of waiting on it.
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Folio listening')) child.kill('SIGKILL');
-    });
-    const code = await new Promise<number | null>((done) => child.on('close', done));
+    const { code, stderr } = await startRefused(dataDir);
     expect(code, stderr).toBe(2);
     expect(stderr).toContain(`the data directory ${dataDir}`);
     expect(stderr).toContain(`schema version ${newer}, newer than this Folio knows`);
@@ -69,16 +77,7 @@ describe('a data directory another Folio is serving', () => {
     const dataDir = join(dir, 'data');
     const first = await buildApp({ dataDir, clientDir: dir, logLevel: 'silent' });
     try {
-      const child = spawn(process.execPath, [resolve('server/main.ts'), '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', dir], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      // A second server on the same data directory is the failure: stop it rather than wait on it.
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('Folio listening')) child.kill('SIGKILL');
-      });
-      const code = await new Promise<number | null>((done) => child.on('close', done));
+      const { code, stderr } = await startRefused(dataDir);
       expect(code, stderr).toBe(2);
       expect(stderr).toContain(`another Folio is already running on the data directory ${dataDir}`);
       expect(stderr).not.toMatch(/^\s+at /m);

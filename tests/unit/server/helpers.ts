@@ -110,3 +110,14 @@ export async function insertUser(server: TestServer, email: string, password: st
   });
   return id;
 }
+
+/** A multipart/form-data body with one file part named "file", as poster uploads send it. */
+export function multipartFile(file: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----folio-test-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="poster.png"\r\nContent-Type: image/png\r\n\r\n`),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GREEN, MAGENTA, createCbz, renderPage } from '../../fixtures/index.ts';
-import { addLibrary, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, startServer, type TestServer, multipartFile } from './helpers.ts';
 
 /*
  * Komga's small OPDS poster (/opds/v1.2/books/{id}/thumbnail/small): a drawn poster as it is, a
@@ -26,15 +26,6 @@ afterAll(async () => {
   await server.close();
 });
 
-function multipart(file: Buffer) {
-  const boundary = '----folio-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="poster.png"\r\nContent-Type: image/png\r\n\r\n`),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const small = () => `/opds/v1.2/books/${bookId}/thumbnail/small`;
 
@@ -48,7 +39,7 @@ describe("Komga's small OPDS poster", () => {
   });
 
   it('is an uploaded PNG poster redrawn as a small JPEG; the other addresses keep the upload', async () => {
-    const body = multipart(upload);
+    const body = multipartFile(upload);
     const uploaded = await server.app.inject({ method: 'POST', url: `/api/v1/books/${bookId}/thumbnails`, payload: body.payload, headers: { ...server.admin, ...body.headers } });
     expect(uploaded.statusCode).toBe(200);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { MAGENTA, createSampleLibrary, renderPage } from '../../fixtures/index.ts';
 import { pollUntil } from '../../support/poll.ts';
-import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, basic, insertUser, startServer, type TestServer, multipartFile } from './helpers.ts';
 
 let server: TestServer;
 let book: BookDto;
@@ -23,18 +23,9 @@ afterAll(async () => {
   await server.close();
 });
 
-function multipart(file: Buffer, fileName = 'poster.png', type = 'image/png') {
-  const boundary = '----folio-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const post = (url: string, file: Buffer, headers = server.admin) => {
-  const body = multipart(file);
+  const body = multipartFile(file);
   return server.app.inject({ method: 'POST', url, payload: body.payload, headers: { ...headers, ...body.headers } });
 };
 
