@@ -44,9 +44,18 @@ export interface WPPublication {
   pageList: WPLink[];
 }
 
+/**
+ * The address family a book's links are written in: the REST API's, or Komga's OPDS 2 one
+ * (OpdsGenerator), where a reader given only the OPDS 2 catalog can follow every link — Komga
+ * serves each book address the manifests name (pages, raw pages, resources, file, poster,
+ * manifests) under both.
+ */
+export type BooksRoot = '/api/v1/books' | '/opds/v2/books';
+
 /** Where links point: `origin` is scheme://host[:port] of the request and the base path if any (publicBaseUrl). */
 export interface ManifestSource {
   origin: string;
+  books: BooksRoot;
   book: BookDto;
   seriesMetadata: SeriesMetadata | undefined;
   /** The book's media profile, which picks the "self" manifest type. */
@@ -59,12 +68,13 @@ const link = (href: string, extra: Omit<WPLink, 'href' | 'properties'> = {}): WP
 /** What a book's URLs are built from. */
 export interface LinkBase {
   origin: string;
+  books: BooksRoot;
   bookId: string;
 }
 
-const base = (source: ManifestSource): LinkBase => ({ origin: source.origin, bookId: source.book.id });
+const base = (source: ManifestSource): LinkBase => ({ origin: source.origin, books: source.books, bookId: source.book.id });
 
-export const bookUrl = (from: LinkBase, rest: string) => `${from.origin}/api/v1/books/${encodeURIComponent(from.bookId)}/${rest}`;
+export const bookUrl = (from: LinkBase, rest: string) => `${from.origin}${from.books}/${encodeURIComponent(from.bookId)}/${rest}`;
 
 /** URL of an EPUB entry: each path segment encoded, slashes kept. */
 export const resourceUrl = (from: LinkBase, path: string) => bookUrl(from, `resource/${path.split('/').map(encodeURIComponent).join('/')}`);
@@ -98,6 +108,12 @@ function readingProgression(metadata: SeriesMetadata | undefined, fallback: 'ltr
   }
 }
 
+/** In Komga's OPDS 2 documents a book's series names its OPDS 2 feed; the API's manifests name none. */
+function seriesLinks(source: ManifestSource): WPLink[] {
+  if (source.books !== '/opds/v2/books') return [];
+  return [link(`${source.origin}/opds/v2/series/${encodeURIComponent(source.book.seriesId)}`, { type: 'application/opds+json' })];
+}
+
 function metadataOf(source: ManifestSource, conformsTo: Profile, extra: { rendition?: Record<string, string>; pageProgression?: 'ltr' | 'rtl' | null }) {
   const { book, seriesMetadata } = source;
   const people: Record<string, string[]> = {
@@ -113,7 +129,7 @@ function metadataOf(source: ManifestSource, conformsTo: Profile, extra: { rendit
     publisher: seriesMetadata?.publisher ? [seriesMetadata.publisher] : [],
     ...people,
     rendition: extra.rendition ?? {},
-    belongsTo: { series: [{ name: book.seriesTitle, position: book.metadata.numberSort, links: [] }], collection: [] },
+    belongsTo: { series: [{ name: book.seriesTitle, position: book.metadata.numberSort, links: seriesLinks(source) }], collection: [] },
   };
   if (book.metadata.summary) metadata.description = book.metadata.summary;
   if (book.metadata.releaseDate) metadata.published = book.metadata.releaseDate;

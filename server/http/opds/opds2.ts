@@ -62,17 +62,19 @@ export const authenticationLinkHeader = (origin: string) =>
   `<${origin}${AUTH_DOCUMENT_PATH}>; rel="http://opds-spec.org/auth/document"; type="${MEDIATYPE_OPDS_AUTHENTICATION}"`;
 
 /**
- * One book as an OPDS 2 publication, in the Web Publication shape of the API's manifests (the
- * same metadata, its "self" link opens the book), plus its poster and a link to its series feed.
+ * One book as an OPDS 2 publication, in the Web Publication shape of the manifests (the same
+ * metadata, its "self" link opens the book), plus its poster; every link is an /opds/v2 address
+ * (as Komga's OpdsGenerator writes them), its series naming its OPDS 2 feed.
  */
 export function opds2Publication(ctx: FolioContext, origin: string, user: User, bookId: string): Opds2Publication | undefined {
   const book = ctx.repos.books.findById(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
   const dto = toBookDto(ctx, bookId, user.id, isAdmin(user));
   if (!book || !media || !dto) return undefined;
-  const publication = catalogPublication(
+  return catalogPublication(
     {
       origin,
+      books: '/opds/v2/books',
       book: dto,
       seriesMetadata: ctx.repos.seriesMetadata.findBySeriesId(book.seriesId),
       // A book not analysed yet has no profile: its manifest link then says WebPub, as Komga's does.
@@ -81,6 +83,4 @@ export function opds2Publication(ctx: FolioContext, origin: string, user: User, 
     },
     basename(book.url),
   );
-  publication.links.push({ href: `${origin}/opds/v2/series/${book.seriesId}`, type: MEDIATYPE_OPDS, properties: {} });
-  return publication;
 }

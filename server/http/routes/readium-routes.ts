@@ -23,6 +23,7 @@ import {
   MEDIATYPE_WEBPUB,
   type LinkBase,
   type ManifestSource,
+  type BooksRoot,
   type Profile,
   type WPPublication,
   bookUrl,
@@ -77,11 +78,13 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     return { user, book, media, profile };
   };
 
-  const source = (request: FastifyRequest, target: ReadableBook): ManifestSource => {
+  /** What a manifest is written from; `books` is the address family it was asked under, which its links keep. */
+  const source = (request: FastifyRequest, target: ReadableBook, books: BooksRoot): ManifestSource => {
     const book = toBookDto(ctx, target.book.id, target.user.id, isAdmin(target.user));
     if (!book) throw notFound();
     return {
       origin: publicBaseUrl(request),
+      books,
       book,
       seriesMetadata: ctx.repos.seriesMetadata.findBySeriesId(target.book.seriesId),
       profile: target.profile,
@@ -89,7 +92,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     };
   };
 
-  const linkBase = (request: FastifyRequest, target: ReadableBook): LinkBase => ({ origin: publicBaseUrl(request), bookId: target.book.id });
+  const linkBase = (request: FastifyRequest, target: ReadableBook, books: BooksRoot): LinkBase => ({ origin: publicBaseUrl(request), books, bookId: target.book.id });
 
   const send = (reply: FastifyReply, type: string, body: unknown) => reply.type(type).send(JSON.stringify(body));
 
@@ -110,8 +113,8 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
       throw error;
     });
 
-  const manifest = async (request: FastifyRequest, target: ReadableBook, profile: Profile): Promise<WPPublication> => {
-    const from = source(request, target);
+  const manifest = async (request: FastifyRequest, target: ReadableBook, profile: Profile, books: BooksRoot): Promise<WPPublication> => {
+    const from = source(request, target, books);
     if (profile === 'DIVINA') return divinaManifest(from, ctx.repos.media.findPages(target.book.id));
     if (profile === 'PDF') return pdfManifest(from, ctx.repos.media.findPages(target.book.id));
     const epub = await publicationOf(target);
@@ -119,7 +122,8 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
   };
 
   // Also at Komga's OPDS 2 addresses of a book (Opds2Controller), which its OPDS 2 publications
-  // link to; there the manifest is typed as an OPDS publication, as Komga types it.
+  // link to; there the manifest is typed as an OPDS publication, and its links stay under
+  // /opds/v2, as Komga's OpdsGenerator writes them.
   for (const [prefix, typed] of [
     ['/api/v1/books', (type: string) => type],
     ['/opds/v2/books', () => MEDIATYPE_OPDS_PUBLICATION],
@@ -127,26 +131,26 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     app.get(`${prefix}/:bookId/manifest`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       const type = target.profile === 'DIVINA' ? MEDIATYPE_DIVINA : MEDIATYPE_WEBPUB;
-      return send(reply, typed(type), await manifest(request, target, target.profile));
+      return send(reply, typed(type), await manifest(request, target, target.profile, prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/divina`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       // Page by page: comics, PDFs (pages drawn as images) and EPUBs made only of images.
       if (target.profile === 'EPUB' && !target.media.epubDivinaCompatible) throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_DIVINA), await manifest(request, target, 'DIVINA'));
+      return send(reply, typed(MEDIATYPE_DIVINA), await manifest(request, target, 'DIVINA', prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/pdf`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       if (target.profile !== 'PDF') throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'PDF'));
+      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'PDF', prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/epub`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       if (target.profile !== 'EPUB') throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'EPUB'));
+      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'EPUB', prefix));
     });
   }
 
@@ -162,14 +166,14 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/books/:bookId/positions', { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
     const target = readable(request, request.params.bookId);
     if (target.profile !== 'EPUB') throw notFound();
-    const from = linkBase(request, target);
+    const from = linkBase(request, target, '/api/v1/books');
     const positions = await positionsOf(target);
     return send(reply, MEDIATYPE_POSITIONS, { total: positions.length, positions: positions.map((p) => toLocator(from, p)) });
   });
 
   /** A locator for a read progress saved without one (page-based readers, "mark as read"). */
-  const locatorFromPage = async (request: FastifyRequest, target: ReadableBook, progress: ReadProgress) => {
-    const from = linkBase(request, target);
+  const locatorFromPage = async (request: FastifyRequest, target: ReadableBook, progress: ReadProgress, books: BooksRoot) => {
+    const from = linkBase(request, target, books);
     if (target.profile === 'EPUB') {
       const positions = await positionsOf(target);
       const position = positions[Math.min(progress.page, positions.length) - 1];
@@ -185,7 +189,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
   };
 
   // Komga's R2 progression is also served under its OPDS 2 book address (positions are not).
-  for (const prefix of ['/api/v1/books', '/opds/v2/books']) {
+  for (const prefix of ['/api/v1/books', '/opds/v2/books'] as const) {
     /** 204 when the user never opened the book. */
     app.get(`${prefix}/:bookId/progression`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
@@ -195,7 +199,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
       return send(reply, MEDIATYPE_PROGRESSION, {
         modified: formatDateTime(progress.readDate),
         device: { id: stored?.deviceId ?? progress.deviceId, name: stored?.deviceName ?? progress.deviceName },
-        locator: stored ? contractLocator(stored.locator) : await locatorFromPage(request, target, progress),
+        locator: stored ? contractLocator(stored.locator) : await locatorFromPage(request, target, progress, prefix),
       });
     });
 

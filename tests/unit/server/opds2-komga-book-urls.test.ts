@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { createTextEpub } from '../../fixtures/epub.ts';
+import { writePdf } from '../../fixtures/pdf.ts';
+import { RED, GREEN } from '../../fixtures/comics.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
 /*
@@ -19,6 +21,10 @@ beforeAll(async () => {
   server = await startServer();
   const sample = await createSampleLibrary(join(server.dir, 'library'));
   await createTextEpub(join(sample.root, 'Gamma', 'Gamma 01.epub'), [2000]);
+  await writePdf(join(sample.root, 'Delta', 'Delta 01.pdf'), [
+    { width: 200, height: 300, color: RED },
+    { width: 200, height: 300, color: GREEN },
+  ]);
   await addLibrary(server, sample.root);
   const books = (await server.json<Page<BookDto>>('/api/v1/books?sort=name&unpaged=true')).content;
   comic = books.find((b) => b.name === 'Alpha 01')!;
@@ -37,13 +43,58 @@ const urls = () => ({
   streaming: [v2(comic, 'pages/1'), v2(comic, 'pages/1/raw'), v2(epub, 'resource/OEBPS/text/ch1.xhtml')],
 });
 
+/** Where light-my-request's requests arrive: the origin of every absolute link. */
+const ORIGIN = 'http://localhost:80';
+
+type Link = { href: string; children?: Link[] };
+type Publication = { links: Link[]; images?: Link[]; metadata: { belongsTo?: { series?: { links?: Link[] }[] } } };
+type Manifest = Publication & { readingOrder: Link[]; resources: Link[]; toc: Link[]; landmarks: Link[]; pageList: Link[] };
+
+/** Every href of a publication or manifest, nested table-of-contents entries included. */
+function hrefsOf(document: Partial<Manifest>): string[] {
+  const flat = (links: Link[] = []): string[] => links.flatMap((l) => [l.href, ...flat(l.children)]);
+  const series = (document.metadata?.belongsTo?.series ?? []).flatMap((s) => flat(s.links));
+  return [document.links, document.images, document.readingOrder, document.resources, document.toc, document.landmarks, document.pageList]
+    .flatMap((links) => flat(links))
+    .concat(series);
+}
+
 describe("Komga's OPDS 2 book addresses", () => {
-  it('serve the manifests as the /api ones, typed as OPDS publications', async () => {
+  it("an OPDS 2 feed's publications and the manifests they link to point only at /opds/v2 addresses, all served", async () => {
+    const feed = await server.json<{ publications: Publication[] }>('/opds/v2/libraries/books/latest?size=50');
+    const seen = new Set<string>();
+    const manifests: string[] = [];
+    for (const publication of feed.publications) {
+      for (const href of hrefsOf(publication)) seen.add(href);
+      manifests.push(...publication.links.filter((l) => /\/manifest(\/divina)?$/.test(l.href)).map((l) => l.href));
+    }
+    expect(manifests.length).toBeGreaterThanOrEqual(5);
+    for (const href of manifests) {
+      const manifest = await server.get(href.slice(ORIGIN.length));
+      expect(manifest.statusCode, href).toBe(200);
+      for (const inner of hrefsOf(manifest.json() as Manifest)) seen.add(inner);
+    }
+    const outside = [...seen].filter((href) => !href.startsWith(`${ORIGIN}/opds/v2/`));
+    expect(outside).toEqual([]);
+    for (const href of seen) {
+      const path = href.slice(ORIGIN.length).split('#')[0]!;
+      const response = await server.get(path);
+      // A book without a poster (the text EPUB) has none at either address, as in Komga.
+      const expected = path.endsWith('/thumbnail') ? (await server.get(path.replace('/opds/v2/books/', '/api/v1/books/'))).statusCode : 200;
+      expect(response.statusCode, href).toBe(expected);
+    }
+  });
+
+  it('serve the manifests as the /api ones, typed as OPDS publications, their links kept under /opds/v2', async () => {
     for (const [book, rest] of [[comic, 'manifest'], [comic, 'manifest/divina'], [epub, 'manifest'], [epub, 'manifest/epub']] as const) {
       const response = await server.get(v2(book, rest));
       expect(response.statusCode, rest).toBe(200);
       expect(response.headers['content-type'], rest).toContain('application/opds-publication+json');
-      expect(response.json(), rest).toEqual((await server.get(api(book, rest))).json());
+      const fromApi = (await server.get(api(book, rest))).json() as Manifest;
+      // The same document in the OPDS 2 address family, whose series names its OPDS 2 feed (Komga's OpdsGenerator).
+      const expected = JSON.parse(JSON.stringify(fromApi).replaceAll(`${ORIGIN}/api/v1/books/`, `${ORIGIN}/opds/v2/books/`)) as Manifest;
+      expected.metadata.belongsTo!.series![0]!.links = [{ href: `${ORIGIN}/opds/v2/series/${book.seriesId}`, type: 'application/opds+json', properties: {} } as Link];
+      expect(response.json(), rest).toEqual(expected);
     }
     expect((await server.get(v2(comic, 'manifest/pdf'))).statusCode).toBe(400);
   });
