@@ -34,9 +34,39 @@ export function basePathRewriter(basePath: string): ((request: IncomingMessage) 
   };
 }
 
+/** Addresses the server answers itself: outside the base path they stay 404, never a second API. */
+const SERVER_ROOTS = ['/api', '/opds', '/sse', '/actuator', '/oauth2', '/login/oauth2'];
+const isServerPath = (path: string) => SERVER_ROOTS.some((root) => path === root || path.startsWith(`${root}/`));
+
 /**
- * Under a base path, nothing outside it is served: the site root sends a browser to the base path
- * (someone who typed the bare host name), every other address is a 404 that says where Folio is.
+ * The path of a request target written only with characters a URL path and query may hold as they
+ * are (RFC 3986 pchar, `/`, `?`, whole percent escapes), so it can go into a Location header
+ * unchanged, decoded; undefined when it is not one, or when a browser or proxy could read it as
+ * another host or as leaving the base path: a leading `//`, a backslash, an encoded slash,
+ * backslash or NUL, a `.` or `..` segment.
+ */
+const PLAIN_TARGET = /^\/(?!\/)[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@/?%]*)?$/;
+function plainPath(url: string): string | undefined {
+  if (!PLAIN_TARGET.test(url) || /%(?![0-9a-f]{2})/i.test(url)) return undefined;
+  const path = url.split('?')[0] ?? '';
+  if (/%(?:2f|5c|00)/i.test(path)) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch (error) {
+    if (error instanceof URIError) return undefined; // escapes that are no UTF-8
+    throw error;
+  }
+  return decoded.split('/').some((segment) => segment === '.' || segment === '..') ? undefined : decoded;
+}
+
+/**
+ * Under a base path, nothing outside it is served. A GET or HEAD for an address of the web client
+ * (anything but the server's own paths) — the bare host name, a bookmark kept from before the base
+ * path was set — is sent to the same address under it (302: the base path is a setting, not a move
+ * a browser should remember), when its target is plain (plainPath) and the request did not come
+ * through a trusted proxy that strips a prefix (X-Forwarded-Prefix: there the redirect would come
+ * back without it, round and round). Everything else is a 404 that says where Folio is.
  * Registered before the authentication and the routes' hooks, after the security headers.
  */
 export function registerBasePath(app: FastifyInstance, basePath: string): void {
@@ -45,9 +75,10 @@ export function registerBasePath(app: FastifyInstance, basePath: string): void {
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.originalUrl;
     if (isUnder(url, basePath)) return done();
-    const path = url.split('?')[0];
-    if (path === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
-      void reply.redirect(`${basePath}/${url.slice(1)}`, 302);
+    const path = plainPath(url);
+    const stripped = request.headers['x-forwarded-prefix'] !== undefined && isFromTrustedProxy(request);
+    if ((request.method === 'GET' || request.method === 'HEAD') && path !== undefined && !isServerPath(path) && !stripped) {
+      void reply.redirect(`${basePath}${url}`, 302);
       return;
     }
     void reply

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
@@ -36,6 +37,30 @@ function jsonHrefs(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(jsonHrefs);
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, inner]) => (key === 'href' && typeof inner === 'string' ? [inner] : jsonHrefs(inner)));
+}
+
+/**
+ * The status and Location of a GET for `target` sent on the wire as it is (light-my-request would
+ * read a leading `//` as a host name): the server listens on a free port the first time.
+ */
+async function rawGet(server: TestServer, target: string): Promise<{ status: number; location?: string }> {
+  const address = new URL(server.app.server.listening ? `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}` : await server.app.listen({ port: 0, host: '127.0.0.1' }));
+  const socket = connect(Number(address.port), '127.0.0.1');
+  return new Promise((resolve, reject) => {
+    let head = '';
+    socket.setEncoding('latin1');
+    socket.on('error', reject);
+    socket.on('data', (chunk: string) => {
+      head += chunk;
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      socket.destroy();
+      const [statusLine = '', ...headers] = head.slice(0, end).split('\r\n');
+      const location = headers.find((h) => h.toLowerCase().startsWith('location:'))?.slice('location:'.length).trim();
+      resolve({ status: Number(statusLine.split(' ')[1]), ...(location === undefined ? {} : { location }) });
+    });
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${HOST}\r\nConnection: close\r\n\r\n`);
+  });
 }
 
 describe('--base-path /folio', () => {
@@ -79,7 +104,7 @@ describe('--base-path /folio', () => {
     const root = await get('/?x=1', {});
     expect(root.statusCode).toBe(302);
     expect(root.headers.location).toBe('/folio/?x=1');
-    for (const path of ['/api/v1/books', '/opds/v1.2/catalog', '/actuator/health', '/series/1', '/assets/index-2.js', '/folioX/api/v1/books', '/sse/v1/events']) {
+    for (const path of ['/api/v1/books', '/opds/v1.2/catalog', '/actuator/health', '/sse/v1/events', '/api', '/oauth2/authorization/forge', '/login/oauth2/code/forge']) {
       const response = await get(path);
       expect(response.statusCode, path).toBe(404);
       expect(response.json(), path).toMatchObject({ status: 404, message: 'Not Found: Folio is served under /folio/', path });
@@ -89,6 +114,56 @@ describe('--base-path /folio', () => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ status: 404, error: 'Not Found', path: '/folio/api/v1/nothing-here' });
     expect((await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'X', root: '/tmp' } })).statusCode).toBe(404);
+  });
+
+  it("sends a bookmark of the web client's kept from before the base path to the same address under it", async () => {
+    for (const [path, location] of [
+      ['/series/1', '/folio/series/1'],
+      ['/book/abc/read?page=3&incognito=true', '/folio/book/abc/read?page=3&incognito=true'],
+      ['/search?q=caf%C3%A9', '/folio/search?q=caf%C3%A9'],
+      ['/login', '/folio/login'],
+      ['/assets/index-2.js', '/folio/assets/index-2.js'],
+      ['/folioX/api/v1/books', '/folio/folioX/api/v1/books'],
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await server.app.inject({ method, url: path!, headers: { host: HOST } });
+        expect(response.statusCode, `${method} ${path}`).toBe(302);
+        expect(response.headers.location, `${method} ${path}`).toBe(location);
+      }
+    }
+    // Only reads are sent on: a form or API call to a client address outside it stays a 404.
+    expect((await server.app.inject({ method: 'POST', url: '/series/1', headers: { host: HOST }, payload: {} })).statusCode).toBe(404);
+  });
+
+  it("never redirects the server's own paths (no second API) nor a target that could leave the base path or the host", async () => {
+    const refused = [
+      '/api/v1/books',
+      '/%61pi/v1/books',
+      '/opds/v2/catalog',
+      '/sse/v1/events',
+      '/actuator/health',
+      '/oauth2/authorization/forge',
+      '/login/oauth2/code/forge',
+      '/%2F%2Fevil.example/x',
+      '/%2fevil.example',
+      '/%5Cevil.example',
+      '/series/%00',
+      '/series/%zz',
+      '/series/%C0',
+    ];
+    for (const url of refused) {
+      const response = await server.app.inject({ method: 'GET', url, headers: { host: HOST } });
+      // Fastify answers a broken escape (%zz, or one that is no UTF-8) with its own 400 before any hook.
+      expect(response.statusCode, url).toBe(/%zz|%C0/.test(url) ? 400 : 404);
+      expect(response.headers.location, url).toBeUndefined();
+    }
+    // Raw targets as a client can send them on the wire (light-my-request would resolve their dot
+    // segments, escape quotes and brackets, and read a leading // as a host).
+    for (const target of ['//evil.example/x', '/\\evil.example/x', '/series\\..\\..\\x', '/a/../api/v1/books', '/series/%2e%2e/%2E%2e/x', '/series/./1', '/series/"><script>']) {
+      const response = await rawGet(server, target);
+      expect(response.status, target).toBe(404);
+      expect(response.location, target).toBeUndefined();
+    }
   });
 
   it('writes OPDS 1.2 and 2 links, search templates and manifests under the base path', async () => {
@@ -190,6 +265,25 @@ describe('X-Forwarded-Prefix', () => {
     expect(await seen(untrusting, '127.0.0.1')).toEqual(plain);
     expect(await seen(trusting, '127.0.0.1', '/a/../b')).toEqual(plain);
     expect(await seen(trusting, '127.0.0.1', '/"><script>')).toEqual(plain);
+  });
+});
+
+describe('--base-path behind a trusted proxy', () => {
+  it('does not send a bookmark on when the proxy says it stripped a prefix: the redirect would come back stripped', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-base-path-proxy-'));
+    const server = await startServer({ dir, basePath: '/folio', trustProxy: ['loopback'], clientDir: await clientDirIn(dir) });
+    try {
+      const inject = (headers: Record<string, string>, remoteAddress = '127.0.0.1') => server.app.inject({ method: 'GET', url: '/series/1', headers: { host: HOST, ...headers }, remoteAddress });
+      const stripped = await inject({ 'x-forwarded-prefix': '/folio' });
+      expect(stripped.statusCode).toBe(404);
+      expect(stripped.headers.location).toBeUndefined();
+      expect((await inject({})).headers.location).toBe('/folio/series/1');
+      // The header from a peer that is not trusted is ignored, as everywhere.
+      expect((await inject({ 'x-forwarded-prefix': '/folio' }, '203.0.113.9')).headers.location).toBe('/folio/series/1');
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
