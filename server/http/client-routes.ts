@@ -1,11 +1,10 @@
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { sendError } from './errors.ts';
 import { publicPrefix } from './base-path.ts';
-import { clientPage } from './client-page.ts';
+import { ClientIndex } from './client-index.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 
 const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
@@ -17,6 +16,7 @@ const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
  */
 export async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
   await app.register(fastifyStatic, { root: clientDir, serve: false });
+  const index = new ClientIndex(join(clientDir, 'index.html'));
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const path = decodePath(request.url.split('?')[0] ?? '/');
@@ -25,7 +25,6 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD') || path === null) {
       return sendError(reply, request, 404, 'Not Found');
     }
-    const indexFile = join(clientDir, 'index.html');
     const relative = normalize(path).replace(/^[/\\]+/, '');
     const candidate = join(clientDir, relative);
     if (relative && relative !== 'index.html' && !relative.split(sep).includes('..') && candidate.startsWith(clientDir) && isFile(candidate)) {
@@ -34,19 +33,19 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
       reply.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       return reply.sendFile(relative, { cacheControl: false });
     }
-    let html: string;
+    let page: string;
     try {
-      html = await readFile(indexFile, 'utf8');
+      // Written for the prefix this client reached Folio under (a proxy's may differ per request).
+      page = await index.page(publicPrefix(request));
     } catch (error) {
       rethrowUnless(error, isUnusablePath);
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
-        .send(`Folio web client not found: ${indexFile} is missing. Build it with "npm run build" (or start the server with --client-dir).`);
+        .send(`Folio web client not found: ${index.file} is missing. Build it with "npm run build" (or start the server with --client-dir).`);
     }
-    // Written for the prefix this client reached Folio under (a proxy's may differ per request).
     reply.header('Cache-Control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(clientPage(html, publicPrefix(request)));
+    return reply.type('text/html; charset=utf-8').send(page);
   });
 }
 
