@@ -13,6 +13,9 @@ const ACQUISITION_REL = 'http://opds-spec.org/acquisition';
  * The OPDS 1.2 acquisition entry of one book, as the caller sees it: poster links, the download
  * link and, for a book with page images, the OPDS-PSE page-streaming link.
  *
+ * - Every link is one of Komga's OPDS 1.2 book addresses (its OpdsController writes them so), so
+ *   a reader given only the /opds paths can follow them: the poster, the small poster as the
+ *   thumbnail, the file, and the pages, which count from 0 there.
  * - The download URL ends with the book's file name (`/file/<name>`, served by the download
  *   routes): Chunky, KyBook and other readers name the saved file after the last path segment
  *   and pick the format from its extension; a bare `/file` saved every book as "file".
@@ -26,12 +29,13 @@ export function opdsBookEntry(ctx: FolioContext, userId: string, bookId: string,
   const meta = ctx.repos.bookMetadata.findByBookId(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
   if (!book || !meta || !media) return undefined;
+  const at = `/opds/v1.2/books/${encodeURIComponent(bookId)}`;
   const links: Link[] = [
-    { rel: 'http://opds-spec.org/image', href: `/api/v1/books/${bookId}/thumbnail`, type: 'image/jpeg' },
-    { rel: 'http://opds-spec.org/image/thumbnail', href: `/api/v1/books/${bookId}/thumbnail`, type: 'image/jpeg' },
+    { rel: 'http://opds-spec.org/image', href: `${at}/thumbnail`, type: 'image/jpeg' },
+    { rel: 'http://opds-spec.org/image/thumbnail', href: `${at}/thumbnail/small`, type: 'image/jpeg' },
     {
       rel: ACQUISITION_REL,
-      href: `/api/v1/books/${bookId}/file/${encodeURIComponent(basename(book.url))}`,
+      href: `${at}/file/${encodeURIComponent(basename(book.url))}`,
       type: media.mediaType ?? 'application/octet-stream',
     },
   ];
@@ -49,8 +53,8 @@ export function opdsBookEntry(ctx: FolioContext, userId: string, bookId: string,
     }
     links.push({
       rel: PSE_STREAM,
-      // PSE readers substitute {pageNumber}, counted from 0 (zero_based=true).
-      href: `/api/v1/books/${bookId}/pages/{pageNumber}?zero_based=true${native ? '' : '&convert=jpeg'}`,
+      // PSE readers substitute {pageNumber}, counted from 0, as this address counts them.
+      href: `${at}/pages/{pageNumber}${native ? '' : '?convert=jpeg'}`,
       type: native ? only : 'image/jpeg',
       attributes,
     });

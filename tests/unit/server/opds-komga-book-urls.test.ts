@@ -31,7 +31,31 @@ const urls = () => ({
   page: [`/opds/v1.2/books/${book.id}/pages/0`],
 });
 
+/** Each book link of an OPDS 1.2 acquisition feed, by rel: [href, type]. */
+function bookLinks(xml: string, bookId: string): Record<string, [string, string]> {
+  const links: Record<string, [string, string]> = {};
+  for (const [, rel, href, type] of xml.matchAll(/<link rel="([^"]+)" href="([^"]+)" type="([^"]+)"/g)) {
+    if (href!.includes(`/books/${bookId}/`)) links[rel!] = [href!.replaceAll('&amp;', '&'), type!];
+  }
+  return links;
+}
+
 describe("Komga's OPDS book addresses", () => {
+  it("are the ones OPDS 1.2 entries link to, as Komga's OpdsController writes them", async () => {
+    const feed = await server.get(`/opds/v1.2/series/${book.seriesId}`);
+    expect(feed.statusCode).toBe(200);
+    const at = (rest: string) => `http://localhost:80/opds/v1.2/books/${book.id}/${rest}`;
+    expect(bookLinks(feed.body, book.id)).toEqual({
+      'http://opds-spec.org/image': [at('thumbnail'), 'image/jpeg'],
+      'http://opds-spec.org/image/thumbnail': [at('thumbnail/small'), 'image/jpeg'],
+      'http://opds-spec.org/acquisition': [at('file/Alpha%2001.cbz'), 'application/zip'],
+      // Pages there count from 0, as OPDS-PSE readers fill {pageNumber} in.
+      'http://vaemendis.net/opds-pse/stream': [at('pages/{pageNumber}'), 'image/png'],
+    });
+    const first = (await server.get(`/api/v1/books/${book.id}/pages/1`)).rawPayload;
+    expect((await server.get(`/opds/v1.2/books/${book.id}/pages/0`)).rawPayload.equals(first)).toBe(true);
+  });
+
   it('serve the file, the poster and the pages (counted from 0) as the /api addresses do', async () => {
     for (const url of urls().file) {
       const response = await server.get(url);

@@ -105,7 +105,8 @@ describe.each(setups)('OPDS links through $name', (setup) => {
     while (queue.length > 0 && seen.size < 400) {
       const url = queue.shift()!;
       const response = await get(filled(url));
-      if (response.statusCode >= 400 && !/\/thumbnail$/.test(url)) failed.push(`${response.statusCode} ${url}`);
+      // A book without a poster (the text EPUB, the broken book) has none, as in Komga.
+      if (response.statusCode >= 400 && !/\/thumbnail(\/small)?$/.test(url)) failed.push(`${response.statusCode} ${url}`);
       for (const found of urlsIn(response)) {
         if (!found.startsWith(setup.expected)) wrong.push(`${url} → ${found}`);
         else if (!seen.has(found)) {

@@ -77,7 +77,7 @@ describe('OPDS 1.2', () => {
     const alpha = await opds(`/opds/v1.2/series/${await seriesId('Alpha')}`);
     const download = alpha.entry![0]!.link.find((l) => l['@rel'] === 'http://opds-spec.org/acquisition')!;
     expect(download['@type']).toBe('application/zip');
-    expect(download['@href']).toMatch(/\/api\/v1\/books\/\w+\/file\/Alpha%2001\.cbz$/);
+    expect(download['@href']).toMatch(/\/opds\/v1\.2\/books\/\w+\/file\/Alpha%2001\.cbz$/);
     const file = await server.get(local(download['@href']));
     expect(file.statusCode).toBe(200);
     expect(file.rawPayload.length).toBe(statSync(sample.series[0]!.books[0]!.path).size);
