@@ -36,7 +36,7 @@ type BookFeedQuery = Omit<BookQuery, 'userId' | 'restrictedTo' | 'limit' | 'offs
  * OPDS 2.0 catalog (Komga's /opds/v2 paths) for readers that speak the JSON flavour: a
  * recommended feed per library (keep reading, on deck, latest books and series), browsing series,
  * collections and read lists, a series' books, search, and the authentication document (open to anonymous callers; a 401 here
- * points to it, authenticate.ts). Books open with the Readium manifests of the API.
+ * points to it, authenticate.ts). Books open with the Readium manifests served under /opds/v2/books, whose links stay there.
  */
 export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
   const send = (reply: FastifyReply, body: unknown, type = MEDIATYPE_OPDS) => reply.type(type).send(JSON.stringify(body));
