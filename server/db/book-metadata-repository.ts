@@ -2,6 +2,7 @@ import type { Author, WebLink } from './stored-values.ts';
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { BOOK_FOLDS, foldedColumns, withFoldedTitles } from './folded-titles.ts';
 
 export interface BookMetadata {
   bookId: string;
@@ -92,10 +93,10 @@ export class BookMetadataRepository {
   }
 
   insert(metadata: BookMetadata): void {
-    cachedStatement(this.db, insertSql('book_metadata', COLUMNS)).run(objectToParams(COLUMNS, metadata));
+    cachedStatement(this.db, insertSql('book_metadata', COLUMNS, foldedColumns(BOOK_FOLDS))).run(withFoldedTitles(objectToParams(COLUMNS, metadata), BOOK_FOLDS));
   }
 
   update(metadata: BookMetadata): void {
-    cachedStatement(this.db, updateSql('book_metadata', COLUMNS, 'book_id')).run(objectToParams(COLUMNS, metadata));
+    cachedStatement(this.db, updateSql('book_metadata', COLUMNS, 'book_id', foldedColumns(BOOK_FOLDS))).run(withFoldedTitles(objectToParams(COLUMNS, metadata), BOOK_FOLDS));
   }
 }

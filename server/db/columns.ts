@@ -64,10 +64,14 @@ export function toColumnValue(kind: ColumnKind, value: unknown): unknown {
   return value;
 }
 
-/** `INSERT INTO table (cols) VALUES (@cols)` and an object of named parameters for it. */
-export function insertSql<T>(table: string, map: ColumnMap<T>): string {
-  return remembered(map, `insert ${table}`, () => {
-    const cols = Object.values(map).map((c) => (c as [string, ColumnKind])[0]);
+/**
+ * `INSERT INTO table (cols) VALUES (@cols)` and an object of named parameters for it; `derived`
+ * names columns computed from the mapped ones (folded-titles.ts), which the caller adds to the
+ * parameters.
+ */
+export function insertSql<T>(table: string, map: ColumnMap<T>, derived: readonly string[] = []): string {
+  return remembered(map, `insert ${table} ${derived.join(',')}`, () => {
+    const cols = [...Object.values(map).map((c) => (c as [string, ColumnKind])[0]), ...derived];
     return `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`;
   });
 }
@@ -86,12 +90,10 @@ function remembered(map: object, key: string, build: () => string): string {
   return text;
 }
 
-/** `UPDATE table SET col=@col... WHERE key=@key` for every mapped column except the key. */
-export function updateSql<T>(table: string, map: ColumnMap<T>, keyColumn: string): string {
-  return remembered(map, `update ${table} ${keyColumn}`, () => {
-    const cols = Object.values(map)
-      .map((c) => (c as [string, ColumnKind])[0])
-      .filter((c) => c !== keyColumn);
+/** `UPDATE table SET col=@col... WHERE key=@key` for every mapped column except the key, and the derived ones. */
+export function updateSql<T>(table: string, map: ColumnMap<T>, keyColumn: string, derived: readonly string[] = []): string {
+  return remembered(map, `update ${table} ${keyColumn} ${derived.join(',')}`, () => {
+    const cols = [...Object.values(map).map((c) => (c as [string, ColumnKind])[0]), ...derived].filter((c) => c !== keyColumn);
     return `UPDATE ${table} SET ${cols.map((c) => `${c} = @${c}`).join(', ')} WHERE ${keyColumn} = @${keyColumn}`;
   });
 }

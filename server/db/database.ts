@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from './migrate.ts';
+import { refoldMissingTitles } from './folded-titles.ts';
 import { foldText } from './search/fold-text.ts';
 import { MAX_SUBJECT, unsafeTitleRegex } from './search/title-regex.ts';
 
@@ -18,6 +19,8 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('busy_timeout = 5000');
   registerFunctions(db);
   applyMigrations(db);
+  // Titles another tool wrote (or a migration unfolded) are folded before the first search.
+  refoldMissingTitles(db);
   return db;
 }
 

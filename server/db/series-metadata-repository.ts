@@ -2,6 +2,7 @@ import type { AlternateTitle, ReadingDirection, SeriesStatus, WebLink } from './
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { SERIES_FOLDS, foldedColumns, withFoldedTitles } from './folded-titles.ts';
 
 export interface SeriesMetadata {
   seriesId: string;
@@ -122,11 +123,11 @@ export class SeriesMetadataRepository {
   }
 
   insert(metadata: SeriesMetadata): void {
-    cachedStatement(this.db, insertSql('series_metadata', COLUMNS)).run(objectToParams(COLUMNS, metadata));
+    cachedStatement(this.db, insertSql('series_metadata', COLUMNS, foldedColumns(SERIES_FOLDS))).run(withFoldedTitles(objectToParams(COLUMNS, metadata), SERIES_FOLDS));
   }
 
   update(metadata: SeriesMetadata): void {
-    cachedStatement(this.db, updateSql('series_metadata', COLUMNS, 'series_id')).run(objectToParams(COLUMNS, metadata));
+    cachedStatement(this.db, updateSql('series_metadata', COLUMNS, 'series_id', foldedColumns(SERIES_FOLDS))).run(withFoldedTitles(objectToParams(COLUMNS, metadata), SERIES_FOLDS));
   }
 
   /** The series' sort title ('' when it has no metadata row). */

@@ -17,6 +17,7 @@ import {
 import { simplifyCondition } from './simplify.ts';
 import { onDeckRestriction } from './special-lists.ts';
 import { foldedSql } from './fold-text.ts';
+import { storedFoldedSql } from '../folded-titles.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { type SqlFragment, sql } from './sql-fragment.ts';
@@ -59,7 +60,7 @@ export const BOOK_FIELDS: Record<string, FieldCompiler> = {
   },
   deleted: booleanOps('b.deleted_date IS NOT NULL'),
   oneShot: booleanOps('b.oneshot = 1'),
-  title: stringOps('bm.title', 'bm.title_folded'),
+  title: stringOps('bm.title', storedFoldedSql('bm', 'title')),
   releaseDate: dateOps('bm.release_date'),
   numberSort: numericOps('bm.number_sort', false),
   tag: jsonArrayMembership(['bm.tags']),
@@ -145,7 +146,7 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
   ).n;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   // A search term without an explicit order ranks title matches first.
-  const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, 'bm.title_folded') : undefined;
+  const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('bm', 'title')) : undefined;
   const clause = rank ? order.clause.replace('ORDER BY ', `ORDER BY ${rank.sql}, `) : order.clause;
   const rows = db
     .prepare(`SELECT b.id AS id ${FROM} WHERE ${where.sql} ${clause}${limit}`)
@@ -158,7 +159,7 @@ function whereClause(query: BookQuery): SqlFragment {
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, file name, series title, ISBN, authors and tags.
-    const words = allWordsMatch(term, ['bm.title_folded', foldedSql('b.name'), 'sm.title_folded', foldedSql('bm.isbn')], ['bm.authors', 'bm.tags']);
+    const words = allWordsMatch(term, [storedFoldedSql('bm', 'title'), foldedSql('b.name'), storedFoldedSql('sm', 'title'), foldedSql('bm.isbn')], ['bm.authors', 'bm.tags']);
     if (words) parts.push(words);
   }
   if (query.onDeck) parts.push(onDeckRestriction(query.userId));

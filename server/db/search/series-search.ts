@@ -19,6 +19,7 @@ import { unsafeTitleRegex } from './title-regex.ts';
 import { updatedSeriesRestriction } from './special-lists.ts';
 import type { IdPage } from './book-search.ts';
 import { foldedSql } from './fold-text.ts';
+import { storedFoldedSql } from '../folded-titles.ts';
 import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { type SqlFragment, sql } from './sql-fragment.ts';
@@ -74,8 +75,8 @@ export const SERIES_FIELDS: Record<string, FieldCompiler> = {
   deleted: booleanOps('s.deleted_date IS NOT NULL'),
   oneShot: booleanOps('s.oneshot = 1'),
   complete: booleanOps(`sm.total_book_count IS NOT NULL AND ${TOTAL} >= sm.total_book_count`),
-  title: stringOps('sm.title', 'sm.title_folded'),
-  titleSort: stringOps('sm.title_sort', 'sm.title_sort_folded'),
+  title: stringOps('sm.title', storedFoldedSql('sm', 'title')),
+  titleSort: stringOps('sm.title_sort', storedFoldedSql('sm', 'title_sort')),
   releaseDate: dateOps('sbm.release_date'),
   tag: jsonArrayMembership(['sm.tags', 'sbm.tags']),
   sharingLabel: jsonArrayMembership(['sm.sharing_labels']),
@@ -131,7 +132,7 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
   const named = { user: query.userId };
   const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(named, ...where.params) as { n: number }).n;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
-  const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, 'sm.title_folded') : undefined;
+  const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('sm', 'title')) : undefined;
   const clause = rank ? order.clause.replace('ORDER BY ', `ORDER BY ${rank.sql}, `) : order.clause;
   const rows = db
     .prepare(`SELECT s.id AS id ${FROM} WHERE ${where.sql} ${clause}${limit}`)
@@ -144,7 +145,7 @@ function whereClause(query: SeriesQuery): SqlFragment {
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, folder name, publisher, alternate titles, genres, tags and the books' authors.
-    const words = allWordsMatch(term, ['sm.title_folded', foldedSql('s.name'), foldedSql('sm.publisher')], ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors']);
+    const words = allWordsMatch(term, [storedFoldedSql('sm', 'title'), foldedSql('s.name'), foldedSql('sm.publisher')], ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors']);
     if (words) parts.push(words);
   }
   if (query.updatedOnly) parts.push(updatedSeriesRestriction());

@@ -12,13 +12,12 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Takes a data dir back to before migration 007: no folded title columns, no triggers keeping them. */
+/** Takes a data dir back to before migration 007: no folded title columns, no triggers touching them. */
 function undoFoldedTitles(dataDir: string): void {
   const db = new Database(join(dataDir, 'folio.sqlite'));
   try {
-    for (const trigger of ['series_metadata_fold_insert', 'series_metadata_fold_update', 'book_metadata_fold_insert', 'book_metadata_fold_update']) {
-      db.exec(`DROP TRIGGER ${trigger}`);
-    }
+    const triggers = db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('series_metadata', 'book_metadata')").pluck().all() as string[];
+    for (const trigger of triggers) db.exec(`DROP TRIGGER ${trigger}`);
     db.exec('ALTER TABLE series_metadata DROP COLUMN title_folded; ALTER TABLE series_metadata DROP COLUMN title_sort_folded; ALTER TABLE book_metadata DROP COLUMN title_folded');
     db.prepare('DELETE FROM schema_version WHERE version >= 7').run();
   } finally {
