@@ -1,26 +1,52 @@
 /**
  * How Komga compares text in searches: contains / beginsWith / endsWith through its SQLite function
- * UDF_STRIP_ACCENTS (commons-lang `stripAccents`: decompose, drop the combining marks, Ł → L), so
- * "Pokemon" finds "Pokémon"; is / isNot through an ICU collation at primary strength, which ignores
- * accents and case; its full-text index folds accents too. Folio compares the folded forms below.
+ * UDF_STRIP_ACCENTS (decompose, drop the combining marks), so "Pokemon" finds "Pokémon"; is / isNot
+ * through an ICU collation at primary strength, which ignores accents and case and also equates
+ * "ß" with "ss", "æ" with "ae", the compatibility forms ("ﬁ", full-width letters) with their plain
+ * letters. Folio compares one folded form for every operator, the closer of the two to primary
+ * strength, so "strasse" finds "Straße" and "aesop" finds "Æsop" whichever operator is used.
  */
 
-/** Combining diacritical marks (U+0300–U+036F), left behind by canonical decomposition. */
+/** Combining diacritical marks (U+0300–U+036F), left behind by decomposition. */
 const COMBINING_MARKS = /[\u0300-\u036f]/g;
-/** Letters whose stroke is not a combining mark, so decomposition keeps them (commons-lang maps them). */
-const STROKED: Record<string, string> = { Ł: 'L', ł: 'l' };
-const STROKED_LETTERS = /[Łł]/g;
-/** Printable ASCII: nothing to strip, the common case, answered without normalising. */
+/**
+ * Lower-case letters that decomposition keeps whole (a stroke or a ligature is not a combining
+ * mark), spelled as a reader would type them on a plain keyboard.
+ */
+const SPELLED: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  œ: 'oe',
+  ø: 'o',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ħ: 'h',
+  ŧ: 't',
+  ı: 'i',
+  ƀ: 'b',
+  ƶ: 'z',
+};
+const SPELLED_LETTERS = new RegExp(`[${Object.keys(SPELLED).join('')}]`, 'g');
+/** Printable ASCII: nothing to fold but case, the common case, answered without normalising. */
 const PRINTABLE_ASCII = /^[ -~]*$/;
 
-export function stripAccents(text: string): string {
-  if (PRINTABLE_ASCII.test(text)) return text;
-  return text.normalize('NFD').replace(COMBINING_MARKS, '').replace(STROKED_LETTERS, (c) => STROKED[c]!).normalize('NFC');
-}
-
-/** The form two texts share when they are equal ignoring accents and case. */
+/**
+ * The form two texts share when they are equal ignoring accents, case and the letters above.
+ * Compatibility decomposition (NFKD) first, so ligatures and full-width letters become their
+ * letters and an accented stroked letter ("Ǿ") its stroked letter; lower case after it (it can
+ * yield capitals: "ℌ" is "H") and after the marks are gone ("İ" lower-cased keeps a dot); the table
+ * last, once capitals ("ẞ", "Æ") are lower case.
+ */
 export function foldText(text: string): string {
-  return stripAccents(text).toLowerCase();
+  if (PRINTABLE_ASCII.test(text)) return text.toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toLowerCase()
+    .replace(SPELLED_LETTERS, (c) => SPELLED[c]!)
+    .normalize('NFC');
 }
 
 /**

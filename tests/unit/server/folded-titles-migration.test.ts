@@ -56,3 +56,35 @@ it('titles stored before the folded columns existed are found without their acce
     await server.close();
   }
 });
+
+it('titles folded before ß, æ and the like were spelled out are folded again on the upgrade', async () => {
+  dir = await mkdtemp(join(tmpdir(), 'folio-refold-'));
+  let server = await startServer({ dir });
+  await addLibrary(server, (await createSampleLibrary(join(dir, 'library'))).root);
+  const beta = (await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true')).content.find((s) => s.name === 'Beta')!;
+  const patch = await server.app.inject({ method: 'PATCH', url: `/api/v1/series/${beta.id}/metadata`, headers: { ...server.admin, 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'Große Æra' }) });
+  expect(patch.statusCode).toBe(204);
+  await server.close();
+  // As the folding before migration 009 stored it: accents stripped, ß and æ kept.
+  const db = new Database(join(server.dataDir, 'folio.sqlite'));
+  try {
+    db.prepare('UPDATE series_metadata SET title_folded = ? WHERE series_id = ?').run('große æra', beta.id);
+    db.prepare('DELETE FROM schema_version WHERE version >= 9').run();
+  } finally {
+    db.close();
+  }
+
+  server = await startServer({ dir, claim: false });
+  try {
+    const found = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/series/list',
+      headers: { ...server.admin, 'content-type': 'application/json' },
+      payload: JSON.stringify({ condition: { title: { operator: 'is', value: 'GROSSE AERA' } } }),
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    expect((found.json() as Page<SeriesDto>).content.map((s) => s.id)).toEqual([beta.id]);
+  } finally {
+    await server.close();
+  }
+});

@@ -243,6 +243,30 @@ describe('title operators ignore accents, as Komga’s UDF_STRIP_ACCENTS and pri
   });
 });
 
+describe('letters that are not a base letter and a mark match their spelled-out forms, as ICU at primary strength does', () => {
+  it('"strasse" finds "Straße", "aesop" "Æsop", and so on, whichever side holds the letter', async () => {
+    const beta = c.series.find((s) => s.name === 'Beta')!;
+    const title = 'Straße Æsop Œuvre Øre Łódź Đak Þór Ðan';
+    const patch = await c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { contentType: 'application/json', body: { title, titleSort: 'Strasse' } });
+    expect(patch.statusCode).toBe(204);
+    try {
+      const found = (field: string, operator: string, value: string) => search('/api/v1/series/list', { condition: { [field]: { operator, value } } });
+      for (const value of ['strasse', 'STRASSE', 'aesop', 'oeuvre', 'ore', 'lodz', 'dak', 'thor', 'dan']) {
+        expect(ids(await found('title', 'contains', value)), `title contains ${value}`).toEqual([beta.id]);
+      }
+      expect(ids(await found('title', 'is', 'strasse aesop oeuvre ore lodz dak thor dan'))).toEqual([beta.id]);
+      // The letter in the value finds the spelled-out title.
+      expect(ids(await found('titleSort', 'is', 'STRAẞE'))).toEqual([beta.id]);
+      expect(ids(await found('titleSort', 'beginsWith', 'straß'))).toEqual([beta.id]);
+      expect(ids(await search('/api/v1/series/list', { fullTextSearch: 'strasse aesop' }))).toEqual([beta.id]);
+      expect(ids(await c.send('GET', '/api/v1/series?search=thor'))).toEqual([beta.id]);
+    } finally {
+      const restore = { title: beta.metadata.title, titleSort: beta.metadata.titleSort };
+      expect((await c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { contentType: 'application/json', body: restore })).statusCode).toBe(204);
+    }
+  });
+});
+
 describe('isNot on a text field leaves out books without a value, as Komga’s SQL <> does', () => {
   it('a book of unknown media type is neither of a media profile nor not of it', async () => {
     const broken = c.books.find((b) => b.media.status !== 'READY')!;
