@@ -1,6 +1,5 @@
-import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import sax from 'sax';
+import { XmlTooComplex, parseXml } from '../../media/xml-parsing.ts';
 
 /** One <Book> of a ComicRack reading list: only the attributes matching uses, trimmed. */
 export interface ComicRackBook {
@@ -12,14 +11,29 @@ export interface ComicRackBook {
 export type ComicRackList = { name: string; books: ComicRackBook[] } | { errorCode: 'ERR_1015' };
 
 /**
- * Reads a ComicRack reading list (.cbl) as it arrives, with a streaming XML parser: no document
- * tree is built, only the list's name and each book's series, number and volume are kept (a 5 MB
- * list of ~40,000 books costs a few MB, not the hundreds a full tree did). The parser is strict
- * (not well-formed → ERR_1015, as Komga's XML reader refuses it) and never resolves entities
- * beyond XML's five, so no DTD tricks apply. A failure of the stream itself (the upload over its
- * size limit) is thrown, not turned into a code.
+ * Reads a ComicRack reading list (.cbl) from the bytes uploaded. Parsed by the policy every XML
+ * document follows (media/xml-parsing.ts): a list over 16 KiB (any real one: a 5 MB list of ~40,000
+ * books costs the parser about a second) goes to the XML worker, so no request waits behind it.
+ * `fileName` names the list in the error of a parse that overran its time limit.
  */
-export async function readComicRackList(input: Readable): Promise<ComicRackList> {
+export async function readComicRackList(bytes: Buffer, fileName: string): Promise<ComicRackList> {
+  const xml = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  try {
+    return await parseXml({ module: import.meta.url, name: 'parseComicRackList', parse: parseComicRackList }, `the ComicRack reading list ${fileName}`, xml);
+  } catch (error) {
+    // A list too complex to parse in time is as unreadable as a malformed one; a busy server is not.
+    if (error instanceof XmlTooComplex) return { errorCode: 'ERR_1015' };
+    throw error;
+  }
+}
+
+/**
+ * A ComicRack reading list's text to its name and books, with a streaming XML parser: no document
+ * tree is built, only the list's name and each book's series, number and volume are kept. The
+ * parser is strict (not well-formed → ERR_1015, as Komga's XML reader refuses it) and never resolves
+ * entities beyond XML's five, so no DTD tricks apply. Synchronous: the XML worker calls it.
+ */
+export function parseComicRackList(xml: string): ComicRackList {
   const parser = sax.parser(true, { trim: false });
   const path: string[] = [];
   let name: string | undefined;
@@ -48,19 +62,8 @@ export async function readComicRackList(input: Readable): Promise<ComicRackList>
     path.pop();
   };
 
-  const decoder = new StringDecoder('utf8');
-  let first = true;
-  for await (const chunk of input) {
-    if (malformed) continue; // drain the upload; the answer is already known
-    let text = decoder.write(chunk as Buffer);
-    if (first && text.length > 0) {
-      text = text.replace(/^\uFEFF/, '');
-      first = false;
-    }
-    parser.write(text);
-  }
-  // Each step only while well-formed so far: sax throws its recorded error on any later call.
-  if (!malformed) parser.write(decoder.end());
+  parser.write(xml);
+  // Only while well-formed so far: sax throws its recorded error on any later call.
   if (!malformed) parser.close();
   if (malformed || !sawList) return { errorCode: 'ERR_1015' };
   return { name: name ?? '', books };

@@ -19,9 +19,10 @@ export async function registerReadListImportRoutes(app: FolioApp, ctx: FolioCont
       const user = requireRole(request, 'ADMIN');
       const file = await request.file();
       if (!file) throw badRequest('A file is required');
-      // Parsed as it arrives; an upload over the limit is cut by multipart and answered 413.
-      const list = await readComicRackList(file.file);
+      // An upload over the limit is cut by multipart and answered 413, before anything is parsed.
+      const bytes = await file.toBuffer();
       if (file.file.truncated) throw new scope.multipartErrors.RequestFileTooLargeError();
+      const list = await readComicRackList(bytes, file.filename);
       return matchComicRackList(ctx, list, (seriesId) => canSeeSeries(ctx.repos, user, seriesId));
     });
   });

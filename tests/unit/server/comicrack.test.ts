@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { xmlWorker } from '../../../server/media/xml-parsing.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -84,5 +85,22 @@ describe('ComicRack reading list matching', () => {
     expect((await upload('<ReadingList><Name>x</Name><Books></Books></ReadingList>')).json().errorCode).toBe('ERR_1029');
     expect((await upload('<ReadingList><Books><Book Series="a" Number="1"/></Books></ReadingList>')).json().errorCode).toBe('ERR_1030');
     expect((await upload('<ReadingList><Name>x</Name><Books><Book Series="a"/></Books></ReadingList>')).json().errorCode).toBe('ERR_1031');
+  });
+
+  it('parses a list over 16 KiB in the XML worker, not on the thread that answers requests', async () => {
+    const calls = vi.spyOn(xmlWorker, 'call');
+    try {
+      const many = '<Book Series="Robin" Number="1"/>'.repeat(2_000);
+      const response = await upload(`<ReadingList><Name>Worker</Name><Books>${many}</Books></ReadingList>`);
+      expect(response.json()).toMatchObject({ errorCode: '', readListMatch: { name: 'Worker' } });
+      expect(response.json().requests).toHaveLength(2_000);
+      expect(calls.mock.calls.map(([request]) => request.what)).toEqual(['the ComicRack reading list list.cbl']);
+      // A small one stays where it is read (a worker round trip would cost more than its parse).
+      calls.mockClear();
+      expect((await upload('<ReadingList><Name>x</Name><Books><Book Series="Robin" Number="1"/></Books></ReadingList>')).statusCode).toBe(200);
+      expect(calls).not.toHaveBeenCalled();
+    } finally {
+      calls.mockRestore();
+    }
   });
 });
