@@ -1,11 +1,16 @@
-/** Messages between the PDF client (main thread) and pdf-render-worker.ts, plus sizing rules both share. */
+import type { CheckedFile } from './checked-file.ts';
+
+/**
+ * Messages between the PDF client (main thread) and pdf-render-worker.ts, plus sizing rules both
+ * share. A book is named by its checked descriptor (checked-file.ts), never by a path to open.
+ */
 
 export type PdfRequest =
-  | { id: number; op: 'describe'; path: string; version: string }
+  | { id: number; op: 'describe'; file: CheckedFile; version: string }
   | {
       id: number;
       op: 'render';
-      path: string;
+      file: CheckedFile;
       version: string;
       /** 0-based page index. */
       page: number;
@@ -13,8 +18,8 @@ export type PdfRequest =
       maxHeight: number | undefined;
       format: 'jpeg' | 'png';
     }
-  | { id: number; op: 'extract'; path: string; version: string; page: number }
-  | { id: number; op: 'close'; path: string };
+  | { id: number; op: 'extract'; file: CheckedFile; version: string; page: number }
+  | { id: number; op: 'close'; file: CheckedFile };
 
 export type PdfResult = { sizes: [width: number, height: number][] } | { bytes: ArrayBuffer } | null;
 

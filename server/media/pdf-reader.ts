@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import {
   type BookReader,
@@ -7,6 +7,7 @@ import {
   type OpenedBook,
   type PageRenderRequest,
 } from './book-reader.ts';
+import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { pixelSize, renderScale } from './pdf-protocol.ts';
 import { closePdf, describePdf, extractPdfPage, renderPdfPage } from './pdf-renderer.ts';
 
@@ -17,7 +18,9 @@ export const PDF_PAGE_MEDIA_TYPE = 'image/jpeg';
  * PDF books through mupdf, which runs in a worker thread (pdf-renderer.ts). A PDF has no image
  * entries: its pages are named "1", "2", … and drawn on request. Listed page sizes are those of
  * the default rendering (150 DPI, longest side at most 2000 px) so a client laying pages out from
- * the page list gets images of exactly that size.
+ * the page list gets images of exactly that size. The worker reads the book through the descriptor
+ * its signature was read from (openFile; for a library's book the one checked to lie inside the
+ * library), held open until the book is closed: it never opens the book again by path.
  */
 export const pdfReader: BookReader = {
   mediaType: 'application/pdf',
@@ -25,18 +28,19 @@ export const pdfReader: BookReader = {
   extensions: ['pdf'],
   // "%PDF-" at the very start; leading junk, which some viewers tolerate, is not accepted.
   matchesSignature: (head) => head.length >= 5 && head.subarray(0, 5).toString('latin1') === '%PDF-',
-  open: openPdf,
+  open: async (filePath) => openPdfFile(await openForReading(filePath), filePath),
+  openFile: (file, filePath) => openPdfFile(file, filePath),
 };
 
-async function openPdf(filePath: string): Promise<OpenedBook> {
-  let version: string;
+/** Takes the descriptor over: it is closed with the book, or at once when the book cannot be opened. */
+async function openPdfFile(file: FileHandle, filePath: string): Promise<OpenedBook> {
   try {
-    const info = await stat(filePath);
-    version = `${info.size}:${Math.floor(info.mtimeMs)}`;
+    const { checked, size, mtimeMs } = await describeChecked(file, filePath);
+    return new OpenedPdf(checked, `${size}:${Math.floor(mtimeMs)}`, () => releaseChecked(file, filePath));
   } catch (error) {
-    throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
+    releaseChecked(file, filePath);
+    throw error;
   }
-  return new OpenedPdf(filePath, version);
 }
 
 function pageIndex(fileName: string): number {
@@ -46,12 +50,14 @@ function pageIndex(fileName: string): number {
 }
 
 class OpenedPdf implements OpenedBook {
-  private readonly path: string;
+  private readonly file: CheckedFile;
   private readonly version: string;
+  private readonly release: () => void;
 
-  constructor(path: string, version: string) {
-    this.path = path;
+  constructor(file: CheckedFile, version: string, release: () => void) {
+    this.file = file;
     this.version = version;
+    this.release = release;
   }
 
   entries() {
@@ -59,7 +65,7 @@ class OpenedPdf implements OpenedBook {
   }
 
   async describe(withDimensions: boolean): Promise<DescribedBook> {
-    const sizes = await describePdf(this.path, this.version);
+    const sizes = await describePdf(this.file, this.version);
     return {
       pages: sizes.map(([w, h], i) => {
         const [width, height] = pixelSize(w, h, renderScale(w, h));
@@ -77,11 +83,11 @@ class OpenedPdf implements OpenedBook {
   }
 
   renderPage(fileName: string, request: PageRenderRequest): Promise<Buffer> {
-    return renderPdfPage(this.path, this.version, pageIndex(fileName), request);
+    return renderPdfPage(this.file, this.version, pageIndex(fileName), request);
   }
 
   async rawPage(fileName: string): Promise<{ bytes: Buffer; mediaType: string }> {
-    return { bytes: await extractPdfPage(this.path, this.version, pageIndex(fileName)), mediaType: 'application/pdf' };
+    return { bytes: await extractPdfPage(this.file, this.version, pageIndex(fileName)), mediaType: 'application/pdf' };
   }
 
   /** The default rendering, for callers that only know entries (thumbnails, generic code). */
@@ -94,6 +100,8 @@ class OpenedPdf implements OpenedBook {
   }
 
   close(): void {
-    closePdf(this.path);
+    closePdf(this.file);
+    // The worker reads through a descriptor of its own (checked-file.ts), so this one may go now.
+    this.release();
   }
 }

@@ -4,11 +4,12 @@
  * PdfRequest → PdfResponse (see pdf-protocol.ts); documents stay open in a small LRU so
  * rendering page after page does not re-parse the cross-reference table.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type * as Mupdf from 'mupdf';
 import { type PdfRequest, type PdfResponse, type PdfResult, renderScale } from './pdf-protocol.ts';
 import { MAX_ARCHIVE_ENTRIES } from './book-reader.ts';
+import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
 
 type MupdfModule = typeof Mupdf;
 let mupdfLoading: Promise<MupdfModule> | undefined;
@@ -34,12 +35,16 @@ class PdfFailure extends Error {
   }
 }
 
+/** Cached documents are the file's (device and inode), whatever path led to it. */
+const fileKey = (file: CheckedFile) => `${file.dev}:${file.ino}\u0000`;
+
 /**
  * Opens through positioned reads (mupdf's Stream handle) rather than loading the file: only the
- * objects a page needs are read from disk.
+ * objects a page needs are read from disk. The file is reached through the descriptor the main
+ * thread checked (checked-file.ts), never by its path.
  */
-async function openDocument(path: string, version: string): Promise<Mupdf.Document> {
-  const key = `${version}\u0000${path}`;
+async function openDocument(file: CheckedFile, version: string): Promise<Mupdf.Document> {
+  const key = `${fileKey(file)}${version}`;
   const cached = documents.get(key);
   if (cached) {
     documents.delete(key);
@@ -49,7 +54,7 @@ async function openDocument(path: string, version: string): Promise<Mupdf.Docume
   const mupdf = await loadMupdf();
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openCheckedInWorker(file);
   } catch (error) {
     throw new PdfFailure('ERR_1000', `cannot read file: ${String(error)}`);
   }
@@ -81,9 +86,9 @@ async function openDocument(path: string, version: string): Promise<Mupdf.Docume
   return doc;
 }
 
-function forget(path: string): void {
+function forget(file: CheckedFile): void {
   for (const [key, open] of documents) {
-    if (key.endsWith(`\u0000${path}`)) {
+    if (key.startsWith(fileKey(file))) {
       documents.delete(key);
       open.doc.destroy();
       closeSync(open.fd);
@@ -94,10 +99,10 @@ function forget(path: string): void {
 async function handle(request: PdfRequest): Promise<{ result: PdfResult; transfer: ArrayBuffer[] }> {
   const mupdf = await loadMupdf();
   if (request.op === 'close') {
-    forget(request.path);
+    forget(request.file);
     return { result: null, transfer: [] };
   }
-  const doc = await openDocument(request.path, request.version);
+  const doc = await openDocument(request.file, request.version);
   if (request.op === 'describe') {
     const count = doc.countPages();
     // As for archive entries: a listing of a million pages (a 100 MB file of one-line pages) would

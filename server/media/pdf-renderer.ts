@@ -1,4 +1,5 @@
 import { MediaError } from './book-reader.ts';
+import type { CheckedFile } from './checked-file.ts';
 import type { PdfRequest, PdfResult } from './pdf-protocol.ts';
 import { SerialWorker } from './serial-worker.ts';
 import { TimedOutInputs } from './timed-out-inputs.ts';
@@ -22,12 +23,12 @@ export const pdfWorker = new SerialWorker<PdfRequest, PdfResult>({
   timeLimitMs: CALL_TIME_LIMIT_MS,
   maxWaiting: MAX_WAITING,
   busy: 'too many PDF pages are being drawn at once',
-  describe: (request) => `PDF ${request.op} of ${request.path}`,
+  describe: (request) => `PDF ${request.op} of ${request.file.path}`,
 });
 
 /** Page sizes in points, in page order. */
-export async function describePdf(path: string, version: string): Promise<[number, number][]> {
-  const result = await pdfWorker.call({ op: 'describe', path, version });
+export async function describePdf(file: CheckedFile, version: string): Promise<[number, number][]> {
+  const result = await pdfWorker.call({ op: 'describe', file, version });
   if (!result || !('sizes' in result)) throw new MediaError('ERR_1008', 'unexpected PDF worker answer');
   return result.sizes;
 }
@@ -37,16 +38,16 @@ const timedOut = new TimedOutInputs();
 
 /** One page (0-based) drawn as JPEG or PNG, fitting the hint or at the default size. */
 export async function renderPdfPage(
-  path: string,
+  file: CheckedFile,
   version: string,
   page: number,
   options: { maxWidth?: number; maxHeight?: number; format: 'jpeg' | 'png' },
 ): Promise<Buffer> {
-  const key = `${version}\u0000${page}\u0000${path}`;
-  const result = await timedOut.run(key, `PDF render of ${path} page ${page + 1}`, pdfWorker.timeLimitMs, () =>
+  const key = `${version}\u0000${page}\u0000${file.dev}:${file.ino}`;
+  const result = await timedOut.run(key, `PDF render of ${file.path} page ${page + 1}`, pdfWorker.timeLimitMs, () =>
     pdfWorker.call({
       op: 'render',
-      path,
+      file,
       version,
       page,
       maxWidth: options.maxWidth,
@@ -59,14 +60,14 @@ export async function renderPdfPage(
 }
 
 /** One page (0-based) as a standalone one-page PDF. */
-export async function extractPdfPage(path: string, version: string, page: number): Promise<Buffer> {
-  const result = await pdfWorker.call({ op: 'extract', path, version, page });
+export async function extractPdfPage(file: CheckedFile, version: string, page: number): Promise<Buffer> {
+  const result = await pdfWorker.call({ op: 'extract', file, version, page });
   if (!result || !('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected PDF worker answer');
   return Buffer.from(result.bytes);
 }
 
-/** Lets the worker close its handle on a file (the book was closed or changed). */
-export function closePdf(path: string): void {
+/** Lets the worker close its own descriptor on a file (the book was closed or changed). */
+export function closePdf(file: CheckedFile): void {
   // Only bother a worker that exists; closing must not start mupdf.
-  if (pdfWorker.isRunning()) void pdfWorker.call({ op: 'close', path }).catch(() => undefined);
+  if (pdfWorker.isRunning()) void pdfWorker.call({ op: 'close', file }).catch(() => undefined);
 }

@@ -1,4 +1,5 @@
 import { MediaError } from './book-reader.ts';
+import type { CheckedFile } from './checked-file.ts';
 import type { SevenZipMember, SevenZipRequest, SevenZipResult } from './sevenzip-protocol.ts';
 import { SerialWorker } from './serial-worker.ts';
 
@@ -27,20 +28,20 @@ export class SevenZipClient extends SerialWorker<SevenZipRequest, SevenZipResult
 
 export const sevenZip = new SevenZipClient();
 
-export async function listSevenZip(path: string, maxMembers: number): Promise<SevenZipMember[]> {
-  const result = await sevenZip.call({ op: 'list', path, maxMembers });
+export async function listSevenZip(file: CheckedFile, maxMembers: number): Promise<SevenZipMember[]> {
+  const result = await sevenZip.call({ op: 'list', file, maxMembers });
   if (!('members' in result)) throw new MediaError('ERR_1008', 'unexpected 7-Zip worker answer');
   return result.members;
 }
 
 /** The first bytes of each named member (up to the bounds); a member that unpacked to nothing is absent. */
 export async function extractSevenZip(
-  path: string,
+  file: CheckedFile,
   names: string[],
   keepPerMember: number,
   keepTotal: number,
 ): Promise<Map<string, Buffer>> {
-  const result = await sevenZip.call({ op: 'extract', path, names, keepPerMember, keepTotal });
+  const result = await sevenZip.call({ op: 'extract', file, names, keepPerMember, keepTotal });
   if (!('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected 7-Zip worker answer');
   return new Map(Object.entries(result.bytes).map(([name, bytes]) => [name, Buffer.from(bytes)]));
 }

@@ -1,4 +1,9 @@
-/** Messages between the 7-Zip client (main thread, sevenzip-client.ts) and sevenzip-worker.ts. */
+import type { CheckedFile } from './checked-file.ts';
+
+/**
+ * Messages between the 7-Zip client (main thread, sevenzip-client.ts) and sevenzip-worker.ts. A
+ * book is named by its checked descriptor (checked-file.ts), never by a path to open.
+ */
 
 /** One member as 7-Zip lists it (`l -slt`). */
 export interface SevenZipMember {
@@ -13,11 +18,11 @@ export interface SevenZipMember {
 }
 
 export type SevenZipRequest =
-  | { id: number; op: 'list'; path: string; maxMembers: number }
+  | { id: number; op: 'list'; file: CheckedFile; maxMembers: number }
   | {
       id: number;
       op: 'extract';
-      path: string;
+      file: CheckedFile;
       names: string[];
       /** Bytes kept per member (the rest is unpacked and dropped). */
       keepPerMember: number;

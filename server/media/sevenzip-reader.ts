@@ -1,13 +1,17 @@
-import { access, constants, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
+import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { staysInsideArchive } from './entry-names.ts';
 import { extractSevenZip, listSevenZip } from './sevenzip-client.ts';
 import { cacheMember, memberKey, takeCachedMember } from './sevenzip-page-cache.ts';
 import type { SevenZipMember } from './sevenzip-protocol.ts';
 
 /*
- * CB7/7z books through 7-Zip itself (7z-wasm, run in a worker by sevenzip-client.ts).
+ * CB7/7z books through 7-Zip itself (7z-wasm, run in a worker by sevenzip-client.ts). The worker
+ * reads the book through the descriptor its signature was read from (openFile; for a library's
+ * book the one checked to lie inside the library), held open until the book is closed: it never
+ * opens the book, or mounts its folder, by path.
  *
  * Pages of a solid block are served with the next few members of the block unpacked in the same
  * pass and kept in a shared, byte-bounded cache (sevenzip-page-cache.ts), so turning pages does not
@@ -62,22 +66,23 @@ export function declaredCoderMemory(method: string): number {
   return largest;
 }
 
-async function openSevenZip(filePath: string): Promise<OpenedBook> {
-  let fileKey: string;
+/** Takes the descriptor over: it is closed with the book, or at once when the book cannot be opened. */
+async function openSevenZipFile(file: FileHandle, filePath: string): Promise<OpenedBook> {
   try {
-    await access(filePath, constants.R_OK);
-    const stats = await stat(filePath);
-    fileKey = `${filePath}\u0000${stats.size}\u0000${stats.mtimeMs}`;
+    const { checked, size, mtimeMs } = await describeChecked(file, filePath);
+    // The page cache's key: the file itself (device, inode) as it was when opened.
+    const fileKey = `${checked.dev}:${checked.ino}\u0000${size}\u0000${mtimeMs}`;
+    const members = await listSevenZip(checked, MAX_ARCHIVE_ENTRIES);
+    if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
+    const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
+    if (greedy) {
+      throw new MediaError('ERR_1008', `7z coder ${greedy.method} needs more than the ${MAX_CODER_MEMORY}-byte limit`);
+    }
+    return new OpenedSevenZip(checked, fileKey, members, () => releaseChecked(file, filePath));
   } catch (error) {
-    throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
+    releaseChecked(file, filePath);
+    throw error;
   }
-  const members = await listSevenZip(filePath, MAX_ARCHIVE_ENTRIES);
-  if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
-  const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
-  if (greedy) {
-    throw new MediaError('ERR_1008', `7z coder ${greedy.method} needs more than the ${MAX_CODER_MEMORY}-byte limit`);
-  }
-  return new OpenedSevenZip(filePath, fileKey, members);
 }
 
 /** Names that can be asked for by name: one line each in 7-Zip's list file, inside the archive. */
@@ -88,14 +93,16 @@ class OpenedSevenZip implements OpenedBook {
   /** First bytes of every member, filled by the first readPrefix (analysis) in one pass. */
   private prefixes: Promise<Map<string, Buffer>> | undefined;
 
-  private readonly filePath: string;
+  private readonly file: CheckedFile;
   private readonly fileKey: string;
+  private readonly release: () => void;
   /** Solid block of each member (-1: none listed), in archive order, which is unpacking order. */
   private readonly blocks: { name: string; block: number; size: number }[] = [];
 
-  constructor(filePath: string, fileKey: string, members: SevenZipMember[]) {
-    this.filePath = filePath;
+  constructor(file: CheckedFile, fileKey: string, members: SevenZipMember[], release: () => void) {
+    this.file = file;
     this.fileKey = fileKey;
+    this.release = release;
     const seen = new Set<string>();
     for (const member of members) {
       // First occurrence wins when an archive repeats a name (7-Zip would unpack both to one file).
@@ -139,7 +146,7 @@ class OpenedSevenZip implements OpenedBook {
     if (cached) return Readable.from([cached], { objectMode: false });
     // One byte past the limit tells a member that unpacks to more than the limit from one that fits.
     const ahead = this.membersAhead(name);
-    const unpacked = await extractSevenZip(this.filePath, [name, ...ahead], MAX_7Z_MEMBER_BYTES + 1, size + 1 + AHEAD_TOTAL_BYTES);
+    const unpacked = await extractSevenZip(this.file, [name, ...ahead], MAX_7Z_MEMBER_BYTES + 1, size + 1 + AHEAD_TOTAL_BYTES);
     for (const other of ahead) {
       const bytes = unpacked.get(other);
       // Only members kept whole; one cut by the total bound is unpacked again when asked for.
@@ -158,14 +165,14 @@ class OpenedSevenZip implements OpenedBook {
     const wanted = Math.max(1, Math.min(maxBytes, MAX_7Z_MEMBER_BYTES));
     const cached = (await this.allPrefixes()).get(name);
     if (cached && (cached.length >= wanted || cached.length >= size)) return cached.subarray(0, wanted);
-    const bytes = (await extractSevenZip(this.filePath, [name], wanted, wanted)).get(name);
+    const bytes = (await extractSevenZip(this.file, [name], wanted, wanted)).get(name);
     if (!bytes && size > 0) throw new MediaError('ERR_1007', `7z member ${name} could not be unpacked`);
     return bytes ?? Buffer.alloc(0);
   }
 
   private async allPrefixes(): Promise<Map<string, Buffer>> {
     const names = this.list.filter((e) => e.uncompressedSize > 0 && requestable(e)).map((e) => e.name);
-    this.prefixes ??= extractSevenZip(this.filePath, names, ANALYSIS_PREFIX_BYTES, ANALYSIS_TOTAL_BYTES).catch((error: unknown) => {
+    this.prefixes ??= extractSevenZip(this.file, names, ANALYSIS_PREFIX_BYTES, ANALYSIS_TOTAL_BYTES).catch((error: unknown) => {
       // One damaged member fails 7-Zip's whole pass. That is the file's doing (a MediaError): the
       // members are then read one by one, so each damaged one is reported on its own. Anything
       // else (time limit, busy server) is passed on, to be retried later.
@@ -182,6 +189,8 @@ class OpenedSevenZip implements OpenedBook {
 
   close(): void {
     this.prefixes = undefined;
+    // Each 7-Zip call opens and closes its own descriptor (checked-file.ts): none outlives this one.
+    this.release();
   }
 }
 
@@ -191,5 +200,6 @@ export const sevenZipReader: BookReader = {
   mediaProfile: 'DIVINA',
   extensions: ['cb7', '7z'],
   matchesSignature: (head) => head.length >= SIGNATURE.length && SIGNATURE.every((byte, i) => head[i] === byte),
-  open: openSevenZip,
+  open: async (filePath) => openSevenZipFile(await openForReading(filePath), filePath),
+  openFile: (file, filePath) => openSevenZipFile(file, filePath),
 };

@@ -10,16 +10,17 @@
  * (and `keepTotal` over all of them) and drops the rest, so a member that unpacks to more than it
  * declared costs no memory beyond the bound.
  *
- * The archive's folder is mounted read-only (mountFolderReadOnly), and only `l` (list) and
- * `x -o/out` (extract to the in-memory /out) are ever run, with the names to extract passed in a
- * list file, wildcards off.
+ * The archive is the one file 7-Zip sees of the host: a read-only file reading the descriptor the
+ * main thread checked (sevenzip-book-file.ts, checked-file.ts), no folder mounted, the book never
+ * opened by path. Only `l` (list) and `x -o/out` (extract to the in-memory /out) are ever run,
+ * with the names to extract passed in a list file, wildcards off.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { SevenZipModule, SevenZipModuleFactory } from '7z-wasm';
-import { mountFolderReadOnly } from './sevenzip-mount.ts';
+import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
+import { mountBookFile } from './sevenzip-book-file.ts';
 import type { SevenZipMember, SevenZipRequest, SevenZipResponse, SevenZipResult } from './sevenzip-protocol.ts';
 
 const require = createRequire(import.meta.url);
@@ -66,10 +67,26 @@ async function instance(onLine: (line: string) => void): Promise<Instance> {
   return { sz, errors, onLine };
 }
 
-/** Mounts the archive's folder and answers the archive's path inside the wasm file system. */
-function mountArchive(sz: SevenZipModule, path: string): string {
-  mountFolderReadOnly(sz, dirname(path), '/book');
-  return `/book/${basename(path)}`;
+/** Where the archive is in the wasm file system. */
+const ARCHIVE = '/book.7z';
+
+/**
+ * Runs `work` with the checked file at ARCHIVE, through a descriptor of this worker's own, closed
+ * when the call is over (each call has a fresh instance, which holds nothing after it).
+ */
+function withArchive<T>(sz: SevenZipModule, file: CheckedFile, work: () => T): T {
+  let fd: number;
+  try {
+    fd = openCheckedInWorker(file);
+  } catch (error) {
+    throw new SevenZipFailure('ERR_1000', `cannot read file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    mountBookFile(sz, fd, fstatSync(fd).size, ARCHIVE);
+    return work();
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function run(target: Instance, args: string[], what: string): void {
@@ -136,11 +153,10 @@ class ListingParser {
   }
 }
 
-async function list(path: string, maxMembers: number): Promise<SevenZipResult> {
+async function list(file: CheckedFile, maxMembers: number): Promise<SevenZipResult> {
   const parser = new ListingParser(maxMembers);
   const target = await instance((line) => parser.line(line));
-  const archive = mountArchive(target.sz, path);
-  run(target, ['l', '-slt', '-ba', '-bd', NO_PASSWORD, '-t7z', '--', archive], 'listing');
+  withArchive(target.sz, file, () => run(target, ['l', '-slt', '-ba', '-bd', NO_PASSWORD, '-t7z', '--', ARCHIVE], 'listing'));
   parser.flush();
   if (parser.overflow) throw new SevenZipFailure('ERR_1008', `7z archive has more than ${maxMembers} entries`);
   return { members: parser.members };
@@ -151,7 +167,6 @@ type WriteOp = (stream: { path?: string }, buffer: Uint8Array, offset: number, l
 async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Promise<SevenZipResult> {
   const target = await instance(() => undefined);
   const { sz } = target;
-  const archive = mountArchive(sz, request.path);
   // One name a line; names with line breaks cannot be asked for (the caller never offers them).
   sz.FS.writeFile('/names.txt', request.names.join('\n'));
   sz.FS.mkdir('/out');
@@ -178,7 +193,7 @@ async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Pr
     // Everything is reported written: 7-Zip unpacks on (and checks its CRC) while we keep nothing more.
     return length;
   };
-  run(target, ['x', '-bd', '-y', '-spd', '-scsUTF-8', NO_PASSWORD, '-t7z', '-o/out', archive, '@/names.txt'], 'extracting');
+  withArchive(sz, request.file, () => run(target, ['x', '-bd', '-y', '-spd', '-scsUTF-8', NO_PASSWORD, '-t7z', '-o/out', ARCHIVE, '@/names.txt'], 'extracting'));
   const bytes: Record<string, ArrayBuffer> = {};
   for (const [name, chunks] of kept) {
     const joined = Buffer.concat(chunks);
@@ -188,7 +203,7 @@ async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Pr
 }
 
 async function handle(request: SevenZipRequest): Promise<SevenZipResult> {
-  return request.op === 'list' ? list(request.path, request.maxMembers) : extract(request);
+  return request.op === 'list' ? list(request.file, request.maxMembers) : extract(request);
 }
 
 parentPort?.on('message', (request: SevenZipRequest) => {

@@ -1,9 +1,10 @@
-import { mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { type CheckedFile, describeChecked } from '../../../server/media/checked-file.ts';
 import { SevenZipClient, sevenZip } from '../../../server/media/sevenzip-client.ts';
 import { OperationTimeout, ServerBusy, isTransientFailure } from '../../../server/media/transient-errors.ts';
 import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
@@ -17,6 +18,12 @@ async function pngEntries(colors: [number, number, number][], width = 60, height
     entries.push({ name: `page-${i + 1}.png`, data: await renderPage({ width, height, color, format: 'png' }) });
   }
   return entries;
+}
+
+/** A book opened and described as a reader hands it to the 7-Zip worker; the caller closes `handle`. */
+async function checkedBook(path: string): Promise<{ file: CheckedFile; handle: FileHandle }> {
+  const handle = await open(path, 'r');
+  return { file: (await describeChecked(handle, path)).checked, handle };
 }
 
 async function readAll(stream: AsyncIterable<unknown>): Promise<Buffer> {
@@ -114,18 +121,20 @@ describe('7z reader', () => {
     const path = join(dir, 'timed.cb7');
     await writeSevenZip(path, await pngEntries([RED]));
     const client = new SevenZipClient({ timeLimitMs: 1, maxWaiting: 1 });
+    const { file, handle } = await checkedBook(path);
     try {
-      const first = client.call({ op: 'list', path, maxMembers: 10 });
-      const second = client.call({ op: 'list', path, maxMembers: 10 });
+      const first = client.call({ op: 'list', file, maxMembers: 10 });
+      const second = client.call({ op: 'list', file, maxMembers: 10 });
       // One running, one waiting: the next is refused at once, as a busy server (503), not an error.
-      await expect(client.call({ op: 'list', path, maxMembers: 10 })).rejects.toBeInstanceOf(ServerBusy);
+      await expect(client.call({ op: 'list', file, maxMembers: 10 })).rejects.toBeInstanceOf(ServerBusy);
       await expect(first).rejects.toBeInstanceOf(OperationTimeout);
       await expect(second).rejects.toBeInstanceOf(OperationTimeout);
       expect(isTransientFailure(await first.catch((error: unknown) => error))).toBe(true);
       client.timeLimitMs = 60_000;
-      await expect(client.call({ op: 'list', path, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
+      await expect(client.call({ op: 'list', file, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
     } finally {
       await client.stop();
+      await handle.close();
     }
   });
 
@@ -133,13 +142,15 @@ describe('7z reader', () => {
     const path = join(dir, 'stopped.cb7');
     await writeSevenZip(path, await pngEntries([RED]));
     const client = new SevenZipClient();
+    const { file, handle } = await checkedBook(path);
     // Handled from the start: the rejection comes during stop(), before the next line awaits it.
-    const refused = expect(client.call({ op: 'list', path, maxMembers: 10 })).rejects.toBeInstanceOf(ServerBusy);
+    const refused = expect(client.call({ op: 'list', file, maxMembers: 10 })).rejects.toBeInstanceOf(ServerBusy);
     // Before the shared SerialWorker, stop() dropped the worker without settling this call.
     await client.stop();
     await refused;
-    await expect(client.call({ op: 'list', path, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
+    await expect(client.call({ op: 'list', file, maxMembers: 10 })).resolves.toMatchObject({ members: [{ name: 'page-1.png' }] });
     await client.stop();
+    await handle.close();
   });
 
   it('refuses encrypted and damaged archives with ERR_1008', async () => {

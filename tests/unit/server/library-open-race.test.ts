@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import fs, { promises as fsPromises, symlinkSync, unlinkSync } from 'node:fs';
+import fs, { promises as fsPromises, renameSync, symlinkSync, unlinkSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,9 @@ import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { hashBookFile } from '../../../server/domain/hashing/file-hash.ts';
 import { createImageEpub } from '../../fixtures/epub.ts';
 import { RED, createCbz, renderPage } from '../../fixtures/index.ts';
+import { writePdf } from '../../fixtures/pdf.ts';
 import { writeRar5 } from '../../fixtures/rar.ts';
+import { writeSevenZip } from '../../fixtures/sevenzip.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /**
@@ -40,6 +42,27 @@ function swapForLinkWhenOpened(path: string, target: string, atOpening = 1): voi
       return real.apply(owner, args);
     });
   }
+  syncBuiltinESMExports();
+}
+
+/**
+ * The same race for readers whose worker threads opened the book (the spies above see only this
+ * thread): as soon as the first opening of `path` (the checked one) has its descriptor, `folder`
+ * (one of the path's folders) is swapped for a link to `targetFolder`, so whatever opens the path
+ * after that, on any thread, by the path or through a folder of it, follows the link.
+ */
+function swapFolderForLinkOnceOpened(path: string, folder: string, targetFolder: string): void {
+  let swapped = false;
+  const real = fsPromises.open;
+  vi.spyOn(fsPromises, 'open').mockImplementation(async (...args: Parameters<typeof fsPromises.open>) => {
+    const file = await real.apply(fsPromises, args);
+    if (!swapped && typeof args[0] === 'string' && resolve(args[0]) === path) {
+      swapped = true;
+      renameSync(folder, `${folder}.moved`);
+      symlinkSync(targetFolder, folder);
+    }
+    return file;
+  });
   syncBuiltinESMExports();
 }
 
@@ -123,6 +146,34 @@ describe('a library file swapped for a link out of the library after its check',
     await addLibrary(server, root);
     const { media } = await onlyBook();
     expect(media.pagesCount).not.toBe(3);
+    expect(media.status).toBe('READY');
+  });
+
+  /** A book of `pages` red pages at `path`. */
+  type WriteBook = (path: string, pages: number) => Promise<void>;
+  const writePdfBook: WriteBook = async (path, pages) => {
+    await writePdf(path, Array.from({ length: pages }, () => ({ width: 72, height: 72, color: RED })));
+  };
+  const writeSevenZipBook: WriteBook = async (path, pages) => {
+    const data = await renderPage({ width: 10, height: 10, color: RED, format: 'png' });
+    await writeSevenZip(path, Array.from({ length: pages }, (_, i) => ({ name: `p${i + 1}.png`, data })));
+  };
+
+  it.each([
+    ['PDF', 'pdf', writePdfBook],
+    ['7-Zip', 'cb7', writeSevenZipBook],
+  ] as const)('is not read as the book when the %s worker reads it', async (_format, extension, write) => {
+    await rm(join(root, 'Saga'), { recursive: true });
+    const book = join(root, 'Saga', 'Volume 1', `Saga 001.${extension}`);
+    const elsewhere = join(server.dir, 'elsewhere');
+    await write(book, 1);
+    await write(join(elsewhere, 'Volume 1', `Saga 001.${extension}`), 3);
+    // Swapped once the checked descriptor is open: the worker used to open the book (PDF) or
+    // mount its folder (7-Zip) again by path.
+    swapFolderForLinkOnceOpened(book, join(root, 'Saga'), elsewhere);
+    await addLibrary(server, root);
+    const { media } = await onlyBook();
+    expect(media.pagesCount).toBe(1);
     expect(media.status).toBe('READY');
   });
 

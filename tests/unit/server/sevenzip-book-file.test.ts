@@ -1,10 +1,11 @@
+import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SevenZipModuleFactory } from '7z-wasm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mountFolderReadOnly } from '../../../server/media/sevenzip-mount.ts';
+import { mountBookFile } from '../../../server/media/sevenzip-book-file.ts';
 import { writeSevenZip } from '../../fixtures/sevenzip.ts';
 
 const require = createRequire(import.meta.url);
@@ -12,46 +13,46 @@ const factory = require('7z-wasm') as SevenZipModuleFactory;
 
 let folder: string;
 let archive: Buffer;
+let fd: number;
 beforeEach(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'folio-7z-mount-'));
+  folder = await mkdtemp(join(tmpdir(), 'folio-7z-book-'));
   await writeSevenZip(join(folder, 'Book.cb7'), [{ name: 'page-1.txt', data: Buffer.from('page one') }]);
   archive = await readFile(join(folder, 'Book.cb7'));
+  fd = openSync(join(folder, 'Book.cb7'), 'r');
 });
 afterEach(async () => {
+  closeSync(fd);
   await rm(folder, { recursive: true, force: true });
 });
 
-/** A fresh 7-Zip instance, as the worker makes one per request, with the book's folder mounted. */
+/** A fresh 7-Zip instance, as the worker makes one per request, with the book at /book.7z. */
 async function mounted() {
   const said: string[] = [];
   const sz = await factory({ print: (line: string) => said.push(line), printErr: (line: string) => said.push(line), quit: (_code: number, status: unknown) => { throw status; } });
-  mountFolderReadOnly(sz, folder, '/book');
+  mountBookFile(sz, fd, archive.length, '/book.7z');
   return { sz, said };
 }
 
-describe("7-Zip's mount of a book's folder", () => {
-  it('reads the book but refuses every change to the folder', async () => {
-    const { sz } = await mounted();
-    expect(Buffer.from(sz.FS.readFile('/book/Book.cb7'))).toEqual(archive);
-    expect(() => sz.FS.writeFile('/book/planted.txt', 'x')).toThrow();
-    expect(() => sz.FS.writeFile('/book/Book.cb7', 'x')).toThrow();
-    expect(() => sz.FS.mkdir('/book/planted')).toThrow();
-    expect(() => sz.FS.rename('/book/Book.cb7', '/book/Moved.cb7')).toThrow();
-    expect(() => sz.FS.unlink('/book/Book.cb7')).toThrow();
-    expect(await readdir(folder)).toEqual(['Book.cb7']);
+describe("7-Zip's view of a book: one read-only file reading the checked descriptor", () => {
+  it('reads the book, lists and unpacks it, but refuses every change to it', async () => {
+    const { sz, said } = await mounted();
+    expect(Buffer.from(sz.FS.readFile('/book.7z'))).toEqual(archive);
+    expect(sz.FS.stat('/book.7z').size).toBe(archive.length);
+    expect(() => sz.FS.writeFile('/book.7z', 'x')).toThrow();
+    expect(() => sz.FS.truncate('/book.7z', 0)).toThrow();
+    sz.callMain(['x', '/book.7z', '-o/out', '-y']);
+    expect(said.join('\n')).toContain('Everything is Ok');
+    expect(Buffer.from(sz.FS.readFile('/out/page-1.txt')).toString()).toBe('page one');
     expect(await readFile(join(folder, 'Book.cb7'))).toEqual(archive);
   });
 
-  it('lets no extraction land in the folder, wherever 7-Zip is led to write', async () => {
+  it('shows 7-Zip no host folder: an extraction led anywhere stays in memory', async () => {
     const { sz, said } = await mounted();
     try {
-      sz.callMain(['x', '/book/Book.cb7', '-o/book/extracted', '-y']);
+      sz.callMain(['x', '/book.7z', `-o${folder}/extracted`, '-y']);
     } catch (thrown) {
-      // 7-Zip gives up at the first refused write (its C++ exception surfaces as a number) or exits
-      // non-zero: either way the folder is what matters.
       said.push(`stopped: ${String(thrown)}`);
     }
-    expect(said.join('\n')).not.toContain('Everything is Ok');
     expect(await readdir(folder)).toEqual(['Book.cb7']);
   });
 });
