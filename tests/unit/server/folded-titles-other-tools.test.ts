@@ -55,6 +55,13 @@ it('titles written by another tool (no fold_text function) are stored, found at 
     const patch = await server.app.inject({ method: 'PATCH', url: `/api/v1/series/${beta.id}/metadata`, headers: { ...server.admin, 'content-type': 'application/json' }, payload: JSON.stringify({ title: 'Ångström' }) });
     expect(patch.statusCode).toBe(204);
     expect(await listIds(server, 'series', { title: { operator: 'is', value: 'angstrom' } })).toEqual([beta.id]);
+    // Folio writes the folded form itself, in the same statement (nothing left for the next start).
+    const look = plainConnection(server.dataDir);
+    try {
+      expect(look.prepare('SELECT title_folded FROM series_metadata WHERE series_id = ?').pluck().get(beta.id)).toBe('angstrom');
+    } finally {
+      look.close();
+    }
   } finally {
     await server.close();
   }
