@@ -1,4 +1,4 @@
-import type { Db } from './database.ts';
+import type Database from 'better-sqlite3';
 import { foldText, foldedSql } from './search/fold-text.ts';
 
 /**
@@ -50,7 +50,7 @@ const TABLES: readonly { table: string; key: string; folds: readonly Fold[] }[] 
  * retitled (migration 008's triggers NULL a title's folded form when it changes alone), and every
  * row after a migration that changed how text folds. Returns how many rows it folded.
  */
-export function refoldMissingTitles(db: Db): number {
+export function refoldMissingTitles(db: Database.Database): number {
   let count = 0;
   db.transaction(() => {
     for (const { table, key, folds } of TABLES) {
