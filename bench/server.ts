@@ -12,7 +12,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +137,7 @@ async function timeScan(root: string, expectedBooks: number, checkout?: string):
     const readyAt = performance.now();
     const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
     const cpuSeconds = round((await processCpuSeconds(folio.pid)) - cpuAtStart);
+    if (process.env.BENCH_THREAD_CPU) console.log(`  server CPU by thread (whole process life): ${await threadCpuSeconds(folio.pid)}`);
     queue.close();
     return { ready: readyAt - started, idle: idleAt - started, cpuSeconds, tasks: await taskTimes(folio, cookie) };
   } finally {
@@ -152,6 +153,18 @@ async function processCpuSeconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
   // After the command's closing parenthesis, utime and stime are the 12th and 13th fields.
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds per thread name of a process (libuv's pool, libvips workers, V8's helpers, the main thread). */
+async function threadCpuSeconds(pid: number): Promise<string> {
+  const byName = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    const name = /\((.*)\)/s.exec(stat)?.[1] ?? '?';
+    const fields = stat.replace(/^.*\) /s, '').split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+  }
+  return [...byName].sort((a, b) => b[1] - a[1]).map(([name, seconds]) => `${name} ${round(seconds)} s`).join(', ');
 }
 
 /** Per task type: how many ran and their summed run time in seconds (Komga's komga.tasks.execution metric). */
