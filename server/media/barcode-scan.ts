@@ -105,6 +105,53 @@ export async function greyImage(pipeline: Sharp): Promise<GreyImage> {
   return { data, width: info.width, height: info.height };
 }
 
+/** sRGB level (0–255) to linear light, and linear light (in 4,096 steps) back to an sRGB level. */
+const TO_LINEAR = Float32Array.from({ length: 256 }, (_, level) => {
+  const c = level / 255;
+  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+});
+const LINEAR_STEPS = 4096;
+const TO_SRGB = Uint8Array.from({ length: LINEAR_STEPS + 1 }, (_, step) => {
+  const y = step / LINEAR_STEPS;
+  return Math.round(255 * (y <= 0.0031308 ? 12.92 * y : 1.055 * y ** (1 / 2.4) - 0.055));
+});
+
+/**
+ * Decoded 8-bit pixels (grey, grey + alpha, sRGB or sRGB + alpha, by `channels`) as greyImage
+ * draws them: alpha over white on the stored levels (as sharp's flatten), then, for colour, the
+ * luminance in linear light (Rec. 709 weights) brought back to sRGB levels, as libvips's b-w
+ * conversion does (within one level). Used instead of another sharp pipeline when the pixels are
+ * already at the detection size: a pipeline costs about a millisecond of fixed work on the worker
+ * threads, more than this loop.
+ */
+export function greyFromPixels(data: Uint8Array, width: number, height: number, channels: number): GreyImage {
+  const grey = new Uint8Array(width * height);
+  const alphaAt = channels === 2 || channels === 4 ? channels - 1 : -1;
+  if (channels === 3) {
+    // The usual case (a JPEG page), kept to the bare loop: values are positive, so `+ 0.5 | 0` rounds.
+    for (let i = 0, at = 0; i < grey.length; i++, at += 3) {
+      const y = 0.2126 * TO_LINEAR[data[at]!]! + 0.7152 * TO_LINEAR[data[at + 1]!]! + 0.0722 * TO_LINEAR[data[at + 2]!]!;
+      grey[i] = TO_SRGB[(y * LINEAR_STEPS + 0.5) | 0]!;
+    }
+    return { data: grey, width, height };
+  }
+  const colour = channels >= 3;
+  for (let i = 0, at = 0; i < grey.length; i++, at += channels) {
+    let r = data[at]!;
+    let g = colour ? data[at + 1]! : 0;
+    let b = colour ? data[at + 2]! : 0;
+    if (alphaAt >= 0 && data[at + alphaAt]! < 255) {
+      const a = data[at + alphaAt]! / 255;
+      const white = 255 * (1 - a);
+      r = Math.round(r * a + white);
+      g = Math.round(g * a + white);
+      b = Math.round(b * a + white);
+    }
+    grey[i] = colour ? TO_SRGB[((0.2126 * TO_LINEAR[r]! + 0.7152 * TO_LINEAR[g]! + 0.0722 * TO_LINEAR[b]!) * LINEAR_STEPS + 0.5) | 0]! : r;
+  }
+  return { data: grey, width, height };
+}
+
 /**
  * The regions of a grey image that look like a 1-D barcode (see the top of this file), largest
  * first, at most MAX_CANDIDATES. Empty for blank pages, photos, text and line art without long

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { barcodeRegions, detectionSide, greyImage } from './barcode-scan.ts';
+import { barcodeRegions, detectionSide, greyFromPixels, greyImage } from './barcode-scan.ts';
 import { decodeImage, decoder } from './image-decode.ts';
 import type { DrawnThumbnail } from './image-transcode.ts';
 
@@ -37,7 +37,12 @@ export async function posterAndBarcodeLook(
   const poster = await decodeImage(() =>
     pixels().resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality }).toBuffer({ resolveWithObject: true }),
   );
-  const grey = await greyImage(pixels().resize({ width: detect, height: detect, fit: 'inside', withoutEnlargement: true, kernel: 'linear' }));
+  // At the default poster size the decode is already at the detection size (the larger of the two):
+  // its grey comes from the same pixels without a third pipeline. A larger poster is shrunk first.
+  const grey =
+    Math.max(info.width, info.height) <= detect
+      ? greyFromPixels(data, info.width, info.height, info.channels)
+      : await greyImage(pixels().resize({ width: detect, height: detect, fit: 'inside', withoutEnlargement: true, kernel: 'linear' }));
   return {
     thumbnail: { data: poster.data, width: poster.info.width, height: poster.info.height },
     mayHoldBarcode: barcodeRegions(grey).length > 0,

@@ -3,7 +3,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { posterAndBarcodeLook } from '../../../server/media/cover-look.ts';
-import { DecodeRefused } from '../../../server/media/image-decode.ts';
+import { DecodeRefused, imageDecoding } from '../../../server/media/image-decode.ts';
+import { greyFromPixels, greyImage } from '../../../server/media/barcode-scan.ts';
 import { thumbnailJpeg } from '../../../server/media/image-transcode.ts';
 import { RED, lyingPng, renderPage } from '../../fixtures/index.ts';
 import { barcodePage } from '../../fixtures/ean13.ts';
@@ -42,6 +43,31 @@ describe('posterAndBarcodeLook', () => {
     expect((await posterAndBarcodeLook(page, { width: 1200, height: 1800 }, 300, 85)).mayHoldBarcode).toBe(true);
     const plain = await renderPage({ width: 1200, height: 1800, color: RED, format: 'jpeg' });
     expect((await posterAndBarcodeLook(plain, { width: 1200, height: 1800 }, 300, 85)).mayHoldBarcode).toBe(false);
+  });
+
+  it('takes two decode slots at the default poster size, not three: the grey look comes from the decoded pixels', async () => {
+    const page = await barcodePage('9781402894626', 1200, 1800);
+    const before = imageDecoding.started;
+    const look = await posterAndBarcodeLook(page, { width: 1200, height: 1800 }, 300, 85);
+    expect(imageDecoding.started - before).toBe(2);
+    expect(look.mayHoldBarcode).toBe(true);
+  });
+
+  it('draws the same grey as libvips from grey, grey + alpha, colour and colour + alpha pixels (within one level)', async () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
+    for (const channels of [1, 2, 3, 4] as const) {
+      const [width, height] = [97, 61];
+      const data = Buffer.from(Array.from({ length: width * height * channels }, random));
+      // Some fully opaque and fully transparent pixels too, beside the random alpha.
+      if (channels === 2 || channels === 4) for (let at = channels - 1; at < data.length; at += channels * 7) data[at] = at % 2 ? 255 : 0;
+      const expected = await greyImage(sharp(data, { raw: { width, height, channels } }));
+      const drawn = greyFromPixels(data, width, height, channels);
+      expect({ width: drawn.width, height: drawn.height }).toEqual({ width: expected.width, height: expected.height });
+      let worst = 0;
+      for (let i = 0; i < drawn.data.length; i++) worst = Math.max(worst, Math.abs(drawn.data[i]! - expected.data[i]!));
+      expect(worst, `${channels} channel(s)`).toBeLessThanOrEqual(1);
+    }
   });
 
   it('refuses an image that cannot be decoded with DecodeRefused', async () => {
