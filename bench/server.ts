@@ -8,7 +8,9 @@
  * Environment: BENCH_BOOKS (2000), BENCH_PAGES (12), BENCH_RUNS (3), BENCH_SECONDS (5), BENCH_CLIENTS (8,32,128),
  * BENCH_SERVING_BOOKS (500), BENCH_SERVING_PAGES (4), BENCH_SERVER_PARTS (scan,serving), BENCH_BASELINE_REPO (another
  * checkout measured in the same runs, both parts),
- * BENCH_CPU_PROF, BENCH_LIBRARY (JSON of library options, default: Komga's defaults).
+ * BENCH_CPU_PROF, BENCH_LIBRARY (JSON of library options, default: Komga's defaults), BENCH_THREAD_CPU=1 (the scan
+ * server's CPU by thread name), BENCH_PERF_MAP=1 (the scan server writes /tmp/perf-<pid>.map, so that `perf record -p`
+ * names its JavaScript: V8's own profile counts a thread that lost its core as busy where it stood).
  */
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -123,7 +125,7 @@ function watchTaskQueue(folio: RunningFolio, cookie: string): { idleAfter(since:
  */
 async function timeScan(root: string, expectedBooks: number, checkout?: string): Promise<{ ready: number; idle: number; cpuSeconds: number; tasks: TaskTimes }> {
   const profileDir = process.env.BENCH_CPU_PROF;
-  const folio = await startFolio({ checkout, nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, checkout ? 'scan-baseline' : 'scan')}`] : [] });
+  const folio = await startFolio({ checkout, nodeOptions: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, checkout ? 'scan-baseline' : 'scan')}`] : process.env.BENCH_PERF_MAP ? ['--perf-basic-prof'] : [] });
   try {
     const cookie = await claimAndLogin(folio);
     const queue = watchTaskQueue(folio, cookie);
