@@ -1,4 +1,11 @@
 import type { Db } from './database.ts';
+import { type SortOrder, orderBy } from './search/sort.ts';
+
+const READLIST_SORTS: Record<string, string> = {
+  name: 'name COLLATE NOCASE',
+  createdDate: 'created',
+  lastModifiedDate: 'last_modified',
+};
 
 export interface ReadList {
   id: string;
@@ -53,13 +60,19 @@ export class ReadListRepository {
     return row ? this.hydrate(row) : undefined;
   }
 
-  findAll(search?: string): ReadList[] {
+  /**
+   * Every read list whose name contains `search`, in the requested order: Komga sorts read lists by
+   * name, createdDate or lastModifiedDate and ignores other properties; by name when none is known.
+   */
+  findAll(search?: string, sort: SortOrder[] = []): { lists: ReadList[]; sorted: boolean } {
+    const order = orderBy(sort, READLIST_SORTS, [{ property: 'name', direction: 'asc' }], 'id');
     const rows = (
       search
-        ? this.db.prepare(`SELECT * FROM readlist WHERE name LIKE ? ESCAPE '\\' ORDER BY name COLLATE NOCASE`).all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
-        : this.db.prepare('SELECT * FROM readlist ORDER BY name COLLATE NOCASE').all()
+        ? this.db.prepare(`SELECT * FROM readlist WHERE name LIKE ? ESCAPE '\\' ${order.clause}`).all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+        : this.db.prepare(`SELECT * FROM readlist ${order.clause}`).all()
     ) as ReadListRow[];
-    return rows.map((row) => this.hydrate(row));
+    // Komga reports a page unsorted only when every property asked for was unknown.
+    return { lists: rows.map((row) => this.hydrate(row)), sorted: sort.length === 0 || order.sorted };
   }
 
   findByBook(bookId: string): ReadList[] {

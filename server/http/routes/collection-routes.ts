@@ -62,7 +62,8 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
       return c.seriesIds.filter(visible).some((id) => libraries.includes(ctx.repos.series.findById(id)?.libraryId ?? ''));
     });
     const slice = paging.unpaged ? all : all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
-    return toPage(slice.map((c) => toCollectionDto(c, visible)), all.length, paging, false);
+    // Komga always lists collections by name (or relevance), whatever sort was asked for.
+    return toPage(slice.map((c) => toCollectionDto(c, visible)), all.length, paging, true);
   });
 
   app.get('/api/v1/collections/:id', { schema: { params: IdParams } }, async (request) => {

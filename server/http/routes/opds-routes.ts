@@ -262,7 +262,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const page = pageOf(request.query);
     const items = ctx.repos.readLists
-      .findAll()
+      .findAll().lists
       .filter((l) => canSeeReadList(ctx.repos, user, isAdmin(user), l.bookIds))
       .map((l) => ({ id: `readlist-${l.id}`, title: l.name, updated: l.lastModified, href: `/opds/v1.2/readlists/${l.id}`, kind: ACQUISITION }))
       .sort(byTitle);

@@ -124,7 +124,7 @@ export function registerOpds2Routes(app: FolioApp, ctx: FolioContext): void {
       .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
   const readListsOf = (user: User, libraryId: string | undefined) =>
     ctx.repos.readLists
-      .findAll()
+      .findAll().lists
       .filter((l) => (libraryId ? l.bookIds.some((id) => canSeeBook(ctx.repos, user, id) && ctx.repos.books.findById(id)?.libraryId === libraryId) : canSeeReadList(ctx.repos, user, isAdmin(user), l.bookIds)))
       .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
 

@@ -82,12 +82,13 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const libraries = listParam(request.query, 'library_id');
     const visible = visibleTo(user);
     const admin = isAdmin(user);
-    const all = ctx.repos.readLists.findAll(stringParam(request.query, 'search')).filter((l) => {
+    const { lists, sorted } = ctx.repos.readLists.findAll(stringParam(request.query, 'search'), paging.sort);
+    const all = lists.filter((l) => {
       if (!canSeeReadList(ctx.repos, user, admin, l.bookIds)) return false;
       return libraries.length === 0 || l.bookIds.filter(visible).some((id) => libraries.includes(ctx.repos.books.findById(id)?.libraryId ?? ''));
     });
     const slice = paging.unpaged ? all : all.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
-    return toPage(slice.map((l) => toReadListDto(l, visible)), all.length, paging, false);
+    return toPage(slice.map((l) => toReadListDto(l, visible)), all.length, paging, sorted);
   });
 
   app.get('/api/v1/readlists/:id', { schema: { params: IdParams } }, async (request) => {

@@ -143,3 +143,47 @@ describe('Page wrapper', () => {
     expect(page).toMatchObject({ size: 2, number: 0, totalElements: c.series.length });
   });
 });
+
+describe('read lists and collections in the order Mihon asks for', () => {
+  // Mihon's Komga source lists read lists with sort=name|createdDate|lastModifiedDate; Komga honours
+  // those three on read lists and always lists collections by name.
+  const names = (response: Awaited<ReturnType<typeof get>>) => {
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode}: ${response.body}`);
+    return (response.json() as Page<{ name: string }>).content.map((item) => item.name).filter((name) => name.startsWith('Sorted '));
+  };
+  const sorted = (response: Awaited<ReturnType<typeof get>>) => (response.json() as Page<unknown>).sort.sorted;
+
+  beforeAll(() => {
+    const bookIds = [readyBooks()[0]!.id];
+    const seriesIds = [alpha().id];
+    const lists = [
+      { name: 'Sorted b', created: 1_000, lastModified: 5_000 },
+      { name: 'Sorted A', created: 3_000, lastModified: 3_000 },
+      { name: 'Sorted c', created: 2_000, lastModified: 4_000 },
+    ];
+    lists.forEach((l, i) => {
+      c.server.app.folio.repos.readLists.save({ id: `SORTEDLIST${i}`, summary: '', ordered: true, bookIds, ...l });
+      c.server.app.folio.repos.collections.save({ id: `SORTEDCOLL${i}`, ordered: false, seriesIds, ...l });
+    });
+  });
+
+  it('GET /api/v1/readlists honours sort=createdDate, lastModifiedDate and name', async () => {
+    expect(names(await get('/api/v1/readlists?search=&page=0&deleted=false&sort=createdDate,desc'))).toEqual(['Sorted A', 'Sorted c', 'Sorted b']);
+    expect(names(await get('/api/v1/readlists?page=0&sort=lastModifiedDate,desc'))).toEqual(['Sorted b', 'Sorted c', 'Sorted A']);
+    expect(names(await get('/api/v1/readlists?page=0&sort=createdDate,asc'))).toEqual(['Sorted b', 'Sorted c', 'Sorted A']);
+    expect(names(await get('/api/v1/readlists?page=0&sort=name,desc'))).toEqual(['Sorted c', 'Sorted b', 'Sorted A']);
+    expect(sorted(await get('/api/v1/readlists?page=0&sort=createdDate,desc'))).toBe(true);
+  });
+
+  it('GET /api/v1/readlists without a sort is by name, and says so', async () => {
+    const response = await get('/api/v1/readlists?unpaged=true');
+    expect(names(response)).toEqual(['Sorted A', 'Sorted b', 'Sorted c']);
+    expect(sorted(response)).toBe(true);
+  });
+
+  it('GET /api/v1/collections is by name whatever the sort asked, and says so', async () => {
+    const response = await get('/api/v1/collections?page=0&sort=createdDate,desc');
+    expect(names(response)).toEqual(['Sorted A', 'Sorted b', 'Sorted c']);
+    expect(sorted(response)).toBe(true);
+  });
+});
