@@ -4,7 +4,8 @@ import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { SESSION_COOKIE, signedInRecently } from '../auth/sessions.ts';
+import { openBasicSession } from '../auth/basic-session.ts';
+import { SESSION_COOKIE, hashSessionId, presentedSessionId, signedInRecently } from '../auth/sessions.ts';
 import { badRequest, errorBody, forbidden, notFound } from '../errors.ts';
 import { cookiePath } from '../base-path.ts';
 import { caller, requireRole } from '../guards.ts';
@@ -180,12 +181,22 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     },
   );
 
-  /** Exchanges the session named by X-Auth-Token for a KOMGA-SESSION cookie (REFERENCE §1.4). */
+  /**
+   * Writes the KOMGA-SESSION cookie of the caller's session (REFERENCE §1.4), as Komga writes that
+   * of its HttpSession: the one named by X-Auth-Token or the cookie, or the session a Basic call
+   * opens (web readers check credentials with Basic here). An API key opens no session: 400.
+   */
   app.get('/api/v1/login/set-cookie', async (request, reply) => {
-    caller(request);
-    const token = request.headers['x-auth-token'];
-    if (typeof token !== 'string' || !token || !request.sessionIdHash) throw badRequest('An X-Auth-Token header is required');
-    reply.setCookie(SESSION_COOKIE, Buffer.from(token).toString('base64'), {
+    const user = caller(request);
+    const presented = presentedSessionId(request);
+    const id =
+      presented && request.sessionIdHash === hashSessionId(presented)
+        ? presented
+        : request.authenticatedBy === 'basic'
+          ? openBasicSession(ctx, user).id
+          : undefined;
+    if (!id) throw badRequest('This call has no session to set a cookie for');
+    reply.setCookie(SESSION_COOKIE, Buffer.from(id).toString('base64'), {
       path: cookiePath(request),
       httpOnly: true,
       sameSite: 'lax',

@@ -90,7 +90,22 @@ describe('X-Auth-Token to cookie', () => {
     expect((await server.get('/api/v2/users/me', { cookie: `KOMGA-SESSION=${cookie.value}` })).statusCode).toBe(200);
     expect((await server.get('/api/v1/login/set-cookie', { ...XHR, 'x-auth-token': 'bogus' })).statusCode).toBe(401);
   });
+
+  // Komga writes the cookie of whatever session the call has (its HttpSession): web readers check
+  // credentials with Basic on this path, and check a kept session with the cookie alone.
+  it('answers 204 with the session cookie to a Basic call, and to a call with the cookie alone', async () => {
+    server = await startServer();
+    const withBasic = await server.get('/api/v1/login/set-cookie', { ...server.admin, ...XHR });
+    expect(withBasic.statusCode, withBasic.body).toBe(204);
+    const cookie = setCookie(withBasic, 'KOMGA-SESSION')!;
+    expect(cookie.raw).toMatch(/HttpOnly/);
+    const withCookie = await server.get('/api/v1/login/set-cookie', { ...XHR, cookie: `KOMGA-SESSION=${cookie.value}` });
+    expect(withCookie.statusCode, withCookie.body).toBe(204);
+    expect(setCookie(withCookie, 'KOMGA-SESSION')!.value).toBe(cookie.value);
+    expect((await server.get('/api/v1/login/set-cookie', { ...XHR, cookie: 'KOMGA-SESSION=Ym9ndXM=' })).statusCode).toBe(401);
+  });
 });
+
 
 describe('API keys', () => {
   it('creates a key shown once, lists it redacted, authenticates one request without a session, deletes it', async () => {
