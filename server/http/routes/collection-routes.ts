@@ -135,7 +135,8 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
       const ordered = collection.ordered ? ids.toSorted((a, b) => collection.seriesIds.indexOf(a) - collection.seriesIds.indexOf(b)) : ids;
       const slice = paging.unpaged ? ordered : ordered.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
       const admin = callerIsAdmin(request);
-      return toPage(slice.flatMap((id) => toSeriesDto(ctx, id, user.id, admin) ?? []), ordered.length, paging, false);
+      // Always in the collection's order (or by sort title when unordered), as Komga sorts it.
+      return toPage(slice.flatMap((id) => toSeriesDto(ctx, id, user.id, admin) ?? []), ordered.length, paging, true);
     } catch (error) {
       rethrowSearchError(error);
     }

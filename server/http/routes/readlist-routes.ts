@@ -160,7 +160,8 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const ids = memberIds(list, user, request.query);
     const slice = paging.unpaged ? ids : ids.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
     const admin = callerIsAdmin(request);
-    return toPage(slice.flatMap((id) => toBookDto(ctx, id, user.id, admin) ?? []), ids.length, paging, false);
+    // Always in the list's order (or by release date when unordered), as Komga sorts it.
+    return toPage(slice.flatMap((id) => toBookDto(ctx, id, user.id, admin) ?? []), ids.length, paging, true);
   });
 
   const sibling = (step: 1 | -1) => async (request: import('fastify').FastifyRequest<{ Params: { id: string; bookId: string } }>) => {

@@ -181,6 +181,11 @@ describe('read lists and collections in the order Mihon asks for', () => {
     expect(sorted(response)).toBe(true);
   });
 
+  it('a read list’s books and a collection’s series are in the list’s order, and say so', async () => {
+    expect(sorted(await get('/api/v1/readlists/SORTEDLIST0/books?unpaged=true&media_status=READY&deleted=false'))).toBe(true);
+    expect(sorted(await get('/api/v1/collections/SORTEDCOLL0/series?page=0'))).toBe(true);
+  });
+
   it('GET /api/v1/collections is by name whatever the sort asked, and says so', async () => {
     const response = await get('/api/v1/collections?page=0&sort=createdDate,desc');
     expect(names(response)).toEqual(['Sorted A', 'Sorted b', 'Sorted c']);
