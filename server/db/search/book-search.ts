@@ -14,7 +14,7 @@ import {
   posterOps,
   stringOps,
 } from './conditions.ts';
-import { simplifyCondition } from './simplify.ts';
+import { namedValuesJson, simplifyCondition } from './simplify.ts';
 import { onDeckRestriction } from './special-lists.ts';
 import { foldedSql } from './fold-text.ts';
 import { storedFoldedSql } from '../folded-titles.ts';
@@ -96,6 +96,10 @@ const BOOK_SORT: Record<string, string> = {
   'readProgress.lastModified': 'r.last_modified',
   'readProgress.readDate': 'r.read_date',
   number: 'b.number',
+  // The book's place in the read lists the condition names (in any list when it names none), as
+  // Komga sorts a read list's books; @readLists is bound per query.
+  'readList.number':
+    '(SELECT MIN(rb.number) FROM readlist_book rb WHERE rb.book_id = b.id AND (@readLists IS NULL OR rb.readlist_id IN (SELECT value FROM json_each(@readLists))))',
   // Internal: latest read date among the caller's books of the same series (on-deck ordering).
   seriesLastRead:
     '(SELECT MAX(xr.read_date) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = r_user.id WHERE xb.series_id = b.series_id)',
@@ -144,13 +148,14 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
   const total = (
     db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(query.userId, query.userId, ...where.params) as { n: number }
   ).n;
+  const readLists = order.clause.includes('@readLists') ? { readLists: namedValuesJson(simplifyCondition(query.condition, Object.keys(BOOK_FIELDS)), 'readListId') } : undefined;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   // A search term without an explicit order ranks title matches first.
   const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('bm', 'title')) : undefined;
   const clause = rank ? order.clause.replace('ORDER BY ', `ORDER BY ${rank.sql}, `) : order.clause;
   const rows = db
     .prepare(`SELECT b.id AS id ${FROM} WHERE ${where.sql} ${clause}${limit}`)
-    .all(query.userId, query.userId, ...where.params, ...(rank?.params ?? [])) as { id: string }[];
+    .all(...(readLists ? [readLists] : []), query.userId, query.userId, ...where.params, ...(rank?.params ?? [])) as { id: string }[];
   return { ids: rows.map((r) => r.id), total, sorted: order.sorted || rank !== undefined };
 }
 

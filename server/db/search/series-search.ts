@@ -14,7 +14,7 @@ import {
   numericOps,
   stringOps,
 } from './conditions.ts';
-import { simplifyCondition } from './simplify.ts';
+import { namedValuesJson, simplifyCondition } from './simplify.ts';
 import { unsafeTitleRegex } from './title-regex.ts';
 import { updatedSeriesRestriction } from './special-lists.ts';
 import type { IdPage } from './book-search.ts';
@@ -104,6 +104,10 @@ const SERIES_SORT: Record<string, string> = {
   name: 's.name COLLATE NOCASE',
   booksCount: TOTAL,
   random: 'RANDOM()',
+  // The series' place in the collections the condition names (in any collection when it names
+  // none), as Komga sorts a collection's series; @collections is bound per query.
+  'collection.number':
+    '(SELECT MIN(cs.number) FROM collection_series cs WHERE cs.series_id = s.id AND (@collections IS NULL OR cs.collection_id IN (SELECT value FROM json_each(@collections))))',
 };
 
 const FROM = `FROM series s
@@ -129,7 +133,10 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
   const where = whereClause(query);
   const order = orderBy(query.sort, SERIES_SORT, query.defaultSort ?? [{ property: 'metadata.titleSort', direction: 'asc' }], 's.id');
   // Named @user for the per-user subqueries, positional ? for the condition values.
-  const named = { user: query.userId };
+  const named = {
+    user: query.userId,
+    ...(order.clause.includes('@collections') ? { collections: namedValuesJson(simplifyCondition(query.condition, Object.keys(SERIES_FIELDS)), 'collectionId') } : {}),
+  };
   const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(named, ...where.params) as { n: number }).n;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('sm', 'title')) : undefined;

@@ -59,3 +59,25 @@ function simplify(condition: unknown, depth: number, budget: { nodes: number; pa
   if (kept.length === 1) return kept[0];
   return lower === 'allof' ? { allOf: kept } : { anyOf: kept };
 }
+
+/**
+ * The values an `is` condition on `field` names anywhere in a simplified condition (e.g. the read
+ * lists of a `readListId` condition), as JSON array text for SQLite's json_each, or null when it
+ * names none.
+ */
+export function namedValuesJson(condition: unknown, field: string): string | null {
+  const found: string[] = [];
+  const walk = (node: unknown) => {
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'allOf' || key === 'anyOf') {
+        if (Array.isArray(value)) value.forEach(walk);
+      } else if (key.toLowerCase() === field.toLowerCase() && value !== null && typeof value === 'object') {
+        const { operator, value: named } = value as { operator?: unknown; value?: unknown };
+        if (typeof operator === 'string' && operator.toLowerCase() === 'is' && typeof named === 'string') found.push(named);
+      }
+    }
+  };
+  walk(condition);
+  return found.length > 0 ? JSON.stringify(found) : null;
+}

@@ -282,3 +282,28 @@ describe('isNot on a text field leaves out books without a value, as Komga’s S
     expect(await profile('is', 'PDF')).toEqual([]);
   });
 });
+
+describe('sorting by the place in a read list or collection (Komga’s readList.number, collection.number)', () => {
+  const ready = () => c.books.filter((b) => b.media.status === 'READY').map((b) => b.id);
+  const sortedFlag = (response: Awaited<ReturnType<typeof search>>) => (response.json() as { sort: { sorted: boolean } }).sort.sorted;
+
+  it('POST /api/v1/books/list with a read list condition and sort=readList.number', async () => {
+    const order = ready().toReversed();
+    c.server.app.folio.repos.readLists.save({ id: 'PLACELIST', name: 'Place', summary: '', ordered: true, bookIds: order, created: 1, lastModified: 1 });
+    const body = { condition: { allOf: [{ readListId: is('PLACELIST') }] } };
+    const asc = await search('/api/v1/books/list?unpaged=true&sort=readList.number,asc', body);
+    expect(ids(asc)).toEqual(order);
+    expect(sortedFlag(asc)).toBe(true);
+    expect(ids(await search('/api/v1/books/list?unpaged=true&sort=readList.number,desc', body))).toEqual(order.toReversed());
+  });
+
+  it('POST /api/v1/series/list with a collection condition and sort=collection.number', async () => {
+    const order = c.series.map((s) => s.id).toReversed();
+    c.server.app.folio.repos.collections.save({ id: 'PLACECOLL', name: 'Place', ordered: true, seriesIds: order, created: 1, lastModified: 1 });
+    const body = { condition: { collectionId: is('PLACECOLL') } };
+    const asc = await search('/api/v1/series/list?unpaged=true&sort=collection.number,asc', body);
+    expect(ids(asc)).toEqual(order);
+    expect(sortedFlag(asc)).toBe(true);
+    expect(ids(await search('/api/v1/series/list?unpaged=true&sort=collection.number,desc', body))).toEqual(order.toReversed());
+  });
+});
