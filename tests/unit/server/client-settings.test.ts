@@ -40,12 +40,22 @@ describe('global client settings', () => {
 
     expect((await send('PATCH', '/api/v1/client-settings/global', { x: { value: '1', allowUnauthorized: false } }, reader)).statusCode).toBe(403);
     expect((await send('DELETE', '/api/v1/client-settings/global', ['webui.poster.stretch'], reader)).statusCode).toBe(403);
-    for (const body of [{ x: { value: '' , allowUnauthorized: true } }, { x: { value: 'v' } }, { x: 'v' }, ['x']]) {
+    for (const body of [{ x: { value: '', allowUnauthorized: true } }, { x: 'v' }, ['x'], { x: {} }]) {
       expect((await send('PATCH', '/api/v1/client-settings/global', body)).statusCode, JSON.stringify(body)).toBe(400);
     }
 
     expect((await send('DELETE', '/api/v1/client-settings/global', ['webui.poster.stretch', 'never.set'])).statusCode).toBe(204);
     expect(Object.keys(await server.json('/api/v1/client-settings/global/list'))).toEqual(['webui.oauth2.hide_login']);
+  });
+
+  // Komga reads allowUnauthorized into a Kotlin Boolean: absent or null is false (Jackson's default
+  // for a primitive, jackson-module-kotlin#161), not a 400.
+  it('takes a missing or null allowUnauthorized as false', async () => {
+    const saved = await send('PATCH', '/api/v1/client-settings/global', { 'lenient.a': { value: 'v' }, 'lenient.b': { value: 'w', allowUnauthorized: null } });
+    expect(saved.statusCode, saved.body).toBe(204);
+    const list = await server.json<Record<string, unknown>>('/api/v1/client-settings/global/list');
+    expect([list['lenient.a'], list['lenient.b']]).toEqual([{ value: 'v', allowUnauthorized: false }, { value: 'w', allowUnauthorized: false }]);
+    expect((await send('DELETE', '/api/v1/client-settings/global', ['lenient.a', 'lenient.b'])).statusCode).toBe(204);
   });
 
   it('needs authentication for writes', async () => {
