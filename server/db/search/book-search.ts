@@ -18,7 +18,7 @@ import { namedValuesJson, simplifyCondition } from './simplify.ts';
 import { onDeckRestriction } from './special-lists.ts';
 import { foldedSql } from './fold-text.ts';
 import { storedFoldedSql } from '../folded-titles.ts';
-import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
+import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { type SqlFragment, sql } from './sql-fragment.ts';
 
@@ -105,6 +105,28 @@ const BOOK_SORT: Record<string, string> = {
     '(SELECT MAX(xr.read_date) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = r_user.id WHERE xb.series_id = b.series_id)',
 };
 
+const yesNo = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;
+
+/**
+ * What the search box reads (full-text.ts): a bare word is looked for in the title, file name,
+ * series title, ISBN, authors and tags; the named fields are those of Komga's book index
+ * (LuceneEntity), and any other name is an author role.
+ */
+const BOOK_TEXT_FIELDS: FullTextFields = {
+  defaults: { folded: [storedFoldedSql('bm', 'title'), foldedSql('b.name'), storedFoldedSql('sm', 'title'), foldedSql('bm.isbn')], json: ['bm.authors', 'bm.tags'] },
+  named: {
+    title: { folded: [storedFoldedSql('bm', 'title')] },
+    isbn: { folded: [foldedSql('bm.isbn')] },
+    tag: { json: ['bm.tags'] },
+    author: { json: ['bm.authors'] },
+    release_date: { folded: ['substr(bm.release_date, 1, 4)'] },
+    status: { folded: ['lower(m.status)'] },
+    deleted: { folded: [yesNo('b.deleted_date IS NOT NULL')] },
+    oneshot: { folded: [yesNo('b.oneshot = 1')] },
+  },
+  authors: ['bm.authors'],
+};
+
 const FROM = `FROM book b
   JOIN book_metadata bm ON bm.book_id = b.id
   JOIN media m ON m.book_id = b.id
@@ -164,7 +186,7 @@ function whereClause(query: BookQuery): SqlFragment {
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, file name, series title, ISBN, authors and tags.
-    const words = allWordsMatch(term, [storedFoldedSql('bm', 'title'), foldedSql('b.name'), storedFoldedSql('sm', 'title'), foldedSql('bm.isbn')], ['bm.authors', 'bm.tags']);
+    const words = fullTextMatch(term, BOOK_TEXT_FIELDS);
     if (words) parts.push(words);
   }
   if (query.onDeck) parts.push(onDeckRestriction(query.userId));

@@ -1,5 +1,6 @@
 import { SearchConditionError } from './conditions.ts';
 import { foldText, foldedSql } from './fold-text.ts';
+import { type SearchNode, parseSearchQuery } from './search-query.ts';
 import { type SqlFragment, likeEscape } from './sql-fragment.ts';
 
 /**
@@ -11,30 +12,6 @@ export const MAX_SEARCH_WORDS = 32;
 
 /** The text of a JSON array member: a string, or an object's name (authors) or title (alternate titles). */
 const JSON_TEXT = "(CASE type WHEN 'object' THEN coalesce(json_extract(value, '$.name'), json_extract(value, '$.title')) ELSE value END)";
-
-/**
- * Full-text search without an index: every word of the term must appear in at least one of the
- * fields, accents and case ignored (Komga's index folds them: "Pokemon" finds "Pokémon").
- * `foldedFields` are SQL for the fields' folded forms (fold-text.ts); `jsonFields` are JSON arrays
- * of strings or of `{name}` objects (tags, genres, authors, alternate titles).
- */
-export function allWordsMatch(term: string, foldedFields: string[], jsonFields: string[]): SqlFragment | undefined {
-  // A word said twice narrows nothing (the match ignores accents and case).
-  const words = [...new Set(term.trim().split(/\s+/).filter(Boolean).map(foldText))];
-  if (words.length === 0) return undefined;
-  if (words.length > MAX_SEARCH_WORDS) throw new SearchConditionError(`A search may hold at most ${MAX_SEARCH_WORDS} different words`);
-  const perWord = [
-    ...foldedFields.map((f) => `${f} LIKE ? ESCAPE '\\'`),
-    ...jsonFields.map(
-      (f) =>
-        `EXISTS (SELECT 1 FROM json_each(${f}) WHERE ${foldedSql(JSON_TEXT)} LIKE ? ESCAPE '\\')`,
-    ),
-  ];
-  return {
-    sql: words.map(() => `(${perWord.join(' OR ')})`).join(' AND '),
-    params: words.flatMap((w) => perWord.map(() => `%${likeEscape(w)}%`)),
-  };
-}
 
 /** Ranks exact title matches first, then titles starting with the term, then the rest (`foldedTitle` as in allWordsMatch). */
 export function titleRelevance(term: string, foldedTitle: string): SqlFragment {
@@ -49,4 +26,106 @@ export function titleRelevance(term: string, foldedTitle: string): SqlFragment {
 export function wantsRelevance(term: string | undefined, sort: { property: string }[]): boolean {
   if (!term?.trim()) return false;
   return sort.length === 0 || sort.some((s) => s.property === 'relevance');
+}
+
+/** How the fields a search may name (`publisher:dc`) are matched, and what a bare word searches. */
+export interface FullTextFields {
+  /** What a word or phrase without a field must appear in (one of them). */
+  defaults: FieldColumns;
+  /** Komga's index fields by name (lower case). */
+  named: Record<string, FieldColumns>;
+  /** JSON arrays of `{name, role}`: any other field name is a role (`writer:remender`). */
+  authors: string[];
+}
+
+/** SQL for a field's folded text (`folded`, NULL for none) and JSON arrays of strings or `{name}`/`{title}` objects. */
+export interface FieldColumns {
+  folded?: string[];
+  json?: string[];
+}
+
+/**
+ * The SQL of a search text in Komga's query language (search-query.ts): every word or phrase must
+ * appear (accents and case ignored) in one of its field's columns, combined by AND / OR / NOT.
+ * Undefined when the text holds nothing to match.
+ */
+export function fullTextMatch(term: string, fields: FullTextFields): SqlFragment | undefined {
+  const tree = parseSearchQuery(term);
+  if (!tree) return undefined;
+  // A word said twice narrows nothing: distinct words are what is bounded, and a group keeps one of
+  // each identical member, so thousands of repeats stay one clause (SQLite refuses huge statements).
+  const distinct = new Set<string>();
+  type Compiled = SqlFragment & { leaves: number };
+  const leaf = (key: string, build: () => SqlFragment): Compiled => {
+    distinct.add(key);
+    if (distinct.size > MAX_SEARCH_WORDS) throw new SearchConditionError(`A search may hold at most ${MAX_SEARCH_WORDS} different words`);
+    return { ...build(), leaves: 1 };
+  };
+  const compile = (node: SearchNode): Compiled => {
+    switch (node.kind) {
+      case 'and':
+      case 'or': {
+        const seen = new Map<string, Compiled>();
+        for (const member of node.nodes) {
+          const part = compile(member);
+          seen.set(JSON.stringify([part.sql, part.params]), part);
+        }
+        const parts = [...seen.values()];
+        const leaves = parts.reduce((n, p) => n + p.leaves, 0);
+        if (leaves > MAX_SEARCH_LEAVES) throw new SearchConditionError(`A search may hold at most ${MAX_SEARCH_LEAVES} words and phrases`);
+        return { sql: `(${parts.map((p) => p.sql).join(node.kind === 'and' ? ' AND ' : ' OR ')})`, params: parts.flatMap((p) => p.params), leaves };
+      }
+      case 'not': {
+        const inner = compile(node.node);
+        return { sql: `(NOT ${inner.sql})`, params: inner.params, leaves: inner.leaves };
+      }
+      case 'range':
+        return leaf(JSON.stringify(node), () => rangeMatch(fields.named[node.field], node.from, node.to));
+      case 'text':
+        return leaf(JSON.stringify([node.field, foldText(node.text)]), () => {
+          const value = foldText(node.text);
+          if (node.field === undefined) return containsIn(fields.defaults, value);
+          const named = fields.named[node.field];
+          if (named) return containsIn(named, value);
+          // Not an index field: an author role (`writer:remender`), or words that hold a colon ("Re:Zero").
+          const role = authorOfRole(fields.authors, node.field, value);
+          const plain = containsIn(fields.defaults, foldText(`${node.field}:${node.text}`));
+          return { sql: `(${role.sql} OR ${plain.sql})`, params: [...role.params, ...plain.params] };
+        });
+    }
+  };
+  const { sql, params } = compile(tree);
+  return { sql, params };
+}
+
+/** Words and phrases one search may hold in all, repeats in different groups included. */
+const MAX_SEARCH_LEAVES = 256;
+
+function containsIn(columns: FieldColumns, value: string): SqlFragment {
+  const pattern = `%${likeEscape(value)}%`;
+  const parts = [
+    ...(columns.folded ?? []).map((c) => `ifnull(${c}, '') LIKE ? ESCAPE '\\'`),
+    ...(columns.json ?? []).map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${foldedSql(JSON_TEXT)} LIKE ? ESCAPE '\\')`),
+  ];
+  if (parts.length === 0) return { sql: '(1 = 0)', params: [] };
+  return { sql: `(${parts.join(' OR ')})`, params: parts.map(() => pattern) };
+}
+
+function rangeMatch(columns: FieldColumns | undefined, from: string | undefined, to: string | undefined): SqlFragment {
+  const bounds = (c: string) => [`${c} IS NOT NULL`, ...(from === undefined ? [] : [`${c} >= ?`]), ...(to === undefined ? [] : [`${c} <= ?`])].join(' AND ');
+  const values = [...(from === undefined ? [] : [foldText(from)]), ...(to === undefined ? [] : [foldText(to)])];
+  const parts = [
+    ...(columns?.folded ?? []).map((c) => ({ sql: `(${bounds(c)})`, params: values })),
+    ...(columns?.json ?? []).map((c) => ({ sql: `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${bounds(foldedSql(JSON_TEXT))})`, params: values })),
+  ];
+  if (parts.length === 0) return { sql: '(1 = 0)', params: [] };
+  return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
+}
+
+function authorOfRole(columns: string[], role: string, value: string): SqlFragment {
+  if (columns.length === 0) return { sql: '(1 = 0)', params: [] };
+  const parts = columns.map(
+    (c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE lower(json_extract(value, '$.role')) = ? AND ${foldedSql("json_extract(value, '$.name')")} LIKE ? ESCAPE '\\')`,
+  );
+  return { sql: `(${parts.join(' OR ')})`, params: columns.flatMap(() => [role, `%${likeEscape(value)}%`]) };
 }

@@ -20,7 +20,7 @@ import { updatedSeriesRestriction } from './special-lists.ts';
 import type { IdPage } from './book-search.ts';
 import { foldedSql } from './fold-text.ts';
 import { storedFoldedSql } from '../folded-titles.ts';
-import { allWordsMatch, titleRelevance, wantsRelevance } from './full-text.ts';
+import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { type SqlFragment, sql } from './sql-fragment.ts';
 
@@ -110,6 +110,38 @@ const SERIES_SORT: Record<string, string> = {
     '(SELECT MIN(cs.number) FROM collection_series cs WHERE cs.series_id = s.id AND (@collections IS NULL OR cs.collection_id IN (SELECT value FROM json_each(@collections))))',
 };
 
+const yesNo = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;
+
+/**
+ * What the search box reads (full-text.ts): a bare word is looked for in the title, folder name,
+ * publisher, alternate titles, genres, tags and the books' authors; the named fields are those of
+ * Komga's series index (LuceneEntity), and any other name is an author role.
+ */
+const SERIES_TEXT_FIELDS: FullTextFields = {
+  defaults: { folded: [storedFoldedSql('sm', 'title'), foldedSql('s.name'), foldedSql('sm.publisher')], json: ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors'] },
+  named: {
+    title: { folded: [storedFoldedSql('sm', 'title'), storedFoldedSql('sm', 'title_sort')], json: ['sm.alternate_titles'] },
+    publisher: { folded: [foldedSql('sm.publisher')] },
+    status: { folded: ['lower(sm.status)'] },
+    reading_direction: { folded: ['lower(sm.reading_direction)'] },
+    age_rating: { folded: ['CAST(sm.age_rating AS TEXT)'] },
+    language: { folded: ['lower(sm.language)'] },
+    tag: { json: ['sm.tags', 'sbm.tags'] },
+    series_tag: { json: ['sm.tags'] },
+    book_tag: { json: ['sbm.tags'] },
+    genre: { json: ['sm.genres'] },
+    sharing_label: { json: ['sm.sharing_labels'] },
+    total_book_count: { folded: ['CAST(sm.total_book_count AS TEXT)'] },
+    book_count: { folded: [`CAST(${TOTAL} AS TEXT)`] },
+    author: { json: ['sbm.authors'] },
+    release_date: { folded: ['substr(sbm.release_date, 1, 4)'] },
+    deleted: { folded: [yesNo('s.deleted_date IS NOT NULL')] },
+    oneshot: { folded: [yesNo('s.oneshot = 1')] },
+    complete: { folded: [`CASE WHEN sm.total_book_count IS NULL THEN NULL ELSE ${yesNo(`${TOTAL} >= sm.total_book_count`)} END`] },
+  },
+  authors: ['sbm.authors'],
+};
+
 const FROM = `FROM series s
   JOIN series_metadata sm ON sm.series_id = s.id
   LEFT JOIN series_books_metadata sbm ON sbm.series_id = s.id`;
@@ -152,7 +184,7 @@ function whereClause(query: SeriesQuery): SqlFragment {
   const term = query.fullTextSearch?.trim();
   if (term) {
     // Title, folder name, publisher, alternate titles, genres, tags and the books' authors.
-    const words = allWordsMatch(term, [storedFoldedSql('sm', 'title'), foldedSql('s.name'), foldedSql('sm.publisher')], ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors']);
+    const words = fullTextMatch(term, SERIES_TEXT_FIELDS);
     if (words) parts.push(words);
   }
   if (query.updatedOnly) parts.push(updatedSeriesRestriction());

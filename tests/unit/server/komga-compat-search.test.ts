@@ -307,3 +307,50 @@ describe('sorting by the place in a read list or collection (Komga’s readList.
     expect(ids(await search('/api/v1/series/list?unpaged=true&sort=collection.number,desc', body))).toEqual(order.toReversed());
   });
 });
+
+describe('the search box’s query language (Komga’s Lucene syntax: phrases, AND/OR/NOT, field:value, ranges)', () => {
+  const seriesNamed = (name: string) => c.series.find((s) => s.name === name)!;
+  const seriesFound = async (fullTextSearch: string) => {
+    const response = await search('/api/v1/series/list?unpaged=true&sort=name,asc', { fullTextSearch });
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode}: ${response.body}`);
+    return (response.json() as { content: { name: string }[] }).content.map((s) => s.name);
+  };
+  const booksFound = async (fullTextSearch: string) => {
+    const response = await search('/api/v1/books/list?unpaged=true&sort=name,asc', { fullTextSearch });
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode}: ${response.body}`);
+    return (response.json() as { content: { name: string }[] }).content.map((b) => b.name);
+  };
+
+  beforeAll(async () => {
+    const patch = (url: string, body: unknown) => c.send('PATCH', url, { contentType: 'application/json', body });
+    expect((await patch(`/api/v1/series/${seriesNamed('Alpha').id}/metadata`, { publisher: 'DC Comics', status: 'ENDED' })).statusCode).toBe(204);
+    expect((await patch(`/api/v1/series/${seriesNamed('Broken').id}/metadata`, { title: 'Re:Zero Kara' })).statusCode).toBe(204);
+    const alpha1 = c.books.find((b) => b.name === 'Alpha 01')!;
+    const beta1 = c.books.find((b) => b.name === 'Beta 01')!;
+    expect((await patch(`/api/v1/books/${alpha1.id}/metadata`, { authors: [{ name: 'Rick Remender', role: 'writer' }], releaseDate: '2005-06-01' })).statusCode).toBe(204);
+    expect((await patch(`/api/v1/books/${beta1.id}/metadata`, { tags: ['noir'], releaseDate: '2015-01-01' })).statusCode).toBe(204);
+  });
+
+  it('a quoted phrase, OR, and NOT with a field', async () => {
+    expect(await seriesFound('"alpha"')).toEqual(['Alpha']);
+    expect(await seriesFound('alpha OR beta')).toEqual(['Alpha', 'Beta']);
+    expect(await seriesFound('NOT publisher:dc')).toEqual(['Beta', 'Broken']);
+    expect(await seriesFound('(alpha OR beta) AND status:ongoing')).toEqual(['Beta']);
+    expect(await seriesFound('alph* AND (publisher:dc OR status:ongoing)')).toEqual(['Alpha']);
+    expect(await seriesFound('-beta status:ongoing')).toEqual(['Broken']);
+  });
+
+  it('index fields of series and books, author roles, and year ranges', async () => {
+    expect(await seriesFound('publisher:"dc comics"')).toEqual(['Alpha']);
+    expect(await seriesFound('writer:remender')).toEqual(['Alpha']);
+    expect(await seriesFound('penciller:remender')).toEqual([]);
+    expect(await booksFound('tag:noir')).toEqual(['Beta 01']);
+    expect(await booksFound('release_date:[2000 TO 2010]')).toEqual(['Alpha 01']);
+    expect(await booksFound('release_date:[2010 TO *]')).toEqual(['Beta 01']);
+  });
+
+  it('a word with a colon that names no field is still a word ("Re:Zero"); *:* is everything', async () => {
+    expect(await seriesFound('re:zero')).toEqual(['Broken']);
+    expect(await seriesFound('*:*')).toEqual(['Alpha', 'Beta', 'Broken']);
+  });
+});
