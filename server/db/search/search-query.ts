@@ -117,7 +117,7 @@ function tokenize(text: string): Token[] {
           const range = readUntil(']').split(/\s+TO\s+/);
           const bound = (value: string | undefined) => (value === undefined || value.trim() === '*' || value.trim() === '' ? undefined : value.trim());
           tokens.push({ type: 'term', node: { kind: 'range', field: field[1]!.toLowerCase(), from: bound(range[0]), to: bound(range[1]) } });
-        } else if (field) {
+        } else if (field && field[2] !== '') {
           pushTerm(tokens, field[1], field[2]!);
         } else {
           pushTerm(tokens, undefined, word);

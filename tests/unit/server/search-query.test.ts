@@ -21,6 +21,8 @@ describe('parseSearchQuery', () => {
         { kind: 'text', field: 'writer', text: 'rick r' },
       ],
     });
+    // A colon that ends a word names no field: "Batman: Year One" keeps its first word.
+    expect(parseSearchQuery('Batman: Year')).toEqual({ kind: 'and', nodes: [{ kind: 'text', text: 'Batman:' }, { kind: 'text', text: 'Year' }] });
     expect(parseSearchQuery('release_date:[1990 TO *]')).toEqual({ kind: 'range', field: 'release_date', from: '1990', to: undefined });
   });
 
