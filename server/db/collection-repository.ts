@@ -1,4 +1,9 @@
 import type { Db } from './database.ts';
+import { foldedSql } from './search/fold-text.ts';
+import { type FullTextFields, fullTextMatch } from './search/full-text.ts';
+
+/** Komga searches names through its index (search box syntax, accents ignored): see full-text.ts. */
+const NAME_SEARCH: FullTextFields = { defaults: { folded: [foldedSql('name')] }, named: { name: { folded: [foldedSql('name')] } }, authors: [] };
 
 export interface Collection {
   id: string;
@@ -45,11 +50,8 @@ export class CollectionRepository {
 
   /** All collections sorted by name, optionally those whose name contains `search`. */
   findAll(search?: string): Collection[] {
-    const rows = (
-      search
-        ? this.db.prepare(`SELECT * FROM collection WHERE name LIKE ? ESCAPE '\\' ORDER BY name COLLATE NOCASE`).all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
-        : this.db.prepare('SELECT * FROM collection ORDER BY name COLLATE NOCASE').all()
-    ) as CollectionRow[];
+    const match = search ? fullTextMatch(search, NAME_SEARCH) : undefined;
+    const rows = this.db.prepare(`SELECT * FROM collection ${match ? `WHERE ${match.sql}` : ''} ORDER BY name COLLATE NOCASE`).all(...(match?.params ?? [])) as CollectionRow[];
     return rows.map((row) => this.hydrate(row));
   }
 

@@ -1,5 +1,10 @@
 import type { Db } from './database.ts';
+import { foldedSql } from './search/fold-text.ts';
+import { type FullTextFields, fullTextMatch } from './search/full-text.ts';
 import { type SortOrder, orderBy } from './search/sort.ts';
+
+/** Komga searches names through its index (search box syntax, accents ignored): see full-text.ts. */
+const NAME_SEARCH: FullTextFields = { defaults: { folded: [foldedSql('name')] }, named: { name: { folded: [foldedSql('name')] } }, authors: [] };
 
 const READLIST_SORTS: Record<string, string> = {
   name: 'name COLLATE NOCASE',
@@ -66,11 +71,8 @@ export class ReadListRepository {
    */
   findAll(search?: string, sort: SortOrder[] = []): { lists: ReadList[]; sorted: boolean } {
     const order = orderBy(sort, READLIST_SORTS, [{ property: 'name', direction: 'asc' }], 'id');
-    const rows = (
-      search
-        ? this.db.prepare(`SELECT * FROM readlist WHERE name LIKE ? ESCAPE '\\' ${order.clause}`).all(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
-        : this.db.prepare(`SELECT * FROM readlist ${order.clause}`).all()
-    ) as ReadListRow[];
+    const match = search ? fullTextMatch(search, NAME_SEARCH) : undefined;
+    const rows = this.db.prepare(`SELECT * FROM readlist ${match ? `WHERE ${match.sql}` : ''} ${order.clause}`).all(...(match?.params ?? [])) as ReadListRow[];
     // Komga reports a page unsorted only when every property asked for was unknown.
     return { lists: rows.map((row) => this.hydrate(row)), sorted: sort.length === 0 || order.sorted };
   }

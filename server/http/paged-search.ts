@@ -17,6 +17,15 @@ export function rethrowSearchError(error: unknown): never {
   throw error;
 }
 
+/** The result of a search, a malformed one (too long, too deep) answered with 400. */
+export function searchOrRefuse<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    return rethrowSearchError(error);
+  }
+}
+
 type PageQuery<Q> = Omit<Q, 'userId' | 'limit' | 'offset' | 'sort'> & { sort?: SortOrder[] };
 
 /**

@@ -16,7 +16,7 @@ import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
-import { rethrowSearchError } from '../paged-search.ts';
+import { rethrowSearchError, searchOrRefuse } from '../paged-search.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
@@ -56,7 +56,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     const libraries = listParam(request.query, 'library_id');
     const visible = visibleTo(user);
     const admin = isAdmin(user);
-    const all = ctx.repos.collections.findAll(stringParam(request.query, 'search')).filter((c) => {
+    const all = searchOrRefuse(() => ctx.repos.collections.findAll(stringParam(request.query, 'search'))).filter((c) => {
       if (!canSeeCollection(ctx.repos, user, admin, c.seriesIds)) return false;
       if (libraries.length === 0) return true;
       return c.seriesIds.filter(visible).some((id) => libraries.includes(ctx.repos.series.findById(id)?.libraryId ?? ''));

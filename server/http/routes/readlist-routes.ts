@@ -16,7 +16,7 @@ import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
-import { rethrowSearchError } from '../paged-search.ts';
+import { rethrowSearchError, searchOrRefuse } from '../paged-search.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
@@ -82,7 +82,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const libraries = listParam(request.query, 'library_id');
     const visible = visibleTo(user);
     const admin = isAdmin(user);
-    const { lists, sorted } = ctx.repos.readLists.findAll(stringParam(request.query, 'search'), paging.sort);
+    const { lists, sorted } = searchOrRefuse(() => ctx.repos.readLists.findAll(stringParam(request.query, 'search'), paging.sort));
     const all = lists.filter((l) => {
       if (!canSeeReadList(ctx.repos, user, admin, l.bookIds)) return false;
       return libraries.length === 0 || l.bookIds.filter(visible).some((id) => libraries.includes(ctx.repos.books.findById(id)?.libraryId ?? ''));

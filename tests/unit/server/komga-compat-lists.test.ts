@@ -186,6 +186,21 @@ describe('read lists and collections in the order Mihon asks for', () => {
     expect(sorted(await get('/api/v1/collections/SORTEDCOLL0/series?page=0'))).toBe(true);
   });
 
+  // Komga searches the names of collections and read lists through its index: every word, in any
+  // order, accents and case ignored, with the same query language as series and books.
+  it('?search= finds read lists and collections by words in any order, accents ignored', async () => {
+    const bookIds = [readyBooks()[0]!.id];
+    c.server.app.folio.repos.readLists.save({ id: 'SEARCHLIST', name: 'Pokémon Heroes of Marvel', summary: '', ordered: true, bookIds, created: 9, lastModified: 9 });
+    c.server.app.folio.repos.collections.save({ id: 'SEARCHCOLL', name: 'Pokémon Heroes of Marvel', ordered: false, seriesIds: [alpha().id], created: 9, lastModified: 9 });
+    const found = async (url: string) => (await get(url)).json() as Page<{ id: string }>;
+    for (const [list, id] of [['readlists', 'SEARCHLIST'], ['collections', 'SEARCHCOLL']] as const) {
+      expect((await found(`/api/v1/${list}?search=${encodeURIComponent('marvel pokemon')}`)).content.map((l) => l.id), list).toEqual([id]);
+      expect((await found(`/api/v1/${list}?search=${encodeURIComponent('"heroes of marvel"')}`)).content.map((l) => l.id), list).toEqual([id]);
+      expect((await found(`/api/v1/${list}?search=${encodeURIComponent('marvel NOT pokemon')}`)).content, list).toEqual([]);
+      expect((await get(`/api/v1/${list}?search=${encodeURIComponent('('.repeat(40) + 'x')}`)).statusCode, list).toBe(400);
+    }
+  });
+
   it('GET /api/v1/collections is by name whatever the sort asked, and says so', async () => {
     const response = await get('/api/v1/collections?page=0&sort=createdDate,desc');
     expect(names(response)).toEqual(['Sorted A', 'Sorted b', 'Sorted c']);
