@@ -33,6 +33,18 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: types, ...(values ? { enum: [...new Set([...values, null])] } : {}) });
 }
 
+/**
+ * A Kotlin non-null primitive of a Komga DTO (Boolean, Int, Float without a default value):
+ * Jackson reads it absent as false / 0 instead of refusing the body (jackson-module-kotlin#161),
+ * and Ajv's coercion already reads null so. The zero is the schema's `default`.
+ */
+export function KotlinPrimitive(kind: 'boolean'): ReturnType<typeof Type.Optional<ReturnType<typeof Type.Boolean>>>;
+export function KotlinPrimitive(kind: 'number' | 'integer', options?: { minimum?: number }): ReturnType<typeof Type.Optional<ReturnType<typeof Type.Number>>>;
+export function KotlinPrimitive(kind: 'boolean' | 'number' | 'integer', options: { minimum?: number } = {}) {
+  if (kind === 'boolean') return Type.Optional(Type.Boolean({ default: false }));
+  return Type.Optional(kind === 'integer' ? Type.Integer({ ...options, default: 0 }) : Type.Number({ ...options, default: 0 }));
+}
+
 /** One of fixed string values, matched case-insensitively by normaliseRequest. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });

@@ -4,13 +4,13 @@ import type { FolioContext } from '../../domain/context.ts';
 import { StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
-import { type FolioApp, Type } from '../schemas.ts';
+import { type FolioApp, KotlinPrimitive, Type } from '../schemas.ts';
 
 /**
  * ClientSettingGlobalUpdateDto / ClientSettingUserUpdateDto maps, and the keys a DELETE names.
  * allowUnauthorized is a Kotlin Boolean in Komga: absent (or null) reads as false, not a 400.
  */
-const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String(), allowUnauthorized: Type.Optional(Type.Boolean({ default: false })) }));
+const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String(), allowUnauthorized: KotlinPrimitive('boolean') }));
 const SettingKeys = Type.Array(Type.String());
 
 type Body = Record<string, unknown>;

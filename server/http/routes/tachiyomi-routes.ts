@@ -5,7 +5,7 @@ import { markBooksRead } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller } from '../guards.ts';
-import { type FolioApp, IdParams, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, KotlinPrimitive, Type } from '../schemas.ts';
 
 interface Counted {
   bookId: string;
@@ -46,11 +46,11 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
 
   app.put(
     '/api/v2/series/:id/read-progress/tachiyomi',
-    { schema: { params: IdParams, body: Type.Object({ lastBookNumberSortRead: Type.Number() }) } },
+    { schema: { params: IdParams, body: Type.Object({ lastBookNumberSortRead: KotlinPrimitive('number') }) } },
     async (request, reply) => {
     const user = caller(request);
     if (!canSeeSeries(ctx.repos, user, request.params.id)) throw notFound();
-    const upTo = request.body.lastBookNumberSortRead;
+    const upTo = request.body.lastBookNumberSortRead ?? 0;
     markBooksRead(ctx, user.id, seriesBooks(request.params.id, user).filter((b) => b.numberSort <= upTo).map((b) => b.bookId));
     return reply.code(204).send();
     },
@@ -72,10 +72,10 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
 
   app.put(
     '/api/v1/readlists/:id/read-progress/tachiyomi',
-    { schema: { params: IdParams, body: Type.Object({ lastBookRead: Type.Integer({ minimum: 0 }) }) } },
+    { schema: { params: IdParams, body: Type.Object({ lastBookRead: KotlinPrimitive('integer', { minimum: 0 }) }) } },
     async (request, reply) => {
     const user = caller(request);
-    markBooksRead(ctx, user.id, listBooks(request.params.id, user).slice(0, request.body.lastBookRead).map((b) => b.bookId));
+    markBooksRead(ctx, user.id, listBooks(request.params.id, user).slice(0, request.body.lastBookRead ?? 0).map((b) => b.bookId));
     return reply.code(204).send();
     },
   );

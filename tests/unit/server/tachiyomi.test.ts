@@ -57,4 +57,17 @@ describe('Tachiyomi progress sync', () => {
     expect(third.readProgress?.completed).toBe(true);
     expect((await server.json<BookDto>(`/api/v1/books/${books[1]!.id}`)).readProgress).toBeNull();
   });
+
+  // Komga binds both numbers to Kotlin primitives (Float, Int): absent or null is 0 (Jackson's
+  // default, jackson-module-kotlin#161), which marks nothing, rather than a 400.
+  it('an absent or null number is 0: 204, nothing marked', async () => {
+    await server.app.inject({ method: 'DELETE', url: `/api/v1/series/${series.id}/read-progress`, headers: server.admin });
+    const seriesUrl = `/api/v2/series/${series.id}/read-progress/tachiyomi`;
+    for (const body of [{}, { lastBookNumberSortRead: null }]) expect((await put(seriesUrl, body)).statusCode, JSON.stringify(body)).toBe(204);
+    expect(await server.json(seriesUrl)).toMatchObject({ booksReadCount: 0 });
+    const lists = await server.json<Page<{ id: string }>>('/api/v1/readlists');
+    const listUrl = `/api/v1/readlists/${lists.content[0]!.id}/read-progress/tachiyomi`;
+    for (const body of [{}, { lastBookRead: null }]) expect((await put(listUrl, body)).statusCode, JSON.stringify(body)).toBe(204);
+    expect(await server.json(listUrl)).toMatchObject({ booksReadCount: 0 });
+  });
 });
