@@ -9,7 +9,7 @@ import { describeReaderError, isBookNotFound } from './readerErrors.ts';
 import { isTextEpub } from './bookKind.ts';
 import { Reader, type Siblings } from './Reader.tsx';
 import * as styles from './reader.css.ts';
-import { parseReaderQuery } from './readerQuery.ts';
+import { bookPageHref, parseReaderQuery } from './readerQuery.ts';
 import { ReaderStop } from './ReaderStop.tsx';
 
 
@@ -77,7 +77,8 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
   const { book, pages } = state;
   // Its record outlives the file until the trash is emptied, but no page can be read any more.
   if (book.deleted) return <ReaderStop message={t('content.book_unavailable')} bookHref={bookHref} />;
-  const backHref = bookHref;
+  // Read from a read list, the way out is the book's page within that list.
+  const backHref = bookPageHref(book.id, query);
   if (isTextEpub(book)) {
     const loading = (
       <div className={styles.screen}>

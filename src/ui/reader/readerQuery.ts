@@ -27,3 +27,18 @@ export function readerSearch(query: ReaderQuery, page: number | null): string {
   const text = params.toString();
   return text ? `?${text}` : '';
 }
+
+/**
+ * The reader's address for a book, from its book page: opened from a read list (`?readlist=` on
+ * that page), the reader gets the read-list context, so its next and previous books are the list's.
+ */
+export function readerHref(bookId: string, readListId: string | undefined, incognito = false): string {
+  const context = readListId ? { context: 'READLIST', contextId: readListId } : { context: null, contextId: null };
+  return `/book/${encodeURIComponent(bookId)}/read${readerSearch({ page: null, incognito, ...context }, null)}`;
+}
+
+/** The book page the reader leaves to: inside the read list it was read from, if any. */
+export function bookPageHref(bookId: string, query: ReaderQuery): string {
+  const page = `/book/${encodeURIComponent(bookId)}`;
+  return query.context === 'READLIST' && query.contextId ? `${page}?readlist=${encodeURIComponent(query.contextId)}` : page;
+}

@@ -22,6 +22,7 @@ import { t } from '../i18n.ts';
 import { bookFormat } from '../bookFormat.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { aboutToRead, prepareReaderFor } from '../reader/readerLaunch.ts';
+import { readerHref } from '../reader/readerQuery.ts';
 import * as styles from './screens.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
 
@@ -128,11 +129,11 @@ export function BookScreen({ bookId }: { bookId: string }) {
         <div className={styles.actionsRow}>
           {ready && (
             <>
-              <Link href={`/book/${data.id}/read`} className={buttons.primary} {...readIntent}>
+              <Link href={readerHref(data.id, readListId)} className={buttons.primary} {...readIntent}>
                 <BookOpen aria-hidden="true" size={18} />
                 {t('book.read')}
               </Link>
-              <Link href={`/book/${data.id}/read?incognito=true`} className={buttons.secondary} {...readIntent}>
+              <Link href={readerHref(data.id, readListId, true)} className={buttons.secondary} {...readIntent}>
                 <EyeOff aria-hidden="true" size={18} />
                 {t('book.read_incognito')}
               </Link>

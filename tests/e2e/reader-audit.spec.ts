@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import { BLUE, GREEN, MAGENTA, RED, YELLOW, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
+import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * Reader behaviour found wrong in an audit against SPEC §2 and REFERENCE §5, each seen in real
+ * Chromium against the real server.
+ */
+let folio: RunningFolio;
+let libraryRoot: string;
+let readListId: string;
+const page = (color: Rgb): PageSpec => ({ width: 600, height: 900, color, format: 'png' });
+const xhr = { 'X-Requested-With': 'XMLHttpRequest' };
+
+test.beforeAll(async () => {
+  libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-reader-audit-'));
+  await createCbz(path.join(libraryRoot, 'Alpha', 'Alpha 01.cbz'), [RED, GREEN].map(page));
+  await createCbz(path.join(libraryRoot, 'Alpha', 'Alpha 02.cbz'), [BLUE].map(page));
+  await createCbz(path.join(libraryRoot, 'Beta', 'Beta 01.cbz'), [YELLOW, MAGENTA].map(page));
+  folio = await startFolio();
+  await claimWithLibrary(folio.url, libraryRoot);
+});
+
+test.afterAll(async () => {
+  await folio?.stop();
+  await rm(libraryRoot, { recursive: true, force: true });
+});
+
+test.beforeEach(async ({ page: p }) => {
+  const request = p.context().request;
+  await logIn(request, folio.url, ADMIN);
+  if (!readListId) {
+    // A read list that crosses series: Alpha 01, then Beta 01 (Alpha's own next book is Alpha 02).
+    const alpha = await findBook(request, folio.url, 'Alpha 01');
+    const beta = await findBook(request, folio.url, 'Beta 01');
+    const created = await request.post(`${folio.url}/api/v1/readlists`, {
+      data: { name: 'Crossover', bookIds: [alpha.id, beta.id] },
+      headers: xhr,
+    });
+    expect(created.ok()).toBe(true);
+    readListId = ((await created.json()) as { id: string }).id;
+  }
+});
+
+test('a book read from its read list goes on to the next book of the list, and leaving returns to the list\'s book page', async ({ page: p }) => {
+  const request = p.context().request;
+  const beta = await findBook(request, folio.url, 'Beta 01');
+  await p.goto(`${folio.url}/readlists/${readListId}`);
+  await p.getByRole('link', { name: 'Alpha 01', exact: true }).click();
+  await expect(p.getByText(en.book.in_read_list)).toBeVisible();
+  await p.getByRole('link', { name: en.book.read, exact: true }).click();
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1');
+  await p.keyboard.press('End');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2');
+  // The address keeps the context while reading.
+  await expect(p).toHaveURL(/\?page=2&context=READLIST&contextId=/);
+  // Past the end: a first press warns, a second one (after a person's pause) opens the next book.
+  const start = Date.now();
+  await p.clock.setFixedTime(start);
+  await p.keyboard.press('ArrowRight');
+  await expect(p.getByTestId('reader-edge-message')).toBeVisible();
+  await p.clock.setFixedTime(start + 600);
+  await p.keyboard.press('ArrowRight');
+  await expect(p).toHaveURL(new RegExp(`/book/${beta.id}/read`));
+  await expect(canvas).toHaveAttribute('data-painted-page', '1');
+  // The way out leads to the book's page within the read list, with its navigation in that list.
+  await p.getByRole('link', { name: en.reader.back }).click();
+  await expect(p).toHaveURL(new RegExp(`/book/${beta.id}\\?readlist=${readListId}$`));
+  await expect(p.getByText(en.book.in_read_list)).toBeVisible();
+});
