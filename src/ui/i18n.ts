@@ -55,7 +55,12 @@ export async function setLocale(locale: string): Promise<void> {
   }
   i18n.locale(loader || locale === 'en' ? locale : 'en');
   document.documentElement.lang = i18n.locale();
-  document.documentElement.dir = t('common.locale_rtl') === 'true' ? 'rtl' : 'ltr';
+  document.documentElement.dir = interfaceDirection();
+}
+
+/** The direction of the interface's language (not of a book being read). */
+export function interfaceDirection(): 'ltr' | 'rtl' {
+  return t('common.locale_rtl') === 'true' ? 'rtl' : 'ltr';
 }
 
 export function currentLocale(): string {

@@ -9,7 +9,8 @@ import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
  * Reader behaviour found wrong in an audit against SPEC §2 and REFERENCE §5, each seen in real
- * Chromium against the real server.
+ * Chromium against the real server: the way into the reader from a read list, and what a reader of
+ * a right-to-left book reads in the bottom bar.
  */
 let folio: RunningFolio;
 let libraryRoot: string;
@@ -21,6 +22,9 @@ test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-reader-audit-'));
   await createCbz(path.join(libraryRoot, 'Alpha', 'Alpha 01.cbz'), [RED, GREEN].map(page));
   await createCbz(path.join(libraryRoot, 'Alpha', 'Alpha 02.cbz'), [BLUE].map(page));
+  await createCbz(path.join(libraryRoot, 'Manga', 'Manga 01.cbz'), [YELLOW, MAGENTA, RED].map(page), {
+    comicInfo: { series: 'Manga', number: '1', manga: 'YesAndRightToLeft' },
+  });
   await createCbz(path.join(libraryRoot, 'Beta', 'Beta 01.cbz'), [YELLOW, MAGENTA].map(page));
   folio = await startFolio();
   await claimWithLibrary(folio.url, libraryRoot);
@@ -73,4 +77,28 @@ test('a book read from its read list goes on to the next book of the list, and l
   await p.getByRole('link', { name: en.reader.back }).click();
   await expect(p).toHaveURL(new RegExp(`/book/${beta.id}\\?readlist=${readListId}$`));
   await expect(p.getByText(en.book.in_read_list)).toBeVisible();
+});
+
+test('right to left: the page counter still reads "page / total" in an English interface', async ({ page: p }) => {
+  const manga = await findBook(p.context().request, folio.url, 'Manga 01');
+  await p.goto(`${folio.url}/book/${manga.id}/read?incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1');
+  const counter = p.getByTestId('reader-page-counter');
+  await expect(counter).toHaveText('1 / 3');
+  // What is on screen, left to right: the first glyph drawn leftmost must be the page, not the total.
+  const leftmost = await counter.evaluate((element) => {
+    const text = element.firstChild as Text;
+    const range = document.createRange();
+    const boxes: { char: string; left: number }[] = [];
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const char = text.data[i] as string;
+      if (/\d/.test(char)) boxes.push({ char, left: range.getBoundingClientRect().left });
+    }
+    boxes.sort((a, b) => a.left - b.left);
+    return boxes[0]?.char;
+  });
+  expect(leftmost).toBe('1');
 });

@@ -14,7 +14,7 @@ import {
 } from 'lucide-react';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { t } from '../i18n.ts';
+import { interfaceDirection, t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
 import { MenuAction, ReaderMoreMenu } from './ReaderMoreMenu.tsx';
@@ -171,7 +171,9 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           onPointerUp={commit}
           onKeyUp={commit}
         />
-        <span className={styles.counter} data-testid="reader-page-counter">
+        {/* Words of the interface's language: its direction, not the book's (a right-to-left bar
+            would show "1 / 14" to an English reader as "14 / 1"). */}
+        <span className={styles.counter} data-testid="reader-page-counter" dir={interfaceDirection()}>
           {props.counterText ?? t('reader.page_counter', { page, total })}
         </span>
         <div className={styles.barGroup}>
