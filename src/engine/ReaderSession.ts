@@ -76,6 +76,8 @@ export interface ReaderSnapshot {
   direction: PagedDirection;
   /** Why a page on screen could not be decoded, if one could not. */
   error: PageFailure | null;
+  /** That page: in a two-page spread not necessarily the page the spread stands for (currentPage). */
+  errorPage: number | null;
   /** Bitmaps for every page on screen are available (maybe at a stale size while a sharper one loads). */
   ready: boolean;
   cacheBytes: number;
@@ -279,7 +281,8 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     if (!this.#snapshot) {
       const spread = this.#spreads[this.#spreadIndex] ?? [];
       const onScreen = spread.filter((page): page is number => page !== null);
-      const error = onScreen.map((page) => this.#loader.errorOf(page)).find((failure) => failure !== undefined);
+      const errorPage = onScreen.find((page) => this.#loader.errorOf(page) !== undefined) ?? null;
+      const error = errorPage === null ? undefined : this.#loader.errorOf(errorPage);
       this.#snapshot = {
         currentPage: this.currentPage,
         pageCount: this.#pages.length,
@@ -291,6 +294,7 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
         offset: this.#offset,
         direction: this.#direction,
         error: error ?? null,
+        errorPage,
         ready: onScreen.every((page) => this.cache.has(page)),
         cacheBytes: this.cache.bytes,
         cacheBudget: this.cache.budget,

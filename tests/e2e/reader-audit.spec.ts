@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
-import { BLUE, GREEN, MAGENTA, RED, YELLOW, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
+import { BLUE, GREEN, MAGENTA, RED, YELLOW, createCbz, renderPage, writeStoredCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
 import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { isClose, sampleColour } from './support/pixels.ts';
 
 /**
  * Reader behaviour found wrong in an audit against SPEC §2 and REFERENCE §5, each seen in real
@@ -26,6 +27,15 @@ test.beforeAll(async () => {
     comicInfo: { series: 'Manga', number: '1', manga: 'YesAndRightToLeft' },
   });
   await createCbz(path.join(libraryRoot, 'Beta', 'Beta 01.cbz'), [YELLOW, MAGENTA].map(page));
+  // Page 2 is a JPEG cut short: its header (and size) reads, its pixels do not decode.
+  const jpeg = (color: Rgb) => renderPage({ width: 600, height: 900, color, format: 'jpeg' });
+  const torn = await jpeg(GREEN);
+  await writeStoredCbz(path.join(libraryRoot, 'Torn', 'Torn 01.cbz'), [
+    await jpeg(RED),
+    torn.subarray(0, Math.floor(torn.length / 3)),
+    await jpeg(BLUE),
+    await jpeg(YELLOW),
+  ]);
   folio = await startFolio();
   await claimWithLibrary(folio.url, libraryRoot);
 });
@@ -101,4 +111,17 @@ test('right to left: the page counter still reads "page / total" in an English i
     return boxes[0]?.char;
   });
   expect(leftmost).toBe('1');
+});
+
+test('double pages: a page of a pair that cannot be decoded is the one the error names, and its partner is shown', async ({ page: p }) => {
+  const torn = await findBook(p.context().request, folio.url, 'Torn 01');
+  await p.addInitScript(() => localStorage.setItem('folio.reader', JSON.stringify({ pageLayout: 'double' })));
+  // With the cover alone, pages 2 and 3 make a pair; the pair stands for page 3 in the counter.
+  await p.goto(`${folio.url}/book/${torn.id}/read?page=2&incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-current-page', '3');
+  await expect(p.getByRole('alert')).toContainText(en.reader.page_error.replace('{{page}}', '2'));
+  await expect(p.getByRole('alert')).not.toContainText(en.reader.page_error.replace('{{page}}', '3'));
+  // Page 3, on the right, is there.
+  await expect.poll(async () => isClose(await sampleColour(canvas, 0.75, 0.5), BLUE)).toBe(true);
 });

@@ -248,7 +248,7 @@ export function PagedView(props: PagedViewProps) {
       </div>
       {snapshot?.error && (
         <div className={styles.message} role="alert">
-          <p>{t('reader.page_error', { page: snapshot.currentPage })}</p>
+          <p>{t('reader.page_error', { page: snapshot.errorPage ?? snapshot.currentPage })}</p>
           <p title={snapshot.error.message}>{pageFailureText(snapshot.error)}</p>
           <button
             type="button"
