@@ -125,3 +125,26 @@ test('double pages: a page of a pair that cannot be decoded is the one the error
   // Page 3, on the right, is there.
   await expect.poll(async () => isClose(await sampleColour(canvas, 0.75, 0.5), BLUE)).toBe(true);
 });
+
+test('after the page slider is used with the mouse, the reader\'s keys still work; its arrows move it one page', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Torn 01');
+  await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-current-page', '1');
+  const slider = p.getByRole('slider', { name: en.reader.page_slider });
+  const box = (await slider.boundingBox())!;
+  // The last of 4 pages: the right end of the track.
+  await p.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+  await expect(canvas).toHaveAttribute('data-current-page', '4');
+  await expect(slider).toBeFocused();
+  // The slider keeps its own keys: ← moves it (and the book) one page back.
+  await p.keyboard.press('ArrowLeft');
+  await expect(canvas).toHaveAttribute('data-current-page', '3');
+  // Every other key is the reader's: h shows the shortcuts, m hides the bars.
+  await p.keyboard.press('h');
+  await expect(p.getByRole('dialog', { name: en.reader.shortcuts })).toBeVisible();
+  await p.keyboard.press('Escape');
+  await expect(p.getByRole('dialog', { name: en.reader.shortcuts })).toBeHidden();
+  await p.keyboard.press('m');
+  await expect(p.getByTestId('reader-page-counter')).toBeHidden();
+});

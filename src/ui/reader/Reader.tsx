@@ -177,7 +177,7 @@ export function Reader(props: ReaderProps) {
       if (
         event.defaultPrevented ||
         containerRef.current?.querySelector('dialog[open], :popover-open') ||
-        isTyping(event.target) ||
+        isTyping(event.target, event.key) ||
         pressesFocusedButton(event)
       ) {
         return;

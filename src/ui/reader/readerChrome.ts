@@ -1,8 +1,16 @@
 import type { ReaderAction } from '../../engine/readerInput.ts';
 import { keyboardFocused } from './focusOrigin.ts';
 
-/** A key typed into a field belongs to the field, not to the reader. */
-export function isTyping(target: EventTarget | null): boolean {
+/** The keys a focused slider (the page slider) moves its thumb with. */
+const SLIDER_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/**
+ * A key typed into a field belongs to the field, not to the reader. A slider is no text field: it
+ * keeps its thumb's keys, and every other one (h, m, Escape…) is the reader's, or a reader who
+ * dragged the page slider with the mouse would find the shortcuts dead until they clicked elsewhere.
+ */
+export function isTyping(target: EventTarget | null, key: string): boolean {
+  if (target instanceof HTMLInputElement && target.type === 'range') return SLIDER_KEYS.has(key);
   return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 }
 

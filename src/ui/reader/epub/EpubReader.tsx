@@ -249,7 +249,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const onKeyRef = useRef<(event: KeyboardEvent) => void>(() => {});
   onKeyRef.current = (event: KeyboardEvent) => {
     // An open dialog or popover (the "more" menu, the full title) owns the keys.
-    if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open], :popover-open') || isTyping(event.target)) return;
+    if (event.defaultPrevented || containerRef.current?.querySelector('dialog[open], :popover-open') || isTyping(event.target, event.key)) return;
     // Space on a toolbar button reached by keyboard presses it instead of turning the page.
     if (pressesFocusedButton(event)) return;
     if (event.ctrlKey || event.altKey || event.metaKey) return;
