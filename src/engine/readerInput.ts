@@ -22,6 +22,9 @@ export type ReaderAction =
   | 'escape'
   | 'scroll-down'
   | 'scroll-up'
+  /** Webtoon ↓/↑: a little, as the browser scrolls a page with the arrow keys. */
+  | 'nudge-down'
+  | 'nudge-up'
   | 'zoom-in'
   | 'zoom-out'
   | 'zoom-reset';
@@ -56,7 +59,8 @@ const ZOOM_KEYS: Record<string, ReaderAction> = {
 
 /**
  * REFERENCE §5.7. Arrows follow the reading direction: ← is "previous" left to right and "next"
- * right to left; ↑/↓ only page in vertical mode. Keys held with a modifier belong to the browser.
+ * right to left; ↑/↓ only page in vertical mode, and in a webtoon they scroll a line's worth
+ * (REFERENCE §5.5: native scrolling but at either end). Keys held with a modifier belong to the browser.
  */
 export function keyAction(input: KeyInput, direction: ReadingDirection): ReaderAction | null {
   if (input.ctrlKey || input.altKey || input.metaKey) return null;
@@ -77,10 +81,10 @@ export function keyAction(input: KeyInput, direction: ReadingDirection): ReaderA
       return null;
     case 'ArrowDown':
       if (direction === 'VERTICAL') return 'next';
-      return webtoon ? 'scroll-down' : null;
+      return webtoon ? 'nudge-down' : null;
     case 'ArrowUp':
       if (direction === 'VERTICAL') return 'previous';
-      return webtoon ? 'scroll-up' : null;
+      return webtoon ? 'nudge-up' : null;
     case ' ':
     case 'PageDown':
       return webtoon ? 'scroll-down' : null;

@@ -27,6 +27,9 @@ test.beforeAll(async () => {
     comicInfo: { series: 'Manga', number: '1', manga: 'YesAndRightToLeft' },
   });
   await createCbz(path.join(libraryRoot, 'Beta', 'Beta 01.cbz'), [YELLOW, MAGENTA].map(page));
+  await createCbz(path.join(libraryRoot, 'Strip', 'Strip 01.cbz'), [RED, GREEN, BLUE].map((color) => ({ ...page(color), height: 4000 })), {
+    comicInfo: '<?xml version="1.0"?><ComicInfo><Series>Strip</Series><Number>1</Number><Format>Webtoon</Format></ComicInfo>',
+  });
   // Page 2 is a JPEG cut short: its header (and size) reads, its pixels do not decode.
   const jpeg = (color: Rgb) => renderPage({ width: 600, height: 900, color, format: 'jpeg' });
   const torn = await jpeg(GREEN);
@@ -147,4 +150,22 @@ test('after the page slider is used with the mouse, the reader\'s keys still wor
   await expect(p.getByRole('dialog', { name: en.reader.shortcuts })).toBeHidden();
   await p.keyboard.press('m');
   await expect(p.getByTestId('reader-page-counter')).toBeHidden();
+});
+
+test('webtoon: ↓ and ↑ scroll the strip a little, as in a web page (Space and PageDown go a screen at a time)', async ({ page: p }) => {
+  const strip = await findBook(p.context().request, folio.url, 'Strip 01');
+  await p.goto(`${folio.url}/book/${strip.id}/read?incognito=true`);
+  const view = p.getByTestId('reader-webtoon');
+  await expect(view).toHaveAttribute('data-current-page', '1');
+  const scrollTop = () => view.evaluate((element) => element.scrollTop);
+  const screen = await view.evaluate((element) => element.clientHeight);
+  await p.keyboard.press('ArrowDown');
+  await expect.poll(scrollTop).toBeGreaterThan(0);
+  expect(await scrollTop()).toBeLessThan(screen / 4);
+  const afterArrow = await scrollTop();
+  await p.keyboard.press('ArrowUp');
+  await expect.poll(scrollTop).toBeLessThan(afterArrow);
+  // A screen at a time with PageDown.
+  await p.keyboard.press('PageDown');
+  await expect.poll(scrollTop).toBeGreaterThan(screen / 2);
 });

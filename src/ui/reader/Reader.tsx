@@ -116,15 +116,17 @@ export function Reader(props: ReaderProps) {
       if (applyChromeAction(action, { toolbar, setToolbar, togglePanel, toggleFullscreen, exit: edges.exit })) return;
       switch (action) {
         case 'next':
-        case 'scroll-down': {
-          const result = controller?.next();
+        case 'scroll-down':
+        case 'nudge-down': {
+          const result = action === 'nudge-down' && controller?.nudge ? controller.nudge(1) : controller?.next();
           if (result === 'end') edges.hitEdge('end');
           else if (result === 'moved') edges.moved();
           break;
         }
         case 'previous':
-        case 'scroll-up': {
-          const result = controller?.previous();
+        case 'scroll-up':
+        case 'nudge-up': {
+          const result = action === 'nudge-up' && controller?.nudge ? controller.nudge(-1) : controller?.previous();
           if (result === 'start') edges.hitEdge('start');
           else if (result === 'moved') edges.moved();
           break;

@@ -36,6 +36,9 @@ interface WebtoonViewProps {
   onStats?: (stats: ViewStats) => void;
 }
 
+/** What ↓/↑ scroll the strip by: Chromium's own step for an arrow key on a scrolled page. */
+const ARROW_SCROLL_PX = 40;
+
 const noSubscribe = () => () => {};
 const noSnapshot = () => null;
 
@@ -182,6 +185,11 @@ export function WebtoonView(props: WebtoonViewProps) {
     const atBottom = () => scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 2;
     const step = () => Math.round(scroller.clientHeight * 0.95);
     const controller: ViewController = {
+      nudge: (direction) => {
+        if (direction === 1 ? atBottom() : scroller.scrollTop <= 1) return direction === 1 ? 'end' : 'start';
+        scroller.scrollBy({ top: direction * ARROW_SCROLL_PX });
+        return 'moved';
+      },
       next: () => {
         if (atBottom()) return 'end';
         scroller.scrollBy({ top: step() });

@@ -4,6 +4,8 @@ import type { TurnResult } from '../../engine/ReaderSession.ts';
 export interface ViewController {
   next(): TurnResult;
   previous(): TurnResult;
+  /** Webtoon ↓/↑: scrolls a little (1 down, -1 up), or says the strip is already at that end. */
+  nudge?(direction: 1 | -1): TurnResult;
   first(): void;
   last(): void;
   goToPage(page: number): void;

@@ -17,6 +17,9 @@ describe('keyAction', () => {
     expect(keyAction({ key: ' ' }, 'WEBTOON')).toBe('scroll-down');
     expect(keyAction({ key: 'PageDown' }, 'WEBTOON')).toBe('scroll-down');
     expect(keyAction({ key: 'PageUp' }, 'WEBTOON')).toBe('scroll-up');
+    // ↓/↑ a line's worth, not a screen (REFERENCE §5.5).
+    expect(keyAction({ key: 'ArrowDown' }, 'WEBTOON')).toBe('nudge-down');
+    expect(keyAction({ key: 'ArrowUp' }, 'WEBTOON')).toBe('nudge-up');
     expect(keyAction({ key: ' ' }, 'LEFT_TO_RIGHT')).toBeNull();
   });
 
