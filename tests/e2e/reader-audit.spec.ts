@@ -169,3 +169,35 @@ test('webtoon: ↓ and ↑ scroll the strip a little, as in a web page (Space an
   await p.keyboard.press('PageDown');
   await expect.poll(scrollTop).toBeGreaterThan(screen / 2);
 });
+
+test('full screen stays on from one book to the next, and goes when the reader is left', async ({ page: p }) => {
+  const request = p.context().request;
+  const first = await findBook(request, folio.url, 'Alpha 01');
+  const next = await findBook(request, folio.url, 'Alpha 02');
+  // Every time the page leaves full screen, in order.
+  await p.addInitScript(() => {
+    (window as unknown as { exits: number }).exits = 0;
+    document.addEventListener('fullscreenchange', () => {
+      if (!document.fullscreenElement) (window as unknown as { exits: number }).exits++;
+    });
+  });
+  await p.goto(`${folio.url}/book/${first.id}/read?page=2&incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2');
+  await p.keyboard.press('f');
+  await expect.poll(() => p.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+  const start = Date.now();
+  await p.clock.setFixedTime(start);
+  await p.keyboard.press('ArrowRight');
+  await expect(p.getByTestId('reader-edge-message')).toBeVisible();
+  await p.clock.setFixedTime(start + 600);
+  await p.keyboard.press('ArrowRight');
+  await expect(p).toHaveURL(new RegExp(`/book/${next.id}/read`));
+  await expect(canvas).toHaveAttribute('data-painted-page', '1');
+  expect(await p.evaluate(() => (window as unknown as { exits: number }).exits)).toBe(0);
+  expect(await p.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+  // Leaving the reader leaves full screen.
+  await p.getByRole('link', { name: en.reader.back }).click();
+  await expect(p).toHaveURL(new RegExp(`/book/${next.id}$`));
+  await expect.poll(() => p.evaluate(() => document.fullscreenElement === null)).toBe(true);
+});

@@ -3,13 +3,16 @@ import { useCallback, useEffect, useState } from 'react';
 /** Events that give the page a user activation, the condition browsers put on entering fullscreen. */
 const GESTURES = ['click', 'keydown', 'touchend'] as const;
 
+/** A reader's address, /book/{id}/read (after the base path, if any). */
+const READER_ADDRESS = /\/book\/[^/]+\/read$/;
+
 function enterFullscreen(): Promise<void> {
   return document.documentElement.requestFullscreen?.() ?? Promise.resolve();
 }
 
 /**
  * Fullscreen on the document element (REFERENCE §5.8): "always fullscreen" asks for it on entering
- * the reader, and leaving the reader leaves it. Browsers refuse it without a user gesture (after a
+ * the reader, and leaving the reader leaves it (going on to another book does not). Browsers refuse it without a user gesture (after a
  * reload, or when the reader is opened from the address bar), so then it is asked again on the
  * reader's first click, key or touch.
  */
@@ -41,7 +44,11 @@ export function useFullscreen(always: boolean) {
     return () => {
       stopWaiting();
       document.removeEventListener('fullscreenchange', onChange);
-      if (document.fullscreenElement) void document.exitFullscreen().catch(onRefused);
+      // Going on to another book (the next one, or back in the history) keeps it: only leaving the
+      // reader does. The address has already changed when the reader of this book goes away.
+      if (document.fullscreenElement && !READER_ADDRESS.test(window.location.pathname)) {
+        void document.exitFullscreen().catch(onRefused);
+      }
     };
     // Only on entering: switching the setting on later is a user gesture handled by toggle().
   }, []);
