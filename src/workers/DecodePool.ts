@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import type { Box, DecodeFailureReason, DecodeMethod, DecodeWorkerApi, WorkerDecodeRequest } from './decode-protocol.ts';
 import { pageBytesKey } from './pageBytesKey.ts';
 import type { PrefetchedBytes } from './PrefetchedBytes.ts';
+import { DECODE_MEASURE, recordDecodeMeasure } from './decodeMeasures.ts';
 
 export interface PoolDecodeRequest {
   url: string;
@@ -114,23 +115,16 @@ function createDecodeWorker(): Worker {
 /**
  * Each decode that produced a bitmap is a User Timing measure named `folio:decode` (its detail: the
  * URL and size), from the moment it went to a worker: the benchmark's waterfall and the tests read
- * when, and how often, a page was decoded.
+ * when, and how often, a page was decoded (decodeMeasures.ts bounds how many are kept).
  */
 function markDecode(request: WorkerDecodeRequest, startedAt: number): void {
-  if (typeof performance?.measure !== 'function') return;
-  performance.measure(DECODE_MEASURE, {
-    start: startedAt,
-    end: performance.now(),
-    detail: {
-      url: request.url,
-      size: request.size ?? null,
-      prefetched: request.blob !== undefined,
-      fetchedAhead: request.fetchedAhead !== undefined,
-    },
-  });
+  recordDecodeMeasure(
+    { url: request.url, size: request.size ?? null, prefetched: request.blob !== undefined, fetchedAhead: request.fetchedAhead !== undefined },
+    startedAt,
+  );
 }
 
-export const DECODE_MEASURE = 'folio:decode';
+export { DECODE_MEASURE };
 export const WORKER_READY_MARK = 'folio:decode-worker-ready';
 
 function abortError(): DOMException {
