@@ -208,7 +208,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerOpdsRoutes(typed, ctx);
   registerOpds2Routes(typed, ctx);
   registerClientSettingRoutes(typed, ctx);
-  registerSettingsRoutes(typed, ctx);
+  registerSettingsRoutes(typed, ctx, basePath);
   registerPosterRegenerationRoutes(typed, ctx);
   registerOfflineRoutes(typed);
   registerReadiumRoutes(typed, ctx);

@@ -51,12 +51,12 @@ function changesOf(body: SettingsUpdate): Partial<StoredSettings> {
  * - taskPoolSize: number of background task workers, applied at once and at every start;
  * - deleteEmptyCollections / deleteEmptyReadLists: lists left empty when series/books are removed go too;
  * - serverPort / serverContextPath: stored and reported as databaseSource only. Folio takes its port
- *   from its command line / environment and always serves at the root path, so effectiveValue is
- *   what it really uses;
+ *   and its base path from its command line / environment (--port, --base-path), reported as
+ *   configurationSource and effectiveValue: what it really uses;
  * - koboProxy / koboPort / kepubifyPath: stored and echoed, but Folio has no Kobo sync and never
  *   runs kepubify, so they change nothing (kepubifyPath reports no effective value).
  */
-export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
+export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext, basePath = ''): void {
   const stored = readSettings(ctx.repos.serverSettings).taskPoolSize;
   if (stored !== null) ctx.tasks.setWorkers(stored);
   enableEmptyListsCleanup(ctx);
@@ -77,7 +77,7 @@ export function registerSettingsRoutes(app: FolioApp, ctx: FolioContext): void {
       thumbnailSize: s.thumbnailSize,
       taskPoolSize: ctx.tasks.workers,
       serverPort: { configurationSource: port, databaseSource: s.serverPort, effectiveValue: port },
-      serverContextPath: { configurationSource: null, databaseSource: s.serverContextPath, effectiveValue: '' },
+      serverContextPath: { configurationSource: basePath || null, databaseSource: s.serverContextPath, effectiveValue: basePath },
       koboProxy: s.koboProxy,
       koboPort: s.koboPort,
       kepubifyPath: { configurationSource: null, databaseSource: s.kepubifyPath, effectiveValue: null },

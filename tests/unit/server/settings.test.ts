@@ -102,6 +102,17 @@ describe('server settings', () => {
     const port = (server.app.server.address() as { port: number }).port;
     expect((await settings()).serverPort).toMatchObject({ configurationSource: port, effectiveValue: port });
   });
+
+  it('reports the base path it serves under as the context path', async () => {
+    const prefixed = await startServer({ basePath: '/folio' });
+    try {
+      const response = await prefixed.app.inject({ method: 'GET', url: '/folio/api/v1/settings', headers: prefixed.admin });
+      expect(response.statusCode).toBe(200);
+      expect(response.json<Settings>().serverContextPath).toMatchObject({ configurationSource: '/folio', effectiveValue: '/folio' });
+    } finally {
+      await prefixed.close();
+    }
+  });
 });
 
 describe('settings Folio honours', () => {
