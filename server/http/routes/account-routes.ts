@@ -7,7 +7,7 @@ import { registerUserRoutes } from './user-routes.ts';
 
 /** Everything about accounts beyond login itself: users, passwords, activity, API keys. */
 export function registerAccountRoutes(app: FolioApp, ctx: FolioContext, throttle: LoginThrottle): void {
-  registerUserRoutes(app, ctx);
+  registerUserRoutes(app, ctx, throttle);
   registerApiKeyRoutes(app, ctx);
   registerOAuth2Routes(app, ctx, throttle);
 }

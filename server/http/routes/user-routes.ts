@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { isApiKeyRequest } from '../auth/login-methods.ts';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { checkPassword, isApiKeyRequest } from '../auth/login-methods.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
+import { hashPassword } from '../auth/passwords.ts';
 import { openBasicSession } from '../auth/basic-session.ts';
 import { SESSION_COOKIE, hashSessionId, presentedSessionId, signedInRecently } from '../auth/sessions.ts';
 import { badRequest, errorBody, forbidden, notFound } from '../errors.ts';
@@ -24,7 +25,7 @@ function requireInteractive(request: FastifyRequest): void {
  * Users API (REFERENCE §1.9–1.10, §2.1): admin user management, own password, authentication
  * activity, and the X-Auth-Token → cookie exchange.
  */
-export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
+export function registerUserRoutes(app: FolioApp, ctx: FolioContext, throttle: LoginThrottle): void {
   const activity = ctx.repos.authActivity;
 
   /** Ends every session of the user and tells their open clients (SSE SessionExpired). */
@@ -108,7 +109,11 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext): void {
     // Basic carries the password itself; a session just opened by signing in is proof enough too.
     if (request.authenticatedBy !== 'basic' && !signedInRecently(ctx.repos.sessions, request.sessionIdHash)) {
       const current = body.currentPassword;
-      if (typeof current !== 'string' || !(await verifyPassword(user.passwordHash, current))) {
+      // A guess like any other: whoever holds a session (a stolen cookie, an unattended browser)
+      // must not get an unthrottled, unrecorded password oracle. Queued per address and account,
+      // slowed after failures, recorded as authentication activity, a flood answered 429.
+      const proven = typeof current === 'string' ? await checkPassword(ctx, throttle, request, user.email, current) : undefined;
+      if (proven?.id !== user.id) {
         const violations = [{ fieldName: 'currentPassword', message: 'must be your current password' }];
         return reply
           .code(400)

@@ -145,6 +145,31 @@ describe('password logins', () => {
   });
 });
 
+describe('current-password checks on a password change', () => {
+  it('are password guesses: queued per account, slowed down, recorded, and a flood is refused', async () => {
+    server = await startServer();
+    const s = server;
+    const id = await insertUser(s, 'holder@x.org', 'right', []);
+    // A session signed in long ago (e.g. a stolen cookie): the change needs the current password.
+    const login = await s.app.inject({ method: 'GET', url: LOGIN, headers: { ...XHR, 'x-auth-token': '', authorization: basic('holder@x.org', 'right') } });
+    const token = String(login.headers['x-auth-token']);
+    s.app.folio.db.prepare('UPDATE session SET created = created - ? WHERE user_id = ?').run(11 * 60_000, id);
+    const session = { ...XHR, 'x-auth-token': token };
+    const guess = (i: number) =>
+      s.app.inject({ method: 'PATCH', url: '/api/v2/users/me/password', remoteAddress: `10.0.9.${i}`, headers: session, payload: { password: 'taken', currentPassword: `guess${i}` } });
+    // Twelve guesses at once, each from its own address: only the account's queue and counter hold them.
+    const codes = (await Promise.all(Array.from({ length: 12 }, (_, i) => guess(i)))).map((r) => r.statusCode);
+    // Before: every guess ran argon2 at once, unslowed and unrecorded (twelve 400s, no activity).
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(3);
+    const rows = activityOf(s).filter((a) => a.email === 'holder@x.org' && !a.success);
+    expect(rows.length).toBe(codes.filter((c) => c === 400).length);
+    expect(rows.filter((a) => slowed(a.error)).length).toBe(rows.length - 3);
+    // The right one still changes it.
+    const change = await s.app.inject({ method: 'PATCH', url: '/api/v2/users/me/password', headers: session, payload: { password: 'new', currentPassword: 'right' } });
+    expect(change.statusCode).toBe(204);
+  }, 60_000);
+});
+
 describe('bad API keys', () => {
   it('are checked one at a time per address, slowed down like logins, and a flood is refused', async () => {
     server = await startServer();
