@@ -60,7 +60,12 @@ class BasicAuthCache {
     return user;
   }
   set(key: string, user: User): void {
-    if (this.entries.size > 1000) this.entries.clear();
+    // Full: the oldest entry goes, not every one (which made every client's next call an argon2 check).
+    if (!this.entries.has(key) && this.entries.size >= 1000) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.delete(key);
     this.entries.set(key, { userId: user.id, passwordHash: user.passwordHash, expires: Date.now() + 5 * 60_000 });
   }
   clear(): void {
@@ -86,14 +91,16 @@ export function createAuthHook(ctx: FolioContext) {
   const throttle = new LoginThrottle();
 
   async function userFromBasic(header: string, request: FastifyRequest): Promise<User | undefined> {
-    const key = createHash('sha256').update(header).digest('hex');
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return undefined;
+    // Keyed by the credentials, not the header's text: base64 decoding skips spaces and stray
+    // characters, so one password has endless spellings, and each would cost an argon2 check.
+    const key = createHash('sha256').update(decoded).digest('hex');
     // An explicit login (the login path) is always checked and recorded as authentication activity.
     const isLogin = requestPath(request) === LOGIN_PATH;
     const cached = isLogin ? undefined : basicCache.get(key, (id) => ctx.repos.users.findById(id));
     if (cached) return cached;
-    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) return undefined;
     const check = () => checkPassword(ctx, throttle, request, decoded.slice(0, colon), decoded.slice(colon + 1));
     // A native client opening with a burst of requests (covers, pages) sends the same header on
     // each: one check answers them all instead of each taking a place in the login queues.

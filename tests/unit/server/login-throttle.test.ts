@@ -127,6 +127,22 @@ describe('password logins', () => {
     expect(activityOf(s).filter((a) => a.email === 'reader@x.org')).toHaveLength(1);
   });
 
+  it('check the same Basic credentials once however their header is spelled', async () => {
+    server = await startServer();
+    const s = server;
+    await insertUser(s, 'reader@x.org', 'right', []);
+    const encoded = Buffer.from('reader@x.org:right').toString('base64');
+    // Base64 decoding skips spaces and stray characters: each spelling is another header for the
+    // same credentials. Before, every one missed the cache and cost an argon2 check, so a user could
+    // keep the argon2 threads busy and push everyone else's cached credentials out.
+    const spellings = [`Basic ${encoded}`, `BASIC ${encoded}`, `Basic ${encoded.slice(0, 4)} ${encoded.slice(4)}`, `Basic ${encoded.slice(0, 8)}.${encoded.slice(8)}`];
+    for (const authorization of spellings) {
+      const response = await s.app.inject({ method: 'GET', url: '/api/v1/libraries', remoteAddress: '10.0.5.2', headers: { authorization } });
+      expect(response.statusCode, authorization).toBe(200);
+    }
+    expect(activityOf(s).filter((a) => a.email === 'reader@x.org')).toHaveLength(1);
+  });
+
   it('count failures per forwarded client address when the proxy is trusted', async () => {
     server = await startServer({ trustProxy: true });
     const s = server;
