@@ -109,3 +109,22 @@ describe('fixed-layout pages', () => {
     expect(doc.getElementsByTagName('meta')).toHaveLength(0);
   });
 });
+
+describe('what lies outside the root element', () => {
+  it('a stylesheet processing instruction (XSLT that would rebuild the chapter uncleaned) does not survive', () => {
+    // The sanitizer cleans the root element in place; the prolog and what follows the root are
+    // no part of it. Before, an <?xml-stylesheet type="text/xsl"?> there reached the reader's
+    // XHTML document untouched, where the browser would transform the cleaned chapter with it.
+    const markup = `<?xml version="1.0" encoding="UTF-8"?>\n<?xml-stylesheet type="text/xsl" href="https://example.org/evil.xsl"?>\n<!-- a note -->\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><p id="p">Text</p></body></html>\n<?xml-stylesheet type="text/xsl" href="#again"?>`;
+    const cleaned = sanitizeMarkup(markup, XHTML);
+    expect(cleaned).not.toContain('xml-stylesheet');
+    const doc = shown(markup);
+    expect([...doc.childNodes].map((n) => n.nodeType)).toEqual([Node.ELEMENT_NODE]);
+    expect(doc.getElementById('p')?.textContent).toBe('Text');
+  });
+
+  it('nor one in a chapter read as HTML', () => {
+    const markup = `<?xml version="1.0"?>\n<?xml-stylesheet type="text/xsl" href="evil.xsl"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><p>One&nbsp;two</p></body></html>\n<?xml-stylesheet type="text/xsl" href="#x"?>`;
+    expect(sanitizeMarkup(markup, XHTML)).not.toContain('xml-stylesheet');
+  });
+});

@@ -69,6 +69,7 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: Marku
   const root = doc.documentElement;
   const viewport = pageSize(doc);
   purifier.sanitize(root, parsedAsXml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
+  dropOutsideRoot(doc);
   if (viewport) restorePageSize(doc, viewport);
   markRightToLeft(doc, options.rtlScript ?? false);
   if (xml) return new XMLSerializer().serializeToString(doc);
@@ -76,6 +77,18 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: Marku
 }
 
 const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/**
+ * The sanitizer cleans the root element in place; the nodes before and after it (the prolog) are
+ * none of its business and were written back as they came. An <?xml-stylesheet type="text/xsl"?>
+ * there would have the browser transform the cleaned chapter into whatever the stylesheet says,
+ * uncleaned. Only the root and the doctype are kept.
+ */
+function dropOutsideRoot(doc: Document): void {
+  for (const node of [...doc.childNodes]) {
+    if (node !== doc.documentElement && node.nodeType !== Node.DOCUMENT_TYPE_NODE) node.remove();
+  }
+}
 
 /**
  * The page size a fixed-layout document declares (<meta name="viewport" content="width=600,
