@@ -181,7 +181,9 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const list = listForCaller(request.params.id, user);
     const own = await selectedPosterFile(ctx, 'readlists', list.id);
     if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version, own.open);
-    // Komga lets read-list posters be cached for an hour.
-    return reply.type('image/jpeg').header('Cache-Control', 'max-age=3600, private').send(await bookMosaic(ctx, list.bookIds.filter(visibleTo(user))));
+    // Drawn from the books this viewer may see, so it differs between accounts: not cached for an
+    // hour as Komga does (a child signing in after a parent on one browser would be shown the
+    // parent's, covers of hidden books included) but revalidated like every API answer (ETag).
+    return reply.type('image/jpeg').send(await bookMosaic(ctx, list.bookIds.filter(visibleTo(user))));
   });
 }
