@@ -12,6 +12,7 @@ import type { ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
+import { MAX_CONNECTIONS_PER_ADDRESS, isLoopback, limitConnectionsPerAddress } from './connection-limit.ts';
 import { basePathRewriter, registerBasePath } from './base-path.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
@@ -89,6 +90,11 @@ export interface AppOptions {
   corsOrigins?: string[];
   /** Authentication activity kept (default 90 days, 100,000 rows): see README "Security". */
   authActivityRetention?: { days: number; maxRows: number };
+  /**
+   * Connections one client address may hold at once (default 64); loopback addresses are not
+   * counted unless `exemptLoopback` is false, trusted proxies never (connection-limit.ts).
+   */
+  connectionsPerAddress?: { max?: number; exemptLoopback?: boolean };
 }
 
 declare module 'fastify' {
@@ -137,6 +143,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     socket.destroy();
   });
   app.decorate('trustsProxy', trustsProxy);
+  const exemptLoopback = options.connectionsPerAddress?.exemptLoopback ?? true;
+  limitConnectionsPerAddress(app.server, {
+    max: options.connectionsPerAddress?.max ?? MAX_CONNECTIONS_PER_ADDRESS,
+    exempt: (address) => (exemptLoopback && isLoopback(address)) || (options.trustProxy ? trustsProxy(address, 0) : false),
+    logger: logger as FastifyBaseLogger,
+  });
   // Every route as registered, for the check that each declares the request parts it reads.
   const routeTable: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {

@@ -27,7 +27,7 @@ export interface TestServer {
 }
 
 /** A real server on a fresh temp data dir (real SQLite file), optionally claimed by an admin. */
-export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; basePath?: string; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number } } = {}): Promise<TestServer> {
+export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; basePath?: string; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number }; connectionsPerAddress?: { max?: number; exemptLoopback?: boolean } } = {}): Promise<TestServer> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const dataDir = join(dir, 'data');
   const app = await buildApp({
@@ -39,6 +39,7 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
     basePath: options.basePath,
     archivePool: options.archivePool,
     authActivityRetention: options.authActivityRetention,
+    connectionsPerAddress: options.connectionsPerAddress,
   });
   const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD) };
   if (options.claim !== false) {
