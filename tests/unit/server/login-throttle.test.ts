@@ -100,6 +100,21 @@ describe('password logins', () => {
     expect((await login(s, 'nobody@x.org', 'guess', '10.0.4.2')).statusCode).toBe(401);
   }, 60_000);
 
+  it('run one at a time server-wide: a flood from many addresses waits in one bounded queue, past it 429', async () => {
+    server = await startServer();
+    const s = server;
+    // Two hundred guesses at once, each from its own address (as from the /64s of a /48), so no
+    // per-address or per-account queue holds them. argon2 runs on libuv's threads, which file reads
+    // share: before, every guess ran at once and a page read waited about a second behind them.
+    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) => login(s, `spray${i}@x.org`, 'guess', `10.1.${Math.floor(i / 250)}.${i % 250}`)));
+    const codes = responses.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThan(0);
+    expect(codes.filter((c) => c === 401).length).toBeGreaterThan(0);
+    expect(codes.every((c) => c === 401 || c === 429)).toBe(true);
+    // Refused guesses were never checked, so they are not recorded as failed logins either.
+    expect(activityOf(s).filter((a) => a.source === 'Password').length).toBe(codes.filter((c) => c === 401).length);
+  }, 60_000);
+
   it('count an IPv6 /64 as one address: guesses from its many addresses share one queue and one delay', async () => {
     server = await startServer();
     const s = server;
