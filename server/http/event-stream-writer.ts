@@ -3,6 +3,9 @@ import type { ServerResponse } from 'node:http';
 /** Events that follow a write closer than this are written together at the end of the interval. */
 export const EVENT_BATCH_MS = 50;
 
+/** Bytes that may wait unsent for one client before its stream is ended (see write). */
+export const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
+
 /**
  * Writes one client's server-sent events. An event after a quiet spell goes out at once; those
  * that follow it within EVENT_BATCH_MS go out together, in order, in one write at the end of that
@@ -16,16 +19,20 @@ export class EventStreamWriter {
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = Number.NEGATIVE_INFINITY;
 
-  constructor(res: ServerResponse) {
+  private readonly onDropped: () => void;
+
+  /** `onDropped` is told when the client is dropped for reading too slowly (see send). */
+  constructor(res: ServerResponse, onDropped: () => void = () => undefined) {
     this.res = res;
+    this.onDropped = onDropped;
   }
 
   get ended(): boolean {
-    return this.res.writableEnded;
+    return this.res.writableEnded || this.res.destroyed;
   }
 
   write(text: string): void {
-    if (this.res.writableEnded) return;
+    if (this.ended) return;
     if (this.timer) {
       this.pending.push(text);
       return;
@@ -33,7 +40,7 @@ export class EventStreamWriter {
     const now = performance.now();
     const quietFor = now - this.lastWrite;
     if (quietFor >= EVENT_BATCH_MS) {
-      this.res.write(text);
+      this.send(text);
       this.lastWrite = now;
       return;
     }
@@ -46,9 +53,9 @@ export class EventStreamWriter {
    * next event wait (heartbeats are not events).
    */
   heartbeat(): void {
-    if (this.res.writableEnded) return;
+    if (this.ended) return;
     if (this.timer) this.pending.push(':\n\n');
-    else this.res.write(':\n\n');
+    else this.send(':\n\n');
   }
 
   /** Writes what is waiting now. */
@@ -57,15 +64,30 @@ export class EventStreamWriter {
     this.timer = undefined;
     const text = this.pending.join('');
     this.pending = [];
-    if (text === '' || this.res.writableEnded) return;
-    this.res.write(text);
+    if (text === '' || this.ended) return;
+    this.send(text);
     this.lastWrite = performance.now();
+  }
+
+  /**
+   * Writes to the client. Node keeps whatever the client has not taken yet in memory, without
+   * bound: a client that stops reading (a phone asleep, or someone opening streams on purpose,
+   * twenty per user) had every event kept for it until the connection timed out. Past
+   * MAX_UNSENT_BYTES waiting, the connection is dropped; EventSource clients reconnect.
+   */
+  private send(text: string): void {
+    this.res.write(text);
+    if (this.res.writableLength > MAX_UNSENT_BYTES) {
+      this.res.destroy();
+      this.onDropped();
+    }
   }
 
   /** Writes what is waiting, then `last` if given, and ends the stream. */
   end(last?: string): void {
-    if (this.res.writableEnded) return;
+    if (this.ended) return;
     this.flush();
+    if (this.ended) return;
     if (last !== undefined) this.res.write(last);
     this.res.end();
   }

@@ -50,7 +50,9 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       'X-Accel-Buffering': 'no',
       ...(reply.getHeader('set-cookie') ? { 'Set-Cookie': reply.getHeader('set-cookie') as string } : {}),
     });
-    const stream = new EventStreamWriter(res);
+    const stream = new EventStreamWriter(res, () =>
+      ctx.logger.warn({ userId: opener.id, remoteAddress: request.ip }, 'event stream dropped: its client left too many events unread'),
+    );
     stream.write(':\n\n');
     open.add(stream);
     const mine = byUser.get(opener.id) ?? [];

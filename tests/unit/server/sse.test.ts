@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../../server/http/app.ts';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, basic } from './helpers.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
-import { EVENT_BATCH_MS } from '../../../server/http/event-stream-writer.ts';
+import { EVENT_BATCH_MS, MAX_UNSENT_BYTES } from '../../../server/http/event-stream-writer.ts';
 import { MAX_STREAMS_PER_USER } from '../../../server/http/routes/sse-routes.ts';
 
 let app: FastifyInstance;
@@ -244,6 +245,34 @@ describe('GET /sse/v1/events', () => {
     theirs.close();
     mine.close();
   });
+
+  it('ends the stream of a client that stopped reading once too much waits unsent, instead of keeping it all in memory', async () => {
+    // A client that opens its streams and never reads (20 per user) made the server keep every
+    // event for it in memory until the connection timed out two minutes later.
+    const port = Number(new URL(base).port);
+    const socket = connect({ port, host: '127.0.0.1' });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => undefined); // a reset is how the end may show
+    let head = '';
+    const opened = new Promise<void>((resolve) => {
+      socket.on('data', (chunk) => {
+        head += chunk.toString('latin1');
+        if (head.includes('\r\n\r\n')) {
+          socket.pause();
+          resolve();
+        }
+      });
+    });
+    socket.write(`GET /sse/v1/events HTTP/1.1\r\nHost: folio\r\nAuthorization: ${admin.authorization}\r\n\r\n`);
+    await opened;
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    // Far more than the socket buffers and the bound hold, the client reading nothing.
+    const big = 'x'.repeat(64 * 1024);
+    const events = Math.ceil((MAX_UNSENT_BYTES * 4) / big.length) + 200;
+    for (let i = 0; i < events; i++) app.folio.events.emit({ name: 'LibraryChanged', data: { libraryId: `${i}${big}` } });
+    socket.resume();
+    await closed;
+  }, 30_000);
 
   it('writes a burst of events together, complete and in order, and an event after a quiet spell at once', async () => {
     const stream = await openStream(admin);
