@@ -13,6 +13,15 @@ export function isUnusablePath(error: unknown): boolean {
   return isMissingFile(error) || code === 'EACCES' || code === 'EPERM' || code === 'ELOOP' || code === 'EISDIR' || code === 'ENAMETOOLONG';
 }
 
+/**
+ * True when the path is there but we may not use it (EACCES, EPERM): unlike a missing path, this
+ * says nothing about what it holds.
+ */
+export function isPermissionDenied(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'EACCES' || code === 'EPERM';
+}
+
 /** Rethrows anything but the named kind of error (use in a catch that handles only that kind). */
 export function rethrowUnless(error: unknown, handled: (error: unknown) => boolean): void {
   if (!handled(error)) throw error;

@@ -3,7 +3,7 @@ import { basename, extname, join, relative } from 'node:path';
 import type { Library } from '../../db/library-repository.ts';
 import { naturalCompare } from '../../media/natural-sort.ts';
 import { BOOK_READERS, bookExtension } from '../../media/readers.ts';
-import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
+import { isPermissionDenied, isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 import { OutsideLibraryError, assertInsideItsLibrary } from './library-paths.ts';
 
 // What a scan finds on disk (series folders, their book files and artwork), before it looks at
@@ -24,6 +24,16 @@ export interface FoundSeries {
   images: string[];
   /** A book of the oneshots directory: a series of its own, `path` being the book file. */
   oneshot?: boolean;
+}
+
+/** What a walk found, and the folders it could not look into. */
+export interface WalkResult {
+  series: FoundSeries[];
+  /**
+   * Folders we may not read (EACCES/EPERM on listing them, or on looking at a book file in them):
+   * whatever is stored under them is unknown, not gone.
+   */
+  unreadable: string[];
 }
 
 const ARTWORK_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp', 'gif', 'avif']);
@@ -79,21 +89,29 @@ async function linkStaysInside(root: string, path: string): Promise<boolean> {
  * folder, each book file a book named after the file. Hidden entries and excluded folder names are
  * skipped; symlinked folders are not followed (no cycles, no escaping the root); symlinked files
  * are taken only when they point inside the root. Book files whose names are not UTF-8 cannot be
- * opened (the name read back is not theirs): each is reported to `onUnreadableName`.
+ * opened (the name read back is not theirs): each is reported to `onUnreadableName`. Folders
+ * we may not read are listed apart (WalkResult.unreadable), not taken for empty.
  */
-export async function walk(library: Library, onUnreadableName: (path: string) => void = () => undefined): Promise<FoundSeries[]> {
+export async function walk(library: Library, onUnreadableName: (path: string) => void = () => undefined): Promise<WalkResult> {
   const extensions = scannedExtensions(library);
   const exclusions = new Set(library.scanDirectoryExclusions.map((e) => e.toLowerCase()));
   const found: FoundSeries[] = [];
+  const unreadable: string[] = [];
   const visit = async (dir: string): Promise<void> => {
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (error) {
-      // A folder that vanished or that we may not read holds no books; anything else fails the scan.
+      // Permission denied: its books are there as far as we know. Vanished (or not a folder any
+      // more): it holds no books. Anything else fails the scan.
+      if (isPermissionDenied(error)) {
+        unreadable.push(dir);
+        return;
+      }
       rethrowUnless(error, isUnusablePath);
       return;
     }
+    let denied = false;
     const books: FoundBook[] = [];
     const images: string[] = [];
     const subdirs: string[] = [];
@@ -117,6 +135,11 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
         if (!info.isFile()) continue;
         books.push({ path: full, name: basename(entry.name, extname(entry.name)), size: info.size, mtime: Math.floor(info.mtimeMs) });
       } catch (error) {
+        // A folder we may list but not search (no x permission): none of its files can be looked at.
+        if (isPermissionDenied(error)) {
+          denied = true;
+          continue;
+        }
         // Vanished between readdir and stat (or a dangling link): treat as absent.
         rethrowUnless(error, isUnusablePath);
         // A name that is not UTF-8 comes back with U+FFFD in place of its bytes, and no file has
@@ -124,6 +147,7 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
         if (entry.name.includes('\uFFFD') && (error as NodeJS.ErrnoException).code === 'ENOENT') onUnreadableName(full);
       }
     }
+    if (denied) unreadable.push(dir);
     if (books.length > 0 && isOneshotsDirectory(library, dir)) {
       for (const book of books) {
         const own = images.filter((i) => basename(i).toLowerCase().startsWith(book.name.toLowerCase()));
@@ -139,5 +163,5 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
     for (const sub of subdirs.sort(naturalCompare)) await visit(sub);
   };
   await visit(library.root);
-  return found;
+  return { series: found, unreadable };
 }

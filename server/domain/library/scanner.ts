@@ -1,4 +1,5 @@
 import { opendir, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { isUnusablePath } from '../../fs-errors.ts';
 import type { Library } from '../../db/library-repository.ts';
 import { defaultBookMetadata } from '../../db/book-metadata-repository.ts';
@@ -21,6 +22,9 @@ export interface ScanResult {
   toAnalyse: string[];
 }
 
+/** How many unreadable folders a scan names in its log line (the count says how many there were). */
+const MAX_LOGGED_FOLDERS = 50;
+
 /** What a scan changed, by event announced (what the operator's log line counts). */
 const COUNTED = { BookAdded: 'booksAdded', BookChanged: 'booksChanged', BookDeleted: 'booksDeleted', SeriesAdded: 'seriesAdded', SeriesChanged: 'seriesChanged', SeriesDeleted: 'seriesDeleted' } as const;
 type ScanCounts = Record<(typeof COUNTED)[keyof typeof COUNTED], number>;
@@ -41,9 +45,22 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     ctx.logger.warn({ libraryId, library: library.name, root: library.root }, 'library scan skipped: its folder is missing or not a folder; the library is unavailable until it is back');
     return { toAnalyse: [] };
   }
-  const found = await walk(library, (path) =>
+  const { series: found, unreadable } = await walk(library, (path) =>
     ctx.logger.warn({ libraryId, file: path }, 'book file skipped: its name is not valid UTF-8 (rename it to scan it)'),
   );
+  if (unreadable.includes(library.root)) {
+    markAvailability(ctx, library, false);
+    ctx.logger.warn({ libraryId, library: library.name, root: library.root }, 'library folder may not be read (permission denied): the library is unavailable until it can be, no book flagged deleted');
+    return { toAnalyse: [] };
+  }
+  if (unreadable.length > 0) {
+    ctx.logger.warn(
+      { libraryId, library: library.name, folders: unreadable.slice(0, MAX_LOGGED_FOLDERS), count: unreadable.length },
+      'library folders that may not be read (permission denied): the books and series stored under them are kept as they were',
+    );
+  }
+  // Under a folder we may not read, what is stored is unknown, not gone.
+  const keptAsItWas = (url: string) => unreadable.some((folder) => url.startsWith(`${folder}${sep}`));
   // Looked at again once walked: a disk unmounted during the walk made the folders not read yet look
   // empty. And a root with nothing at all in it where books were found before is most likely a
   // mount point whose disk is not mounted (the folder stays behind): either way nothing is flagged
@@ -168,13 +185,13 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     }
 
     for (const book of existingBooks.values()) {
-      if (!seenBooks.has(book.url) && book.deletedDate === null) {
+      if (!seenBooks.has(book.url) && book.deletedDate === null && !keptAsItWas(book.url)) {
         markBookDeleted(ctx, book, now, events);
         touchedSeries.add(book.seriesId);
       }
     }
     for (const series of existingSeries.values()) {
-      if (!seenSeries.has(series.url) && series.deletedDate === null) {
+      if (!seenSeries.has(series.url) && series.deletedDate === null && !keptAsItWas(series.url) && !unreadable.includes(series.url)) {
         ctx.repos.series.update({ ...series, deletedDate: now, lastModified: now });
         events.push({ name: 'SeriesDeleted', data: { seriesId: series.id, libraryId } });
       }

@@ -25,7 +25,11 @@ export interface SpawnedServer {
 
 const repoRoot = resolve(import.meta.dirname, '../../../..');
 
-export function spawnServer(dataDir: string, options: { nofile?: number; env?: Record<string, string> } = {}): Promise<SpawnedServer> {
+/**
+ * `as`: run the server as another user (tests run by root need one that file permissions apply to:
+ * root reads any folder whatever its mode).
+ */
+export function spawnServer(dataDir: string, options: { nofile?: number; env?: Record<string, string>; as?: { uid: number; gid: number } } = {}): Promise<SpawnedServer> {
   const serverArgs = ['server/main.ts', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--client-dir', 'no-client'];
   const [command, args] = options.nofile
     ? ['prlimit', [`--nofile=${options.nofile}:${options.nofile}`, process.execPath, ...serverArgs]]
@@ -34,6 +38,7 @@ export function spawnServer(dataDir: string, options: { nofile?: number; env?: R
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', ...options.env },
+    ...(options.as ? { uid: options.as.uid, gid: options.as.gid } : {}),
   });
   let stdout = '';
   let stderr = '';
