@@ -205,6 +205,8 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
   // Book id → the series it was in before its file moved.
   const previousSeries = new Map<string, string>();
   const moved = await reuniteMovedBooks(ctx, libraryId, toAnalyse, now, previousSeries);
+  // A moved book keeps its analysis: the new record that stood for it is gone.
+  const analyse = moved.size > 0 ? toAnalyse.filter((id) => !moved.has(id)) : toAnalyse;
   const renamed = reuniteRenamedSeries(ctx, moved, previousSeries, now);
   for (const [newSeriesId, oldSeries] of renamed) {
     for (let i = events.length - 1; i >= 0; i--) {
@@ -226,8 +228,7 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
     if ('bookId' in event.data && typeof event.data.bookId === 'string' && moved.has(event.data.bookId)) continue;
     announce(event);
   }
-  for (const [newId_, oldBook] of moved) {
-    toAnalyse.splice(toAnalyse.indexOf(newId_), 1);
+  for (const [, oldBook] of moved) {
     announce({ name: 'BookChanged', data: { bookId: oldBook.id, seriesId: oldBook.seriesId, libraryId } });
   }
   if (library.importLocalArtwork) {
@@ -236,10 +237,10 @@ export async function scanLibrary(ctx: FolioContext, libraryId: string): Promise
   ctx.repos.libraries.markScanned(libraryId, Date.now());
   const files = found.reduce((n, folder) => n + folder.books.length, 0);
   ctx.logger.info(
-    { libraryId, library: library.name, files, ...counts, toAnalyse: toAnalyse.length, durationMs: Math.round(performance.now() - started) },
+    { libraryId, library: library.name, files, ...counts, toAnalyse: analyse.length, durationMs: Math.round(performance.now() - started) },
     'library scan finished',
   );
-  return { toAnalyse };
+  return { toAnalyse: analyse };
 }
 
 /** Whether the library's root folder is there to be walked. */
@@ -377,12 +378,23 @@ async function reuniteMovedBooks(
 ): Promise<Map<string, Book>> {
   const moved = new Map<string, Book>();
   const library = ctx.repos.books.findByLibrary(libraryId);
-  const deleted = library.filter((b) => b.deletedDate !== null && b.fileHash !== '');
-  if (deleted.length === 0) return moved;
+  // Looked up by size, then by id: a renamed folder of thousands of books makes thousands of
+  // new books to match, and a scan through the whole library for each was quadratic.
+  const deletedBySize = new Map<number, Book[]>();
+  for (const book of library) {
+    if (book.deletedDate === null || book.fileHash === '') continue;
+    const sameSize = deletedBySize.get(book.fileSize);
+    if (sameSize) sameSize.push(book);
+    else deletedBySize.set(book.fileSize, [book]);
+  }
+  if (deletedBySize.size === 0) return moved;
+  const byId = new Map(library.map((b) => [b.id, b]));
+  const taken = new Set<string>();
+  const matches: Array<{ fresh: Book; old: Book }> = [];
   for (const id of newIds) {
-    const fresh = library.find((b) => b.id === id);
+    const fresh = byId.get(id);
     if (!fresh || fresh.created !== now) continue; // only books created by this scan
-    const candidates = deleted.filter((d) => d.fileSize === fresh.fileSize && ![...moved.values()].some((m) => m.id === d.id));
+    const candidates = deletedBySize.get(fresh.fileSize)?.filter((d) => !taken.has(d.id)) ?? [];
     if (candidates.length === 0) continue;
     let digest: string;
     try {
@@ -394,25 +406,39 @@ async function reuniteMovedBooks(
     }
     const old = candidates.find((c) => c.fileHash === digest);
     if (!old) continue;
-    ctx.db.transaction(() => {
+    taken.add(old.id);
+    matches.push({ fresh, old });
+  }
+  if (matches.length === 0) return moved;
+  // All moves at once, and each series they touch renumbered once: renumbering the old and the new
+  // series after every single move read both whole again, for each book of a renamed folder.
+  ctx.db.transaction(() => {
+    const touched = new Set<string>();
+    for (const { fresh, old } of matches) {
+      // Hashing waited on the disk: a record changed meanwhile (deleted by hand, restored) stays as it is.
+      const freshNow = ctx.repos.books.findById(fresh.id);
+      const oldNow = ctx.repos.books.findById(old.id);
+      if (!freshNow || !oldNow || oldNow.deletedDate === null) continue;
       ctx.repos.books.delete(fresh.id);
       const revived: Book = {
-        ...old,
-        seriesId: fresh.seriesId,
-        name: fresh.name,
-        url: fresh.url,
-        fileLastModified: fresh.fileLastModified,
+        ...oldNow,
+        seriesId: freshNow.seriesId,
+        name: freshNow.name,
+        url: freshNow.url,
+        fileLastModified: freshNow.fileLastModified,
         deletedDate: null,
         lastModified: now,
       };
       ctx.repos.books.update(revived);
-      previousSeries.set(revived.id, old.seriesId);
-      for (const seriesId of new Set([old.seriesId, fresh.seriesId])) {
-        renumberSeries(ctx, seriesId, now);
-        refreshSeriesAggregation(ctx, seriesId, now);
-      }
+      previousSeries.set(revived.id, oldNow.seriesId);
+      touched.add(oldNow.seriesId);
+      touched.add(freshNow.seriesId);
       moved.set(fresh.id, revived);
-    })();
-  }
+    }
+    for (const seriesId of touched) {
+      renumberSeries(ctx, seriesId, now);
+      refreshSeriesAggregation(ctx, seriesId, now);
+    }
+  })();
   return moved;
 }

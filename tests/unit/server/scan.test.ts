@@ -290,4 +290,39 @@ describe('moved files', () => {
     expect(gamma.booksCount).toBe(1);
     expect([...after.values()].filter((b) => b.name === 'Alpha 02')).toHaveLength(1);
   });
+
+  it('takes a renamed folder of many books back in one pass: the work does not grow with each moved book', async () => {
+    const { rename, mkdir } = await import('node:fs/promises');
+    const count = 150;
+    const folder = join(server.dir, 'big', 'Long Run');
+    await mkdir(folder, { recursive: true });
+    const png = await renderPage({ width: 8, height: 8, color: RED, format: 'png' });
+    const { rawZip } = await import('../../fixtures/raw-zip.ts');
+    // Sizes differ from book to book, as they do in a real series.
+    for (let i = 1; i <= count; i++) {
+      await writeFile(join(folder, `Long Run ${i}.cbz`), rawZip([{ name: Buffer.from('01.png'), data: png }, { name: Buffer.from('notes.txt'), data: Buffer.alloc(i, 120) }]));
+    }
+    const library = await addLibrary(server, join(server.dir, 'big'));
+    const before = new Map((await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b.id]));
+    await rename(folder, join(server.dir, 'big', 'Longer Run'));
+
+    // Every reading of a series' books (renumbering, aggregation) is counted during the rescan.
+    const books = server.app.folio.repos.books;
+    const findBySeries = books.findBySeries.bind(books);
+    let seriesReads = 0;
+    books.findBySeries = (...args) => {
+      seriesReads++;
+      return findBySeries(...args);
+    };
+    try {
+      await rescan(server, library.id);
+    } finally {
+      books.findBySeries = findBySeries;
+    }
+    const after = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    expect(after).toHaveLength(count);
+    expect(after.every((b) => b.id === before.get(b.name) && !b.deleted && b.url.includes('Longer Run'))).toBe(true);
+    // Before: the old and the new series were read again after each of the 150 moved books.
+    expect(seriesReads).toBeLessThan(20);
+  });
 });
