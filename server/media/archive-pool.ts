@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { openByContent } from './analyse-container.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
-import { ReusableBuffers } from './reusable-buffers.ts';
+import { ReusableBuffers, sizeClass } from './reusable-buffers.ts';
 import { ServerBusy } from './transient-errors.ts';
 
 /** How often a cached handle's file is compared with what it opened (see stillTheSameFile). */
@@ -85,6 +85,8 @@ export class ArchivePool {
   /** Slots holding (or opening) a descriptor, cached or retired. */
   private live = 0;
   private readonly waiters: Waiter[] = [];
+  /** Callers waiting for bytes of the whole-read budget to be given back (see takeBuffer). */
+  private readonly byteWaiters: Waiter[] = [];
   private shuttingDown = false;
   /** Where entries read whole are put (see PooledBook.readWholeEntry). */
   readonly buffers: ReusableBuffers;
@@ -150,6 +152,29 @@ export class ArchivePool {
     return stream;
   }
 
+  /**
+   * A buffer of at least `size` bytes from the whole-read budget, waiting up to `waitMs` for bytes
+   * to be given back when it is spent; then ServerBusy. For entries that exist only in memory
+   * (RAR, 7z), which have no stream to fall back on.
+   */
+  async takeBuffer(size: number): Promise<Buffer> {
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      const buffer = this.buffers.take(size);
+      if (buffer) return buffer;
+      const remaining = deadline - Date.now();
+      if (this.shuttingDown || remaining <= 0 || sizeClass(size) > this.buffers.budget) throw new ServerBusy('too many pages are being sent at once');
+      await this.waitIn(this.byteWaiters, remaining);
+    }
+  }
+
+  /** Gives a buffer from take/takeBuffer back, waking whoever waits for bytes. */
+  giveBuffer(buffer: Buffer): void {
+    this.buffers.give(buffer);
+    // Each waiter looks again; those it still does not fit wait on.
+    for (const waiter of this.byteWaiters.splice(0)) waiter.wake();
+  }
+
   /** Drops every cached handle of a path (the file changed or went away). */
   forget(filePath: string): void {
     for (const slot of [...this.slots.values()]) {
@@ -161,7 +186,7 @@ export class ArchivePool {
   closeAll(): void {
     this.shuttingDown = true;
     for (const slot of [...this.slots.values()]) this.retire(slot);
-    for (const waiter of this.waiters.splice(0)) waiter.wake();
+    for (const waiter of [...this.waiters.splice(0), ...this.byteWaiters.splice(0)]) waiter.wake();
   }
 
   private async acquire(key: string, filePath: string): Promise<Slot> {
@@ -238,17 +263,22 @@ export class ArchivePool {
   }
 
   private waitForRoom(timeoutMs: number): Promise<void> {
+    return this.waitIn(this.waiters, timeoutMs);
+  }
+
+  /** Waits in `queue` until woken or `timeoutMs` has passed. */
+  private waitIn(queue: Waiter[], timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {
       const waiter: Waiter = {
         wake: () => {
           clearTimeout(timer);
-          const at = this.waiters.indexOf(waiter);
-          if (at >= 0) this.waiters.splice(at, 1);
+          const at = queue.indexOf(waiter);
+          if (at >= 0) queue.splice(at, 1);
           resolve();
         },
       };
       const timer = setTimeout(waiter.wake, timeoutMs);
-      this.waiters.push(waiter);
+      queue.push(waiter);
     });
   }
 
@@ -300,6 +330,8 @@ export class PooledBook implements OpenedBook {
   cover?: () => Promise<Readable | undefined>;
 
   private readonly canReadWhole: boolean;
+  /** Entries of this format exist only in memory (see OpenedBook.entriesInMemory). */
+  readonly entriesInMemory: boolean;
 
   constructor(pool: ArchivePool, key: string, path: string, reader: BookReader, opened: OpenedBook) {
     this.pool = pool;
@@ -308,6 +340,7 @@ export class PooledBook implements OpenedBook {
     this.reader = reader;
     this.list = opened.entries();
     this.canReadWhole = opened.readWhole !== undefined;
+    this.entriesInMemory = opened.entriesInMemory === true;
     // Optional capabilities exist on the facade exactly when the format has them.
     if (opened.describe) this.describe = (withDimensions) => this.run((book) => book.describe!(withDimensions));
     if (opened.renderPage) this.renderPage = (fileName, request) => this.run((book) => book.renderPage!(fileName, request));
@@ -336,15 +369,17 @@ export class PooledBook implements OpenedBook {
    * however long the client takes to receive them.
    */
   async readWholeEntry(name: string, size: number): Promise<WholeEntry | undefined> {
-    if (!this.canReadWhole || size > MAX_WHOLE_ENTRY_BYTES) return undefined;
-    const buffers = this.pool.buffers;
-    const target = buffers.take(size);
+    if (!this.canReadWhole) return undefined;
+    // An entry that exists only in memory is held whatever its size: it waits for its bytes in
+    // the budget (or is told to try again) rather than being held outside it.
+    if (!this.entriesInMemory && size > MAX_WHOLE_ENTRY_BYTES) return undefined;
+    const target = this.entriesInMemory ? await this.pool.takeBuffer(size) : this.pool.buffers.take(size);
     if (!target) return undefined;
     let bytes: Buffer | undefined;
     try {
       bytes = await this.run((book) => book.readWhole!(name, target.subarray(0, size)));
     } finally {
-      if (!bytes) buffers.give(target);
+      if (!bytes) this.pool.giveBuffer(target);
     }
     if (!bytes) return undefined;
     let released = false;
@@ -353,11 +388,10 @@ export class PooledBook implements OpenedBook {
       release: () => {
         if (released) return;
         released = true;
-        buffers.give(target);
+        this.pool.giveBuffer(target);
       },
     };
   }
-
 
   /** The pool owns the handle; there is nothing for a caller to close. */
   close(): void {}

@@ -23,6 +23,12 @@ export interface OpenedBook {
    */
   readWhole?(name: string, target: Buffer): Promise<Buffer | undefined>;
   /**
+   * Set by formats that can only hand out an entry whole, in memory (RAR, 7z): their streams are a
+   * buffer already, so their pages are read through `readWhole` against the archive pool's budget
+   * of bytes held, never held outside it for as long as a slow client takes.
+   */
+  readonly entriesInMemory?: boolean;
+  /**
    * How many entries analysis may read at once (random-access formats; 1 when unset). Reading a
    * few page headers at a time overlaps their I/O waits, so analysis is bound by the CPU instead.
    */

@@ -192,6 +192,7 @@ async function listRar(filePath: string, fd: number, closeFd: () => void): Promi
 }
 
 class OpenedRar implements OpenedBook {
+  readonly entriesInMemory = true;
   private readonly extractor: FileBackedExtractor;
   private readonly list: BookEntry[];
   private readonly names: Set<string>;
@@ -223,8 +224,20 @@ class OpenedRar implements OpenedBook {
   }
 
   async openEntry(name: string): Promise<Readable> {
-    // unrar hands out a member in one piece; pages are small enough to buffer one at a time, and
-    // a member declaring more than that bound is refused rather than unpacked into memory.
+    return Readable.from([await this.member(name)], { objectMode: false });
+  }
+
+  /** The member copied into `target`; ERR_1007 when it unpacks to more than `target` holds (its declared size). */
+  async readWhole(name: string, target: Buffer): Promise<Buffer> {
+    const bytes = await this.member(name);
+    if (bytes.length > target.length) throw new MediaError('ERR_1007', `RAR member ${name} unpacks to ${bytes.length} bytes, more than the ${target.length} it declares`);
+    bytes.copy(target);
+    return target.subarray(0, bytes.length);
+  }
+
+  /** A member's bytes: unrar hands them out in one piece, up to the limit for one page. */
+  private async member(name: string): Promise<Buffer> {
+    // A member declaring more than that bound is refused rather than unpacked into memory.
     const size = this.list.find((entry) => entry.name === name)?.uncompressedSize ?? 0;
     if (size > MAX_BUFFERED_MEMBER_BYTES) {
       throw new MediaError('ERR_1007', `RAR member ${name} is ${size} bytes, over the ${MAX_BUFFERED_MEMBER_BYTES}-byte limit for one page`);
@@ -234,7 +247,7 @@ class OpenedRar implements OpenedBook {
     if (bytes.length > MAX_BUFFERED_MEMBER_BYTES) {
       throw new MediaError('ERR_1007', `RAR member ${name} unpacks to more than the ${MAX_BUFFERED_MEMBER_BYTES}-byte limit for one page`);
     }
-    return Readable.from([bytes], { objectMode: false });
+    return bytes;
   }
 
   readPrefix(name: string, maxBytes: number): Promise<Buffer> {

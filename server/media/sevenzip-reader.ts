@@ -89,6 +89,7 @@ async function openSevenZipFile(file: FileHandle, filePath: string): Promise<Ope
 const requestable = (entry: BookEntry) => !entry.isDirectory && !/[\r\n]/.test(entry.name) && staysInsideArchive(entry.name);
 
 class OpenedSevenZip implements OpenedBook {
+  readonly entriesInMemory = true;
   private readonly list: BookEntry[] = [];
   /** First bytes of every member, filled by the first readPrefix (analysis) in one pass. */
   private prefixes: Promise<Map<string, Buffer>> | undefined;
@@ -138,12 +139,25 @@ class OpenedSevenZip implements OpenedBook {
   }
 
   async openEntry(name: string): Promise<Readable> {
+    return Readable.from([await this.member(name)], { objectMode: false });
+  }
+
+  /** The member copied into `target`; ERR_1007 when it unpacks to more than `target` holds (its declared size). */
+  async readWhole(name: string, target: Buffer): Promise<Buffer> {
+    const bytes = await this.member(name);
+    if (bytes.length > target.length) throw new MediaError('ERR_1007', `7z member ${name} unpacks to ${bytes.length} bytes, more than the ${target.length} it declares`);
+    bytes.copy(target);
+    return target.subarray(0, bytes.length);
+  }
+
+  /** A member's bytes: 7-Zip hands them out whole, up to the limit for one page. */
+  private async member(name: string): Promise<Buffer> {
     const size = this.requireMember(name);
     if (size > MAX_7Z_MEMBER_BYTES) {
       throw new MediaError('ERR_1007', `7z member ${name} is ${size} bytes, over the ${MAX_7Z_MEMBER_BYTES}-byte limit for one page`);
     }
     const cached = takeCachedMember(memberKey(this.fileKey, name));
-    if (cached) return Readable.from([cached], { objectMode: false });
+    if (cached) return cached;
     // One byte past the limit tells a member that unpacks to more than the limit from one that fits.
     const ahead = this.membersAhead(name);
     const unpacked = await extractSevenZip(this.file, [name, ...ahead], MAX_7Z_MEMBER_BYTES + 1, size + 1 + AHEAD_TOTAL_BYTES);
@@ -157,7 +171,7 @@ class OpenedSevenZip implements OpenedBook {
       throw new MediaError('ERR_1007', `7z member ${name} unpacks to more than the ${MAX_7Z_MEMBER_BYTES}-byte limit for one page`);
     }
     if (!bytes && size > 0) throw new MediaError('ERR_1007', `7z member ${name} could not be unpacked`);
-    return Readable.from([bytes ?? Buffer.alloc(0)], { objectMode: false });
+    return bytes ?? Buffer.alloc(0);
   }
 
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { Book } from '../../db/book-repository.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import type { PooledBook, WholeEntry } from '../../media/archive-pool.ts';
@@ -37,6 +37,15 @@ export async function openBookPage(
 async function openFrom(ctx: FolioContext, book: Book, page: MediaPage, archive: PooledBook, options: PageRenderOptions): Promise<PageContent> {
   const render = archive.renderPage?.bind(archive);
   if (render) return renderedPage(ctx, book, page, (request) => render(page.fileName, request), options);
+  if (archive.entriesInMemory && page.fileSize !== null) {
+    // Its bytes are in memory anyway: counted against the pool's budget until the stream is done.
+    const whole = await archive.readWholeEntry(page.fileName, page.fileSize);
+    if (whole) {
+      const stream = Readable.from([whole.bytes], { objectMode: false });
+      stream.once('close', whole.release);
+      return { page, stream, length: whole.bytes.length };
+    }
+  }
   const body = await readAhead(await archive.openEntry(page.fileName), `page ${page.number} (${page.fileName}) of ${book.url}`);
   return { page, ...body };
 }
