@@ -41,6 +41,12 @@ export class DecodeRefused extends MediaError {
   }
 }
 
+/** Bytes already in memory (an entry read whole) refused for decoding past MAX_DECODE_INPUT_BYTES. */
+export function checkDecodeInput(bytes: Buffer): Buffer {
+  if (bytes.length > MAX_DECODE_INPUT_BYTES) throw new DecodeRefused(`page is ${bytes.length} bytes, over the ${MAX_DECODE_INPUT_BYTES}-byte decode limit`);
+  return bytes;
+}
+
 /**
  * An entry's bytes for decoding, refused (DecodeRefused) when the archive declares, or the stream
  * turns out to hold, more than MAX_DECODE_INPUT_BYTES. The stream is destroyed when refused.

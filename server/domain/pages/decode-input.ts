@@ -1,6 +1,6 @@
 import type { Book } from '../../db/book-repository.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
-import { imageDecoding, readForDecode } from '../../media/image-decode.ts';
+import { checkDecodeInput, imageDecoding, readForDecode } from '../../media/image-decode.ts';
 import { TimedOutInputs } from '../../media/timed-out-inputs.ts';
 import type { FolioContext } from '../context.ts';
 import { servedPage } from './page-content.ts';
@@ -11,8 +11,9 @@ import { servedPage } from './page-content.ts';
  * (servedPage): a stored page of known size is read whole, in one positioned read into a buffer
  * lent by the archive pool (no stream stages, no copy), and given back once `work` is done; drawn
  * pages (PDF), pages of unknown size and reads past the pool's budget are streamed instead. The
- * decode input limits of image-decode.ts hold either way: streams go through readForDecode, and the
- * pool reads nothing whole above 32 MiB, under the 64 MiB decode limit. Undefined when the page does
+ * decode input limits of image-decode.ts hold either way: streams go through readForDecode, bytes
+ * read whole through checkDecodeInput (RAR and 7z pages are read whole up to their 128 MiB page
+ * limit, over the 64 MiB decode limit). Undefined when the page does
  * not exist. The bytes must not be kept after `work` settles. A page whose decode ran out of time
  * lately fails at once (see decodingPage).
  */
@@ -27,7 +28,7 @@ export async function withPageBytes<T>(
     if (!served) return undefined;
     if ('whole' in served) {
       try {
-        return await work(served.whole.bytes, served.page);
+        return await work(checkDecodeInput(served.whole.bytes), served.page);
       } finally {
         served.whole.release();
       }

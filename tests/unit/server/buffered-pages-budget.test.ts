@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { renderPage } from '../../fixtures/index.ts';
-import { writeRar5 } from '../../fixtures/rar.ts';
+import { writeRar5, writeRar5WithLargeMember } from '../../fixtures/rar.ts';
+import { MAX_DECODE_INPUT_BYTES } from '../../../server/media/image-decode.ts';
 import { writeSevenZip } from '../../fixtures/sevenzip.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
@@ -87,5 +88,20 @@ describe.each([
     const fourth = await server.get(`/api/v1/books/${book.id}/pages/4`);
     expect(fourth.statusCode).toBe(200);
     expect(fourth.rawPayload.equals(pages[3]!.data)).toBe(true);
+  });
+});
+
+describe('a RAR page read whole for a poster', () => {
+  it('is still held to the decode input limit', { timeout: 120_000 }, async () => {
+    server = await startServer({ logLevel: 'warn', logStdout: false });
+    const root = join(server.dir, 'library');
+    // A real PNG followed by zeros: within the page limit of RAR members, over the decode limit.
+    const png = await renderPage({ width: 30, height: 40, color: [200, 20, 20], format: 'png' });
+    await writeRar5WithLargeMember(join(root, 'Big', 'big.cbr'), [], { name: 'page-1.png', head: png, size: MAX_DECODE_INPUT_BYTES + 1024 });
+    await addLibrary(server, root);
+    const book = (await server.json<Page<BookDto>>('/api/v1/books')).content[0]!;
+    expect(book.media).toMatchObject({ status: 'READY', pagesCount: 1 });
+    // No poster drawn from it (decoding it would take more than one decode may hold).
+    expect((await server.get(`/api/v1/books/${book.id}/thumbnail`)).statusCode).toBe(404);
   });
 });
