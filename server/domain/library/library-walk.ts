@@ -36,6 +36,16 @@ export interface WalkResult {
   unreadable: string[];
 }
 
+/**
+ * A file or folder name as compared with a name typed in the settings or another file's name:
+ * without regard to case, and composed (NFC). macOS writes names decomposed (NFD: "e" and the
+ * accent apart) to the shares it mounts, where a browser sends what was typed composed; the same
+ * name written either way is one name.
+ */
+export function comparableName(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
 const ARTWORK_EXTENSIONS = new Set(['jpg', 'jpeg', 'png', 'webp', 'gif', 'avif']);
 
 /** Extensions the library wants scanned (cbz/zip when scanCbx; more formats as readers arrive). */
@@ -54,13 +64,13 @@ export function scannedExtensions(library: Library): Set<string> {
 /**
  * Library option oneshotsDirectory: every book directly inside that folder is a one-shot, a series
  * of its own. The option names the folder by its path (absolute or relative to the root) or by
- * its name alone (any folder so named), without regard to case.
+ * its name alone (any folder so named), without regard to case or composition (comparableName).
  */
 function isOneshotsDirectory(library: Library, dir: string): boolean {
-  const wanted = library.oneshotsDirectory?.trim().replace(/[\\/]+$/, '').toLowerCase();
+  const wanted = library.oneshotsDirectory?.trim().replace(/[\\/]+$/, '');
   if (!wanted) return false;
-  const candidates = [dir, relative(library.root, dir), basename(dir)].map((p) => p.toLowerCase());
-  return candidates.includes(wanted);
+  const candidates = [dir, relative(library.root, dir), basename(dir)].map(comparableName);
+  return candidates.includes(comparableName(wanted));
 }
 
 /** Whether a path leads to a regular file (false for pipes, devices, folders and dangling links). */
@@ -94,7 +104,7 @@ async function linkStaysInside(root: string, path: string): Promise<boolean> {
  */
 export async function walk(library: Library, onUnreadableName: (path: string) => void = () => undefined): Promise<WalkResult> {
   const extensions = scannedExtensions(library);
-  const exclusions = new Set(library.scanDirectoryExclusions.map((e) => e.toLowerCase()));
+  const exclusions = new Set(library.scanDirectoryExclusions.map(comparableName));
   const found: FoundSeries[] = [];
   const unreadable: string[] = [];
   const visit = async (dir: string): Promise<void> => {
@@ -119,7 +129,7 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
       if (entry.name.startsWith('.')) continue;
       const full = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!exclusions.has(entry.name.toLowerCase())) subdirs.push(full);
+        if (!exclusions.has(comparableName(entry.name))) subdirs.push(full);
         continue;
       }
       if (!(entry.isFile() || entry.isSymbolicLink())) continue;
@@ -150,7 +160,7 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
     if (denied) unreadable.push(dir);
     if (books.length > 0 && isOneshotsDirectory(library, dir)) {
       for (const book of books) {
-        const own = images.filter((i) => basename(i).toLowerCase().startsWith(book.name.toLowerCase()));
+        const own = images.filter((i) => comparableName(basename(i)).startsWith(comparableName(book.name)));
         found.push({ path: book.path, name: book.name, mtime: book.mtime, books: [book], images: own, oneshot: true });
       }
     } else if (books.length > 0) {

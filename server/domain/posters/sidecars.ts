@@ -4,6 +4,7 @@ import { newId } from '../../db/ids.ts';
 import { type PosterImageHeader, readPosterImageHeader } from '../../media/poster-images.ts';
 import type { OwnedThumbnailRepository } from '../../db/thumbnail-repository.ts';
 import type { FolioContext } from '../context.ts';
+import { comparableName } from '../library/library-walk.ts';
 
 /** File names (without extension) that make an image in a series folder its poster. */
 const SERIES_ARTWORK = new Set(['cover', 'default', 'folder', 'poster', 'series']);
@@ -14,7 +15,9 @@ interface FolderArtwork {
   images: string[];
 }
 
-const stem = (path: string) => basename(path, extname(path)).toLowerCase();
+// Compared as the scan compares names (comparableName): a book and its artwork may have been named
+// by different tools, one writing accents composed and the other decomposed.
+const stem = (path: string) => comparableName(basename(path, extname(path)));
 
 /**
  * Local artwork (library option importLocalArtwork): `cover.jpg` & co. in a series folder become

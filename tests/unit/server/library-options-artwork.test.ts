@@ -66,4 +66,13 @@ describe('importLocalArtwork', () => {
     expect((await thumbnails(`/api/v1/books/${loneBook.id}/thumbnails`)).find((t) => t.selected)?.type).toBe('SIDECAR');
     expect((await server.get(`/api/v1/series/${lone.id}/thumbnail`)).rawPayload.equals(bookCover)).toBe(true);
   });
+
+  it('takes the image of a book named with the same accents written decomposed (macOS) or composed', async () => {
+    // The book named on Linux (composed), its artwork made on a Mac (decomposed).
+    await createCbz(join(root, 'Saga', 'Caf\u00e9 2.cbz'), [{ width: 30, height: 30, color: RED, format: 'png' }]);
+    await writeFile(join(root, 'Saga', 'Caf\u00e9 2.png'.normalize('NFD')), bookCover);
+    await createLibrary({ importLocalArtwork: true });
+    const book = await bookNamed('Caf\u00e9 2');
+    expect((await thumbnails(`/api/v1/books/${book.id}/thumbnails`)).find((t) => t.selected)?.type).toBe('SIDECAR');
+  });
 });

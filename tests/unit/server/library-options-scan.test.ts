@@ -119,6 +119,17 @@ describe('scanDirectoryExclusions', () => {
     await update(library, { scanDirectoryExclusions: null });
     expect(names(await liveBooks())).toEqual(['Old 01', 'Saga 01', 'Thumb 01']);
   });
+
+  it('matches folder names written decomposed (NFD, as macOS writes them) with the name typed composed (NFC)', async () => {
+    // "Épisodes spéciaux" and "Éditions" as a Mac writes them to a share: letters and accents apart.
+    await createCbz(join(root, 'Saga', 'Saga 01.cbz'), [page]);
+    await createCbz(join(root, 'Saga', '\u00c9pisodes sp\u00e9ciaux'.normalize('NFD'), 'Bonus 01.cbz'), [page]);
+    await createCbz(join(root, '\u00c9ditions'.normalize('NFD'), 'Lone Wolf.cbz'), [page]);
+    // As typed in a browser: composed.
+    await createLibrary({ scanDirectoryExclusions: ['\u00e9pisodes sp\u00e9ciaux'], oneshotsDirectory: '\u00c9ditions' });
+    expect(names(await liveBooks())).toEqual(['Lone Wolf', 'Saga 01']);
+    expect((await liveSeries()).find((s) => s.name === 'Lone Wolf')?.oneshot).toBe(true);
+  });
 });
 
 describe('scanCbx / scanPdf / scanEpub', () => {
