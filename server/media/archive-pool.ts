@@ -15,6 +15,13 @@ const DEFAULT_WAIT_MS = 15_000;
  * responses carrying them are done; past it, entries are streamed (bounded by stream buffers).
  */
 const DEFAULT_WHOLE_READ_BYTES = 256 * 1024 * 1024;
+/**
+ * How long a handed-out entry stream may keep its archive while another caller waits for one (a
+ * client reading a streamed page slowly enough never trips the stalled-connection limit).
+ */
+const DEFAULT_STREAM_LEASE_MS = 60_000;
+/** How often a caller waiting for an archive looks for streams past their lease. */
+const OVERDUE_CHECK_MS = 1_000;
 /** Larger entries are always streamed. */
 const MAX_WHOLE_ENTRY_BYTES = 32 * 1024 * 1024;
 
@@ -33,6 +40,8 @@ interface Slot {
   /** Forgotten or displaced: closed as soon as the last user is done. */
   retired: boolean;
   closed: boolean;
+  /** Entry streams handed out on this handle, with when each was. */
+  streams: Map<Readable, number>;
   /** The file's identity (inode, size, time) when it was opened, and when that was last compared. */
   identity: Promise<string>;
   checkedAt: number;
@@ -51,6 +60,8 @@ export interface ArchivePoolOptions {
   open?: (filePath: string) => Promise<Handle>;
   /** Bytes of whole-read entries held at once (default 256 MiB). */
   wholeReadBytes?: number;
+  /** How long an entry stream keeps its archive once another caller waits for one (default 60 s). */
+  streamLeaseMs?: number;
 }
 
 /** An entry read whole; `release` gives its bytes back to the pool's budget once they have been sent. */
@@ -79,6 +90,9 @@ export { openByContent };
 export class ArchivePool {
   readonly capacity: number;
   private readonly waitMs: number;
+  private readonly streamLeaseMs: number;
+  /** Every slot holding (or opening) a descriptor, cached or retired: where streams are looked for. */
+  private readonly liveSlots = new Set<Slot>();
   private readonly openHandle: (filePath: string) => Promise<Handle>;
   /** Cached slots in least-recently-used order (Map keeps insertion order). */
   private readonly slots = new Map<string, Slot>();
@@ -94,6 +108,7 @@ export class ArchivePool {
   constructor(options: ArchivePoolOptions = {}) {
     this.capacity = Math.max(1, options.capacity ?? archiveHandleBudget());
     this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    this.streamLeaseMs = options.streamLeaseMs ?? DEFAULT_STREAM_LEASE_MS;
     this.openHandle = options.open ?? openByContent;
     this.buffers = new ReusableBuffers(options.wholeReadBytes ?? DEFAULT_WHOLE_READ_BYTES);
   }
@@ -147,8 +162,15 @@ export class ArchivePool {
       this.release(slot);
       throw error;
     }
-    if (!stream || stream.closed || stream.destroyed) this.release(slot);
-    else stream.once('close', () => this.release(slot));
+    if (!stream || stream.closed || stream.destroyed) {
+      this.release(slot);
+      return stream;
+    }
+    slot.streams.set(stream, Date.now());
+    stream.once('close', () => {
+      slot.streams.delete(stream);
+      this.release(slot);
+    });
     return stream;
   }
 
@@ -225,7 +247,11 @@ export class ArchivePool {
       if (this.shuttingDown) throw new ServerBusy();
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new ServerBusy();
-      await this.waitForRoom(remaining);
+      // Streams held past their lease give their archive up to this caller (their handle is
+      // released as they close, which wakes a waiter); looked at again every second of the wait,
+      // as more of them come of age.
+      this.cutOverdueStreams();
+      await this.waitForRoom(Math.min(remaining, OVERDUE_CHECK_MS));
       // Another caller may have opened the same book meanwhile.
       const cached = cache ? this.slots.get(key) : undefined;
       if (cached && !cached.retired) return this.acquire(key, filePath);
@@ -234,8 +260,9 @@ export class ArchivePool {
     // Only cached handles are ever compared with it; a fresh one (analysis) skips the stat, one
     // of the few file-system calls per analysed book beside those the reading itself makes.
     const identity = cache ? fileIdentity(filePath) : NOT_COMPARED;
-    const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath), users: 1, retired: !cache, closed: false, identity, checkedAt: Date.now() };
+    const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath), users: 1, retired: !cache, closed: false, streams: new Map(), identity, checkedAt: Date.now() };
     this.live++;
+    this.liveSlots.add(slot);
     if (cache) this.slots.set(key, slot);
     slot.opening.catch(() => {
       // A failed open holds no descriptor; its callers see the error through `opening`.
@@ -244,10 +271,32 @@ export class ArchivePool {
       if (!slot.closed) {
         slot.closed = true;
         this.live--;
+        this.liveSlots.delete(slot);
         this.wakeOne();
       }
     });
     return slot;
+  }
+
+  /**
+   * Cuts the streams of one archive whose every user is a stream handed out longer than the lease
+   * ago (a slow client's page), so that its handle can go to a caller waiting for one. The cut
+   * client sees its response incomplete, and may ask again. True when streams were cut (the
+   * handle is released as they close).
+   */
+  private cutOverdueStreams(): boolean {
+    const now = Date.now();
+    for (const slot of this.liveSlots) {
+      if (slot.streams.size === 0 || slot.streams.size !== slot.users) continue;
+      const streams = [...slot.streams];
+      // Streams already cut are on their way out: their handle is about to be released.
+      if (streams.some(([stream, since]) => stream.destroyed || now - since < this.streamLeaseMs)) continue;
+      for (const [stream] of streams) {
+        stream.destroy(new ServerBusy(`an entry of ${slot.path} was sent for longer than ${this.streamLeaseMs} ms while others waited for an archive`));
+      }
+      return true;
+    }
+    return false;
   }
 
   /** True when one more archive may be opened, closing the least recently used idle one if needed. */
@@ -303,6 +352,7 @@ export class ArchivePool {
   private close(slot: Slot): void {
     if (slot.closed) return;
     slot.closed = true;
+    this.liveSlots.delete(slot);
     // Counted free now: the descriptor goes as soon as the open settles, which is this tick for
     // any idle handle (an idle handle was opened by a caller that has finished).
     this.live--;
