@@ -73,6 +73,29 @@ function isOneshotsDirectory(library: Library, dir: string): boolean {
   return candidates.includes(comparableName(wanted));
 }
 
+/**
+ * The images whose file name starts with a given name (a one-shot's artwork: `<book>.jpg`,
+ * `<book>-cover.png`…), found by binary search in the names sorted once: a oneshots folder of
+ * thousands of books each with its images was otherwise matched book by book against every image.
+ */
+export function imagesByNamePrefix(images: string[]): (name: string) => string[] {
+  const sorted = images.map((path, index) => ({ key: comparableName(basename(path)), path, index })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return (name) => {
+    const prefix = comparableName(name);
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]!.key < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const own: { path: string; index: number }[] = [];
+    for (let i = low; i < sorted.length && sorted[i]!.key.startsWith(prefix); i++) own.push(sorted[i]!);
+    // In the folder's order, as before.
+    return own.sort((a, b) => a.index - b.index).map((image) => image.path);
+  };
+}
+
 /** Whether a path leads to a regular file (false for pipes, devices, folders and dangling links). */
 async function isRegularFile(path: string): Promise<boolean> {
   try {
@@ -159,8 +182,9 @@ export async function walk(library: Library, onUnreadableName: (path: string) =>
     }
     if (denied) unreadable.push(dir);
     if (books.length > 0 && isOneshotsDirectory(library, dir)) {
+      const imagesOf = imagesByNamePrefix(images);
       for (const book of books) {
-        const own = images.filter((i) => comparableName(basename(i)).startsWith(comparableName(book.name)));
+        const own = imagesOf(book.name);
         found.push({ path: book.path, name: book.name, mtime: book.mtime, books: [book], images: own, oneshot: true });
       }
     } else if (books.length > 0) {

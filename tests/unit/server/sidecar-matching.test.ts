@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { imagesByNamePrefix } from '../../../server/domain/library/library-walk.ts';
 import { artworkOfBooks } from '../../../server/domain/posters/sidecars.ts';
 
 /*
@@ -32,5 +33,23 @@ describe('matching books with their images', () => {
     expect(artwork.get('/library/Big/Book 123.cbz')).toEqual(['/library/Big/Book 123.jpg', '/library/Big/Book 123-1.png']);
     // Linear: a few milliseconds; every book against every image took about a minute here.
     expect(elapsed).toBeLessThan(2_000);
+  });
+});
+
+describe('the artwork of one-shots', () => {
+  it('is every image whose name starts with the book name, found without looking at every image for each book', () => {
+    const images = ['/o/Lone Wolf.jpg', '/o/zeta.png', '/o/lone wolf-back.PNG', '/o/Lone.png', '/o/Cafe\u0301 Noir.png'];
+    const imagesOf = imagesByNamePrefix(images);
+    expect(imagesOf('Lone Wolf')).toEqual(['/o/Lone Wolf.jpg', '/o/lone wolf-back.PNG']);
+    expect(imagesOf('Lone')).toEqual(['/o/Lone Wolf.jpg', '/o/lone wolf-back.PNG', '/o/Lone.png']);
+    expect(imagesOf('Caf\u00e9 Noir')).toEqual(['/o/Cafe\u0301 Noir.png']);
+    expect(imagesOf('Nobody')).toEqual([]);
+
+    const many: string[] = [];
+    for (let i = 0; i < 20_000; i++) many.push(`/o/Story ${i}.jpg`);
+    const started = performance.now();
+    const of = imagesByNamePrefix(many);
+    for (let i = 0; i < 20_000; i++) expect(of(`Story ${i}.`)).toEqual([`/o/Story ${i}.jpg`]);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
