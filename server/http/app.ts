@@ -12,7 +12,7 @@ import type { ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
-import { MAX_CONNECTIONS_PER_ADDRESS, isLoopback, limitConnectionsPerAddress } from './connection-limit.ts';
+import { isLoopback, limitConnectionsPerAddress } from './connection-limit.ts';
 import { basePathRewriter, registerBasePath } from './base-path.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
@@ -91,7 +91,8 @@ export interface AppOptions {
   /** Authentication activity kept (default 90 days, 100,000 rows): see README "Security". */
   authActivityRetention?: { days: number; maxRows: number };
   /**
-   * Connections one client address may hold at once (default 64); loopback addresses are not
+   * Connections one client address may hold at once (default: a quarter of the server's
+   * maxConnections, at least 256); loopback addresses are not
    * counted unless `exemptLoopback` is false, trusted proxies never (connection-limit.ts).
    */
   connectionsPerAddress?: { max?: number; exemptLoopback?: boolean };
@@ -145,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('trustsProxy', trustsProxy);
   const exemptLoopback = options.connectionsPerAddress?.exemptLoopback ?? true;
   limitConnectionsPerAddress(app.server, {
-    max: options.connectionsPerAddress?.max ?? MAX_CONNECTIONS_PER_ADDRESS,
+    max: options.connectionsPerAddress?.max,
     exempt: (address) => (exemptLoopback && isLoopback(address)) || (options.trustProxy ? trustsProxy(address, 0) : false),
     logger: logger as FastifyBaseLogger,
   });

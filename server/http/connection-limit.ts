@@ -4,14 +4,23 @@ import type { FastifyBaseLogger } from 'fastify';
 import { addressGroup } from './auth/address-group.ts';
 
 /**
- * Connections one client address (an IPv6 /64, address-group.ts) may hold at once. A browser
- * opens six per server, a tab's event stream one more, a reader app a handful: a household behind
- * one address stays well under it.
+ * Connections one client address (an IPv6 /64, address-group.ts) may hold at once: a quarter of what
+ * the server accepts in all (server.maxConnections, from the descriptor limit), and never fewer than
+ * 256. The bound keeps one address from taking every connection; it must not refuse a real crowd
+ * behind one address: a household or office behind one NAT, a carrier's shared IPv4 address, a
+ * load test run from another machine (a browser opens six per server, a tab's event stream one more,
+ * a reader app a handful each).
  */
-export const MAX_CONNECTIONS_PER_ADDRESS = 64;
+export const MIN_CONNECTIONS_PER_ADDRESS = 256;
+
+export function connectionsPerAddress(serverMaxConnections: number | null | undefined): number {
+  const total = serverMaxConnections && Number.isFinite(serverMaxConnections) && serverMaxConnections > 0 ? serverMaxConnections : 0;
+  return Math.max(MIN_CONNECTIONS_PER_ADDRESS, Math.floor(total / 4));
+}
 
 export interface ConnectionLimitOptions {
-  max: number;
+  /** Fixed bound (tests); otherwise connectionsPerAddress() of the server's maxConnections when a connection comes. */
+  max?: number;
   /** Addresses not counted: loopback and trusted proxies, whose connections are many clients'. */
   exempt: (address: string) => boolean;
   logger: FastifyBaseLogger;
@@ -38,10 +47,11 @@ export function limitConnectionsPerAddress(server: Server, options: ConnectionLi
     if (options.exempt(address)) return;
     const group = addressGroup(address);
     const count = open.get(group) ?? 0;
-    if (count >= options.max) {
+    const max = options.max ?? connectionsPerAddress(server.maxConnections);
+    if (count >= max) {
       if (!refusing.has(group)) {
         refusing.add(group);
-        options.logger.warn({ address, max: options.max }, 'connections refused: this client address holds as many as one address may');
+        options.logger.warn({ address, max }, 'connections refused: this client address holds as many as one address may');
       }
       socket.destroy();
       return;
@@ -51,7 +61,7 @@ export function limitConnectionsPerAddress(server: Server, options: ConnectionLi
       const left = (open.get(group) ?? 1) - 1;
       if (left > 0) open.set(group, left);
       else open.delete(group);
-      if (left < options.max) refusing.delete(group);
+      if (left < (options.max ?? connectionsPerAddress(server.maxConnections))) refusing.delete(group);
     });
   });
 }

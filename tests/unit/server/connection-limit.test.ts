@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pollUntil } from '../../support/poll.ts';
 import { startServer, type TestServer } from './helpers.ts';
+import { MIN_CONNECTIONS_PER_ADDRESS, connectionsPerAddress } from '../../../server/http/connection-limit.ts';
 
 /*
  * One client address holding every connection the server accepts (server.maxConnections, from the
@@ -64,5 +65,14 @@ describe('connections per client address', () => {
     const port = await listening(server);
     const many = await Promise.all([0, 1, 2, 3, 4].map(() => open(port)));
     expect(await Promise.all(many.map(ask))).toEqual(many.map(() => 'HTTP/1.1 200 OK'));
+  });
+
+  it('by default let a crowd behind one address in: a quarter of what the server accepts, at least 256', () => {
+    // A bound of 64 refused a load test of 128 readers from one machine and a carrier's shared address.
+    expect(connectionsPerAddress(14_936)).toBe(3_734);
+    expect(connectionsPerAddress(704)).toBe(MIN_CONNECTIONS_PER_ADDRESS);
+    expect(connectionsPerAddress(Infinity)).toBe(MIN_CONNECTIONS_PER_ADDRESS);
+    expect(connectionsPerAddress(null)).toBe(MIN_CONNECTIONS_PER_ADDRESS);
+    expect(MIN_CONNECTIONS_PER_ADDRESS).toBeGreaterThanOrEqual(256);
   });
 });
