@@ -50,6 +50,9 @@ export function inlineDisposition(fileName: string): string {
 
 /** An ASCII fallback name (anything else replaced by _) and the exact name in RFC 5987 form. */
 function disposition(kind: 'attachment' | 'inline', fileName: string): string {
+  // encodeURIComponent throws on a lone UTF-16 surrogate: names read back from SQLite or the disk
+  // never hold one, but a name built in memory from a request might; it becomes U+FFFD instead.
+  fileName = fileName.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

@@ -26,8 +26,9 @@ export function returnFromOAuth2Popup(win: Window = window): boolean {
   if (params.get('server_redirect') !== 'Y' || !win.opener || win.name !== OAUTH2_POPUP_NAME) return false;
   try {
     (win.opener as Window).location.href = params.has('error') ? win.location.href : `${win.location.origin}${pageBasePath()}/`;
-  } catch {
+  } catch (error) {
     // An opener from another origin cannot be steered; closing the popup is all that is left.
+    console.warn('OAuth2 popup: could not send the opening window back to Folio', error);
   }
   win.close();
   return true;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { BookDto, LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
-import { parseRange } from '../../../server/http/file-download.ts';
+import { attachmentDisposition, parseRange } from '../../../server/http/file-download.ts';
 import { createCbz, createSampleLibrary, RED, type SampleLibrary } from '../../fixtures/index.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
@@ -211,3 +211,10 @@ describe('series and read list downloads', () => {
   });
 });
 
+describe('attachmentDisposition', () => {
+  it('writes a name holding a lone UTF-16 surrogate with U+FFFD instead of throwing', () => {
+    // Before: encodeURIComponent threw URIError, and the download answered 500.
+    expect(attachmentDisposition('Broken \ud800 list.zip')).toBe(`attachment; filename="Broken _ list.zip"; filename*=UTF-8''Broken%20%EF%BF%BD%20list.zip`);
+    expect(attachmentDisposition('Smile \ud83d\ude00.zip')).toBe(`attachment; filename="Smile __.zip"; filename*=UTF-8''Smile%20%F0%9F%98%80.zip`);
+  });
+});
