@@ -22,6 +22,7 @@ import { useBookEdges, type Siblings } from '../useBookEdges.ts';
 import { useFullscreen } from '../useFullscreen.ts';
 import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
 import { listenToFrame } from './frameInput.ts';
+import { frameShown, revealFrames } from './frameSetup.ts';
 import { fetchEpubSettings } from './epubSettingsStore.ts';
 import { fragmentReached } from './fragmentReached.ts';
 import { boundFramePool } from './framePool.ts';
@@ -301,6 +302,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     });
     const listeners: EpubNavigatorListeners = {
       frameLoaded: (frameWindow) => {
+        // Also shown when the frame answers (revealFrames may have missed a frame's load).
+        frameShown(frameWindow.document);
         if (withFrames.has(frameWindow)) return;
         withFrames.add(frameWindow);
         listenToFrame(frameWindow, {
@@ -349,6 +352,9 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       },
       textSelected: () => {},
     };
+    const stopRevealing = revealFrames(host);
+    // The frames fill the host, which the navigator sizes before it builds the first document.
+    state.fetcher.frameWidth = () => (host.clientWidth > 0 ? host.clientWidth : undefined);
     const navigator = new EpubNavigator(host, state.publication, listeners, state.positions, initial, {
       preferences: preferencesRef.current,
       defaults: {},
@@ -402,6 +408,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       });
     return () => {
       disposed = true;
+      stopRevealing();
       keeper.dispose();
       navigatorRef.current = null;
       runRef.current = null;

@@ -1,3 +1,5 @@
+import { addFrameStyle, PAGINATED_MARK } from './frameSetup.ts';
+
 /*
  * Input from inside the book's frames (focus and fingers are often in the text): keys, double
  * clicks on images, and horizontal swipes.
@@ -16,12 +18,6 @@ const MIN_SWIPE_PX = 40;
 const MAX_SLOPE = 0.7;
 /** A finger that moved farther did not tap. */
 const MAX_TAP_MOVE_PX = 10;
-/**
- * The style element the navigator's column pagination adds to a frame it paginates (and removes when
- * the frame scrolls instead). Scrolled frames, vertical writing included, keep the browser's panning.
- */
-const PAGINATED_MARK = 'readium-column-snapper-style';
-
 export function listenToFrame(frameWindow: Window, input: FrameInput): void {
   const doc = frameWindow.document;
   frameWindow.addEventListener('keydown', (event) => input.key(event));
@@ -49,9 +45,8 @@ export function listenToFrame(frameWindow: Window, input: FrameInput): void {
  */
 function listenToSwipes(frameWindow: Window, input: FrameInput): void {
   const doc = frameWindow.document;
-  const style = doc.createElement('style');
-  style.textContent = `html:has(#${PAGINATED_MARK}) { touch-action: pan-y pinch-zoom; }`;
-  (doc.head ?? doc.documentElement).append(style);
+  // Chapters come with it (frameSetup.ts: added now, it would restyle a whole large chapter).
+  addFrameStyle(doc);
   const paginated = () => doc.getElementById(PAGINATED_MARK) !== null;
   const options = { capture: true, passive: true } as const;
 

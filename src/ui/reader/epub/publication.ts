@@ -2,6 +2,7 @@ import { HttpFetcher, Link, Locator, Manifest, Publication, ReadingProgression, 
 import { getEpubManifest, getPositions } from '../../../api/readium.ts';
 import type { R2Locator } from '../../../api/types.ts';
 import { decodeMarkup } from './decodeMarkup.ts';
+import { DEFER_RENDERING_BYTES, prepareFrameDocument } from './frameSetup.ts';
 import { sanitizeMarkup } from './sanitizeMarkup.ts';
 
 /** Resource requests carry the session cookie and the XHR marker (a 401 must not open a login popup). */
@@ -13,12 +14,14 @@ class SanitizedResource extends Resource {
   readonly #inner: Resource;
   readonly #mediaType: string;
   readonly #rtlScript: boolean;
+  readonly #frameWidth: () => number | undefined;
 
-  constructor(inner: Resource, mediaType: string, rtlScript: boolean) {
+  constructor(inner: Resource, mediaType: string, rtlScript: boolean, frameWidth: () => number | undefined) {
     super();
     this.#inner = inner;
     this.#mediaType = mediaType;
     this.#rtlScript = rtlScript;
+    this.#frameWidth = frameWidth;
   }
 
   link(): Promise<Link> {
@@ -32,7 +35,9 @@ class SanitizedResource extends Resource {
   async read(): Promise<Uint8Array | undefined> {
     const bytes = await this.#inner.read();
     if (bytes === undefined) return undefined;
-    return new TextEncoder().encode(sanitizeMarkup(decodeMarkup(bytes), this.#mediaType, { rtlScript: this.#rtlScript }));
+    const prepare = (doc: Document) =>
+      prepareFrameDocument(doc, { viewportWidth: this.#frameWidth(), deferRendering: bytes.byteLength > DEFER_RENDERING_BYTES });
+    return new TextEncoder().encode(sanitizeMarkup(decodeMarkup(bytes), this.#mediaType, { rtlScript: this.#rtlScript, prepare }));
   }
 
   close(): void {
@@ -54,6 +59,8 @@ export class SanitizingFetcher implements Fetcher {
   readonly #inner = new HttpFetcher(authorisedFetch);
   /** Set once the manifest says the book is in a right-to-left script. */
   rtlScript = false;
+  /** The width the navigator's frames have now (its container's), once there is one; see frameSetup.ts. */
+  frameWidth: () => number | undefined = () => undefined;
 
   links(): Link[] {
     return this.#inner.links();
@@ -61,7 +68,7 @@ export class SanitizingFetcher implements Fetcher {
 
   get(link: Link): Resource {
     const resource = this.#inner.get(link);
-    return shownAsDocument(link) ? new SanitizedResource(resource, link.mediaType.string, this.rtlScript) : resource;
+    return shownAsDocument(link) ? new SanitizedResource(resource, link.mediaType.string, this.rtlScript, () => this.frameWidth()) : resource;
   }
 
   close(): void {
@@ -92,6 +99,8 @@ export interface LoadedPublication {
   positions: Locator[];
   /** The same positions as plain contract locators. */
   positionList: R2Locator[];
+  /** Where the reader tells the documents' reader how wide the frames are (see frameSetup.ts). */
+  fetcher: SanitizingFetcher;
 }
 
 /** The book's WebPub manifest and positions, as the rendering library wants them. */
@@ -105,5 +114,5 @@ export async function loadPublication(bookId: string): Promise<LoadedPublication
   const publication = new Publication({ manifest, fetcher });
   const locators = positions.positions.map((p) => Locator.deserialize(p)).filter((l): l is Locator => l !== undefined);
   if (locators.length === 0) throw new Error('The book has no positions');
-  return { publication, positions: locators, positionList: positions.positions };
+  return { publication, positions: locators, positionList: positions.positions, fetcher };
 }

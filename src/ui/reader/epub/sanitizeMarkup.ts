@@ -47,6 +47,8 @@ const OPTIONS: Config = {
 export interface MarkupOptions {
   /** The book's text is in a right-to-left script (Arabic, Hebrew…), whatever its documents declare. */
   rtlScript?: boolean;
+  /** Work on the cleaned document before it is written back (what its frame needs from the start). */
+  prepare?: (doc: Document) => void;
 }
 
 /**
@@ -72,6 +74,7 @@ export function sanitizeMarkup(markup: string, mediaType: string, options: Marku
   dropOutsideRoot(doc);
   if (viewport) restorePageSize(doc, viewport);
   markRightToLeft(doc, options.rtlScript ?? false);
+  options.prepare?.(doc);
   if (xml) return new XMLSerializer().serializeToString(doc);
   return `<!DOCTYPE html>\n${root.outerHTML}`;
 }
