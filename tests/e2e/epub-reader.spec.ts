@@ -583,6 +583,33 @@ test('a 2 MB chapter shows a loading note (status, busy) from the start until it
   await expect(shown(page).getByText('Marker of the huge chapter.')).toBeVisible();
 });
 
+test('a 2 MB chapter opens at its first text, turns inside it, and reopens where it was left inside it', async ({ page }) => {
+  const bookId = await openBook(page, 'Huge');
+  // Kept from rendering until the navigator had set its frame up (frameSetup.ts), the chapter is shown now.
+  await expect(shown(page).getByText('Marker of the huge chapter.')).toBeVisible();
+  await expect(shown(page).locator('html')).toHaveAttribute('data-folio-shown', '');
+  await expect(shown(page).locator('body')).toHaveCSS('content-visibility', 'visible');
+  for (let turn = 1; turn <= 5; turn++) {
+    const before = await progression(page);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => progression(page)).toBeGreaterThan(before);
+  }
+  const place = await progression(page);
+  // The place inside the chapter is what the server keeps (Komga's R2 progression)...
+  await expect
+    .poll(async () => {
+      const response = await page.context().request.get(`${folio.url}/api/v1/books/${bookId}/progression`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+      return response.status() === 200 ? ((await response.json()) as { locator: { locations: { progression?: number } } }).locator.locations.progression : null;
+    })
+    .toBeCloseTo(place, 6);
+  // ...and where the chapter reopens.
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect.poll(() => progression(page)).toBeCloseTo(place, 3);
+  // Pages into the chapter: its opening words are in a column off the screen.
+  await expect(shown(page).getByText('Marker of the huge chapter.')).not.toBeInViewport();
+});
+
 test('turning through one-page chapters at a held key\'s speed keeps at most six frames, and turning back still works', async ({ page }) => {
   await openBook(page, 'Short', '?incognito=true');
   await page.evaluate(() => {
