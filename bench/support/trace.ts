@@ -21,7 +21,7 @@ export interface TraceShare {
   count: number;
 }
 
-const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute'].join(',');
+const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute', ...(process.env.BENCH_TRACE_INVALIDATIONS === '1' ? ['disabled-by-default-devtools.timeline.invalidationTracking'] : [])].join(',');
 
 /**
  * With `rawFile` (the turns pass BENCH_TRACE_FILE, the webtoon scrolls a name derived from it) the raw
