@@ -523,6 +523,27 @@ test.describe('on a touch screen', () => {
     }).toPass();
   });
 
+  test('on a 360 px phone a 2 MB chapter turns by swipe and by tap, and the settings panel fits the screen', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await openBook(page, 'Huge', '?incognito=true');
+    await expect(shown(page).getByText('Marker of the huge chapter.')).toBeInViewport();
+    const start = await progression(page);
+    await swipe(page, 'left');
+    await expect.poll(() => progression(page)).toBeGreaterThan(start);
+    const swiped = await progression(page);
+    // The right edge of the text is the forward tap zone.
+    const box = (await frames(page).boundingBox())!;
+    await page.touchscreen.tap(box.x + box.width * 0.9, box.y + box.height / 2);
+    await expect.poll(() => progression(page)).toBeGreaterThan(swiped);
+    await page.getByRole('button', { name: 'Reader settings' }).click();
+    const panel = await page.getByRole('dialog').boundingBox();
+    expect(panel).not.toBeNull();
+    expect(panel!.x).toBeGreaterThanOrEqual(0);
+    expect(panel!.x + panel!.width).toBeLessThanOrEqual(360);
+    await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: '150 %' });
+    await expect.poll(() => shown(page).locator('html').evaluate((html) => html.style.getPropertyValue('--USER__fontSize'))).toBe('150%');
+  });
+
   test('in a right-to-left book a swipe to the right goes forward', async ({ page }) => {
     await openBook(page, 'Arabic', '?incognito=true');
     await expect(shown(page).getByRole('heading', { name: 'الفصل 1' })).toBeVisible();
