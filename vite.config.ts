@@ -5,7 +5,7 @@ import { playwright } from '@vitest/browser-playwright';
 import { chromiumExecutable, chromiumArgs } from './tests/chromium.ts';
 import { localeNamesPlugin } from './locales/namesPlugin.ts';
 import { bootEntryPlugin } from './build/bootEntry.ts';
-import { readiumCssPlugin } from './build/readiumCss.ts';
+import { readiumBundlePlugin } from './build/readiumBundle.ts';
 import { CONTENT_SECURITY_POLICY, folioTestServer } from './tests/browser/support/folio-proxy.ts';
 import type { SeedSeries } from './tests/browser/support/folio-commands.ts';
 import type { BrowserCommandContext } from 'vitest/node';
@@ -35,7 +35,7 @@ const BROWSER_DEPENDENCIES = [
 ];
 
 export default defineConfig({
-  plugins: [react(), vanillaExtractPlugin(), localeNamesPlugin(), bootEntryPlugin(import.meta.dirname), readiumCssPlugin()],
+  plugins: [react(), vanillaExtractPlugin(), localeNamesPlugin(), bootEntryPlugin(import.meta.dirname), readiumBundlePlugin()],
   // Relative file URLs: one build serves any --base-path (the server writes the prefix into index.html,
   // server/http/client-page.ts); chunks, workers and styles find each other from their own URLs.
   base: './',

@@ -1,0 +1,54 @@
+import type { Plugin } from 'vite';
+
+/** The rendering library's bundle, which carries Readium CSS as text. */
+const NAVIGATOR_BUNDLE = /[\\/]@readium[\\/]navigator[\\/]dist[\\/]index\.js$/;
+
+/**
+ * Two selectors of Readium CSS's text-alignment rule, inside its `p:not(…)` list, for an
+ * experimental "header filtering" that only applies with a flag on the root's style
+ * (`readium-experimentalHeaderFiltering-on`) the navigator never writes. Being sibling `:has()`
+ * selectors inside a `:not()` on `p`, the browser marks every paragraph of a chapter as depending on
+ * its siblings, and then restyles every paragraph whenever an element is added to the body: the
+ * navigator adds a blank page after an odd column, twice or three times as a chapter opens, which
+ * cost about a second each time in a 2 MB chapter. Without them the rule matches exactly what it did.
+ */
+const HEADER_FILTERING_SELECTORS =
+  ',:root[style*=readium-experimentalHeaderFiltering-on] div:has(+*)>h1+p,:root[style*=readium-experimentalHeaderFiltering-on] div:has(+*)>p:has(+h1)';
+
+/**
+ * How long the navigator waits for a frame to answer one of its messages before it forgets the
+ * answer's callback (its `REGISTRY_EXPIRY`, 10 s). A frame busy laying out a 5 MB chapter on a slow
+ * or busy machine answered `activate` after more than 10 s: the callback was gone, the frame was
+ * never shown and the reader stayed on its loading note for ever. A late answer is still the answer;
+ * two minutes only bounds how long a callback of a frame that went away is kept.
+ */
+export const FRAME_MESSAGE_EXPIRY_MS = 120_000;
+/** The expiry check in the navigator's frame messaging, naming the (minified) constant it reads. */
+const EXPIRY_CHECK = /performance\.now\(\) - \w+\.time > ([\w$]+) && \(console\.warn\(\w+, "event for", \w+\.key, "was never handled!"\)/;
+
+/**
+ * Vite plugin patching the navigator's bundle at build time: the selectors above go, and frame
+ * messages wait FRAME_MESSAGE_EXPIRY_MS. A new version of the library where either is not found fails
+ * the build, so the patch is looked at again rather than lost silently.
+ */
+export function readiumBundlePlugin(): Plugin {
+  return {
+    name: 'folio-readium-bundle',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!NAVIGATOR_BUNDLE.test(id)) return null;
+      const parts = code.split(HEADER_FILTERING_SELECTORS);
+      if (parts.length === 1) {
+        this.error('Readium CSS no longer has the header-filtering selectors build/readiumBundle.ts removes; check the rule and this plugin');
+      }
+      let patched = parts.join('');
+      const expiry = EXPIRY_CHECK.exec(patched)?.[1];
+      const declaration = expiry ? `const ${expiry} = 1e4;` : null;
+      if (!declaration || patched.split(declaration).length !== 2) {
+        this.error('The navigator no longer expires frame messages as build/readiumBundle.ts expects; check FrameComms and this plugin');
+      }
+      patched = patched.replace(declaration, `const ${expiry} = ${FRAME_MESSAGE_EXPIRY_MS};`);
+      return { code: patched, map: null };
+    },
+  };
+}

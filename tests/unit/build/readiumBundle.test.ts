@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { FRAME_MESSAGE_EXPIRY_MS, readiumBundlePlugin } from '../../../build/readiumBundle.ts';
+
+/*
+ * The build patches the navigator's bundle (build/readiumBundle.ts): two never-active sibling `:has()`
+ * selectors leave Readium CSS (with them every paragraph of a chapter was restyled whenever the
+ * navigator added a blank page), and frame messages wait two minutes for their answer instead of 10 s
+ * (a 5 MB chapter answered later than that and was never shown).
+ */
+const bundlePath = createRequire(import.meta.url).resolve('@readium/navigator').replace(/index\.umd\.cjs$/, 'index.js');
+
+type Transform = (this: { error(message: string): never }, code: string, id: string) => { code: string } | null;
+const transform = readiumBundlePlugin().transform as Transform;
+const context = { error: (message: string): never => { throw new Error(message); } };
+
+describe('Readium CSS as Folio builds it', () => {
+  it('has no sibling :has() selectors left in the navigator\'s bundle, and keeps the rule they were in', async () => {
+    const code = await readFile(bundlePath, 'utf8');
+    expect(code).toContain('div:has(+*)>p:has(+h1)');
+    const built = transform.call(context, code, bundlePath)!.code;
+    expect(built).not.toContain(':has(+');
+    expect(built).toContain(':root[style*=--USER__textAlign] p:not(blockquote p,figcaption p,header p,hgroup p,:root[style*=readium-experimentalHeaderFiltering-on] p[class*=title])');
+  });
+
+  it('lets a frame answer the navigator\'s messages for two minutes, not 10 s', async () => {
+    const code = await readFile(bundlePath, 'utf8');
+    const expiry = (text: string) => {
+      const name = /performance\.now\(\) - \w+\.time > ([\w$]+) &&/.exec(text)![1]!;
+      return Number(new RegExp(`const ${name.replace(/\$/g, '\\$')} = ([0-9e]+);`).exec(text)![1]);
+    };
+    expect(expiry(code)).toBe(10_000);
+    expect(expiry(transform.call(context, code, bundlePath)!.code)).toBe(FRAME_MESSAGE_EXPIRY_MS);
+  });
+
+  it('leaves other modules alone, and fails the build when the library changed', async () => {
+    expect(transform.call(context, 'p:has(+h1){}', '/x/src/main.ts')).toBeNull();
+    expect(() => transform.call(context, 'nothing here', '/x/node_modules/@readium/navigator/dist/index.js')).toThrow(/no longer has/);
+    const code = await readFile(bundlePath, 'utf8');
+    const withoutExpiry = code.replace('was never handled!', 'was dropped');
+    expect(() => transform.call(context, withoutExpiry, bundlePath)).toThrow(/no longer expires/);
+  });
+});
