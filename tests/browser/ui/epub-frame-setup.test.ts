@@ -79,4 +79,21 @@ describe('a large chapter in its frame', () => {
     frame.contentDocument!.documentElement.style.setProperty('--RS__viewportWidth', `${frameWindow.innerWidth}px`);
     expect(frame.contentDocument!.documentElement.getAttribute('style')).toBe(before);
   });
+
+  it('is shown inside a container too (fixed-layout pages sit in spread elements in the host)', async () => {
+    const doc = new DOMParser().parseFromString(chapter(50), XHTML);
+    prepareFrameDocument(doc, { deferRendering: true });
+    const host = document.createElement('div');
+    document.body.append(host);
+    frames.push(host);
+    const stop = revealFrames(host);
+    const spread = document.createElement('div');
+    const frame = document.createElement('iframe');
+    spread.append(frame);
+    host.append(spread);
+    frame.src = URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(doc)], { type: XHTML }));
+    await pollUntil('the page shown', async () => frame.contentDocument?.documentElement.hasAttribute(FRAME_SHOWN_ATTRIBUTE) === true);
+    stop();
+    expect(frame.contentWindow!.getComputedStyle(frame.contentDocument!.body).contentVisibility).toBe('visible');
+  });
 });

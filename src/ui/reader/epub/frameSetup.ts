@@ -80,12 +80,16 @@ export function revealFrames(host: HTMLElement): () => void {
       const doc = frame.contentDocument;
       if (doc?.documentElement) frameShown(doc);
     });
+  // Fixed-layout pages sit in spread containers inside the host: frames are looked for at any depth.
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      for (const node of record.addedNodes) if (node instanceof HTMLIFrameElement) watch(node);
+      for (const node of record.addedNodes) {
+        if (node instanceof HTMLIFrameElement) watch(node);
+        else if (node instanceof Element) node.querySelectorAll('iframe').forEach(watch);
+      }
     }
   });
-  observer.observe(host, { childList: true });
+  observer.observe(host, { childList: true, subtree: true });
   return () => observer.disconnect();
 }
 
