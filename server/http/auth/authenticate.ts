@@ -8,6 +8,7 @@ import { publicBaseUrl } from '../base-path.ts';
 import { requestPath } from '../request-path.ts';
 import { API_KEY_HEADER } from './api-keys.ts';
 import { openBasicSession } from './basic-session.ts';
+import { recordLoginAttempt } from './login-activity.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
 import { LoginThrottle } from './login-throttle.ts';
 import { deliverSession, hashSessionId, openSession, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
@@ -76,6 +77,9 @@ class BasicAuthCache {
 /** Concurrent calls with one key share the first call's promise until it settles. */
 class SingleFlight<T> {
   private readonly pending = new Map<string, Promise<T>>();
+  has(key: string): boolean {
+    return this.pending.has(key);
+  }
   run(key: string, task: () => Promise<T>): Promise<T> {
     const running = this.pending.get(key);
     if (running) return running;
@@ -97,15 +101,27 @@ export function createAuthHook(ctx: FolioContext) {
     // Keyed by the credentials, not the header's text: base64 decoding skips spaces and stray
     // characters, so one password has endless spellings, and each would cost an argon2 check.
     const key = createHash('sha256').update(decoded).digest('hex');
-    // An explicit login (the login path) is always checked and recorded as authentication activity.
+    // An explicit login (the login path) is recorded as authentication activity each time; its
+    // credentials are checked like any other Basic call's. Before, every login ran argon2 in the
+    // address's and the account's queues (eight places each), so readers signing in at once from one
+    // address (a household, an office behind one router, a reverse proxy not trusted for
+    // X-Forwarded-For) were refused with 429 for a correct password once eight were waiting.
     const isLogin = requestPath(request) === LOGIN_PATH;
-    const cached = isLogin ? undefined : basicCache.get(key, (id) => ctx.repos.users.findById(id));
-    if (cached) return cached;
+    const cached = basicCache.get(key, (id) => ctx.repos.users.findById(id));
+    if (cached) {
+      if (isLogin) recordLoginAttempt(ctx, request, { source: 'Password', success: true, userId: cached.id, email: cached.email });
+      return cached;
+    }
     const check = () => checkPassword(ctx, throttle, request, decoded.slice(0, colon), decoded.slice(colon + 1));
-    // A native client opening with a burst of requests (covers, pages) sends the same header on
-    // each: one check answers them all instead of each taking a place in the login queues.
-    const user = isLogin ? await check() : await basicInFlight.run(`${key}|${request.ip}`, check);
+    // A native client opening with a burst of requests (covers, pages), or many sign-ins to one
+    // account at once, send the same header each: one check answers them all instead of each taking
+    // a place in the login queues. The check records its own attempt; a login that shared it
+    // records its own success.
+    const flight = `${key}|${request.ip}`;
+    const joined = basicInFlight.has(flight);
+    const user = await basicInFlight.run(flight, check);
     if (!user) return undefined;
+    if (isLogin && joined) recordLoginAttempt(ctx, request, { source: 'Password', success: true, userId: user.id, email: user.email });
     basicCache.set(key, user);
     return user;
   }

@@ -158,6 +158,26 @@ describe('password logins', () => {
     expect(activityOf(s).filter((a) => a.email === 'reader@x.org')).toHaveLength(1);
   });
 
+  it('let many sign-ins to one account at once in, checked once and each recorded', async () => {
+    server = await startServer();
+    const s = server;
+    await insertUser(s, 'family@x.org', 'right', []);
+    // Twenty devices or tabs behind one address signing in to one account at the same moment.
+    const responses = await Promise.all(Array.from({ length: 20 }, () => login(s, 'family@x.org', 'right', '10.0.6.1')));
+    // Before: each ran argon2 in the account's and the address's queues; those past eight got 429.
+    expect(responses.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(responses.every((r) => r.headers['set-cookie'] !== undefined)).toBe(true);
+    const rows = activityOf(s).filter((a) => a.email === 'family@x.org');
+    expect(rows).toHaveLength(20);
+    expect(rows.every((a) => a.success)).toBe(true);
+    // Signing in again with credentials just verified needs no queue place either, even while the
+    // address's queue is full of someone else's guesses.
+    const guesses = Promise.all(Array.from({ length: 12 }, (_, i) => login(s, `nobody${i}@x.org`, 'guess', '10.0.6.1')));
+    const again = await login(s, 'family@x.org', 'right', '10.0.6.1');
+    expect(again.statusCode).toBe(200);
+    expect((await guesses).some((r) => r.statusCode === 429)).toBe(true);
+  }, 60_000);
+
   it('count failures per forwarded client address when the proxy is trusted', async () => {
     server = await startServer({ trustProxy: true });
     const s = server;
