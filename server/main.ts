@@ -4,6 +4,7 @@ import { ConfigError, USAGE, readConfig, wantsHelp } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { SchemaTooNewError } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { relieveConnectionPressure } from './http/connection-pressure.ts';
 import { connectionBudget } from './media/descriptor-budget.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   // Connections beyond what the descriptor limit leaves after archives and files are refused at
   // once, so a crowd of clients cannot starve page reads of descriptors.
   app.server.maxConnections = connectionBudget();
+  relieveConnectionPressure(app.server, app.server.maxConnections);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
