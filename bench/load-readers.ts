@@ -72,11 +72,16 @@ async function limited(lanes: number, tasks: (() => Promise<unknown>)[]): Promis
 function pause(ms: number, stop: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (stop.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    stop.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    });
+    };
+    // Removed when the pause ends: hundreds of readers pausing thousands of times must not pile listeners on one signal.
+    const timer = setTimeout(() => {
+      stop.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    stop.addEventListener('abort', onAbort, { once: true });
   });
 }
 
@@ -148,7 +153,7 @@ export async function runReadersScenario(work: string): Promise<boolean> {
         record(stats, cls, performance.now() - t0, bad ? `${response.status} ${path}` : undefined);
         return bad ? undefined : { ok: response.ok, json: () => JSON.parse(Buffer.from(body).toString()) as unknown };
       } catch (error) {
-        record(stats, cls, performance.now() - t0, `${path}: ${String(error)}`);
+        record(stats, cls, performance.now() - t0, `${path}: ${String(error)} ${String((error as Error).cause ?? '')}`);
         return undefined;
       }
     };
