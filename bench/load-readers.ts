@@ -55,7 +55,7 @@ const record = (stats: Stats, cls: string, ms: number, error?: string) => {
 function tally(errors: string[]): string[] {
   const counts = new Map<string, number>();
   for (const error of errors) {
-    const kind = error.replace(/[0-9A-Z]{13}/g, ':id').replace(/\?.*/, '');
+    const kind = error.replace(/[0-9A-Z]{13}/g, ':id').replace(/\?[^:\s]*/, '');
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return [...counts].map(([kind, n]) => `${n}× ${kind}`);

@@ -10,13 +10,22 @@ import type { Socket } from 'node:net';
  * come near the cap, the idle ones are closed; a client reopens one when it next needs it (browsers
  * and HTTP clients retry a request whose kept-alive socket was closed before it was sent).
  */
+const RELIEF_INTERVAL_MS = 1000;
+
 export function relieveConnectionPressure(server: Server, cap: number): void {
   // Act a little before the cap, so the connection that arrives next is not the one refused.
   const highWater = Math.max(1, cap - Math.max(4, Math.floor(cap / 16)));
   let open = 0;
+  let lastRelief = -Infinity;
   server.on('connection', (socket: Socket) => {
     open++;
     socket.once('close', () => open--);
-    if (open >= highWater) server.closeIdleConnections();
+    // One sweep frees every idle socket at once; sweeping again on each newcomer while the crowd
+    // stays near the cap would keep closing sockets their clients were about to reuse (a client
+    // that sends on a socket the server just closed sees "other side closed" unless it retries).
+    const now = performance.now();
+    if (open < highWater || now - lastRelief < RELIEF_INTERVAL_MS) return;
+    lastRelief = now;
+    server.closeIdleConnections();
   });
 }
