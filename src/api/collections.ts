@@ -61,14 +61,15 @@ export function getReadList(readListId: string): Promise<ReadListDto> {
   return getJson(`/api/v1/readlists/${encodeURIComponent(readListId)}`, 'retrieve_readlist');
 }
 
-/** A read list's books, narrowed by read status, book tag and author (SPEC §7). */
+/** A read list's books, narrowed by read status, book tag, author and library (SPEC §7). */
 export function getReadListBooks(
   readListId: string,
-  filter: { readStatus?: ReadStatus[]; tag?: string[]; author?: string[] },
+  filter: { readStatus?: ReadStatus[]; tag?: string[]; author?: string[]; libraryIds?: string[] },
   paging?: PageRequest,
 ): Promise<Page<BookDto>> {
   return getJson(`/api/v1/readlists/${encodeURIComponent(readListId)}/books`, 'retrieve_books', {
     query: {
+      library_id: filter.libraryIds,
       read_status: filter.readStatus,
       tag: filter.tag,
       author: filter.author?.map((name) => `${name},`),

@@ -1,4 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ADMIN, addLibraryAndWait, logIn } from './support/api.ts';
+import { writeBrowseLibrary } from './support/browse-library.ts';
 import { useBrowseServer } from './support/browse-server.ts';
 
 /**
@@ -7,7 +12,8 @@ import { useBrowseServer } from './support/browse-server.ts';
  * a read list shows its summary. At desktop size and on a 390×844 phone.
  */
 const server = useBrowseServer('group-filters');
-const ids = { collection: '', readList: '' };
+const ids = { collection: '', readList: '', shelvesCollection: '', shelvesReadList: '' };
+let secondRoot: string | undefined;
 
 test.beforeAll(async () => {
   const api = server.api();
@@ -24,6 +30,30 @@ test.beforeAll(async () => {
   ).id;
   await api.markRead((await api.bookByName('Crimson 01')).id);
   await api.markRead((await api.bookByName('Harbor 01')).id);
+
+  // A second library, and a collection and a read list that span both.
+  secondRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-group-filters-second-'));
+  await writeBrowseLibrary(secondRoot, [{ folder: 'Echo', books: 1, info: { series: 'Echo Bay' } }]);
+  const admin = await playwrightRequest.newContext();
+  try {
+    await logIn(admin, server.folio.url, ADMIN);
+    await addLibraryAndWait(admin, server.folio.url, secondRoot, 'Side shelf');
+  } finally {
+    await admin.dispose();
+  }
+  await api.waitForTitles(['Echo Bay']);
+  const spanning = await Promise.all(['Aurora Knights', 'Echo Bay'].map((t) => api.seriesByTitle(t)));
+  ids.shelvesCollection = (
+    await api.send<{ id: string }>('POST', '/api/v1/collections', { name: 'Shelves', ordered: false, seriesIds: spanning.map((s) => s.id) })
+  ).id;
+  const spanningBooks = await Promise.all(['Aurora 01', 'Echo 01'].map((n) => api.bookByName(n)));
+  ids.shelvesReadList = (
+    await api.send<{ id: string }>('POST', '/api/v1/readlists', { name: 'Hop', summary: '', ordered: true, bookIds: spanningBooks.map((b) => b.id) })
+  ).id;
+});
+
+test.afterAll(async () => {
+  if (secondRoot) await rm(secondRoot, { recursive: true, force: true });
 });
 
 const cards = (page: Page, list: string) => page.getByRole('list', { name: list, exact: true }).getByRole('listitem').getByRole('link');
@@ -72,5 +102,25 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
     await pick(page, 'Read status', 'Unread');
     await expect(books).toHaveCount(2);
     expect(page.url()).toContain('read_status=UNREAD');
+  });
+
+  // SPEC §7: GET /collections/{id}/series and /readlists/{id}/books take library_id, and the
+  // collection and read list screens offer it as a filter, like "All libraries" does.
+  test(`a collection's series and a read list's books filter by library (${size})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    await page.goto(`${server.folio.url}/collections/${ids.shelvesCollection}`);
+    await expect(cards(page, 'Series')).toHaveCount(2);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await pick(page, 'Library', 'Side shelf');
+    await expect(cards(page, 'Series')).toHaveText(['Echo Bay']);
+    expect(page.url()).toContain('library_id=');
+
+    await page.goto(`${server.folio.url}/readlists/${ids.shelvesReadList}`);
+    const books = cards(page, 'Books');
+    await expect(books).toHaveCount(2);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await pick(page, 'Library', 'Comics');
+    await expect(books).toHaveCount(1);
+    await expect(books.first()).toContainText('Aurora 01');
   });
 }

@@ -190,8 +190,14 @@ function GroupDetail<T extends { id: string }>(props: {
   );
 }
 
-/** SPEC §7: a read list's books filter by read status, book tag and author. */
-const READ_LIST_FILTERS: readonly FilterKind[] = ['readStatus', 'tag', 'author'];
+/** SPEC §7: a read list's books filter by read status, book tag, author and library. */
+const READ_LIST_FILTERS: readonly FilterKind[] = ['readStatus', 'tag', 'author', 'library'];
+
+/** SPEC §7: a collection's series take every series filter, the library one included. */
+const COLLECTION_FILTERS: readonly FilterKind[] = [...SERIES_FILTERS, 'library'];
+
+/** A collection or read list may span libraries: each library the user sees is offered. */
+const visibleLibraryIds = () => Promise.resolve(session.libraries.map((library) => library.id));
 
 export function CollectionScreen({ collectionId }: { collectionId: string }) {
   const collection = useAsync(() => getCollection(collectionId), [collectionId]);
@@ -219,8 +225,8 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
       }}
       itemsKey={collectionId}
       rememberAs={`collection:${collectionId}`}
-      filterKinds={SERIES_FILTERS}
-      loadFilterValues={(kind) => (kind === 'library' ? Promise.resolve(null) : getReferentialValues(kind, { collection_id: collectionId }))}
+      filterKinds={COLLECTION_FILTERS}
+      loadFilterValues={(kind) => (kind === 'library' ? visibleLibraryIds() : getReferentialValues(kind, { collection_id: collectionId }))}
       renderItem={(series) => (
         <>
           <SeriesCard series={series} />
@@ -267,14 +273,19 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
         )
       }
       loadItems={(page, size, f) =>
-        getReadListBooks(readListId, { readStatus: f.readStatus, tag: f.values.tag, author: f.values.author }, { page, size })
+        getReadListBooks(
+          readListId,
+          { readStatus: f.readStatus, tag: f.values.tag, author: f.values.author, libraryIds: f.values.library },
+          { page, size },
+        )
       }
       itemsKey={readListId}
       rememberAs={`readlist:${readListId}`}
       filterKinds={READ_LIST_FILTERS}
-      loadFilterValues={(kind) =>
-        kind === 'tag' || kind === 'author' ? getReferentialValues(kind, { readlist_id: readListId }, { bookTags: true }) : Promise.resolve(null)
-      }
+      loadFilterValues={(kind) => {
+        if (kind === 'library') return visibleLibraryIds();
+        return kind === 'tag' || kind === 'author' ? getReferentialValues(kind, { readlist_id: readListId }, { bookTags: true }) : Promise.resolve(null);
+      }}
       renderItem={(book) => (
         <>
           <BookCard book={book} showSeries readListId={readListId} />

@@ -23,7 +23,7 @@ export const VALUE_FILTERS = {
   ageRating: 'age_rating',
   releaseYear: 'release_year',
   author: 'author',
-  /** Only offered on "All libraries". */
+  /** Offered on "All libraries", and in collections and read lists (which may span libraries). */
   library: 'library_id',
 } as const;
 export type ValueFilter = keyof typeof VALUE_FILTERS;
