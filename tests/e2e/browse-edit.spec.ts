@@ -161,6 +161,20 @@ test('read state: a book is marked read and unread; a series is marked read and 
   await expect.poll(async () => (await api().seriesByTitle('Blue Harbor')).booksReadCount).toBe(0);
 });
 
+test('series read progress is set and cleared as a whole: with some books read both actions are offered', async ({ page }) => {
+  // SPEC §4: series have read progress set and cleared as a whole. A series partly read can be
+  // finished or cleared from its page, as Komga offers both actions then.
+  await api().markRead((await api().bookByName('Aurora 01')).id);
+  const series = await api().seriesByTitle('Aurora Knights');
+  await page.goto(`${server.folio.url}/series/${series.id}`);
+  await expect(page.getByText('1 read')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark series as read' })).toBeVisible();
+  await page.getByRole('button', { name: 'Mark series as unread' }).click();
+  await expect.poll(async () => (await api().seriesByTitle('Aurora Knights')).booksReadCount).toBe(0);
+  await expect(page.getByRole('button', { name: 'Mark series as unread' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Mark series as read' })).toBeVisible();
+});
+
 test('delete book: the warning says the file goes and it is irreversible; the file is gone afterwards', async ({ page }) => {
   const book = await api().bookByName('Delta 04');
   const file = path.join(server.root, 'Delta', 'Delta 04.cbz');

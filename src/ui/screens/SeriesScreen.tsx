@@ -128,12 +128,14 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
               {data.booksReadCount > 0 && ` · ${t('series.read_count', { count: data.booksReadCount })}`}
             </p>
             <div className={styles.actionsRow}>
-              {data.booksUnreadCount + data.booksInProgressCount > 0 ? (
+              {/* A partly read series offers both: finish it, or clear its progress as a whole. */}
+              {data.booksReadCount < data.booksCount && (
                 <button type="button" className={buttons.quiet} onClick={() => markAll(true)} disabled={busy}>
                   <Check aria-hidden="true" size={18} />
                   {t('series.mark_read')}
                 </button>
-              ) : (
+              )}
+              {data.booksUnreadCount < data.booksCount && (
                 <button type="button" className={buttons.quiet} onClick={() => markAll(false)} disabled={busy}>
                   <Undo2 className={flipInRtl} aria-hidden="true" size={18} />
                   {t('series.mark_unread')}
