@@ -175,6 +175,20 @@ test('series read progress is set and cleared as a whole: with some books read b
   await expect(page.getByRole('button', { name: 'Mark series as read' })).toBeVisible();
 });
 
+test('read state: a book in progress can be finished or marked unread from its page', async ({ page }) => {
+  // SPEC §4: a book's read state toggles read and unread; one half read is neither, and both
+  // ways out are offered (Komga does too).
+  const book = await api().bookByName('Aurora 02');
+  await api().markPage(book.id, 1);
+  await page.goto(`${server.folio.url}/book/${book.id}`);
+  await expect(page.getByRole('button', { name: 'Mark as read' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Mark as unread' })).toBeVisible();
+  await page.getByRole('button', { name: 'Mark as unread' }).click();
+  await expect.poll(async () => (await api().bookByName('Aurora 02')).readProgress).toBeNull();
+  await expect(page.getByRole('button', { name: 'Mark as unread' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Mark as read' })).toBeVisible();
+});
+
 test('delete book: the warning says the file goes and it is irreversible; the file is gone afterwards', async ({ page }) => {
   const book = await api().bookByName('Delta 04');
   const file = path.join(server.root, 'Delta', 'Delta 04.cbz');

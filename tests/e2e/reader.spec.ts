@@ -362,6 +362,8 @@ test('on the book page, marking the book read after it was fetched ahead opens i
     await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1);
     // … then marked read on the screen: a read book opens at page 1.
     await p.getByRole('button', { name: 'Mark as read' }).click();
+    // In progress, both actions show; once read, "Mark as read" is gone.
+    await expect(p.getByRole('button', { name: 'Mark as read' })).toHaveCount(0);
     await expect(p.getByRole('button', { name: 'Mark as unread' })).toBeVisible();
     await p.getByRole('link', { name: 'Read', exact: true }).click();
     const canvas = p.getByTestId('reader-canvas');

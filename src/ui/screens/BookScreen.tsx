@@ -145,15 +145,17 @@ export function BookScreen({ bookId }: { bookId: string }) {
               {t('book.download')}
             </a>
           )}
-          {progress?.completed ? (
-            <button type="button" className={buttons.quiet} onClick={() => markRead(false)} disabled={busy}>
-              <Undo2 className={flipInRtl} aria-hidden="true" size={18} />
-              {t('book.mark_unread')}
-            </button>
-          ) : (
+          {/* A book in progress offers both: finish it, or drop its progress. */}
+          {!progress?.completed && (
             <button type="button" className={buttons.quiet} onClick={() => markRead(true)} disabled={busy}>
               <Check aria-hidden="true" size={18} />
               {t('book.mark_read')}
+            </button>
+          )}
+          {progress && (
+            <button type="button" className={buttons.quiet} onClick={() => markRead(false)} disabled={busy}>
+              <Undo2 className={flipInRtl} aria-hidden="true" size={18} />
+              {t('book.mark_unread')}
             </button>
           )}
           <ContentAdminActions
