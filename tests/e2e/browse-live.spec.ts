@@ -99,6 +99,33 @@ test('collection page: series added to the collection elsewhere appear in it', a
   await expectNotReloaded(page);
 });
 
+test('collection and read list pages: deleted elsewhere, the page leaves for the list of collections or read lists', async ({ page }) => {
+  const aurora = await api().seriesByTitle('Aurora Knights');
+  const collection = await api().send<{ id: string }>('POST', '/api/v1/collections', { name: 'Short-lived shelf', ordered: false, seriesIds: [aurora.id] });
+  await page.goto(`${server.folio.url}/collections/${collection.id}`);
+  await expect(cards(page, 'Series')).toHaveText(['Aurora Knights']);
+  await markPage(page);
+  // The stream is connected once a change made elsewhere shows.
+  await api().send('PATCH', `/api/v1/collections/${collection.id}`, { name: 'Short-lived shelf, renamed' });
+  await expect(page.getByRole('heading', { name: 'Short-lived shelf, renamed', level: 1 })).toBeVisible();
+  await api().send('DELETE', `/api/v1/collections/${collection.id}`);
+  await expect(page).toHaveURL(/\/libraries\/all\/collections$/);
+  await expect(page.getByText('Short-lived shelf, renamed')).toHaveCount(0);
+  await expectNotReloaded(page);
+
+  const book = await api().bookByName('Aurora 01');
+  const readList = await api().send<{ id: string }>('POST', '/api/v1/readlists', { name: 'Short-lived list', summary: '', ordered: true, bookIds: [book.id] });
+  await page.goto(`${server.folio.url}/readlists/${readList.id}`);
+  await expect(cards(page, 'Books')).toHaveCount(1);
+  await markPage(page);
+  await api().send('PATCH', `/api/v1/readlists/${readList.id}`, { name: 'Short-lived list, renamed' });
+  await expect(page.getByRole('heading', { name: 'Short-lived list, renamed', level: 1 })).toBeVisible();
+  await api().send('DELETE', `/api/v1/readlists/${readList.id}`);
+  await expect(page).toHaveURL(/\/libraries\/all\/readlists$/);
+  await expect(page.getByText('Short-lived list, renamed')).toHaveCount(0);
+  await expectNotReloaded(page);
+});
+
 test('browse page: a series card drawn before its poster existed shows the poster once the server announces it', async ({ page }) => {
   const aurora = await api().seriesByTitle('Aurora Knights');
   // During a library's first scan a card asks for its poster before the book is analysed, and the

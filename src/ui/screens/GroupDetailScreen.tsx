@@ -206,6 +206,12 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
   const reorderable = isAdmin(me) && !!collection.data?.ordered;
   // Edited here or elsewhere (name, manual ordering, members): reload it, and its series with it.
   useLiveRefresh((event) => event.name === 'CollectionChanged' && event.data.collectionId === collectionId, collection.reload);
+  // Deleted elsewhere: nothing is left to show here, so go to the collections, as a delete here does.
+  const [, navigate] = useLocation();
+  useLiveRefresh(
+    (event) => event.name === 'CollectionDeleted' && event.data.collectionId === collectionId,
+    () => navigate('/libraries/all/collections', { replace: true }),
+  );
   return (
     <GroupDetail<SeriesDto>
       header={collection.data}
@@ -254,6 +260,11 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
   const { me } = useSnapshot(session);
   const reorderable = isAdmin(me) && !!readList.data?.ordered;
   useLiveRefresh((event) => event.name === 'ReadListChanged' && event.data.readListId === readListId, readList.reload);
+  const [, navigate] = useLocation();
+  useLiveRefresh(
+    (event) => event.name === 'ReadListDeleted' && event.data.readListId === readListId,
+    () => navigate('/libraries/all/readlists', { replace: true }),
+  );
   return (
     <GroupDetail<BookDto>
       header={readList.data}
