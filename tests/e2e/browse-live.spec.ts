@@ -161,3 +161,18 @@ test('browse page: a series card drawn before its poster existed shows the poste
   expect(upload.ok()).toBe(true);
   await expect.poll(() => card.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 });
+
+test('book page: the book file deleted elsewhere shows as unavailable, with no Read action left', async ({ page }) => {
+  const book = await api().bookByName('Harbor 02');
+  await page.goto(`${server.folio.url}/book/${book.id}`);
+  await expect(page.getByRole('link', { name: 'Read', exact: true })).toBeVisible();
+  await markPage(page);
+  // The stream is connected once a change made elsewhere shows.
+  await api().markRead(book.id);
+  await expect(page.getByRole('button', { name: 'Mark as unread' })).toBeVisible();
+
+  await api().send('DELETE', `/api/v1/books/${book.id}/file`);
+  await expect(page.getByRole('status').filter({ hasText: "This book's file is gone" })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Read', exact: true })).toHaveCount(0);
+  await expectNotReloaded(page);
+});

@@ -54,7 +54,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
   useLiveRefresh(
     (event) =>
       event.data.bookId === bookId &&
-      ['BookChanged', 'ReadProgressChanged', 'ReadProgressDeleted', 'ThumbnailBookAdded'].includes(event.name),
+      ['BookChanged', 'BookDeleted', 'ReadProgressChanged', 'ReadProgressDeleted', 'ThumbnailBookAdded'].includes(event.name),
     book.reload,
   );
   const [actionError, setActionError] = useState<unknown>(undefined);
