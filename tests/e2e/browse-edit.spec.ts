@@ -52,7 +52,7 @@ test('edit series: out-of-range age rating and total book count are refused; val
   await dialog.getByLabel('Publisher').fill('New Dawn');
   await dialog.getByLabel('Genres').fill('Fantasy, Epic');
   await dialog.getByLabel('Status').selectOption({ label: 'Hiatus' });
-  await dialog.getByLabel('Summary').fill('Knights at dawn.');
+  await dialog.getByLabel('Summary', { exact: true }).fill('Knights at dawn.');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
 
@@ -80,9 +80,9 @@ test('edit book: ISBN-13, date, decimal sort number, http(s) link and duplicate 
   await expect(dialog.getByLabel('Author 1 name')).toHaveValue('Ada Quill');
   await expect(dialog.getByLabel('Author 1 role')).toHaveValue('writer');
 
-  await dialog.getByLabel('ISBN').fill('978-0-306-40615-8'); // wrong check digit
-  await dialog.getByLabel('Release date').fill('2020-02-30');
-  await dialog.getByLabel('Sort number').fill('2,5');
+  await dialog.getByLabel('ISBN', { exact: true }).fill('978-0-306-40615-8'); // wrong check digit
+  await dialog.getByLabel('Release date', { exact: true }).fill('2020-02-30');
+  await dialog.getByLabel('Sort number', { exact: true }).fill('2,5');
   await dialog.getByRole('button', { name: 'Add link' }).click();
   await dialog.getByLabel('Link 1 label').fill('Home');
   await dialog.getByLabel('Link 1 URL').fill('ftp://example.org/aurora');
@@ -95,18 +95,18 @@ test('edit book: ISBN-13, date, decimal sort number, http(s) link and duplicate 
   await dialog.getByRole('button', { name: 'Save' }).click();
 
   await expect(dialog.getByRole('alert')).toHaveText('Some fields need fixing before saving.');
-  await expectFieldError(dialog.getByLabel('ISBN'), 'Must be a valid ISBN-13.');
-  await expectFieldError(dialog.getByLabel('Release date'), 'Must be a valid date (YYYY-MM-DD).');
-  await expectFieldError(dialog.getByLabel('Sort number'), 'Must be a number (decimals allowed).');
+  await expectFieldError(dialog.getByLabel('ISBN', { exact: true }), 'Must be a valid ISBN-13.');
+  await expectFieldError(dialog.getByLabel('Release date', { exact: true }), 'Must be a valid date (YYYY-MM-DD).');
+  await expectFieldError(dialog.getByLabel('Sort number', { exact: true }), 'Must be a number (decimals allowed).');
   await expectFieldError(dialog.getByLabel('Link 1 URL'), 'Must be a valid http or https URL.');
   await expectFieldError(dialog.getByLabel('Link 2 URL'), 'Must be a valid http or https URL.');
   await expectFieldError(dialog.getByLabel('Author 2 name'), 'Already exists.');
   await expect(dialog.getByLabel('Author 1 name')).not.toHaveAttribute('aria-invalid', 'true');
   expect((await api().bookByName('Aurora 01')).metadata).toMatchObject({ isbn: '', numberSort: 1, links: [] });
 
-  await dialog.getByLabel('ISBN').fill('978-0-306-40615-7');
-  await dialog.getByLabel('Release date').fill('2020-02-29');
-  await dialog.getByLabel('Sort number').fill('2.5');
+  await dialog.getByLabel('ISBN', { exact: true }).fill('978-0-306-40615-7');
+  await dialog.getByLabel('Release date', { exact: true }).fill('2020-02-29');
+  await dialog.getByLabel('Sort number', { exact: true }).fill('2.5');
   await dialog.getByLabel('Link 1 URL').fill('https://example.org/aurora');
   await dialog.getByRole('button', { name: 'Remove link 2' }).click();
   // Same name in another role is a different credit.
@@ -187,6 +187,29 @@ test('read state: a book in progress can be finished or marked unread from its p
   await expect.poll(async () => (await api().bookByName('Aurora 02')).readProgress).toBeNull();
   await expect(page.getByRole('button', { name: 'Mark as unread' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Mark as read' })).toBeVisible();
+});
+
+test('edit book: each field has a lock; editing a field locks it, and a lock can be lifted on its own', async ({ page }) => {
+  const book = await api().bookByName('Crimson 01');
+  await page.goto(`${server.folio.url}/book/${book.id}`);
+  let dialog = await openDialog(page, 'Book actions', 'Edit book');
+  const locks = dialog.getByRole('group', { name: /^Locked fields/ });
+  for (const field of ['Title', 'Number', 'Sort number', 'Release date', 'ISBN', 'Summary', 'Tags', 'Authors', 'Links']) {
+    await expect(locks.getByLabel(`Lock: ${field}`, { exact: true })).not.toBeChecked();
+  }
+  await dialog.getByLabel('Summary', { exact: true }).fill('The first wave breaks.');
+  await expect(locks.getByLabel('Lock: Summary', { exact: true })).toBeChecked();
+  await expect(locks.getByLabel('Lock: Title', { exact: true })).not.toBeChecked();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await api().bookByName('Crimson 01')).metadata.summaryLock).toBe(true);
+
+  dialog = await openDialog(page, 'Book actions', 'Edit book');
+  await dialog.getByRole('group', { name: /^Locked fields/ }).getByLabel('Lock: Summary', { exact: true }).uncheck();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await api().bookByName('Crimson 01')).metadata.summaryLock).toBe(false);
+  expect((await api().bookByName('Crimson 01')).metadata.summary).toBe('The first wave breaks.');
 });
 
 test('delete book: the warning says the file goes and it is irreversible; the file is gone afterwards', async ({ page }) => {

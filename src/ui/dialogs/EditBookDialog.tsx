@@ -2,6 +2,7 @@ import { Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { updateBookMetadata } from '../../api/metadata.ts';
 import type { BookDto } from '../../api/types.ts';
+import { CheckboxGroup } from '../components/CheckboxGroup.tsx';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextArea } from '../components/TextArea.tsx';
@@ -35,6 +36,26 @@ interface Draft {
   links: { label: string; url: string }[];
 }
 
+/** The fields with a lock, in the dialog's order, each with its label's locale key. */
+const LOCKABLE = [
+  ['title', 'edit_book.fields.title'],
+  ['number', 'edit_book.fields.number'],
+  ['numberSort', 'edit_book.fields.number_sort'],
+  ['releaseDate', 'edit_book.fields.release_date'],
+  ['isbn', 'edit_book.fields.isbn'],
+  ['summary', 'edit_book.fields.summary'],
+  ['tags', 'edit_book.fields.tags'],
+  ['authors', 'edit_book.fields.authors'],
+  ['links', 'edit_book.fields.links'],
+] as const satisfies readonly (readonly [keyof Draft, string])[];
+type LockableField = (typeof LOCKABLE)[number][0];
+
+/** The fields locked in the record: a refresh from the files leaves them as they are. */
+function locksOf(book: BookDto): LockableField[] {
+  const metadata = book.metadata as unknown as Record<string, unknown>;
+  return LOCKABLE.map(([field]) => field).filter((field) => metadata[`${field}Lock`] === true);
+}
+
 function draftOf(book: BookDto): Draft {
   const m = book.metadata;
   return {
@@ -64,10 +85,14 @@ export function bookDraftProblems(draft: Draft) {
   };
 }
 
-/** Edit one book's metadata; only changed fields are sent, and each is locked against re-import. */
+/**
+ * Edit one book's metadata; only changed fields are sent. Editing a field locks it against
+ * re-import; each lock can also be set or lifted on its own.
+ */
 export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: () => void; onSaved: () => void }) {
   const { book, open, onClose, onSaved } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(book));
+  const [locked, setLocked] = useState<LockableField[]>(() => locksOf(book));
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -75,6 +100,7 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
   // Start from the record each time the dialog opens, not when the record refreshes underneath.
   useResetOnOpen(open, () => {
     setDraft(draftOf(book));
+    setLocked(locksOf(book));
     setSubmitted(false);
     setError(undefined);
   });
@@ -89,7 +115,11 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
     problems.linkLabels.some(Boolean);
   // Messages appear once the user tries to save, then follow every keystroke.
   const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
-  const set = (patch: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...patch }));
+  const set = (patch: Partial<Draft>) => {
+    setDraft((previous) => ({ ...previous, ...patch }));
+    // An edited field is locked, as a change typed by hand should outlive the next refresh.
+    setLocked((previous) => [...new Set([...previous, ...(Object.keys(patch) as LockableField[])])]);
+  };
 
   async function save() {
     setSubmitted(true);
@@ -97,7 +127,7 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
     const original = draftOf(book);
     const update: Record<string, unknown> = {};
     const changed = (key: keyof Draft) => JSON.stringify(draft[key]) !== JSON.stringify(original[key]);
-    const put = (key: string, value: unknown) => Object.assign(update, { [key]: value, [`${key}Lock`]: true });
+    const put = (key: LockableField, value: unknown) => Object.assign(update, { [key]: value, [`${key}Lock`]: locked.includes(key) });
     if (changed('title')) put('title', draft.title);
     if (changed('number')) put('number', draft.number);
     if (changed('numberSort')) put('numberSort', Number(draft.numberSort));
@@ -107,6 +137,10 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
     if (changed('tags')) put('tags', splitList(draft.tags));
     if (changed('authors')) put('authors', draft.authors.filter((a) => a.name.trim()).map((a) => ({ name: a.name.trim(), role: a.role })));
     if (changed('links')) put('links', draft.links.filter((l) => l.url.trim()).map((l) => ({ label: l.label.trim(), url: l.url.trim() })));
+    const lockedBefore = locksOf(book);
+    for (const [field] of LOCKABLE) {
+      if (locked.includes(field) !== lockedBefore.includes(field)) update[`${field}Lock`] = locked.includes(field);
+    }
     if (Object.keys(update).length === 0) return onClose();
     setBusy(true);
     setError(undefined);
@@ -223,6 +257,12 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
             </button>
           </div>
         </fieldset>
+        <CheckboxGroup
+          legend={t('edit_book.locked_fields')}
+          options={LOCKABLE.map(([value, label]) => ({ value, label: t('edit_book.lock_field', { field: t(label) }) }))}
+          selected={locked}
+          onChange={setLocked}
+        />
       </div>
       {submitted && invalid && (
         <p role="alert" className={form.fieldError}>
