@@ -31,27 +31,27 @@ test('edit series: out-of-range age rating and total book count are refused; val
   await page.goto(`${server.folio.url}/series/${series.id}`);
   await expect(page.getByRole('heading', { name: 'Aurora Knights', level: 1 })).toBeVisible();
   const dialog = await openDialog(page, 'Series actions', 'Edit series');
-  await expect(dialog.getByLabel('Age rating')).toHaveValue('13');
-  await expect(dialog.getByLabel('Publisher')).toHaveValue('Dawn Press');
+  await expect(dialog.getByLabel('Age rating', { exact: true })).toHaveValue('13');
+  await expect(dialog.getByLabel('Publisher', { exact: true })).toHaveValue('Dawn Press');
 
-  await dialog.getByLabel('Age rating').fill('-1');
-  await dialog.getByLabel('Total book count').fill('0');
+  await dialog.getByLabel('Age rating', { exact: true }).fill('-1');
+  await dialog.getByLabel('Total book count', { exact: true }).fill('0');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Some fields need fixing before saving.');
-  await expectFieldError(dialog.getByLabel('Age rating'), 'Must be 0 or more.');
-  await expectFieldError(dialog.getByLabel('Total book count'), 'Must be greater than 0.');
+  await expectFieldError(dialog.getByLabel('Age rating', { exact: true }), 'Must be 0 or more.');
+  await expectFieldError(dialog.getByLabel('Total book count', { exact: true }), 'Must be greater than 0.');
   // Messages follow the typing once shown.
-  await dialog.getByLabel('Age rating').fill('twelve');
-  await expectFieldError(dialog.getByLabel('Age rating'), 'Must be a whole number.');
+  await dialog.getByLabel('Age rating', { exact: true }).fill('twelve');
+  await expectFieldError(dialog.getByLabel('Age rating', { exact: true }), 'Must be a whole number.');
   await expect(dialog).toBeVisible();
   expect((await api().seriesByTitle('Aurora Knights')).metadata).toMatchObject({ ageRating: 13, totalBookCount: null });
 
-  await dialog.getByLabel('Age rating').fill('0');
-  await dialog.getByLabel('Total book count').fill('5');
-  await expect(dialog.getByLabel('Age rating')).not.toHaveAttribute('aria-invalid', 'true');
-  await dialog.getByLabel('Publisher').fill('New Dawn');
-  await dialog.getByLabel('Genres').fill('Fantasy, Epic');
-  await dialog.getByLabel('Status').selectOption({ label: 'Hiatus' });
+  await dialog.getByLabel('Age rating', { exact: true }).fill('0');
+  await dialog.getByLabel('Total book count', { exact: true }).fill('5');
+  await expect(dialog.getByLabel('Age rating', { exact: true })).not.toHaveAttribute('aria-invalid', 'true');
+  await dialog.getByLabel('Publisher', { exact: true }).fill('New Dawn');
+  await dialog.getByLabel('Genres', { exact: true }).fill('Fantasy, Epic');
+  await dialog.getByLabel('Status', { exact: true }).selectOption({ label: 'Hiatus' });
   await dialog.getByLabel('Summary', { exact: true }).fill('Knights at dawn.');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
@@ -210,6 +210,28 @@ test('edit book: each field has a lock; editing a field locks it, and a lock can
   await expect(dialog).toBeHidden();
   await expect.poll(async () => (await api().bookByName('Crimson 01')).metadata.summaryLock).toBe(false);
   expect((await api().bookByName('Crimson 01')).metadata.summary).toBe('The first wave breaks.');
+});
+
+test('edit series: each field has a lock; editing a field locks it, and a lock can be lifted on its own', async ({ page }) => {
+  const series = await api().seriesByTitle('Crimson Tide');
+  await page.goto(`${server.folio.url}/series/${series.id}`);
+  let dialog = await openDialog(page, 'Series actions', 'Edit series');
+  const locks = dialog.getByRole('group', { name: /^Locked fields/ });
+  for (const field of ['Title', 'Sort title', 'Status', 'Publisher', 'Age rating', 'Total book count', 'Summary', 'Genres', 'Tags', 'Alternate titles']) {
+    await expect(locks.getByLabel(`Lock: ${field}`, { exact: true })).not.toBeChecked();
+  }
+  await dialog.getByLabel('Summary', { exact: true }).fill('A tide of red.');
+  await expect(locks.getByLabel('Lock: Summary', { exact: true })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await api().seriesByTitle('Crimson Tide')).metadata.summaryLock).toBe(true);
+
+  dialog = await openDialog(page, 'Series actions', 'Edit series');
+  await dialog.getByRole('group', { name: /^Locked fields/ }).getByLabel('Lock: Summary', { exact: true }).uncheck();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect.poll(async () => (await api().seriesByTitle('Crimson Tide')).metadata.summaryLock).toBe(false);
+  expect((await api().seriesByTitle('Crimson Tide')).metadata.summary).toBe('A tide of red.');
 });
 
 test('delete book: the warning says the file goes and it is irreversible; the file is gone afterwards', async ({ page }) => {

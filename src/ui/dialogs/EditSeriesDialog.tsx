@@ -2,6 +2,7 @@ import { Plus, X } from 'lucide-react';
 import { useState } from 'react';
 import { updateSeriesMetadata } from '../../api/metadata.ts';
 import { READING_DIRECTIONS, SERIES_STATUSES, type AlternateTitleDto, type SeriesDto } from '../../api/types.ts';
+import { CheckboxGroup } from '../components/CheckboxGroup.tsx';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextArea } from '../components/TextArea.tsx';
@@ -30,6 +31,30 @@ interface Draft {
   alternateTitles: AlternateTitleDto[];
 }
 
+/** The fields with a lock, in the dialog's order, each with its label's locale key. */
+const LOCKABLE = [
+  ['title', 'edit_series.fields.title'],
+  ['titleSort', 'edit_series.fields.title_sort'],
+  ['status', 'series.facts.status'],
+  ['readingDirection', 'series.facts.reading_direction'],
+  ['publisher', 'series.facts.publisher'],
+  ['language', 'series.facts.language'],
+  ['ageRating', 'series.facts.age_rating'],
+  ['totalBookCount', 'edit_series.fields.total_book_count'],
+  ['summary', 'edit_book.fields.summary'],
+  ['genres', 'series.facts.genres'],
+  ['tags', 'edit_book.fields.tags'],
+  ['sharingLabels', 'batch_edit_series.sharing_labels'],
+  ['alternateTitles', 'edit_series.fields.alternate_titles'],
+] as const satisfies readonly (readonly [keyof Draft, string])[];
+type LockableField = (typeof LOCKABLE)[number][0];
+
+/** The fields locked in the record: a refresh from the files leaves them as they are. */
+function locksOf(series: SeriesDto): LockableField[] {
+  const metadata = series.metadata as unknown as Record<string, unknown>;
+  return LOCKABLE.map(([field]) => field).filter((field) => metadata[`${field}Lock`] === true);
+}
+
 function draftOf(series: SeriesDto): Draft {
   const m = series.metadata;
   return {
@@ -56,6 +81,7 @@ function draftOf(series: SeriesDto): Draft {
 export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onClose: () => void; onSaved: () => void }) {
   const { series, open, onClose, onSaved } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(series));
+  const [locked, setLocked] = useState<LockableField[]>(() => locksOf(series));
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -63,6 +89,7 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
   // Start from the record each time the dialog opens, not when the record refreshes underneath.
   useResetOnOpen(open, () => {
     setDraft(draftOf(series));
+    setLocked(locksOf(series));
     setSubmitted(false);
     setError(undefined);
   });
@@ -82,14 +109,18 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
     problems.alternateLabels.some(Boolean) ||
     problems.alternateTitles.some(Boolean);
   const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
-  const set = (patch: Partial<Draft>) => setDraft((previous) => ({ ...previous, ...patch }));
+  const set = (patch: Partial<Draft>) => {
+    setDraft((previous) => ({ ...previous, ...patch }));
+    // An edited field is locked, as a change typed by hand should outlive the next refresh.
+    setLocked((previous) => [...new Set([...previous, ...(Object.keys(patch) as LockableField[])])]);
+  };
 
   async function save() {
     setSubmitted(true);
     if (invalid) return;
     const original = draftOf(series);
     const update: Record<string, unknown> = {};
-    const put = (key: string, value: unknown) => Object.assign(update, { [key]: value, [`${key}Lock`]: true });
+    const put = (key: LockableField, value: unknown) => Object.assign(update, { [key]: value, [`${key}Lock`]: locked.includes(key) });
     const changed = (key: Exclude<keyof Draft, 'alternateTitles'>) => draft[key] !== original[key];
     const alternates = draft.alternateTitles
       .filter((a) => a.label.trim() || a.title.trim())
@@ -107,6 +138,10 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
     if (changed('tags')) put('tags', splitList(draft.tags));
     if (changed('sharingLabels')) put('sharingLabels', splitList(draft.sharingLabels));
     if (changed('totalBookCount')) put('totalBookCount', draft.totalBookCount === '' ? null : Number(draft.totalBookCount));
+    const lockedBefore = locksOf(series);
+    for (const [field] of LOCKABLE) {
+      if (locked.includes(field) !== lockedBefore.includes(field)) update[`${field}Lock`] = locked.includes(field);
+    }
     if (Object.keys(update).length === 0) return onClose();
     setBusy(true);
     setError(undefined);
@@ -207,6 +242,12 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
             </button>
           </div>
         </fieldset>
+        <CheckboxGroup
+          legend={t('edit_book.locked_fields')}
+          options={LOCKABLE.map(([value, label]) => ({ value, label: t('edit_book.lock_field', { field: t(label) }) }))}
+          selected={locked}
+          onChange={setLocked}
+        />
       </div>
       {submitted && invalid && (
         <p role="alert" className={form.fieldError}>
