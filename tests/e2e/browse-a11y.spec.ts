@@ -195,7 +195,7 @@ const SCREENS: { name: string; open: (page: Page) => Promise<void> }[] = [
       await page.getByRole('button', { name: 'Edit series' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit series' });
       // With its validation messages showing.
-      await dialog.getByLabel('Age rating').fill('-1');
+      await dialog.getByLabel('Age rating', { exact: true }).fill('-1');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await expect(dialog.getByRole('alert')).toBeVisible();
     },
