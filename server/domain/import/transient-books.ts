@@ -81,6 +81,13 @@ export async function openTransientPage(
 export class TransientBookStore {
   private readonly books = new Map<string, TransientBook>();
 
+  /** `log`: where a folder the scan cannot list is reported (it is skipped, the rest scanned). */
+  private readonly log: (message: string, error: unknown) => void;
+
+  constructor(log: (message: string, error: unknown) => void) {
+    this.log = log;
+  }
+
   get(id: string): TransientBook | undefined {
     return this.books.get(id);
   }
@@ -91,7 +98,10 @@ export class TransientBookStore {
     const extensions = new Set(BOOK_READERS.flatMap((r) => r.extensions));
     const found: TransientBook[] = [];
     const visit = async (dir: string): Promise<void> => {
-      const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+      const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+        this.log(`import scan: folder ${dir} could not be listed and was skipped`, error);
+        return [];
+      });
       for (const entry of entries.sort((a, b) => naturalCompare(a.name, b.name))) {
         if (entry.name.startsWith('.')) continue;
         const full = join(dir, entry.name);

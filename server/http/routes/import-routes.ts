@@ -34,7 +34,7 @@ function toTransientBookDto(book: TransientBook, match: { seriesId: string | nul
  * in the background; each outcome is announced with a BookImported event.
  */
 export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
-  const transient = new TransientBookStore();
+  const transient = new TransientBookStore((message, error) => ctx.log(message, error));
 
   app.post('/api/v1/transient-books', { config: { role: 'ADMIN' }, schema: { body: Type.Object({ path: Type.String() }) } }, async (request) => {
     const path = request.body.path;

@@ -12,7 +12,15 @@ import { openOAuth2Popup } from './oauth2Popup.ts';
  * message of a failed OAuth2 login that came back as `?error=<code>`.
  */
 export function OAuth2Login() {
-  const providers = useAsync(() => getOAuth2Providers().catch(() => []), []);
+  const providers = useAsync(
+    () =>
+      getOAuth2Providers().catch((failure: unknown) => {
+        // The password form still works: show it without provider buttons, and say why in the console.
+        console.warn('Could not list the OAuth2 providers', failure);
+        return [];
+      }),
+    [],
+  );
   const [params] = useSearchParams();
   const error = params.get('error');
   const list = providers.data ?? [];

@@ -84,7 +84,11 @@ export function AddToGroupDialog(props: {
     const name = newName.trim();
     if (!name) return setProblem(t('groups.add_dialog.name_required'));
     // The search list may be filtered; ask for the exact name across all of them.
-    const existing = await findGroups(kind, name).catch(() => []);
+    const existing = await findGroups(kind, name).catch((failure: unknown) => {
+      // The check is a courtesy: the server refuses a duplicate name itself, with its own message.
+      console.warn(`Could not look up existing ${kind}s named "${name}"`, failure);
+      return [];
+    });
     if (existing.some((g) => g.name.localeCompare(name, undefined, { sensitivity: 'accent' }) === 0)) {
       return setProblem(t(`groups.add_dialog.${kind}_exists`));
     }

@@ -64,7 +64,9 @@ export function LiveEvents() {
           return;
         }
         if (event.name === 'TaskQueueStatus' && typeof event.data.count === 'number') live.pendingTasks = event.data.count;
-        if (LIBRARY_EVENTS.has(event.name)) loadLibraries().catch(() => undefined);
+        if (LIBRARY_EVENTS.has(event.name)) {
+          loadLibraries().catch((failure: unknown) => console.warn(`Could not reload the libraries after ${event.name}`, failure));
+        }
         if (SERIES_OR_BOOK_EVENTS.includes(event.name)) live.announcesContentChanges = true;
         publishLiveEvent(event);
       },
