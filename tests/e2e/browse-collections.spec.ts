@@ -108,6 +108,16 @@ test('collection: a manually ordered collection is reordered with move buttons; 
   await page.reload();
   await expect(cards(series)).toHaveText(['Aurora Knights', 'Crimson Tide']);
 
+  // While a filter hides members, a move of one place could swap with a hidden neighbour: reordering
+  // is offered on the whole list only (before, the buttons stayed and swapped with hidden series).
+  await page.goto(`${page.url().split('?')[0]}?read_status=UNREAD`);
+  await expect(page.getByRole('checkbox', { name: 'Unread' })).toBeChecked();
+  await expect(cards(series)).toHaveText(['Aurora Knights', 'Crimson Tide']);
+  await expect(series.getByRole('button', { name: /^Move / })).toHaveCount(0);
+  // The filter is remembered for the collection: cleared here, the buttons are back.
+  await page.getByRole('checkbox', { name: 'Unread' }).uncheck();
+  await expect(series.getByRole('button', { name: 'Move Crimson Tide earlier' })).toBeEnabled();
+
   // Without manual ordering there is no order to change.
   await page.getByRole('button', { name: 'Collection actions' }).click();
   await page.getByRole('button', { name: 'Edit collection' }).click();

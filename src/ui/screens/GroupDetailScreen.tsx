@@ -126,7 +126,11 @@ function GroupDetail<T extends { id: string }>(props: {
   /** The filter groups offered over the members, and where their values come from. */
   filterKinds: readonly FilterKind[];
   loadFilterValues: (kind: ValueFilter) => Promise<string[] | null>;
-  renderItem: (item: T) => ReactNode;
+  /**
+   * `filtered`: a filter hides some members, so a move of one place could swap an item with a hidden
+   * neighbour (nothing seems to move, yet the order changed): reordering is offered unfiltered only.
+   */
+  renderItem: (item: T, view: { filtered: boolean }) => ReactNode;
   emptyText: string;
   listLabel: string;
 }) {
@@ -181,7 +185,7 @@ function GroupDetail<T extends { id: string }>(props: {
           {items.loading && !items.data && <Loading />}
           {items.data && content.length === 0 && <EmptyState>{filtered ? t('browse.no_match') : props.emptyText}</EmptyState>}
           {content.length > 0 && (
-            <CardGrid items={content} itemKey={(item) => item.id} renderItem={props.renderItem} label={props.listLabel} />
+            <CardGrid items={content} itemKey={(item) => item.id} renderItem={(item) => props.renderItem(item, { filtered })} label={props.listLabel} />
           )}
           {items.data && <PagingFooter page={page} size={size} total={items.data.totalElements} onPage={setPage} />}
         </>
@@ -233,10 +237,10 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
       rememberAs={`collection:${collectionId}`}
       filterKinds={COLLECTION_FILTERS}
       loadFilterValues={(kind) => (kind === 'library' ? visibleLibraryIds() : getReferentialValues(kind, { collection_id: collectionId }))}
-      renderItem={(series) => (
+      renderItem={(series, view) => (
         <>
           <SeriesCard series={series} />
-          {reorderable && collection.data && (
+          {reorderable && !view.filtered && collection.data && (
             <MoveControls
               ids={collection.data.seriesIds}
               id={series.id}
@@ -297,10 +301,10 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
         if (kind === 'library') return visibleLibraryIds();
         return kind === 'tag' || kind === 'author' ? getReferentialValues(kind, { readlist_id: readListId }, { bookTags: true }) : Promise.resolve(null);
       }}
-      renderItem={(book) => (
+      renderItem={(book, view) => (
         <>
           <BookCard book={book} showSeries readListId={readListId} />
-          {reorderable && readList.data && (
+          {reorderable && !view.filtered && readList.data && (
             <MoveControls
               ids={readList.data.bookIds}
               id={book.id}
