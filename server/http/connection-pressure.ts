@@ -6,26 +6,54 @@ import type { Socket } from 'node:net';
  * descriptor budget). Past the cap Node refuses a new connection by resetting it, even when most
  * of the open ones are idle keep-alive sockets waiting out their timeout (Fastify keeps them 72 s):
  * a browser holds up to six per host and OkHttp five, so a few hundred readers' idle sockets filled
- * the cap and the next reader's thumbnails and lists failed with a reset. When the open connections
- * come near the cap, the idle ones are closed; a client reopens one when it next needs it (browsers
- * and HTTP clients retry a request whose kept-alive socket was closed before it was sent).
+ * the cap and the next reader's thumbnails and lists failed with a reset.
+ *
+ * When a connection leaves fewer than two places under the cap, idle sockets are closed, the
+ * longest idle first, until a margin is free again. Only as many as needed, and never sooner:
+ * closing every idle socket whenever the crowd came near the cap also closed sockets their clients
+ * were about to reuse, and a client that sends on a socket the server has just closed sees a reset
+ * unless it retries (Node's fetch does not). A socket counts as idle once its last response has
+ * ended; a connection that has not sent its first request yet is not idle.
  */
-const RELIEF_INTERVAL_MS = 1000;
-
 export function relieveConnectionPressure(server: Server, cap: number): void {
-  // Act a little before the cap, so the connection that arrives next is not the one refused.
-  const highWater = Math.max(1, cap - Math.max(4, Math.floor(cap / 16)));
+  const trigger = Math.max(1, cap - 2);
+  const target = Math.max(1, cap - Math.max(4, Math.floor(cap / 16)));
   let open = 0;
-  let lastRelief = -Infinity;
+  /** Idle sockets; a Map iterates in insertion order, so the longest idle comes first. */
+  const idle = new Map<Socket, true>();
+  const inFlight = new Map<Socket, number>();
+  const evicted = new WeakSet<Socket>();
+
   server.on('connection', (socket: Socket) => {
     open++;
-    socket.once('close', () => open--);
-    // One sweep frees every idle socket at once; sweeping again on each newcomer while the crowd
-    // stays near the cap would keep closing sockets their clients were about to reuse (a client
-    // that sends on a socket the server just closed sees "other side closed" unless it retries).
-    const now = performance.now();
-    if (open < highWater || now - lastRelief < RELIEF_INTERVAL_MS) return;
-    lastRelief = now;
-    server.closeIdleConnections();
+    socket.once('close', () => {
+      if (!evicted.has(socket)) open--;
+      idle.delete(socket);
+      inFlight.delete(socket);
+    });
+    if (open >= trigger) evictIdle(open - target);
   });
+
+  server.on('request', (request, response) => {
+    const socket = request.socket;
+    idle.delete(socket);
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      if (left > 0) return void inFlight.set(socket, left);
+      inFlight.delete(socket);
+      if (!socket.destroyed) idle.set(socket, true);
+    });
+  });
+
+  function evictIdle(count: number): void {
+    for (const socket of idle.keys()) {
+      if (count <= 0) return;
+      idle.delete(socket);
+      evicted.add(socket);
+      open--;
+      count--;
+      socket.destroy();
+    }
+  }
 }

@@ -1,0 +1,78 @@
+import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { relieveConnectionPressure } from '../../../server/http/connection-pressure.ts';
+import { pollUntil } from '../../support/poll.ts';
+
+/*
+ * Idle keep-alive sockets are closed to make room near the connection cap, but only as many as
+ * needed and only at the cap: a sweep of every idle socket whenever the crowd came near it also
+ * closed the socket a client was about to reuse, which that client saw as a reset (Node's fetch
+ * does not retry): CI's stalled-downloads test failed that way.
+ */
+const CAP = 16;
+let server: Server | undefined;
+const agents: Agent[] = [];
+afterEach(async () => {
+  for (const agent of agents.splice(0)) agent.destroy();
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+async function start(): Promise<number> {
+  server = createServer((req, res) => {
+    // /hold never answers: a download whose reader stopped reading.
+    if (req.url === '/hold') return;
+    res.end('ok');
+  });
+  server.maxConnections = CAP;
+  relieveConnectionPressure(server, CAP);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+function get(port: number, path: string, agent: Agent | false): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', (error) => resolve((error as NodeJS.ErrnoException).code ?? String(error)));
+    req.end();
+  });
+}
+
+function openConnections(s: Server): Promise<number> {
+  return new Promise((resolve, reject) => s.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+}
+
+describe('connection pressure', () => {
+  it('leaves a kept-alive socket alone while places remain under the cap', async () => {
+    const port = await start();
+    const reader = new Agent({ keepAlive: true, maxSockets: 1 });
+    agents.push(reader);
+    expect(await get(port, '/', reader)).toBe(200);
+    // Stalled downloads fill the server up to three places under the cap…
+    const holders = new Agent({ keepAlive: true, maxSockets: Infinity });
+    agents.push(holders);
+    for (let i = 0; i < CAP - 4; i++) void get(port, '/hold', holders);
+    await pollUntil('the stalled downloads to be connected', async () => (await openConnections(server!)) === CAP - 3);
+    // …and the reader's idle socket is still open: its next request goes out on it and is answered
+    // (before: every newcomer near the cap closed it, and the reuse was reset).
+    expect(Object.values(reader.freeSockets).flat()).toHaveLength(1);
+    expect(await get(port, '/', reader)).toBe(200);
+  });
+
+  it('at the cap closes the longest idle sockets, as many as needed, so a newcomer gets in', async () => {
+    const port = await start();
+    const crowd = new Agent({ keepAlive: true, maxSockets: Infinity });
+    agents.push(crowd);
+    const codes = await Promise.all(Array.from({ length: CAP - 2 }, () => get(port, '/', crowd)));
+    expect(codes).toEqual(codes.map(() => 200));
+    const newcomers = await Promise.all(Array.from({ length: 4 }, () => get(port, '/', false)));
+    expect(newcomers).toEqual([200, 200, 200, 200]);
+    // Only some of the crowd's idle sockets went, not all of them.
+    expect(Object.values(crowd.freeSockets).flat().length).toBeGreaterThan(0);
+  });
+});
