@@ -8,8 +8,8 @@ import type { Socket } from 'node:net';
  * a browser holds up to six per host and OkHttp five, so a few hundred readers' idle sockets filled
  * the cap and the next reader's thumbnails and lists failed with a reset.
  *
- * When a connection leaves fewer than two places under the cap, idle sockets are closed, the
- * longest idle first, until a margin is free again. Only as many as needed, and never sooner:
+ * When fewer than two places are left under the cap (a connection arrives, or a response ends, or
+ * one was refused), idle sockets are closed, the longest idle first, until a margin is free again. Only as many as needed, and never sooner:
  * closing every idle socket whenever the crowd came near the cap also closed sockets their clients
  * were about to reuse, and a client that sends on a socket the server has just closed sees a reset
  * unless it retries (Node's fetch does not). A socket counts as idle once its last response has
@@ -42,9 +42,16 @@ export function relieveConnectionPressure(server: Server, cap: number): void {
       const left = (inFlight.get(socket) ?? 1) - 1;
       if (left > 0) return void inFlight.set(socket, left);
       inFlight.delete(socket);
-      if (!socket.destroyed) idle.set(socket, true);
+      if (socket.destroyed) return;
+      idle.set(socket, true);
+      // A crowd that filled the cap while every socket was busy leaves no connection event to act
+      // on: Node refuses the next connection before announcing it. Make the room as sockets go idle.
+      if (open >= trigger) evictIdle(open - target);
     });
   });
+
+  // A connection refused at the cap: make room for the next one.
+  server.on('drop', () => evictIdle(open - target));
 
   function evictIdle(count: number): void {
     for (const socket of idle.keys()) {

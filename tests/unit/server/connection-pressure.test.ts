@@ -20,10 +20,14 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Responses to /gate wait here until the test opens the gate. */
+let gate: (() => void)[] = [];
 async function start(): Promise<number> {
+  gate = [];
   server = createServer((req, res) => {
     // /hold never answers: a download whose reader stopped reading.
     if (req.url === '/hold') return;
+    if (req.url === '/gate') return void gate.push(() => res.end('ok'));
     res.end('ok');
   });
   server.maxConnections = CAP;
@@ -74,5 +78,18 @@ describe('connection pressure', () => {
     expect(newcomers).toEqual([200, 200, 200, 200]);
     // Only some of the crowd's idle sockets went, not all of them.
     expect(Object.values(crowd.freeSockets).flat().length).toBeGreaterThan(0);
+  });
+
+  it('makes room when a crowd that filled the cap while busy goes idle', async () => {
+    const port = await start();
+    const crowd = new Agent({ keepAlive: true, maxSockets: Infinity });
+    agents.push(crowd);
+    // Every place taken by a request still being answered: no socket is idle when they arrive.
+    const answered = Promise.all(Array.from({ length: CAP }, () => get(port, '/gate', crowd)));
+    await pollUntil('the crowd to hold every place', async () => gate.length === CAP);
+    for (const open of gate.splice(0)) open();
+    expect(await answered).toEqual(Array.from({ length: CAP }, () => 200));
+    // Before: Node refused the newcomers at the cap without a connection event to act on.
+    expect(await Promise.all(Array.from({ length: 3 }, () => get(port, '/', false)))).toEqual([200, 200, 200]);
   });
 });
