@@ -130,11 +130,11 @@ test('a series language must be a BCP 47 tag, in the dialog and at the server', 
     await page.getByRole('button', { name: en.content_actions.series_label }).click();
     await page.getByRole('button', { name: en.edit_series.title }).click();
     const dialog = page.getByRole('dialog', { name: en.edit_series.title });
-    await dialog.getByLabel(en.series.facts.language).fill('en_US');
+    await dialog.getByLabel(en.series.facts.language, { exact: true }).fill('en_US');
     await dialog.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
     await expect(dialog.getByText(en.validation.language)).toBeVisible();
     await expect(dialog).toBeVisible();
-    await dialog.getByLabel(en.series.facts.language).fill('pt-BR');
+    await dialog.getByLabel(en.series.facts.language, { exact: true }).fill('pt-BR');
     await dialog.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
     await expect(dialog).toBeHidden();
     await expect.poll(async () => (await server.api().seriesByTitle('Solo')).metadata.language).toBe('pt-BR');
