@@ -650,6 +650,21 @@ test('turning through one-page chapters at a held key\'s speed keeps at most six
   const at = Number(await frames(page).getAttribute('data-position'));
   for (let back = 1; back <= 4; back++) {
     await page.keyboard.press('ArrowLeft');
+    // A key pressed while the previous turn is still settling is dropped, as a held key's are (by
+    // design); a reader presses again. Pressed again only when the place has not moved for a second,
+    // so an accepted press is never doubled.
+    let looks = 0;
+    await expect
+      .poll(
+        async () => {
+          const position = await frames(page).getAttribute('data-position');
+          // The first look comes at once, before the press could show: never pressed again then.
+          if (looks++ > 0 && position === String(at - back + 1)) await page.keyboard.press('ArrowLeft');
+          return position;
+        },
+        { intervals: [1_000, 2_000, 3_000] },
+      )
+      .toBe(String(at - back));
     await expect(frames(page)).toHaveAttribute('data-position', String(at - back));
     await expect(shown(page).getByText(`Marker of note ${at - back}.`, { exact: true })).toBeVisible();
   }
