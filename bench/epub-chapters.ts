@@ -22,6 +22,7 @@ import { startFolio } from '../tests/e2e/support/folio-server.ts';
 import { percentile, round } from './lib/stats.ts';
 import { waitUntil } from './lib/wait.ts';
 import { traceMainThread } from './support/trace.ts';
+import { claimWithLibrary } from './support/claimed-server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TURNS = Number(process.env.BENCH_TURNS ?? 10);
@@ -29,8 +30,6 @@ const SIZES = (process.env.BENCH_SIZES ?? '200000,2000000,5000000').split(',').m
 const TRACE = process.env.BENCH_TRACE === '1';
 /** An open that has not shown its text by then is written down as timed out (BENCH_OPEN_LIMIT_MS). */
 const OPEN_LIMIT_MS = Number(process.env.BENCH_OPEN_LIMIT_MS ?? 120_000);
-const EMAIL = 'bench@example.org';
-const PASSWORD = 'bench-password';
 
 /** Paragraphs of a novel: plain sentences with some emphasis, about `bytes` of markup. */
 function novelText(bytes: number): string {
@@ -59,15 +58,7 @@ for (const bytes of SIZES) {
 const folio = await startFolio(process.env.BENCH_CHECKOUT ? { checkout: process.env.BENCH_CHECKOUT } : {});
 const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: chromiumArgs });
 try {
-  const auth = { Authorization: `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`, 'X-Requested-With': 'XMLHttpRequest' };
-  const claim = await fetch(`${folio.url}/api/v1/claim`, { method: 'POST', headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD } });
-  if (!claim.ok) throw new Error(`claim: ${claim.status}`);
-  const call = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${folio.url}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json', ...init.headers } });
-    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-    return response;
-  };
-  await call('/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Books', root }) });
+  const { auth, call } = await claimWithLibrary(folio.url, root);
   let books: { id: string; name: string }[] = [];
   await waitUntil('the books analysed', async () => {
     const page = (await (await call('/api/v1/books?media_status=READY&size=10')).json()) as { content: { id: string; name: string }[] };

@@ -13,10 +13,9 @@ import { createReflowableEpub, prose } from '../tests/fixtures/epub.ts';
 import { startFolio } from '../tests/e2e/support/folio-server.ts';
 import { median, percentile, round } from './lib/stats.ts';
 import { waitUntil } from './lib/wait.ts';
+import { claimWithLibrary } from './support/claimed-server.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-const EMAIL = 'bench@example.org';
-const PASSWORD = 'bench-password';
 
 const root = await mkdtemp(join(tmpdir(), 'folio-bench-epub-'));
 await createReflowableEpub(
@@ -26,15 +25,7 @@ await createReflowableEpub(
 );
 const folio = await startFolio();
 try {
-  const auth = { Authorization: `Basic ${Buffer.from(`${EMAIL}:${PASSWORD}`).toString('base64')}`, 'X-Requested-With': 'XMLHttpRequest' };
-  const claim = await fetch(`${folio.url}/api/v1/claim`, { method: 'POST', headers: { 'X-Komga-Email': EMAIL, 'X-Komga-Password': PASSWORD } });
-  if (!claim.ok) throw new Error(`claim: ${claim.status}`);
-  const call = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${folio.url}${path}`, { ...init, headers: { ...auth, 'content-type': 'application/json', ...init.headers } });
-    if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
-    return response;
-  };
-  await call('/api/v1/libraries', { method: 'POST', body: JSON.stringify({ name: 'Books', root }) });
+  const { call } = await claimWithLibrary(folio.url, root);
   let bookId = '';
   await waitUntil('the long book analysed', async () => {
     const page = (await (await call('/api/v1/books?media_status=READY&size=1')).json()) as { content: { id: string }[] };

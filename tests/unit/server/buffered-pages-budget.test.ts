@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
-import { renderPage } from '../../fixtures/index.ts';
+import { paddedPage, renderPage } from '../../fixtures/index.ts';
 import { writeRar5, writeRar5WithLargeMember } from '../../fixtures/rar.ts';
 import { MAX_DECODE_INPUT_BYTES } from '../../../server/media/image-decode.ts';
 import { writeSevenZip } from '../../fixtures/sevenzip.ts';
@@ -31,12 +30,6 @@ afterEach(async () => {
 const PAGE_BYTES = 6 * 1024 * 1024;
 const BUDGET = 16 * 1024 * 1024;
 
-/** A PNG followed by random bytes up to `size` (image readers ignore what follows its end). */
-async function largePage(size: number): Promise<Buffer> {
-  const png = await renderPage({ width: 30, height: 40, color: [200, 20, 20], format: 'png' });
-  return Buffer.concat([png, randomBytes(size - png.length)]);
-}
-
 /** A GET whose response is left unread once its headers are in (a client that stopped reading). */
 function stalledGet(port: number, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -58,7 +51,7 @@ describe.each([
     server = await startServer({ logLevel: 'error', logStdout: false, archivePool: { wholeReadBytes: BUDGET, waitMs: 500 } });
     const root = join(server.dir, 'library');
     const pages = [];
-    for (let i = 1; i <= 4; i++) pages.push({ name: `page-${i}.png`, data: await largePage(PAGE_BYTES) });
+    for (let i = 1; i <= 4; i++) pages.push({ name: `page-${i}.png`, data: await paddedPage(PAGE_BYTES) });
     const file = join(root, 'Big', `big.${extension}`);
     if (extension === 'cbr') await writeRar5(file, pages);
     else await writeSevenZip(file, pages, { method: 'Copy', solid: false });

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
-import { renderPage } from '../../fixtures/index.ts';
+import { paddedPage } from '../../fixtures/index.ts';
 import { rawZip } from '../../fixtures/raw-zip.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -26,12 +25,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** A PNG followed by random bytes up to `size`, stored: more than socket buffers take in. */
-async function largePage(size: number): Promise<Buffer> {
-  const png = await renderPage({ width: 30, height: 40, color: [20, 20, 200], format: 'png' });
-  return Buffer.concat([png, randomBytes(size - png.length)]);
-}
 
 interface Slow {
   response: IncomingMessage;
@@ -64,7 +57,7 @@ describe('a page streamed to a client that reads slowly', () => {
     const root = join(server.dir, 'library');
     for (const name of ['A', 'B']) {
       await mkdir(join(root, name), { recursive: true });
-      await writeFile(join(root, name, `${name}.cbz`), rawZip([{ name: Buffer.from('01.png'), data: await largePage(24 * 1024 * 1024) }]));
+      await writeFile(join(root, name, `${name}.cbz`), rawZip([{ name: Buffer.from('01.png'), data: await paddedPage(24 * 1024 * 1024, [20, 20, 200]) }]));
     }
     await addLibrary(server, root);
     const books = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
