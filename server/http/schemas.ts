@@ -61,6 +61,16 @@ const COMMA_LIST = 'x-comma-list';
 /** A schema's own wording for its validation failure ("must be a well-formed email address"). */
 const MESSAGE = 'x-message';
 
+/**
+ * A Kotlin non-null String of a Komga DTO. Jackson refuses an explicit null for it as it refuses a
+ * missing one (400), but Ajv's scalar coercion would turn null into "": normaliseRequest drops such
+ * a null before validation, so `required` answers for it. An empty string stays valid, as in Komga.
+ */
+const NOT_NULL = 'x-not-null';
+export function KotlinString(options: { description?: string } = {}) {
+  return Type.String({ ...options, [NOT_NULL]: true });
+}
+
 /** Marks a body the client may leave out entirely (Spring's `@RequestBody(required = false)`): read as `{}`. */
 const OPTIONAL_BODY = 'x-optional-body';
 export function OptionalBody<T extends TSchema>(schema: T): T {
@@ -108,6 +118,7 @@ type JsonSchema = {
   [COMMA_LIST]?: boolean;
   [MESSAGE]?: string;
   [OPTIONAL_BODY]?: boolean;
+  [NOT_NULL]?: boolean;
 };
 
 /**
@@ -167,6 +178,10 @@ function normaliseValue(value: unknown, schema: JsonSchema): unknown {
       object[name] = object[key];
       delete object[key];
     }
+    if (object[name] === null && properties[name]![NOT_NULL]) {
+      delete object[name];
+      continue;
+    }
     object[name] = normaliseValue(object[name], properties[name]!);
   }
   return object;
@@ -220,6 +235,7 @@ function addListKeyword<A extends { addKeyword(definition: { keyword: string; sc
   ajv.addKeyword({ keyword: COMMA_LIST, schemaType: 'boolean' });
   ajv.addKeyword({ keyword: MESSAGE, schemaType: 'string' });
   ajv.addKeyword({ keyword: OPTIONAL_BODY, schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: NOT_NULL, schemaType: 'boolean' });
   return ajv;
 }
 

@@ -4,13 +4,15 @@ import type { FolioContext } from '../../domain/context.ts';
 import { StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
-import { type FolioApp, KotlinPrimitive, Type } from '../schemas.ts';
+import { type FolioApp, KotlinPrimitive, KotlinString, Type } from '../schemas.ts';
 
 /**
  * ClientSettingGlobalUpdateDto / ClientSettingUserUpdateDto maps, and the keys a DELETE names.
- * allowUnauthorized is a Kotlin Boolean in Komga: absent (or null) reads as false, not a 400.
+ * value is a Kotlin String that Komga stores as given: "" (and a blank key) is a setting like any
+ * other, only a missing or null value is refused. allowUnauthorized is a Kotlin Boolean: absent (or
+ * null) reads as false, not a 400.
  */
-const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String(), allowUnauthorized: KotlinPrimitive('boolean') }));
+const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: KotlinString(), allowUnauthorized: KotlinPrimitive('boolean') }));
 const SettingKeys = Type.Array(Type.String());
 
 type Body = Record<string, unknown>;
@@ -19,10 +21,9 @@ type Body = Record<string, unknown>;
 function readUpdate(body: unknown, global: boolean): [string, ClientSetting][] {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
   return Object.entries(body as Body).map(([key, raw]) => {
-    if (!key.trim()) throw badRequest('Setting keys must not be blank');
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(`${key}: expected an object with a value`);
     const { value, allowUnauthorized } = raw as Body;
-    if (typeof value !== 'string' || value.length === 0) throw badRequest(`${key}.value must be a non-empty string`);
+    if (typeof value !== 'string') throw badRequest(`${key}.value must be a string`);
     if (global && typeof allowUnauthorized !== 'boolean') throw badRequest(`${key}.allowUnauthorized must be a boolean`);
     return [key, { value, allowUnauthorized: global ? (allowUnauthorized as boolean) : false }];
   });

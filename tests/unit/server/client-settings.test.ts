@@ -40,7 +40,7 @@ describe('global client settings', () => {
 
     expect((await send('PATCH', '/api/v1/client-settings/global', { x: { value: '1', allowUnauthorized: false } }, reader)).statusCode).toBe(403);
     expect((await send('DELETE', '/api/v1/client-settings/global', ['webui.poster.stretch'], reader)).statusCode).toBe(403);
-    for (const body of [{ x: { value: '', allowUnauthorized: true } }, { x: 'v' }, ['x'], { x: {} }]) {
+    for (const body of [{ x: { value: null, allowUnauthorized: true } }, { x: 'v' }, ['x'], { x: {} }, { x: { value: {} } }]) {
       expect((await send('PATCH', '/api/v1/client-settings/global', body)).statusCode, JSON.stringify(body)).toBe(400);
     }
 
@@ -81,7 +81,29 @@ describe('user client settings', () => {
     expect((await send('DELETE', '/api/v1/client-settings/user', ['webui.libraries'], reader)).statusCode).toBe(204);
     expect(await server.json('/api/v1/client-settings/user/list', reader)).toEqual({});
     expect(await server.json('/api/v1/client-settings/user/list')).toEqual({ 'webui.libraries': { value: '{}' } });
-    expect((await send('PATCH', '/api/v1/client-settings/user', { k: { value: '' } }, reader)).statusCode).toBe(400);
+    expect((await send('PATCH', '/api/v1/client-settings/user', { k: { value: null } }, reader)).statusCode).toBe(400);
+    expect((await send('PATCH', '/api/v1/client-settings/user', { k: {} }, reader)).statusCode).toBe(400);
+  });
+
+  // Komga's ClientSettingUserUpdateDto/GlobalUpdateDto hold a plain Kotlin String: "" is stored as
+  // given (a client clears a setting so), and so is a blank key. Only a missing or null value is a 400.
+  it('stores an empty value and a blank key as Komga does', async () => {
+    const user = await send('PATCH', '/api/v1/client-settings/user', { 'empty.value': { value: '' }, ' ': { value: 'blank key' } }, reader);
+    expect(user.statusCode, user.body).toBe(204);
+    expect(await server.json('/api/v1/client-settings/user/list', reader)).toEqual({ ' ': { value: 'blank key' }, 'empty.value': { value: '' } });
+
+    const global = await send('PATCH', '/api/v1/client-settings/global', { 'empty.global': { value: '', allowUnauthorized: true } });
+    expect(global.statusCode, global.body).toBe(204);
+    const anonymous = await server.app.inject({ method: 'GET', url: '/api/v1/client-settings/global/list' });
+    expect(anonymous.json()['empty.global']).toEqual({ value: '', allowUnauthorized: true });
+
+    // A null value is not coerced to "": it stays refused, and the stored one is kept.
+    expect((await send('PATCH', '/api/v1/client-settings/user', { 'empty.value': { value: null } }, reader)).statusCode).toBe(400);
+    expect((await send('PATCH', '/api/v1/client-settings/global', { 'empty.global': { value: null, allowUnauthorized: true } })).statusCode).toBe(400);
+    expect((await server.json<Record<string, unknown>>('/api/v1/client-settings/user/list', reader))['empty.value']).toEqual({ value: '' });
+
+    expect((await send('DELETE', '/api/v1/client-settings/user', ['empty.value', ' '], reader)).statusCode).toBe(204);
+    expect((await send('DELETE', '/api/v1/client-settings/global', ['empty.global'])).statusCode).toBe(204);
   });
 
   it('are removed with their user', async () => {
