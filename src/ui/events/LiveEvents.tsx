@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { withRedirect } from '../routing/redirectTarget.ts';
+import { fullPath, withRedirect } from '../routing/redirectTarget.ts';
+import { useLocationHash } from '../routing/useLocationHash.ts';
 import { useSnapshot } from 'valtio';
 import { getCurrentUser } from '../../api/auth.ts';
 import { ApiError, setUnauthorizedHandler } from '../../api/http.ts';
@@ -22,8 +23,9 @@ export function LiveEvents() {
   const userId = isAuthenticated(me) ? me?.id : undefined;
   const [location, navigate] = useLocation();
   const search = useSearch();
+  const hash = useLocationHash();
   const here = useRef('/');
-  here.current = search ? `${location}?${search}` : location;
+  here.current = fullPath(location, search, hash);
 
   // A 401 on an ordinary call while logged in means the server ended the session: say so and
   // come back here after logging in again. Login and session probes expect 401s and are left alone.

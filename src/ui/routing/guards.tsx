@@ -2,17 +2,16 @@ import type { ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { isAdmin, isAuthenticated, session } from '../store/session.ts';
-import { withRedirect } from './redirectTarget.ts';
+import { fullPath, withRedirect } from './redirectTarget.ts';
+import { useLocationHash } from './useLocationHash.ts';
 
 /** Without a current user, go through /startup, which restores a cookie session or asks to log in. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { me } = useSnapshot(session);
   const [location] = useLocation();
   const search = useSearch();
-  if (!isAuthenticated(me)) {
-    const fullPath = search ? `${location}?${search}` : location;
-    return <Redirect to={withRedirect('/startup', fullPath)} replace />;
-  }
+  const hash = useLocationHash();
+  if (!isAuthenticated(me)) return <Redirect to={withRedirect('/startup', fullPath(location, search, hash))} replace />;
   return <>{children}</>;
 }
 
