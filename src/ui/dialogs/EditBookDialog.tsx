@@ -19,6 +19,7 @@ import {
   urlProblem,
 } from '../validation/metadataRules.ts';
 import * as styles from './dialog.css.ts';
+import { locksOf } from './metadataLocks.ts';
 import { Modal } from './Modal.tsx';
 import { useResetOnOpen } from '../hooks/useResetOnOpen.ts';
 
@@ -49,12 +50,6 @@ const LOCKABLE = [
   ['links', 'edit_book.fields.links'],
 ] as const satisfies readonly (readonly [keyof Draft, string])[];
 type LockableField = (typeof LOCKABLE)[number][0];
-
-/** The fields locked in the record: a refresh from the files leaves them as they are. */
-function locksOf(book: BookDto): LockableField[] {
-  const metadata = book.metadata as unknown as Record<string, unknown>;
-  return LOCKABLE.map(([field]) => field).filter((field) => metadata[`${field}Lock`] === true);
-}
 
 function draftOf(book: BookDto): Draft {
   const m = book.metadata;
@@ -92,7 +87,7 @@ export function bookDraftProblems(draft: Draft) {
 export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: () => void; onSaved: () => void }) {
   const { book, open, onClose, onSaved } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(book));
-  const [locked, setLocked] = useState<LockableField[]>(() => locksOf(book));
+  const [locked, setLocked] = useState<LockableField[]>(() => locksOf(book.metadata, LOCKABLE));
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -100,7 +95,7 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
   // Start from the record each time the dialog opens, not when the record refreshes underneath.
   useResetOnOpen(open, () => {
     setDraft(draftOf(book));
-    setLocked(locksOf(book));
+    setLocked(locksOf(book.metadata, LOCKABLE));
     setSubmitted(false);
     setError(undefined);
   });
@@ -137,7 +132,7 @@ export function EditBookDialog(props: { book: BookDto; open: boolean; onClose: (
     if (changed('tags')) put('tags', splitList(draft.tags));
     if (changed('authors')) put('authors', draft.authors.filter((a) => a.name.trim()).map((a) => ({ name: a.name.trim(), role: a.role })));
     if (changed('links')) put('links', draft.links.filter((l) => l.url.trim()).map((l) => ({ label: l.label.trim(), url: l.url.trim() })));
-    const lockedBefore = locksOf(book);
+    const lockedBefore = locksOf(book.metadata, LOCKABLE);
     for (const [field] of LOCKABLE) {
       if (locked.includes(field) !== lockedBefore.includes(field)) update[`${field}Lock`] = locked.includes(field);
     }

@@ -12,6 +12,7 @@ import * as form from '../components/form.css.ts';
 import { t } from '../i18n.ts';
 import { integerAtLeastProblem, languageTagProblem, splitList } from '../validation/metadataRules.ts';
 import * as styles from './dialog.css.ts';
+import { locksOf } from './metadataLocks.ts';
 import { Modal } from './Modal.tsx';
 import { useResetOnOpen } from '../hooks/useResetOnOpen.ts';
 
@@ -49,12 +50,6 @@ const LOCKABLE = [
 ] as const satisfies readonly (readonly [keyof Draft, string])[];
 type LockableField = (typeof LOCKABLE)[number][0];
 
-/** The fields locked in the record: a refresh from the files leaves them as they are. */
-function locksOf(series: SeriesDto): LockableField[] {
-  const metadata = series.metadata as unknown as Record<string, unknown>;
-  return LOCKABLE.map(([field]) => field).filter((field) => metadata[`${field}Lock`] === true);
-}
-
 function draftOf(series: SeriesDto): Draft {
   const m = series.metadata;
   return {
@@ -81,7 +76,7 @@ function draftOf(series: SeriesDto): Draft {
 export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onClose: () => void; onSaved: () => void }) {
   const { series, open, onClose, onSaved } = props;
   const [draft, setDraft] = useState<Draft>(() => draftOf(series));
-  const [locked, setLocked] = useState<LockableField[]>(() => locksOf(series));
+  const [locked, setLocked] = useState<LockableField[]>(() => locksOf(series.metadata, LOCKABLE));
   const [submitted, setSubmitted] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
@@ -89,7 +84,7 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
   // Start from the record each time the dialog opens, not when the record refreshes underneath.
   useResetOnOpen(open, () => {
     setDraft(draftOf(series));
-    setLocked(locksOf(series));
+    setLocked(locksOf(series.metadata, LOCKABLE));
     setSubmitted(false);
     setError(undefined);
   });
@@ -138,7 +133,7 @@ export function EditSeriesDialog(props: { series: SeriesDto; open: boolean; onCl
     if (changed('tags')) put('tags', splitList(draft.tags));
     if (changed('sharingLabels')) put('sharingLabels', splitList(draft.sharingLabels));
     if (changed('totalBookCount')) put('totalBookCount', draft.totalBookCount === '' ? null : Number(draft.totalBookCount));
-    const lockedBefore = locksOf(series);
+    const lockedBefore = locksOf(series.metadata, LOCKABLE);
     for (const [field] of LOCKABLE) {
       if (locked.includes(field) !== lockedBefore.includes(field)) update[`${field}Lock`] = locked.includes(field);
     }
