@@ -10,6 +10,7 @@ import { usePageSize } from '../hooks/usePageSize.ts';
 import { t } from '../i18n.ts';
 import * as styles from './screens.css.ts';
 import { LabelledCell } from '../components/LabelledCell.tsx';
+import { historyDetailsText } from './historyDetails.ts';
 
 /** Known event types are translated; an unknown one from a newer server is shown as sent. */
 function typeLabel(type: string): string {
@@ -55,11 +56,7 @@ export function HistoryScreen() {
                       <Link href={`/series/${event.seriesId}`}>{t('history.open_series')}</Link>
                     ) : null}
                   </LabelledCell>
-                  <LabelledCell label={t('history.columns.details')}>
-                    {Object.entries(event.properties)
-                      .map(([key, value]) => `${key}: ${value}`)
-                      .join(' · ')}
-                  </LabelledCell>
+                  <LabelledCell label={t('history.columns.details')}>{historyDetailsText(event)}</LabelledCell>
                 </tr>
               ))}
             </tbody>
