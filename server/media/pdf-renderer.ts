@@ -69,5 +69,7 @@ export async function extractPdfPage(file: CheckedFile, version: string, page: n
 /** Lets the worker close its own descriptor on a file (the book was closed or changed). */
 export function closePdf(file: CheckedFile): void {
   // Only bother a worker that exists; closing must not start mupdf.
-  if (pdfWorker.isRunning()) void pdfWorker.call({ op: 'close', file }).catch(() => undefined);
+  if (!pdfWorker.isRunning()) return;
+  // Nobody waits for the close: a failure is reported as a warning, as other media closes are.
+  pdfWorker.call({ op: 'close', file }).catch((error: unknown) => process.emitWarning(`closing ${file.path} in the PDF worker failed: ${String(error)}`));
 }

@@ -62,7 +62,7 @@ export function sendReadProgressKeepalive(bookId: string, progress: ReadProgress
     credentials: 'include',
     headers: { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
     body: JSON.stringify(progress),
-  }).catch(() => {});
+  }).catch((error: unknown) => console.warn(`The progress in book ${bookId} could not be saved while the page closed`, error));
 }
 
 export async function deleteReadProgress(bookId: string): Promise<void> {

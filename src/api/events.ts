@@ -80,8 +80,9 @@ export function openLiveEvents(callbacks: LiveConnectionCallbacks): () => void {
     let data: LiveEventData = {};
     try {
       data = message.data ? (JSON.parse(message.data) as LiveEventData) : {};
-    } catch {
+    } catch (error) {
       // A malformed payload still tells us that something of this kind happened.
+      if (!(error instanceof SyntaxError)) throw error;
     }
     callbacks.onEvent({ name, data });
   };

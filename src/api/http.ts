@@ -137,7 +137,10 @@ export async function getJsonNow<T>(path: string, action: string, { timeoutMs = 
     const response = await fetch(apiUrl(path), { credentials: 'include', headers: XHR_HEADERS, signal });
     if (!response.ok) {
       // An error answer need not be JSON (a proxy's HTML page): the status alone is reported then.
-      const body: unknown = await response.json().catch(() => undefined);
+      const body: unknown = await response.json().catch((error: unknown) => {
+        if (!(error instanceof SyntaxError)) console.warn(`The error answer to ${path} could not be read`, error);
+        return undefined;
+      });
       if (response.status === 401) unauthorizedHandler?.(action);
       throw new ApiError(action, response.status, serverMessageOf(body));
     }

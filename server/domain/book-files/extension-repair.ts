@@ -1,4 +1,5 @@
-import { link, rename, rm, stat } from 'node:fs/promises';
+import { link, lstat, rename, rm, stat } from 'node:fs/promises';
+import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { basename, dirname, extname, join } from 'node:path';
 import { BOOK_READERS, bookExtension } from '../../media/readers.ts';
 import type { FolioContext } from '../context.ts';
@@ -42,7 +43,13 @@ export async function renameWithoutReplacing(from: string, to: string): Promise<
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
     // File systems without hard links: check, then rename (a narrow race, no worse than before).
-    const taken = await stat(to).then(() => true, () => false);
+    const taken = await lstat(to).then(
+      () => true,
+      (failure: unknown) => {
+        rethrowUnless(failure, isMissingFile);
+        return false;
+      },
+    );
     if (taken) throw Object.assign(new Error(`${to} already exists`), { code: 'EEXIST' });
     await rename(from, to);
     return;

@@ -1,4 +1,5 @@
-import { copyFile, link, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, lstat, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { FolioContext } from '../context.ts';
 import { scanLibrary } from '../library/scanner.ts';
@@ -54,7 +55,11 @@ const inside = (child: string, parent: string) => child === parent || child.star
  */
 export async function importBook(ctx: FolioContext, request: BookImportRequest, copyMode: CopyMode): Promise<string> {
   const source = resolve(request.sourceFile);
-  const info = await stat(source).catch(() => undefined);
+  const info = await stat(source).catch((error: unknown) => {
+    // Not there is the caller's mistake (ERR_1018); anything else (a link loop, I/O) is logged too.
+    if (!isMissingFile(error)) ctx.log(`import source ${source} cannot be read`, error);
+    return undefined;
+  });
   if (!info?.isFile()) throw new ImportError('ERR_1018');
   if (ctx.repos.libraries.findAll().some((l) => inside(source, l.root))) throw new ImportError('ERR_1019');
   const series = ctx.repos.series.findById(request.seriesId);
@@ -75,7 +80,7 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
       throw new ImportError('ERR_1021', 'Invalid destination name');
     }
     destination = join(series.url, `${name}${extname(source)}`);
-    if (await stat(destination).then(() => true, () => false)) throw new ImportError('ERR_1021');
+    if (await entryExists(destination)) throw new ImportError('ERR_1021');
   }
   if (!inside(destination, series.url)) throw new ImportError('ERR_1021', 'Invalid destination');
   // Before anything is moved or replaced: a file that is not a book this library reads would be
@@ -108,4 +113,18 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
     properties: { name: destination, source, upgrade: request.upgradeBookId ? 'Yes' : 'No' },
   });
   return imported.id;
+}
+
+/**
+ * Whether anything (a file, a folder, a link even a dangling or looping one) is at `path`: an import
+ * never replaces it. Only "nothing there" means free; another failure is no answer and is thrown.
+ */
+async function entryExists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch (error) {
+    rethrowUnless(error, isMissingFile);
+    return false;
+  }
 }

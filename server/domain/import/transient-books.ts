@@ -2,6 +2,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { basename, extname, join, resolve } from 'node:path';
 import { newId } from '../../db/ids.ts';
+import { isMissingFile } from '../../fs-errors.ts';
 import { analyseContainer, type AnalysedFile, type AnalysedPage } from '../../media/analyse-container.ts';
 import { MediaError } from '../../media/book-reader.ts';
 import { naturalCompare } from '../../media/natural-sort.ts';
@@ -55,7 +56,11 @@ export async function importSourceFolder(ctx: FolioContext, folder: string): Pro
     throw new ImportFolderError('ERR_1016');
   }
   for (const library of ctx.repos.libraries.findAll()) {
-    const root = await realpath(library.root).catch(() => resolve(library.root));
+    // A root that is not there (a drive not mounted) is compared as written; another failure too, logged.
+    const root = await realpath(library.root).catch((error: unknown) => {
+      if (!isMissingFile(error)) ctx.log(`library root ${library.root} could not be resolved; compared as written`, error);
+      return resolve(library.root);
+    });
     if (root === canonical || isStrictlyInside(root, canonical)) throw new ImportFolderError('ERR_1017');
   }
   // The folders no library may be (/, /proc, the data directory…): a scan of one would walk the

@@ -23,6 +23,18 @@ async function removeFileInside(root: string, path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Removes a sidecar poster of a book or series being deleted. The deletion goes on without it (the
+ * book's own file is what was asked for), but a poster left behind is logged with its path.
+ */
+async function removeSidecar(ctx: FolioContext, root: string, path: string): Promise<void> {
+  try {
+    await removeFileInside(root, path);
+  } catch (error) {
+    ctx.log(`the sidecar poster ${path} could not be deleted with its book or series`, error);
+  }
+}
+
 /** Removes the folder when nothing is left in it (never recursive: other series may live below). */
 async function removeFolderIfEmpty(root: string, folder: string): Promise<boolean> {
   try {
@@ -55,7 +67,7 @@ export async function deleteBookFile(ctx: FolioContext, bookId: string): Promise
   if (!book || !library) return false;
   await removeFileInside(library.root, book.url);
   for (const sidecar of ctx.repos.thumbnails.sidecarFiles(book.id)) {
-    await removeFileInside(library.root, sidecar).catch(() => false);
+    await removeSidecar(ctx, library.root, sidecar);
   }
   const now = Date.now();
   ctx.repos.history.insert({
@@ -96,11 +108,11 @@ export async function deleteSeriesFolder(ctx: FolioContext, seriesId: string): P
   for (const book of books) {
     await removeFileInside(library.root, book.url);
     for (const sidecar of ctx.repos.thumbnails.sidecarFiles(book.id)) {
-      await removeFileInside(library.root, sidecar).catch(() => false);
+      await removeSidecar(ctx, library.root, sidecar);
     }
   }
   for (const sidecar of ctx.repos.seriesThumbnails.sidecarFiles(series.id)) {
-    await removeFileInside(library.root, sidecar).catch(() => false);
+    await removeSidecar(ctx, library.root, sidecar);
   }
   const folderRemoved = await removeFolderIfEmpty(library.root, series.url);
   const now = Date.now();

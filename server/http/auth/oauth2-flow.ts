@@ -85,7 +85,12 @@ async function configure(provider: OAuth2Provider): Promise<oidc.Configuration> 
   config[oidc.customFetch] = async (url, options) => {
     const response = await fetch(url, options as RequestInit);
     if (url !== provider.tokenUri || !response.ok) return response;
-    const body = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    // A token answer that is not JSON is passed on as null for openid-client to refuse; a failed
+    // read of the body is no such answer and fails the fetch.
+    const body = (await response.json().catch((error: unknown) => {
+      if (error instanceof SyntaxError) return undefined;
+      throw error;
+    })) as Record<string, unknown> | undefined;
     if (body) delete body.id_token;
     return new Response(JSON.stringify(body ?? null), { status: response.status, headers: response.headers });
   };

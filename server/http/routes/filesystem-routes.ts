@@ -47,7 +47,14 @@ export function registerFilesystemRoutes(app: FolioApp): void {
       const full = join(folder, entry.name);
       let isDirectory = entry.isDirectory();
       if (entry.isSymbolicLink()) {
-        isDirectory = await stat(full).then((s) => s.isDirectory(), () => false);
+        // A dangling, looping or forbidden link leads to no folder; another failure is no answer.
+        isDirectory = await stat(full).then(
+          (s) => s.isDirectory(),
+          (failure: unknown) => {
+            rethrowUnless(failure, isUnusablePath);
+            return false;
+          },
+        );
       }
       if (isDirectory) directories.push({ type: 'directory', name: entry.name, path: full });
       else if (showFiles && (entry.isFile() || entry.isSymbolicLink())) files.push({ type: 'file', name: entry.name, path: full });

@@ -1,6 +1,7 @@
 // valtio's core alone (no React): the boot entry loads this module before the main bundle.
 import { proxy, subscribe } from 'valtio/vanilla';
 import { sanitizeSettings, type ReaderSettings } from '../../engine/readerSettings.ts';
+import { reportStorageFailure } from '../store/storageFailure.ts';
 
 /** Reader preferences of this browser (SPEC §3 "kept locally"), validated on load, saved on change. */
 const STORAGE_KEY = 'folio.reader';
@@ -15,8 +16,9 @@ function load(): ReaderPreferences {
   let raw: unknown = undefined;
   try {
     raw = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null');
-  } catch {
+  } catch (error) {
     // Unreadable storage or garbage: defaults.
+    reportStorageFailure('Reading the reader settings saved in this browser', error);
   }
   const saved = (raw ?? {}) as { thumbnailsPageSize?: unknown };
   return {
@@ -32,7 +34,8 @@ export const readerPreferences = proxy<ReaderPreferences>(load());
 subscribe(readerPreferences, () => {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(readerPreferences));
-  } catch {
+  } catch (error) {
     // Not persisting is acceptable: the settings still apply to this visit.
+    reportStorageFailure('Saving the reader settings in this browser', error);
   }
 });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { getCurrentUser } from '../../api/auth.ts';
+import { ApiError } from '../../api/http.ts';
 import { ErrorMessage, Loading } from '../components/Feedback.tsx';
 import { t } from '../i18n.ts';
 import { safeRedirectTarget, withRedirect } from '../routing/redirectTarget.ts';
@@ -26,7 +27,10 @@ export function StartupScreen() {
       let user;
       try {
         user = await (early?.user ?? getCurrentUser());
-      } catch {
+      } catch (failure) {
+        // No session (401) is the usual answer; anything else (server down, a 500) is worth a line
+        // before the login is asked for, which is the way on either way.
+        if (!(failure instanceof ApiError && failure.status === 401)) console.warn('The session could not be restored; asking to log in', failure);
         if (!cancelled) navigate(withRedirect('/login', safeRedirectTarget(redirect)), { replace: true });
         return;
       }

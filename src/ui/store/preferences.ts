@@ -1,5 +1,6 @@
 import { proxy, subscribe } from 'valtio';
 import { THEMES, type ThemeChoice } from '../theme/applyTheme.ts';
+import { reportStorageFailure } from './storageFailure.ts';
 
 /** Per-browser interface preferences (SPEC §3 "kept locally"), persisted in localStorage. */
 export interface Preferences {
@@ -56,8 +57,9 @@ function load(): Preferences {
         ? (saved.duplicatesPageSize as number)
         : defaults.duplicatesPageSize,
     };
-  } catch {
+  } catch (error) {
     // Storage may be unavailable (private mode) or hold garbage: start from the defaults.
+    reportStorageFailure('Reading the preferences saved in this browser', error);
     return { ...defaults };
   }
 }
@@ -67,7 +69,8 @@ export const preferences = proxy<Preferences>(load());
 subscribe(preferences, () => {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(preferences));
-  } catch {
+  } catch (error) {
     // Not persisting is acceptable; the session keeps working.
+    reportStorageFailure('Saving the preferences in this browser', error);
   }
 });

@@ -44,8 +44,9 @@ export function startSession(user: UserDto): void {
 export async function endSession(reason: string | null = null): Promise<void> {
   try {
     await logout();
-  } catch {
+  } catch (error) {
     // The local session ends regardless; a dead server must not keep the user "logged in".
+    console.warn('The server did not confirm the logout; the session ends here anyway', error);
   } finally {
     session.me = null;
     session.libraries = [];

@@ -29,8 +29,10 @@ export function urlProblem(value: string): string | undefined {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'validation.url';
-  } catch {
-    return 'validation.url';
+  } catch (error) {
+    // The URL parser refuses what is no URL with a TypeError; anything else is no verdict on the text.
+    if (error instanceof TypeError) return 'validation.url';
+    throw error;
   }
 }
 
