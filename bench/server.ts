@@ -137,8 +137,15 @@ async function timeScan(root: string, expectedBooks: number, checkout?: string):
     });
     await waitUntilTimed('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= expectedBooks, started);
     const readyAt = performance.now();
+    const schedAtReady = await schedulerSeconds(folio.pid);
     const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
     const cpuSeconds = round((await processCpuSeconds(folio.pid)) - cpuAtStart);
+    const schedAtIdle = await schedulerSeconds(folio.pid);
+    const [ran, waited, wall] = [schedAtIdle.ran - schedAtReady.ran, schedAtIdle.waited - schedAtReady.waited, (idleAt - readyAt) / 1000];
+    console.log(
+      `  background after READY: server threads ran ${round(ran)} s and waited ${round(waited)} s for a core in ${round(wall)} s:` +
+        ` it wanted ${round((ran + waited) / wall)} cores and got ${round(ran / wall)}`,
+    );
     if (process.env.BENCH_THREAD_CPU) console.log(`  server CPU by thread (whole process life): ${await threadCpuSeconds(folio.pid)}`);
     queue.close();
     return { ready: readyAt - started, idle: idleAt - started, cpuSeconds, tasks: await taskTimes(folio, cookie) };
@@ -155,6 +162,22 @@ async function processCpuSeconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
   // After the command's closing parenthesis, utime and stime are the 12th and 13th fields.
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Seconds the threads of a process have run, and waited runnable for a core (/proc/<pid>/task/<tid>/schedstat,
+ * in nanoseconds). Over a window, (ran + waited) / wall is how many cores the process wanted, whatever the
+ * machine's load: on a shared machine "both cores used?" cannot be read from wall times. Threads that ended
+ * in the window are not counted (libvips keeps its workers, so few do).
+ */
+async function schedulerSeconds(pid: number): Promise<{ ran: number; waited: number }> {
+  let [ran, waited] = [0, 0];
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const fields = (await readFile(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').catch(() => '0 0')).split(' ');
+    ran += Number(fields[0]) / 1e9;
+    waited += Number(fields[1]) / 1e9;
+  }
+  return { ran, waited };
 }
 
 /** CPU seconds per thread name of a process (libuv's pool, libvips workers, V8's helpers, the main thread). */
