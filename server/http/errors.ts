@@ -9,10 +9,13 @@ import { loggableUrl } from './request-log.ts';
 /** An error that maps to a Spring-style JSON error response. */
 export class HttpError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** Seconds the client is asked to wait before trying again (the Retry-After header), if any. */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: number, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -32,6 +35,7 @@ const REASONS: Record<number, string> = {
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
@@ -83,7 +87,10 @@ function sendPosterFailure(error: PosterUnreadable, request: FastifyRequest, rep
 
 /** Fastify error handler: every failure leaves as a Spring-shaped JSON error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpError) return sendError(reply, request, error.status, error.message);
+  if (error instanceof HttpError) {
+    if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+    return sendError(reply, request, error.status, error.message);
+  }
   // A search written wrongly is the caller's mistake wherever it was searched from (lists, OPDS, lists of lists).
   if (error instanceof SearchConditionError) return sendError(reply, request, 400, error.message);
   if (error instanceof PosterUnreadable) return sendPosterFailure(error, request, reply);

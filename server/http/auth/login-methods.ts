@@ -27,9 +27,9 @@ import { deliverSession, openSession } from './sessions.ts';
 
 const BAD_CREDENTIALS = 'Bad credentials';
 
-/** A queue already full for this account or address: 429, the attempt is not even checked. */
+/** A queue already full for this account or address: 429 with Retry-After, the attempt is not even checked. */
 function tooMany(error: unknown): never {
-  if (error instanceof TooManyAttempts) throw new HttpError(429, error.message);
+  if (error instanceof TooManyAttempts) throw new HttpError(429, error.message, error.retryAfterSeconds);
   throw error;
 }
 
@@ -43,8 +43,11 @@ const unknownUserHash = () => (dummyHash ??= hashPassword(randomBytes(24).toStri
 
 /**
  * Checks an email/password pair. Checks from one address, and guesses on one account, run one after
- * another (parallel guesses are no faster than sequential ones, and a flood past the queue is a 429)
- * and wait first if this address or account has failed a lot;
+ * another (parallel guesses are no faster than sequential ones) and wait first if this address or
+ * account has failed a lot. A queue admits a crowd while its address or account costs no delay yet
+ * (fewer failures than the free ones), and keeps eight places once it does: past them, or past the
+ * server-wide argon2 queue, the attempt is a 429 with Retry-After, unchecked (login-throttle.ts,
+ * passwords.ts);
  * the address is `request.ip`, the forwarded client address when the trust-proxy setting allows it.
  */
 export function checkPassword(

@@ -34,18 +34,32 @@ interface Counter {
 }
 
 const MAX_TRACKED = 10_000;
+/**
+ * Places in a login queue whose key (an address, an account) costs no delay yet (fewer failures than
+ * the free ones): a rightful crowd behind one address (a load test, an office) signing in to as many
+ * accounts at once. Identical credentials share one place (authenticate.ts), so this counts distinct ones. At
+ * ~35 checks a second a full queue drains in about two seconds.
+ */
+export const OPEN_PLACES = 64;
+/** Places (the running check included) in a queue whose key is being guessed at. */
+export const GUARDED_PLACES = 8;
 
 export class LoginThrottle {
-  /** Password guesses, one account at a time. */
-  readonly accountQueue = new KeyedSerializer();
+  /**
+   * Password guesses, one account at a time. Queues are open (OPEN_PLACES) while their key is not
+   * being guessed at, and keep GUARDED_PLACES once it is (see KeyedSerializer).
+   */
+  readonly accountQueue = new KeyedSerializer({ open: OPEN_PLACES, guarded: GUARDED_PLACES }, (key) => key, (email) => this.accountDelay(email));
   /**
    * Password checks, one client address at a time: guesses spread over many e-mails (distinct
    * accounts never share a queue) would otherwise each wait out the address's delay side by side,
-   * so an anonymous flood ran as many argon2 checks at once as it had connections.
+   * so an anonymous flood ran as many argon2 checks at once as it had connections. argon2 runs one
+   * check at a time server-wide anyway (passwords.ts), so this costs a rightful crowd no throughput;
+   * its bound only matters once the address has failed (then eight places, as before).
    */
-  readonly addressQueue = new KeyedSerializer(8, addressGroup);
-  /** Bad API keys and bad remember-me cookies, one client address at a time. */
-  readonly badTokenQueue = new KeyedSerializer(8, addressGroup);
+  readonly addressQueue = new KeyedSerializer({ open: OPEN_PLACES, guarded: GUARDED_PLACES }, addressGroup, (ip) => this.addressDelay(ip));
+  /** Bad API keys and bad remember-me cookies, one client address at a time: all of them are failures. */
+  readonly badTokenQueue = new KeyedSerializer({ open: GUARDED_PLACES, guarded: GUARDED_PLACES }, addressGroup);
   private readonly options: ThrottleOptions;
   private readonly addresses = new Map<string, Counter>();
   private readonly accounts = new Map<string, Counter>();
@@ -56,10 +70,17 @@ export class LoginThrottle {
 
   /** How long an attempt from this address for this account should wait before being checked. */
   delayFor(ip: string, email: string, now = Date.now()): number {
-    const o = this.options;
-    const byAddress = this.delay(this.count(this.addresses, addressGroup(ip), now), o.maxAddressDelayMs);
-    const byAccount = this.delay(this.count(this.accounts, email.toLowerCase(), now), o.maxAccountDelayMs);
-    return Math.max(byAddress, byAccount);
+    return Math.max(this.addressDelay(ip, now), this.accountDelay(email, now));
+  }
+
+  /** The delay this address's failures alone cost (0 while fewer than the free failures). */
+  addressDelay(ip: string, now = Date.now()): number {
+    return this.delay(this.count(this.addresses, addressGroup(ip), now), this.options.maxAddressDelayMs);
+  }
+
+  /** The delay this account's failures alone cost (0 while fewer than the free failures). */
+  accountDelay(email: string, now = Date.now()): number {
+    return this.delay(this.count(this.accounts, email.toLowerCase(), now), this.options.maxAccountDelayMs);
   }
 
   failed(ip: string, email: string, now = Date.now()): void {
@@ -107,36 +128,58 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** Too many attempts are already waiting for this account or address: answered 429 at once. */
 export class TooManyAttempts extends Error {
-  constructor() {
+  /** When to come back (the Retry-After header), in whole seconds. */
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterMs = 0) {
     super('Too many authentication attempts in progress, try again later');
     this.name = 'TooManyAttempts';
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   }
+}
+
+interface Queue {
+  tail: Promise<void>;
+  /** Tasks admitted and not settled, the running one included. */
+  waiting: number;
 }
 
 /**
  * Runs tasks with the same key one after another. Guesses on one account (or bad API keys from one
  * address) then each see the failures of the ones before, so sending them in parallel gains nothing
- * over sending them in turn. A key with `maxWaiting` tasks already queued refuses more at once, so a
- * flood neither grows memory nor makes the rightful user wait behind it for minutes.
+ * over sending them in turn.
+ *
+ * Bounded twice, so a flood neither grows memory nor makes the rightful user wait behind it for
+ * minutes, while a rightful crowd is not refused: `pressure` tells the delay the key's failures now
+ * cost. A key at no delay admits up to `open` tasks; a key at a delay admits up to `guarded`, and a
+ * task whose turn comes after its key started costing a delay is refused unchecked while more than
+ * `guarded` are queued (a flood admitted while its address was still clean is shed cheaply, down to
+ * the places a guessing key keeps). Refusals carry the key's delay as their Retry-After.
  */
 export class KeyedSerializer {
-  private readonly queues = new Map<string, { tail: Promise<void>; waiting: number }>();
-  private readonly maxWaiting: number;
+  private readonly queues = new Map<string, Queue>();
+  private readonly bounds: { open: number; guarded: number };
   private readonly keyOf: (key: string) => string;
+  private readonly pressure: (key: string) => number;
 
   /** `keyOf` maps a key to the one it shares a queue with (client addresses: addressGroup, an IPv6 /64). */
-  constructor(maxWaiting = 8, keyOf: (key: string) => string = (key) => key) {
-    this.maxWaiting = maxWaiting;
+  constructor(bounds: { open: number; guarded: number }, keyOf: (key: string) => string = (key) => key, pressure: (key: string) => number = () => 0) {
+    this.bounds = bounds;
     this.keyOf = keyOf;
+    this.pressure = pressure;
   }
 
   run<T>(rawKey: string, task: () => Promise<T>): Promise<T> {
     const key = this.keyOf(rawKey);
     const queue = this.queues.get(key) ?? { tail: Promise.resolve(), waiting: 0 };
-    if (queue.waiting >= this.maxWaiting) return Promise.reject(new TooManyAttempts());
+    const delay = this.pressure(rawKey);
+    if (queue.waiting >= (delay > 0 ? this.bounds.guarded : this.bounds.open)) return Promise.reject(new TooManyAttempts(delay));
     queue.waiting++;
     this.queues.set(key, queue);
-    const result = queue.tail.then(task);
+    const result = queue.tail.then(() => {
+      const now = this.pressure(rawKey);
+      if (now > 0 && queue.waiting > this.bounds.guarded) throw new TooManyAttempts(now);
+      return task();
+    });
     queue.tail = result.then(
       () => this.settled(key, queue),
       () => this.settled(key, queue),
@@ -144,7 +187,7 @@ export class KeyedSerializer {
     return result;
   }
 
-  private settled(key: string, queue: { waiting: number }): void {
+  private settled(key: string, queue: Queue): void {
     queue.waiting--;
     if (queue.waiting === 0 && this.queues.get(key) === queue) this.queues.delete(key);
   }
