@@ -13,7 +13,7 @@
  *   in four holds /sse/v1/events open;
  * - meanwhile the admin starts a library scan and a metadata refresh.
  *
- * Reported per route class: count, p50/p99 latency, errors (any 5xx, 429, reset or timeout); the
+ * Reported per route class: count, p50/p95/p99 latency, errors (any 5xx, 429, reset or timeout); the
  * latency of a tiny probe call every 100 ms (event-loop and queueing delay as a client sees it);
  * peak descriptors and RSS; SQLite busy/locked lines and the server's log volume.
  */
@@ -275,6 +275,7 @@ export async function runReadersScenario(work: string): Promise<boolean> {
       class: cls,
       count: list.length,
       p50Ms: round(percentile(list, 50), 1),
+      p95Ms: round(percentile(list, 95), 1),
       p99Ms: round(percentile(list, 99), 1),
       errors: stats.errors.get(cls)?.length ?? 0,
     }));
