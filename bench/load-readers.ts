@@ -15,7 +15,8 @@
  *
  * Reported per route class: count, p50/p95/p99 latency, errors (any 5xx, 429, reset or timeout); the
  * latency of a tiny probe call every 100 ms (event-loop and queueing delay as a client sees it);
- * peak descriptors and RSS; SQLite busy/locked lines and the server's log volume.
+ * peak descriptors and RSS; SQLite busy/locked lines and the server's log volume. BENCH_LOAD_KEEP_LOG=FILE
+ * keeps the run's server log (each request's own responseTime, to tell the server's work from waiting).
  */
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -263,6 +264,8 @@ export async function runReadersScenario(work: string): Promise<boolean> {
     clearInterval(sampler);
     const stderr = server.stderr().slice(stderrBefore);
     const log = (await readFile(logPath)).subarray(logBefore).toString();
+    // The server's own time for each request (responseTime), to tell its work from waiting to be accepted.
+    if (process.env.BENCH_LOAD_KEEP_LOG) await writeFile(process.env.BENCH_LOAD_KEEP_LOG, log);
     const busy = (`${stderr}${log}`.match(/SQLITE_BUSY|SQLITE_LOCKED|database is locked/g) ?? []).length;
     const logLines = log.split('\n').filter(Boolean);
     const levels: Record<string, number> = {};
