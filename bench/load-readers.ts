@@ -52,6 +52,12 @@ const record = (stats: Stats, cls: string, ms: number, error?: string) => {
   if (error) (stats.errors.get(cls) ?? stats.errors.set(cls, []).get(cls)!).push(error);
 };
 
+/** A failed fetch with its cause ("fetch failed" alone does not tell a refused connection from a reset). */
+function failure(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause === undefined ? String(error) : `${String(error)} ${String(cause)}`;
+}
+
 /** "3× 429 /api/v1/books/ondeck": errors counted by kind, ids and queries left out. */
 function tally(errors: string[]): string[] {
   const counts = new Map<string, number>();
@@ -154,7 +160,7 @@ export async function runReadersScenario(work: string): Promise<boolean> {
         record(stats, cls, performance.now() - t0, bad ? `${response.status} ${path}` : undefined);
         return bad ? undefined : { ok: response.ok, json: () => JSON.parse(Buffer.from(body).toString()) as unknown };
       } catch (error) {
-        record(stats, cls, performance.now() - t0, `${path}: ${String(error)} ${String((error as Error).cause ?? '')}`);
+        record(stats, cls, performance.now() - t0, `${path}: ${failure(error)}`);
         return undefined;
       }
     };
@@ -176,7 +182,7 @@ export async function runReadersScenario(work: string): Promise<boolean> {
         record(stats, 'login', performance.now() - t0, response.ok && cookie ? undefined : `login ${response.status}`);
         return cookie ? { kind: 'cookie', cookie: cookie.split(';')[0]! } : undefined;
       } catch (error) {
-        record(stats, 'login', performance.now() - t0, `login: ${String(error)}`);
+        record(stats, 'login', performance.now() - t0, `login: ${failure(error)}`);
         return undefined;
       }
     };
@@ -225,16 +231,22 @@ export async function runReadersScenario(work: string): Promise<boolean> {
     };
 
     const sse = async (index: number) => {
-      const auth = { cookie: undefined as string | undefined };
-      const login = await fetch(`${url}/api/v2/users/me`, { headers: { authorization: basic(emails[index % USERS]!) } });
-      auth.cookie = login.headers.getSetCookie().find((c) => c.startsWith('KOMGA-SESSION='))?.split(';')[0];
-      if (!auth.cookie) return record(stats, 'sse', 0, `SSE login ${login.status}`);
+      let cookie: string | undefined;
       try {
-        const response = await fetch(`${url}/sse/v1/events`, { headers: { cookie: auth.cookie ?? '' }, signal: stop.signal });
+        const login = await fetch(`${url}/api/v2/users/me`, { headers: { authorization: basic(emails[index % USERS]!) }, signal: AbortSignal.timeout(30_000) });
+        await login.arrayBuffer();
+        cookie = login.headers.getSetCookie().find((c) => c.startsWith('KOMGA-SESSION='))?.split(';')[0];
+        if (!cookie) return record(stats, 'sse', 0, `SSE login ${login.status}`);
+      } catch (error) {
+        // A sign-in that never got an answer (refused or timed out connection) is an error of the run, not its end.
+        return record(stats, 'sse', 0, `SSE login: ${failure(error)}`);
+      }
+      try {
+        const response = await fetch(`${url}/sse/v1/events`, { headers: { cookie }, signal: stop.signal });
         if (!response.ok) record(stats, 'sse', 0, `SSE ${response.status}`);
         for await (const chunk of response.body!) void chunk;
       } catch (error) {
-        if (!stop.signal.aborted) record(stats, 'sse', 0, `SSE: ${String(error)}`);
+        if (!stop.signal.aborted) record(stats, 'sse', 0, `SSE: ${failure(error)}`);
       }
     };
 
