@@ -1,10 +1,14 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader } from '../../../server/media/rar-reader.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
+import { describeChecked } from '../../../server/media/checked-file.ts';
+import { RarClient } from '../../../server/media/rar-client.ts';
+import { OperationTimeout, isTransientFailure } from '../../../server/media/transient-errors.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
 import { rar4Bytes, rar5Bytes, writeRar4, writeRar5, writeRar5WithLargeMember, type RarMember } from '../../fixtures/rar.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
@@ -81,6 +85,51 @@ describe('RAR reader', () => {
     const path = join(dir, `${label.replace(/\W+/g, '-')}.cbr`);
     await writeFile(path, bytes());
     await expect(analyseContainer(path)).rejects.toMatchObject({ name: 'MediaError', code });
+  });
+  it('refuses an archive listing more than MAX_ARCHIVE_ENTRIES entries (ERR_1008) before holding its listing', async () => {
+    const path = join(dir, 'too-many.cbr');
+    const folders: RarMember[] = Array.from({ length: MAX_ARCHIVE_ENTRIES }, (_, i) => ({ name: `f${i}`, data: Buffer.alloc(0), directory: true }));
+    await writeRar5(path, [...folders, ...(await pngMembers([RED]))]);
+    await expect(analyseContainer(path)).rejects.toMatchObject({ name: 'MediaError', code: 'ERR_1008', message: expect.stringMatching(/more than 100000 entries/) });
+  }, 60_000);
+
+  it('reads the file it was opened from, whatever its path leads to later', async () => {
+    const path = join(dir, 'swapped.cbr');
+    const [first] = await pngMembers([RED]);
+    const [second] = await pngMembers([BLUE]);
+    await writeRar5(path, [{ name: 'page.png', data: first!.data }]);
+    const book = await rar5Reader.openFile!(await open(path, 'r'), path, 0);
+    try {
+      await writeRar5(join(dir, 'other.cbr'), [{ name: 'page.png', data: second!.data }]);
+      await rename(join(dir, 'other.cbr'), path);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await book.openEntry('page.png')) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(first!.data)).toBe(true);
+    } finally {
+      book.close();
+    }
+  });
+
+  it('ends a call over its time limit as a time out naming what it did, and the next call gets a fresh worker', async () => {
+    const path = join(dir, 'timed.cbr');
+    const folders: RarMember[] = Array.from({ length: 20_000 }, (_, i) => ({ name: `f${i}`, data: Buffer.alloc(0), directory: true }));
+    const [page] = await pngMembers([GREEN]);
+    await writeRar5(path, [...folders, page!]);
+    const client = new RarClient({ timeLimitMs: 1 });
+    const handle = await open(path, 'r');
+    try {
+      const { checked: file } = await describeChecked(handle, path);
+      const failure = await client.call({ op: 'extract', file, name: page!.name, limit: 1024, expected: 1024 }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(OperationTimeout);
+      expect(isTransientFailure(failure)).toBe(true);
+      expect((failure as Error).message).toBe(`RAR unpacking of ${page!.name} in ${path} took longer than 1 ms`);
+      client.timeLimitMs = 60_000;
+      const result = await client.call({ op: 'extract', file, name: page!.name, limit: 8, expected: 8 });
+      expect('bytes' in result && Buffer.from(result.bytes, 0, result.length).equals(page!.data.subarray(0, 8))).toBe(true);
+    } finally {
+      await client.stop();
+      await handle.close();
+    }
   });
 });
 

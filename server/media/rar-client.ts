@@ -1,0 +1,61 @@
+import { MediaError } from './book-reader.ts';
+import type { CheckedFile } from './checked-file.ts';
+import type { RarMember, RarRequest, RarResult } from './rar-protocol.ts';
+import { SerialWorker } from './serial-worker.ts';
+import { TimedOutInputs } from './timed-out-inputs.ts';
+
+/**
+ * Longest one unrar call may run before its worker is ended. A real page (at most 128 MiB,
+ * compressed) unpacks in seconds; a small hostile file can take far longer, as every read of a
+ * member walks every header before it.
+ */
+const CALL_TIME_LIMIT_MS = 30_000;
+/** Calls waiting for the worker; beyond this the server is busy (503 + Retry-After), not broken. */
+const MAX_WAITING = 64;
+
+/**
+ * Main-thread side of rar-worker.ts (serial-worker.ts): unrar's calls are synchronous and
+ * CPU-bound, so they run one at a time, each within a time limit. The shared client uses the
+ * constants above; tests make their own with lower limits or lower the shared one's.
+ */
+export class RarClient extends SerialWorker<RarRequest, RarResult> {
+  constructor(options: { timeLimitMs?: number; maxWaiting?: number } = {}) {
+    super({
+      script: new URL('./rar-worker.ts', import.meta.url),
+      name: 'RAR',
+      timeLimitMs: options.timeLimitMs ?? CALL_TIME_LIMIT_MS,
+      maxWaiting: options.maxWaiting ?? MAX_WAITING,
+      busy: 'too many RAR books are being read at once',
+      describe: (request) => (request.op === 'list' ? `RAR listing of ${request.file.path}` : `RAR unpacking of ${request.name} in ${request.file.path}`),
+    });
+  }
+}
+
+export const rarWorker = new RarClient();
+
+export async function listRar(file: CheckedFile, maxMembers: number): Promise<RarMember[]> {
+  const result = await rarWorker.call({ op: 'list', file, maxMembers });
+  if (!('members' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
+  return result.members;
+}
+
+/** The first bytes of a member, at most `limit`; `expected` is how many it declares. */
+export async function extractRar(file: CheckedFile, name: string, limit: number, expected: number): Promise<Buffer> {
+  const result = await rarWorker.call({ op: 'extract', file, name, limit, expected });
+  if (!('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
+  return Buffer.from(result.bytes, 0, result.length);
+}
+
+/** Pages whose unpacking ran out of time lately fail at once for a while (timed-out-inputs.ts). */
+const timedOut = new TimedOutInputs();
+
+/**
+ * A page's member, as extractRar; one that ran out of time lately fails at once instead of taking
+ * the worker for another whole time limit (every reader of the book, its thumbnail). `version`
+ * names the file's state (size, date), so a rewritten file is tried again at once. Analysis does
+ * not go through here: it is retried with its own back-off.
+ */
+export function extractRarPage(file: CheckedFile, version: string, name: string, limit: number, expected: number): Promise<Buffer> {
+  const key = `${file.dev}:${file.ino}\u0000${version}\u0000${name}`;
+  return timedOut.run(key, `RAR unpacking of ${name} in ${file.path}`, rarWorker.timeLimitMs, () => extractRar(file, name, limit, expected));
+}

@@ -1,0 +1,247 @@
+/**
+ * Worker thread that runs unrar (node-unrar-js: the official unrar library compiled to wasm) for
+ * .cbr/.rar books. Every unrar call is synchronous and lasts as long as unrar takes: walking the
+ * headers of a RAR, which has no central directory, and unpacking a member. On the main thread no
+ * request was answered meanwhile; here a call that overruns its time limit is ended by
+ * terminating this worker (serial-worker.ts).
+ *
+ * Memory: the archive is read with positioned reads as unrar asks for bytes; only the member being
+ * extracted is collected, and only up to the limit asked for (the rest is not copied, and unrar is
+ * told to stop). The wasm instance keeps unrar's working buffers (a compressed member's
+ * dictionary) between calls; once its heap has grown past MAX_KEPT_HEAP_BYTES, or after a call
+ * that failed in an unexpected way, it is dropped and the next call gets a fresh one.
+ *
+ * The archive is the one file unrar sees: a descriptor of this worker's own on the file the main
+ * thread checked (checked-file.ts), opened per call and closed after it, never the book's path.
+ */
+import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+import { Extractor, UnrarError, type SeekMethod } from 'node-unrar-js';
+import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
+import type { RarMember, RarRequest, RarResult } from './rar-protocol.ts';
+import type { WorkerAnswer } from './serial-worker.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The emscripten module factory node-unrar-js wraps in a singleton; here instances are ours to drop. */
+type UnrarFactory = (options: Record<string, unknown>) => Promise<UnrarModule>;
+interface UnrarModule {
+  HEAPU8: Uint8Array;
+  extractor: unknown;
+}
+const factory = require('node-unrar-js/dist/js/unrar.js') as UnrarFactory;
+let compiled: Promise<WebAssembly.Module> | undefined;
+const wasmModule = () => (compiled ??= WebAssembly.compile(readFileSync(require.resolve('node-unrar-js/dist/js/unrar.wasm'))));
+
+/** A heap past this after a call (a large dictionary) is not kept for the next one. */
+const MAX_KEPT_HEAP_BYTES = 128 * 1024 * 1024;
+let instance: Promise<UnrarModule> | undefined;
+
+function unrar(): Promise<UnrarModule> {
+  if (instance) return instance;
+  const starting = wasmModule().then((module) =>
+    factory({
+      instantiateWasm: (imports: WebAssembly.Imports, done: (created: WebAssembly.Instance, module: WebAssembly.Module) => void) => {
+        void WebAssembly.instantiate(module, imports).then((created) => done(created, module));
+        return {};
+      },
+    }),
+  );
+  // An instance that could not start is not kept: the next call tries again.
+  instance = starting.catch((error: unknown) => {
+    instance = undefined;
+    throw error;
+  });
+  return instance;
+}
+
+/** What unrar is told the archive is called; any other name it asks for (another volume) is refused. */
+const ARCHIVE_NAME = 'book.rar';
+const ARCHIVE_HANDLE = 1;
+
+class RarFailure extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** unrar's I/O callbacks, served from one descriptor and, for output, one growing buffer. */
+class FileBackedExtractor extends Extractor<never> {
+  protected _filePath = ARCHIVE_NAME;
+  private readonly fd: number;
+  private readonly size: number;
+  private position = 0;
+  private nextHandle = ARCHIVE_HANDLE + 1;
+  private output = new Uint8Array(0);
+  private outputLength = 0;
+  private outputLimit = 0;
+
+  constructor(module: UnrarModule, fd: number) {
+    super(module, '');
+    this.fd = fd;
+    this.size = fstatSync(fd).size;
+    // The wasm module routes its I/O through this one slot.
+    module.extractor = this;
+  }
+
+  list(maxMembers: number): RarMember[] {
+    const list = this.getFileList();
+    // Komga refuses these archive kinds outright (REFERENCE §8), before looking at members.
+    if (list.arcHeader.flags.headerEncrypted) throw new RarFailure('ERR_1002', 'encrypted RAR archives are not supported');
+    const members: RarMember[] = [];
+    let encrypted = false;
+    for (const header of list.fileHeaders) {
+      if (members.length >= maxMembers) {
+        // The listing is left unfinished: the instance, which still holds it, is not kept.
+        instance = undefined;
+        throw new RarFailure('ERR_1008', `RAR archive has more than ${maxMembers} entries`);
+      }
+      encrypted ||= header.flags.encrypted;
+      members.push({ name: header.name, size: header.unpSize, isDirectory: header.flags.directory });
+    }
+    if (list.arcHeader.flags.solid) throw new RarFailure('ERR_1003', 'solid RAR archives are not supported');
+    if (list.arcHeader.flags.volume) throw new RarFailure('ERR_1004', 'multi-volume RAR archives are not supported');
+    if (encrypted) throw new RarFailure('ERR_1002', 'encrypted RAR archives are not supported');
+    return members;
+  }
+
+  /** The first bytes of one member, at most `limit` of them. */
+  extractMember(name: string, limit: number, expected: number): Uint8Array {
+    this.output = new Uint8Array(Math.max(1, Math.min(limit, expected)));
+    this.outputLength = 0;
+    this.outputLimit = limit;
+    let found = false;
+    try {
+      for (const file of this.extract({ files: [name] }).files) if (file.fileHeader.name === name) found = true;
+    } catch (error) {
+      // Our own early stop surfaces as a write error from unrar: the prefix is what we wanted.
+      if (!(this.outputLength >= limit && error instanceof UnrarError && error.reason === 'ERAR_EWRITE')) throw error;
+      found = true;
+    }
+    if (!found) throw new RarFailure('ERR_1033', `entry not found: ${name}`);
+    return this.output.subarray(0, this.outputLength);
+  }
+
+  protected open(filename: string): number {
+    // Only the archive itself; requests for other volumes of a set fail (multi-volume is refused).
+    if (filename !== ARCHIVE_NAME) return 0;
+    this.position = 0;
+    return ARCHIVE_HANDLE;
+  }
+
+  protected create(): number {
+    return this.nextHandle++;
+  }
+
+  protected closeFile(): void {
+    // The descriptor is closed when the call is over; outputs are plain buffers.
+  }
+
+  protected read(fd: number, buf: number, size: number): number {
+    if (fd !== ARCHIVE_HANDLE) return -1;
+    const heap = (this.unrar as UnrarModule).HEAPU8;
+    const count = readSync(this.fd, heap, buf, size, this.position);
+    this.position += count;
+    return count;
+  }
+
+  protected write(fd: number, buf: number, size: number): boolean {
+    if (fd === ARCHIVE_HANDLE) return false;
+    // Only what is still wanted is copied: unrar may go on unpacking (and calling here) after a
+    // refusal, and the rest of a large member must cost no memory.
+    const take = Math.min(size, this.outputLimit - this.outputLength);
+    if (take > 0) {
+      if (this.outputLength + take > this.output.length) {
+        // A member that unpacks to more than it declared: grow, never past the limit.
+        const grown = new Uint8Array(Math.min(this.outputLimit, Math.max(this.outputLength + take, this.output.length * 2)));
+        grown.set(this.output.subarray(0, this.outputLength));
+        this.output = grown;
+      }
+      const heap = (this.unrar as UnrarModule).HEAPU8;
+      this.output.set(heap.subarray(buf, buf + take), this.outputLength);
+      this.outputLength += take;
+    }
+    // Returning false makes unrar abandon this member: used to stop once the prefix is complete.
+    return this.outputLength < this.outputLimit;
+  }
+
+  protected tell(fd: number): number {
+    return fd === ARCHIVE_HANDLE ? this.position : this.outputLength;
+  }
+
+  protected seek(fd: number, pos: number, method: SeekMethod): boolean {
+    if (fd !== ARCHIVE_HANDLE) return false;
+    const base = method === 'SET' ? 0 : method === 'END' ? this.size : this.position;
+    const next = base + pos;
+    if (next < 0 || next > this.size) return false;
+    this.position = next;
+    return true;
+  }
+}
+
+/**
+ * unrar's own failures: a missing password means encryption; anything else (truncated file, bad
+ * header CRC, a member continuing in another volume) is a damaged listing or entry.
+ */
+function failureOf(error: unknown, action: string): RarFailure {
+  if (error instanceof RarFailure) return error;
+  if (error instanceof UnrarError && (error.reason === 'ERAR_MISSING_PASSWORD' || error.reason === 'ERAR_BAD_PASSWORD')) {
+    return new RarFailure('ERR_1002', 'encrypted RAR archives are not supported');
+  }
+  const why = error instanceof UnrarError ? `${error.reason}: ${error.message}` : String(error);
+  return new RarFailure('ERR_1008', `cannot ${action} RAR entries: ${why}`);
+}
+
+/** Runs `work` on the checked file through a descriptor of this worker's own, closed when it is over. */
+async function withArchive<T>(file: CheckedFile, action: string, work: (extractor: FileBackedExtractor) => T): Promise<T> {
+  const module = await unrar();
+  let fd: number;
+  try {
+    fd = openCheckedInWorker(file);
+  } catch (error) {
+    throw new RarFailure('ERR_1000', `cannot read file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return work(new FileBackedExtractor(module, fd));
+  } catch (error) {
+    // Anything but unrar's own refusal (a wasm trap, a read error) may leave the instance broken.
+    if (!(error instanceof UnrarError || error instanceof RarFailure)) instance = undefined;
+    throw failureOf(error, action);
+  } finally {
+    closeSync(fd);
+    module.extractor = undefined;
+    if (module.HEAPU8.length > MAX_KEPT_HEAP_BYTES) instance = undefined;
+  }
+}
+
+async function handle(request: RarRequest): Promise<{ result: RarResult; transfer: ArrayBuffer[] }> {
+  if (request.op === 'list') {
+    const members = await withArchive(request.file, 'list', (extractor) => extractor.list(request.maxMembers));
+    return { result: { members }, transfer: [] };
+  }
+  const bytes = await withArchive(request.file, 'extract', (extractor) => extractor.extractMember(request.name, request.limit, request.expected));
+  // The output buffer is this call's own (never the wasm heap): it moves to the main thread uncopied.
+  const buffer = bytes.buffer as ArrayBuffer;
+  return { result: { bytes: buffer, length: bytes.length }, transfer: [buffer] };
+}
+
+// Requests are handled one at a time, in order: the wasm module has one I/O slot and this worker one thread.
+let queue: Promise<void> = Promise.resolve();
+parentPort?.on('message', (request: RarRequest) => {
+  queue = queue.then(async () => {
+    let answer: WorkerAnswer<RarResult>;
+    let transfer: ArrayBuffer[] = [];
+    try {
+      const done = await handle(request);
+      answer = { id: request.id, result: done.result };
+      transfer = done.transfer;
+    } catch (error) {
+      const code = error instanceof RarFailure ? error.code : 'ERR_1008';
+      answer = { id: request.id, error: { code, message: error instanceof Error ? error.message : String(error) } };
+    }
+    parentPort?.postMessage(answer, transfer);
+  });
+});
