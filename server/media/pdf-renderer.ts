@@ -66,10 +66,15 @@ export async function extractPdfPage(file: CheckedFile, version: string, page: n
   return Buffer.from(result.bytes);
 }
 
-/** Lets the worker close its own descriptor on a file (the book was closed or changed). */
+/**
+ * Lets the worker close its own descriptor on a file (the book was closed or changed). Nothing
+ * waits for it; when it cannot be done (the queue is full, the worker was stopped or ran out of
+ * time) the worker keeps the document until its cache pushes it out, and a warning says so.
+ */
 export function closePdf(file: CheckedFile): void {
   // Only bother a worker that exists; closing must not start mupdf.
   if (!pdfWorker.isRunning()) return;
-  // Nobody waits for the close: a failure is reported as a warning, as other media closes are.
-  pdfWorker.call({ op: 'close', file }).catch((error: unknown) => process.emitWarning(`closing ${file.path} in the PDF worker failed: ${String(error)}`));
+  pdfWorker.call({ op: 'close', file }).catch((error: unknown) => {
+    process.emitWarning(`the PDF worker could not close ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
+  });
 }

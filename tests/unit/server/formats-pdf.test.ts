@@ -12,6 +12,7 @@ import { MAX_HINTED_FILES } from '../../../server/domain/pages/rendered-pages.ts
 import { BLUE, GREEN, RED } from '../../fixtures/index.ts';
 import { encryptedPdfBytes, manyPagesPdfBytes, nestedFormsPdfBytes, pdfBytes, writePdf } from '../../fixtures/pdf.ts';
 import { MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /** Format, size and the colour at the centre of an encoded image. */
@@ -55,6 +56,30 @@ describe('PDF reader', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('closing a PDF book', () => {
+  it('says why when the worker could not close the document (it was stopped), instead of saying nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'folio-pdf-close-'));
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const path = await writePdf(join(dir, 'closed.pdf'), [{ width: 100, height: 100, color: RED }]);
+      const book = await pdfReader.open(path);
+      // The worker runs and holds the document open.
+      await book.describe!(false);
+      book.close();
+      // The close is in the worker now: stopping it ends that call as busy.
+      await pdfWorker.stop();
+      const warning = await pollUntil('a warning about the close', () => warnings.find((w) => w.message.includes(path)), { timeoutMs: 5_000, intervalMs: 10 });
+      expect(warning.message).toBe(`the PDF worker could not close ${path}: the PDF worker was stopped; try again shortly`);
+    } finally {
+      process.off('warning', onWarning);
+      await pdfWorker.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('PDF books through the server', () => {
