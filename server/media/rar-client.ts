@@ -26,7 +26,12 @@ export class RarClient extends SerialWorker<RarRequest, RarResult> {
       timeLimitMs: options.timeLimitMs ?? CALL_TIME_LIMIT_MS,
       maxWaiting: options.maxWaiting ?? MAX_WAITING,
       busy: 'too many RAR books are being read at once',
-      describe: (request) => (request.op === 'list' ? `RAR listing of ${request.file.path}` : `RAR unpacking of ${request.name} in ${request.file.path}`),
+      describe: (request) =>
+        request.op === 'list'
+          ? `RAR listing of ${request.file.path}`
+          : request.op === 'small'
+            ? `RAR unpacking of ${request.names.length} small members of ${request.file.path}`
+            : `RAR unpacking of ${request.name} in ${request.file.path}`,
     });
   }
 }
@@ -42,8 +47,25 @@ export async function listRar(file: CheckedFile, maxMembers: number): Promise<Ra
 /** The first bytes of a member, at most `limit`; `expected` is how many it declares. */
 export async function extractRar(file: CheckedFile, name: string, limit: number, expected: number): Promise<Buffer> {
   const result = await rarWorker.call({ op: 'extract', file, name, limit, expected });
-  if (!('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
+  if (!('length' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
   return Buffer.from(result.bytes, 0, result.length);
+}
+
+/**
+ * Small members whole, in one walk of the archive (rar-worker.ts smallMembers); members left out
+ * (one that unpacks to more than it declared or cannot be unpacked, and those after it) are absent.
+ */
+export async function extractSmallRar(file: CheckedFile, names: string[], maxBytes: number): Promise<Map<string, Buffer>> {
+  const result = await rarWorker.call({ op: 'small', file, names, maxBytes });
+  if (!('ends' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
+  const members = new Map<string, Buffer>();
+  let start = 0;
+  result.names.forEach((name, i) => {
+    const end = result.ends[i]!;
+    members.set(name, Buffer.from(result.bytes, start, end - start));
+    start = end;
+  });
+  return members;
 }
 
 /** Pages whose unpacking ran out of time lately fail at once for a while (timed-out-inputs.ts). */

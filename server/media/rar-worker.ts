@@ -77,7 +77,12 @@ class FileBackedExtractor extends Extractor<never> {
   private nextHandle = ARCHIVE_HANDLE + 1;
   private output = new Uint8Array(0);
   private outputLength = 0;
-  private outputLimit = 0;
+  /** How far in `output` the member being unpacked may go, and how far `output` may grow. */
+  private memberEnd = 0;
+  private outputCap = 0;
+  /** Walking several members: reaching memberEnd is fine, passing it (`overran`) stops the walk. */
+  private walking = false;
+  private overran = false;
 
   constructor(module: UnrarModule, fd: number) {
     super(module, '');
@@ -112,7 +117,9 @@ class FileBackedExtractor extends Extractor<never> {
   extractMember(name: string, limit: number, expected: number): Uint8Array {
     this.output = new Uint8Array(Math.max(1, Math.min(limit, expected)));
     this.outputLength = 0;
-    this.outputLimit = limit;
+    this.memberEnd = limit;
+    this.outputCap = limit;
+    this.walking = false;
     let found = false;
     try {
       for (const file of this.extract({ files: [name] }).files) if (file.fileHeader.name === name) found = true;
@@ -123,6 +130,40 @@ class FileBackedExtractor extends Extractor<never> {
     }
     if (!found) throw new RarFailure('ERR_1033', `entry not found: ${name}`);
     return this.output.subarray(0, this.outputLength);
+  }
+
+  /**
+   * The named members whole, in one walk of the archive (each read on its own walks every header
+   * before it: a RAR of thousands of small members cost minutes to analyse, hours at 100,000).
+   * Each is kept up to its declared size, all of them up to `maxBytes`; the walk ends at a member
+   * that unpacks to more, or that unrar cannot unpack: that one and those after it are left out,
+   * to be read on their own (and fail there, with their own error).
+   */
+  smallMembers(names: string[], maxBytes: number): { names: string[]; ends: number[]; bytes: Uint8Array } {
+    const wanted = new Set(names);
+    const got: string[] = [];
+    const ends: number[] = [];
+    this.output = new Uint8Array(Math.max(1, Math.min(maxBytes, 1024 * 1024)));
+    this.outputLength = 0;
+    this.outputCap = maxBytes;
+    this.walking = true;
+    this.overran = false;
+    const take = (header: { name: string; unpSize: number; flags: { directory: boolean } }) => {
+      // First occurrence only, as the listing has it.
+      if (header.flags.directory || !wanted.delete(header.name)) return false;
+      this.memberEnd = Math.min(this.outputLength + header.unpSize, maxBytes);
+      return true;
+    };
+    try {
+      for (const file of this.extract({ files: take }).files) {
+        got.push(file.fileHeader.name);
+        ends.push(this.outputLength);
+      }
+    } catch (error) {
+      if (!(error instanceof UnrarError)) throw error;
+      // unrar closed the archive: the members read so far are kept, the rest are read on their own.
+    }
+    return { names: got, ends, bytes: this.output.subarray(0, ends.at(-1) ?? 0) };
   }
 
   protected open(filename: string): number {
@@ -152,11 +193,11 @@ class FileBackedExtractor extends Extractor<never> {
     if (fd === ARCHIVE_HANDLE) return false;
     // Only what is still wanted is copied: unrar may go on unpacking (and calling here) after a
     // refusal, and the rest of a large member must cost no memory.
-    const take = Math.min(size, this.outputLimit - this.outputLength);
+    const take = Math.min(size, this.memberEnd - this.outputLength);
     if (take > 0) {
       if (this.outputLength + take > this.output.length) {
-        // A member that unpacks to more than it declared: grow, never past the limit.
-        const grown = new Uint8Array(Math.min(this.outputLimit, Math.max(this.outputLength + take, this.output.length * 2)));
+        // More than expected (a member that unpacks to more than it declared, or the next of several): grow, never past the cap.
+        const grown = new Uint8Array(Math.min(this.outputCap, Math.max(this.outputLength + take, this.output.length * 2)));
         grown.set(this.output.subarray(0, this.outputLength));
         this.output = grown;
       }
@@ -164,8 +205,10 @@ class FileBackedExtractor extends Extractor<never> {
       this.output.set(heap.subarray(buf, buf + take), this.outputLength);
       this.outputLength += take;
     }
-    // Returning false makes unrar abandon this member: used to stop once the prefix is complete.
-    return this.outputLength < this.outputLimit;
+    // Returning false makes unrar abandon this member: used to stop once the prefix is complete,
+    // or, walking several members, at one that unpacks to more than it declared.
+    if (this.walking) return !(this.overran ||= take < size);
+    return this.outputLength < this.memberEnd;
   }
 
   protected tell(fd: number): number {
@@ -221,6 +264,12 @@ async function handle(request: RarRequest): Promise<{ result: RarResult; transfe
   if (request.op === 'list') {
     const members = await withArchive(request.file, 'list', (extractor) => extractor.list(request.maxMembers));
     return { result: { members }, transfer: [] };
+  }
+  if (request.op === 'small') {
+    const { names, ends, bytes } = await withArchive(request.file, 'extract', (extractor) => extractor.smallMembers(request.names, request.maxBytes));
+    // A copy of exactly those bytes (the output buffer may be far larger), moved uncopied.
+    const buffer = bytes.slice().buffer as ArrayBuffer;
+    return { result: { names, ends, bytes: buffer }, transfer: [buffer] };
   }
   const bytes = await withArchive(request.file, 'extract', (extractor) => extractor.extractMember(request.name, request.limit, request.expected));
   // The output buffer is this call's own (never the wasm heap): it moves to the main thread uncopied.
