@@ -61,16 +61,6 @@ const COMMA_LIST = 'x-comma-list';
 /** A schema's own wording for its validation failure ("must be a well-formed email address"). */
 const MESSAGE = 'x-message';
 
-/**
- * A Kotlin non-null String of a Komga DTO. Jackson refuses an explicit null for it as it refuses a
- * missing one (400), but Ajv's scalar coercion would turn null into "": normaliseRequest drops such
- * a null before validation, so `required` answers for it. An empty string stays valid, as in Komga.
- */
-const NOT_NULL = 'x-not-null';
-export function KotlinString(options: { description?: string } = {}) {
-  return Type.String({ ...options, [NOT_NULL]: true });
-}
-
 /** Marks a body the client may leave out entirely (Spring's `@RequestBody(required = false)`): read as `{}`. */
 const OPTIONAL_BODY = 'x-optional-body';
 export function OptionalBody<T extends TSchema>(schema: T): T {
@@ -118,13 +108,15 @@ type JsonSchema = {
   [COMMA_LIST]?: boolean;
   [MESSAGE]?: string;
   [OPTIONAL_BODY]?: boolean;
-  [NOT_NULL]?: boolean;
 };
 
 /**
  * Runs before validation on the query and the body: renames properties to the schema's spelling
  * when they differ only in case, rewrites enum values to the schema's spelling, and reads list
  * query parameters the three ways Spring does. Unknown properties are left alone.
+ *
+ * A body property sent as null where its schema does not list null is refused here (see
+ * refusesNull): Ajv's coercion would otherwise read it as "" or [""] and let it through.
  */
 export function normaliseRequest(request: FastifyRequest): void {
   const schema = request.routeOptions.schema as { querystring?: JsonSchema; body?: JsonSchema } | undefined;
@@ -133,7 +125,36 @@ export function normaliseRequest(request: FastifyRequest): void {
     normaliseQuery(request.query as Record<string, unknown>, schema.querystring);
   }
   if (schema.body && request.body === undefined && schema.body[OPTIONAL_BODY]) request.body = {};
-  if (schema.body && request.body !== undefined) request.body = normaliseValue(request.body, schema.body);
+  if (schema.body && request.body !== undefined) {
+    const nulls: string[] = [];
+    request.body = normaliseValue(request.body, schema.body, { path: [], nulls });
+    if (nulls.length > 0) throw nullsRefused(nulls);
+  }
+}
+
+/**
+ * Jackson's reading of an explicit null, by the schema's type. A schema that lists null (Nullable)
+ * takes it: the route decides whether it keeps or clears, as Komga's controllers do. A Kotlin
+ * non-null Boolean/Int/Float is a JVM primitive, which Jackson reads null into as false / 0 (Ajv's
+ * coercion does the same). Any other non-null type (String, an enum, a List/Set, an object) is
+ * refused with a 400, whether or not the Kotlin field has a default: jackson-module-kotlin only
+ * uses a default for an absent field. A schema without a type (a union, unknown) is left to Ajv.
+ */
+function refusesNull(schema: JsonSchema): boolean {
+  if (schema.type === undefined || Array.isArray(schema.type)) return false;
+  return schema.type === 'string' || schema.type === 'array' || schema.type === 'object';
+}
+
+/** Where normaliseValue is in the body (list positions left out, as Komga names fields) and the refused nulls. */
+interface BodyWalk {
+  path: string[];
+  nulls: string[];
+}
+
+function nullsRefused(fields: string[]): Error {
+  const error = new RequestValidationError(fields.slice(0, MAX_VIOLATIONS).map((fieldName) => ({ fieldName, message: 'must not be null' })));
+  // Read by the error handler as a failed validation, like Ajv's.
+  return Object.assign(error, { validation: error.violations, statusCode: 400 });
 }
 
 function normaliseQuery(query: Record<string, unknown>, schema: JsonSchema): void {
@@ -154,18 +175,18 @@ function normaliseQuery(query: Record<string, unknown>, schema: JsonSchema): voi
   }
 }
 
-function normaliseValue(value: unknown, schema: JsonSchema): unknown {
+function normaliseValue(value: unknown, schema: JsonSchema, walk?: BodyWalk): unknown {
   if (typeof value === 'string') return canonicalEnumValue(value, schema);
   if (Array.isArray(value)) {
     const items = schema.items ?? schema.anyOf?.find((s) => s.items)?.items;
-    return items ? value.map((item) => normaliseValue(item, items)) : value;
+    return items ? value.map((item) => normaliseValue(item, items, walk)) : value;
   }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;
   const everyValue = schema.patternProperties ? Object.values(schema.patternProperties)[0] : undefined;
   if (everyValue) {
     // A map (Type.Record): every value follows one schema.
-    for (const key of Object.keys(object)) object[key] = normaliseValue(object[key], everyValue);
+    for (const key of Object.keys(object)) object[key] = normaliseProperty(object, key, everyValue, walk);
     return object;
   }
   const properties = schema.properties ?? schema.anyOf?.find((s) => s.properties)?.properties;
@@ -178,13 +199,17 @@ function normaliseValue(value: unknown, schema: JsonSchema): unknown {
       object[name] = object[key];
       delete object[key];
     }
-    if (object[name] === null && properties[name]![NOT_NULL]) {
-      delete object[name];
-      continue;
-    }
-    object[name] = normaliseValue(object[name], properties[name]!);
+    object[name] = normaliseProperty(object, name, properties[name]!, walk);
   }
   return object;
+}
+
+function normaliseProperty(object: Record<string, unknown>, name: string, schema: JsonSchema, walk: BodyWalk | undefined): unknown {
+  const value = object[name];
+  if (!walk) return normaliseValue(value, schema);
+  const path = [...walk.path, name];
+  if (value === null && refusesNull(schema)) walk.nulls.push(path.join('.'));
+  return normaliseValue(value, schema, { path, nulls: walk.nulls });
 }
 
 function canonicalEnumValue(value: string, schema: JsonSchema): string {
@@ -235,7 +260,6 @@ function addListKeyword<A extends { addKeyword(definition: { keyword: string; sc
   ajv.addKeyword({ keyword: COMMA_LIST, schemaType: 'boolean' });
   ajv.addKeyword({ keyword: MESSAGE, schemaType: 'string' });
   ajv.addKeyword({ keyword: OPTIONAL_BODY, schemaType: 'boolean' });
-  ajv.addKeyword({ keyword: NOT_NULL, schemaType: 'boolean' });
   return ajv;
 }
 

@@ -4,15 +4,15 @@ import type { FolioContext } from '../../domain/context.ts';
 import { StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
-import { type FolioApp, KotlinPrimitive, KotlinString, Type } from '../schemas.ts';
+import { type FolioApp, KotlinPrimitive, Type } from '../schemas.ts';
 
 /**
  * ClientSettingGlobalUpdateDto / ClientSettingUserUpdateDto maps, and the keys a DELETE names.
  * value is a Kotlin String that Komga stores as given: "" (and a blank key) is a setting like any
- * other, only a missing or null value is refused. allowUnauthorized is a Kotlin Boolean: absent (or
+ * other, only a missing or null value is refused (a null by normaliseRequest, as for every text). allowUnauthorized is a Kotlin Boolean: absent (or
  * null) reads as false, not a 400.
  */
-const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: KotlinString(), allowUnauthorized: KotlinPrimitive('boolean') }));
+const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String(), allowUnauthorized: KotlinPrimitive('boolean') }));
 const SettingKeys = Type.Array(Type.String());
 
 type Body = Record<string, unknown>;

@@ -10,10 +10,12 @@ import { Nullable, type Static, StringEnum, Type, withMessage } from '../schemas
 const Email = withMessage(Type.String({ pattern: '^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$' }), 'must be a well-formed email address');
 const Password = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
 
+const SharedLibraries = Type.Object({ all: Type.Boolean(), libraryIds: Type.Array(Type.String()) });
+
 const Restrictions = {
   // USER is implicit: accepted, never stored.
   roles: Type.Optional(Type.Array(withMessage(StringEnum([...GRANTED_ROLES, 'USER']), `must be one of ${[...GRANTED_ROLES, 'USER'].join(', ')}`))),
-  sharedLibraries: Type.Optional(Type.Object({ all: Type.Boolean(), libraryIds: Type.Array(Type.String()) })),
+  sharedLibraries: Type.Optional(SharedLibraries),
   labelsAllow: Type.Optional(Nullable(Type.Array(Type.String()))),
   labelsExclude: Type.Optional(Nullable(Type.Array(Type.String()))),
   ageRestriction: Type.Optional(
@@ -26,10 +28,22 @@ const Restrictions = {
   ),
 };
 
-export const UserCreation = Type.Object({ email: Email, password: Password, ...Restrictions });
+/**
+ * UserCreationDto's sharedLibraries is nullable (null shares every library, as absent does); in
+ * UserUpdateDto a null reaches `sharedLibraries!!` (a 500 in Komga), so there it stays a 400.
+ */
+export const UserCreation = Type.Object({
+  email: Email,
+  password: Password,
+  ...Restrictions,
+  sharedLibraries: Type.Optional(Nullable(SharedLibraries)),
+});
 export const UserUpdate = Type.Object(Restrictions);
-/** `currentPassword` is Folio's: required to change one's own password unless the request uses Basic. */
-export const PasswordUpdate = Type.Object({ password: Password, currentPassword: Type.Optional(Type.String()) });
+/**
+ * `currentPassword` is Folio's: required to change one's own password unless the request uses Basic.
+ * Komga's clients never send it; a null is "not given", as absent.
+ */
+export const PasswordUpdate = Type.Object({ password: Password, currentPassword: Type.Optional(Nullable(Type.String())) });
 export type PasswordChange = Static<typeof PasswordUpdate>;
 type RestrictionUpdate = Static<typeof UserUpdate>;
 
@@ -39,7 +53,7 @@ type UserRestrictions = Pick<User, 'roles' | 'sharedAllLibraries' | 'sharedLibra
 const cleanLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim().toLowerCase()).filter(Boolean))];
 
 /** Applies the restriction fields present in `body` onto `target`; absent fields leave it as it is. */
-export function applyRestrictions(body: RestrictionUpdate, target: UserRestrictions): void {
+export function applyRestrictions(body: RestrictionUpdate | Static<typeof UserCreation>, target: UserRestrictions): void {
   if (body.roles) target.roles = [...new Set(body.roles.filter((r): r is GrantedRole => r !== 'USER'))];
   if (body.sharedLibraries) {
     target.sharedAllLibraries = body.sharedLibraries.all;
