@@ -22,11 +22,15 @@ import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
 const BookIds = withMessage(Type.Array(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
 
-/** ReadListCreationDto: name and bookIds required; summary defaults to "", ordered to true. */
+/**
+ * ReadListCreationDto: name and bookIds required; summary defaults to "", ordered to true. Both are
+ * Kotlin non-null fields with a default, used only when absent: a null summary is refused, a null
+ * ordered (a JVM boolean) reads as false.
+ */
 const ReadListCreation = Type.Object({
   name: Name,
-  summary: Type.Optional(Nullable(Type.String())),
-  ordered: Type.Optional(Nullable(Type.Boolean())),
+  summary: Type.Optional(Type.String()),
+  ordered: Type.Optional(Type.Boolean()),
   bookIds: BookIds,
 });
 /** ReadListUpdateDto: absent or null keeps a field. */

@@ -106,6 +106,18 @@ describe('a null for a nullable field keeps or clears as Komga does', () => {
     expect(response.statusCode, response.body).toBe(204);
   });
 
+  it('POST /api/v1/readlists: ordered null is false (a Kotlin Boolean), absent is true; summary null is refused (String = "")', async () => {
+    const bookIds = [c.books[0]!.id];
+    const withNull = await json('POST', '/api/v1/readlists', { name: 'Ordered null', ordered: null, bookIds });
+    expect(withNull.statusCode, withNull.body).toBe(200);
+    expect(withNull.json()).toMatchObject({ ordered: false });
+    const absent = await json('POST', '/api/v1/readlists', { name: 'Ordered absent', bookIds });
+    expect(absent.json()).toMatchObject({ ordered: true, summary: '' });
+    const summary = await json('POST', '/api/v1/readlists', { name: 'Summary null', summary: null, bookIds });
+    expect(summary.statusCode).toBe(400);
+    expect(summary.json().violations).toEqual([{ fieldName: 'summary', message: 'must not be null' }]);
+  });
+
   it('POST /api/v2/users: sharedLibraries null (SharedLibrariesUpdateDto?) shares every library', async () => {
     const response = await json('POST', '/api/v2/users', { email: 'nulls@example.org', password: 'pw', sharedLibraries: null, labelsAllow: null });
     expect(response.statusCode, response.body).toBe(201);
