@@ -11,6 +11,7 @@ import {
   equality,
   jsonArrayMembership,
   numericOps,
+  scalarValue,
   posterOps,
   stringOps,
 } from './conditions.ts';
@@ -38,8 +39,8 @@ const readStatus: FieldCompiler = (op) => {
     }
   };
   const op_ = op.operator.toLowerCase();
-  if (op_ === 'is') return sql(expression(op.value));
-  if (op_ === 'isnot') return sql(`NOT (${expression(op.value)})`);
+  if (op_ === 'is') return sql(expression(scalarValue(op)));
+  if (op_ === 'isnot') return sql(`NOT (${expression(scalarValue(op))})`);
   throw new SearchConditionError(`Unsupported operator: ${op.operator}`);
 };
 
@@ -54,8 +55,8 @@ export const BOOK_FIELDS: Record<string, FieldCompiler> = {
   readListId: (op) => {
     const inList = 'EXISTS (SELECT 1 FROM readlist_book rb WHERE rb.book_id = b.id AND rb.readlist_id = ?)';
     const o = op.operator.toLowerCase();
-    if (o === 'is') return sql(inList, op.value);
-    if (o === 'isnot') return sql(`NOT ${inList}`, op.value);
+    if (o === 'is') return sql(inList, scalarValue(op));
+    if (o === 'isnot') return sql(`NOT ${inList}`, scalarValue(op));
     throw new SearchConditionError(`Unsupported operator: ${op.operator}`);
   },
   deleted: booleanOps('b.deleted_date IS NOT NULL'),

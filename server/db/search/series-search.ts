@@ -12,6 +12,7 @@ import {
   equality,
   jsonArrayMembership,
   numericOps,
+  scalarValue,
   stringOps,
 } from './conditions.ts';
 import { namedValuesJson, simplifyCondition } from './simplify.ts';
@@ -49,15 +50,15 @@ const readStatus: FieldCompiler = (op) => {
     }
   };
   const o = op.operator.toLowerCase();
-  if (o === 'is') return sql(expression(op.value));
-  if (o === 'isnot') return sql(`NOT ${expression(op.value)}`);
+  if (o === 'is') return sql(expression(scalarValue(op)));
+  if (o === 'isnot') return sql(`NOT ${expression(scalarValue(op))}`);
   throw new SearchConditionError(`Unsupported operator: ${op.operator}`);
 };
 
 /** Condition fields of SeriesSearch (REFERENCE §3.4). */
 /** A title regular expression, refused (400) unless its backtracking is bounded (title-regex.ts). */
 function titlePattern(op: Operator): string {
-  const pattern = String(op.value ?? '');
+  const pattern = String(scalarValue(op));
   const unsafe = unsafeTitleRegex(pattern);
   if (unsafe) throw new SearchConditionError(unsafe);
   return pattern;
@@ -68,8 +69,8 @@ export const SERIES_FIELDS: Record<string, FieldCompiler> = {
   collectionId: (op) => {
     const inCollection = 'EXISTS (SELECT 1 FROM collection_series cs WHERE cs.series_id = s.id AND cs.collection_id = ?)';
     const o = op.operator.toLowerCase();
-    if (o === 'is') return sql(inCollection, op.value);
-    if (o === 'isnot') return sql(`NOT ${inCollection}`, op.value);
+    if (o === 'is') return sql(inCollection, scalarValue(op));
+    if (o === 'isnot') return sql(`NOT ${inCollection}`, scalarValue(op));
     throw new SearchConditionError(`Unsupported operator: ${op.operator}`);
   },
   deleted: booleanOps('s.deleted_date IS NOT NULL'),

@@ -124,3 +124,21 @@ describe('a null for a nullable field keeps or clears as Komga does', () => {
     expect(response.json()).toMatchObject({ sharedAllLibraries: true, labelsAllow: [] });
   });
 });
+
+describe('search conditions: an operator with a null value is a 400, as Jackson refuses SearchOperator.Is(null)', () => {
+  it('readStatus, collectionId, readListId and titleRegex with value null do not match everything (isNot) or nothing (is)', async () => {
+    const cases: [string, unknown][] = [
+      ['/api/v1/series/list', { readStatus: { operator: 'isNot', value: null } }],
+      ['/api/v1/series/list', { readStatus: { operator: 'is', value: null } }],
+      ['/api/v1/books/list', { readStatus: { operator: 'isNot', value: null } }],
+      ['/api/v1/series/list', { collectionId: { operator: 'isNot', value: null } }],
+      ['/api/v1/books/list', { readListId: { operator: 'isNot', value: null } }],
+      ['/api/v1/series/list', { titleRegex: { operator: 'is', value: null } }],
+    ];
+    for (const [url, condition] of cases) {
+      const response = await json('POST', url, { condition });
+      expect(response.statusCode, `${url} ${JSON.stringify(condition)}: ${response.body.slice(0, 120)}`).toBe(400);
+      expect(response.json().message).toContain('needs a value');
+    }
+  });
+});
