@@ -61,20 +61,21 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.type(page.mediaType).send(page.stream);
   });
 
+  // BookImportBatchDto: books defaults to an empty list when absent (a null is refused).
   const BookImportBatch = Type.Object({
-    books: Type.Array(
+    books: Type.Optional(Type.Array(
       Type.Object({
         sourceFile: Type.String(),
         seriesId: Type.String(),
         upgradeBookId: Type.Optional(Nullable(Type.String())),
         destinationName: Type.Optional(Nullable(Type.String())),
       }),
-    ),
+    )),
     copyMode: StringEnum([...COPY_MODES]),
   });
 
   app.post('/api/v1/books/import', { config: { role: 'ADMIN' }, schema: { body: BookImportBatch } }, async (request, reply) => {
-    const { books, copyMode } = request.body;
+    const { books = [], copyMode } = request.body;
     for (const book of books) {
       const sourceFile = book.sourceFile;
       ctx.tasks.submit('ImportBook', `ImportBook:${sourceFile}`, async () => {

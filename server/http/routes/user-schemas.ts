@@ -1,6 +1,6 @@
 import { GRANTED_ROLES, type GrantedRole } from '../../db/stored-values.ts';
 import type { User } from '../../db/user-repository.ts';
-import { Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
+import { KotlinPrimitive, Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
 
 /**
  * Request bodies of the users API (UserCreationDto, UserUpdateDto, PasswordUpdateDto). Validation
@@ -10,7 +10,8 @@ import { Nullable, type Static, StringEnum, Type, withMessage } from '../schemas
 const Email = withMessage(Type.String({ pattern: '^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$' }), 'must be a well-formed email address');
 const Password = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
 
-const SharedLibraries = Type.Object({ all: Type.Boolean(), libraryIds: Type.Array(Type.String()) });
+/** SharedLibrariesUpdateDto: `all` is a Kotlin Boolean (absent or null: false), libraryIds a required set. */
+const SharedLibraries = Type.Object({ all: KotlinPrimitive('boolean'), libraryIds: Type.Array(Type.String()) });
 
 const Restrictions = {
   // USER is implicit: accepted, never stored.
@@ -21,7 +22,8 @@ const Restrictions = {
   ageRestriction: Type.Optional(
     Nullable(
       Type.Object({
-        age: withMessage(Type.Integer({ minimum: 0 }), 'must be greater than or equal to 0'),
+        // AgeRestrictionUpdateDto.age is a Kotlin Int: absent or null reads as 0.
+        age: withMessage(KotlinPrimitive('integer', { minimum: 0 }), 'must be greater than or equal to 0'),
         restriction: StringEnum(['ALLOW_ONLY', 'EXCLUDE', 'NONE']),
       }),
     ),
@@ -56,8 +58,10 @@ const cleanLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()
 export function applyRestrictions(body: RestrictionUpdate | Static<typeof UserCreation>, target: UserRestrictions): void {
   if (body.roles) target.roles = [...new Set(body.roles.filter((r): r is GrantedRole => r !== 'USER'))];
   if (body.sharedLibraries) {
-    target.sharedAllLibraries = body.sharedLibraries.all;
-    target.sharedLibraryIds = body.sharedLibraries.all ? [] : [...new Set(body.sharedLibraries.libraryIds)];
+    // The schema's default fills an absent `all`; `?? false` only satisfies the type.
+    const all = body.sharedLibraries.all ?? false;
+    target.sharedAllLibraries = all;
+    target.sharedLibraryIds = all ? [] : [...new Set(body.sharedLibraries.libraryIds)];
   }
   for (const key of ['labelsAllow', 'labelsExclude'] as const) {
     const labels = body[key];
@@ -68,7 +72,7 @@ export function applyRestrictions(body: RestrictionUpdate | Static<typeof UserCr
     target.ageRestriction = null;
     target.ageRestrictionType = null;
   } else if (age) {
-    target.ageRestriction = age.age;
+    target.ageRestriction = age.age ?? 0;
     target.ageRestrictionType = age.restriction;
   }
 }

@@ -142,3 +142,27 @@ describe('search conditions: an operator with a null value is a 400, as Jackson 
     }
   });
 });
+
+describe('missing fields: a Kotlin primitive reads as false / 0, a list with a default as its default', () => {
+  it('POST /api/v1/books/import without books (List = emptyList()) imports nothing, 202', async () => {
+    const response = await json('POST', '/api/v1/books/import', { copyMode: 'HARDLINK' });
+    expect(response.statusCode, response.body).toBe(202);
+  });
+
+  it('POST /api/v2/users: sharedLibraries without all (a Kotlin Boolean) shares only the listed libraries', async () => {
+    const response = await json('POST', '/api/v2/users', { email: 'no-all@example.org', password: 'pw', sharedLibraries: { libraryIds: [c.library.id] } });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({ sharedAllLibraries: false, sharedLibrariesIds: [c.library.id] });
+  });
+
+  it('PATCH /api/v2/users/{id}: ageRestriction without age (a Kotlin Int) is age 0; a null age is 0 too', async () => {
+    const created = await json('POST', '/api/v2/users', { email: 'no-age@example.org', password: 'pw' });
+    const id = created.json().id as string;
+    for (const ageRestriction of [{ restriction: 'ALLOW_ONLY' }, { age: null, restriction: 'EXCLUDE' }]) {
+      const response = await json('PATCH', `/api/v2/users/${id}`, { ageRestriction });
+      expect(response.statusCode, response.body).toBe(204);
+      const users = await c.server.json<{ id: string; ageRestriction: unknown }[]>('/api/v2/users');
+      expect(users.find((u) => u.id === id)!.ageRestriction).toEqual({ age: 0, restriction: ageRestriction.restriction });
+    }
+  });
+});
