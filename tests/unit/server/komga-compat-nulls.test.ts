@@ -166,3 +166,39 @@ describe('missing fields: a Kotlin primitive reads as false / 0, a list with a d
     }
   });
 });
+
+describe('PATCH updates: null keeps a field, except the presence-tracked ones it clears', () => {
+  it('PATCH /api/v1/libraries/{id}: name, root, options null keep; scanDirectoryExclusions null empties, oneshotsDirectory null clears', async () => {
+    const url = `/api/v1/libraries/${c.library.id}`;
+    expect((await json('PATCH', url, { scanDirectoryExclusions: ['#recycle'], oneshotsDirectory: '_oneshots', importEpubBook: false })).statusCode).toBe(204);
+    const response = await json('PATCH', url, { name: null, root: null, importEpubBook: null, scanInterval: null, seriesCover: null, scanDirectoryExclusions: null, oneshotsDirectory: null });
+    expect(response.statusCode, response.body).toBe(204);
+    const library = await c.server.json<LibraryDto>(url);
+    expect(library).toMatchObject({ name: c.library.name, root: c.library.root, importEpubBook: false, scanInterval: c.library.scanInterval, seriesCover: c.library.seriesCover, scanDirectoryExclusions: [], oneshotsDirectory: null });
+  });
+
+  it('PATCH /api/v1/collections/{id} and /api/v1/readlists/{id}: all-null bodies change nothing', async () => {
+    const collection = (await json('POST', '/api/v1/collections', { name: 'Kept', ordered: true, seriesIds: [c.series[0]!.id] })).json();
+    expect((await json('PATCH', `/api/v1/collections/${collection.id}`, { name: null, ordered: null, seriesIds: null })).statusCode).toBe(204);
+    expect(await c.server.json(`/api/v1/collections/${collection.id}`)).toMatchObject({ name: 'Kept', ordered: true, seriesIds: collection.seriesIds });
+    const list = (await json('POST', '/api/v1/readlists', { name: 'Kept list', summary: 'S', ordered: false, bookIds: [c.books[0]!.id] })).json();
+    expect((await json('PATCH', `/api/v1/readlists/${list.id}`, { name: null, summary: null, ordered: null, bookIds: null })).statusCode).toBe(204);
+    expect(await c.server.json(`/api/v1/readlists/${list.id}`)).toMatchObject({ name: 'Kept list', summary: 'S', ordered: false, bookIds: list.bookIds });
+  });
+
+  it('PATCH /api/v1/settings: serverPort null clears the stored port (presence-tracked), taskPoolSize null keeps', async () => {
+    expect((await json('PATCH', '/api/v1/settings', { serverPort: 8081, taskPoolSize: 2 })).statusCode).toBe(204);
+    expect((await json('PATCH', '/api/v1/settings', { serverPort: null, taskPoolSize: null })).statusCode).toBe(204);
+    const settings = await c.server.json<{ serverPort: { databaseSource: number | null }; taskPoolSize: number }>('/api/v1/settings');
+    expect(settings).toMatchObject({ serverPort: { databaseSource: null }, taskPoolSize: 2 });
+  });
+
+  it('PATCH /api/v1/books/{id}/read-progress: page and completed null is a 400 and keeps the progress', async () => {
+    const book = c.books.find((b) => b.media.status === 'READY' && b.media.pagesCount > 1)!;
+    expect((await json('PATCH', `/api/v1/books/${book.id}/read-progress`, { page: 1 })).statusCode).toBe(204);
+    for (const body of [{ page: null, completed: null }, { page: null, completed: false }, {}]) {
+      expect((await json('PATCH', `/api/v1/books/${book.id}/read-progress`, body)).statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await c.server.json<BookDto>(`/api/v1/books/${book.id}`)).readProgress).toMatchObject({ page: 1, completed: false });
+  });
+});
