@@ -115,8 +115,8 @@ type JsonSchema = {
  * when they differ only in case, rewrites enum values to the schema's spelling, and reads list
  * query parameters the three ways Spring does. Unknown properties are left alone.
  *
- * A body property sent as null where its schema does not list null is refused here (see
- * refusesNull): Ajv's coercion would otherwise read it as "" or [""] and let it through.
+ * A body property or list item sent as null where its schema does not list null is refused here
+ * (see refusesNull): Ajv's coercion would otherwise read it as "" or [""] and let it through.
  */
 export function normaliseRequest(request: FastifyRequest): void {
   const schema = request.routeOptions.schema as { querystring?: JsonSchema; body?: JsonSchema } | undefined;
@@ -179,7 +179,10 @@ function normaliseValue(value: unknown, schema: JsonSchema, walk?: BodyWalk): un
   if (typeof value === 'string') return canonicalEnumValue(value, schema);
   if (Array.isArray(value)) {
     const items = schema.items ?? schema.anyOf?.find((s) => s.items)?.items;
-    return items ? value.map((item) => normaliseValue(item, items, walk)) : value;
+    if (!items) return value;
+    // A null item of a List<String> would be read as "" (a tag "", a library id ""): refused like a field.
+    if (walk && refusesNull(items) && value.includes(null)) walk.nulls.push(walk.path.join('.') || 'body');
+    return value.map((item) => normaliseValue(item, items, walk));
   }
   if (value === null || typeof value !== 'object') return value;
   const object = value as Record<string, unknown>;

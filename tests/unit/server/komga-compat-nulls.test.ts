@@ -78,6 +78,22 @@ describe('a null for a non-null text, list or object field is a 400 naming the f
   });
 });
 
+describe('a null inside a list of text or objects is refused, not read as ""', () => {
+  it('sharedLibraries.libraryIds [null] stores no "" library id; genres [null] changes nothing', async () => {
+    const created = await json('POST', '/api/v2/users', { email: 'list-null@example.org', password: 'pw', sharedLibraries: { all: false, libraryIds: [null] } });
+    expect(created.statusCode, created.body).toBe(400);
+    expect(created.json().violations).toEqual([{ fieldName: 'sharedLibraries.libraryIds', message: 'must not be null' }]);
+    const users = await c.server.json<{ email: string }[]>('/api/v2/users');
+    expect(users.map((u) => u.email)).not.toContain('list-null@example.org');
+
+    const beta = c.series.find((s) => s.name === 'Beta')!;
+    expect((await json('PATCH', `/api/v1/series/${beta.id}/metadata`, { genres: ['kept'] })).statusCode).toBe(204);
+    const response = await json('PATCH', `/api/v1/series/${beta.id}/metadata`, { genres: ['new', null] });
+    expect(response.statusCode).toBe(400);
+    expect((await c.server.json<SeriesDto>(`/api/v1/series/${beta.id}`)).metadata.genres).toEqual(['kept']);
+  });
+});
+
 describe('a null for a nullable field keeps or clears as Komga does', () => {
   it('PATCH /api/v1/series/{id}/metadata: title, titleSort, summary, publisher null keep; genres null clears', async () => {
     const alpha = c.series.find((s) => s.name === 'Alpha')!;
