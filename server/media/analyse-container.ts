@@ -152,7 +152,17 @@ async function describeEntries(
     .entries()
     .filter((e) => !e.isDirectory && staysInsideArchive(e.name))
     .toSorted((a, b) => naturalCompare(a.name, b.name));
-  const described = await mapBounded(entries, book.parallelReads ?? 1, (entry) => describeEntry(book, entry, withDimensions));
+  // Formats read by walking the archive (RAR) read many entries in one walk, in the archive's
+  // order: entries are read in that order (and listed in natural order), or a walk would be made
+  // for each entry of an archive stored in, say, reverse order.
+  const archiveOrder = new Map(book.entries().map((entry, i) => [entry, i]));
+  const readOrder = entries.map((_, i) => i);
+  if (book.entriesInMemory) readOrder.sort((a, b) => archiveOrder.get(entries[a]!)! - archiveOrder.get(entries[b]!)!);
+  const read = await mapBounded(readOrder, book.parallelReads ?? 1, (i) => describeEntry(book, entries[i]!, withDimensions));
+  const described: DescribedEntry[] = new Array<DescribedEntry>(entries.length);
+  readOrder.forEach((entryIndex, k) => {
+    described[entryIndex] = read[k]!;
+  });
   const pages: AnalysedPage[] = [];
   const files: AnalysedFile[] = [];
   const failedEntries: string[] = [];

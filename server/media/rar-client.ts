@@ -29,8 +29,8 @@ export class RarClient extends SerialWorker<RarRequest, RarResult> {
       describe: (request) =>
         request.op === 'list'
           ? `RAR listing of ${request.file.path}`
-          : request.op === 'small'
-            ? `RAR unpacking of ${request.names.length} small members of ${request.file.path}`
+          : request.op === 'prefixes'
+            ? `RAR unpacking of ${request.names.length} members of ${request.file.path}`
             : `RAR unpacking of ${request.name} in ${request.file.path}`,
     });
   }
@@ -46,17 +46,27 @@ export async function listRar(file: CheckedFile, maxMembers: number): Promise<Ra
 
 /** The first bytes of a member, at most `limit`; `expected` is how many it declares. */
 export async function extractRar(file: CheckedFile, name: string, limit: number, expected: number): Promise<Buffer> {
+  return (await extractRarMeasured(file, name, limit, expected)).bytes;
+}
+
+/** As extractRar, with how long unrar worked on it (analysis counts it against its bound). */
+export async function extractRarMeasured(file: CheckedFile, name: string, limit: number, expected: number): Promise<{ bytes: Buffer; workMs: number }> {
   const result = await rarWorker.call({ op: 'extract', file, name, limit, expected });
   if (!('length' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
-  return Buffer.from(result.bytes, 0, result.length);
+  return { bytes: Buffer.from(result.bytes, 0, result.length), workMs: result.workMs };
 }
 
 /**
- * Small members whole, in one walk of the archive (rar-worker.ts smallMembers); members left out
- * (one that unpacks to more than it declared or cannot be unpacked, and those after it) are absent.
+ * The first `prefixBytes` of members, in one walk of the archive (rar-worker.ts prefixes); members
+ * left out (the walk ran out of time before them, `stopped`, or one unpacks to more than it declared or cannot
+ * be unpacked, and those after it) are absent. `unpacked` and `workMs`: what the walk cost.
  */
-export async function extractSmallRar(file: CheckedFile, names: string[], maxBytes: number): Promise<Map<string, Buffer>> {
-  const result = await rarWorker.call({ op: 'small', file, names, maxBytes });
+export async function extractRarPrefixes(
+  file: CheckedFile,
+  names: string[],
+  limits: { prefixBytes: number; maxBytes: number; maxMs: number },
+): Promise<{ members: Map<string, Buffer>; unpacked: number; workMs: number; stopped: boolean }> {
+  const result = await rarWorker.call({ op: 'prefixes', file, names, ...limits });
   if (!('ends' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
   const members = new Map<string, Buffer>();
   let start = 0;
@@ -65,7 +75,7 @@ export async function extractSmallRar(file: CheckedFile, names: string[], maxByt
     members.set(name, Buffer.from(result.bytes, start, end - start));
     start = end;
   });
-  return members;
+  return { members, unpacked: result.unpacked, workMs: result.workMs, stopped: result.stopped };
 }
 
 /** Pages whose unpacking ran out of time lately fail at once for a while (timed-out-inputs.ts). */

@@ -25,14 +25,18 @@ export type RarRequest =
       expected: number;
     }
   /**
-   * Small members whole, in one walk of the archive: each member named, at most its declared size
-   * of it and `maxBytes` in all (a member that unpacks to more ends the walk, and is left out).
+   * The first `prefixBytes` of each named member, in one walk of the archive (rar-worker.ts
+   * prefixes): `maxBytes` kept in all, the walk ended after `maxMs` at the next member's start.
    */
-  | { id: number; op: 'small'; file: CheckedFile; names: string[]; maxBytes: number };
+  | { id: number; op: 'prefixes'; file: CheckedFile; names: string[]; prefixBytes: number; maxBytes: number; maxMs: number };
 
 export type RarResult =
   | { members: RarMember[] }
-  /** The member's first `length` bytes (the buffer may be longer). */
-  | { bytes: ArrayBuffer; length: number }
-  /** Members read by 'small', in `bytes` one after another: member i ends at ends[i]. */
-  | { names: string[]; ends: number[]; bytes: ArrayBuffer };
+  /** The member's first `length` bytes (the buffer may be longer); `workMs`: how long unrar took. */
+  | { bytes: ArrayBuffer; length: number; workMs: number }
+  /**
+   * Prefixes read by 'prefixes', in `bytes` one after another: member i ends at ends[i];
+   * `unpacked`: bytes unrar produced in all, kept or not; `stopped`: the walk ran out of time
+   * (the members left out were not reached), rather than ending at a member it could not unpack.
+   */
+  | { names: string[]; ends: number[]; bytes: ArrayBuffer; unpacked: number; stopped: boolean; workMs: number };

@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
-import { extractRar, extractRarPage, extractSmallRar, listRar } from './rar-client.ts';
+import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
 
 /*
@@ -14,8 +14,9 @@ import type { RarMember } from './rar-protocol.ts';
  * book again by path.
  *
  * RAR has no central directory: finding a member walks the headers from the start, but members
- * that are not wanted are seeked over, never read or unpacked. Only the member asked for is
- * collected in memory, and only up to the bytes asked for. Bounds: at most MAX_ARCHIVE_ENTRIES
+ * that are not wanted are seeked over, never read or unpacked. A page read collects only the member
+ * asked for, up to the bytes asked for; analysis reads the first bytes of every member in walks of
+ * the archive in its own order (see ANALYSIS_PREFIX_BYTES). Bounds: at most MAX_ARCHIVE_ENTRIES
  * entries (ERR_1008); a page is at most MAX_BUFFERED_MEMBER_BYTES, declared and actual (ERR_1007).
  */
 
@@ -28,14 +29,18 @@ const startsWith = (head: Buffer, signature: number[]) =>
 /** Largest member read into memory to serve as a page (RAR members cannot be streamed here). */
 export const MAX_BUFFERED_MEMBER_BYTES = 128 * 1024 * 1024;
 /**
- * Members this small are what analysis reads of them whole anyway (its first look at an entry
- * is 64 KiB): they are read many at a time, in one walk of the archive, at most SMALL_BATCH_MEMBERS
- * and SMALL_BATCH_BYTES at once. Read one by one, each walked every header before it: 4,000
- * one-byte members (a 200 KB file) took 65 s to analyse, 100,000 would take hours.
+ * Analysis reads the first bytes of every member (its first look at an entry is 64 KiB; smaller
+ * members are read whole) in walks of the archive in its own order, each keeping the prefixes of
+ * the members after the one asked for. Read one by one, each member walked every header before it:
+ * N members cost N²/2 header reads (4,000 one-byte members, a 200 KB file, took 65 s; 100,000
+ * would take hours). A walk keeps at most WALK_KEPT_BYTES (memory held until analysis has looked
+ * at them) and ends at the next member after WALK_SLICE_MS, so that other books' page reads,
+ * queued behind it in the one RAR worker, wait seconds, not minutes; the next walk goes on from
+ * there.
  */
-const SMALL_MEMBER_BYTES = 64 * 1024;
-const SMALL_BATCH_MEMBERS = 10_000;
-const SMALL_BATCH_BYTES = 16 * 1024 * 1024;
+const ANALYSIS_PREFIX_BYTES = 64 * 1024;
+const WALK_KEPT_BYTES = 32 * 1024 * 1024;
+const WALK_SLICE_MS = 5_000;
 
 /** Takes the descriptor over: it is closed with the book, or at once when the book cannot be opened. */
 async function openRarFile(file: FileHandle, filePath: string): Promise<OpenedBook> {
@@ -56,11 +61,14 @@ class OpenedRar implements OpenedBook {
   private readonly release: () => void;
   private readonly list: BookEntry[] = [];
   private readonly sizes = new Map<string, number>();
-  /** Small members not asked for yet, in archive order (see SMALL_MEMBER_BYTES). */
-  private readonly smallUnread = new Set<string>();
-  /** The last batch of small members read, until each is asked for (one batch is held at a time). */
-  private small = new Map<string, Buffer>();
-  private smallReading: Promise<void> | undefined;
+  /** Members analysis may read in walks (see ANALYSIS_PREFIX_BYTES), in archive order, and where each is in it. */
+  private readonly walkOrder: string[] = [];
+  private readonly walkIndex = new Map<string, number>();
+  /** Members whose walk is over: read in one, or left to be read on their own. */
+  private readonly walked = new Set<string>();
+  /** Prefixes from the last walk, until each is asked for (one walk's are held at a time). */
+  private prefixes = new Map<string, Buffer>();
+  private walking: Promise<void> | undefined;
 
   constructor(file: CheckedFile, version: string, members: readonly RarMember[], release: () => void) {
     this.file = file;
@@ -71,7 +79,10 @@ class OpenedRar implements OpenedBook {
       if (this.sizes.has(member.name)) continue;
       this.sizes.set(member.name, member.size);
       this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
-      if (!member.isDirectory && member.size > 0 && member.size <= SMALL_MEMBER_BYTES) this.smallUnread.add(member.name);
+      if (!member.isDirectory && member.size > 0) {
+        this.walkIndex.set(member.name, this.walkOrder.length);
+        this.walkOrder.push(member.name);
+      }
     }
   }
 
@@ -116,53 +127,62 @@ class OpenedRar implements OpenedBook {
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
     const size = this.declaredSize(name);
     const limit = Math.max(1, maxBytes);
-    const whole = await this.smallMember(name);
-    if (whole) return whole.subarray(0, limit);
-    return extractRar(this.file, name, limit, Math.min(limit, size));
+    if (limit <= ANALYSIS_PREFIX_BYTES) {
+      const prefix = await this.walkedPrefix(name);
+      if (prefix && (prefix.length >= limit || prefix.length >= size)) return prefix.subarray(0, limit);
+    }
+    // Deeper headers (a huge EXIF block), or a member a walk left out: read on its own.
+    return (await extractRarMeasured(this.file, name, limit, Math.min(limit, size))).bytes;
   }
 
-  /** A small member whole, from a batch read with those after it; undefined once it was offered (or is not small). */
-  private async smallMember(name: string): Promise<Buffer | undefined> {
-    while (this.smallReading && !this.small.has(name)) await this.smallReading;
-    const read = this.small.get(name);
+  /** A member's prefix from a walk with the members after it; undefined once it was offered (or never walked). */
+  private async walkedPrefix(name: string): Promise<Buffer | undefined> {
+    while (this.walking && !this.prefixes.has(name)) await this.walking;
+    const read = this.prefixes.get(name);
     if (read) {
-      this.small.delete(name);
+      this.prefixes.delete(name);
       return read;
     }
-    if (!this.smallUnread.has(name)) return undefined;
-    // This member and the unread ones after it in the archive (ones before it were passed already).
+    const at = this.walkIndex.get(name);
+    if (at === undefined || this.walked.has(name)) return undefined;
+    // This member and the unwalked ones after it in the archive (ones before it were passed already).
     const batch: string[] = [];
-    let bytes = 0;
-    let reached = false;
-    for (const other of this.smallUnread) {
-      reached ||= other === name;
-      if (!reached) continue;
-      const size = this.sizes.get(other)!;
-      if (batch.length >= SMALL_BATCH_MEMBERS || bytes + size > SMALL_BATCH_BYTES) break;
+    let kept = 0;
+    for (const other of this.walkOrder.slice(at)) {
+      if (this.walked.has(other)) continue;
+      const keeps = Math.min(this.sizes.get(other)!, ANALYSIS_PREFIX_BYTES);
+      if (batch.length > 0 && kept + keeps > WALK_KEPT_BYTES) break;
       batch.push(other);
-      bytes += size;
+      kept += keeps;
     }
-    // Each member is in one batch at most: one left out of it is read on its own.
-    for (const other of batch) this.smallUnread.delete(other);
-    const reading = extractSmallRar(this.file, batch, bytes).then(
-      (members) => {
-        this.small = members;
+    const walk = extractRarPrefixes(this.file, batch, { prefixBytes: ANALYSIS_PREFIX_BYTES, maxBytes: kept, maxMs: WALK_SLICE_MS }).then(
+      ({ members, stopped }) => {
+        this.prefixes = members;
+        for (const got of members.keys()) this.walked.add(got);
+        // A walk that ended early at a member (unpacking more than declared, or not at all) leaves
+        // it to be read, and fail, on its own; those after it go to the next walk. One that ran out
+        // of time just goes on from where it stopped.
+        if (!stopped) {
+          const failed = batch.find((other) => !members.has(other));
+          if (failed) this.walked.add(failed);
+        }
       },
       (error: unknown) => {
-        // A damaged archive is the file's doing: its members are then read (and fail) one by one.
+        // A damaged archive is the file's doing: this member is then read (and fails) on its own.
         // Anything else (a time limit, a busy server) is passed on, to be retried later.
         if (!(error instanceof MediaError)) throw error;
-        this.small = new Map();
+        this.prefixes = new Map();
+        this.walked.add(name);
       },
     );
-    this.smallReading = reading;
+    this.walking = walk;
     try {
-      await reading;
+      await walk;
     } finally {
-      if (this.smallReading === reading) this.smallReading = undefined;
+      if (this.walking === walk) this.walking = undefined;
     }
-    const got = this.small.get(name);
-    this.small.delete(name);
+    const got = this.prefixes.get(name);
+    this.prefixes.delete(name);
     return got;
   }
 

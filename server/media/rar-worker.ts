@@ -80,9 +80,12 @@ class FileBackedExtractor extends Extractor<never> {
   /** How far in `output` the member being unpacked may go, and how far `output` may grow. */
   private memberEnd = 0;
   private outputCap = 0;
-  /** Walking several members: reaching memberEnd is fine, passing it (`overran`) stops the walk. */
+  /** Walking several members: each is unpacked to its end, but unpacking past what it declared (`overran`) stops the walk. */
   private walking = false;
   private overran = false;
+  /** Bytes the member being walked may still unpack, and bytes unpacked in this walk (kept or not). */
+  private memberLeft = 0;
+  private unpacked = 0;
 
   constructor(module: UnrarModule, fd: number) {
     super(module, '');
@@ -133,13 +136,23 @@ class FileBackedExtractor extends Extractor<never> {
   }
 
   /**
-   * The named members whole, in one walk of the archive (each read on its own walks every header
-   * before it: a RAR of thousands of small members cost minutes to analyse, hours at 100,000).
-   * Each is kept up to its declared size, all of them up to `maxBytes`; the walk ends at a member
-   * that unpacks to more, or that unrar cannot unpack: that one and those after it are left out,
-   * to be read on their own (and fail there, with their own error).
+   * The first `prefixBytes` of each named member, in ONE walk of the archive in its own order
+   * (each read on its own walks every header before it, so analysing N members cost N²/2 header
+   * reads: hours for a hostile file of thousands). A member is unpacked to its end (a member
+   * cannot be left midway without ending the walk), but only its prefix is kept, `maxBytes` in
+   * all. The walk ends after the last named member, once it has run `maxMs` (the caller goes on
+   * from there in another call, so other books' reads are not held behind one long walk), or at a
+   * member that unpacks to more than it declared or that unrar cannot unpack: that one and those
+   * after it are left out, to be read on their own (and fail there, with their own error).
+   * `unpacked` counts every byte unrar produced, kept or not: the caller's bound on the analysis.
    */
-  smallMembers(names: string[], maxBytes: number): { names: string[]; ends: number[]; bytes: Uint8Array } {
+  prefixes(
+    names: string[],
+    prefixBytes: number,
+    maxBytes: number,
+    maxMs: number,
+  ): { names: string[]; ends: number[]; bytes: Uint8Array; unpacked: number; stopped: boolean } {
+    const started = performance.now();
     const wanted = new Set(names);
     const got: string[] = [];
     const ends: number[] = [];
@@ -148,22 +161,33 @@ class FileBackedExtractor extends Extractor<never> {
     this.outputCap = maxBytes;
     this.walking = true;
     this.overran = false;
+    this.unpacked = 0;
     const take = (header: { name: string; unpSize: number; flags: { directory: boolean } }) => {
       // First occurrence only, as the listing has it.
       if (header.flags.directory || !wanted.delete(header.name)) return false;
-      this.memberEnd = Math.min(this.outputLength + header.unpSize, maxBytes);
+      this.memberEnd = Math.min(this.outputLength + Math.min(header.unpSize, prefixBytes), maxBytes);
+      this.memberLeft = header.unpSize;
       return true;
     };
+    let open = true;
+    let stopped = false;
     try {
       for (const file of this.extract({ files: take }).files) {
         got.push(file.fileHeader.name);
         ends.push(this.outputLength);
+        if (wanted.size === 0) break;
+        if ((stopped = performance.now() - started >= maxMs)) break;
       }
+      open = false;
     } catch (error) {
       if (!(error instanceof UnrarError)) throw error;
       // unrar closed the archive: the members read so far are kept, the rest are read on their own.
+      open = false;
+    } finally {
+      // Left early (break): the walk's generator ends without closing unrar's archive.
+      if (open) (this as unknown as { closeArc(): void }).closeArc();
     }
-    return { names: got, ends, bytes: this.output.subarray(0, ends.at(-1) ?? 0) };
+    return { names: got, ends, bytes: this.output.subarray(0, ends.at(-1) ?? 0), unpacked: this.unpacked, stopped };
   }
 
   protected open(filename: string): number {
@@ -207,7 +231,11 @@ class FileBackedExtractor extends Extractor<never> {
     }
     // Returning false makes unrar abandon this member: used to stop once the prefix is complete,
     // or, walking several members, at one that unpacks to more than it declared.
-    if (this.walking) return !(this.overran ||= take < size);
+    if (this.walking) {
+      this.unpacked += size;
+      this.memberLeft -= size;
+      return !(this.overran ||= this.memberLeft < 0);
+    }
     return this.outputLength < this.memberEnd;
   }
 
@@ -265,16 +293,19 @@ async function handle(request: RarRequest): Promise<{ result: RarResult; transfe
     const members = await withArchive(request.file, 'list', (extractor) => extractor.list(request.maxMembers));
     return { result: { members }, transfer: [] };
   }
-  if (request.op === 'small') {
-    const { names, ends, bytes } = await withArchive(request.file, 'extract', (extractor) => extractor.smallMembers(request.names, request.maxBytes));
+  const started = performance.now();
+  if (request.op === 'prefixes') {
+    const { names, ends, bytes, unpacked, stopped } = await withArchive(request.file, 'extract', (extractor) =>
+      extractor.prefixes(request.names, request.prefixBytes, request.maxBytes, request.maxMs),
+    );
     // A copy of exactly those bytes (the output buffer may be far larger), moved uncopied.
     const buffer = bytes.slice().buffer as ArrayBuffer;
-    return { result: { names, ends, bytes: buffer }, transfer: [buffer] };
+    return { result: { names, ends, bytes: buffer, unpacked, stopped, workMs: performance.now() - started }, transfer: [buffer] };
   }
   const bytes = await withArchive(request.file, 'extract', (extractor) => extractor.extractMember(request.name, request.limit, request.expected));
   // The output buffer is this call's own (never the wasm heap): it moves to the main thread uncopied.
   const buffer = bytes.buffer as ArrayBuffer;
-  return { result: { bytes: buffer, length: bytes.length }, transfer: [buffer] };
+  return { result: { bytes: buffer, length: bytes.length, workMs: performance.now() - started }, transfer: [buffer] };
 }
 
 // Requests are handled one at a time, in order: the wasm module has one I/O slot and this worker one thread.

@@ -113,6 +113,42 @@ describe('RAR reader', () => {
     }
   });
 
+  it('analyses hundreds of pages over 64 KiB in one walk of the archive, not one walk each', async () => {
+    const path = join(dir, 'large-members.cbr');
+    const [page] = await pngMembers([RED]);
+    // Each page is a real PNG followed by padding past the 64 KiB analysis reads whole.
+    const pages: RarMember[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `pages/${String(i).padStart(3, '0')}.png`,
+      data: Buffer.concat([page!.data, Buffer.alloc(70 * 1024, i)]),
+    }));
+    await writeRar5(path, pages);
+    const calls = rarWorker.calls;
+    const analysis = await analyseContainer(path);
+    // Before: one call per page (301), each walking every header before its page.
+    expect(rarWorker.calls - calls).toBeLessThanOrEqual(3);
+    expect(analysis.pages).toHaveLength(300);
+    expect(analysis.pages.every((p) => p.width === 60 && p.height === 90)).toBe(true);
+    expect(analysis.failedEntries).toEqual([]);
+  });
+
+  it('analyses pages stored in reverse order in one walk too', async () => {
+    const path = join(dir, 'reversed.cbr');
+    const [page] = await pngMembers([GREEN]);
+    const pages: RarMember[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `pages/${String(299 - i).padStart(3, '0')}.png`,
+      data: Buffer.concat([page!.data, Buffer.alloc(i % 2 ? 70 * 1024 : 100, i)]),
+    }));
+    await writeRar5(path, pages);
+    const calls = rarWorker.calls;
+    const analysis = await analyseContainer(path);
+    // Before: entries were read in natural order, each walk starting at the one asked for and
+    // finding no unread member after it (the archive's last): one walk per page.
+    expect(rarWorker.calls - calls).toBeLessThanOrEqual(3);
+    expect(analysis.pages.map((p) => p.fileName)).toEqual(pages.map((p) => p.name).reverse());
+    expect(analysis.pages.every((p) => p.width === 60 && p.height === 90)).toBe(true);
+    expect(analysis.failedEntries).toEqual([]);
+  });
+
   it('reads the small members around a damaged one, and fails only that one', async () => {
     const path = join(dir, 'one-damaged.cbr');
     const members = await pngMembers([RED, GREEN, BLUE]);
@@ -328,3 +364,4 @@ describe('a RAR member over the page limit', () => {
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * 1024 * 1024);
   }, 60_000);
 });
+
