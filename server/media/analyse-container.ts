@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open as openFile } from 'node:fs/promises';
-import { type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
+import { AnalysisTooCostly, type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { naturalCompare } from './natural-sort.ts';
 import { readerForExtension, readerForSignature } from './readers.ts';
@@ -232,6 +232,8 @@ async function describeEntry(book: OpenedBook, entry: BookEntry, withDimensions:
   } catch (error) {
     // The server being short of resources says nothing about the entry: the whole analysis is retried.
     if (isTransientFailure(error)) throw error;
+    // The whole book's analysis went past its bound: it ends here, the book with it.
+    if (error instanceof AnalysisTooCostly) throw error;
     // An image-looking entry that cannot be read is still a page slot; serving it will fail later.
     const hinted = mediaTypeFromExtension(entry.name);
     return { page: hinted ? { fileName: entry.name, mediaType: hinted, width: null, height: null, fileSize: entry.uncompressedSize } : undefined, failed: true, unreadable: true };

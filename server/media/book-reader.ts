@@ -116,6 +116,17 @@ export class MediaError extends Error {
   }
 }
 
+/**
+ * The analysis of a whole book went past a bound on its total work (rar-reader.ts): the file's
+ * doing, not one entry's, so the analysis ends (the book ERROR) instead of marking an entry failed.
+ */
+export class AnalysisTooCostly extends MediaError {
+  constructor(message: string) {
+    super('ERR_1008', message);
+    this.name = 'AnalysisTooCostly';
+  }
+}
+
 /** Reads an entry stream into memory up to a limit, then stops the stream. */
 export function collectPrefix(stream: Readable, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {

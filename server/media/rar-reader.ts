@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
+import { AnalysisTooCostly, type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
@@ -42,6 +42,17 @@ const ANALYSIS_PREFIX_BYTES = 64 * 1024;
 const WALK_KEPT_BYTES = 32 * 1024 * 1024;
 const WALK_SLICE_MS = 5_000;
 
+/**
+ * Bounds on all the unpacking the analysis of one book may do, past which the book is ERROR
+ * (AnalysisTooCostly: the file's doing). A walk unpacks every member whole (unrar cannot leave a
+ * member midway and go on), so the work grows with the book's unpacked size, and a small hostile
+ * file (100,000 members each declaring up to 128 MiB of zeros) could unpack terabytes.
+ * 16 GiB: four times the largest omnibus CBR we know of (about 4 GB), a minute or two of unrar.
+ * 5 minutes of unrar's own time (not time queued): such a book unpacks at 55 MB/s even then,
+ * a rate unrar beats several times over on a loaded machine. Tests lower them.
+ */
+export const rarAnalysisBounds = { unpackedBytes: 16 * 1024 ** 3, workMs: 5 * 60_000 };
+
 /** Takes the descriptor over: it is closed with the book, or at once when the book cannot be opened. */
 async function openRarFile(file: FileHandle, filePath: string): Promise<OpenedBook> {
   try {
@@ -69,6 +80,9 @@ class OpenedRar implements OpenedBook {
   /** Prefixes from the last walk, until each is asked for (one walk's are held at a time). */
   private prefixes = new Map<string, Buffer>();
   private walking: Promise<void> | undefined;
+  /** What analysis has cost so far, against rarAnalysisBounds. */
+  private unpacked = 0;
+  private workMs = 0;
 
   constructor(file: CheckedFile, version: string, members: readonly RarMember[], release: () => void) {
     this.file = file;
@@ -132,7 +146,22 @@ class OpenedRar implements OpenedBook {
       if (prefix && (prefix.length >= limit || prefix.length >= size)) return prefix.subarray(0, limit);
     }
     // Deeper headers (a huge EXIF block), or a member a walk left out: read on its own.
-    return (await extractRarMeasured(this.file, name, limit, Math.min(limit, size))).bytes;
+    const { bytes, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
+    this.spend(bytes.length, workMs);
+    return bytes;
+  }
+
+  /** Counts a call's work against the analysis' bounds; past one, the analysis ends. */
+  private spend(unpacked: number, workMs: number): void {
+    this.unpacked += unpacked;
+    this.workMs += workMs;
+    const { unpackedBytes, workMs: maxMs } = rarAnalysisBounds;
+    if (this.unpacked > unpackedBytes) {
+      throw new AnalysisTooCostly(`RAR book ${this.file.path}: analysis unpacked ${this.unpacked} bytes, over the ${unpackedBytes}-byte limit for one book`);
+    }
+    if (this.workMs > maxMs) {
+      throw new AnalysisTooCostly(`RAR book ${this.file.path}: analysis took ${Math.round(this.workMs)} ms of unrar's time, over the ${maxMs} ms limit for one book`);
+    }
   }
 
   /** A member's prefix from a walk with the members after it; undefined once it was offered (or never walked). */
@@ -156,7 +185,7 @@ class OpenedRar implements OpenedBook {
       kept += keeps;
     }
     const walk = extractRarPrefixes(this.file, batch, { prefixBytes: ANALYSIS_PREFIX_BYTES, maxBytes: kept, maxMs: WALK_SLICE_MS }).then(
-      ({ members, stopped }) => {
+      ({ members, unpacked, workMs, stopped }) => {
         this.prefixes = members;
         for (const got of members.keys()) this.walked.add(got);
         // A walk that ended early at a member (unpacking more than declared, or not at all) leaves
@@ -166,6 +195,7 @@ class OpenedRar implements OpenedBook {
           const failed = batch.find((other) => !members.has(other));
           if (failed) this.walked.add(failed);
         }
+        this.spend(unpacked, workMs);
       },
       (error: unknown) => {
         // A damaged archive is the file's doing: this member is then read (and fails) on its own.

@@ -3,14 +3,15 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
-import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader } from '../../../server/media/rar-reader.ts';
+import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader, rarAnalysisBounds } from '../../../server/media/rar-reader.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
-import { MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
+import { AnalysisTooCostly, MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
 import { describeChecked } from '../../../server/media/checked-file.ts';
 import { RarClient, rarWorker } from '../../../server/media/rar-client.ts';
 import { OperationTimeout, isTransientFailure } from '../../../server/media/transient-errors.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
 import { rar4Bytes, rar5Bytes, writeRar4, writeRar5, writeRar5WithLargeMember, type RarMember } from '../../fixtures/rar.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 async function pngMembers(colors: [number, number, number][], width = 60, height = 90): Promise<RarMember[]> {
@@ -365,3 +366,77 @@ describe('a RAR member over the page limit', () => {
   }, 60_000);
 });
 
+describe('the bound on analysing one RAR book', () => {
+  let server: TestServer;
+  let root: string;
+  const defaults = { ...rarAnalysisBounds };
+  beforeAll(async () => {
+    server = await startServer();
+    root = join(server.dir, 'library');
+  });
+  afterAll(async () => {
+    Object.assign(rarAnalysisBounds, defaults);
+    await server.close();
+  });
+
+  /** `count` real pages, each padded past the 64 KiB analysis reads whole. */
+  async function paddedPages(count: number, padding: number): Promise<RarMember[]> {
+    const [page] = await pngMembers([BLUE]);
+    return Array.from({ length: count }, (_, i) => ({ name: `${String(i).padStart(3, '0')}.png`, data: Buffer.concat([page!.data, Buffer.alloc(padding, i)]) }));
+  }
+
+  it('ends the analysis of a book that unpacks past it (ERR_1008, saying why), not one entry', async () => {
+    const path = join(server.dir, 'unbounded.cbr');
+    await writeRar5(path, await paddedPages(30, 70 * 1024));
+    rarAnalysisBounds.unpackedBytes = 1024 * 1024;
+    try {
+      // Before: no bound; the book analysed as 30 pages whatever it cost.
+      const failure = await analyseContainer(path).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AnalysisTooCostly);
+      expect(failure).toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/unpacked \d+ bytes, over the 1048576-byte limit for one book/) });
+      expect(isTransientFailure(failure)).toBe(false);
+    } finally {
+      rarAnalysisBounds.unpackedBytes = defaults.unpackedBytes;
+    }
+  });
+
+  it("ends the analysis of a book that takes unrar past its time (ERR_1008, saying why)", async () => {
+    const path = join(server.dir, 'slow.cbr');
+    await writeRar5(path, await paddedPages(3, 70 * 1024));
+    rarAnalysisBounds.workMs = 0;
+    try {
+      const failure = await analyseContainer(path).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/ms of unrar's time, over the 0 ms limit for one book/) });
+    } finally {
+      rarAnalysisBounds.workMs = defaults.workMs;
+    }
+  });
+
+  it('records such a book as ERROR while the other books of the library read', async () => {
+    await writeRar5(join(root, 'Big', 'big.cbr'), await paddedPages(30, 70 * 1024));
+    await writeRar5(join(root, 'Small', 'small.cbr'), await paddedPages(2, 100));
+    rarAnalysisBounds.unpackedBytes = 1024 * 1024;
+    try {
+      await addLibrary(server, root);
+    } finally {
+      rarAnalysisBounds.unpackedBytes = defaults.unpackedBytes;
+    }
+    const books = new Map((await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
+    expect(books.get('big')!.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1008', pagesCount: 0 });
+    expect(books.get('small')!.media).toMatchObject({ status: 'READY', pagesCount: 2 });
+  });
+
+  it('is not reached by a walk cut short by the server (the worker stopped): that is not the book’s doing', async () => {
+    const path = join(server.dir, 'stopped.cbr');
+    // Big enough that the walk is still running when the poll below sees it.
+    await writeRar5(path, await paddedPages(24, 4 * 1024 * 1024));
+    const calls = rarWorker.calls;
+    const analysis = analyseContainer(path).catch((error: unknown) => error);
+    // The listing, then the walk.
+    await pollUntil('the walk in the worker', () => rarWorker.calls === calls + 2 && rarWorker.inFlight(), { intervalMs: 1 });
+    await rarWorker.stop();
+    const failure = await analysis;
+    expect(failure).not.toBeInstanceOf(AnalysisTooCostly);
+    expect(isTransientFailure(failure)).toBe(true);
+  });
+});
