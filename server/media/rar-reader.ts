@@ -93,7 +93,9 @@ class OpenedRar implements OpenedBook {
       if (this.sizes.has(member.name)) continue;
       this.sizes.set(member.name, member.size);
       this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
-      if (!member.isDirectory && member.size > 0) {
+      // A member over the page limit is never unpacked whole: it is a bad page, and one declaring
+      // terabytes would hold a walk past its time limit on every retry. Its prefix is read alone.
+      if (!member.isDirectory && member.size > 0 && member.size <= MAX_BUFFERED_MEMBER_BYTES) {
         this.walkIndex.set(member.name, this.walkOrder.length);
         this.walkOrder.push(member.name);
       }

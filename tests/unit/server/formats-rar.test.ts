@@ -426,6 +426,24 @@ describe('the bound on analysing one RAR book', () => {
     expect(books.get('small')!.media).toMatchObject({ status: 'READY', pagesCount: 2 });
   });
 
+  it('reads only the first bytes of a member over the page limit, never unpacking it whole', async () => {
+    const path = join(server.dir, 'huge.cbr');
+    const [page] = await pngMembers([GREEN]);
+    await writeRar5WithLargeMember(path, [page!], { name: 'page-2.png', head: page!.data, size: MAX_BUFFERED_MEMBER_BYTES + 1 });
+    rarAnalysisBounds.unpackedBytes = 16 * 1024 * 1024;
+    try {
+      // Before: the walk unpacked its 128 MiB, past this bound (and a member declaring terabytes
+      // would hold a walk past its time limit on every retry).
+      const analysis = await analyseContainer(path);
+      expect(analysis.pages.map((p) => [p.fileName, p.width])).toEqual([
+        ['page-1.png', 60],
+        ['page-2.png', 60],
+      ]);
+    } finally {
+      rarAnalysisBounds.unpackedBytes = defaults.unpackedBytes;
+    }
+  }, 60_000);
+
   it('is not reached by a walk cut short by the server (the worker stopped): that is not the book’s doing', async () => {
     const path = join(server.dir, 'stopped.cbr');
     // Big enough that the walk is still running when the poll below sees it.
