@@ -1,7 +1,7 @@
 import { MediaError } from './book-reader.ts';
 import type { CheckedFile } from './checked-file.ts';
 import type { RarMember, RarRequest, RarResult } from './rar-protocol.ts';
-import { SerialWorker } from './serial-worker.ts';
+import { SerialWorker, type WithoutId } from './serial-worker.ts';
 import { TimedOutInputs } from './timed-out-inputs.ts';
 
 /**
@@ -19,6 +19,9 @@ const MAX_WAITING = 64;
  * constants above; tests make their own with lower limits or lower the shared one's.
  */
 export class RarClient extends SerialWorker<RarRequest, RarResult> {
+  /** Bytes unrar has unpacked for this client's calls, kept or not (tests count them, as `calls`). */
+  unpacked = 0;
+
   constructor(options: { timeLimitMs?: number; maxWaiting?: number } = {}) {
     super({
       script: new URL('./rar-worker.ts', import.meta.url),
@@ -33,6 +36,12 @@ export class RarClient extends SerialWorker<RarRequest, RarResult> {
             ? `RAR unpacking of ${request.names.length} members of ${request.file.path}`
             : `RAR unpacking of ${request.name} in ${request.file.path}`,
     });
+  }
+
+  override async call(request: WithoutId<RarRequest>): Promise<RarResult> {
+    const result = await super.call(request);
+    if ('unpacked' in result) this.unpacked += result.unpacked;
+    return result;
   }
 }
 
@@ -49,11 +58,16 @@ export async function extractRar(file: CheckedFile, name: string, limit: number,
   return (await extractRarMeasured(file, name, limit, expected)).bytes;
 }
 
-/** As extractRar, with how long unrar worked on it (analysis counts it against its bound). */
-export async function extractRarMeasured(file: CheckedFile, name: string, limit: number, expected: number): Promise<{ bytes: Buffer; workMs: number }> {
+/** As extractRar, with what unrar unpacked and how long it took (analysis counts both against its bound). */
+export async function extractRarMeasured(
+  file: CheckedFile,
+  name: string,
+  limit: number,
+  expected: number,
+): Promise<{ bytes: Buffer; unpacked: number; workMs: number }> {
   const result = await rarWorker.call({ op: 'extract', file, name, limit, expected });
   if (!('length' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
-  return { bytes: Buffer.from(result.bytes, 0, result.length), workMs: result.workMs };
+  return { bytes: Buffer.from(result.bytes, 0, result.length), unpacked: result.unpacked, workMs: result.workMs };
 }
 
 /**

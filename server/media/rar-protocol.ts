@@ -32,8 +32,11 @@ export type RarRequest =
 
 export type RarResult =
   | { members: RarMember[] }
-  /** The member's first `length` bytes (the buffer may be longer); `workMs`: how long unrar took. */
-  | { bytes: ArrayBuffer; length: number; workMs: number }
+  /**
+   * The member's first `length` bytes (the buffer may be longer); `unpacked`: bytes unrar
+   * produced, kept or not; `workMs`: how long unrar took.
+   */
+  | { bytes: ArrayBuffer; length: number; unpacked: number; workMs: number }
   /**
    * Prefixes read by 'prefixes', in `bytes` one after another: member i ends at ends[i];
    * `unpacked`: bytes unrar produced in all, kept or not; `stopped`: the walk ran out of time

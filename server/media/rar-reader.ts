@@ -148,8 +148,8 @@ class OpenedRar implements OpenedBook {
       if (prefix && (prefix.length >= limit || prefix.length >= size)) return prefix.subarray(0, limit);
     }
     // Deeper headers (a huge EXIF block), or a member a walk left out: read on its own.
-    const { bytes, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
-    this.spend(bytes.length, workMs);
+    const { bytes, unpacked, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
+    this.spend(unpacked, workMs);
     return bytes;
   }
 

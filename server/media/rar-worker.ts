@@ -83,9 +83,17 @@ class FileBackedExtractor extends Extractor<never> {
   /** Walking several members: each is unpacked to its end, but unpacking past what it declared (`overran`) stops the walk. */
   private walking = false;
   private overran = false;
-  /** Bytes the member being walked may still unpack, and bytes unpacked in this walk (kept or not). */
+  /** Bytes the member being walked may still unpack. */
   private memberLeft = 0;
-  private unpacked = 0;
+  /** Bytes unrar handed to write() in this call, kept or not: what it unpacked. */
+  unpacked = 0;
+  /**
+   * Reading one member's prefix: unrar is between creating its output and closing it (reading the
+   * member's data, not headers), and whether it went past the prefix, so that its input is cut off
+   * (see extractMember).
+   */
+  private inData = false;
+  private cut = false;
 
   constructor(module: UnrarModule, fd: number) {
     super(module, '');
@@ -116,19 +124,35 @@ class FileBackedExtractor extends Extractor<never> {
     return members;
   }
 
-  /** The first bytes of one member, at most `limit` of them. */
+  /**
+   * The first bytes of one member, at most `limit` of them. Refusing a write does not stop unrar:
+   * it goes on unpacking the member to its end (measured: a 64 KiB prefix of a stored 64 MiB
+   * member unpacked all 64 MiB, bench/rar-costs.ts). What stops it is its input running out: once
+   * it has unpacked past the prefix, reads of the archive fail (read), and its unpacker ends at
+   * its next read, reporting the member damaged (its checksum covers bytes it never saw), which
+   * here means the prefix is complete. Its data reads are also held to the bytes still wanted, so
+   * a stored member stops one read past its prefix; a compressed one stops only at its first
+   * write, as unrar writes out 4 MiB at a time (UNPACK_MAX_WRITE) or at the member's end.
+   */
   extractMember(name: string, limit: number, expected: number): Uint8Array {
     this.output = new Uint8Array(Math.max(1, Math.min(limit, expected)));
     this.outputLength = 0;
     this.memberEnd = limit;
     this.outputCap = limit;
     this.walking = false;
+    this.unpacked = 0;
+    this.inData = false;
+    this.cut = false;
     let found = false;
     try {
       for (const file of this.extract({ files: [name] }).files) if (file.fileHeader.name === name) found = true;
     } catch (error) {
-      // Our own early stop surfaces as a write error from unrar: the prefix is what we wanted.
-      if (!(this.outputLength >= limit && error instanceof UnrarError && error.reason === 'ERAR_EWRITE')) throw error;
+      // Our own early stop surfaces as a write error, or, once its input was cut off, as whatever
+      // unrar makes of the missing data (damaged data for a stored member; a compressed one may
+      // report a read error instead, untested: no tool here writes one): the prefix is what we
+      // wanted. A member read whole is never cut: its errors stand.
+      const ours = error instanceof UnrarError && (error.reason === 'ERAR_EWRITE' || this.cut);
+      if (!(this.outputLength >= limit && ours)) throw error;
       found = true;
     }
     if (!found) throw new RarFailure('ERR_1033', `entry not found: ${name}`);
@@ -198,15 +222,26 @@ class FileBackedExtractor extends Extractor<never> {
   }
 
   protected create(): number {
+    // unrar creates a member's output just before reading its data.
+    this.inData = true;
     return this.nextHandle++;
   }
 
-  protected closeFile(): void {
+  protected closeFile(fd: number): void {
     // The descriptor is closed when the call is over; outputs are plain buffers.
+    if (fd !== ARCHIVE_HANDLE) this.inData = false;
   }
 
   protected read(fd: number, buf: number, size: number): number {
     if (fd !== ARCHIVE_HANDLE) return -1;
+    // Reading one member's prefix (extractMember): past it, the input ends; before it, a data
+    // read asks for one byte more than still wanted (unrar reads stored data a megabyte at a
+    // time), so that a member longer than the prefix shows it. Header reads, which unrar
+    // needs whole, are never shortened.
+    if (!this.walking && this.inData) {
+      if (this.cut) return -1;
+      size = Math.min(size, this.memberEnd - this.outputLength + 1);
+    }
     const heap = (this.unrar as UnrarModule).HEAPU8;
     const count = readSync(this.fd, heap, buf, size, this.position);
     this.position += count;
@@ -229,13 +264,15 @@ class FileBackedExtractor extends Extractor<never> {
       this.output.set(heap.subarray(buf, buf + take), this.outputLength);
       this.outputLength += take;
     }
-    // Returning false makes unrar abandon this member: used to stop once the prefix is complete,
-    // or, walking several members, at one that unpacks to more than it declared.
+    this.unpacked += size;
+    // Returning false makes unrar report a write error at the member's end (it goes on unpacking):
+    // walking several members, used at one that unpacks to more than it declared.
     if (this.walking) {
-      this.unpacked += size;
       this.memberLeft -= size;
       return !(this.overran ||= this.memberLeft < 0);
     }
+    // Unpacked past the prefix: the member is longer, its input is cut off (see extractMember).
+    this.cut ||= this.unpacked > this.memberEnd;
     return this.outputLength < this.memberEnd;
   }
 
@@ -302,10 +339,13 @@ async function handle(request: RarRequest): Promise<{ result: RarResult; transfe
     const buffer = bytes.slice().buffer as ArrayBuffer;
     return { result: { names, ends, bytes: buffer, unpacked, stopped, workMs: performance.now() - started }, transfer: [buffer] };
   }
-  const bytes = await withArchive(request.file, 'extract', (extractor) => extractor.extractMember(request.name, request.limit, request.expected));
+  const { bytes, unpacked } = await withArchive(request.file, 'extract', (extractor) => ({
+    bytes: extractor.extractMember(request.name, request.limit, request.expected),
+    unpacked: extractor.unpacked,
+  }));
   // The output buffer is this call's own (never the wasm heap): it moves to the main thread uncopied.
   const buffer = bytes.buffer as ArrayBuffer;
-  return { result: { bytes: buffer, length: bytes.length, workMs: performance.now() - started }, transfer: [buffer] };
+  return { result: { bytes: buffer, length: bytes.length, unpacked, workMs: performance.now() - started }, transfer: [buffer] };
 }
 
 // Requests are handled one at a time, in order: the wasm module has one I/O slot and this worker one thread.

@@ -7,7 +7,7 @@ import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader, rarAnalysisBounds } 
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
 import { AnalysisTooCostly, MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
 import { describeChecked } from '../../../server/media/checked-file.ts';
-import { RarClient, rarWorker } from '../../../server/media/rar-client.ts';
+import { RarClient, extractRar, rarWorker } from '../../../server/media/rar-client.ts';
 import { OperationTimeout, isTransientFailure } from '../../../server/media/transient-errors.ts';
 import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage } from '../../fixtures/index.ts';
 import { rar4Bytes, rar5Bytes, writeRar4, writeRar5, writeRar5WithLargeMember, type RarMember } from '../../fixtures/rar.ts';
@@ -148,6 +148,25 @@ describe('RAR reader', () => {
     expect(analysis.pages.map((p) => p.fileName)).toEqual(pages.map((p) => p.name).reverse());
     expect(analysis.pages.every((p) => p.width === 60 && p.height === 90)).toBe(true);
     expect(analysis.failedEntries).toEqual([]);
+  });
+
+  it('stops unpacking a member soon after the prefix asked for, and still reads it whole', async () => {
+    const path = join(dir, 'one-big.cbr');
+    const [page] = await pngMembers([RED]);
+    const data = Buffer.concat([page!.data, Buffer.alloc(3 * 1024 * 1024, 9)]);
+    await writeRar5(path, [{ name: 'big.png', data }]);
+    const handle = await open(path, 'r');
+    try {
+      const { checked: file } = await describeChecked(handle, path);
+      const unpacked = rarWorker.unpacked;
+      const prefix = await extractRar(file, 'big.png', 64 * 1024, 64 * 1024);
+      expect(prefix.equals(data.subarray(0, 64 * 1024))).toBe(true);
+      // Before: unrar unpacked all 3 MiB, write() refusing the rest changing nothing but what was kept.
+      expect(rarWorker.unpacked - unpacked).toBeLessThanOrEqual(64 * 1024 + 1);
+      expect((await extractRar(file, 'big.png', data.length + 1, data.length + 1)).equals(data)).toBe(true);
+    } finally {
+      await handle.close();
+    }
   });
 
   it('reads the small members around a damaged one, and fails only that one', async () => {
