@@ -1,9 +1,10 @@
 /**
- * Measures what unrar costs in its worker (wasm): its time per header step when a read walks the
- * headers before its member, the wall time of one call, the time per byte unpacked, and what
- * reading a 64 KiB prefix of a 64 MiB member unpacks. Stored members only: we have no tool to
- * write compressed RARs here (tests/fixtures/rar.ts stores), and compressed data costs more per
- * byte. Usage: node bench/rar-costs.ts
+ * Measures what unrar costs in its worker (wasm), the constants of rar-reader.ts
+ * walksAreCheaper: its time per header step when a read walks the headers before its member, the
+ * wall time of one call, the time per byte unpacked, and what reading a 64 KiB prefix of a 64 MiB
+ * member unpacks. Stored members only: we have no tool to write compressed RARs here
+ * (tests/fixtures/rar.ts stores), and compressed data costs more per byte.
+ * Usage: node bench/rar-costs.ts
  */
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';

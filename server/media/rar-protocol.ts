@@ -10,6 +10,8 @@ export interface RarMember {
   name: string;
   size: number;
   isDirectory: boolean;
+  /** Stored uncompressed (method "store"): unrar stops right after a prefix (rar-worker.ts extractMember). */
+  stored: boolean;
 }
 
 export type RarRequest =

@@ -15,9 +15,10 @@ import type { RarMember } from './rar-protocol.ts';
  *
  * RAR has no central directory: finding a member walks the headers from the start, but members
  * that are not wanted are seeked over, never read or unpacked. A page read collects only the member
- * asked for, up to the bytes asked for; analysis reads the first bytes of every member in walks of
- * the archive in its own order (see ANALYSIS_PREFIX_BYTES). Bounds: at most MAX_ARCHIVE_ENTRIES
- * entries (ERR_1008); a page is at most MAX_BUFFERED_MEMBER_BYTES, declared and actual (ERR_1007).
+ * asked for, up to the bytes asked for; analysis reads the first bytes of every member, in walks of
+ * the archive in its own order or member by member, whichever costs less (see
+ * ANALYSIS_PREFIX_BYTES). Bounds: at most MAX_ARCHIVE_ENTRIES entries (ERR_1008); a page is at most
+ * MAX_BUFFERED_MEMBER_BYTES, declared and actual (ERR_1007).
  */
 
 const RAR4_SIGNATURE = [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00];
@@ -41,6 +42,45 @@ export const MAX_BUFFERED_MEMBER_BYTES = 128 * 1024 * 1024;
 const ANALYSIS_PREFIX_BYTES = 64 * 1024;
 const WALK_KEPT_BYTES = 32 * 1024 * 1024;
 const WALK_SLICE_MS = 5_000;
+
+/**
+ * But a walk unpacks every member whole, and a book of a few big pages costs far less read member
+ * by member, each read stopping soon after its prefix (rar-worker.ts extractMember). So analysis
+ * estimates both in unrar's time and walks only when that is cheaper (walksAreCheaper):
+ *  - member by member: the i-th member (archive order) walks the i headers before it, N²/2 header
+ *    steps for N members, plus one call each, plus what each unpacks: a stored member stops one
+ *    read past its prefix; a compressed one only at unrar's first write, 4 MiB of output
+ *    (UNPACK_MAX_WRITE), or its end if smaller;
+ *  - walks: every member's declared size unpacked, N header steps, one call per WALK_KEPT_BYTES kept.
+ * Constants measured by bench/rar-costs.ts (stored members; medians of 7 in five runs, this 2-core
+ * machine at load 7.2-9.9 from other work): a header step 7.9-42 µs (1,500 members of 65 KiB), one
+ * call 0.55-3.8 ms wall, unpacking 0.7-2.4 ns/byte. The load scales them alike; what decides is
+ * their ratio, a header step costing as much as unpacking 12-17 KB in every run. Compressed data unpacks
+ * slower per byte (entropy decoding and a window, not a copy), which we cannot measure here (no
+ * tool writes compressed RARs); the stored rate undercounts the unpacking both sides do (a
+ * compressed page under 4 MiB is unpacked whole either way, so such books are walked), so when
+ * in doubt the model walks, whose cost grows linearly (and is bounded, rarAnalysisBounds), rather
+ * than reading member by member, whose cost grows with N².
+ */
+const rarCosts = { headerStepMs: 0.025, callMs: 1, unpackMsPerByte: 2e-6 };
+const STORED_PREFIX_UNPACKED = ANALYSIS_PREFIX_BYTES + 1;
+const COMPRESSED_PREFIX_UNPACKED = 4 * 1024 * 1024;
+
+/** Whether walks cost less than reading these members (in archive order) one by one. */
+function walksAreCheaper(members: readonly RarMember[]): boolean {
+  const { headerStepMs, callMs, unpackMsPerByte } = rarCosts;
+  let walks = 0;
+  let alone = 0;
+  let kept = 0;
+  for (const [i, member] of members.entries()) {
+    const prefix = Math.min(member.size, member.stored ? STORED_PREFIX_UNPACKED : COMPRESSED_PREFIX_UNPACKED);
+    alone += callMs + i * headerStepMs + prefix * unpackMsPerByte;
+    walks += headerStepMs + member.size * unpackMsPerByte;
+    kept += Math.min(member.size, ANALYSIS_PREFIX_BYTES);
+  }
+  walks += Math.ceil(kept / WALK_KEPT_BYTES) * callMs;
+  return walks <= alone;
+}
 
 /**
  * Bounds on all the unpacking the analysis of one book may do, past which the book is ERROR
@@ -88,6 +128,7 @@ class OpenedRar implements OpenedBook {
     this.file = file;
     this.version = version;
     this.release = release;
+    const walkable: RarMember[] = [];
     for (const member of members) {
       // First occurrence wins when an archive repeats a name (unrar extracts the first match too).
       if (this.sizes.has(member.name)) continue;
@@ -95,10 +136,13 @@ class OpenedRar implements OpenedBook {
       this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
       // A member over the page limit is never unpacked whole: it is a bad page, and one declaring
       // terabytes would hold a walk past its time limit on every retry. Its prefix is read alone.
-      if (!member.isDirectory && member.size > 0 && member.size <= MAX_BUFFERED_MEMBER_BYTES) {
-        this.walkIndex.set(member.name, this.walkOrder.length);
-        this.walkOrder.push(member.name);
-      }
+      if (!member.isDirectory && member.size > 0 && member.size <= MAX_BUFFERED_MEMBER_BYTES) walkable.push(member);
+    }
+    // Otherwise every member is read alone.
+    if (!walksAreCheaper(walkable)) return;
+    for (const member of walkable) {
+      this.walkIndex.set(member.name, this.walkOrder.length);
+      this.walkOrder.push(member.name);
     }
   }
 
@@ -147,7 +191,7 @@ class OpenedRar implements OpenedBook {
       const prefix = await this.walkedPrefix(name);
       if (prefix && (prefix.length >= limit || prefix.length >= size)) return prefix.subarray(0, limit);
     }
-    // Deeper headers (a huge EXIF block), or a member a walk left out: read on its own.
+    // Deeper headers (a huge EXIF block), a member a walk left out, or a book read member by member.
     const { bytes, unpacked, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
     this.spend(unpacked, workMs);
     return bytes;

@@ -116,7 +116,7 @@ class FileBackedExtractor extends Extractor<never> {
         throw new RarFailure('ERR_1008', `RAR archive has more than ${maxMembers} entries`);
       }
       encrypted ||= header.flags.encrypted;
-      members.push({ name: header.name, size: header.unpSize, isDirectory: header.flags.directory });
+      members.push({ name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' });
     }
     if (list.arcHeader.flags.solid) throw new RarFailure('ERR_1003', 'solid RAR archives are not supported');
     if (list.arcHeader.flags.volume) throw new RarFailure('ERR_1004', 'multi-volume RAR archives are not supported');

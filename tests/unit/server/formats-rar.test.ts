@@ -150,6 +150,38 @@ describe('RAR reader', () => {
     expect(analysis.failedEntries).toEqual([]);
   });
 
+  it('analyses a few big pages member by member, unpacking little more than their first 64 KiB', async () => {
+    const path = join(dir, 'big-pages.cbr');
+    const [page] = await pngMembers([BLUE]);
+    const pages: RarMember[] = Array.from({ length: 12 }, (_, i) => ({
+      name: `pages/${String(i).padStart(2, '0')}.png`,
+      data: Buffer.concat([page!.data, Buffer.alloc(3 * 1024 * 1024 - page!.data.length, i)]),
+    }));
+    // A page of exactly the prefix analysis reads, and a smaller one: both read whole, checksums checked.
+    pages.push({ name: 'pages/12.png', data: Buffer.concat([page!.data, Buffer.alloc(64 * 1024 - page!.data.length, 12)]) });
+    pages.push({ name: 'pages/13.png', data: page!.data });
+    await writeRar5(path, pages);
+    const unpacked = rarWorker.unpacked;
+    const analysis = await analyseContainer(path);
+    // Before: one walk unpacked every page whole, 36 MiB (and reads member by member did too:
+    // unrar unpacks a member to its end whatever write() answers).
+    expect(rarWorker.unpacked - unpacked).toBeLessThanOrEqual(14 * (64 * 1024 + 1));
+    expect(analysis.pages.map((p) => [p.fileName, p.width, p.height])).toEqual(pages.map((p) => [p.name, 60, 90]));
+    expect(analysis.failedEntries).toEqual([]);
+    // Page reads still get every byte of a member.
+    const book = await rar5Reader.open(path);
+    try {
+      for (const member of [pages[5]!, pages[12]!]) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of await book.openEntry(member.name)) chunks.push(chunk as Buffer);
+        expect(Buffer.concat(chunks).equals(member.data)).toBe(true);
+      }
+      expect((await book.readPrefix('pages/07.png', 64 * 1024)).equals(pages[7]!.data.subarray(0, 64 * 1024))).toBe(true);
+    } finally {
+      book.close();
+    }
+  });
+
   it('stops unpacking a member soon after the prefix asked for, and still reads it whole', async () => {
     const path = join(dir, 'one-big.cbr');
     const [page] = await pngMembers([RED]);
@@ -465,8 +497,10 @@ describe('the bound on analysing one RAR book', () => {
 
   it('is not reached by a walk cut short by the server (the worker stopped): that is not the book’s doing', async () => {
     const path = join(server.dir, 'stopped.cbr');
-    // Big enough that the walk is still running when the poll below sees it.
-    await writeRar5(path, await paddedPages(24, 4 * 1024 * 1024));
+    // Big enough that the walk is still running when the poll below sees it, and with members
+    // enough that analysis walks rather than reading them one by one (24 pages of 4 MiB, as
+    // before, are now read one by one).
+    await writeRar5(path, await paddedPages(300, 256 * 1024));
     const calls = rarWorker.calls;
     const analysis = analyseContainer(path).catch((error: unknown) => error);
     // The listing, then the walk.
