@@ -308,17 +308,23 @@ export function parseOpf(xml: string, opfPath: string): OpfPackage {
   };
 }
 
+/** Media types of documents a reader shows as pages of their own. */
+const DOCUMENT_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+
 /**
- * The documents a reader goes through, in order: the linear spine items (all of them when none is
- * linear) whose file the archive holds. A spine item naming a file that is not in the archive (lost
- * when the book was made, or an href leading out of it, "../../etc/passwd") has nothing to show:
- * left in, it would be a page count, positions and a reading-order link that no reader can load,
- * and a reader stops there.
+ * The documents a reader goes through, in order: the spine items whose file the archive holds. A
+ * non-linear item (linear="no": endnotes, an answer key, a cover page) stays in its place when it is
+ * a document, as Komga keeps every spine item: links and table-of-contents entries lead there, and
+ * a Readium reader shows only what is in the reading order (left out, a note reference led
+ * nowhere). A non-linear item of any other type (an NCX listed in the spine by mistake) is no place
+ * to read. A spine item naming a file that is not in the archive (lost when the book was made, or
+ * an href leading out of it, "../../etc/passwd") has nothing to show: left in, it would be a page
+ * count, positions and a reading-order link that no reader can load, and a reader stops there.
  */
 export function readingOrder(pkg: OpfPackage, archived: { has(path: string): boolean }): OpfPackage['spine'] {
   const present = pkg.spine.filter((item) => archived.has(item.path));
-  const linear = present.filter((item) => item.linear);
-  return linear.length > 0 ? linear : present;
+  if (!present.some((item) => item.linear)) return present;
+  return present.filter((item) => item.linear || DOCUMENT_TYPES.has(item.mediaType));
 }
 
 /**

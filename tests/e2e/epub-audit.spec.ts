@@ -1,0 +1,334 @@
+import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { opfXml, prose, writeEpub } from '../fixtures/epub.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * A novel reader's walk through Folio's EPUB reader against the real server: books as publishers
+ * make them (notes kept out of the reading order with linear="no", embedded fonts, links between
+ * chapters, SVG, a long novel) and books that try to reach the network.
+ */
+let folio: RunningFolio;
+let libraryRoot: string;
+
+const NS = 'xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"';
+const xhtml = (title: string, body: string, head = '') =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n<html ${NS} xml:lang="en" lang="en"><head><title>${title}</title>${head}</head>\n<body>${body}</body></html>\n`;
+const doc = (id: string, href: string) => ({ id, href, mediaType: 'application/xhtml+xml' });
+
+/** Chapters with endnotes in a document the spine marks linear="no" (between the chapters, as many publishers place it). */
+async function writeEndnotesBook(file: string): Promise<void> {
+  const chapter = (n: number) =>
+    xhtml(`Chapter ${n}`, `<h1>Chapter ${n}</h1><p>Marker of endnote chapter ${n}.</p><p>A claim<a epub:type="noteref" id="ref${n}" href="notes.xhtml#n${n}">${n}</a> made.</p>${prose(3000)}`);
+  const notes = xhtml('Notes', `<h1>Notes</h1>${[1, 2].map((n) => `<aside epub:type="endnote" id="n${n}"><p><a href="ch${n}.xhtml#ref${n}">${n}.</a> ENDNOTE-TEXT-${n}</p></aside>`).join('')}`);
+  const opf = opfXml({
+    metadata: '<dc:title>Endnotes</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:uuid:endnotes</dc:identifier>',
+    manifest: [doc('ch1', 'text/ch1.xhtml'), doc('notes', 'text/notes.xhtml'), doc('ch2', 'text/ch2.xhtml')],
+    spine: ['ch1', 'notes', 'ch2'],
+  }).replace('<itemref idref="notes"/>', '<itemref idref="notes" linear="no"/>');
+  await writeEpub(file, [
+    { name: 'OEBPS/text/ch1.xhtml', data: chapter(1) },
+    { name: 'OEBPS/text/notes.xhtml', data: notes },
+    { name: 'OEBPS/text/ch2.xhtml', data: chapter(2) },
+    { name: 'OEBPS/content.opf', data: opf },
+  ]);
+}
+
+/** Embedded font, an SVG picture (file and inline), a CSS background image, links across chapters and folders. */
+async function writeCraftedBook(file: string): Promise<void> {
+  const font = await readFile('/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf');
+  const css = `@font-face { font-family: "BookFace"; src: url(../fonts/book.ttf) format("truetype"); }
+body { font-family: "BookFace", serif; }
+.plate { width: 200px; height: 100px; background-image: url(../images/plate.svg); }`;
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100" width="200" height="100"><rect width="200" height="100" fill="rgb(0,128,0)"/></svg>';
+  const head = '<link rel="stylesheet" type="text/css" href="../styles/book.css"/>';
+  const opening = xhtml(
+    'Opening',
+    `<h1>Opening</h1><p>Marker of the crafted opening.</p>
+<p><a id="to-third" href="../text/part2/ch3.xhtml#deep">To the deep place of chapter three</a></p>
+<p><a id="to-second" href="ch2.xhtml">To chapter two</a></p>
+<img id="svg-img" src="../images/plate.svg" alt="A green plate"/>
+<div class="plate" id="css-plate"></div>
+<svg xmlns="http://www.w3.org/2000/svg" id="inline-svg" viewBox="0 0 10 10" width="50" height="50"><circle cx="5" cy="5" r="4" fill="rgb(200,0,0)"/></svg>
+${prose(2000)}`,
+    head,
+  );
+  const second = xhtml('Second', `<h1>Second</h1><p>Marker of the crafted second chapter.</p>${prose(2000)}`, head);
+  const third = xhtml(
+    'Third',
+    `<h1>Third</h1><p>Marker of the crafted third chapter.</p>${prose(12000)}<p id="deep">DEEP-PLACE of chapter three.</p><p><a id="back-home" href="../ch1.xhtml">Back to the opening</a></p>${prose(3000)}`,
+    '<link rel="stylesheet" type="text/css" href="../../styles/book.css"/>',
+  );
+  await writeEpub(file, [
+    { name: 'OEBPS/text/ch1.xhtml', data: opening },
+    { name: 'OEBPS/text/ch2.xhtml', data: second },
+    { name: 'OEBPS/text/part2/ch3.xhtml', data: third },
+    { name: 'OEBPS/styles/book.css', data: css },
+    { name: 'OEBPS/fonts/book.ttf', data: font },
+    { name: 'OEBPS/images/plate.svg', data: svg },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Crafted</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:uuid:crafted</dc:identifier>',
+        manifest: [
+          doc('ch1', 'text/ch1.xhtml'),
+          doc('ch2', 'text/ch2.xhtml'),
+          doc('ch3', 'text/part2/ch3.xhtml'),
+          { id: 'css', href: 'styles/book.css', mediaType: 'text/css' },
+          { id: 'font', href: 'fonts/book.ttf', mediaType: 'font/ttf' },
+          { id: 'svg', href: 'images/plate.svg', mediaType: 'image/svg+xml' },
+        ],
+        spine: ['ch1', 'ch2', 'ch3'],
+      }),
+    },
+  ]);
+}
+
+const OUTSIDE = 'http://outside.invalid';
+/** A chapter that tries to load from elsewhere in every way markup and CSS allow. */
+async function writeLeakyBook(file: string): Promise<void> {
+  const css = `@import url("${OUTSIDE}/import.css");
+@font-face { font-family: "Far"; src: url("${OUTSIDE}/far.woff2"); }
+body { font-family: "Far"; background-image: url("${OUTSIDE}/body-bg.png"); }`;
+  const body = `<h1>Leaky</h1><p>Harmless text of the leaky book.</p>
+<img src="${OUTSIDE}/img.png" alt=""/>
+<img src="../images/none.png" srcset="${OUTSIDE}/srcset.png 2x" alt=""/>
+<picture><source srcset="${OUTSIDE}/source.png"/><img src="../images/none.png" alt=""/></picture>
+<div style="background-image: url('${OUTSIDE}/style-attr.png'); width: 10px; height: 10px"></div>
+<video src="${OUTSIDE}/video.mp4" poster="${OUTSIDE}/poster.png" autoplay="autoplay"></video>
+<audio src="${OUTSIDE}/audio.mp3" autoplay="autoplay"></audio>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"><image href="${OUTSIDE}/svg-image.png" width="10" height="10"/><image xlink:href="${OUTSIDE}/svg-xlink.png" width="10" height="10"/></svg>
+<object data="${OUTSIDE}/object.swf"></object><embed src="${OUTSIDE}/embed.swf"/>
+<input type="image" src="${OUTSIDE}/input.png"/>
+<table background="${OUTSIDE}/table-bg.png"><tr><td>cell</td></tr></table>
+${prose(1000)}`;
+  const head = `<link rel="stylesheet" href="${OUTSIDE}/remote.css"/><link rel="stylesheet" href="../styles/leaky.css"/><link rel="prefetch" href="${OUTSIDE}/prefetch"/><link rel="preload" as="image" href="${OUTSIDE}/preload.png"/><link rel="icon" href="${OUTSIDE}/favicon.ico"/><style>p { background: url("${OUTSIDE}/style-element.png"); }</style>`;
+  await writeEpub(file, [
+    { name: 'OEBPS/text/ch1.xhtml', data: xhtml('Leaky', body, head) },
+    { name: 'OEBPS/styles/leaky.css', data: css },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Leaky</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:uuid:leaky</dc:identifier>',
+        manifest: [doc('ch1', 'text/ch1.xhtml'), { id: 'css', href: 'styles/leaky.css', mediaType: 'text/css' }],
+        spine: ['ch1'],
+      }),
+    },
+  ]);
+}
+
+/** A novel of 150 chapters of a few pages each, with an EPUB 3 nav. */
+async function writeLongNovel(file: string): Promise<void> {
+  const ids = Array.from({ length: 150 }, (_, i) => `c${String(i + 1).padStart(3, '0')}`);
+  const nav = xhtml('Contents', `<nav epub:type="toc"><ol>${ids.map((id, i) => `<li><a href="${id}.xhtml">Chapter ${i + 1}</a></li>`).join('')}</ol></nav>`);
+  await writeEpub(file, [
+    ...ids.map((id, i) => ({ name: `OEBPS/${id}.xhtml`, data: xhtml(`Chapter ${i + 1}`, `<h1>Chapter ${i + 1}</h1><p>Marker of novel chapter ${i + 1}.</p>${prose(i === 149 ? 1500 : 7000)}`) })),
+    { name: 'OEBPS/nav.xhtml', data: nav },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Long Novel</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:uuid:long-novel</dc:identifier>',
+        manifest: [...ids.map((id) => doc(id, `${id}.xhtml`)), { id: 'nav', href: 'nav.xhtml', mediaType: 'application/xhtml+xml', properties: 'nav' }],
+        spine: ids,
+      }),
+    },
+  ]);
+}
+
+test.beforeAll(async () => {
+  libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-epub-audit-'));
+  await writeEndnotesBook(path.join(libraryRoot, 'Endnotes', 'Endnotes.epub'));
+  await writeCraftedBook(path.join(libraryRoot, 'Crafted', 'Crafted.epub'));
+  await writeLeakyBook(path.join(libraryRoot, 'Leaky', 'Leaky.epub'));
+  await writeLongNovel(path.join(libraryRoot, 'Long Novel', 'Long Novel.epub'));
+  folio = await startFolio();
+});
+
+test.afterAll(async () => {
+  await folio?.stop();
+  await rm(libraryRoot, { recursive: true, force: true });
+});
+
+let libraryReady = false;
+test.beforeEach(async ({ page }) => {
+  const request = page.context().request;
+  if (!libraryReady) {
+    await claimAndLogIn(request, folio.url);
+    await addLibraryAndWait(request, folio.url, libraryRoot, 'Books');
+    libraryReady = true;
+  } else {
+    await logIn(request, folio.url, ADMIN);
+  }
+});
+
+const frames = (page: Page) => page.getByTestId('epub-frames');
+const shown = (page: Page): FrameLocator => page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
+const progression = async (page: Page) => Number(await frames(page).getAttribute('data-progression'));
+
+async function openBook(page: Page, name: string, query = ''): Promise<string> {
+  const book = await findBook(page.context().request, folio.url, name);
+  await page.goto(`${folio.url}/book/${book.id}/read${query}`);
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  return book.id;
+}
+
+test('an endnote in a document kept out of the reading order (linear="no") opens from its reference and links back', async ({ page }) => {
+  await openBook(page, 'Endnotes', '?incognito=true');
+  await expect(shown(page).getByText('Marker of endnote chapter 1.')).toBeVisible();
+  await shown(page).locator('#ref1').click();
+  await expect(shown(page).getByText('ENDNOTE-TEXT-1')).toBeVisible();
+  await shown(page).getByRole('link', { name: '1.' }).click();
+  await expect(shown(page).getByText('Marker of endnote chapter 1.')).toBeVisible();
+});
+
+test('links between chapters, across folders and to a place deep in a chapter, lead there', async ({ page }) => {
+  await openBook(page, 'Crafted', '?incognito=true');
+  await expect(shown(page).getByText('Marker of the crafted opening.')).toBeVisible();
+  await shown(page).locator('#to-third').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/part2/ch3.xhtml');
+  const deepOnScreen = () =>
+    shown(page).getByText('DEEP-PLACE of chapter three.').evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.left >= 0 && box.left < element.ownerDocument.defaultView!.innerWidth;
+    });
+  await expect.poll(deepOnScreen).toBe(true);
+  await shown(page).locator('#back-home').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch1.xhtml');
+  await shown(page).locator('#to-second').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
+  await expect(shown(page).getByText('Marker of the crafted second chapter.')).toBeVisible();
+});
+
+test('the book\'s embedded font, its SVG pictures and CSS images are shown', async ({ page }) => {
+  await openBook(page, 'Crafted', '?incognito=true');
+  await expect(shown(page).getByText('Marker of the crafted opening.')).toBeVisible();
+  const html = shown(page).locator('html');
+  await expect.poll(() => html.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'BookFace').map((f) => f.status);
+  })).toEqual(['loaded']);
+  await expect.poll(() => html.evaluate(() => getComputedStyle(document.querySelector('p')!).fontFamily)).toContain('BookFace');
+  await expect.poll(() => shown(page).locator('#svg-img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(200);
+  expect(await shown(page).locator('#inline-svg').evaluate((svg) => svg.getBoundingClientRect().width)).toBe(50);
+  expect(await shown(page).locator('#css-plate').evaluate((div) => getComputedStyle(div).backgroundImage)).toMatch(/plate\.svg/);
+});
+
+test('nothing in a book reaches outside the server: images, styles, fonts, media, prefetches', async ({ page }) => {
+  // What reached the network (routed), and what the page asked for outside the server and how it ended.
+  const routed: string[] = [];
+  await page.context().route(/^https?:\/\/(?!127\.0\.0\.1)/, async (route) => {
+    routed.push(route.request().url());
+    await route.abort();
+  });
+  const asked: string[] = [];
+  const refused: string[] = [];
+  page.on('request', (request) => {
+    if (/^https?:/.test(request.url()) && !request.url().startsWith(folio.url)) asked.push(request.url());
+  });
+  page.on('requestfailed', (request) => {
+    if (request.failure()?.errorText === 'csp') refused.push(request.url());
+  });
+  await openBook(page, 'Leaky', '?incognito=true');
+  await expect(shown(page).getByText('Harmless text of the leaky book.')).toBeVisible();
+  await expect.poll(() => shown(page).locator('html').evaluate(() => document.readyState)).toBe('complete');
+  // Fonts are fetched only when text needs them: settled once the page's fonts are.
+  await shown(page).locator('html').evaluate(() => document.fonts.ready.then(() => undefined));
+  // The page's own policy refused every one of them before it left the browser.
+  await expect.poll(() => refused.length).toBeGreaterThanOrEqual(10);
+  expect(asked.toSorted()).toEqual(refused.toSorted());
+  expect(routed).toEqual([]);
+});
+
+test('a 150-chapter novel: next and previous cross chapters, the place is kept as Komga keeps it, and the end marks it read', async ({ page }) => {
+  const request = page.context().request;
+  const bookId = await openBook(page, 'Long Novel');
+  await expect(shown(page).getByText('Marker of novel chapter 1.')).toBeVisible();
+  // Through the end of chapter 1 into chapter 2, then back.
+  for (let i = 0; i < 40 && (await frames(page).getAttribute('data-resource')) === 'OEBPS/c001.xhtml'; i++) {
+    const before = await frames(page).getAttribute('data-position');
+    const beforeProgression = await progression(page);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => `${await frames(page).getAttribute('data-position')}/${await progression(page)}`).not.toBe(`${before}/${beforeProgression}`);
+  }
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c002.xhtml');
+  await expect(shown(page).getByText('Marker of novel chapter 2.')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c001.xhtml');
+  // Back at chapter 1's last page, not its start.
+  await expect.poll(() => progression(page)).toBeGreaterThan(0);
+
+  // Chapter 75 from the table of contents; the saved progression is Komga's R2Progression.
+  const saved = page.waitForRequest((r) => r.method() === 'PUT' && r.url().endsWith(`/books/${bookId}/progression`) && (r.postData() ?? '').includes('c075.xhtml'));
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Chapter 75', exact: true }).click();
+  await expect(shown(page).getByText('Marker of novel chapter 75.')).toBeVisible();
+  const body = JSON.parse((await saved).postData() ?? '{}');
+  expect(typeof body.modified).toBe('string');
+  expect(body.device).toMatchObject({ id: expect.any(String), name: expect.any(String) });
+  expect(body.locator).toMatchObject({ type: 'application/xhtml+xml', locations: { progression: expect.any(Number), position: expect.any(Number), totalProgression: expect.any(Number) } });
+  expect(new URL(body.locator.href).pathname).toBe(`/api/v1/books/${bookId}/resource/OEBPS/c075.xhtml`);
+  expect(body.locator.locations.totalProgression).toBeGreaterThan(0.45);
+  expect(body.locator.locations.totalProgression).toBeLessThan(0.55);
+  const positions = (await (await request.get(`${folio.url}/api/v1/books/${bookId}/positions`)).json()).positions as { href: string; locations: { position: number } }[];
+  const first75 = positions.find((p) => p.href.endsWith('/c075.xhtml'))!;
+  expect(body.locator.locations.position).toBe(first75.locations.position);
+  // What Komga's clients read back.
+  const stored = await (await request.get(`${folio.url}/api/v1/books/${bookId}/progression`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } })).json();
+  expect(stored.locator.href).toBe(body.locator.href);
+  expect(stored.locator.locations).toMatchObject({ progression: body.locator.locations.progression, totalProgression: body.locator.locations.totalProgression });
+  await expect.poll(async () => (await getBook(request, folio.url, bookId)).readProgress?.page).toBe(first75.locations.position);
+
+  // Reopened: chapter 75.
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c075.xhtml');
+
+  // The last chapter's last page marks the book read.
+  await page.keyboard.press('End');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c150.xhtml');
+  await expect.poll(async () => (await getBook(request, folio.url, bookId)).readProgress?.completed).toBe(true);
+  expect((await getBook(request, folio.url, bookId)).readProgress?.page).toBe(positions.length);
+});
+
+test('settings kept: scrolling layout, font size and theme survive reopening the book', async ({ page }) => {
+  await openBook(page, 'Crafted', '?incognito=true');
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Layout').selectOption({ label: 'Scrolling' });
+  await dialog.getByLabel('Font size').selectOption({ label: '130 %' });
+  await dialog.getByLabel('Theme').selectOption({ label: 'Dark' });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  const html = shown(page).locator('html');
+  await expect(html).toHaveAttribute('style', /readium-scroll-on/);
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect(shown(page).locator('html')).toHaveAttribute('style', /readium-scroll-on/);
+  await expect.poll(() => shown(page).locator('html').evaluate((el) => el.style.getPropertyValue('--USER__fontSize'))).toBe('130%');
+  await expect.poll(() => shown(page).locator('html').evaluate((el) => el.style.getPropertyValue('--USER__backgroundColor'))).toBe('#121212');
+  // Back to the defaults for the other tests.
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
+  await page.getByRole('dialog').getByLabel('Theme').selectOption({ label: 'Same as the app' });
+});
+
+test.describe('on a phone', () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+
+  test('a phone reader opens a chapter, turns by tap and keeps the page counter in the bar', async ({ page }) => {
+    await openBook(page, 'Long Novel', '?incognito=true');
+    await page.keyboard.press('Home');
+    await expect(frames(page)).toHaveAttribute('data-position', '1');
+    await expect(shown(page).getByText('Marker of novel chapter 1.')).toBeInViewport();
+    const start = await progression(page);
+    const box = (await frames(page).boundingBox())!;
+    await page.touchscreen.tap(box.x + box.width * 0.9, box.y + box.height / 2);
+    await expect.poll(() => progression(page)).toBeGreaterThan(start);
+    await page.touchscreen.tap(box.x + box.width * 0.1, box.y + box.height / 2);
+    await expect.poll(() => progression(page)).toBe(start);
+    // The text fits the phone: no column wider than the screen.
+    expect(await shown(page).locator('html').evaluate(() => window.innerWidth)).toBeLessThanOrEqual(390);
+  });
+});
