@@ -138,12 +138,31 @@ async function writeLongNovel(file: string): Promise<void> {
   ]);
 }
 
+/** A short book whose last chapter is long (60 pages' worth), its paragraphs numbered. */
+async function writeLongEnding(file: string): Promise<void> {
+  const numbered = Array.from({ length: 500 }, (_, i) => `<p id="q${i + 1}">Paragraph ${i + 1} of the ending: it was a dark and stormy night; the rain fell in torrents.</p>`).join('');
+  await writeEpub(file, [
+    { name: 'OEBPS/one.xhtml', data: xhtml('One', `<h1>One</h1><p>Marker of the first short chapter.</p>${prose(3000)}`) },
+    { name: 'OEBPS/two.xhtml', data: xhtml('Two', `<h1>Two</h1>${prose(3000)}`) },
+    { name: 'OEBPS/ending.xhtml', data: xhtml('Ending', `<h1>Ending</h1>${numbered}`) },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Long Ending</dc:title><dc:language>en</dc:language><dc:identifier id="uid">urn:uuid:long-ending</dc:identifier>',
+        manifest: [doc('one', 'one.xhtml'), doc('two', 'two.xhtml'), doc('ending', 'ending.xhtml')],
+        spine: ['one', 'two', 'ending'],
+      }),
+    },
+  ]);
+}
+
 test.beforeAll(async () => {
   libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-epub-audit-'));
   await writeEndnotesBook(path.join(libraryRoot, 'Endnotes', 'Endnotes.epub'));
   await writeCraftedBook(path.join(libraryRoot, 'Crafted', 'Crafted.epub'));
   await writeLeakyBook(path.join(libraryRoot, 'Leaky', 'Leaky.epub'));
   await writeLongNovel(path.join(libraryRoot, 'Long Novel', 'Long Novel.epub'));
+  await writeLongEnding(path.join(libraryRoot, 'Long Ending', 'Long Ending.epub'));
   folio = await startFolio();
 });
 
@@ -167,6 +186,28 @@ test.beforeEach(async ({ page }) => {
 const frames = (page: Page) => page.getByTestId('epub-frames');
 const shown = (page: Page): FrameLocator => page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
 const progression = async (page: Page) => Number(await frames(page).getAttribute('data-progression'));
+
+/**
+ * One page turn by `key`. A key pressed while the previous turn or jump is still settling is dropped
+ * by design (as a held key's are); a reader presses again. Pressed again only when the place has not
+ * moved for a second, never at the first look, so an accepted press is never doubled.
+ */
+async function turn1(page: Page, key: string): Promise<void> {
+  const place = async () => `${await frames(page).getAttribute('data-resource')} ${await frames(page).getAttribute('data-progression')}`;
+  const before = await place();
+  await page.keyboard.press(key);
+  let looks = 0;
+  await expect
+    .poll(
+      async () => {
+        const now = await place();
+        if (looks++ > 0 && now === before) await page.keyboard.press(key);
+        return now;
+      },
+      { intervals: [1_000, 2_000, 3_000] },
+    )
+    .not.toBe(before);
+}
 
 async function openBook(page: Page, name: string, query = ''): Promise<string> {
   const book = await findBook(page.context().request, folio.url, name);
@@ -312,6 +353,73 @@ test('settings kept: scrolling layout, font size and theme survive reopening the
   await page.getByRole('button', { name: 'Reader settings' }).click();
   await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
   await page.getByRole('dialog').getByLabel('Theme').selectOption({ label: 'Same as the app' });
+  await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: '100 %' });
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect(shown(page).locator('html')).not.toHaveAttribute('style', /readium-scroll-on/);
+  // The reader still turns after all these changes.
+  await turn1(page, 'ArrowRight');
+});
+
+test('a short book with a long last chapter is marked read at its last page', async ({ page }) => {
+  const request = page.context().request;
+  const bookId = await openBook(page, 'Long Ending');
+  await page.keyboard.press('End');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/ending.xhtml');
+  await expect(shown(page).locator('#q500')).toBeVisible();
+  await expect.poll(async () => (await getBook(request, folio.url, bookId)).readProgress?.completed).toBe(true);
+});
+
+/** The id of the first numbered paragraph with a line on the screen (a paragraph may run over two pages). */
+const firstOnScreen = (page: Page) =>
+  shown(page).locator('body').evaluate((body) => {
+    const view = body.ownerDocument.defaultView!;
+    return [...body.querySelectorAll('p[id]')].find((p) =>
+      [...p.getClientRects()].some((box) => box.right > 0 && box.left < view.innerWidth && box.bottom > 0 && box.top < view.innerHeight),
+    )?.id;
+  });
+
+const onScreen = (page: Page, id: string) =>
+  shown(page).locator(`#${id}`).evaluate((p) => {
+    const view = p.ownerDocument.defaultView!;
+    return [...p.getClientRects()].some((box) => box.right > 0 && box.left < view.innerWidth && box.bottom > 0 && box.top < view.innerHeight);
+  });
+
+test('a new font size keeps the text being read on the screen', async ({ page }) => {
+  await openBook(page, 'Long Ending', '?incognito=true');
+  await page.keyboard.press('End');
+  await expect(shown(page).locator('#q500')).toBeVisible();
+  // Pages back from the end, in the middle of the long chapter.
+  for (let turn = 0; turn < 6; turn++) await turn1(page, 'ArrowLeft');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/ending.xhtml');
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  const fontSize = () => shown(page).locator('html').evaluate((html) => html.style.getPropertyValue('--USER__fontSize'));
+  // Each size in turn: the paragraph read first before it is still on the screen after it (the
+  // page may begin a little earlier, never later).
+  for (const size of ['150', '100', '200', '85']) {
+    const reading = await firstOnScreen(page);
+    expect(reading).toBeDefined();
+    await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: `${size} %` });
+    await expect.poll(fontSize).toBe(`${size}%`);
+    await expect.poll(() => onScreen(page, reading!), { message: `${reading} at ${size} %` }).toBe(true);
+    // Still there once the frames' size has settled (a bigger font narrows them; placeKeeper.ts).
+    await expect(frames(page)).not.toHaveAttribute('data-resizing', 'true');
+    expect(await onScreen(page, reading!), `${reading} at ${size} %, settled`).toBe(true);
+  }
+});
+
+test('PageDown, Space and Shift+Space turn the pages', async ({ page }) => {
+  await openBook(page, 'Long Ending', '?incognito=true');
+  await page.keyboard.press('Home');
+  await expect(frames(page)).toHaveAttribute('data-position', '1');
+  const place = async () => `${await frames(page).getAttribute('data-resource')} ${await progression(page)}`;
+  const start = await place();
+  await turn1(page, 'PageDown');
+  const one = await place();
+  await turn1(page, 'Space');
+  await turn1(page, 'Shift+Space');
+  expect(await place()).toBe(one);
+  await turn1(page, 'PageUp');
+  expect(await place()).toBe(start);
 });
 
 test.describe('on a phone', () => {

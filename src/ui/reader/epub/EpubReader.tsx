@@ -28,7 +28,8 @@ import { fragmentReached } from './fragmentReached.ts';
 import { boundFramePool } from './framePool.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
-import { keepPlace, placeToKeep } from './placeKeeper.ts';
+import { keepPlace, placeToKeep, type PlaceKeeper } from './placeKeeper.ts';
+import { characterBeingRead, showCharacterAgain } from './readingPoint.ts';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { createTurnGate } from './turnGate.ts';
@@ -141,18 +142,23 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     if (navigator) void boundFramePool(navigator, positionsRef.current);
   };
 
-  const go = useCallback((target: Locator | Link) => {
+  const go = useCallback((target: Locator | Link, shown?: () => void) => {
     const navigator = navigatorRef.current;
-    if (!navigator) return;
+    if (!navigator) return shown?.();
     const done = () => {
       edges.moved();
       boundFrames();
+      shown?.();
     };
     if (target instanceof Link) navigator.goLink(target, false, done);
     else navigator.go(target, false, done);
   }, [edges]);
 
   const gateRef = useRef(createTurnGate());
+  /** The place across a resize (placeKeeper.ts), while a navigator lives. */
+  const keeperRef = useRef<PlaceKeeper<Locator> | null>(null);
+  /** Whether the frames are laid out scrolled, as last asked of the navigator. */
+  const appliedScrollRef = useRef<boolean | undefined>(undefined);
 
   /** For the navigator's listeners, made once per book. */
   const goRef = useRef(go);
@@ -298,8 +304,9 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     const keeper = keepPlace<Locator>(host, (place) => {
       const frameWindow = navigatorRef.current?._cframes[0]?.iframe.contentWindow;
       if (frameWindow && verticalMode(frameWindow) !== 'horizontal') return;
-      goRef.current(place);
+      return new Promise<void>((resolve) => goRef.current(place, resolve));
     });
+    keeperRef.current = keeper;
     const listeners: EpubNavigatorListeners = {
       frameLoaded: (frameWindow) => {
         // Also shown when the frame answers (revealFrames may have missed a frame's load).
@@ -372,6 +379,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     runRef.current = run;
     let disposed = false;
     const startedScrolled = preferencesRef.current.scroll === true;
+    appliedScrollRef.current = startedScrolled;
     const started = performance.now();
     void run(() => navigator.load())
       .then(
@@ -410,6 +418,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       disposed = true;
       stopRevealing();
       keeper.dispose();
+      keeperRef.current = null;
       navigatorRef.current = null;
       runRef.current = null;
       delete host.dataset.ready;
@@ -426,9 +435,41 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     if (!navigator || !run) return;
     // Vertical text found: the switch to the scrolled layout lays the frame out anew.
     const laidOutVertically = vertical;
-    run(() => navigator.submitPreferences(new EpubPreferences(preferencesRef.current))).then(
-      () => {
-        if (laidOutVertically && navigatorRef.current === navigator) showPendingSideways();
+    const scroll = preferencesRef.current.scroll === true;
+    // A bigger font (line height, margins) reflows the text and may narrow the frames (the
+    // navigator keeps lines readable): the navigator snapped its old offset to a page and the
+    // resize keeper put back the middle of the old screen, both pages past what was being read
+    // (150 % in the middle of a chapter skipped 14 paragraphs). The first character read before the
+    // change is shown again after it (readingPoint.ts), the keeper paused meanwhile. Only between
+    // paginated layouts (a switch to or from scrolling builds the frames anew) and once the book
+    // has opened (settings that arrive while it opens come before the jump to the saved place).
+    // In the chain, so the frames looked at are the ones a previous change left.
+    run(async () => {
+      const wasScrolled = appliedScrollRef.current;
+      appliedScrollRef.current = scroll;
+      const opened = frameHostRef.current?.dataset.ready === 'true';
+      const reading = opened && !scroll && !wasScrolled && !laidOutVertically ? characterBeingRead(navigator) : null;
+      const keeper = keeperRef.current;
+      if (reading) keeper?.pause();
+      try {
+        await navigator.submitPreferences(new EpubPreferences(preferencesRef.current));
+      } catch (error) {
+        keeper?.placed(null);
+        throw error;
+      }
+      return { reading, keeper };
+    }).then(
+      ({ reading, keeper }) => {
+        if (navigatorRef.current !== navigator) return;
+        if (laidOutVertically) return showPendingSideways();
+        if (!reading) return;
+        return run(() => showCharacterAgain(navigator, reading)).then(
+          (shown) => keeper?.placed(shown && placeToKeep(shown, navigator._cframes[0]?.iframe.contentWindow, false)),
+          (error: unknown) => {
+            keeper?.placed(null);
+            console.warn('The place read could not be kept across the new settings', error);
+          },
+        );
       },
       (error: unknown) => console.warn('The reader settings could not be applied', error),
     );

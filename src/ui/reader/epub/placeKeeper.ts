@@ -4,7 +4,9 @@
  * it to a page, so after the text reflows the reader is elsewhere (a phone turned to landscape went
  * from page 5 of a chapter back to page 2). The keeper notes the place shown before the size began
  * to change, holds the places reported while the text reflows (they are the wrong ones), and once
- * the size has settled shows the noted place again.
+ * the size has settled shows the noted place again. Settings that reflow the text (a bigger font
+ * also narrows the frames to keep lines readable) are the reader's own move: it shows the place
+ * read before them and tells the keeper (placed), whose place from the old layout would be wrong.
  */
 
 import { Locator, LocatorLocations } from '@readium/shared';
@@ -17,6 +19,16 @@ export interface PlaceKeeper<Place> {
   holding(): boolean;
   /** The reader is now at `place` (ignored while holding). */
   shown(place: Place): void;
+  /**
+   * The reader is about to reflow the text itself (new settings, whose line length may also resize
+   * the frames) and show its place again: until placed, a resize restores nothing.
+   */
+  pause(): void;
+  /**
+   * The reader was put at `place` on purpose after a reflow it caused itself (null: left where it
+   * was): a restore pending from before is dropped, and resizes are watched again.
+   */
+  placed(place: Place | null): void;
   dispose(): void;
 }
 
@@ -24,17 +36,27 @@ export interface PlaceKeeper<Place> {
  * Watches `host` (the box the frames fill); `restore` is asked to show the noted place again once
  * the size has settled.
  */
-export function keepPlace<Place>(host: HTMLElement, restore: (place: Place) => void): PlaceKeeper<Place> {
+export function keepPlace<Place>(host: HTMLElement, restore: (place: Place) => Promise<void> | void): PlaceKeeper<Place> {
   let place: Place | null = null;
   let noted: Place | null = null;
   let size: { width: number; height: number } | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let paused = false;
+
+  // Marked on the host while the frames change size (tests wait for the end of a reflow by it).
+  const hold = (holding: boolean) => {
+    if (holding) host.dataset.resizing = 'true';
+    else delete host.dataset.resizing;
+  };
 
   const settle = () => {
     timer = undefined;
     const back = noted;
     noted = null;
-    if (back !== null) restore(back);
+    // Held until the place is shown again, unless the size changes anew meanwhile.
+    void Promise.resolve(back !== null && !paused ? restore(back) : undefined).finally(() => {
+      if (timer === undefined) hold(false);
+    });
   };
 
   const observer = new ResizeObserver((entries) => {
@@ -46,6 +68,7 @@ export function keepPlace<Place>(host: HTMLElement, restore: (place: Place) => v
     if (timer === undefined) noted = place;
     clearTimeout(timer);
     timer = setTimeout(settle, SETTLE_MS);
+    hold(true);
   });
   observer.observe(host);
 
@@ -54,9 +77,21 @@ export function keepPlace<Place>(host: HTMLElement, restore: (place: Place) => v
     shown: (next) => {
       if (timer === undefined) place = next;
     },
+    pause: () => {
+      paused = true;
+    },
+    placed: (next) => {
+      paused = false;
+      clearTimeout(timer);
+      timer = undefined;
+      hold(false);
+      noted = null;
+      if (next !== null) place = next;
+    },
     dispose: () => {
       observer.disconnect();
       clearTimeout(timer);
+      hold(false);
     },
   };
 }
