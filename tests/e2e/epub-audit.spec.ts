@@ -2,7 +2,8 @@ import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { opfXml, prose, writeEpub } from '../fixtures/epub.ts';
+import { createReflowableEpub, opfXml, prose, writeEpub } from '../fixtures/epub.ts';
+import { swipe } from './support/touch.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
@@ -163,6 +164,11 @@ test.beforeAll(async () => {
   await writeLeakyBook(path.join(libraryRoot, 'Leaky', 'Leaky.epub'));
   await writeLongNovel(path.join(libraryRoot, 'Long Novel', 'Long Novel.epub'));
   await writeLongEnding(path.join(libraryRoot, 'Long Ending', 'Long Ending.epub'));
+  await createReflowableEpub(
+    path.join(libraryRoot, 'Tategaki', 'Tategaki.epub'),
+    [1, 2].map((n) => ({ title: `第${n}章`, body: `<h1>第${n}章</h1>${prose(6000, '暗い嵐の夜だった。雨が激しく降っていた。')}` })),
+    { title: '縦書き', language: 'ja', pageProgression: 'rtl', css: 'html { writing-mode: vertical-rl; -webkit-writing-mode: vertical-rl; }' },
+  );
   folio = await startFolio();
 });
 
@@ -422,6 +428,19 @@ test('PageDown, Space and Shift+Space turn the pages', async ({ page }) => {
   expect(await place()).toBe(start);
 });
 
+test('a vertical book turns forward with Space and Page Down, back with Page Up', async ({ page }) => {
+  await openBook(page, 'Tategaki', '?incognito=true');
+  await expect(shown(page).getByRole('heading', { name: '第1章' })).toBeVisible();
+  const scrollLeft = () => shown(page).locator('body').evaluate((body) => body.scrollLeft);
+  await page.keyboard.press('Space');
+  await expect.poll(scrollLeft).toBeLessThan(-100);
+  const one = await scrollLeft();
+  await page.keyboard.press('PageDown');
+  await expect.poll(scrollLeft).toBeLessThan(one - 100);
+  await page.keyboard.press('PageUp');
+  await expect.poll(scrollLeft).toBe(one);
+});
+
 test.describe('on a phone', () => {
   test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
 
@@ -438,5 +457,20 @@ test.describe('on a phone', () => {
     await expect.poll(() => progression(page)).toBe(start);
     // The text fits the phone: no column wider than the screen.
     expect(await shown(page).locator('html').evaluate(() => window.innerWidth)).toBeLessThanOrEqual(390);
+  });
+
+  test('a vertical book goes forward with a swipe to the right (it reads right to left), back with one to the left', async ({ page }) => {
+    const bookId = await openBook(page, 'Tategaki', '?incognito=true');
+    await expect(shown(page).getByRole('heading', { name: '第1章' })).toBeVisible();
+    const scrollLeft = () => shown(page).locator('body').evaluate((body) => body.scrollLeft);
+    const box = (await frames(page).boundingBox())!;
+    const y = box.y + box.height / 2;
+    await swipe(page, { x: box.x + box.width * 0.2, y }, { x: box.x + box.width * 0.8, y });
+    await expect.poll(scrollLeft).toBeLessThan(-100);
+    const one = await scrollLeft();
+    // Still in the reader (the browser's history gesture once took such a swipe).
+    expect(page.url()).toContain(`/book/${bookId}/read`);
+    await swipe(page, { x: box.x + box.width * 0.8, y }, { x: box.x + box.width * 0.2, y });
+    await expect.poll(scrollLeft).toBeGreaterThan(one);
   });
 });

@@ -1,4 +1,5 @@
 import { addFrameStyle, PAGINATED_MARK } from './frameSetup.ts';
+import { verticalMode } from './verticalText.ts';
 
 /*
  * Input from inside the book's frames (focus and fingers are often in the text): keys, double
@@ -9,7 +10,7 @@ export interface FrameInput {
   key(event: KeyboardEvent): void;
   /** An image of the text was double-clicked; its absolute address. */
   image(src: string): void;
-  /** A horizontal swipe over paginated text: dx > 0 when the finger moved to the right. */
+  /** A horizontal swipe over paginated or vertical text: dx > 0 when the finger moved to the right. */
   swipe(dx: number): void;
 }
 
@@ -48,6 +49,16 @@ function listenToSwipes(frameWindow: Window, input: FrameInput): void {
   // Chapters come with it (frameSetup.ts: added now, it would restyle a whole large chapter).
   addFrameStyle(doc);
   const paginated = () => doc.getElementById(PAGINATED_MARK) !== null;
+  // Vertical text (Japanese, Chinese) is shown scrolled and turned sideways by the reader, its body
+  // clipped: nothing pans natively, so a swipe went on to the browser, whose history gesture left
+  // the reader (a swipe forward through a vertical book on a phone went back a page). Its swipes are
+  // the reader's too, and the browser keeps out of the way.
+  const vertical = verticalMode(frameWindow) !== 'horizontal';
+  if (vertical) {
+    doc.documentElement.style.setProperty('touch-action', 'pan-y pinch-zoom');
+    doc.documentElement.style.setProperty('overscroll-behavior', 'none');
+  }
+  const turnsBySwipe = () => vertical || paginated();
   const options = { capture: true, passive: true } as const;
 
   let pointerStart: { x: number; y: number } | null = null;
@@ -57,12 +68,12 @@ function listenToSwipes(frameWindow: Window, input: FrameInput): void {
   frameWindow.addEventListener('pointerup', (event) => {
     const from = pointerStart;
     pointerStart = null;
-    if (from && paginated() && Math.hypot(event.clientX - from.x, event.clientY - from.y) > MAX_TAP_MOVE_PX) event.stopPropagation();
+    if (from && turnsBySwipe() && Math.hypot(event.clientX - from.x, event.clientY - from.y) > MAX_TAP_MOVE_PX) event.stopPropagation();
   }, options);
 
   let start: { x: number; y: number } | null = null;
   const owned = (event: TouchEvent) => {
-    if (!paginated()) return false;
+    if (!turnsBySwipe()) return false;
     event.stopPropagation();
     return true;
   };
