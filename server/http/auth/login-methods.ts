@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { rememberMeDurationDays } from '../../domain/server-settings.ts';
+import { addressGroup } from './address-group.ts';
 import { hashApiKey } from './api-keys.ts';
 import { recordLoginAttempt } from './login-activity.ts';
 import { HttpError } from '../errors.ts';
@@ -57,9 +58,15 @@ export function checkPassword(
   email: string,
   password: string,
 ): Promise<User | undefined> {
-  return throttle.addressQueue
-    .run(request.ip ?? '', () => throttle.accountQueue.run(email.toLowerCase(), () => checkPasswordNow(ctx, throttle, request, email, password)))
-    .catch(tooMany);
+  const ip = request.ip ?? '';
+  const account = email.toLowerCase();
+  // An address the account signed in from before checks in a lane of its own: guesses from other
+  // addresses keep the account's shared queue full, and would refuse its owner (login-throttle.ts).
+  const check = () => checkPasswordNow(ctx, throttle, request, email, password);
+  const inAccountQueue = throttle.knownAddress(ip, account)
+    ? () => throttle.knownAccountQueue.run(`${account}\u0000${addressGroup(ip)}`, check)
+    : () => throttle.accountQueue.run(account, check);
+  return throttle.addressQueue.run(ip, inAccountQueue).catch(tooMany);
 }
 
 async function checkPasswordNow(
@@ -85,7 +92,7 @@ async function checkPasswordNow(
     });
     return undefined;
   }
-  throttle.succeeded(email);
+  throttle.succeeded(email, ip);
   recordLoginAttempt(ctx, request, { source: 'Password', success: true, userId: user.id, email: user.email });
   return user;
 }

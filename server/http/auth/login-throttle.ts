@@ -34,6 +34,10 @@ interface Counter {
 }
 
 const MAX_TRACKED = 10_000;
+/** Addresses remembered per account as ones its owner signs in from (the latest kept). */
+const KNOWN_PER_ACCOUNT = 16;
+/** How long a sign-in makes its address known to the account. */
+const KNOWN_FOR_MS = 30 * 24 * 60 * 60_000;
 /**
  * Places in a login queue whose key (an address, an account) costs no delay yet (fewer failures than
  * the free ones): a rightful crowd behind one address (a load test, an office) signing in to as many
@@ -58,11 +62,20 @@ export class LoginThrottle {
    * its bound only matters once the address has failed (then eight places, as before).
    */
   readonly addressQueue = new KeyedSerializer({ open: OPEN_PLACES, guarded: GUARDED_PLACES }, addressGroup, (ip) => this.addressDelay(ip));
+  /**
+   * Password checks on an account from an address that signed in to it before (knownAddress): each
+   * such address has its own lane, so guesses from elsewhere, which fill the account's shared queue
+   * to its eight places from as few as nine addresses, do not refuse the owner at home with 429.
+   * Only a right password makes an address known, so guessers gain no lane of their own.
+   */
+  readonly knownAccountQueue = new KeyedSerializer({ open: OPEN_PLACES, guarded: GUARDED_PLACES }, (key) => key, (key) => this.accountDelay(key.slice(0, key.lastIndexOf('\u0000'))));
   /** Bad API keys and bad remember-me cookies, one client address at a time: all of them are failures. */
   readonly badTokenQueue = new KeyedSerializer({ open: GUARDED_PLACES, guarded: GUARDED_PLACES }, addressGroup);
   private readonly options: ThrottleOptions;
   private readonly addresses = new Map<string, Counter>();
   private readonly accounts = new Map<string, Counter>();
+  /** Per account (only those signed in to), the address groups it signed in from and when, the latest last. */
+  private readonly knownAddresses = new Map<string, Map<string, number>>();
 
   constructor(options: ThrottleOptions = DEFAULT_THROTTLE) {
     this.options = options;
@@ -92,8 +105,23 @@ export class LoginThrottle {
    * A correct password clears the account's counter. The address's counter only fades with time,
    * so an attacker cannot reset it by logging into an account of their own between guesses.
    */
-  succeeded(email: string): void {
-    this.accounts.delete(email.toLowerCase());
+  succeeded(email: string, ip?: string, now = Date.now()): void {
+    const account = email.toLowerCase();
+    this.accounts.delete(account);
+    if (ip === undefined) return;
+    // Bounded by the accounts that exist (only right passwords land here) times KNOWN_PER_ACCOUNT.
+    const known = this.knownAddresses.get(account) ?? new Map<string, number>();
+    const group = addressGroup(ip);
+    known.delete(group);
+    known.set(group, now);
+    if (known.size > KNOWN_PER_ACCOUNT) known.delete(known.keys().next().value!);
+    this.knownAddresses.set(account, known);
+  }
+
+  /** Whether this address (its group) signed in to this account within KNOWN_FOR_MS. */
+  knownAddress(ip: string, email: string, now = Date.now()): boolean {
+    const since = this.knownAddresses.get(email.toLowerCase())?.get(addressGroup(ip));
+    return since !== undefined && now - since <= KNOWN_FOR_MS;
   }
 
   private delay(failures: number, cap: number): number {

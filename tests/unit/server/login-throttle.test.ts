@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { basic, insertUser, startServer, type TestServer } from './helpers.ts';
 
 /**
@@ -83,6 +84,38 @@ describe('password logins', () => {
     // Three free failures, then each guess waited for the ones before it (before: none did).
     expect(rows.filter((a) => slowed(a.error))).toHaveLength(3);
   });
+
+  it('let the account owner in from an address they signed in from while others guess from elsewhere', async () => {
+    server = await startServer();
+    const s = server;
+    await insertUser(s, 'victim@x.org', 'right', []);
+    expect((await login(s, 'victim@x.org', 'right', '10.1.0.1')).statusCode).toBe(200);
+    // Past the five minutes Basic credentials are remembered for, the owner's password is checked again.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 6 * 60_000 });
+    // Twelve addresses guess at once and again as soon as they are answered: the account's queue,
+    // shared by every address, stays at its eight places (before: the owner's right password at
+    // home got 429 for as long as the guessing went on, from any number of addresses above eight).
+    let guessing = true;
+    const guesser = async (i: number) => {
+      const until = Date.now() + 30_000;
+      for (let n = 0; guessing && Date.now() < until; n++) {
+        const response = await login(s, 'victim@x.org', `guess${i}-${n}`, `10.2.${i}.1`);
+        // A refusal is answered without any I/O: give the event loop a turn, or this loop of
+        // injected requests would starve the timers of the queued checks (real sockets would not).
+        if (response.statusCode === 429) await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const guessers = Array.from({ length: 12 }, (_, i) => guesser(i));
+    try {
+      // The account is guarded (its free failures spent) and its queue full before the owner tries.
+      await pollUntil('the account guarded', () => activityOf(s).filter((a) => a.email === 'victim@x.org' && !a.success).length >= 6);
+      expect((await login(s, 'victim@x.org', 'right', '10.1.0.1')).statusCode).toBe(200);
+    } finally {
+      guessing = false;
+      await Promise.all(guessers);
+      vi.useRealTimers();
+    }
+  }, 60_000);
 
   it('run one at a time per address: guesses over many e-mails at once are queued, a flood is refused', async () => {
     server = await startServer();
