@@ -58,12 +58,28 @@ export class AuthenticationActivityRepository {
   /**
    * Retention: forgets attempts older than `olderThan` (epoch ms) and all but the newest `keepRows`.
    * Both go by index (date, then the autoincrement id), so a sweep stays cheap on a big table.
+   * Before the newest rows are counted, each account keeps only its newest `keepRows / 100`
+   * successful sign-ins: remembered credentials cost no password check, so one account could sign
+   * in as fast as requests arrive and push everyone's older rows, a guesser's traces, out of the bound.
    */
   prune(olderThan: number, keepRows: number): number {
     const old = this.db.prepare('DELETE FROM authentication_activity WHERE date_time < ?').run(olderThan).changes;
+    const perAccount = Math.ceil(keepRows / 100);
+    const busy = this.db
+      .prepare('SELECT user_id FROM authentication_activity WHERE user_id IS NOT NULL AND success = 1 GROUP BY user_id HAVING count(*) > ?')
+      .pluck()
+      .all(perAccount) as string[];
+    let trimmed = 0;
+    for (const userId of busy) {
+      const last = this.db
+        .prepare('SELECT id FROM authentication_activity WHERE user_id = ? AND success = 1 ORDER BY id DESC LIMIT 1 OFFSET ?')
+        .pluck()
+        .get(userId, perAccount) as number;
+      trimmed += this.db.prepare('DELETE FROM authentication_activity WHERE user_id = ? AND success = 1 AND id <= ?').run(userId, last).changes;
+    }
     const cutoff = this.db.prepare('SELECT id FROM authentication_activity ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(keepRows) as number | undefined;
     const excess = cutoff === undefined ? 0 : this.db.prepare('DELETE FROM authentication_activity WHERE id <= ?').run(cutoff).changes;
-    return old + excess;
+    return old + trimmed + excess;
   }
 
   /**

@@ -327,4 +327,21 @@ describe('authentication activity', () => {
     expect(kept).toHaveLength(20);
     expect(Math.min(...kept.map((a) => a.dateTime))).toBeGreaterThan(now - 30 * 24 * 3600 * 1000);
   });
+
+  it("keeps others' attempts when one account signs in over and over", async () => {
+    const first = await startServer({ authActivityRetention: { days: 30, maxRows: 200 } });
+    const dir = first.dir;
+    await insertUser(first, 'reader@x.org', 'right', []);
+    expect((await login(first, 'victim@x.org', 'guess', '10.0.8.1')).statusCode).toBe(401);
+    // Remembered Basic credentials cost no password check, and every sign-in is recorded: one
+    // account wrote as many rows as it liked, and the newest-rows bound then forgot the guess above
+    // (a guesser signing in to an account of their own erased their traces).
+    for (let i = 0; i < 300; i++) expect((await login(first, 'reader@x.org', 'right', '10.0.8.2')).statusCode).toBe(200);
+    await first.app.close();
+    server = await startServer({ dir, claim: false, authActivityRetention: { days: 30, maxRows: 200 } });
+    const kept = activityOf(server);
+    expect(kept.filter((a) => a.email === 'victim@x.org')).toHaveLength(1);
+    // The account's own sign-ins keep their newest share (a hundredth of the rows kept).
+    expect(kept.filter((a) => a.email === 'reader@x.org')).toHaveLength(2);
+  });
 });
