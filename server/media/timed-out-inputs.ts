@@ -15,6 +15,8 @@ const MAX_REMEMBERED = 1024;
  */
 export class TimedOutInputs {
   readonly #failedAt = new Map<string, number>();
+  /** Inputs being worked on now: settles when that work ends, however it ends. */
+  readonly #running = new Map<string, Promise<void>>();
   readonly #forMs: number;
   readonly #max: number;
 
@@ -33,12 +35,30 @@ export class TimedOutInputs {
    * `what` and the time limit `limitMs` it ran out of); remembers the input when `work` does.
    */
   async run<T>(key: string, what: string, limitMs: number, work: () => Promise<T>): Promise<T> {
+    // Asked for while that input is being worked on: wait for it to end first. A time out is only
+    // known once the first call ends, and every reader asking meanwhile would otherwise take a
+    // worker for a whole time limit in turn (six readers of a hostile RAR page: six times 30 s of
+    // the one RAR worker). Work on one input runs one call at a time; most take milliseconds.
+    for (let ahead = this.#running.get(key); ahead; ahead = this.#running.get(key)) await ahead;
     if (this.#timedOutLately(key, Date.now())) throw new OperationTimeout(`${what} (ran out of time lately)`, limitMs);
+    const attempt = (async () => {
+      try {
+        return await work();
+      } catch (error) {
+        // Remembered before those waiting are woken, so they fail at once.
+        if (error instanceof OperationTimeout) this.#remember(key, Date.now());
+        throw error;
+      }
+    })();
+    const settled = attempt.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running.set(key, settled);
     try {
-      return await work();
-    } catch (error) {
-      if (error instanceof OperationTimeout) this.#remember(key, Date.now());
-      throw error;
+      return await attempt;
+    } finally {
+      if (this.#running.get(key) === settled) this.#running.delete(key);
     }
   }
 
