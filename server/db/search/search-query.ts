@@ -101,8 +101,10 @@ function tokenize(text: string): Token[] {
       else if (word === 'NOT' || word === '!') tokens.push({ type: 'not' });
       else {
         let negated = false;
+        let signed = false;
         if (word.length > 1 && (word[0] === '-' || word[0] === '+')) {
           negated = word[0] === '-';
+          signed = true;
           word = word.slice(1);
         }
         if (negated) tokens.push({ type: 'not' });
@@ -113,7 +115,7 @@ function tokenize(text: string): Token[] {
           pushTerm(tokens, field[1], readUntil('"'));
         } else if (field && field[2]!.startsWith('[')) {
           // field:[a TO b]: read to the closing bracket, spaces included.
-          i = start + (negated ? 1 : 0) + field[1]!.length + 2;
+          i = start + (signed ? 1 : 0) + field[1]!.length + 2;
           const range = readUntil(']').split(/\s+TO\s+/);
           const bound = (value: string | undefined) => (value === undefined || value.trim() === '*' || value.trim() === '' ? undefined : value.trim());
           tokens.push({ type: 'term', node: { kind: 'range', field: field[1]!.toLowerCase(), from: bound(range[0]), to: bound(range[1]) } });

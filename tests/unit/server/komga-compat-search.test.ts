@@ -349,6 +349,12 @@ describe('the search box’s query language (Komga’s Lucene syntax: phrases, A
     expect(await booksFound('release_date:[2010 TO *]')).toEqual(['Beta 01']);
   });
 
+  it('a range marked required with + reads as the same range', async () => {
+    // Before: the bracket was read into the lower bound ('[2000'), which sorts after every year.
+    expect(await booksFound('+release_date:[2000 TO 2010]')).toEqual(['Alpha 01']);
+    expect(await booksFound('+release_date:[2010 TO *] +tag:noir')).toEqual(['Beta 01']);
+  });
+
   it('a word with a colon that names no field is still a word ("Re:Zero"); *:* is everything', async () => {
     expect(await seriesFound('re:zero')).toEqual(['Broken']);
     expect(await seriesFound('*:*')).toEqual(['Alpha', 'Beta', 'Broken']);
