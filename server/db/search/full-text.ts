@@ -80,12 +80,12 @@ export function fullTextMatch(term: string, fields: FullTextFields): SqlFragment
         return { sql: `(NOT ${inner.sql})`, params: inner.params, leaves: inner.leaves };
       }
       case 'range':
-        return leaf(JSON.stringify(node), () => rangeMatch(fields.named[node.field], node.from, node.to));
+        return leaf(JSON.stringify(node), () => rangeMatch(namedField(fields, node.field), node.from, node.to));
       case 'text':
         return leaf(JSON.stringify([node.field, foldText(node.text)]), () => {
           const value = foldText(node.text);
           if (node.field === undefined) return containsIn(fields.defaults, value);
-          const named = fields.named[node.field];
+          const named = namedField(fields, node.field);
           if (named) return containsIn(named, value);
           // Not an index field: an author role (`writer:remender`), or words that hold a colon ("Re:Zero").
           const role = authorOfRole(fields.authors, node.field, value);
@@ -96,6 +96,11 @@ export function fullTextMatch(term: string, fields: FullTextFields): SqlFragment
   };
   const { sql, params } = compile(tree);
   return { sql, params };
+}
+
+/** An index field by name; only the table's own (a search may name 'constructor' or 'toString'). */
+function namedField(fields: FullTextFields, name: string): FieldColumns | undefined {
+  return Object.hasOwn(fields.named, name) ? fields.named[name] : undefined;
 }
 
 /**

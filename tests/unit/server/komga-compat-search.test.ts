@@ -349,6 +349,20 @@ describe('the search box’s query language (Komga’s Lucene syntax: phrases, A
     expect(await booksFound('release_date:[2010 TO *]')).toEqual(['Beta 01']);
   });
 
+  it('a field named like a property of every JavaScript object is an author role like any other', async () => {
+    // Roles are free text. Before: 'constructor' and 'toString' found Object's own members in the
+    // table of index fields and matched nothing; ranges over them likewise.
+    const patch = (url: string, body: unknown) => c.send('PATCH', url, { contentType: 'application/json', body });
+    const alpha2 = c.books.find((b) => b.name === 'Alpha 02')!;
+    expect((await patch(`/api/v1/books/${alpha2.id}/metadata`, { authors: [{ name: 'Ann Builder', role: 'constructor' }] })).statusCode).toBe(204);
+    try {
+      expect(await booksFound('constructor:builder')).toEqual(['Alpha 02']);
+      expect(await booksFound('alpha -constructor:builder')).toEqual(['Alpha 01']);
+    } finally {
+      expect((await patch(`/api/v1/books/${alpha2.id}/metadata`, { authors: [] })).statusCode).toBe(204);
+    }
+  });
+
   it('a range marked required with + reads as the same range', async () => {
     // Before: the bracket was read into the lower bound ('[2000'), which sorts after every year.
     expect(await booksFound('+release_date:[2000 TO 2010]')).toEqual(['Alpha 01']);
