@@ -62,8 +62,9 @@ export function checkPassword(
   const account = email.toLowerCase();
   // An address the account signed in from before checks in a lane of its own: guesses from other
   // addresses keep the account's shared queue full, and would refuse its owner (login-throttle.ts).
-  const check = () => checkPasswordNow(ctx, throttle, request, email, password);
-  const inAccountQueue = throttle.knownAddress(ip, account)
+  const known = throttle.knownAddress(ip, account);
+  const check = () => checkPasswordNow(ctx, throttle, request, email, password, known);
+  const inAccountQueue = known
     ? () => throttle.knownAccountQueue.run(`${account}\u0000${addressGroup(ip)}`, check)
     : () => throttle.accountQueue.run(account, check);
   return throttle.addressQueue.run(ip, inAccountQueue).catch(tooMany);
@@ -75,12 +76,16 @@ async function checkPasswordNow(
   request: FastifyRequest,
   email: string,
   password: string,
+  knownAddress: boolean,
 ): Promise<User | undefined> {
   const ip = request.ip ?? '';
   const delay = throttle.delayFor(ip, email);
   if (delay > 0) await sleep(delay);
   const user = ctx.repos.users.findByEmail(email);
-  const ok = user ? await verifyPassword(user.passwordHash, password) : (await verifyPassword(await unknownUserHash(), password), false);
+  // From an address that signed in to the account before, the check waits for its turn in the
+  // server-wide queue rather than being refused when a flood from elsewhere has filled it (its own
+  // lane holds at most a few: no flood gets past through it).
+  const ok = user ? await verifyPassword(user.passwordHash, password, knownAddress) : (await verifyPassword(await unknownUserHash(), password), false);
   if (!user || !ok) {
     throttle.failed(ip, email);
     recordLoginAttempt(ctx, request, {

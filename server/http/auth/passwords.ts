@@ -42,8 +42,12 @@ export function hashPassword(password: string): Promise<string> {
   return work.run(() => hash(password, { algorithm: 2 /* Argon2id */ }), false);
 }
 
-/** Rejects with TooManyAttempts, unchecked, when too many checks are already waiting. */
-export function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
+/**
+ * Rejects with TooManyAttempts, unchecked, when too many checks are already waiting, unless
+ * `waitWhenFull`: a check from an address that signed in to the account before (login-methods.ts)
+ * waits its turn instead, so a flood of guesses from many addresses does not lock its owner out.
+ */
+export function verifyPassword(passwordHash: string, password: string, waitWhenFull = false): Promise<boolean> {
   return work.run(async () => {
     try {
       return await verify(passwordHash, password);
@@ -53,5 +57,5 @@ export function verifyPassword(passwordHash: string, password: string): Promise<
       if (!(error instanceof Error)) throw error;
       return false;
     }
-  }, true);
+  }, !waitWhenFull);
 }
