@@ -15,21 +15,33 @@ import type { Socket } from 'node:net';
  * unless it retries (Node's fetch does not). A socket counts as idle once its last response has
  * ended; a connection that has not sent its first request yet is not idle.
  */
-export function relieveConnectionPressure(server: Server, cap: number): void {
+/**
+ * How long a connection may go without a whole request before it may be closed at the cap. A client
+ * sends its request as soon as it has connected (a TLS handshake over a slow link takes a second or
+ * two); one that sends the start of a request and never its end (slowloris) is holding a place.
+ */
+export const SLOW_START_MS = 10_000;
+
+export function relieveConnectionPressure(server: Server, cap: number, options: { slowStartMs?: number } = {}): void {
+  const slowStartMs = options.slowStartMs ?? SLOW_START_MS;
   const trigger = Math.max(1, cap - 2);
   const target = Math.max(1, cap - Math.max(4, Math.floor(cap / 16)));
   let open = 0;
   /** Idle sockets; a Map iterates in insertion order, so the longest idle comes first. */
   const idle = new Map<Socket, true>();
+  /** Connections that have not sent a whole request yet, and when they came; the oldest first. */
+  const unstarted = new Map<Socket, number>();
   const inFlight = new Map<Socket, number>();
   const evicted = new WeakSet<Socket>();
 
   server.on('connection', (socket: Socket) => {
     open++;
+    unstarted.set(socket, Date.now());
     socket.once('close', () => {
       if (!evicted.has(socket)) open--;
       idle.delete(socket);
       inFlight.delete(socket);
+      unstarted.delete(socket);
     });
     if (open >= trigger) evictIdle(open - target);
   });
@@ -37,6 +49,7 @@ export function relieveConnectionPressure(server: Server, cap: number): void {
   server.on('request', (request, response) => {
     const socket = request.socket;
     idle.delete(socket);
+    unstarted.delete(socket);
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     response.once('close', () => {
       const left = (inFlight.get(socket) ?? 1) - 1;
@@ -57,10 +70,23 @@ export function relieveConnectionPressure(server: Server, cap: number): void {
     for (const socket of idle.keys()) {
       if (count <= 0) return;
       idle.delete(socket);
-      evicted.add(socket);
-      open--;
+      evict(socket);
       count--;
-      socket.destroy();
     }
+    // No idle socket left: connections that have sent no whole request for long, the oldest first
+    // (a slow-headers crowd is otherwise never idle, and kept every newcomer out).
+    const before = Date.now() - slowStartMs;
+    for (const [socket, since] of unstarted) {
+      if (count <= 0 || since > before) return;
+      unstarted.delete(socket);
+      evict(socket);
+      count--;
+    }
+  }
+
+  function evict(socket: Socket): void {
+    evicted.add(socket);
+    open--;
+    socket.destroy();
   }
 }

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { relieveConnectionPressure } from '../../../server/http/connection-pressure.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -22,7 +22,7 @@ afterEach(async () => {
 
 /** Responses to /gate wait here until the test opens the gate. */
 let gate: (() => void)[] = [];
-async function start(): Promise<number> {
+async function start(options?: { slowStartMs?: number }): Promise<number> {
   gate = [];
   server = createServer((req, res) => {
     // /hold never answers: a download whose reader stopped reading.
@@ -31,7 +31,7 @@ async function start(): Promise<number> {
     res.end('ok');
   });
   server.maxConnections = CAP;
-  relieveConnectionPressure(server, CAP);
+  relieveConnectionPressure(server, CAP, options);
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
@@ -91,5 +91,27 @@ describe('connection pressure', () => {
     expect(await answered).toEqual(Array.from({ length: CAP }, () => 200));
     // Before: Node refused the newcomers at the cap without a connection event to act on.
     expect(await Promise.all(Array.from({ length: 3 }, () => get(port, '/', false)))).toEqual([200, 200, 200]);
+  });
+
+  it('at the cap closes connections that have sent no whole request for long, so a newcomer gets in', async () => {
+    const port = await start({ slowStartMs: 200 });
+    // A slow-headers crowd (slowloris) takes every place: each sends the start of a request and
+    // never its end, so no socket ever goes idle (before: every newcomer was reset for as long as
+    // the crowd kept its sockets open, a minute per socket, or for ever by reopening them).
+    const slow: Socket[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const socket = connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+      socket.on('error', () => undefined);
+      slow.push(socket);
+    }
+    try {
+      await pollUntil('the slow crowd to hold every place', async () => (await openConnections(server!)) === CAP);
+      // A newcomer is refused until the crowd's requests are older than the lowered limit, then let in.
+      await pollUntil('a newcomer answered', async () => (await get(port, '/', false)) === 200, { timeoutMs: 10_000 });
+      // The crowd's oldest went, not every one.
+      expect(slow.filter((socket) => !socket.destroyed && !socket.closed).length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of slow) socket.destroy();
+    }
   });
 });
