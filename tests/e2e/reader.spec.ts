@@ -247,6 +247,74 @@ test('cold open: the start page is downloaded once, beside the book\'s descripti
   expect(events.filter((event) => event === `start ${pagePath(3)}`)).toHaveLength(1);
 });
 
+test('cold open: the page names the start page (preloaded) and the series, so neither waits for the book\'s description', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const bookPath = `/api/v1/books/${book.id}`;
+  const seriesPath = `/api/v1/series/${book.seriesId}`;
+  const pagePath = `${bookPath}/pages/1`;
+  const fetched = requestsTo(p, pagePath);
+  const series = requestsTo(p, seriesPath);
+  // The book's description is answered only once its series and its start page have been asked for, or after 15 s.
+  let askedFirst: Promise<boolean> | null = null;
+  await p.route((url) => url.pathname === bookPath, async (route) => {
+    askedFirst ??= pollUntil('the series and page 1 asked for', async () => series.length > 0 && fetched.length > 0, { timeoutMs: 15_000 }).then(
+      () => true,
+      (error: unknown) => {
+        console.warn(String(error));
+        return false;
+      },
+    );
+    await askedFirst;
+    await route.continue();
+  });
+  await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
+  expect(isClose(await sampleColour(canvas), RED)).toBe(true);
+  expect(askedFirst).not.toBeNull();
+  expect(await askedFirst).toBe(true);
+  // The preload is the page's one download: the client asked for that very address.
+  expect(fetched).toHaveLength(1);
+  expect(new URL(fetched[0]!).searchParams.get('v')).toBeTruthy();
+  expect(series).toHaveLength(1);
+});
+
+test('cold open: the client fetches the preloaded start page only once the preload is over (a fetch joining it could hang)', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const pagePath = `/api/v1/books/${book.id}/pages/1`;
+  // Every fetch() of page 1 the page makes, with when it was made.
+  await p.addInitScript((path) => {
+    const calls: number[] = [];
+    (window as unknown as { pageFetches: number[] }).pageFetches = calls;
+    const original = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+      if (url.pathname === path) calls.push(performance.now());
+      return original(input, init);
+    };
+  }, pagePath);
+  // The preload is answered only once the book's description has been (or after 15 s): it is still
+  // downloading when the boot module runs and when the book comes back.
+  let bookAnswered = false;
+  p.on('requestfinished', (request) => {
+    if (new URL(request.url()).pathname === `/api/v1/books/${book.id}`) bookAnswered = true;
+  });
+  await p.route((url) => url.pathname === pagePath, async (route) => {
+    await pollUntil('the book answered', async () => bookAnswered, { timeoutMs: 15_000 }).catch((error: unknown) => console.warn(String(error)));
+    await route.continue();
+  });
+  await p.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '1', { timeout: 30_000 });
+  expect(isClose(await sampleColour(canvas), RED)).toBe(true);
+  const { fetches, preloadEnd } = await p.evaluate((path) => {
+    const preload = performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname === path && (entry as PerformanceResourceTiming).initiatorType === 'link');
+    return { fetches: (window as unknown as { pageFetches: number[] }).pageFetches, preloadEnd: (preload as PerformanceResourceTiming | undefined)?.responseEnd ?? null };
+  }, pagePath);
+  expect(preloadEnd).not.toBeNull();
+  for (const at of fetches) expect(at).toBeGreaterThanOrEqual(preloadEnd!);
+});
+
 test('cold open in another language: the book, its start page and the decode workers do not wait for the language file', async ({ page: p }) => {
   await p.addInitScript(() => localStorage.setItem('folio.locale', 'fr'));
   const book = await findBook(p.context().request, folio.url, 'Comic 01');
