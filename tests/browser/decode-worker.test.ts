@@ -416,6 +416,70 @@ describe('a decode started ahead of the view (decodeAhead)', () => {
     }
   });
 
+  /** Workers whose script never answers: the pool has none up, however long it waits (a cold load's first 100 ms). */
+  const silentWorker = () => new Worker(URL.createObjectURL(new Blob(['/* never answers */'], { type: 'text/javascript' })));
+
+  it('on a cold load (no worker up), decodes the page ahead on the main thread as soon as its prefetched bytes are here', async () => {
+    const source = await solidJpeg(1600, 2400, [20, 200, 90]);
+    const fetched: string[] = [];
+    const prefetched = servingJpeg(source, fetched);
+    const url = 'http://127.0.0.1:9/cold-ahead.jpg';
+    const cold = new DecodePool({ size: 1, prefetched, decodeAheadOnMainThread: true, createWorker: silentWorker });
+    try {
+      cold.fetchAhead(url); // no worker up: fetched on the main thread
+      cold.warmUp();
+      cold.decodeAhead({ url, size: { width: 301, height: 451 }, natural: { width: 1600, height: 2400 } });
+      // No worker ever answers, yet the decode is done, and the view's request takes it.
+      await vi.waitFor(() => expect(decodesOf(url)).toHaveLength(1));
+      expect(decodesOf(url).map((entry) => (entry as PerformanceMeasure).detail)).toEqual([expect.objectContaining({ prefetched: true, mainThread: true })]);
+      const { bitmap } = await cold.decode({ url, size: { width: 301, height: 451 }, natural: { width: 1600, height: 2400 } });
+      expect([bitmap.width, bitmap.height]).toEqual([301, 451]);
+      expectColour(colourAt(bitmap, 150, 225), [20, 200, 90]);
+      bitmap.close();
+      expect(fetched).toEqual([url]);
+      expect(decodesOf(url)).toHaveLength(1);
+    } finally {
+      cold.terminate();
+    }
+  });
+
+  it('once a worker is up, the page ahead is decoded there even with its bytes fetched on the main thread', async () => {
+    const source = await solidJpeg(400, 600, [220, 120, 20]);
+    const fetched: string[] = [];
+    let release: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    const prefetched = servingJpeg(source, fetched, arrived);
+    const url = 'http://127.0.0.1:9/warm-ahead.jpg';
+    const warm = new DecodePool({ size: 1, prefetched, decodeAheadOnMainThread: true });
+    try {
+      warm.fetchAhead(url); // before any worker: on the main thread
+      await warm.whenReady();
+      warm.decodeAhead({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      release();
+      await vi.waitFor(() => expect(decodesOf(url)).toHaveLength(1));
+      const [detail] = decodesOf(url).map((entry) => (entry as PerformanceMeasure).detail);
+      expect(detail).toEqual(expect.objectContaining({ prefetched: true }));
+      expect(detail.mainThread).toBeUndefined();
+    } finally {
+      warm.terminate();
+    }
+  });
+
+  it('a page ahead that is no image fails with a decode error on the main thread too', async () => {
+    const prefetched = new PrefetchedBytes({ fetch: async () => new Response(new Blob(['not a jpeg'], { type: 'image/jpeg' })) });
+    const url = 'http://127.0.0.1:9/cold-broken.jpg';
+    const cold = new DecodePool({ size: 1, prefetched, decodeAheadOnMainThread: true, createWorker: silentWorker });
+    try {
+      cold.fetchAhead(url);
+      cold.decodeAhead({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      const failure = await cold.decode({ url, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } }).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(PageDecodeError);
+      expect((failure as PageDecodeError).reason).toBe('decode');
+    } finally {
+      cold.terminate();
+    }
+  });
+
   it('the view asking at another size gets its own decode of the same bytes, not a second download', async () => {
     const source = await solidJpeg(400, 600, [30, 30, 220]);
     const fetched: string[] = [];
