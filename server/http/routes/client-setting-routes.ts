@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type ClientSetting, GLOBAL_SCOPE } from '../../db/client-setting-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
+import { STORE_LIMITS, StoreLimitExceeded, checkClientSettings } from '../../domain/store-limits.ts';
 import { badRequest } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
 import { type FolioApp, KotlinPrimitive, Type } from '../schemas.ts';
@@ -16,6 +16,14 @@ const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.Stri
 const SettingKeys = Type.Array(Type.String());
 
 type Body = Record<string, unknown>;
+
+/**
+ * Largest body a settings write may have. A scope holds at most bytesPerScope of keys and values
+ * (store-limits.ts), so a bigger body can only be refused: refused before it is read and parsed, which
+ * for a 10 MB body of 300,000 tiny keys (the server-wide limit) held the one thread 1-3 s.
+ * Twice the scope's bytes leaves room for the JSON around every key and value.
+ */
+const SETTINGS_BODY_LIMIT = 2 * STORE_LIMITS.clientSettings.bytesPerScope;
 
 /** `{key: {value, allowUnauthorized}}` (global) or `{key: {value}}` (user) → entries to save. */
 function readUpdate(body: unknown, global: boolean): [string, ClientSetting][] {
@@ -62,13 +70,13 @@ export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): v
     return result;
   });
 
-  app.patch('/api/v1/client-settings/global', { schema: { body: SettingsUpdate } }, async (request, reply) => {
+  app.patch('/api/v1/client-settings/global', { bodyLimit: SETTINGS_BODY_LIMIT, schema: { body: SettingsUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     saveBounded(GLOBAL_SCOPE, readUpdate(request.body, true));
     return reply.code(204).send();
   });
 
-  app.delete('/api/v1/client-settings/global', { schema: { body: SettingKeys } }, async (request, reply) => {
+  app.delete('/api/v1/client-settings/global', { bodyLimit: SETTINGS_BODY_LIMIT, schema: { body: SettingKeys } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     settings.delete(GLOBAL_SCOPE, readKeys(request.body));
     return reply.code(204).send();
@@ -81,13 +89,13 @@ export function registerClientSettingRoutes(app: FolioApp, ctx: FolioContext): v
     return result;
   });
 
-  app.patch('/api/v1/client-settings/user', { schema: { body: SettingsUpdate } }, async (request, reply) => {
+  app.patch('/api/v1/client-settings/user', { bodyLimit: SETTINGS_BODY_LIMIT, schema: { body: SettingsUpdate } }, async (request, reply) => {
     const user = caller(request);
     saveBounded(user.id, readUpdate(request.body, false));
     return reply.code(204).send();
   });
 
-  app.delete('/api/v1/client-settings/user', { schema: { body: SettingKeys } }, async (request, reply) => {
+  app.delete('/api/v1/client-settings/user', { bodyLimit: SETTINGS_BODY_LIMIT, schema: { body: SettingKeys } }, async (request, reply) => {
     const user = caller(request);
     settings.delete(user.id, readKeys(request.body));
     return reply.code(204).send();

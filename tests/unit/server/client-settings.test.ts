@@ -85,6 +85,24 @@ describe('user client settings', () => {
     expect((await send('PATCH', '/api/v1/client-settings/user', { k: {} }, reader)).statusCode).toBe(400);
   });
 
+  // A scope holds at most 1 MiB of settings, so a body past twice that can only be refused: it is,
+  // before being parsed (a 10 MB body of tiny keys held the server's thread for seconds).
+  it('refuses a settings body larger than any scope may hold before reading it', async () => {
+    const keys = Array.from({ length: 150_000 }, (_, i) => `setting.${i}`.padEnd(20, '.'));
+    const many = Object.fromEntries(keys.map((key) => [key, { value: '' }]));
+    expect(JSON.stringify(keys).length).toBeGreaterThan(2 * 1024 * 1024);
+    for (const [method, url, body] of [
+      ['PATCH', '/api/v1/client-settings/user', many],
+      ['PATCH', '/api/v1/client-settings/global', many],
+      ['DELETE', '/api/v1/client-settings/user', keys],
+      ['DELETE', '/api/v1/client-settings/global', keys],
+    ] as const) {
+      const response = await send(method, url, body, method === 'PATCH' && url.endsWith('user') ? reader : server.admin);
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(413);
+    }
+    expect(await server.json('/api/v1/client-settings/user/list', reader)).not.toHaveProperty(keys[1]!);
+  });
+
   // Komga's ClientSettingUserUpdateDto/GlobalUpdateDto hold a plain Kotlin String: "" is stored as
   // given (a client clears a setting so), and so is a blank key. Only a missing or null value is a 400.
   it('stores an empty value and a blank key as Komga does', async () => {
