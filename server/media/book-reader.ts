@@ -117,7 +117,7 @@ export class MediaError extends Error {
 }
 
 /**
- * The analysis of a whole book went past a bound on its total work (rar-reader.ts): the file's
+ * The analysis of a whole book went past a bound on its total work (analysis-bounds.ts): the file's
  * doing, not one entry's, so the analysis ends (the book ERROR) instead of marking an entry failed.
  */
 export class AnalysisTooCostly extends MediaError {

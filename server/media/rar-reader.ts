@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { AnalysisTooCostly, type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
+import { AnalysisBudget } from './analysis-bounds.ts';
+import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
@@ -59,7 +60,7 @@ const WALK_SLICE_MS = 5_000;
  * slower per byte (entropy decoding and a window, not a copy), which we cannot measure here (no
  * tool writes compressed RARs); the stored rate undercounts the unpacking both sides do (a
  * compressed page under 4 MiB is unpacked whole either way, so such books are walked), so when
- * in doubt the model walks, whose cost grows linearly (and is bounded, rarAnalysisBounds), rather
+ * in doubt the model walks, whose cost grows linearly (and is bounded: analysis-bounds.ts), rather
  * than reading member by member, whose cost grows with N².
  */
 const rarCosts = { headerStepMs: 0.025, callMs: 1, unpackMsPerByte: 2e-6 };
@@ -81,17 +82,6 @@ function walksAreCheaper(members: readonly RarMember[]): boolean {
   walks += Math.ceil(kept / WALK_KEPT_BYTES) * callMs;
   return walks <= alone;
 }
-
-/**
- * Bounds on all the unpacking the analysis of one book may do, past which the book is ERROR
- * (AnalysisTooCostly: the file's doing). A walk unpacks every member whole (unrar cannot leave a
- * member midway and go on), so the work grows with the book's unpacked size, and a small hostile
- * file (100,000 members each declaring up to 128 MiB of zeros) could unpack terabytes.
- * 16 GiB: four times the largest omnibus CBR we know of (about 4 GB), a minute or two of unrar.
- * 5 minutes of unrar's own time (not time queued): such a book unpacks at 55 MB/s even then,
- * a rate unrar beats several times over on a loaded machine. Tests lower them.
- */
-export const rarAnalysisBounds = { unpackedBytes: 16 * 1024 ** 3, workMs: 5 * 60_000 };
 
 /** Takes the descriptor over: it is closed with the book, or at once when the book cannot be opened. */
 async function openRarFile(file: FileHandle, filePath: string): Promise<OpenedBook> {
@@ -120,14 +110,14 @@ class OpenedRar implements OpenedBook {
   /** Prefixes from the last walk, until each is asked for (one walk's are held at a time). */
   private prefixes = new Map<string, Buffer>();
   private walking: Promise<void> | undefined;
-  /** What analysis has cost so far, against rarAnalysisBounds. */
-  private unpacked = 0;
-  private workMs = 0;
+  /** What analysis has cost so far, against the bounds for one book (analysis-bounds.ts). */
+  private readonly budget: AnalysisBudget;
 
   constructor(file: CheckedFile, version: string, members: readonly RarMember[], release: () => void) {
     this.file = file;
     this.version = version;
     this.release = release;
+    this.budget = new AnalysisBudget(`RAR book ${file.path}`, 'unrar');
     const walkable: RarMember[] = [];
     for (const member of members) {
       // First occurrence wins when an archive repeats a name (unrar extracts the first match too).
@@ -193,21 +183,8 @@ class OpenedRar implements OpenedBook {
     }
     // Deeper headers (a huge EXIF block), a member a walk left out, or a book read member by member.
     const { bytes, unpacked, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
-    this.spend(unpacked, workMs);
+    this.budget.spend(unpacked, workMs);
     return bytes;
-  }
-
-  /** Counts a call's work against the analysis' bounds; past one, the analysis ends. */
-  private spend(unpacked: number, workMs: number): void {
-    this.unpacked += unpacked;
-    this.workMs += workMs;
-    const { unpackedBytes, workMs: maxMs } = rarAnalysisBounds;
-    if (this.unpacked > unpackedBytes) {
-      throw new AnalysisTooCostly(`RAR book ${this.file.path}: analysis unpacked ${this.unpacked} bytes, over the ${unpackedBytes}-byte limit for one book`);
-    }
-    if (this.workMs > maxMs) {
-      throw new AnalysisTooCostly(`RAR book ${this.file.path}: analysis took ${Math.round(this.workMs)} ms of unrar's time, over the ${maxMs} ms limit for one book`);
-    }
   }
 
   /** A member's prefix from a walk with the members after it; undefined once it was offered (or never walked). */
@@ -241,7 +218,7 @@ class OpenedRar implements OpenedBook {
           const failed = batch.find((other) => !members.has(other));
           if (failed) this.walked.add(failed);
         }
-        this.spend(unpacked, workMs);
+        this.budget.spend(unpacked, workMs);
       },
       (error: unknown) => {
         // A damaged archive is the file's doing: this member is then read (and fails) on its own.

@@ -41,7 +41,17 @@ export async function extractSevenZip(
   keepPerMember: number,
   keepTotal: number,
 ): Promise<Map<string, Buffer>> {
+  return (await extractSevenZipMeasured(file, names, keepPerMember, keepTotal)).members;
+}
+
+/** The same, with how long 7-Zip ran (analysis counts it against its bound). */
+export async function extractSevenZipMeasured(
+  file: CheckedFile,
+  names: string[],
+  keepPerMember: number,
+  keepTotal: number,
+): Promise<{ members: Map<string, Buffer>; workMs: number }> {
   const result = await sevenZip.call({ op: 'extract', file, names, keepPerMember, keepTotal });
   if (!('bytes' in result)) throw new MediaError('ERR_1008', 'unexpected 7-Zip worker answer');
-  return new Map(Object.entries(result.bytes).map(([name, bytes]) => [name, Buffer.from(bytes)]));
+  return { members: new Map(Object.entries(result.bytes).map(([name, bytes]) => [name, Buffer.from(bytes)])), workMs: result.workMs };
 }

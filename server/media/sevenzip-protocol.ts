@@ -32,8 +32,11 @@ export type SevenZipRequest =
 
 export type SevenZipResult =
   | { members: SevenZipMember[] }
-  /** Member name → its first bytes; a member that produced no output is absent. */
-  | { bytes: Record<string, ArrayBuffer> };
+  /**
+   * Member name → its first bytes; a member that produced no output is absent. workMs: how long
+   * 7-Zip ran (the bound on analysing one book counts it).
+   */
+  | { bytes: Record<string, ArrayBuffer>; workMs: number };
 
 export type SevenZipResponse =
   | { id: number; result: SevenZipResult; error?: undefined }

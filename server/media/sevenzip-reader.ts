@@ -1,11 +1,13 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
+import { AnalysisBudget } from './analysis-bounds.ts';
+import { AnalysisTooCostly, type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { staysInsideArchive } from './entry-names.ts';
-import { extractSevenZip, listSevenZip } from './sevenzip-client.ts';
+import { extractSevenZip, extractSevenZipMeasured, listSevenZip } from './sevenzip-client.ts';
 import { cacheMember, memberKey, takeCachedMember } from './sevenzip-page-cache.ts';
 import type { SevenZipMember } from './sevenzip-protocol.ts';
+import { OperationTimeout } from './transient-errors.ts';
 
 /*
  * CB7/7z books through 7-Zip itself (7z-wasm, run in a worker by sevenzip-client.ts). The worker
@@ -27,6 +29,18 @@ import type { SevenZipMember } from './sevenzip-protocol.ts';
  * block up to it. Analysis therefore asks for the first bytes of every member in ONE call (one
  * pass over each block, ANALYSIS_PREFIX_BYTES per member, ANALYSIS_TOTAL_BYTES in all) instead of
  * one call per member, which would unpack a solid block once per page.
+ *
+ * When that pass fails (a damaged member) or runs out of time, members are read one by one, and
+ * then a hostile book (many members each slow to unpack, or a solid block every read unpacks
+ * again) could hold the one 7-Zip worker for hours. So analysis counts its work against the
+ * bounds for one book (analysis-bounds.ts, as for RAR): what each call unpacks, known before
+ * the call from the listing (a solid block is unpacked from its start up to the last member
+ * asked for; a call that would go past the bound is not made), and how long 7-Zip ran, a call
+ * ended by its time limit counting as the whole limit. Past a bound the book is ERROR
+ * (AnalysisTooCostly). A call that ran out of time is not put off for a later attempt, which
+ * would start the count afresh and let a file that always runs out of time be tried for ever,
+ * never ERROR: it is made again at once (a loaded machine gets another chance) until the bound
+ * on 7-Zip's time ends it.
  */
 
 const SIGNATURE = [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c];
@@ -99,18 +113,72 @@ class OpenedSevenZip implements OpenedBook {
   private readonly release: () => void;
   /** Solid block of each member (-1: none listed), in archive order, which is unpacking order. */
   private readonly blocks: { name: string; block: number; size: number }[] = [];
+  private readonly blockIndex = new Map<string, number>();
+  /** What analysis has cost so far, against the bounds for one book. */
+  private readonly budget: AnalysisBudget;
 
   constructor(file: CheckedFile, fileKey: string, members: SevenZipMember[], release: () => void) {
     this.file = file;
     this.fileKey = fileKey;
     this.release = release;
+    this.budget = new AnalysisBudget(`7z book ${file.path}`, '7-Zip');
     const seen = new Set<string>();
     for (const member of members) {
       // First occurrence wins when an archive repeats a name (7-Zip would unpack both to one file).
       if (seen.has(member.name)) continue;
       seen.add(member.name);
       this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
-      if (!member.isDirectory) this.blocks.push({ name: member.name, block: member.block, size: member.size });
+      if (!member.isDirectory) {
+        this.blockIndex.set(member.name, this.blocks.length);
+        this.blocks.push({ name: member.name, block: member.block, size: member.size });
+      }
+    }
+  }
+
+  /**
+   * Bytes 7-Zip unpacks to hand out these members: each solid block from its start up to the last
+   * member asked for in it (its earlier members are unpacked and dropped); a member of no listed
+   * block, itself. Sizes are the listing's, which 7-Zip holds each member to.
+   */
+  private unpackCost(names: readonly string[]): number {
+    const lastInBlock = new Map<number, number>();
+    let cost = 0;
+    for (const name of names) {
+      const at = this.blockIndex.get(name);
+      if (at === undefined) continue;
+      const { block, size } = this.blocks[at]!;
+      if (block < 0) cost += size;
+      else lastInBlock.set(block, Math.max(at, lastInBlock.get(block) ?? -1));
+    }
+    for (const [block, last] of lastInBlock) {
+      for (let i = last; i >= 0 && this.blocks[i]!.block === block; i--) cost += this.blocks[i]!.size;
+    }
+    return cost;
+  }
+
+  /**
+   * An analysis call, counted against the book's bounds: refused before it starts when what it
+   * unpacks would go past them. A failed call counts what it was asked to unpack (7-Zip may have
+   * unpacked up to the failure; we are not told how far). One that ran out of time counts the
+   * whole limit and is made again (`again`), or, without `again`, gives nothing (undefined).
+   */
+  private async analysisCall(names: string[], keepPerMember: number, keepTotal: number, again: boolean): Promise<Map<string, Buffer> | undefined> {
+    const cost = this.unpackCost(names);
+    for (;;) {
+      this.budget.checkUnpack(cost);
+      try {
+        const { members, workMs } = await extractSevenZipMeasured(this.file, names, keepPerMember, keepTotal);
+        this.budget.spend(cost, workMs);
+        return members;
+      } catch (error) {
+        if (error instanceof OperationTimeout) {
+          this.budget.spendTimeOut(error.limitMs);
+          if (again) continue;
+          return undefined;
+        }
+        if (error instanceof MediaError && !(error instanceof AnalysisTooCostly)) this.budget.spend(cost, 0);
+        throw error;
+      }
     }
   }
 
@@ -179,20 +247,25 @@ class OpenedSevenZip implements OpenedBook {
     const wanted = Math.max(1, Math.min(maxBytes, MAX_7Z_MEMBER_BYTES));
     const cached = (await this.allPrefixes()).get(name);
     if (cached && (cached.length >= wanted || cached.length >= size)) return cached.subarray(0, wanted);
-    const bytes = (await extractSevenZip(this.file, [name], wanted, wanted)).get(name);
+    const bytes = (await this.analysisCall([name], wanted, wanted, true))!.get(name);
     if (!bytes && size > 0) throw new MediaError('ERR_1007', `7z member ${name} could not be unpacked`);
     return bytes ?? Buffer.alloc(0);
   }
 
   private async allPrefixes(): Promise<Map<string, Buffer>> {
     const names = this.list.filter((e) => e.uncompressedSize > 0 && requestable(e)).map((e) => e.name);
-    this.prefixes ??= extractSevenZip(this.file, names, ANALYSIS_PREFIX_BYTES, ANALYSIS_TOTAL_BYTES).catch((error: unknown) => {
-      // One damaged member fails 7-Zip's whole pass. That is the file's doing (a MediaError): the
-      // members are then read one by one, so each damaged one is reported on its own. Anything
-      // else (time limit, busy server) is passed on, to be retried later.
-      if (error instanceof MediaError) return new Map<string, Buffer>();
-      throw error;
-    });
+    this.prefixes ??= this.analysisCall(names, ANALYSIS_PREFIX_BYTES, ANALYSIS_TOTAL_BYTES, false).then(
+      // Out of time (counted): the members are read one by one, each call unpacking less.
+      (members) => members ?? new Map<string, Buffer>(),
+      (error: unknown) => {
+        // One damaged member fails 7-Zip's whole pass. That is the file's doing (a MediaError): the
+        // members are then read one by one, so each damaged one is reported on its own. The bound
+        // reached ends the analysis; anything else (busy server, worker stopped) is passed on, to
+        // be retried later.
+        if (error instanceof MediaError && !(error instanceof AnalysisTooCostly)) return new Map<string, Buffer>();
+        throw error;
+      },
+    );
     try {
       return await this.prefixes;
     } catch (error) {

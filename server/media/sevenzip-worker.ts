@@ -193,13 +193,14 @@ async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Pr
     // Everything is reported written: 7-Zip unpacks on (and checks its CRC) while we keep nothing more.
     return length;
   };
+  const started = performance.now();
   withArchive(sz, request.file, () => run(target, ['x', '-bd', '-y', '-spd', '-scsUTF-8', NO_PASSWORD, '-t7z', '-o/out', ARCHIVE, '@/names.txt'], 'extracting'));
   const bytes: Record<string, ArrayBuffer> = {};
   for (const [name, chunks] of kept) {
     const joined = Buffer.concat(chunks);
     bytes[name] = joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer;
   }
-  return { bytes };
+  return { bytes, workMs: performance.now() - started };
 }
 
 async function handle(request: SevenZipRequest): Promise<SevenZipResult> {

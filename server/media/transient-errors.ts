@@ -13,9 +13,12 @@ export class ServerBusy extends Error {
 
 /** A time limit ran out (a decode, a worker); retrying later may well succeed. */
 export class OperationTimeout extends Error {
+  /** The limit that ran out: the work held its worker for that long. */
+  readonly limitMs: number;
   constructor(what: string, ms: number) {
     super(`${what} took longer than ${ms} ms`);
     this.name = 'OperationTimeout';
+    this.limitMs = ms;
   }
 }
 

@@ -1,15 +1,19 @@
+import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
-import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { analyseContainer, analyseOpened } from '../../../server/media/analyse-container.ts';
+import { analysisBounds } from '../../../server/media/analysis-bounds.ts';
+import { AnalysisTooCostly } from '../../../server/media/book-reader.ts';
 import { type CheckedFile, describeChecked } from '../../../server/media/checked-file.ts';
 import { SevenZipClient, sevenZip } from '../../../server/media/sevenzip-client.ts';
 import { OperationTimeout, ServerBusy, isTransientFailure } from '../../../server/media/transient-errors.ts';
 import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
 import { BLUE, GREEN, RED, YELLOW, renderPage } from '../../fixtures/index.ts';
 import { writeSevenZip, type SevenZipEntry } from '../../fixtures/sevenzip.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 async function pngEntries(colors: [number, number, number][], width = 60, height = 90): Promise<SevenZipEntry[]> {
@@ -249,5 +253,152 @@ describe('7z books through the server', () => {
     expect(book.media).toMatchObject({ status: 'ERROR', comment: code, pagesCount: 0 });
     expect((await server.get(`/api/v1/books/${book.id}/pages/1`)).statusCode).toBe(404);
     expect((await server.get('/api/v2/users/me')).statusCode).toBe(200);
+  });
+});
+
+describe('the bound on analysing one 7z book', () => {
+  let server: TestServer;
+  let root: string;
+  const defaults = { ...analysisBounds };
+  const defaultTimeLimit = sevenZip.timeLimitMs;
+  beforeAll(async () => {
+    server = await startServer();
+    root = join(server.dir, 'library');
+  });
+  afterAll(async () => {
+    Object.assign(analysisBounds, defaults);
+    sevenZip.timeLimitMs = defaultTimeLimit;
+    await server.close();
+  });
+
+  /** `count` real pages, each padded (with random bytes if `random`) past the 64 KiB analysis reads whole. */
+  async function paddedPages(count: number, padding: number, random = false): Promise<SevenZipEntry[]> {
+    const page = await renderPage({ width: 60, height: 90, color: BLUE, format: 'png' });
+    return Array.from({ length: count }, (_, i) => ({
+      name: `${String(i).padStart(3, '0')}.png`,
+      data: Buffer.concat([page, random ? randomBytes(padding) : Buffer.alloc(padding, i + 1)]),
+    }));
+  }
+
+  /**
+   * 40 pages of 100 KiB in one solid block, the last one damaged: 7-Zip's one pass over every
+   * member fails, so analysis reads the members one by one, and each read unpacks the block from
+   * its start up to its member (40 reads of 2 MiB on average, 84 MB in all). The pages are random
+   * bytes, which LZMA2 stores as they are (Copy is never solid), so the last one can be found in
+   * the file and damaged.
+   */
+  async function damagedSolidBook(path: string): Promise<void> {
+    const entries = await paddedPages(40, 100 * 1024, true);
+    await writeSevenZip(path, entries, { level: 1 });
+    const bytes = await readFile(path);
+    // Stored in chunks of 64 KiB with a header each: a 64-byte run of the last page is found whole.
+    const last = entries.at(-1)!.data;
+    const at = [1_000, 2_000, 3_000].map((from) => bytes.indexOf(last.subarray(last.length - from, last.length - from + 64))).find((found) => found > 0);
+    expect(at).toBeGreaterThan(0);
+    bytes[at!]! ^= 0xff;
+    await writeFile(path, bytes);
+  }
+
+  it('ends the analysis of a solid book read member by member once it unpacks past the bound (ERR_1008, saying why)', async () => {
+    const path = join(server.dir, 'damaged-solid.cb7');
+    await damagedSolidBook(path);
+    analysisBounds.unpackedBytes = 16 * 1024 * 1024;
+    const calls = sevenZip.calls;
+    try {
+      // Before: no bound on the reads one by one; the book analysed as 40 pages (one failed) in
+      // 42 calls, however much each read unpacked again.
+      const failure = await analyseContainer(path).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AnalysisTooCostly);
+      expect(failure).toMatchObject({
+        code: 'ERR_1008',
+        message: expect.stringMatching(/^7z book .*damaged-solid\.cb7: analysis would unpack \d+ bytes, over the 16777216-byte limit for one book$/),
+      });
+      expect(isTransientFailure(failure)).toBe(false);
+      // The listing, the one pass, and the reads one by one until the next would go past the bound.
+      expect(sevenZip.calls - calls).toBeLessThan(25);
+    } finally {
+      analysisBounds.unpackedBytes = defaults.unpackedBytes;
+    }
+  });
+
+  it('ends the analysis of a book whose 7-Zip calls always run out of time after a few of them, instead of putting it off again and again', async () => {
+    const path = join(server.dir, 'always-late.cb7');
+    await writeSevenZip(path, await paddedPages(5, 1024));
+    const book = await sevenZipReader.open(path);
+    const calls = sevenZip.calls;
+    // Every call from here on runs out of time (1 ms: a fresh worker alone takes longer to start).
+    sevenZip.timeLimitMs = 1;
+    analysisBounds.workMs = 5;
+    try {
+      // Before: the first time-out put the whole analysis off (transient), and the next attempt,
+      // and the 12 after it, did the same, each holding the worker for a whole time limit.
+      const failure = await analyseOpened(sevenZipReader, book).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AnalysisTooCostly);
+      expect(failure).toMatchObject({
+        code: 'ERR_1008',
+        message: expect.stringMatching(/^7z book .*always-late\.cb7: analysis took 6 ms of 7-Zip's time \(6 calls ran out of their time limit\), over the 5 ms limit for one book$/),
+      });
+      expect(isTransientFailure(failure)).toBe(false);
+      expect(sevenZip.calls - calls).toBe(6);
+    } finally {
+      sevenZip.timeLimitMs = defaultTimeLimit;
+      analysisBounds.workMs = defaults.workMs;
+      book.close();
+    }
+  });
+
+  it('tries a call that ran out of time again (a loaded machine) and analyses the book', async () => {
+    const path = join(server.dir, 'once-late.cb7');
+    const entries = await paddedPages(5, 1024);
+    await writeSevenZip(path, entries);
+    const book = await sevenZipReader.open(path);
+    const calls = sevenZip.calls;
+    sevenZip.timeLimitMs = 1;
+    try {
+      const analysis = analyseOpened(sevenZipReader, book);
+      // The first call (or the first few) run out of time; the next ones have the usual limit.
+      await pollUntil('a 7-Zip call to run out of time', () => sevenZip.calls > calls, { intervalMs: 1 });
+      sevenZip.timeLimitMs = defaultTimeLimit;
+      // Before: the time-out put the analysis off (OperationTimeout).
+      expect((await analysis).pages.map((p) => [p.fileName, p.width])).toEqual(entries.map((e) => [e.name, 60]));
+      expect(sevenZip.calls - calls).toBeGreaterThan(1);
+    } finally {
+      sevenZip.timeLimitMs = defaultTimeLimit;
+      book.close();
+    }
+  });
+
+  it('is not reached by a call cut short by the server (the worker stopped): that is not the book’s doing', async () => {
+    const path = join(server.dir, 'stopped.cb7');
+    // Big enough that the one pass is still running when the poll below sees it.
+    await writeSevenZip(path, await paddedPages(40, 1024 * 1024), { level: 1 });
+    const book = await sevenZipReader.open(path);
+    const calls = sevenZip.calls;
+    analysisBounds.workMs = 0;
+    try {
+      const analysis = analyseOpened(sevenZipReader, book).catch((error: unknown) => error);
+      await pollUntil('the one pass in the worker', () => sevenZip.calls === calls + 1 && sevenZip.inFlight(), { intervalMs: 1 });
+      await sevenZip.stop();
+      const failure = await analysis;
+      expect(failure).not.toBeInstanceOf(AnalysisTooCostly);
+      expect(isTransientFailure(failure)).toBe(true);
+    } finally {
+      analysisBounds.workMs = defaults.workMs;
+      book.close();
+    }
+  });
+
+  it('records such a book as ERROR while the other books of the library read', async () => {
+    await damagedSolidBook(join(root, 'Big', 'big.cb7'));
+    await writeSevenZip(join(root, 'Small', 'small.cb7'), await paddedPages(2, 100));
+    analysisBounds.unpackedBytes = 16 * 1024 * 1024;
+    try {
+      await addLibrary(server, root);
+    } finally {
+      analysisBounds.unpackedBytes = defaults.unpackedBytes;
+    }
+    const books = new Map((await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
+    expect(books.get('big')!.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1008', pagesCount: 0 });
+    expect(books.get('small')!.media).toMatchObject({ status: 'READY', pagesCount: 2 });
   });
 });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
-import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader, rarAnalysisBounds } from '../../../server/media/rar-reader.ts';
+import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader } from '../../../server/media/rar-reader.ts';
+import { analysisBounds } from '../../../server/media/analysis-bounds.ts';
 import { analyseContainer } from '../../../server/media/analyse-container.ts';
 import { AnalysisTooCostly, MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
 import { describeChecked } from '../../../server/media/checked-file.ts';
@@ -420,13 +421,13 @@ describe('a RAR member over the page limit', () => {
 describe('the bound on analysing one RAR book', () => {
   let server: TestServer;
   let root: string;
-  const defaults = { ...rarAnalysisBounds };
+  const defaults = { ...analysisBounds };
   beforeAll(async () => {
     server = await startServer();
     root = join(server.dir, 'library');
   });
   afterAll(async () => {
-    Object.assign(rarAnalysisBounds, defaults);
+    Object.assign(analysisBounds, defaults);
     await server.close();
   });
 
@@ -439,7 +440,7 @@ describe('the bound on analysing one RAR book', () => {
   it('ends the analysis of a book that unpacks past it (ERR_1008, saying why), not one entry', async () => {
     const path = join(server.dir, 'unbounded.cbr');
     await writeRar5(path, await paddedPages(30, 70 * 1024));
-    rarAnalysisBounds.unpackedBytes = 1024 * 1024;
+    analysisBounds.unpackedBytes = 1024 * 1024;
     try {
       // Before: no bound; the book analysed as 30 pages whatever it cost.
       const failure = await analyseContainer(path).catch((error: unknown) => error);
@@ -447,30 +448,30 @@ describe('the bound on analysing one RAR book', () => {
       expect(failure).toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/unpacked \d+ bytes, over the 1048576-byte limit for one book/) });
       expect(isTransientFailure(failure)).toBe(false);
     } finally {
-      rarAnalysisBounds.unpackedBytes = defaults.unpackedBytes;
+      analysisBounds.unpackedBytes = defaults.unpackedBytes;
     }
   });
 
   it("ends the analysis of a book that takes unrar past its time (ERR_1008, saying why)", async () => {
     const path = join(server.dir, 'slow.cbr');
     await writeRar5(path, await paddedPages(3, 70 * 1024));
-    rarAnalysisBounds.workMs = 0;
+    analysisBounds.workMs = 0;
     try {
       const failure = await analyseContainer(path).catch((error: unknown) => error);
       expect(failure).toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/ms of unrar's time, over the 0 ms limit for one book/) });
     } finally {
-      rarAnalysisBounds.workMs = defaults.workMs;
+      analysisBounds.workMs = defaults.workMs;
     }
   });
 
   it('records such a book as ERROR while the other books of the library read', async () => {
     await writeRar5(join(root, 'Big', 'big.cbr'), await paddedPages(30, 70 * 1024));
     await writeRar5(join(root, 'Small', 'small.cbr'), await paddedPages(2, 100));
-    rarAnalysisBounds.unpackedBytes = 1024 * 1024;
+    analysisBounds.unpackedBytes = 1024 * 1024;
     try {
       await addLibrary(server, root);
     } finally {
-      rarAnalysisBounds.unpackedBytes = defaults.unpackedBytes;
+      analysisBounds.unpackedBytes = defaults.unpackedBytes;
     }
     const books = new Map((await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
     expect(books.get('big')!.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1008', pagesCount: 0 });
@@ -481,7 +482,7 @@ describe('the bound on analysing one RAR book', () => {
     const path = join(server.dir, 'huge.cbr');
     const [page] = await pngMembers([GREEN]);
     await writeRar5WithLargeMember(path, [page!], { name: 'page-2.png', head: page!.data, size: MAX_BUFFERED_MEMBER_BYTES + 1 });
-    rarAnalysisBounds.unpackedBytes = 16 * 1024 * 1024;
+    analysisBounds.unpackedBytes = 16 * 1024 * 1024;
     try {
       // Before: the walk unpacked its 128 MiB, past this bound (and a member declaring terabytes
       // would hold a walk past its time limit on every retry).
@@ -491,7 +492,7 @@ describe('the bound on analysing one RAR book', () => {
         ['page-2.png', 60],
       ]);
     } finally {
-      rarAnalysisBounds.unpackedBytes = defaults.unpackedBytes;
+      analysisBounds.unpackedBytes = defaults.unpackedBytes;
     }
   }, 60_000);
 

@@ -1,0 +1,59 @@
+import { AnalysisTooCostly } from './book-reader.ts';
+
+/**
+ * Bounds on all the work the analysis of one archive book may make its unpacker do (unrar for RAR,
+ * 7-Zip for 7z), past which the book is ERROR (AnalysisTooCostly, ERR_1008: the file's doing).
+ * The unpacker runs in one worker per format, so a book that costs hours holds every other book's
+ * page reads of that format behind it. A small hostile file can make the work huge: members
+ * declaring up to 128 MiB of zeros each, or a solid block that every member read unpacks again.
+ *  - 16 GiB unpacked: four times the largest omnibus comic we know of (about 4 GB).
+ *  - 5 minutes of the unpacker's own time (not time queued): even then such a book unpacks at
+ *    55 MB/s, a rate both beat several times over on a loaded machine. A call ended by its time
+ *    limit counts as the whole limit: the worker was busy with this book all that time.
+ * Work the server cut short (worker stopped, queue full, descriptors) is not the book's doing: it
+ * is never counted, and the analysis is put off with nothing recorded. Tests lower these.
+ */
+export const analysisBounds = { unpackedBytes: 16 * 1024 ** 3, workMs: 5 * 60_000 };
+
+/** What the analysis of one opened book has cost so far, against analysisBounds. */
+export class AnalysisBudget {
+  private unpacked = 0;
+  private workMs = 0;
+  private timeOuts = 0;
+  private readonly book: string;
+  private readonly unpacker: string;
+
+  /** `book` names it in errors ("RAR book /lib/a.cbr"); `unpacker` whose time is counted ("unrar"). */
+  constructor(book: string, unpacker: string) {
+    this.book = book;
+    this.unpacker = unpacker;
+  }
+
+  /** Throws AnalysisTooCostly if unpacking `bytes` more would go past the bound (nothing counted then). */
+  checkUnpack(bytes: number): void {
+    if (this.unpacked + bytes > analysisBounds.unpackedBytes) this.overBytes(this.unpacked + bytes, 'would unpack');
+  }
+
+  /** Counts a call's work; past a bound, the analysis ends (AnalysisTooCostly). */
+  spend(unpacked: number, workMs: number): void {
+    this.unpacked += unpacked;
+    this.workMs += workMs;
+    if (this.unpacked > analysisBounds.unpackedBytes) this.overBytes(this.unpacked, 'unpacked');
+    if (this.workMs > analysisBounds.workMs) {
+      const ranOut = this.timeOuts > 0 ? ` (${this.timeOuts} call${this.timeOuts === 1 ? '' : 's'} ran out of their time limit)` : '';
+      throw new AnalysisTooCostly(
+        `${this.book}: analysis took ${Math.round(this.workMs)} ms of ${this.unpacker}'s time${ranOut}, over the ${analysisBounds.workMs} ms limit for one book`,
+      );
+    }
+  }
+
+  /** A call ended by its time limit: the worker spent all of it on this book (at least 1 ms, so retries end). */
+  spendTimeOut(limitMs: number): void {
+    this.timeOuts++;
+    this.spend(0, Math.max(1, limitMs));
+  }
+
+  private overBytes(total: number, verb: string): never {
+    throw new AnalysisTooCostly(`${this.book}: analysis ${verb} ${total} bytes, over the ${analysisBounds.unpackedBytes}-byte limit for one book`);
+  }
+}
