@@ -27,8 +27,11 @@ import { OperationTimeout } from './transient-errors.ts';
  *
  * 7z has no per-member random access inside a solid block: a member is unpacked by unpacking the
  * block up to it. Analysis therefore asks for the first bytes of every member in ONE call (one
- * pass over each block, ANALYSIS_PREFIX_BYTES per member, ANALYSIS_TOTAL_BYTES in all) instead of
- * one call per member, which would unpack a solid block once per page.
+ * pass over each block, ANALYSIS_PREFIX_BYTES per member) instead of one call per member, which
+ * would unpack a solid block once per page. A pass keeps at most sevenZipAnalysisPass.keptBytes
+ * (1,024 members); a book with more members takes more passes, each over the members after the
+ * last one kept (each unpacks its solid block from the start again: two passes for 2,000 pages,
+ * not 1,000 reads of the members one pass could not keep).
  *
  * When that pass fails (a damaged member) or runs out of time, members are read one by one, and
  * then a hostile book (many members each slow to unpack, or a solid block every read unpacks
@@ -49,7 +52,8 @@ export const MAX_7Z_MEMBER_BYTES = 128 * 1024 * 1024;
 /** Largest dictionary / model a coder may ask for (7-Zip's own -mx9 uses 64 MiB). */
 const MAX_CODER_MEMORY = 256 * 1024 * 1024;
 const ANALYSIS_PREFIX_BYTES = 64 * 1024;
-const ANALYSIS_TOTAL_BYTES = 64 * 1024 * 1024;
+/** Prefix bytes one analysis pass keeps (memory held until analysis has looked at them). Tests lower it. */
+export const sevenZipAnalysisPass = { keptBytes: 64 * 1024 * 1024 };
 /** Members of the same solid block unpacked past the one asked for, kept for the next page turns. */
 const AHEAD_MEMBERS = 8;
 const AHEAD_MEMBER_MAX_BYTES = 16 * 1024 * 1024;
@@ -105,8 +109,14 @@ const requestable = (entry: BookEntry) => !entry.isDirectory && !/[\r\n]/.test(e
 class OpenedSevenZip implements OpenedBook {
   readonly entriesInMemory = true;
   private readonly list: BookEntry[] = [];
-  /** First bytes of every member, filled by the first readPrefix (analysis) in one pass. */
-  private prefixes: Promise<Map<string, Buffer>> | undefined;
+  /** Members analysis reads (see passPrefix), in archive order, where each is in it, and their sizes. */
+  private readonly analysed: string[] = [];
+  private readonly analysedIndex = new Map<string, number>();
+  private readonly sizes = new Map<string, number>();
+  /** Prefixes from the last pass, the members some pass was asked for, and the pass running. */
+  private pass = new Map<string, Buffer>();
+  private readonly passed = new Set<string>();
+  private passing: Promise<void> | undefined;
 
   private readonly file: CheckedFile;
   private readonly fileKey: string;
@@ -132,6 +142,12 @@ class OpenedSevenZip implements OpenedBook {
         this.blockIndex.set(member.name, this.blocks.length);
         this.blocks.push({ name: member.name, block: member.block, size: member.size });
       }
+    }
+    for (const entry of this.list) {
+      if (entry.uncompressedSize === 0 || !requestable(entry)) continue;
+      this.analysedIndex.set(entry.name, this.analysed.length);
+      this.analysed.push(entry.name);
+      this.sizes.set(entry.name, entry.uncompressedSize);
     }
   }
 
@@ -245,37 +261,62 @@ class OpenedSevenZip implements OpenedBook {
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
     const size = this.requireMember(name);
     const wanted = Math.max(1, Math.min(maxBytes, MAX_7Z_MEMBER_BYTES));
-    const cached = (await this.allPrefixes()).get(name);
+    const cached = await this.passPrefix(name);
     if (cached && (cached.length >= wanted || cached.length >= size)) return cached.subarray(0, wanted);
     const bytes = (await this.analysisCall([name], wanted, wanted, true))!.get(name);
     if (!bytes && size > 0) throw new MediaError('ERR_1007', `7z member ${name} could not be unpacked`);
     return bytes ?? Buffer.alloc(0);
   }
 
-  private async allPrefixes(): Promise<Map<string, Buffer>> {
-    const names = this.list.filter((e) => e.uncompressedSize > 0 && requestable(e)).map((e) => e.name);
-    this.prefixes ??= this.analysisCall(names, ANALYSIS_PREFIX_BYTES, ANALYSIS_TOTAL_BYTES, false).then(
-      // Out of time (counted): the members are read one by one, each call unpacking less.
-      (members) => members ?? new Map<string, Buffer>(),
+  /**
+   * A member's prefix from a pass over it and the members after it, as many as the pass keeps
+   * (analysis reads members in archive order, so the next ones are asked for next); undefined
+   * when a pass was asked for it and gave nothing (it failed or ran out of time: the member is
+   * then read on its own), or it is asked for again after its pass.
+   */
+  private async passPrefix(name: string): Promise<Buffer | undefined> {
+    while (this.passing) await this.passing;
+    if (this.passed.has(name)) return this.pass.get(name);
+    const at = this.analysedIndex.get(name);
+    if (at === undefined) return undefined;
+    const batch: string[] = [];
+    let kept = 0;
+    for (const other of this.analysed.slice(at)) {
+      if (this.passed.has(other)) continue;
+      const keeps = Math.min(this.sizes.get(other)!, ANALYSIS_PREFIX_BYTES);
+      if (batch.length > 0 && kept + keeps > sevenZipAnalysisPass.keptBytes) break;
+      batch.push(other);
+      kept += keeps;
+    }
+    const pass = this.analysisCall(batch, ANALYSIS_PREFIX_BYTES, kept, false).then(
+      // Out of time (counted): these members are read one by one, each call unpacking less.
+      (members) => this.passOver(batch, members ?? new Map<string, Buffer>()),
       (error: unknown) => {
         // One damaged member fails 7-Zip's whole pass. That is the file's doing (a MediaError): the
         // members are then read one by one, so each damaged one is reported on its own. The bound
         // reached ends the analysis; anything else (busy server, worker stopped) is passed on, to
         // be retried later.
-        if (error instanceof MediaError && !(error instanceof AnalysisTooCostly)) return new Map<string, Buffer>();
-        throw error;
+        if (!(error instanceof MediaError) || error instanceof AnalysisTooCostly) throw error;
+        this.passOver(batch, new Map<string, Buffer>());
       },
     );
+    this.passing = pass;
     try {
-      return await this.prefixes;
-    } catch (error) {
-      this.prefixes = undefined;
-      throw error;
+      await pass;
+    } finally {
+      if (this.passing === pass) this.passing = undefined;
     }
+    return this.pass.get(name);
+  }
+
+  /** The prefixes of the last pass replace the previous pass's (one pass's are held at a time). */
+  private passOver(batch: readonly string[], members: Map<string, Buffer>): void {
+    this.pass = members;
+    for (const name of batch) this.passed.add(name);
   }
 
   close(): void {
-    this.prefixes = undefined;
+    this.pass = new Map();
     // Each 7-Zip call opens and closes its own descriptor (checked-file.ts): none outlives this one.
     this.release();
   }

@@ -10,7 +10,7 @@ import { AnalysisTooCostly } from '../../../server/media/book-reader.ts';
 import { type CheckedFile, describeChecked } from '../../../server/media/checked-file.ts';
 import { SevenZipClient, sevenZip } from '../../../server/media/sevenzip-client.ts';
 import { OperationTimeout, ServerBusy, isTransientFailure } from '../../../server/media/transient-errors.ts';
-import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
+import { MAX_7Z_MEMBER_BYTES, declaredCoderMemory, sevenZipAnalysisPass, sevenZipReader } from '../../../server/media/sevenzip-reader.ts';
 import { BLUE, GREEN, RED, YELLOW, renderPage } from '../../fixtures/index.ts';
 import { writeSevenZip, type SevenZipEntry } from '../../fixtures/sevenzip.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -385,6 +385,25 @@ describe('the bound on analysing one 7z book', () => {
     } finally {
       analysisBounds.workMs = defaults.workMs;
       book.close();
+    }
+  });
+
+  it('analyses a solid book whose prefixes do not fit in one pass in a few passes, not member by member', async () => {
+    const path = join(server.dir, 'long-solid.cb7');
+    const entries = await paddedPages(40, 70 * 1024);
+    await writeSevenZip(path, entries, { level: 1 });
+    const keptBytes = sevenZipAnalysisPass.keptBytes;
+    // 16 prefixes of 64 KiB a pass, as 1,024 are with the real 64 MiB: a book of 40 takes 3 passes.
+    sevenZipAnalysisPass.keptBytes = 1024 * 1024;
+    const calls = sevenZip.calls;
+    try {
+      // Before: one pass, then the 24 members it could not keep read one by one, each unpacking the
+      // block from its start again (a real solid book of 2,000 pages: 1,000 reads of 1-2 GB each).
+      const analysis = await analyseContainer(path);
+      expect(analysis.pages.map((p) => [p.fileName, p.width])).toEqual(entries.map((e) => [e.name, 60]));
+      expect(sevenZip.calls - calls).toBe(1 + 3);
+    } finally {
+      sevenZipAnalysisPass.keptBytes = keptBytes;
     }
   });
 
