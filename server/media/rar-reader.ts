@@ -5,6 +5,7 @@ import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type 
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
+import { OperationTimeout } from './transient-errors.ts';
 
 /*
  * CBR/RAR books through unrar (node-unrar-js: the official unrar library compiled to wasm), run in
@@ -182,9 +183,19 @@ class OpenedRar implements OpenedBook {
       if (prefix && (prefix.length >= limit || prefix.length >= size)) return prefix.subarray(0, limit);
     }
     // Deeper headers (a huge EXIF block), a member a walk left out, or a book read member by member.
-    const { bytes, unpacked, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
-    this.budget.spend(unpacked, workMs);
-    return bytes;
+    for (;;) {
+      try {
+        const { bytes, unpacked, workMs } = await extractRarMeasured(this.file, name, limit, Math.min(limit, size));
+        this.budget.spend(unpacked, workMs);
+        return bytes;
+      } catch (error) {
+        // Out of time: counted as the whole limit and made again at once (a loaded machine gets
+        // another chance), until the bound ends a file that always runs out (analysis-bounds.ts).
+        // Put off instead, the next attempt would start the count afresh, for ever.
+        if (!(error instanceof OperationTimeout)) throw error;
+        this.budget.spendTimeOut(error.limitMs);
+      }
+    }
   }
 
   /** A member's prefix from a walk with the members after it; undefined once it was offered (or never walked). */
@@ -221,10 +232,18 @@ class OpenedRar implements OpenedBook {
         this.budget.spend(unpacked, workMs);
       },
       (error: unknown) => {
-        // A damaged archive is the file's doing: this member is then read (and fails) on its own.
-        // Anything else (a time limit, a busy server) is passed on, to be retried later.
-        if (!(error instanceof MediaError)) throw error;
         this.prefixes = new Map();
+        if (error instanceof OperationTimeout) {
+          // One member of the batch held unrar past the limit (a walk ends between members after
+          // WALK_SLICE_MS): counted, and the batch is read member by member, each read stopping
+          // soon after its prefix, rather than walked into the same member again.
+          this.budget.spendTimeOut(error.limitMs);
+          for (const other of batch) this.walked.add(other);
+          return;
+        }
+        // A damaged archive is the file's doing: this member is then read (and fails) on its own.
+        // Anything else (a busy server, the worker stopped) is passed on, to be retried later.
+        if (!(error instanceof MediaError)) throw error;
         this.walked.add(name);
       },
     );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { MAX_BUFFERED_MEMBER_BYTES, rar4Reader, rar5Reader } from '../../../server/media/rar-reader.ts';
 import { analysisBounds } from '../../../server/media/analysis-bounds.ts';
-import { analyseContainer } from '../../../server/media/analyse-container.ts';
+import { analyseContainer, analyseOpened } from '../../../server/media/analyse-container.ts';
 import { AnalysisTooCostly, MAX_ARCHIVE_ENTRIES } from '../../../server/media/book-reader.ts';
 import { describeChecked } from '../../../server/media/checked-file.ts';
 import { RarClient, extractRar, rarWorker } from '../../../server/media/rar-client.ts';
@@ -461,6 +461,56 @@ describe('the bound on analysing one RAR book', () => {
       expect(failure).toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/ms of unrar's time, over the 0 ms limit for one book/) });
     } finally {
       analysisBounds.workMs = defaults.workMs;
+    }
+  });
+
+  it('ends the analysis of a book whose unrar calls always run out of time after a few of them, instead of putting it off again and again', async () => {
+    const path = join(server.dir, 'always-late.cbr');
+    await writeRar5(path, await paddedPages(3, 70 * 1024));
+    const book = await rar5Reader.open(path);
+    // Every call from here on runs out of time: each has a fresh worker (a time-out ends the
+    // worker; this stop ends the warm one), which alone takes longer than 1 ms to start.
+    await rarWorker.stop();
+    const calls = rarWorker.calls;
+    const timeLimit = rarWorker.timeLimitMs;
+    rarWorker.timeLimitMs = 1;
+    analysisBounds.workMs = 5;
+    try {
+      // Before: the first time-out put the whole analysis off (transient), and the next attempt,
+      // and the 12 after it, did the same, each holding the worker for a whole time limit.
+      const failure = await analyseOpened(rar5Reader, book).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(AnalysisTooCostly);
+      expect(failure).toMatchObject({
+        code: 'ERR_1008',
+        message: expect.stringMatching(/^RAR book .*always-late\.cbr: analysis took 6 ms of unrar's time \(6 calls ran out of their time limit\), over the 5 ms limit for one book$/),
+      });
+      expect(rarWorker.calls - calls).toBe(6);
+    } finally {
+      rarWorker.timeLimitMs = timeLimit;
+      analysisBounds.workMs = defaults.workMs;
+      book.close();
+    }
+  });
+
+  it('tries a call that ran out of time again (a loaded machine) and analyses the book', async () => {
+    const path = join(server.dir, 'once-late.cbr');
+    await writeRar5(path, await paddedPages(3, 70 * 1024));
+    const book = await rar5Reader.open(path);
+    await rarWorker.stop();
+    const calls = rarWorker.calls;
+    const timeLimit = rarWorker.timeLimitMs;
+    rarWorker.timeLimitMs = 1;
+    try {
+      const analysis = analyseOpened(rar5Reader, book);
+      // The first call (or the first few) run out of time; the next ones have the usual limit.
+      await pollUntil('an unrar call to run out of time', () => rarWorker.calls > calls, { intervalMs: 1 });
+      rarWorker.timeLimitMs = timeLimit;
+      // Before: the time-out put the analysis off (OperationTimeout).
+      expect((await analysis).pages.map((p) => [p.fileName, p.width])).toEqual(['000.png', '001.png', '002.png'].map((name) => [name, 60]));
+      expect(rarWorker.calls - calls).toBeGreaterThan(1);
+    } finally {
+      rarWorker.timeLimitMs = timeLimit;
+      book.close();
     }
   });
 
