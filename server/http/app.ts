@@ -227,7 +227,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerReadiumRoutes(typed, ctx);
   await registerReadListImportRoutes(typed, ctx);
   registerActuatorRoutes(typed, ctx, options.onShutdown ?? (() => void app.close()));
-  await registerClient(app, clientDir, ctx);
+  await registerClient(app, clientDir);
 
   const sweep = setInterval(
     () => ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS),

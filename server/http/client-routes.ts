@@ -5,10 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { sendError } from './errors.ts';
 import { publicPrefix } from './base-path.ts';
 import { ClientIndex } from './client-index.ts';
-import { withHeadTags } from './client-page.ts';
-import { readerHints } from './reader-hints.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
-import type { FolioContext } from '../domain/context.ts';
 
 const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
 
@@ -17,7 +14,7 @@ const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
  * unknown path gets index.html so client-side routes survive a reload. Unknown API paths (including
  * Spring's /actuator) get a JSON 404 instead. Files are resolved strictly inside clientDir.
  */
-export async function registerClient(app: FastifyInstance, clientDir: string, ctx: FolioContext): Promise<void> {
+export async function registerClient(app: FastifyInstance, clientDir: string): Promise<void> {
   await app.register(fastifyStatic, { root: clientDir, serve: false });
   const index = new ClientIndex(join(clientDir, 'index.html'));
 
@@ -37,10 +34,9 @@ export async function registerClient(app: FastifyInstance, clientDir: string, ct
       return reply.sendFile(relative, { cacheControl: false });
     }
     let page: string;
-    const prefix = publicPrefix(request);
     try {
       // Written for the prefix this client reached Folio under (a proxy's may differ per request).
-      page = await index.page(prefix);
+      page = await index.page(publicPrefix(request));
     } catch (error) {
       rethrowUnless(error, isUnusablePath);
       return reply
@@ -48,17 +44,9 @@ export async function registerClient(app: FastifyInstance, clientDir: string, ct
         .type('text/plain; charset=utf-8')
         .send(`Folio web client not found: ${index.file} is missing. Build it with "npm run build" (or start the server with --client-dir).`);
     }
-    // A reader's address may get its caller's start page named (reader-hints.ts): a page for one
-    // caller, which no shared cache may keep.
-    const hints = request.method === 'GET' ? readerHints(ctx, request, path, searchOf(request.url), prefix) : '';
-    reply.header('Cache-Control', hints ? 'private, no-cache' : 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(withHeadTags(page, prefix, hints));
+    reply.header('Cache-Control', 'no-cache');
+    return reply.type('text/html; charset=utf-8').send(page);
   });
-}
-
-function searchOf(url: string): string {
-  const at = url.indexOf('?');
-  return at < 0 ? '' : url.slice(at);
 }
 
 function decodePath(path: string): string | null {

@@ -3,7 +3,6 @@ import type { Box, DecodeFailureReason, DecodeMethod, DecodeWorkerApi, WorkerDec
 import { pageBytesKey } from './pageBytesKey.ts';
 import type { PrefetchedBytes } from './PrefetchedBytes.ts';
 import { DECODE_MEASURE, recordDecodeMeasure } from './decodeMeasures.ts';
-import { decodeBlob } from './decodeBlob.ts';
 
 export interface PoolDecodeRequest {
   url: string;
@@ -55,12 +54,6 @@ export interface DecodePoolOptions {
   createWorker?: () => Worker;
   /** Bytes fetched ahead on the main thread (the first page of a book being opened); used once each. */
   prefetched?: PrefetchedBytes;
-  /**
-   * A decode ahead whose bytes were fetched on the main thread (`prefetched`) and arrive while no
-   * worker has started yet runs on the main thread (see decodeAhead). Off by default: the tests of
-   * the pool's scheduling count what its workers do.
-   */
-  decodeAheadOnMainThread?: boolean;
 }
 
 interface Job {
@@ -150,7 +143,6 @@ export class DecodePool {
   #headers: Record<string, string> | undefined;
   #createWorker: () => Worker;
   #prefetched: PrefetchedBytes | undefined;
-  #aheadOnMainThread: boolean;
   #slots: Slot[] = [];
   #queue: Job[] = [];
   #nextId = 1;
@@ -166,7 +158,6 @@ export class DecodePool {
     this.#headers = options.headers;
     this.#createWorker = options.createWorker ?? createDecodeWorker;
     this.#prefetched = options.prefetched;
-    this.#aheadOnMainThread = options.decodeAheadOnMainThread ?? false;
   }
 
   get queued(): number {
@@ -212,17 +203,13 @@ export class DecodePool {
     if (this.#ahead.has(url)) return;
     const controller = new AbortController();
     const bytes = this.#prefetched?.take(url);
-    const job = { ...request, url, priority: Number.NEGATIVE_INFINITY };
     const ahead: AheadDecode = {
       size: request.size,
       method: request.method,
       controller,
       bytes,
       claimed: false,
-      result:
-        bytes && this.#aheadOnMainThread
-          ? this.#decodeAheadHere(job, controller.signal, bytes)
-          : this.#submit(job, controller.signal, bytes, { keepDownload: true }),
+      result: this.#submit({ ...request, priority: Number.NEGATIVE_INFINITY }, controller.signal, bytes, { keepDownload: true }),
     };
     this.#ahead.set(url, ahead);
     const forget = () => {
@@ -239,36 +226,6 @@ export class DecodePool {
       },
       forget,
     );
-  }
-
-  /**
-   * A decode ahead on bytes fetched on the main thread. On a cold load of a reader's address they are
-   * there (the server had the browser preload them) well before a worker has started: the worker's
-   * script, thread and decoder take longer than the book's descriptions, and a decoder started with
-   * its first job is slower than one that has run before. The app is held meanwhile (openingPaint.ts),
-   * so the main thread is free; ImageDecoder and createImageBitmap decode off it anyway, and only the
-   * final resize of a scaled decode is drawn here. Once a worker is up, the job goes to it as before.
-   */
-  async #decodeAheadHere(request: PoolDecodeRequest & { url: string }, signal: AbortSignal, bytes: Promise<Blob | null>): Promise<PoolDecoded> {
-    const blob = await bytes;
-    if (!blob || this.#slots.some((slot) => slot.ready) || this.#terminated) {
-      return this.#submit(request, signal, Promise.resolve(blob), { keepDownload: true });
-    }
-    if (signal.aborted) throw abortError();
-    const startedAt = performance.now();
-    let outcome: PoolDecoded;
-    try {
-      outcome = await decodeBlob(blob, { url: request.url, size: request.size, natural: request.natural, fitWithin: request.fitWithin, method: request.method });
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      throw new PageDecodeError('decode', `${request.url} is not a decodable image: ${detail}`, request.url);
-    }
-    recordDecodeMeasure({ url: request.url, size: request.size ?? null, prefetched: true, fetchedAhead: false, mainThread: true }, startedAt);
-    if (signal.aborted) {
-      outcome.bitmap.close();
-      throw abortError();
-    }
-    return outcome;
   }
 
   /**

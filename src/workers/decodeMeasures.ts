@@ -14,8 +14,6 @@ export interface DecodeMeasureDetail {
   size: Box | null;
   prefetched: boolean;
   fetchedAhead: boolean;
-  /** Decoded on the main thread, before any worker was up (DecodePool decodeAhead). */
-  mainThread?: boolean;
 }
 
 export function recordDecodeMeasure(detail: DecodeMeasureDetail, startedAt: number, limit = DECODE_MEASURES_KEPT): void {

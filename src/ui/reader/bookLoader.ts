@@ -5,7 +5,6 @@ import { isTextEpub } from './bookKind.ts';
 import { decodeOpeningSpread } from './openingDecode.ts';
 import { paintOpeningSpread } from './openingPaint.ts';
 import { sharedDecodePool } from './decodePool.ts';
-import type { StartHint } from './startHint.ts';
 
 export interface LoadedBook {
   book: BookDto;
@@ -26,14 +25,7 @@ export function startPageFor(book: BookDto, pageCount: number, requested: number
  * there, on those bytes). The URL is the reader's own for a page shown as it is stored; a page the
  * browser cannot show is asked converted, under another URL, and this download then simply goes unused.
  */
-function prefetchStartPage(bookId: string, page: number, book?: BookDto, hint?: StartHint): void {
-  if (hint?.page === page) {
-    // The page the server had the browser preload: its address exactly, once that preload is over
-    // (see StartHint.ready), so the preload serves this request. A decode asked for before then
-    // fetches the page itself, from the browser's cache.
-    void hint.ready.then(() => sharedDecodePool().fetchAhead(hint.href));
-    return;
-  }
+function prefetchStartPage(bookId: string, page: number, book?: BookDto): void {
   sharedDecodePool().fetchAhead(pageUrl(bookId, page, undefined, book && pageVersion(book)));
 }
 
@@ -57,12 +49,7 @@ export function shownBook(bookId: string): BookDto | null {
   return shown?.id === bookId ? shown : null;
 }
 
-/**
- * `hint`: what the server said of the book on a cold load (startHint.ts): the page it opens at, whose
- * bytes are then asked for at once (from the address the browser preloads), and its series, asked
- * for beside the book. A book that turns out to be in another series has that one asked for as before.
- */
-async function fetchBook(bookId: string, requestedPage: number | null, hint: StartHint | null = null): Promise<LoadedBook> {
+async function fetchBook(bookId: string, requestedPage: number | null): Promise<LoadedBook> {
   // Everything the first page needs starts at once: the page list, the book, the series, and the
   // page's bytes when the address names the page or the book's screen just showed where it stands.
   // The reader works from the fresh copy of the book; if that opens at another page, its bytes follow.
@@ -70,16 +57,14 @@ async function fetchBook(bookId: string, requestedPage: number | null, hint: Sta
   const pages = getBookPages(bookId, { now: true });
   pages.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const known = shownBook(bookId);
-  const early = requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null)) ?? hint?.page ?? null;
+  const early = requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null));
   // Text EPUBs have no page images: asking for one is answered 400.
-  if (early !== null && !(known && isTextEpub(known))) prefetchStartPage(bookId, early, known ?? undefined, hint ?? undefined);
-  // The series only contributes its reading direction; the screen's copy (or the server's hint) already
-  // says which series, so it is asked for beside the book rather than one round trip after it.
-  const seriesId = known?.seriesId ?? hint?.seriesId;
-  const knownSeries = seriesId ? seriesDirection(seriesId) : null;
+  if (early !== null && !(known && isTextEpub(known))) prefetchStartPage(bookId, early, known ?? undefined);
+  // The series only contributes its reading direction; the screen's copy already says which series.
+  const knownSeries = known ? seriesDirection(known.seriesId) : null;
   const book = await getBook(bookId, { now: true });
-  if (!isTextEpub(book)) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), book, hint ?? undefined);
-  const direction = knownSeries && seriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
+  if (!isTextEpub(book)) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), book);
+  const direction = knownSeries && known?.seriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
   return { book, pages: await pages, seriesDirection: direction };
 }
 
@@ -111,17 +96,16 @@ const PREFETCH_FRESH_MS = 60_000;
  * sibling opened from the end-of-book note costs no round trip. With `decodeOpening` (the book is
  * being opened, not merely likely next), the spread it opens at is also decoded as soon as its bytes
  * and the page list are there; with `paintOpening` as well (a cold load of the reader's address), that
- * spread is painted as a first frame as soon as it is decoded (see openingPaint.ts). `hint`: what the
- * server said of the book on a cold load (see fetchBook). Calling it again
+ * spread is painted as a first frame as soon as it is decoded (see openingPaint.ts). Calling it again
  * for the same book and page starts nothing twice.
  */
 export function prefetchBook(
   bookId: string,
   requestedPage: number | null = null,
-  { decodeOpening = false, paintOpening = false, hint }: { decodeOpening?: boolean; paintOpening?: boolean; hint?: StartHint } = {},
+  { decodeOpening = false, paintOpening = false } = {},
 ): void {
   const known = prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at) ? prefetched : null;
-  const record = known ?? { bookId, requestedPage, at: Date.now(), loading: fetchBook(bookId, requestedPage, hint ?? null), decoding: false };
+  const record = known ?? { bookId, requestedPage, at: Date.now(), loading: fetchBook(bookId, requestedPage), decoding: false };
   if (!known) {
     prefetched = record;
     record.loading.catch(() => {

@@ -7,11 +7,10 @@ let shared: DecodePool | null = null;
 /**
  * One pool for the whole app: starting workers costs more than keeping two or four idle. The page a
  * book opens at is downloaded ahead by one of its workers (fetchAhead), so its bytes go straight to
- * that worker's decoder; on the main thread only while no worker is up yet (a cold load), and then
- * that page is decoded there too.
+ * that worker's decoder; on the main thread only while no worker is up yet (a cold load).
  */
 export function sharedDecodePool(): DecodePool {
   // The API client's XHR marker: an expired session must not pop up the browser's Basic-auth dialog.
-  shared ??= new DecodePool({ headers: XHR_HEADERS, prefetched: new PrefetchedBytes(), decodeAheadOnMainThread: true });
+  shared ??= new DecodePool({ headers: XHR_HEADERS, prefetched: new PrefetchedBytes() });
   return shared;
 }
