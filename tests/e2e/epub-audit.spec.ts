@@ -473,4 +473,43 @@ test.describe('on a phone', () => {
     await swipe(page, { x: box.x + box.width * 0.8, y }, { x: box.x + box.width * 0.2, y });
     await expect.poll(scrollLeft).toBeGreaterThan(one);
   });
+
+  test('in the Scrolling layout a sideways swipe keeps the reader on its address and place; an upward one still scrolls', async ({ page }) => {
+    const bookId = await openBook(page, 'Long Novel', '?incognito=true');
+    await page.keyboard.press('Home');
+    await expect(frames(page)).toHaveAttribute('data-position', '1');
+    await page.getByRole('button', { name: 'Reader settings' }).click();
+    await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Scrolling' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(shown(page).locator('html')).toHaveAttribute('style', /readium-scroll-on/);
+    await expect(shown(page).getByText('Marker of novel chapter 1.')).toBeInViewport();
+    const address = page.url();
+    // Any navigation of the page itself (the browser's history gesture once took such a swipe).
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+    const scrollTop = () => shown(page).locator('html').evaluate((html) => html.ownerDocument.scrollingElement!.scrollTop);
+    const resource = await frames(page).getAttribute('data-resource');
+    const top = await scrollTop();
+    const box = (await frames(page).boundingBox())!;
+    const y = box.y + box.height / 2;
+    // To the right (history back in a left-to-right page), then to the left (forward).
+    await swipe(page, { x: box.x + box.width * 0.2, y }, { x: box.x + box.width * 0.8, y });
+    await swipe(page, { x: box.x + box.width * 0.8, y }, { x: box.x + box.width * 0.2, y });
+    // An upward swipe still scrolls the chapter: once it has, the sideways ones are long handled
+    // (the browser takes touch input in order), and had one of them left, this frame would be gone.
+    const x = box.x + box.width / 2;
+    await swipe(page, { x, y: box.y + box.height * 0.7 }, { x, y: box.y + box.height * 0.3 });
+    await expect.poll(scrollTop).toBeGreaterThan(top + 50);
+    expect(navigations).toEqual([]);
+    expect(page.url()).toBe(address);
+    expect(page.url()).toContain(`/book/${bookId}/read`);
+    await expect(frames(page)).toHaveAttribute('data-resource', resource!);
+    // Back to the defaults for the other tests.
+    await page.getByRole('button', { name: 'Reader settings' }).click();
+    await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(shown(page).locator('html')).not.toHaveAttribute('style', /readium-scroll-on/);
+  });
 });

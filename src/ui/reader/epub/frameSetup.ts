@@ -9,7 +9,7 @@
 
 /**
  * The style element the navigator's column pagination adds to a frame it paginates (and removes when
- * the frame scrolls instead). Scrolled frames, vertical writing included, keep the browser's panning.
+ * the frame scrolls instead). Scrolled frames, vertical writing included, keep the browser's vertical panning.
  */
 export const PAGINATED_MARK = 'readium-column-snapper-style';
 
@@ -32,11 +32,17 @@ export const DEFER_RENDERING_BYTES = 256 * 1024;
 
 const DEFERRED_RENDERING = `html:not([${FRAME_SHOWN_ATTRIBUTE}]) > body { content-visibility: hidden; }`;
 
+/** On the root's style attribute (`--USER__view`) of a frame the navigator lays out scrolled. */
+const SCROLLED_ROOT = 'html[style*="readium-scroll-on"]';
+
 /**
  * Paginated frames allow vertical panning and zoom only: the reader takes horizontal swipes itself
- * (see frameInput.ts), and a browser pan would cancel them.
+ * (see frameInput.ts), and a browser pan would cancel them. Scrolled frames (the Scrolling layout)
+ * pan vertically and zoom only too: their text fits the width, so nothing there pans sideways, and a
+ * sideways swipe went on to the browser, whose history gesture left the reader (back to the page
+ * before it). There a sideways swipe does nothing; the swipes paginated frames turn by keep working.
  */
-const FRAME_STYLE = `html:has(#${PAGINATED_MARK}) { touch-action: pan-y pinch-zoom; }`;
+const FRAME_STYLE = `html:has(#${PAGINATED_MARK}), ${SCROLLED_ROOT} { touch-action: pan-y pinch-zoom; }`;
 
 export interface FrameSetup {
   /**
