@@ -1,11 +1,12 @@
-import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createReflowableEpub, opfXml, prose, writeEpub } from '../fixtures/epub.ts';
 import { swipe } from './support/touch.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
+import { findBook, getBook } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { adminWithLibrary, epubFrames, shownFrame } from './support/epub-library.ts';
 
 /**
  * A novel reader's walk through Folio's EPUB reader against the real server: books as publishers
@@ -177,20 +178,10 @@ test.afterAll(async () => {
   await rm(libraryRoot, { recursive: true, force: true });
 });
 
-let libraryReady = false;
-test.beforeEach(async ({ page }) => {
-  const request = page.context().request;
-  if (!libraryReady) {
-    await claimAndLogIn(request, folio.url);
-    await addLibraryAndWait(request, folio.url, libraryRoot, 'Books');
-    libraryReady = true;
-  } else {
-    await logIn(request, folio.url, ADMIN);
-  }
-});
+test.beforeEach(adminWithLibrary(() => folio.url, () => libraryRoot));
 
-const frames = (page: Page) => page.getByTestId('epub-frames');
-const shown = (page: Page): FrameLocator => page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
+const frames = epubFrames;
+const shown = shownFrame;
 const progression = async (page: Page) => Number(await frames(page).getAttribute('data-progression'));
 
 /**

@@ -1,11 +1,12 @@
-import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BLUE, RED } from '../fixtures/comics.ts';
 import { createReflowableEpub, prose, type ReflowableChapter } from '../fixtures/epub.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
+import { ADMIN, findBook, getBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { adminWithLibrary, epubFrames, shownFrame } from './support/epub-library.ts';
 import { swipe as swipeAcross } from './support/touch.ts';
 
 /**
@@ -116,21 +117,10 @@ test.afterAll(async () => {
   await rm(libraryRoot, { recursive: true, force: true });
 });
 
-let libraryReady = false;
-test.beforeEach(async ({ page }) => {
-  const request = page.context().request;
-  if (!libraryReady) {
-    await claimAndLogIn(request, folio.url);
-    await addLibraryAndWait(request, folio.url, libraryRoot, 'Books');
-    libraryReady = true;
-  } else {
-    await logIn(request, folio.url, ADMIN);
-  }
-});
+test.beforeEach(adminWithLibrary(() => folio.url, () => libraryRoot));
 
-const frames = (page: Page) => page.getByTestId('epub-frames');
-/** The frame on screen (the navigator keeps neighbours hidden in the pool). */
-const shown = (page: Page): FrameLocator => page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
+const frames = epubFrames;
+const shown = shownFrame;
 
 async function openBook(page: Page, name: string, query = ''): Promise<string> {
   const book = await findBook(page.context().request, folio.url, name);

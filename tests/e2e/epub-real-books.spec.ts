@@ -1,10 +1,11 @@
-import { expect, test, type FrameLocator, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { opfXml, prose as fourSentenceProse, writeEpub } from '../fixtures/epub.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, logIn } from './support/api.ts';
+import { findBook } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { adminWithLibrary, epubFrames, shownFrame } from './support/epub-library.ts';
 
 /**
  * Novels as they come in the wild, read in Folio's EPUB reader against the real server: damaged
@@ -138,21 +139,10 @@ test.afterAll(async () => {
   await rm(libraryRoot, { recursive: true, force: true });
 });
 
-let libraryReady = false;
-test.beforeEach(async ({ page }) => {
-  const request = page.context().request;
-  if (!libraryReady) {
-    await claimAndLogIn(request, folio.url);
-    await addLibraryAndWait(request, folio.url, libraryRoot, 'Books');
-    libraryReady = true;
-  } else {
-    await logIn(request, folio.url, ADMIN);
-  }
-});
+test.beforeEach(adminWithLibrary(() => folio.url, () => libraryRoot));
 
-const frames = (page: Page) => page.getByTestId('epub-frames');
-/** The frame on screen (the navigator keeps neighbours hidden in the pool). */
-const shown = (page: Page): FrameLocator => page.frameLocator('[data-testid="epub-frames"] iframe:not([style*="visibility: hidden"])');
+const frames = epubFrames;
+const shown = shownFrame;
 
 /**
  * Whether an element of the book is on the screen. (Playwright's toBeInViewport measures inside the
