@@ -16,6 +16,7 @@ import { isLoopback, limitConnectionsPerAddress } from './connection-limit.ts';
 import { basePathRewriter, registerBasePath } from './base-path.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
+import type { LoginThrottle } from './auth/login-throttle.ts';
 import { registerClient } from './client-routes.ts';
 import { registerCors } from './cors.ts';
 import { registerCsrfGuard } from './csrf.ts';
@@ -104,6 +105,8 @@ declare module 'fastify' {
     folio: FolioContext;
     /** Every registered route with its options (schemas included). */
     routeTable: readonly RouteOptions[];
+    /** The login throttle, for tests that check its stores stay bounded (trackedSize). */
+    loginThrottle: LoginThrottle;
   }
 }
 
@@ -195,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCors(app, options.corsOrigins ?? []);
   const auth = createAuthHook(ctx);
   app.addHook('onRequest', auth.hook);
+  app.decorate('loginThrottle', auth.throttle);
   registerCsrfGuard(app, options.corsOrigins ?? []);
 
   registerAuthRoutes(typed, ctx);

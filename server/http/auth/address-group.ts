@@ -1,16 +1,23 @@
+import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
+
+/** Longer than any address: what a trusted proxy forwarded is not one, and is kept as a digest. */
+const MAX_ADDRESS_LENGTH = 64;
 
 /**
  * The unit a per-address bound counts by: an IPv4 address as it is, an IPv6 address by its /64
  * prefix. One machine or home network is normally given a whole /64 and can send from any of its
  * 2^64 addresses, so counting full IPv6 addresses would let it take as many slots as it likes.
  * IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`, what a dual-stack socket reports) count as IPv4.
+ * Anything else longer than an address counts by a digest, so per-address stores keep small keys.
  */
 export function addressGroup(ip: string): string {
   const address = ip.trim().toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (mapped) return mapped[1]!;
-  if (isIPv4(address) || !isIPv6(address)) return address;
+  if (isIPv4(address)) return address;
+  // Not an address (a proxy passing on a made-up X-Forwarded-For): a key of bounded size all the same.
+  if (!isIPv6(address)) return address.length <= MAX_ADDRESS_LENGTH ? address : `#${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
   return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
 }
 

@@ -10,7 +10,7 @@ import { API_KEY_HEADER } from './api-keys.ts';
 import { openBasicSession } from './basic-session.ts';
 import { recordLoginAttempt } from './login-activity.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
-import { LoginThrottle } from './login-throttle.ts';
+import { DEFAULT_THROTTLE, LoginThrottle } from './login-throttle.ts';
 import { deliverSession, hashSessionId, openSession, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
 
 declare module 'fastify' {
@@ -92,7 +92,8 @@ class SingleFlight<T> {
 export function createAuthHook(ctx: FolioContext) {
   const basicCache = new BasicAuthCache();
   const basicInFlight = new SingleFlight<User | undefined>();
-  const throttle = new LoginThrottle();
+  // Only e-mails of real accounts get counters keyed by their text (login-throttle.ts).
+  const throttle = new LoginThrottle(DEFAULT_THROTTLE, (email) => ctx.repos.users.findByEmail(email) !== undefined);
 
   async function userFromBasic(header: string, request: FastifyRequest): Promise<User | undefined> {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');

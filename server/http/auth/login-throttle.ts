@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { addressGroup } from './address-group.ts';
 
 /**
@@ -33,7 +34,12 @@ interface Counter {
   last: number;
 }
 
-const MAX_TRACKED = 10_000;
+/** Counters kept per map (addresses, accounts, unknown e-mails); past it the oldest is forgotten. */
+export const MAX_TRACKED = 10_000;
+/** Longest e-mail an account can have (RFC 5321 allows 254 characters in a path): longer ones are unknown without a lookup. */
+const MAX_EMAIL_LENGTH = 320;
+/** Tells whether an e-mail (lower case) is some account's: the database, in the server. */
+export type AccountExists = (email: string) => boolean;
 /** Addresses remembered per account as ones its owner signs in from (the latest kept). */
 const KNOWN_PER_ACCOUNT = 16;
 /** How long a sign-in makes its address known to the account. */
@@ -53,7 +59,7 @@ export class LoginThrottle {
    * Password guesses, one account at a time. Queues are open (OPEN_PLACES) while their key is not
    * being guessed at, and keep GUARDED_PLACES once it is (see KeyedSerializer).
    */
-  readonly accountQueue = new KeyedSerializer({ open: OPEN_PLACES, guarded: GUARDED_PLACES }, (key) => key, (email) => this.accountDelay(email));
+  readonly accountQueue = new KeyedSerializer({ open: OPEN_PLACES, guarded: GUARDED_PLACES }, (email) => this.accountKey(email), (email) => this.accountDelay(email));
   /**
    * Password checks, one client address at a time: guesses spread over many e-mails (distinct
    * accounts never share a queue) would otherwise each wait out the address's delay side by side,
@@ -73,12 +79,50 @@ export class LoginThrottle {
   readonly badTokenQueue = new KeyedSerializer({ open: GUARDED_PLACES, guarded: GUARDED_PLACES }, addressGroup);
   private readonly options: ThrottleOptions;
   private readonly addresses = new Map<string, Counter>();
+  /** Failures on accounts that exist (and the shared pseudo-accounts of bad tokens), by lower-case e-mail. */
   private readonly accounts = new Map<string, Counter>();
+  /**
+   * Failures on e-mails no account has, by a digest of the e-mail. Kept apart from `accounts`: anyone
+   * can make up e-mails (up to the header limit, ~16 KB each), and counters keyed by their text grew
+   * to ~120 MB and, at MAX_TRACKED, pushed the counters of real accounts under attack out. Still one
+   * counter per e-mail, as for a real account, so the delays an unknown e-mail earns do not tell it
+   * apart from a known one.
+   */
+  private readonly unknownAccounts = new Map<string, Counter>();
   /** Per account (only those signed in to), the address groups it signed in from and when, the latest last. */
   private readonly knownAddresses = new Map<string, Map<string, number>>();
+  private readonly accountExists: AccountExists;
 
-  constructor(options: ThrottleOptions = DEFAULT_THROTTLE) {
+  /** Without `accountExists` every e-mail counts as an account (a throttle used on its own). */
+  constructor(options: ThrottleOptions = DEFAULT_THROTTLE, accountExists: AccountExists = () => true) {
     this.options = options;
+    this.accountExists = accountExists;
+  }
+
+  /** Entries held and the characters of their keys, over every counter map: what a flood could grow. */
+  trackedSize(): { entries: number; keyChars: number } {
+    let entries = 0;
+    let keyChars = 0;
+    for (const map of [this.addresses, this.accounts, this.unknownAccounts]) {
+      entries += map.size;
+      for (const key of map.keys()) keyChars += key.length;
+    }
+    return { entries, keyChars };
+  }
+
+  /**
+   * The key an e-mail's counter and queue go by: the lower-case e-mail of an account (bounded by the
+   * accounts that exist), a fixed-size digest for any other. Pseudo-accounts (a leading NUL, ours) as they are.
+   */
+  accountKey(email: string): string {
+    const account = email.toLowerCase();
+    if (account.startsWith('\u0000')) return account.length <= MAX_EMAIL_LENGTH ? account : unknownKey(account);
+    if (account.length <= MAX_EMAIL_LENGTH && this.accountExists(account)) return account;
+    return unknownKey(account);
+  }
+
+  private accountMap(key: string): Map<string, Counter> {
+    return key.startsWith(UNKNOWN_PREFIX) ? this.unknownAccounts : this.accounts;
   }
 
   /** How long an attempt from this address for this account should wait before being checked. */
@@ -93,12 +137,14 @@ export class LoginThrottle {
 
   /** The delay this account's failures alone cost (0 while fewer than the free failures). */
   accountDelay(email: string, now = Date.now()): number {
-    return this.delay(this.count(this.accounts, email.toLowerCase(), now), this.options.maxAccountDelayMs);
+    const key = this.accountKey(email);
+    return this.delay(this.count(this.accountMap(key), key, now), this.options.maxAccountDelayMs);
   }
 
   failed(ip: string, email: string, now = Date.now()): void {
     this.bump(this.addresses, addressGroup(ip), now);
-    this.bump(this.accounts, email.toLowerCase(), now);
+    const key = this.accountKey(email);
+    this.bump(this.accountMap(key), key, now);
   }
 
   /**
@@ -106,9 +152,9 @@ export class LoginThrottle {
    * so an attacker cannot reset it by logging into an account of their own between guesses.
    */
   succeeded(email: string, ip?: string, now = Date.now()): void {
-    const account = email.toLowerCase();
-    this.accounts.delete(account);
-    if (ip === undefined) return;
+    const account = this.accountKey(email);
+    this.accountMap(account).delete(account);
+    if (ip === undefined || account.startsWith(UNKNOWN_PREFIX)) return;
     // Bounded by the accounts that exist (only right passwords land here) times KNOWN_PER_ACCOUNT.
     const known = this.knownAddresses.get(account) ?? new Map<string, number>();
     const group = addressGroup(ip);
@@ -151,6 +197,10 @@ export class LoginThrottle {
     map.set(key, { failures, last: now });
   }
 }
+
+const UNKNOWN_PREFIX = '\u0001unknown:';
+/** 128 bits of SHA-256: distinct made-up e-mails do not share a counter, and each key is 30 characters. */
+const unknownKey = (email: string) => `${UNKNOWN_PREFIX}${createHash('sha256').update(email).digest('base64url').slice(0, 22)}`;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
