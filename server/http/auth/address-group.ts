@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
 
 /** Longer than any address: what a trusted proxy forwarded is not one, and is kept as a digest. */
 const MAX_ADDRESS_LENGTH = 64;
@@ -20,6 +20,12 @@ export function addressGroup(ip: string): string {
   if (!isIPv6(address)) return address.length <= MAX_ADDRESS_LENGTH ? address : `#${createHash('sha256').update(address).digest('base64url').slice(0, 22)}`;
   return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
 }
+
+/**
+ * A client address as a key of bounded size: an address as it is (IPv6 not grouped, unlike
+ * addressGroup), anything else as addressGroup keeps it (a digest past 64 characters).
+ */
+export const addressKey = (ip: string): string => (isIP(ip) ? ip : addressGroup(ip));
 
 /** The eight 16-bit groups of a valid IPv6 address, '::' and a trailing dotted IPv4 part expanded. */
 function expandIPv6(address: string): string[] {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { rememberMeDurationDays } from '../../domain/server-settings.ts';
-import { addressGroup } from './address-group.ts';
+import { addressGroup, addressKey } from './address-group.ts';
 import { hashApiKey } from './api-keys.ts';
 import { recordLoginAttempt } from './login-activity.ts';
 import { HttpError } from '../errors.ts';
@@ -152,7 +152,8 @@ export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, re
   }
   // A key authenticates every request: record it at most once a minute per key and address,
   // so a reader streaming pages does not flood the activity log.
-  const seenKey = `${apiKey.id}|${request.ip}`;
+  // By addressKey: a trusted proxy may pass on any text as the client's address (up to the header limit).
+  const seenKey = `${apiKey.id}|${addressKey(request.ip ?? '')}`;
   apiKeyRequests.set(request, apiKey.id);
   const now = Date.now();
   if ((recentApiKeyUse.get(seenKey) ?? 0) < now - 60_000) {
@@ -170,6 +171,13 @@ export async function checkApiKey(ctx: FolioContext, throttle: LoginThrottle, re
   return user;
 }
 const recentApiKeyUse = new Map<string, number>();
+
+/** Characters held by the keys of recentApiKeyUse (at most 10,001 entries), for tests of its bound. */
+export function recentApiKeyUseKeyChars(): number {
+  let chars = 0;
+  for (const key of recentApiKeyUse.keys()) chars += key.length;
+  return chars;
+}
 
 /** After a password login opened a session: hand out the remember-me cookie when asked to. */
 export function offerRememberMe(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply, user: User): void {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { recentApiKeyUseKeyChars } from '../../../server/http/auth/login-methods.ts';
 import { MAX_TRACKED } from '../../../server/http/auth/login-throttle.ts';
 import { ADMIN_EMAIL, basic, startServer, type TestServer } from './helpers.ts';
 
@@ -70,5 +71,20 @@ describe('login throttle stores', () => {
     expect(size.entries).toBe(120);
     // Before, each of the 60 address keys held the 8 KB header value.
     expect(size.keyChars).toBeLessThan(size.entries * KEY_CHARS);
+  });
+
+  it('keep small keys for the recent uses of a valid API key from made-up forwarded addresses', async () => {
+    server = await startServer({ trustProxy: true });
+    const s = server;
+    const created = await s.app.inject({ method: 'POST', url: '/api/v2/users/me/api-keys', headers: { ...s.admin, 'content-type': 'application/json' }, payload: { comment: 'Script' } });
+    expect(created.statusCode).toBe(200);
+    const key = (created.json() as { key: string }).key;
+    const before = recentApiKeyUseKeyChars();
+    for (let i = 0; i < 60; i++) {
+      const response = await s.app.inject({ method: 'GET', url: '/api/v1/libraries', remoteAddress: '127.0.0.1', headers: { 'x-api-key': key, 'x-forwarded-for': `${i}-${LONG}` } });
+      expect(response.statusCode).toBe(200);
+    }
+    // 60 uses remembered (one per address); before, each key held the 8 KB header value.
+    expect(recentApiKeyUseKeyChars() - before).toBeLessThan(60 * KEY_CHARS);
   });
 });
