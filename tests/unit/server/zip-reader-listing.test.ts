@@ -212,7 +212,9 @@ describe('zip reader, listing through a window of the file', () => {
     const descriptors = () => readdirSync('/proc/self/fd').length;
     const before = descriptors();
     await expect(openByContent(path)).rejects.toMatchObject({ code: 'ERR_1008', message: expect.stringMatching(/100001 entries/) });
-    expect(descriptors()).toBe(before);
+    // The file's descriptor is closed as the refusal goes out, by a close that may finish a moment
+    // later (CI once saw one more than before at the first look); one kept open never comes back.
+    await expect.poll(descriptors).toBe(before);
   });
 
   it('opens a zip book once by its content, and leaves no descriptor behind when it is no zip after all (ERR_1008)', async () => {
