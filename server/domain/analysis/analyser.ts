@@ -1,5 +1,6 @@
 import { MediaError } from '../../media/book-reader.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
+import { isMissingFile } from '../../fs-errors.ts';
 import { analyseOpened } from '../../media/analyse-container.ts';
 import type { Media, MediaFile, MediaPage } from '../../db/media-repository.ts';
 import type { FolioContext } from '../context.ts';
@@ -71,6 +72,13 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
       ctx.logger.warn({ err: error, bookId, file: book.url }, 'analysis deferred: server short of resources');
       return 'deferred';
     }
+    if (fileVanished(error)) {
+      // Moved or removed since the scan saw it: the next scan finds out which (a moved book keeps
+      // its analysis, a removed one goes to the trash). Recording it unreadable would drop the
+      // pages of a book that is only elsewhere.
+      ctx.logger.warn({ err: error, bookId, file: book.url }, 'analysis skipped: the file is no longer there');
+      return 'skipped';
+    }
     const code = error instanceof MediaError ? error.code : 'ERR_1005';
     // The media comment keeps only the code: the log is where an administrator learns why.
     ctx.logger.warn({ err: error, bookId, file: book.url, code }, 'book analysis failed');
@@ -102,4 +110,9 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
   if (metadataDeferred) return 'deferred';
   return next.status === 'READY' ? 'ready' : 'recorded';
+}
+
+/** The book file could not be opened because nothing is at its path any more (not: it is unreadable). */
+function fileVanished(error: unknown): boolean {
+  return error instanceof MediaError && error.code === 'ERR_1000' && isMissingFile(error.cause);
 }
