@@ -68,14 +68,21 @@ export async function openZipFile(filePath: string, opened?: OpenZipSource): Pro
       yauzl.fromRandomAccessReader(
         reader,
         size,
-        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true },
+        // Sizes unchecked while listing: yauzl refuses the whole archive for one stored entry whose
+        // two sizes disagree, and a book would lose its readable pages to one damaged header (Komga
+        // reads the rest). Such an entry is refused when read (readPrefix: ERR_1007), and every
+        // entry stream counts its bytes again once the listing is done (below).
+        { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: false },
         (error, opened) => (error || !opened ? reject(error ?? new Error('no zip file')) : resolve(opened)),
       );
     });
     fileOf.set(zipfile, file);
     readerOf.set(zipfile, reader);
     // Listed: later reads are of entries, at their own offsets, and need no window.
-    zipfile.once('end', () => reader.endListing());
+    zipfile.once('end', () => {
+      reader.endListing();
+      zipfile.validateEntrySizes = true;
+    });
     return zipfile;
   } catch (error) {
     await file.close();
