@@ -30,6 +30,8 @@ export interface ContainerAnalysis {
   failedEntries: string[];
   /** Of those, the ones whose bytes could not be read at all (see DescribedBook). */
   unreadableEntries?: string[];
+  /** Files the book's index lists that are not in it (ERR_1033 when non-empty). */
+  missingEntries?: string[];
   /** Set by formats that count pages without listing page images (text EPUB). */
   pageCount?: number;
   epubDivinaCompatible?: boolean;

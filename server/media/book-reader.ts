@@ -76,6 +76,11 @@ export interface DescribedBook {
    * lies): a book whose every page is among them has no page to show.
    */
   unreadableEntries?: string[];
+  /**
+   * Files the book's own index lists that the archive does not hold (an EPUB manifest's lost
+   * items): what is there still reads, and the book says ERR_1033 as Komga's does.
+   */
+  missingEntries?: string[];
   /** Page count when it differs from pages.length (a text EPUB: an estimate, no page images). */
   pageCount?: number;
   /** EPUB whose spine is all images: readable page by page like a comic. */

@@ -116,6 +116,8 @@ class OpenedEpub implements OpenedBook {
     } else {
       described.pageCount = spine.reduce((sum, item) => sum + Math.max(1, Math.ceil((sizes.get(item.path) ?? 0) / BYTES_PER_PAGE)), 0);
     }
+    const missing = new Set(pkg.manifest.filter((item) => !sizes.has(item.path)).map((item) => item.path));
+    if (missing.size > 0) described.missingEntries = [...missing];
     const pageNames = new Set(described.pages.map((p) => p.fileName));
     const manifestTypes = new Map(pkg.manifest.map((item) => [item.path, item.mediaType]));
     for (const [name, size] of sizes) {

@@ -50,6 +50,11 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
       comments.push('ERR_1007');
       ctx.logger.warn({ bookId, file: book.url, code: 'ERR_1007', entries: result.failedEntries.slice(0, 20), failedEntries: result.failedEntries.length }, 'book analysed with entries that cannot be read');
     }
+    const missing = result.missingEntries ?? [];
+    if (missing.length > 0) {
+      comments.push('ERR_1033');
+      ctx.logger.warn({ bookId, file: book.url, code: 'ERR_1033', entries: missing.slice(0, 20), missingEntries: missing.length }, 'book analysed with listed files missing');
+    }
     // A page whose bytes cannot be read keeps its slot (serving it fails), but a book with nothing
     // else has no page to show: Komga, which drops such entries, calls it a book without pages.
     const unreadable = new Set(result.unreadableEntries ?? []);

@@ -21,13 +21,15 @@ import { MediaManagementLayout } from './MediaManagementLayout.tsx';
 
 const PROBLEM_STATUSES: MediaStatus[] = ['ERROR', 'UNSUPPORTED', 'OUTDATED', 'UNKNOWN'];
 /**
- * Books in a problem status, and READY books with pages that cannot be decoded: the analysis keeps
- * those readable (as Komga does) and records ERR_1007 in the comment, which the server can filter on.
+ * Books in a problem status, and READY books with pages that cannot be decoded or files missing:
+ * the analysis keeps those readable (as Komga does) and records ERR_1007 or ERR_1033 in the
+ * comment, which the server can filter on.
  */
 const PROBLEMS: SearchCondition = {
   anyOf: [
     ...PROBLEM_STATUSES.map((status) => ({ mediaStatus: { operator: 'is', value: status } })),
     { mediaComment: { operator: 'contains', value: 'ERR_1007' } },
+    { mediaComment: { operator: 'contains', value: 'ERR_1033' } },
   ],
 };
 const SIZE = 50;
