@@ -32,8 +32,26 @@ export function stringParam(query: RawQuery, name: string): string | undefined {
   return first === undefined || first === '' ? undefined : first;
 }
 
+/**
+ * A boolean query parameter as Spring's StringToBooleanConverter reads it: true, on, yes, 1 or
+ * false, off, no, 0 in any case, blanks around them ignored; an empty value is no value. Any other
+ * word is a 400, as Spring's conversion failure is in Komga, not a silent false.
+ */
 export function booleanParam(query: RawQuery, name: string): boolean | undefined {
-  const value = stringParam(query, name)?.toLowerCase();
-  if (value === undefined) return undefined;
-  return value === 'true' || value === '1' || value === 'yes' || value === 'on';
+  const value = stringParam(query, name)?.trim();
+  if (value === undefined || value === '') return undefined;
+  const parsed = springBoolean(value);
+  if (parsed === undefined) throw badRequest(`Invalid value '${value}' for parameter ${name}: true or false`);
+  return parsed;
+}
+
+const SPRING_TRUE = new Set(['true', 'on', 'yes', '1']);
+const SPRING_FALSE = new Set(['false', 'off', 'no', '0']);
+
+/** Spring's words for a boolean (trimmed, any case); undefined for any other text. */
+export function springBoolean(text: string): boolean | undefined {
+  const word = text.trim().toLowerCase();
+  if (SPRING_TRUE.has(word)) return true;
+  if (SPRING_FALSE.has(word)) return false;
+  return undefined;
 }

@@ -8,12 +8,14 @@ import type {
   FastifyServerOptions,
   RawServerDefault,
 } from 'fastify';
+import { springBoolean } from './query-params.ts';
 
 /**
  * Request schemas shared by the routes, and the app-wide rules that make validation as lenient as
  * Komga's Spring + Jackson binding: Ajv coerces scalars ("3" → 3, "2.5" → 2.5, "true" → true, one
- * query value → a one-item list), property names and enum values match whatever their case, and a
- * list parameter also accepts `k=a,b` and `k[]=a`.
+ * query value → a one-item list), property names and enum values match whatever their case, a
+ * list parameter also accepts `k=a,b` and `k[]=a`, and a Boolean or number query parameter is read
+ * as Spring's conversion service reads it (readScalarParam).
  */
 
 /** The Fastify instance every route module receives: handlers get their types from their schemas. */
@@ -173,6 +175,7 @@ function normaliseQuery(query: Record<string, unknown>, schema: JsonSchema): voi
     delete query[key];
   }
   normaliseValue(query, schema);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) readScalarParam(query, name, property);
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (!property[COMMA_LIST] || query[name] === undefined) continue;
     query[name] = [query[name]]
@@ -181,6 +184,24 @@ function normaliseQuery(query: Record<string, unknown>, schema: JsonSchema): voi
       .map((v) => v.trim())
       .filter((v) => v.length > 0);
   }
+}
+
+/** The scalar types a schema lists (one type or a Nullable list). */
+const scalarTypes = (schema: JsonSchema) => [schema.type ?? []].flat().filter((t) => t === 'boolean' || t === 'integer' || t === 'number');
+
+/**
+ * One query value for a Boolean or number parameter, as Spring's conversion service reads it:
+ * blanks around it do not count, an empty value is no value (the default applies), and a boolean
+ * is any of Spring's words (true/on/yes/1, false/off/no/0, in any case). What is left is Ajv's to
+ * coerce or refuse with a 400.
+ */
+function readScalarParam(query: Record<string, unknown>, name: string, schema: JsonSchema): void {
+  const value = query[name];
+  const types = scalarTypes(schema);
+  if (typeof value !== 'string' || types.length === 0) return;
+  const text = value.trim();
+  if (text === '') delete query[name];
+  else query[name] = types.includes('boolean') ? String(springBoolean(text) ?? text) : text;
 }
 
 function normaliseValue(value: unknown, schema: JsonSchema, walk?: BodyWalk): unknown {

@@ -120,3 +120,43 @@ describe('PATCH /api/v1/books/{id}/metadata', () => {
     expect(response.json().message).toContain('numberSort');
   });
 });
+
+describe('Boolean and number query parameters, as Spring converts them', () => {
+  it('takes true/on/yes/1 and false/off/no/0 in any case, and an empty value as none (before: 400 for all but "true"/"false")', async () => {
+    for (const value of ['TRUE', 'True', '1', 'yes', 'On', 'FALSE', '0', 'no', 'off', '', ' true ']) {
+      const regenerate = await c.send('PUT', `/api/v1/books/thumbnails?for_bigger_result_only=${encodeURIComponent(value)}`);
+      expect(regenerate.statusCode, `for_bigger_result_only=${value}: ${regenerate.body}`).toBe(202);
+      const scan = await c.send('POST', `/api/v1/libraries/${c.library.id}/scan?deep=${encodeURIComponent(value)}`);
+      expect(scan.statusCode, `deep=${value}: ${scan.body}`).toBe(202);
+      await c.server.app.folio.tasks.idle();
+    }
+  });
+
+  it('refuses another word with a 400 naming the parameter', async () => {
+    const response = await c.send('PUT', '/api/v1/books/thumbnails?for_bigger_result_only=maybe');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('for_bigger_result_only');
+  });
+});
+
+describe('the list filters’ Boolean parameters, as Spring converts them', () => {
+  const count = async (query: string) => {
+    const response = await c.send('GET', `/api/v1/series?${query}`);
+    expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
+    return response.json().totalElements as number;
+  };
+
+  it('reads Spring’s words for false and true alike', async () => {
+    const notDeleted = await count('deleted=false');
+    for (const word of ['no', 'OFF', '0', ' False ']) expect(await count(`deleted=${encodeURIComponent(word)}`), word).toBe(notDeleted);
+    expect(await count('deleted=yes')).toBe(await count('deleted=true'));
+  });
+
+  it('refuses another word with a 400 naming the parameter (before: read as false)', async () => {
+    for (const url of ['/api/v1/series?deleted=maybe', '/api/v1/series/new?oneshot=maybe', `/api/v1/books/${c.books[0]!.id}/pages/1?zero_based=maybe`]) {
+      const response = await c.send('GET', url);
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().message, url).toMatch(/deleted|oneshot|zero_based/);
+    }
+  });
+});
