@@ -204,8 +204,27 @@ function readScalarParam(query: Record<string, unknown>, name: string, schema: J
   else query[name] = types.includes('boolean') ? String(springBoolean(text) ?? text) : text;
 }
 
+/**
+ * A JSON text where the body's schema wants a boolean or a number, as Jackson reads it: "" is
+ * null (then kept as null where the field takes it, else false / 0 as for a JVM primitive), and a
+ * boolean is "true", "True" or "TRUE" (or the same of false). Numbers in text are Ajv's to coerce.
+ */
+function jacksonScalar(value: string, schema: JsonSchema): unknown {
+  const types = scalarTypes(schema);
+  if (types.length === 0) return value;
+  if (value.trim() === '') return null;
+  if (types.includes('boolean')) {
+    if (value === 'True' || value === 'TRUE') return true;
+    if (value === 'False' || value === 'FALSE') return false;
+  }
+  return value;
+}
+
 function normaliseValue(value: unknown, schema: JsonSchema, walk?: BodyWalk): unknown {
-  if (typeof value === 'string') return canonicalEnumValue(value, schema);
+  if (typeof value === 'string') {
+    const scalar = walk ? jacksonScalar(value, schema) : value;
+    return typeof scalar === 'string' ? canonicalEnumValue(scalar, schema) : scalar;
+  }
   if (Array.isArray(value)) {
     const items = schema.items ?? schema.anyOf?.find((s) => s.items)?.items;
     if (!items) return value;

@@ -160,3 +160,22 @@ describe('the list filters’ Boolean parameters, as Spring converts them', () =
     }
   });
 });
+
+describe('Boolean and number fields sent as text, as Jackson reads them', () => {
+  it('"True" and "TRUE" are true, "False" and "FALSE" false (before: 400)', async () => {
+    for (const [sent, read] of [['TRUE', true], ['False', false], ['True', true], ['FALSE', false]] as const) {
+      const response = await patch('/api/v1/settings', { deleteEmptyCollections: sent });
+      expect(response.statusCode, `${sent}: ${response.body}`).toBe(204);
+      expect((await settings()).deleteEmptyCollections, sent).toBe(read);
+    }
+    expect((await patch('/api/v1/settings', { deleteEmptyCollections: 'tRuE' })).statusCode).toBe(400);
+  });
+
+  it('"" is null: a presence-tracked number is cleared, as with null (before: set to 0)', async () => {
+    const alpha = c.series.find((s) => s.name === 'Alpha')!;
+    expect((await patch(`/api/v1/series/${alpha.id}/metadata`, { ageRating: 16 })).statusCode).toBe(204);
+    const response = await patch(`/api/v1/series/${alpha.id}/metadata`, { ageRating: '', totalBookCount: ' ' });
+    expect(response.statusCode, response.body).toBe(204);
+    expect((await c.server.json<SeriesDto>(`/api/v1/series/${alpha.id}`)).metadata).toMatchObject({ ageRating: null, totalBookCount: null });
+  });
+});
