@@ -1,6 +1,7 @@
 import type { Condition } from '../db/search/conditions.ts';
 import { MEDIA_STATUSES, SERIES_STATUSES } from '../db/stored-values.ts';
 import { type RawQuery, booleanParam, enumListParam, listParam, stringParam } from './query-params.ts';
+import { badRequest } from './errors.ts';
 
 const READ_STATUSES = ['UNREAD', 'IN_PROGRESS', 'READ'] as const;
 
@@ -78,10 +79,15 @@ function searchRegex(query: RawQuery): Condition | undefined {
   return { [target === 'TITLE_SORT' ? 'titleSortRegex' : 'titleRegex']: { operator: 'is', value: pattern } };
 }
 
-/** `released_after=yyyy-MM-dd` (books): released on or after that day. */
+/**
+ * `released_after=yyyy-MM-dd` (books): released on or after that day. Komga binds it as an ISO
+ * LocalDate, so another spelling or a day that does not exist (2020-02-30) is a 400, not ignored.
+ */
 function releasedAfter(query: RawQuery): Condition | undefined {
-  const day = stringParam(query, 'released_after');
-  if (!day || Number.isNaN(Date.parse(day))) return undefined;
+  const day = stringParam(query, 'released_after')?.trim();
+  if (!day) return undefined;
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(day)) && new Date(Date.parse(day)).toISOString().startsWith(day);
+  if (!valid) throw badRequest(`Invalid value '${day}' for parameter released_after: a date (yyyy-MM-dd)`);
   return { releaseDate: { operator: 'after', dateTime: new Date(Date.parse(day) - 86_400_000).toISOString() } };
 }
 

@@ -8,7 +8,7 @@ import { clearSessionCookies } from '../auth/sessions.ts';
 import { badRequest } from '../errors.ts';
 import { caller } from '../guards.ts';
 import { toUserDto } from '../dto/user-dto.ts';
-import type { FolioApp } from '../schemas.ts';
+import { type FolioApp, Type } from '../schemas.ts';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
@@ -47,7 +47,9 @@ export function registerAuthRoutes(app: FolioApp, ctx: FolioContext): void {
     return toUserDto(user);
   });
 
-  app.get('/api/v2/users/me', async (request) => toUserDto(caller(request)));
+  // `remember-me` is read at sign-in (login-methods.ts); declared here so that Spring's refusal of a
+  // value that is no boolean (400) holds here too.
+  app.get('/api/v2/users/me', { schema: { querystring: Type.Object({ 'remember-me': Type.Optional(Type.Boolean()) }) } }, async (request) => toUserDto(caller(request)));
 
   const logout = async (request: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     if (request.sessionIdHash) ctx.repos.sessions.delete(request.sessionIdHash);

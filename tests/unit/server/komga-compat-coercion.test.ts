@@ -179,3 +179,22 @@ describe('Boolean and number fields sent as text, as Jackson reads them', () => 
     expect((await c.server.json<SeriesDto>(`/api/v1/series/${alpha.id}`)).metadata).toMatchObject({ ageRating: null, totalBookCount: null });
   });
 });
+
+describe('query values Komga binds as a date or a Boolean', () => {
+  it('released_after is an ISO day: another spelling or a day that does not exist is a 400 (before: ignored)', async () => {
+    expect((await c.send('GET', '/api/v1/books?released_after=2020-01-01')).statusCode).toBe(200);
+    expect((await c.send('GET', '/api/v1/books?released_after=')).statusCode).toBe(200);
+    for (const day of ['2020-13-45', '2020-02-30', '01/02/2020', '2020-1-2']) {
+      const response = await c.send('GET', `/api/v1/books?released_after=${encodeURIComponent(day)}`);
+      expect(response.statusCode, day).toBe(400);
+      expect(response.json().message, day).toContain('released_after');
+    }
+  });
+
+  it('GET /api/v2/users/me?remember-me= takes Spring’s words and refuses others (before: any value)', async () => {
+    expect((await c.send('GET', '/api/v2/users/me?remember-me=yes')).statusCode).toBe(200);
+    const response = await c.send('GET', '/api/v2/users/me?remember-me=maybe');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('remember-me');
+  });
+});
