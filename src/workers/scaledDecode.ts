@@ -82,6 +82,11 @@ export async function scaledDecodeOf(data: () => ReadableStream<Uint8Array>, typ
     desiredHeight: desired.height,
     preferAnimation: false,
   });
+  // Closing the decoder once the first frame is out rejects `completed` when the stream had not been
+  // read to its end; Firefox reports that rejection as unhandled ("AbortError: Closed decoder").
+  decoder.completed.catch((error: unknown) => {
+    if (!(error instanceof DOMException && error.name === 'AbortError')) console.warn(`ImageDecoder of a ${type} page failed`, error);
+  });
   try {
     const { image } = await decoder.decode({ frameIndex: 0 });
     try {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DECODE_MEASURE, DecodePool, PageDecodeError, WORKER_READY_MARK } from '../../src/workers/DecodePool.ts';
 import { PrefetchedBytes } from '../../src/workers/PrefetchedBytes.ts';
-import { scaledDecode, scaledDecodeSize } from '../../src/workers/scaledDecode.ts';
+import { scaledDecode, scaledDecodeOf, scaledDecodeSize } from '../../src/workers/scaledDecode.ts';
 
 type Rgb = [number, number, number];
 
@@ -314,6 +314,57 @@ describe('scaled decoding (WebCodecs ImageDecoder)', () => {
     const { bitmap } = await pool.decode({ url, size: { width: 30, height: 30 } });
     expect([bitmap.width, bitmap.height]).toEqual([30, 30]);
     bitmap.close();
+  });
+
+  it('leaves no unhandled rejection when the decoder closes before its stream ended (as Firefox reports one)', async () => {
+    // Firefox rejects an ImageDecoder's `completed` when it is closed before the last byte was read,
+    // and reports that rejection as unhandled unless the page handles it; Chromium marks it handled
+    // itself. The real decoder decodes here; only `completed` behaves as in Firefox.
+    const Real = globalThis.ImageDecoder;
+    class FirefoxCompleted extends Real {
+      constructor(init: ImageDecoderInit) {
+        super(init);
+        let reject!: (error: unknown) => void;
+        const completed = new Promise<void>((resolve, fail) => {
+          reject = fail;
+          void super.completed.then(resolve, fail);
+        });
+        const close = this.close.bind(this);
+        Object.defineProperty(this, 'completed', { value: completed });
+        Object.defineProperty(this, 'close', {
+          value: () => {
+            reject(new DOMException('Closed decoder', 'AbortError'));
+            close();
+          },
+        });
+      }
+    }
+    const unhandled: unknown[] = [];
+    const sentinel = new Error('sentinel: every rejection before it has been reported');
+    let sentinelSeen!: () => void;
+    const seenSentinel = new Promise<void>((resolve) => (sentinelSeen = resolve));
+    const onUnhandled = (event: PromiseRejectionEvent) => {
+      event.preventDefault();
+      if (event.reason === sentinel) sentinelSeen();
+      else unhandled.push(event.reason);
+    };
+    window.addEventListener('unhandledrejection', onUnhandled);
+    globalThis.ImageDecoder = FirefoxCompleted;
+    try {
+      const bytes = new Uint8Array(await (await solidJpeg(1600, 2400, [30, 120, 210])).arrayBuffer());
+      // Every byte is there, but the stream has not ended: the page's first frame is out before it.
+      const open = () => new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(bytes) });
+      const decoded = await scaledDecodeOf(open, 'image/jpeg', { width: 301, height: 451 }, { width: 1600, height: 2400 });
+      expect(decoded).not.toBeNull();
+      decoded!.bitmap.close();
+      // Rejections are reported in order: once this one is, the decoder's would have been too.
+      void Promise.reject(sentinel);
+      await seenSentinel;
+      expect(unhandled).toEqual([]);
+    } finally {
+      globalThis.ImageDecoder = Real;
+      window.removeEventListener('unhandledrejection', onUnhandled);
+    }
   });
 
   it('the pool gives the same size and colours by the scaled path and by createImageBitmap', async () => {
