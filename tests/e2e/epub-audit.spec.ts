@@ -240,6 +240,34 @@ test('links between chapters, across folders and to a place deep in a chapter, l
   await expect(shown(page).getByText('Marker of the crafted second chapter.')).toBeVisible();
 });
 
+test('the browser\'s Back after following links in the book returns to each place the links were followed from', async ({ page }) => {
+  await openBook(page, 'Crafted', '?incognito=true');
+  await expect(shown(page).getByText('Marker of the crafted opening.')).toBeVisible();
+  const readerAddress = page.url();
+  const deepOnScreen = () =>
+    shown(page).getByText('DEEP-PLACE of chapter three.').evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.left >= 0 && box.left < element.ownerDocument.defaultView!.innerWidth;
+    });
+  await shown(page).locator('#to-third').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/part2/ch3.xhtml');
+  await expect.poll(deepOnScreen).toBe(true);
+  const deepProgression = await progression(page);
+  await shown(page).locator('#back-home').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch1.xhtml');
+  // Back: the deep place of chapter three, where the second link was followed, in the reader.
+  await page.goBack();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/part2/ch3.xhtml');
+  await expect.poll(deepOnScreen).toBe(true);
+  expect(await progression(page)).toBe(deepProgression);
+  expect(page.url()).toBe(readerAddress);
+  // Back again: the opening, where the first link was followed.
+  await page.goBack();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch1.xhtml');
+  await expect(shown(page).getByText('Marker of the crafted opening.')).toBeVisible();
+  expect(page.url()).toBe(readerAddress);
+});
+
 test('the book\'s embedded font, its SVG pictures and CSS images are shown', async ({ page }) => {
   await openBook(page, 'Crafted', '?incognito=true');
   await expect(shown(page).getByText('Marker of the crafted opening.')).toBeVisible();

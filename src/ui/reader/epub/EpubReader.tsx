@@ -28,6 +28,7 @@ import { fragmentReached } from './fragmentReached.ts';
 import { boundFramePool } from './framePool.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
+import { linkHistory } from './linkHistory.ts';
 import { keepPlace, placeToKeep, type PlaceKeeper } from './placeKeeper.ts';
 import { characterBeingRead, showCharacterAgain } from './readingPoint.ts';
 import { currentFrame, currentFrameWindow } from './currentFrame.ts';
@@ -308,6 +309,16 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       return new Promise<void>((resolve) => goRef.current(place, resolve));
     });
     keeperRef.current = keeper;
+    // Back after following a link of the book returns to where it was followed (linkHistory.ts).
+    const links = linkHistory<Locator>((place) => goRef.current(place));
+    const followingLink = (href: string) => {
+      const navigator = navigatorRef.current;
+      if (!navigator) return;
+      const from = navigator.currentLocator;
+      // The navigator resolves a link against the chapter's address, as done here.
+      const inBook = href.startsWith('#') || linkTarget(new URL(href, from.href).href, readingOrder, window.location.origin).kind === 'chapter';
+      if (inBook) links.followed(from);
+    };
     const listeners: EpubNavigatorListeners = {
       frameLoaded: (frameWindow) => {
         // Also shown when the frame answers (revealFrames may have missed a frame's load).
@@ -318,6 +329,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           key: (event) => onKeyRef.current(event),
           image: setZoomed,
           swipe: (dx) => onSwipeRef.current(dx),
+          link: followingLink,
         });
         if (verticalMode(frameWindow) !== 'horizontal') setVertical(true);
       },
@@ -418,6 +430,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     return () => {
       disposed = true;
       stopRevealing();
+      links.dispose();
       keeper.dispose();
       keeperRef.current = null;
       navigatorRef.current = null;

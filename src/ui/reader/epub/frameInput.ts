@@ -3,7 +3,7 @@ import { verticalMode } from './verticalText.ts';
 
 /*
  * Input from inside the book's frames (focus and fingers are often in the text): keys, double
- * clicks on images, and horizontal swipes.
+ * clicks on images, links followed, and horizontal swipes.
  */
 
 export interface FrameInput {
@@ -12,6 +12,8 @@ export interface FrameInput {
   image(src: string): void;
   /** A horizontal swipe over paginated or vertical text: dx > 0 when the finger moved to the right. */
   swipe(dx: number): void;
+  /** A link of the text was clicked or tapped (before the navigator follows it); its href as written. */
+  link(href: string): void;
 }
 
 /** Shorter moves are taps or wobbles; steeper ones are vertical drags. */
@@ -32,6 +34,15 @@ export function listenToFrame(frameWindow: Window, input: FrameInput): void {
           : null;
     if (source) input.image(new URL(source, doc.baseURI).href);
   });
+  // Capture: seen before the navigator's own handling moves to the link's target.
+  doc.addEventListener('click', (event) => {
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+    // The frame's own Element class (instanceof Element of this window is false for its nodes).
+    const target = event.target as Element | null;
+    const anchor = typeof target?.closest === 'function' ? target.closest('a[href]') : null;
+    const href = anchor?.getAttribute('href');
+    if (href) input.link(href);
+  }, { capture: true });
   listenToSwipes(frameWindow, input);
 }
 
