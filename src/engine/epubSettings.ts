@@ -9,6 +9,8 @@ export const EPUB_LINE_HEIGHTS = [0, 1.2, 1.4, 1.6, 1.8, 2] as const;
 export const EPUB_MARGINS = ['narrow', 'medium', 'wide'] as const;
 export const EPUB_ALIGNMENTS = ['original', 'start', 'justify'] as const;
 export const EPUB_THEMES = ['auto', 'light', 'sepia', 'dark'] as const;
+/** Columns side by side in the paginated layout: 'auto' as many as the width holds at a readable line length. */
+export const EPUB_COLUMNS = ['auto', 'one', 'two'] as const;
 /** Font size as a factor of the book's own size. */
 export const EPUB_FONT_SIZES = [0.75, 0.85, 1, 1.15, 1.3, 1.5, 1.75, 2, 2.5, 3] as const;
 
@@ -17,6 +19,7 @@ export type EpubFont = (typeof EPUB_FONTS)[number];
 export type EpubMargin = (typeof EPUB_MARGINS)[number];
 export type EpubAlignment = (typeof EPUB_ALIGNMENTS)[number];
 export type EpubTheme = (typeof EPUB_THEMES)[number];
+export type EpubColumns = (typeof EPUB_COLUMNS)[number];
 
 export interface EpubSettings {
   layout: EpubLayout;
@@ -29,6 +32,8 @@ export interface EpubSettings {
   publisherStyles: boolean;
   /** 'auto' follows the application's light or dark theme. */
   theme: EpubTheme;
+  /** Paginated layout on a wide screen: one column, two, or what the width holds. */
+  columns: EpubColumns;
   /** The size for books that have none of their own (each book remembers its own). */
   fontSize: number;
 }
@@ -41,6 +46,7 @@ export const DEFAULT_EPUB_SETTINGS: EpubSettings = {
   alignment: 'original',
   publisherStyles: true,
   theme: 'auto',
+  columns: 'auto',
   fontSize: 1,
 };
 
@@ -60,6 +66,7 @@ export function sanitizeEpubSettings(raw: unknown): EpubSettings {
     alignment: oneOf(EPUB_ALIGNMENTS, saved.alignment, d.alignment),
     publisherStyles: typeof saved.publisherStyles === 'boolean' ? saved.publisherStyles : d.publisherStyles,
     theme: oneOf(EPUB_THEMES, saved.theme, d.theme),
+    columns: oneOf(EPUB_COLUMNS, saved.columns, d.columns),
     fontSize: sanitizeFontSize(saved.fontSize, d.fontSize),
   };
 }
@@ -106,7 +113,10 @@ export interface EpubRenderingPreferences {
   textColor: string;
   linkColor: string;
   visitedColor: string;
-  /** Columns side by side on a wide screen; null lets the width decide. */
+  /**
+   * Columns side by side on a wide screen; null lets the width decide. Two fall back to one where
+   * the screen is too narrow for two readable lines (the navigator's minimal line length).
+   */
   columnCount: number | null;
 }
 
@@ -128,6 +138,6 @@ export function renderingPreferences(settings: EpubSettings, fontSize: number, a
     textColor: colours.text,
     linkColor: colours.link,
     visitedColor: colours.link,
-    columnCount: rightToLeft ? 1 : null,
+    columnCount: rightToLeft || settings.columns === 'one' ? 1 : settings.columns === 'two' ? 2 : null,
   };
 }

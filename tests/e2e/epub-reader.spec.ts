@@ -273,6 +273,27 @@ test('settings change the text at once and are remembered; font size is kept per
   await expect.poll(userFontSize).toBe('150%');
 });
 
+test('one column or two on a wide screen, as picked, kept after a reload, at the same place in the chapter', async ({ page }) => {
+  await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
+  const columns = () => shown(page).locator('html').evaluate((html) => getComputedStyle(html).columnCount);
+  // 1280 px: two columns side by side unless told otherwise.
+  await expect.poll(columns).toBe('2');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => progression(page)).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Columns').selectOption({ label: 'One' });
+  await expect.poll(columns).toBe('1');
+  await page.keyboard.press('Escape');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0001.xhtml');
+  expect(await progression(page)).toBeGreaterThan(0);
+  await page.reload();
+  await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  await expect.poll(columns).toBe('1');
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Columns').selectOption({ label: 'Two' });
+  await expect.poll(columns).toBe('2');
+});
+
 test('settings follow the user to another browser (kept on the server)', async ({ page, browser }) => {
   await openBook(page, 'Novels 1 - Classic');
   const savedOnServer = page.waitForResponse(

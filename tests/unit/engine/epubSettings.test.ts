@@ -34,6 +34,16 @@ describe('EPUB reader settings', () => {
     expect(renderingPreferences(DEFAULT_EPUB_SETTINGS, 1, false).columnCount).toBeNull();
   });
 
+  it('columns as picked, one for a right-to-left book whatever the pick, and an unknown pick is automatic', () => {
+    const columns = (columns: string, rightToLeft = false) =>
+      renderingPreferences(sanitizeEpubSettings({ columns }), 1, false, rightToLeft).columnCount;
+    expect(columns('one')).toBe(1);
+    expect(columns('two')).toBe(2);
+    expect(columns('auto')).toBeNull();
+    expect(columns('three')).toBeNull();
+    expect(columns('two', true)).toBe(1);
+  });
+
   it('steps the font size along its scale and stops at the ends', () => {
     expect(stepFontSize(1, 1)).toBe(1.15);
     expect(stepFontSize(3, 1)).toBe(3);

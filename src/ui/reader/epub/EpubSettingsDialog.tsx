@@ -1,5 +1,6 @@
 import {
   EPUB_ALIGNMENTS,
+  EPUB_COLUMNS,
   EPUB_FONT_SIZES,
   EPUB_FONTS,
   EPUB_LAYOUTS,
@@ -36,6 +37,15 @@ export function EpubSettingsDialog({ settings, fontSize, onSettings, onFontSize,
           optionLabel={(value) => t(`reader.epub.layouts.${value}`)}
           onChange={(value) => set('layout', value)}
         />
+        {settings.layout === 'paginated' && (
+          <Select
+            label={t('reader.epub.setting.columns')}
+            value={settings.columns}
+            options={EPUB_COLUMNS}
+            optionLabel={(value) => t(`reader.epub.columns.${value}`)}
+            onChange={(value) => set('columns', value)}
+          />
+        )}
         <Select
           label={t('reader.epub.setting.theme')}
           value={settings.theme}
