@@ -460,6 +460,22 @@ test('a vertical book turns forward with Space and Page Down, back with Page Up'
   await expect.poll(scrollLeft).toBe(one);
 });
 
+test('the contents of a long novel open at the chapter being read, focused, not at the first chapter', async ({ page }) => {
+  await openBook(page, 'Long Novel', '?incognito=true');
+  const contents = page.getByRole('button', { name: 'Contents' });
+  await contents.click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Chapter 75', exact: true }).click();
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c075.xhtml');
+  // Opened again by keyboard: the chapter being read is on screen and has the focus (Tab and
+  // Shift+Tab reach its neighbours), not the first of 150 entries.
+  await contents.focus();
+  await page.keyboard.press('Enter');
+  const current = page.getByRole('dialog').getByRole('button', { name: 'Chapter 75', exact: true });
+  await expect(current).toHaveAttribute('aria-current', 'true');
+  await expect(current).toBeFocused();
+  await expect(current).toBeInViewport();
+});
+
 test.describe('on a phone', () => {
   test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
 

@@ -3,6 +3,9 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
 
+/** Marks the element of a dialog's content that takes the focus when the dialog opens. */
+export const INITIAL_FOCUS = 'data-initial-focus';
+
 /**
  * A modal native <dialog>: focus is trapped and Escape closes it without any code of ours.
  * Open while mounted; `onClose` fires however it was closed.
@@ -17,6 +20,13 @@ export function ReaderDialog({ title, onClose, children }: { title: string; onCl
     const dialog = ref.current;
     if (!dialog) return;
     if (!dialog.open) dialog.showModal();
+    // The modal focuses its first control (the close button); content may name a better start, as
+    // the contents of a long book name the chapter being read.
+    const start = dialog.querySelector<HTMLElement>(`[${INITIAL_FOCUS}]`);
+    if (start) {
+      start.scrollIntoView({ block: 'center' });
+      start.focus({ preventScroll: true });
+    }
     // A close event queued by an earlier close (StrictMode remounts) must not shut a reopened dialog.
     const closed = () => {
       if (!dialog.open) onCloseRef.current();

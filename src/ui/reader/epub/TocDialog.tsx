@@ -1,7 +1,7 @@
 import type { Link } from '@readium/shared';
 import { t } from '../../i18n.ts';
 import * as epubStyles from './epubReader.css.ts';
-import { ReaderDialog } from '../ReaderDialog.tsx';
+import { INITIAL_FOCUS, ReaderDialog } from '../ReaderDialog.tsx';
 
 interface TocDialogProps {
   entries: readonly Link[];
@@ -20,6 +20,7 @@ function Entries({ entries, current, onPick }: { entries: readonly Link[]; curre
             type="button"
             className={epubStyles.tocButton}
             aria-current={entry === current ? 'true' : undefined}
+            {...(entry === current ? { [INITIAL_FOCUS]: '' } : {})}
             onClick={() => onPick(entry)}
           >
             {entry.title || t('reader.epub.untitled_chapter', { number: index + 1 })}
@@ -31,7 +32,10 @@ function Entries({ entries, current, onPick }: { entries: readonly Link[]; curre
   );
 }
 
-/** The book's table of contents (nested as the book has it); picking an entry goes there. */
+/**
+ * The book's table of contents (nested as the book has it); picking an entry goes there. It opens
+ * at the entry being read, focused: in a novel of 40 or 150 chapters the first entries are far away.
+ */
 export function TocDialog({ entries, current, onPick, onClose }: TocDialogProps) {
   return (
     <ReaderDialog title={t('reader.epub.contents')} onClose={onClose}>
