@@ -7,6 +7,7 @@ import { createReflowableEpub, prose, type ReflowableChapter } from '../fixtures
 import { ADMIN, findBook, getBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 import { adminWithLibrary, epubFrames, shownFrame } from './support/epub-library.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
 import { swipe as swipeAcross } from './support/touch.ts';
 
 /**
@@ -167,6 +168,19 @@ test('a text EPUB is opened without asking for page images, from its book page o
   await page.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
   await expect(frames(page)).toHaveAttribute('data-ready', 'true');
   expect(pageImages).toEqual([]);
+});
+
+test('a screen reader finds the text: axe-core scans the reader, its settings and its contents with no violation', async ({ page }) => {
+  await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
+  await expect(shown(page).getByText('Opening words of the illustrated book.')).toBeVisible();
+  // The frame showing the text is named after its chapter, inside the page's main landmark.
+  await expect(page.getByRole('main').locator('iframe[title="The Beginning"]')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await expectNoAxeViolations(page);
 });
 
 test('Space on a toolbar button reached by keyboard presses it; after a click on it, Space turns the page', async ({ page }) => {

@@ -323,6 +323,9 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       frameLoaded: (frameWindow) => {
         // Also shown when the frame answers (revealFrames may have missed a frame's load).
         frameShown(frameWindow.document);
+        // Named for screen readers (an unnamed frame is announced as just "frame"): the chapter's
+        // own title, else the book's.
+        frameWindow.frameElement?.setAttribute('title', frameWindow.document.title.trim() || title);
         if (withFrames.has(frameWindow)) return;
         withFrames.add(frameWindow);
         listenToFrame(frameWindow, {
@@ -505,7 +508,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
 
   return (
     <div ref={containerRef} className={styles.screen} style={{ background: theme }} data-testid="epub-reader">
-      <div className={epubStyles.stage}>
+      {/* The main landmark: the text is the page's content, between the bars. */}
+      <main className={epubStyles.stage}>
         <div
           ref={frameHostRef}
           className={epubStyles.frames}
@@ -515,7 +519,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           data-resource={locator ? resourcePath(locator.href) : ''}
           aria-busy={textShown ? undefined : 'true'}
         />
-      </div>
+      </main>
       {!textShown && (
         <div className={styles.message} role="status" data-testid="epub-loading" style={{ color: preferences.textColor }}>
           {t('reader.loading')}
