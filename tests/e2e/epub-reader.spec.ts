@@ -183,6 +183,20 @@ test('a screen reader finds the text: axe-core scans the reader, its settings an
   await expectNoAxeViolations(page);
 });
 
+test('the keyboard help lists the keys the text reader answers to, not the comic reader\'s', async ({ page }) => {
+  await openBook(page, 'Novels 1 - Classic', '?incognito=true');
+  await page.keyboard.press('h');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  // Zoom, scale, page layout, reading direction and webtoon keys do nothing in a text book.
+  for (const comicOnly of ['Zoom in', 'Cycle the scale', 'Cycle the page layout', 'webtoon', 'Page thumbnails']) await expect(help).not.toContainText(comicOnly);
+  await expect(help.getByRole('row', { name: 't Contents' })).toBeVisible();
+  await expect(help.getByRole('row', { name: /^Space PageDown PageUp/ })).not.toContainText('webtoon');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('t');
+  await expect(page.getByRole('dialog', { name: 'Contents' })).toBeVisible();
+});
+
 test('Space on a toolbar button reached by keyboard presses it; after a click on it, Space turns the page', async ({ page }) => {
   await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
   const contents = page.getByRole('button', { name: 'Contents' });

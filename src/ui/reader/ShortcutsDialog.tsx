@@ -38,10 +38,38 @@ const GROUPS: { title: string; rows: { keys: string[]; label: string }[] }[] = [
   },
 ];
 
-export function ShortcutsDialog({ onClose }: { onClose: () => void }) {
+/**
+ * The text (EPUB) reader's keys: it turns and jumps, shows its contents where the page reader shows
+ * thumbnails, and has no zoom, scale, page layout, reading direction or webtoon keys (its direction
+ * is the book's), so the help lists none of them.
+ */
+const TEXT_GROUPS: typeof GROUPS = [
+  {
+    title: 'reader.shortcut_groups.navigation',
+    rows: [
+      { keys: ['←', '→'], label: 'reader.shortcut_help.turn' },
+      { keys: ['Home', 'End'], label: 'reader.shortcut_help.first_last' },
+      { keys: ['Space', 'PageDown', 'PageUp'], label: 'reader.shortcut_help.text_pages' },
+    ],
+  },
+  {
+    title: 'reader.shortcut_groups.menus',
+    rows: [
+      { keys: ['f'], label: 'reader.shortcut_help.fullscreen' },
+      { keys: ['m'], label: 'reader.shortcut_help.toolbar' },
+      { keys: ['s'], label: 'reader.shortcut_help.settings' },
+      { keys: ['t'], label: 'reader.epub.contents' },
+      { keys: ['h'], label: 'reader.shortcut_help.help' },
+      { keys: ['Esc'], label: 'reader.shortcut_help.escape' },
+    ],
+  },
+];
+
+/** `reader`: the keys of the page (comic) reader, or of the text (EPUB) reader. */
+export function ShortcutsDialog({ onClose, reader = 'pages' }: { onClose: () => void; reader?: 'pages' | 'text' }) {
   return (
     <ReaderDialog title={t('reader.shortcuts')} onClose={onClose}>
-      {GROUPS.map((group) => (
+      {(reader === 'text' ? TEXT_GROUPS : GROUPS).map((group) => (
         <section key={group.title}>
           <h3>{t(group.title)}</h3>
           <table className={styles.shortcutTable}>

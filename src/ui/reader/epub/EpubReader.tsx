@@ -563,7 +563,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           onClose={() => setDialog(null)}
         />
       )}
-      {dialog === 'help' && <ShortcutsDialog onClose={() => setDialog(null)} />}
+      {dialog === 'help' && <ShortcutsDialog reader="text" onClose={() => setDialog(null)} />}
       {dialog === 'contents' && (
         <TocDialog
           entries={toc}
