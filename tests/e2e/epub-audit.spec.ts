@@ -170,6 +170,15 @@ test.beforeAll(async () => {
     [1, 2].map((n) => ({ title: `第${n}章`, body: `<h1>第${n}章</h1>${prose(6000, '暗い嵐の夜だった。雨が激しく降っていた。')}` })),
     { title: '縦書き', language: 'ja', pageProgression: 'rtl', css: 'html { writing-mode: vertical-rl; -webkit-writing-mode: vertical-rl; }' },
   );
+  // A book whose style sheet pins a banner to the window, and whose text pins a heading inline.
+  await createReflowableEpub(
+    path.join(libraryRoot, 'Pinned', 'Pinned.epub'),
+    [1, 2].map((n) => ({
+      title: `Pinned ${n}`,
+      body: `<div class="banner" id="banner${n}">PINNED-BANNER ${n}</div><h1 id="sticky${n}" style="position: sticky; top: 0">Pinned ${n}</h1><p>Marker of pinned chapter ${n}.</p>${prose(12000)}`,
+    })),
+    { title: 'Pinned', css: '@media screen { .banner { position: fixed; top: 0; left: 0; width: 100%; z-index: 9; } }' },
+  );
   folio = await startFolio();
 });
 
@@ -474,6 +483,22 @@ test('the contents of a long novel open at the chapter being read, focused, not 
   await expect(current).toHaveAttribute('aria-current', 'true');
   await expect(current).toBeFocused();
   await expect(current).toBeInViewport();
+});
+
+test('what a book pins to the window (position fixed or sticky) stays in its place in the text, not over every page', async ({ page }) => {
+  await openBook(page, 'Pinned', '?incognito=true');
+  await expect(shown(page).getByText('Marker of pinned chapter 1.')).toBeVisible();
+  const onScreen = (id: string) =>
+    shown(page).locator(`#${id}`).evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.right > 0 && box.left < element.ownerDocument.defaultView!.innerWidth;
+    });
+  await expect.poll(() => onScreen('banner1')).toBe(true);
+  await turn1(page, 'ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0001.xhtml');
+  // The next page of the chapter shows its text alone: the banner and the heading stayed on the first.
+  expect(await onScreen('banner1')).toBe(false);
+  expect(await onScreen('sticky1')).toBe(false);
 });
 
 test.describe('on a phone', () => {

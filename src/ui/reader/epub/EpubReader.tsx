@@ -29,6 +29,7 @@ import { boundFramePool } from './framePool.ts';
 import * as epubStyles from './epubReader.css.ts';
 import { ImageZoomDialog } from './ImageZoomDialog.tsx';
 import { linkHistory } from './linkHistory.ts';
+import { unpinElements } from './pinnedElements.ts';
 import { keepPlace, placeToKeep, type PlaceKeeper } from './placeKeeper.ts';
 import { characterBeingRead, showCharacterAgain } from './readingPoint.ts';
 import { currentFrame, currentFrameWindow } from './currentFrame.ts';
@@ -328,6 +329,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         frameWindow.frameElement?.setAttribute('title', frameWindow.document.title.trim() || title);
         if (withFrames.has(frameWindow)) return;
         withFrames.add(frameWindow);
+        // Nothing of the book drawn over every page (pinnedElements.ts).
+        unpinElements(frameWindow.document);
         listenToFrame(frameWindow, {
           key: (event) => onKeyRef.current(event),
           image: setZoomed,
