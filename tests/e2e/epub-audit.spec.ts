@@ -373,7 +373,7 @@ test('settings kept: scrolling layout, font size and theme survive reopening the
   await page.getByRole('button', { name: 'Reader settings' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Layout').selectOption({ label: 'Scrolling' });
-  await dialog.getByLabel('Font size').selectOption({ label: '130 %' });
+  await dialog.getByLabel('Font size').selectOption({ label: '130%' });
   await dialog.getByLabel('Theme').selectOption({ label: 'Dark' });
   await dialog.getByRole('button', { name: 'Close' }).click();
   const html = shown(page).locator('html');
@@ -387,7 +387,7 @@ test('settings kept: scrolling layout, font size and theme survive reopening the
   await page.getByRole('button', { name: 'Reader settings' }).click();
   await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
   await page.getByRole('dialog').getByLabel('Theme').selectOption({ label: 'Same as the app' });
-  await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: '100 %' });
+  await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: '100%' });
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await expect(shown(page).locator('html')).not.toHaveAttribute('style', /readium-scroll-on/);
   // The reader still turns after all these changes.
@@ -432,7 +432,7 @@ test('a new font size keeps the text being read on the screen', async ({ page })
   for (const size of ['150', '100', '200', '85']) {
     const reading = await firstOnScreen(page);
     expect(reading).toBeDefined();
-    await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: `${size} %` });
+    await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: `${size}%` });
     await expect.poll(fontSize).toBe(`${size}%`);
     await expect.poll(() => onScreen(page, reading!), { message: `${reading} at ${size} %` }).toBe(true);
     // Still there once the frames' size has settled (a bigger font narrows them; placeKeeper.ts).

@@ -9,7 +9,7 @@ import {
   EPUB_THEMES,
   type EpubSettings,
 } from '../../../engine/epubSettings.ts';
-import { formatNumber } from '../../format.ts';
+import { formatNumber, formatPercent } from '../../format.ts';
 import { t } from '../../i18n.ts';
 import { ReaderDialog } from '../ReaderDialog.tsx';
 import { Group, Select, Toggle } from '../SettingsDialog.tsx';
@@ -66,7 +66,7 @@ export function EpubSettingsDialog({ settings, fontSize, onSettings, onFontSize,
           label={t('reader.epub.setting.font_size')}
           value={fontSize}
           options={EPUB_FONT_SIZES}
-          optionLabel={(value) => `${formatNumber(Math.round(value * 100))} %`}
+          optionLabel={(value) => formatPercent(Math.round(value * 100))}
           onChange={onFontSize}
         />
         <Toggle label={t('reader.epub.setting.publisher_styles')} checked={own} onChange={(value) => set('publisherStyles', value)} />

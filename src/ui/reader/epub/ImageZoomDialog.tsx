@@ -1,6 +1,6 @@
 import { ZoomIn, ZoomOut } from 'lucide-react';
 import { useState } from 'react';
-import { formatNumber } from '../../format.ts';
+import { formatPercent } from '../../format.ts';
 import { t } from '../../i18n.ts';
 import * as styles from '../reader.css.ts';
 import { ReaderDialog } from '../ReaderDialog.tsx';
@@ -18,7 +18,7 @@ export function ImageZoomDialog({ src, onClose }: { src: string; onClose: () => 
         <button type="button" className={styles.iconButton} aria-label={t('reader.epub.zoom_out')} disabled={index === 0} onClick={() => setIndex(index - 1)}>
           <ZoomOut aria-hidden size={20} />
         </button>
-        <span aria-live="polite">{`${formatNumber(zoom * 100)} %`}</span>
+        <span aria-live="polite">{formatPercent(Math.round(zoom * 100))}</span>
         <button
           type="button"
           className={styles.iconButton}
