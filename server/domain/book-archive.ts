@@ -10,5 +10,10 @@ import type { FolioContext } from './context.ts';
  * Its reads are done for `work.caller` (the request's user; the background when absent).
  */
 export function bookArchive(ctx: FolioContext, book: Pick<Book, 'url' | 'fileSize' | 'fileLastModified'>, work?: MediaWork): Promise<PooledBook> {
-  return ctx.archives.get(book.url, `${book.fileSize}:${book.fileLastModified}`, work);
+  return ctx.archives.get(book.url, archiveVersion(book), work);
+}
+
+/** The version a book's archive is cached under in the pool: its file's size and date as last scanned. */
+export function archiveVersion(book: Pick<Book, 'fileSize' | 'fileLastModified'>): string {
+  return `${book.fileSize}:${book.fileLastModified}`;
 }

@@ -129,7 +129,7 @@ export class ArchivePool {
    * (and an open they need) are done for `work.caller` (work-callers.ts; default the background).
    */
   async get(filePath: string, version: string, work: MediaWork = {}): Promise<PooledBook> {
-    const key = `${version}\u0000${filePath}`;
+    const key = cacheKey(filePath, version);
     const caller = work.caller ?? BACKGROUND_CALLER;
     return this.use(key, filePath, ({ reader, book }) => new PooledBook(this, key, filePath, reader, book, caller), caller);
   }
@@ -145,6 +145,18 @@ export class ArchivePool {
     } finally {
       this.release(slot);
     }
+  }
+
+  /**
+   * Runs `work` on a handle of the file as it is now (analysis), and keeps that handle cached under
+   * `version` for what follows: handles cached for the path before are retired first, so none
+   * opened on earlier content is read through again. A scan's analysis is followed within moments
+   * by the book's poster and barcode search, which then read through this handle instead of
+   * opening the file, checking where it lies and reading its directory a second time.
+   */
+  async withCurrentHandle<T>(filePath: string, version: string, work: (handle: Handle) => Promise<T>): Promise<T> {
+    this.forget(filePath);
+    return this.use(cacheKey(filePath, version), filePath, work);
   }
 
   /** Leases the handle of `key` for the duration of `work`; opening it, if need be, is `caller`'s work. */
@@ -457,6 +469,11 @@ export class PooledBook implements OpenedBook {
   private run<T>(work: (book: OpenedBook) => Promise<T>): Promise<T> {
     return this.pool.use(this.key, this.path, ({ book }) => work(book), this.work.caller);
   }
+}
+
+/** Where a file's handle is cached: its path under the version of it the caller knows (size and date). */
+function cacheKey(filePath: string, version: string): string {
+  return `${version}\u0000${filePath}`;
 }
 
 /** The identity of a handle opened fresh (withFreshHandle), which is never compared. */

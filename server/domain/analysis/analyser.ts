@@ -4,6 +4,7 @@ import { isMissingFile } from '../../fs-errors.ts';
 import { analyseOpened } from '../../media/analyse-container.ts';
 import type { Media, MediaFile, MediaPage } from '../../db/media-repository.ts';
 import type { FolioContext } from '../context.ts';
+import { archiveVersion } from '../book-archive.ts';
 import { removeGeneratedThumbnails } from '../posters/book-thumbnails.ts';
 import { refreshBookMetadata } from '../metadata/metadata-refresh.ts';
 import type { SeriesJsonReads } from '../metadata/series-json-reads.ts';
@@ -33,7 +34,9 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
   let pages: MediaPage[] = [];
   let files: MediaFile[] = [];
   try {
-    const result = await ctx.archives.withFreshHandle(book.url, ({ reader, book: opened }) =>
+    // Opened afresh (handles of earlier content are dropped) and kept in the pool for the poster and
+    // barcode search that follow, which would otherwise open the file again.
+    const result = await ctx.archives.withCurrentHandle(book.url, archiveVersion(book), ({ reader, book: opened }) =>
       analyseOpened(reader, opened, library?.analyzeDimensions ?? true),
     );
     pages = result.pages.map((p, index) => ({
@@ -97,7 +100,8 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
   const current = ctx.repos.books.findById(bookId);
   if (!current) return 'skipped';
   ctx.repos.media.replaceAnalysis(next, pages, files);
-  ctx.archives.forget(book.url);
+  // A book that cannot be read keeps no handle; a readable one keeps the one it was just read through.
+  if (next.status !== 'READY') ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
   let metadataDeferred = false;
   if (next.status === 'READY') {

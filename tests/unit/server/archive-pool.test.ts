@@ -107,6 +107,29 @@ describe('ArchivePool', () => {
     pool.closeAll();
   });
 
+  it('reads a book afresh for its analysis and keeps that handle for the reads that follow', async () => {
+    const pool = countingPool(4);
+    let opens = 0;
+    const counted = new ArchivePool({
+      capacity: 4,
+      open: async (filePath) => {
+        opens++;
+        const reader = await detectReader(filePath);
+        return { reader, book: await reader.open(filePath) };
+      },
+    });
+    // A handle cached before (earlier content, same recorded version) is not what the analysis reads.
+    await counted.get(first, 'v1');
+    const listed = await counted.withCurrentHandle(first, 'v1', async ({ book }) => book.entries().map((e) => e.name));
+    expect(listed).toEqual(['page-001.png']);
+    expect(opens).toBe(2);
+    // The poster and the barcode search that follow read through the analysed handle.
+    expect((await (await counted.get(first, 'v1')).readPrefix('page-001.png', 4)).length).toBe(4);
+    expect(opens).toBe(2);
+    counted.closeAll();
+    pool.closeAll();
+  });
+
   it('closes a forgotten book once its last reader is done', async () => {
     const pool = countingPool(4);
     const before = await pool.get(first, 'v1');

@@ -9,6 +9,7 @@ import { ReusableBuffers, sizeClass } from '../../../server/media/reusable-buffe
 import { BLUE, GREEN, RED, YELLOW, createCbz, renderPage, type PageSpec } from '../../fixtures/index.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
 import { addLibrary, basic, insertUser, rescan, startServer, type TestServer } from './helpers.ts';
+import { pollUntil } from '../../support/poll.ts';
 
 /*
  * Page bytes are read whole (one positional read into a lent buffer) and sent from memory. What
@@ -175,8 +176,8 @@ describe('pages read whole', () => {
 
   it('answers a damaged entry with its error code instead of bytes, and still serves the others', async () => {
     server = await startServer();
-    // Four pages: the scan's background work reads pages 1, 3 and 4 (poster, barcode search) and
-    // remembers where their data starts; page 2 is read for the first time by the request below.
+    // Four pages. The book's analysis read every page's header through the handle the pool keeps for
+    // what follows (poster, barcode search), which remembers where each page's data starts.
     const { book, id } = await libraryOfOneBook(server, 'Book.cbz', [png(RED), png(GREEN), png(BLUE), png(YELLOW)]);
     // Break page 2's local header signature in place (same size, the listing stays readable).
     const bytes = await readFile(book.path);
@@ -185,7 +186,12 @@ describe('pages read whole', () => {
     const file = await open(book.path, 'r+');
     await file.write(Buffer.from('XXXX'), 0, 4, at);
     await file.close();
-    const damaged = await server.get(`/api/v1/books/${id}/pages/2`);
+    // The kept handle serves the page's intact data until the pool sees the file changed (its
+    // identity is compared at most once a second); the handle opened then reads the damaged header.
+    const damaged = await pollUntil('the damaged page read through a new handle', async () => {
+      const response = await server!.get(`/api/v1/books/${id}/pages/2`);
+      return response.statusCode !== 200 && response;
+    });
     expect(damaged.statusCode).toBe(422);
     expect(damaged.json().message).toContain('ERR_1007');
     const healthy = await server.get(`/api/v1/books/${id}/pages/1`);
