@@ -15,6 +15,15 @@ export const MAX_CONDITION_NODES = 100;
  * held it for 8 s. Clients send one (legacy `search_regex`).
  */
 export const MAX_TITLE_PATTERNS = 4;
+/**
+ * Characters of any text a condition compares (a title it contains, an author's name…). Text
+ * operators are SQLite LIKE patterns, run for every book or series the search reads on the server's
+ * one JavaScript thread, at a cost of the stored text's length times the pattern's: one
+ * 20,000-character `contains` against a 900,000-character ComicInfo title held the thread 40 s, and
+ * a value over SQLite's 50,000-byte pattern limit failed with a 500. Longer than any title or name
+ * a client looks for.
+ */
+export const MAX_CONDITION_TEXT = 1000;
 
 /**
  * Rewrites a search condition before it is compiled, the way Komga reads it: empty `allOf`/`anyOf`
@@ -55,7 +64,9 @@ function simplify(condition: unknown, depth: number, budget: { nodes: number; pa
     if (lower.endsWith('regex') && ++budget.patterns > MAX_TITLE_PATTERNS) {
       throw new SearchConditionError(`A search may hold at most ${MAX_TITLE_PATTERNS} title patterns`);
     }
-    return { [key]: (condition as Record<string, unknown>)[key] };
+    const test = (condition as Record<string, unknown>)[key];
+    checkTextLengths(test, 0);
+    return { [key]: test };
   }
   const members = (condition as Record<string, unknown>)[key];
   if (!Array.isArray(members)) throw new SearchConditionError(`${key} needs an array`);
@@ -64,6 +75,20 @@ function simplify(condition: unknown, depth: number, budget: { nodes: number; pa
   if (kept.length === 0) return undefined;
   if (kept.length === 1) return kept[0];
   return lower === 'allof' ? { allOf: kept } : { anyOf: kept };
+}
+
+/**
+ * Refuses a field test holding a text longer than MAX_CONDITION_TEXT, wherever it sits in the test
+ * (`value`, an author's `name` or `role`…). The walk is bounded: a test nests a few levels at most.
+ */
+function checkTextLengths(node: unknown, depth: number): void {
+  if (typeof node === 'string') {
+    if (node.length > MAX_CONDITION_TEXT) throw new SearchConditionError(`A condition's text may hold at most ${MAX_CONDITION_TEXT} characters`);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  if (depth > MAX_CONDITION_DEPTH) throw new SearchConditionError(`Condition nested deeper than ${MAX_CONDITION_DEPTH} levels`);
+  for (const value of Object.values(node)) checkTextLengths(value, depth + 1);
 }
 
 /**
