@@ -3,6 +3,7 @@ import { foldText, foldedSql } from './fold-text.ts';
 import { type SearchNode, parseSearchQuery } from './search-query.ts';
 import { type SqlFragment, likeEscape } from './sql-fragment.ts';
 import { SEARCH_TEXT_SEPARATOR } from '../search-text.ts';
+import { MAX_CONDITION_TEXT } from './simplify.ts';
 
 /**
  * Distinct words a search may hold. Each word is a LIKE over every searched field of every row, so
@@ -61,6 +62,10 @@ export interface FieldColumns {
  * Undefined when the text holds nothing to match.
  */
 export function fullTextMatch(term: string, fields: FullTextFields): SqlFragment | undefined {
+  // Every text a search compares has one bound (simplify.ts): each word is a phrase of as many
+  // trigrams for the index, or a LIKE costing its length times the stored text's; one word of a
+  // million characters held the thread for minutes.
+  if (term.length > MAX_CONDITION_TEXT) throw new SearchConditionError(`A search text may hold at most ${MAX_CONDITION_TEXT} characters`);
   const tree = parseSearchQuery(term);
   if (!tree) return undefined;
   // A word said twice narrows nothing: distinct words are what is bounded, and a group keeps one of

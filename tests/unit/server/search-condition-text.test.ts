@@ -60,4 +60,21 @@ describe('search condition text', () => {
     const series = await send(server, 'POST', '/api/v1/series/list', user, contains('title', 'spider'));
     expect((series.json() as Page<SeriesDto>).content.map((s) => s.metadata.title)).toEqual(['The Spider-Man']);
   });
+
+  it('a full-text search longer than the bound is refused the same way, in every list that searches', async () => {
+    // One word of 20,000 characters is a 20,000-trigram phrase for the index, a LIKE for a named
+    // field (publisher:…) and a prefix test for the ranking: before, 200 after seconds of the thread.
+    for (const length of [MAX_CONDITION_TEXT + 1, 20_000]) {
+      const word = `${'a'.repeat(length - 1)}b`;
+      const body = await send(server, 'POST', '/api/v1/books/list', user, { fullTextSearch: word });
+      expect(body.statusCode, `books/list, ${length} characters`).toBe(400);
+      expect(body.json().message).toContain(`at most ${MAX_CONDITION_TEXT} characters`);
+      expect((await send(server, 'POST', '/api/v1/series/list', user, { fullTextSearch: `publisher:${word}` })).statusCode).toBe(400);
+    }
+    const query = `${'a'.repeat(MAX_CONDITION_TEXT)}b`;
+    for (const url of ['/api/v1/series', '/api/v1/books', '/api/v1/readlists', '/api/v1/collections']) {
+      expect((await server.get(`${url}?search=${query}`, user)).statusCode, url).toBe(400);
+    }
+    expect((await send(server, 'POST', '/api/v1/books/list', user, { fullTextSearch: 'spider man' })).json().content).toHaveLength(1);
+  });
 });
