@@ -1,5 +1,5 @@
 import { foldText, foldedSql } from './fold-text.ts';
-import { type SqlFragment, joinFragments, likeEscape, sql } from './sql-fragment.ts';
+import { type SqlFragment, joinFragments, likeEscape, searchedHead, searchedTail, sql } from './sql-fragment.ts';
 
 /**
  * Komga's search condition grammar (REFERENCE §3.4): `{allOf:[...]}`, `{anyOf:[...]}` or a leaf
@@ -105,7 +105,8 @@ export function jsonArrayMembership(columns: string[]): FieldCompiler {
 export function stringOps(column: string, folded = foldedSql(column)): FieldCompiler {
   return (op) => {
     const v = () => foldText(String(scalarValue(op)));
-    const like = (pattern: string, negate: boolean) => sql(`${negate ? 'NOT ' : ''}${folded} LIKE ? ESCAPE '\\'`, pattern);
+    // Over a bounded part of the stored text (MAX_SEARCHED_TEXT): a LIKE costs its length times the pattern's.
+    const like = (pattern: string, negate: boolean, part = searchedHead) => sql(`${negate ? 'NOT ' : ''}${part(folded)} LIKE ? ESCAPE '\\'`, pattern);
     switch (opName(op)) {
       case 'is':
         return sql(`${folded} = ?`, v());
@@ -120,9 +121,9 @@ export function stringOps(column: string, folded = foldedSql(column)): FieldComp
       case 'doesnotbeginwith':
         return like(`${likeEscape(v())}%`, true);
       case 'endswith':
-        return like(`%${likeEscape(v())}`, false);
+        return like(`%${likeEscape(v())}`, false, searchedTail);
       case 'doesnotendwith':
-        return like(`%${likeEscape(v())}`, true);
+        return like(`%${likeEscape(v())}`, true, searchedTail);
       default:
         return unsupported(op);
     }

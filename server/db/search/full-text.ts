@@ -1,7 +1,7 @@
 import { SearchConditionError } from './conditions.ts';
 import { foldText, foldedSql } from './fold-text.ts';
 import { type SearchNode, parseSearchQuery } from './search-query.ts';
-import { type SqlFragment, likeEscape } from './sql-fragment.ts';
+import { type SqlFragment, likeEscape, searchedHead } from './sql-fragment.ts';
 import { SEARCH_TEXT_SEPARATOR } from '../search-text.ts';
 import { MAX_CONDITION_TEXT } from './simplify.ts';
 
@@ -151,8 +151,9 @@ function containsInDefaults(fields: FullTextFields, value: string): SqlFragment 
 function containsIn(columns: FieldColumns, value: string): SqlFragment {
   const pattern = `%${likeEscape(value)}%`;
   const parts = [
-    ...(columns.folded ?? []).map((c) => `ifnull(${c}, '') LIKE ? ESCAPE '\\'`),
-    ...(columns.json ?? []).map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${foldedSql(JSON_TEXT)} LIKE ? ESCAPE '\\')`),
+    // Over a bounded part of each text (sql-fragment.ts): a LIKE costs its length times the word's.
+    ...(columns.folded ?? []).map((c) => `ifnull(${searchedHead(c)}, '') LIKE ? ESCAPE '\\'`),
+    ...(columns.json ?? []).map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${searchedHead(foldedSql(JSON_TEXT))} LIKE ? ESCAPE '\\')`),
   ];
   if (parts.length === 0) return { sql: '(1 = 0)', params: [] };
   return { sql: `(${parts.join(' OR ')})`, params: parts.map(() => pattern) };
@@ -172,7 +173,7 @@ function rangeMatch(columns: FieldColumns | undefined, from: string | undefined,
 function authorOfRole(columns: string[], role: string, value: string): SqlFragment {
   if (columns.length === 0) return { sql: '(1 = 0)', params: [] };
   const parts = columns.map(
-    (c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE lower(json_extract(value, '$.role')) = ? AND ${foldedSql("json_extract(value, '$.name')")} LIKE ? ESCAPE '\\')`,
+    (c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE lower(json_extract(value, '$.role')) = ? AND ${searchedHead(foldedSql("json_extract(value, '$.name')"))} LIKE ? ESCAPE '\\')`,
   );
   return { sql: `(${parts.join(' OR ')})`, params: columns.flatMap(() => [role, `%${likeEscape(value)}%`]) };
 }

@@ -29,3 +29,15 @@ function balanced(parts: SqlFragment[], glue: string): SqlFragment {
 export function likeEscape(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Characters of a stored text a substring test looks at: the first ones (contains, begins with), the
+ * last ones (ends with). The cost is also the stored text's length, which a book sets (a ComicInfo.xml
+ * may hold a title of a million characters: 5-7 s a test against a 1,000-character value). Longer than
+ * any real title, publisher or name; `is` compares whole texts, at no such cost.
+ */
+export const MAX_SEARCHED_TEXT = 1000;
+/** SQL for the part of a (folded) text a test that may match anywhere or at its start looks at. */
+export const searchedHead = (sql: string) => `substr(${sql}, 1, ${MAX_SEARCHED_TEXT})`;
+/** SQL for the part an ends-with test looks at. */
+export const searchedTail = (sql: string) => `substr(${sql}, -${MAX_SEARCHED_TEXT})`;
