@@ -22,7 +22,7 @@ import { storedFoldedSql } from '../folded-titles.ts';
 import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
-import { type SqlFragment, sql } from './sql-fragment.ts';
+import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
 const upper = (v: unknown) => String(v).toUpperCase();
 
@@ -115,10 +115,10 @@ const yesNo = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'f
  * (LuceneEntity), and any other name is an author role.
  */
 export const BOOK_TEXT_FIELDS: FullTextFields = {
-  defaults: { folded: [storedFoldedSql('bm', 'title'), foldedSql('b.name'), storedFoldedSql('sm', 'title'), foldedSql('bm.isbn')], json: ['bm.authors', 'bm.tags'] },
+  defaults: { folded: [storedFoldedSql('bm', 'title'), foldedSql(searchedHead('b.name')), storedFoldedSql('sm', 'title'), foldedSql(searchedHead('bm.isbn'))], json: ['bm.authors', 'bm.tags'] },
   named: {
     title: { folded: [storedFoldedSql('bm', 'title')] },
-    isbn: { folded: [foldedSql('bm.isbn')] },
+    isbn: { folded: [foldedSql(searchedHead('bm.isbn'))] },
     tag: { json: ['bm.tags'] },
     author: { json: ['bm.authors'] },
     release_date: { folded: ['substr(bm.release_date, 1, 4)'] },

@@ -99,14 +99,17 @@ export function jsonArrayMembership(columns: string[]): FieldCompiler {
 
 /**
  * The text operators, compared as Komga compares them (fold-text.ts): accents and case ignored, so
- * "pokemon" is, begins and contains "Pokémon". `folded` is SQL for the column's folded form, a
- * stored column for titles. A NULL value is in neither `is` nor `isNot` (SQL's `<>`, as Komga's).
+ * "pokemon" is, begins and contains "Pokémon". `stored` is SQL for the column's folded form kept
+ * in a column (titles); other columns are folded on the fly. A NULL value is in neither `is` nor `isNot` (SQL's `<>`, as Komga's).
  */
-export function stringOps(column: string, folded = foldedSql(column)): FieldCompiler {
+export function stringOps(column: string, stored?: string): FieldCompiler {
+  const folded = stored ?? foldedSql(column);
   return (op) => {
     const v = () => foldText(String(scalarValue(op)));
-    // Over a bounded part of the stored text (MAX_SEARCHED_TEXT): a LIKE costs its length times the pattern's.
-    const like = (pattern: string, negate: boolean, part = searchedHead) => sql(`${negate ? 'NOT ' : ''}${part(folded)} LIKE ? ESCAPE '\\'`, pattern);
+    // Over a bounded part of the stored text (MAX_SEARCHED_TEXT): a LIKE costs its length times the
+    // pattern's. Folded on the fly, only that part is folded (a JavaScript call over its characters).
+    const like = (pattern: string, negate: boolean, part = searchedHead) =>
+      sql(`${negate ? 'NOT ' : ''}${stored === undefined ? foldedSql(part(column)) : part(stored)} LIKE ? ESCAPE '\\'`, pattern);
     switch (opName(op)) {
       case 'is':
         return sql(`${folded} = ?`, v());

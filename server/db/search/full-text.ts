@@ -50,7 +50,11 @@ export interface SearchTextIndex {
   fts: string;
 }
 
-/** SQL for a field's folded text (`folded`, NULL for none) and JSON arrays of strings or `{name}`/`{title}` objects. */
+/**
+ * SQL for a field's folded text (`folded`, NULL for none) and JSON arrays of strings or `{name}`/`{title}`
+ * objects. A text folded on the fly is folded from its searched part (`foldedSql(searchedHead(column))`):
+ * folding is a JavaScript call over every character, for every row and word.
+ */
 export interface FieldColumns {
   folded?: string[];
   json?: string[];
@@ -153,7 +157,7 @@ function containsIn(columns: FieldColumns, value: string): SqlFragment {
   const parts = [
     // Over a bounded part of each text (sql-fragment.ts): a LIKE costs its length times the word's.
     ...(columns.folded ?? []).map((c) => `ifnull(${searchedHead(c)}, '') LIKE ? ESCAPE '\\'`),
-    ...(columns.json ?? []).map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${searchedHead(foldedSql(JSON_TEXT))} LIKE ? ESCAPE '\\')`),
+    ...(columns.json ?? []).map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${foldedSql(searchedHead(JSON_TEXT))} LIKE ? ESCAPE '\\')`),
   ];
   if (parts.length === 0) return { sql: '(1 = 0)', params: [] };
   return { sql: `(${parts.join(' OR ')})`, params: parts.map(() => pattern) };
@@ -173,7 +177,7 @@ function rangeMatch(columns: FieldColumns | undefined, from: string | undefined,
 function authorOfRole(columns: string[], role: string, value: string): SqlFragment {
   if (columns.length === 0) return { sql: '(1 = 0)', params: [] };
   const parts = columns.map(
-    (c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE lower(json_extract(value, '$.role')) = ? AND ${searchedHead(foldedSql("json_extract(value, '$.name')"))} LIKE ? ESCAPE '\\')`,
+    (c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE lower(json_extract(value, '$.role')) = ? AND ${foldedSql(searchedHead("json_extract(value, '$.name')"))} LIKE ? ESCAPE '\\')`,
   );
   return { sql: `(${parts.join(' OR ')})`, params: columns.flatMap(() => [role, `%${likeEscape(value)}%`]) };
 }

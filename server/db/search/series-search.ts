@@ -24,7 +24,7 @@ import { storedFoldedSql } from '../folded-titles.ts';
 import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
-import { type SqlFragment, sql } from './sql-fragment.ts';
+import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
 const upper = (v: unknown) => String(v).toUpperCase();
 
@@ -120,10 +120,10 @@ const yesNo = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'f
  * Komga's series index (LuceneEntity), and any other name is an author role.
  */
 export const SERIES_TEXT_FIELDS: FullTextFields = {
-  defaults: { folded: [storedFoldedSql('sm', 'title'), foldedSql('s.name'), foldedSql('sm.publisher')], json: ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors'] },
+  defaults: { folded: [storedFoldedSql('sm', 'title'), foldedSql(searchedHead('s.name')), foldedSql(searchedHead('sm.publisher'))], json: ['sm.alternate_titles', 'sm.genres', 'sm.tags', 'sbm.authors'] },
   named: {
     title: { folded: [storedFoldedSql('sm', 'title'), storedFoldedSql('sm', 'title_sort')], json: ['sm.alternate_titles'] },
-    publisher: { folded: [foldedSql('sm.publisher')] },
+    publisher: { folded: [foldedSql(searchedHead('sm.publisher'))] },
     status: { folded: ['lower(sm.status)'] },
     reading_direction: { folded: ['lower(sm.reading_direction)'] },
     age_rating: { folded: ['CAST(sm.age_rating AS TEXT)'] },

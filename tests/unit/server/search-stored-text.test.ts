@@ -16,6 +16,7 @@ import { addLibrary, basic, insertUser, startServer, type TestServer } from './h
 let server: TestServer;
 let user: Record<string, string>;
 const HUGE = 200_000;
+const HUGE_FOLDED = 400_000;
 
 beforeAll(async () => {
   server = await startServer();
@@ -25,6 +26,8 @@ beforeAll(async () => {
   const hostile = 'a'.repeat(HUGE);
   await createCbz(join(server.dir, 'lib', 'Huge', 'h1.cbz'), [page], { comicInfo: { title: hostile, series: 'Huge', publisher: hostile, writer: hostile } });
   await createCbz(join(server.dir, 'lib', 'Spider', 's1.cbz'), [page], { comicInfo: { title: 'The Amazing Spider-Man', series: 'The Amazing Spider-Man', publisher: 'Marvel' } });
+  // Not ASCII: folded (accents and case) by a JavaScript function for each row each test looks at.
+  await createCbz(join(server.dir, 'lib', 'Accents', 'e1.cbz'), [page], { comicInfo: { series: 'Accents', publisher: 'é'.repeat(HUGE_FOLDED) } });
   await addLibrary(server, join(server.dir, 'lib'));
 }, 60_000);
 afterAll(async () => {
@@ -51,13 +54,29 @@ describe('text tests against a huge stored text', () => {
     expect(elapsed).toBeLessThan(5_000);
   }, 120_000);
 
+  it('fold only that part when the stored text is not ASCII', async () => {
+    const parts = Array.from({ length: 40 }, (_, i) => ({ publisher: { operator: i % 2 ? 'endsWith' : 'contains', value: `${'é'.repeat(50)}x${i}` } }));
+    const started = performance.now();
+    const series = await send(server, 'POST', '/api/v1/series/list', user, { condition: { anyOf: parts } });
+    const fullText = await send(server, 'POST', '/api/v1/series/list', user, { fullTextSearch: `publisher:${'é'.repeat(50)}x` });
+    const elapsed = performance.now() - started;
+    expect(series.statusCode, series.body).toBe(200);
+    expect(fullText.statusCode, fullText.body).toBe(200);
+    expect((series.json() as Page<SeriesDto>).content).toEqual([]);
+    // Before: each test folded all 400,000 characters (about 250 ms) for the one row; now a thousand.
+    expect(elapsed).toBeLessThan(5_000);
+    const found = await send(server, 'POST', '/api/v1/series/list', user, { condition: { publisher: { operator: 'beginsWith', value: 'E'.repeat(20) } } });
+    expect((found.json() as Page<SeriesDto>).content.map((s) => s.metadata.title)).toEqual(['Accents']);
+  }, 120_000);
+
   it('still find what ordinary texts hold, at either end', async () => {
     const titles = async (operator: string, value: string) =>
       ((await send(server, 'POST', '/api/v1/books/list', user, { condition: { title: { operator, value } } })).json() as Page<BookDto>).content.map((b) => b.metadata.title);
     expect(await titles('contains', 'spider')).toEqual(['The Amazing Spider-Man']);
     expect(await titles('beginsWith', 'the amazing')).toEqual(['The Amazing Spider-Man']);
     expect(await titles('endsWith', 'spider-man')).toEqual(['The Amazing Spider-Man']);
-    expect(await titles('doesNotContain', 'spider')).toHaveLength(1);
+    expect(await titles('doesNotContain', 'spider')).not.toContain('The Amazing Spider-Man');
+    expect(await titles('doesNotContain', 'spider')).toHaveLength(2);
     // The huge title's start and end are within reach of begins with and ends with.
     expect(await titles('beginsWith', 'a'.repeat(MAX_CONDITION_TEXT))).toHaveLength(1);
     expect(await titles('endsWith', 'a'.repeat(MAX_CONDITION_TEXT))).toHaveLength(1);
