@@ -1,4 +1,4 @@
-import { foldText, foldedSql } from './fold-text.ts';
+import { foldText, foldedDiffersSql, foldedEqualsSql, foldedSql } from './fold-text.ts';
 import { type SqlFragment, joinFragments, likeEscape, searchedHead, searchedTail, sql } from './sql-fragment.ts';
 
 /**
@@ -79,7 +79,7 @@ export function equality(column: string, normalise: (v: unknown) => unknown = (v
  * accents and case as Komga's collation does (fold-text.ts).
  */
 export function jsonArrayMembership(columns: string[]): FieldCompiler {
-  const anyMatch = () => columns.map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${foldedSql('value')} = ?)`).join(' OR ');
+  const anyMatch = () => columns.map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${foldedEqualsSql('value')})`).join(' OR ');
   const anyPresent = columns.map((c) => `json_array_length(${c}) > 0`).join(' OR ');
   return (op) => {
     switch (opName(op)) {
@@ -103,7 +103,6 @@ export function jsonArrayMembership(columns: string[]): FieldCompiler {
  * in a column (titles); other columns are folded on the fly. A NULL value is in neither `is` nor `isNot` (SQL's `<>`, as Komga's).
  */
 export function stringOps(column: string, stored?: string): FieldCompiler {
-  const folded = stored ?? foldedSql(column);
   return (op) => {
     const v = () => foldText(String(scalarValue(op)));
     // Over a bounded part of the stored text (MAX_SEARCHED_TEXT): a LIKE costs its length times the
@@ -112,9 +111,9 @@ export function stringOps(column: string, stored?: string): FieldCompiler {
       sql(`${negate ? 'NOT ' : ''}${stored === undefined ? foldedSql(part(column)) : part(stored)} LIKE ? ESCAPE '\\'`, pattern);
     switch (opName(op)) {
       case 'is':
-        return sql(`${folded} = ?`, v());
+        return sql(stored === undefined ? foldedEqualsSql(column) : `${stored} = ?`, v());
       case 'isnot':
-        return sql(`${folded} <> ?`, v());
+        return sql(stored === undefined ? foldedDiffersSql(column) : `${stored} <> ?`, v());
       case 'contains':
         return like(`%${likeEscape(v())}%`, false);
       case 'doesnotcontain':
@@ -271,8 +270,8 @@ export function authorOps(columns: string[]): FieldCompiler {
     for (const part of [value.name, value.role]) {
       if (part !== undefined && part !== null && typeof part !== 'string') throw new SearchConditionError('author name and role must be strings');
     }
-    if (value.name) tests.push(`${foldedSql("json_extract(value, '$.name')")} = ?`);
-    if (value.role) tests.push(`${foldedSql("json_extract(value, '$.role')")} = ?`);
+    if (value.name) tests.push(foldedEqualsSql("json_extract(value, '$.name')"));
+    if (value.role) tests.push(foldedEqualsSql("json_extract(value, '$.role')"));
     if (tests.length === 0) throw new SearchConditionError('author needs a name or a role');
     const exists = columns.map((c) => `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${tests.join(' AND ')})`).join(' OR ');
     for (const _ of columns) {

@@ -59,3 +59,21 @@ export function foldText(text: string): string {
 export function foldedSql(column: string): string {
   return `(CASE WHEN length(CAST(${column} AS BLOB)) = length(${column}) THEN lower(${column}) ELSE fold_text(${column}) END)`;
 }
+
+/**
+ * Characters beyond which a stored text is taken to equal no text a search holds (at most 1,000
+ * characters, simplify.ts MAX_CONDITION_TEXT), without folding it: folding drops accents and may
+ * undo a decomposed form, so a real text shrinks a few times at most, and folding a non-ASCII text
+ * is a JavaScript call over all of it (a book's ComicInfo.xml may hold a tag of half a million).
+ */
+export const MAX_EQUAL_TEXT = 8000;
+
+/** SQL true when the folded `column` equals the parameter given for it (a NULL column: NULL). */
+export function foldedEqualsSql(column: string): string {
+  return `(length(${column}) <= ${MAX_EQUAL_TEXT} AND ${foldedSql(column)} = ?)`;
+}
+
+/** SQL true when the folded `column` differs from the parameter given for it (a NULL column: NULL). */
+export function foldedDiffersSql(column: string): string {
+  return `(length(${column}) > ${MAX_EQUAL_TEXT} OR ${foldedSql(column)} <> ?)`;
+}

@@ -168,7 +168,7 @@ function rangeMatch(columns: FieldColumns | undefined, from: string | undefined,
   const values = [...(from === undefined ? [] : [foldText(from)]), ...(to === undefined ? [] : [foldText(to)])];
   const parts = [
     ...(columns?.folded ?? []).map((c) => ({ sql: `(${bounds(c)})`, params: values })),
-    ...(columns?.json ?? []).map((c) => ({ sql: `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${bounds(foldedSql(JSON_TEXT))})`, params: values })),
+    ...(columns?.json ?? []).map((c) => ({ sql: `EXISTS (SELECT 1 FROM json_each(${c}) WHERE ${bounds(foldedSql(searchedHead(JSON_TEXT)))})`, params: values })),
   ];
   if (parts.length === 0) return { sql: '(1 = 0)', params: [] };
   return { sql: `(${parts.map((p) => p.sql).join(' OR ')})`, params: parts.flatMap((p) => p.params) };
