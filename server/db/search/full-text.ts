@@ -143,10 +143,19 @@ function containsInDefaults(fields: FullTextFields, value: string): SqlFragment 
   const index = fields.index;
   // The separator would match across fields; a NUL ends the text early for SQLite's C strings.
   if (!index || value.includes(SEARCH_TEXT_SEPARATOR) || value.includes('\0')) return containsIn(fields.defaults, value);
-  if ([...value].length >= 3) {
+  const characters = [...value];
+  if (characters.length >= 3) {
+    // Not as a phrase: FTS5 reads the positions of every token of a phrase in every row holding
+    // them, so a 999-character word of one repeated letter against a book whose title was that
+    // letter 900,000 times decoded ~900 million positions (60 s of the one thread). The index finds
+    // the rows holding each distinct trigram (no positions read), and the row's text is then
+    // searched for the word itself: the same rows as the phrase, exactly a substring.
+    const trigrams = new Set<string>();
+    for (let i = 0; i + 3 <= characters.length; i++) trigrams.add(characters.slice(i, i + 3).join(''));
+    const match = [...trigrams].map((t) => `"${t.replaceAll('"', '""')}"`).join(' AND ');
     return {
-      sql: `${index.owner} IN (SELECT t.${index.key} FROM ${index.fts} f JOIN ${index.table} t ON t.id = f.rowid WHERE ${index.fts} MATCH ?)`,
-      params: [`"${value.replaceAll('"', '""')}"`],
+      sql: `${index.owner} IN (SELECT t.${index.key} FROM ${index.fts} f JOIN ${index.table} t ON t.id = f.rowid WHERE ${index.fts} MATCH ? AND instr(t.text, ?) > 0)`,
+      params: [match, value],
     };
   }
   return { sql: `${index.owner} IN (SELECT ${index.key} FROM ${index.table} WHERE text LIKE ? ESCAPE '\\')`, params: [`%${likeEscape(value)}%`] };
