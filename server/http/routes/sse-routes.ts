@@ -70,6 +70,10 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
     };
     const send = (event: FolioEvent) => {
       if (stream.ended) return;
+      // Another user's own event (read progress: every page a reader turns) is never this stream's,
+      // whoever its user has become: skip it before the lookups below. With a few hundred readers
+      // those lookups ran for every open stream on every page turn of everyone.
+      if ('userId' in event && event.userId !== opener.id) return;
       // Ending a user's sessions deletes them before the event goes out, so the session check below
       // would end the stream without saying why: the user's own SessionExpired (it names only them)
       // is delivered first.
