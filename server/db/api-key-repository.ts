@@ -55,8 +55,9 @@ export class ApiKeyRepository {
     return key;
   }
 
+  /** Asked by every open event stream of an API key on every event it is offered: a cached statement. */
   exists(id: string): boolean {
-    return this.db.prepare('SELECT 1 FROM api_key WHERE id = ?').get(id) !== undefined;
+    return cachedStatement(this.db, 'SELECT 1 FROM api_key WHERE id = ?').get(id) !== undefined;
   }
 
   findByUser(userId: string): ApiKey[] {

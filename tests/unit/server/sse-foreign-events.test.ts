@@ -94,3 +94,31 @@ it("another user's read progress costs an open event stream no lookup", async ()
   await Promise.all(theirs.map((s) => s.until('event:LibraryChanged')));
   controller.abort();
 });
+
+it("an API key's event stream checks its key on every event without preparing SQL each time", async () => {
+  const cookie = await sessionOf(ADMIN_EMAIL, ADMIN_PASSWORD);
+  const made = await fetch(`${base}/api/v2/users/me/api-keys`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+    body: JSON.stringify({ comment: 'reader app' }),
+  });
+  const { key } = (await made.json()) as { key: string };
+  const controller = new AbortController();
+  const response = await fetch(`${base}/sse/v1/events`, { headers: { 'x-api-key': key }, signal: controller.signal });
+  let text = '';
+  const done = (async () => {
+    for await (const chunk of response.body!) {
+      text += Buffer.from(chunk).toString();
+      if (text.includes('"libraryId":"LAST')) return;
+    }
+  })();
+  // The first event prepares what it needs; the ones after it reuse that.
+  app.folio.events.emit({ name: 'LibraryChanged', data: { libraryId: 'FIRST' } });
+  const prepared = vi.spyOn(app.folio.db, 'prepare');
+  for (let i = 0; i < 20; i++) app.folio.events.emit({ name: 'LibraryChanged', data: { libraryId: `L${i}` } });
+  app.folio.events.emit({ name: 'LibraryChanged', data: { libraryId: 'LAST' } });
+  await done;
+  expect(text.match(/event:LibraryChanged/g)?.length).toBe(22);
+  expect(prepared).not.toHaveBeenCalled();
+  controller.abort();
+});
