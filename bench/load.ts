@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { type SpawnedServer, addLibraryAndWait, apiCall, claimSession, spawnServer } from '../tests/unit/server/support/spawned-server.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { runReadersScenario } from './load-readers.ts';
+import { runWaveScenario } from './load-wave.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -61,6 +62,15 @@ function pause(ms: number, stop: AbortSignal): Promise<void> {
 
 export async function runLoadBench(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'folio-bench-load-'));
+  if (process.env.BENCH_LOAD_SCENARIO === 'wave') {
+    // Readers, aborted and slow clients, an admin's scan and regeneration; minutes long (load-wave.ts).
+    try {
+      if (!(await runWaveScenario(work))) process.exitCode = 1;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+    return;
+  }
   if (process.env.BENCH_LOAD_SCENARIO === 'readers') {
     // Hundreds of web-client and Mihon readers on a mixed library (load-readers.ts); minutes long,
     // so never part of `npm run bench`.
