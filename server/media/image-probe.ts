@@ -78,7 +78,9 @@ export async function probeImage(head: Buffer): Promise<ImageProbe> {
   if (size === null && HAND_PARSED.has(mediaType)) return { mediaType, width: null, height: null, bad: 'image header cannot be parsed' };
   try {
     const meta = await sharp(head, { failOn: 'none' }).metadata();
-    return { mediaType, width: meta.width ?? null, height: meta.height ?? null };
+    // As shown (EXIF orientation applied), like the JPEG parser above.
+    const shown = meta.autoOrient;
+    return { mediaType, width: shown.width ?? null, height: shown.height ?? null };
   } catch (error) {
     // Formats whose size may sit past the prefix (TIFF, HEIF…): unknown size, reason kept.
     return { mediaType, width: null, height: null, unreadable: String(error) };
@@ -116,9 +118,16 @@ function parseDimensions(mediaType: string, b: Buffer): Dimensions | 'need-more'
   }
 }
 
-/** Walks JPEG marker segments (skipping APPn/EXIF by their length) to the first SOFn frame header. */
+/**
+ * Walks JPEG marker segments to the first SOFn frame header. The size reported is the page as shown:
+ * browsers turn a JPEG by its EXIF orientation when decoding (createImageBitmap, ImageDecoder, <img>),
+ * so a photo stored 1600 × 800 with orientation 6 or 8 is an 800 × 1600 page, and readers lay it out
+ * and pair spreads by that size. Komga reports the stored size; its readers then show such a page in
+ * a box of the wrong shape. The EXIF block comes before the frame header, so it is always whole here.
+ */
 function jpegDimensions(b: Buffer): Dimensions | 'need-more' | null {
   let offset = 2;
+  let orientation = 1;
   while (offset + 4 <= b.length) {
     if (b[offset] !== 0xff) return null;
     const marker = b[offset + 1]!;
@@ -134,12 +143,41 @@ function jpegDimensions(b: Buffer): Dimensions | 'need-more' | null {
     const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isFrame) {
       if (offset + 9 > b.length) return 'need-more';
-      return { height: b.readUInt16BE(offset + 5), width: b.readUInt16BE(offset + 7) };
+      const height = b.readUInt16BE(offset + 5);
+      const width = b.readUInt16BE(offset + 7);
+      // Orientations 5–8 turn the image a quarter (with or without a mirror): width and height swap.
+      return orientation >= 5 && orientation <= 8 ? { width: height, height: width } : { width, height };
+    }
+    // The first EXIF block decides, as in browsers; a block cut off by the prefix is read once whole.
+    if (marker === 0xe1 && orientation === 1 && offset + 2 + length <= b.length) {
+      orientation = exifOrientation(b.subarray(offset + 4, offset + 2 + length)) ?? orientation;
     }
     if (marker === 0xda || marker === 0xd9) return null; // scan data before any frame header: malformed
     offset += 2 + length;
   }
   return 'need-more';
+}
+
+/** The Orientation tag (0x0112) of IFD0 in an APP1 segment's payload, when it is an EXIF block holding one. */
+function exifOrientation(app1: Buffer): number | null {
+  if (app1.length < 14 || app1.toString('latin1', 0, 6) !== 'Exif\0\0') return null;
+  const tiff = app1.subarray(6);
+  const order = tiff.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') return null;
+  const little = order === 'II';
+  const u16 = (at: number) => (little ? tiff.readUInt16LE(at) : tiff.readUInt16BE(at));
+  const u32 = (at: number) => (little ? tiff.readUInt32LE(at) : tiff.readUInt32BE(at));
+  if (u16(2) !== 42) return null;
+  const ifd = u32(4);
+  if (ifd + 2 > tiff.length) return null;
+  const count = u16(ifd);
+  for (let i = 0; i < count; i++) {
+    const entry = ifd + 2 + i * 12;
+    if (entry + 12 > tiff.length) return null;
+    // Type 3 is SHORT: the value sits in the first two bytes of the value field.
+    if (u16(entry) === 0x0112 && u16(entry + 2) === 3) return u16(entry + 8);
+  }
+  return null;
 }
 
 function webpDimensions(b: Buffer): Dimensions | 'need-more' | null {

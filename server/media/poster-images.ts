@@ -48,7 +48,9 @@ export async function readPosterImageHeader(input: Buffer | string): Promise<Pos
   }
   const mediaType = POSTER_FORMATS[meta.format ?? ''];
   if (!mediaType || !meta.width || !meta.height) return null;
-  return { format: meta.format!, mediaType, width: meta.width, height: meta.height };
+  // The size as shown (EXIF orientation applied), as browsers and the mosaic below draw it.
+  const shown = meta.autoOrient;
+  return { format: meta.format!, mediaType, width: shown.width, height: shown.height };
 }
 
 const TILE_W = 150;
@@ -56,13 +58,14 @@ const TILE_H = 225;
 
 /**
  * A 2×2 JPEG poster made from up to four images (files or bytes), the first four given, in order
- * left to right then top to bottom. Missing tiles stay dark; each image is cropped to fill its tile.
+ * left to right then top to bottom. Missing tiles stay dark; each image is turned upright (EXIF
+ * orientation: an uploaded photo) and cropped to fill its tile.
  * A tile may be a user's upload or a sidecar image from the library, so each is decoded within the
  * limits of image-decode.ts (pixels, time, decodes at once): DecodeRefused when one is over them.
  */
 export async function renderMosaic(images: readonly (string | Buffer)[]): Promise<Buffer> {
   const tiles = await Promise.all(
-    images.slice(0, 4).map((image) => decodeImage(() => decoder(image).resize(TILE_W, TILE_H, { fit: 'cover' }).jpeg().toBuffer())),
+    images.slice(0, 4).map((image) => decodeImage(() => decoder(image).rotate().resize(TILE_W, TILE_H, { fit: 'cover' }).jpeg().toBuffer())),
   );
   return sharp({ create: { width: TILE_W * 2, height: TILE_H * 2, channels: 3, background: { r: 32, g: 32, b: 32 } } })
     .composite(tiles.map((input, i) => ({ input, left: (i % 2) * TILE_W, top: Math.floor(i / 2) * TILE_H })))

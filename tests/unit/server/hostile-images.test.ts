@@ -66,7 +66,7 @@ describe('page images that claim 60,000 × 60,000 pixels', () => {
 });
 
 describe('unusual but valid page images', () => {
-  it('are pages with their stored size and type, served, converted and made into thumbnails', async () => {
+  it('are pages with their size (as shown) and type, served, converted and made into thumbnails', async () => {
     const book = books.get('odd')!;
     expect(book.media).toMatchObject({ status: 'READY', comment: '', pagesCount: Object.keys(images).length });
     const pages = await server.json<PageDto[]>(`/api/v1/books/${book.id}/pages`);
