@@ -168,6 +168,13 @@ test('a text EPUB is opened without asking for page images, from its book page o
   await page.goto(`${folio.url}/book/${book.id}/read?incognito=true`);
   await expect(frames(page)).toHaveAttribute('data-ready', 'true');
   expect(pageImages).toEqual([]);
+  // Nor when the address names a page: ?page= is no sign of page images (the server's start hint,
+  // given only for a page image, is absent for a text EPUB).
+  for (const number of [1, 2]) {
+    await page.goto(`${folio.url}/book/${book.id}/read?page=${number}&incognito=true`);
+    await expect(frames(page)).toHaveAttribute('data-ready', 'true');
+  }
+  expect(pageImages).toEqual([]);
 });
 
 test('a screen reader finds the text: axe-core scans the reader, its settings and its contents with no violation', async ({ page }) => {

@@ -81,9 +81,12 @@ async function fetchBookParts(
   const pages = getBookPages(bookId, { now: true });
   pages.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   const known = shownBook(bookId);
-  const early = requestedPage ?? (known && startPageFor(known, known.media.pagesCount, null)) ?? hint?.page ?? null;
-  // Text EPUBs have no page images: asking for one is answered 400.
-  if (early !== null && !(known && isTextEpub(known))) prefetchStartPage(bookId, early, known ?? undefined);
+  // Text EPUBs have no page images: asking for one is answered 400. So a page is asked for before the
+  // book is in only when something says the book has them: the book's screen's copy, or the server's
+  // hint (written only for a page image, at the page ?page= names when it is one). ?page= alone says
+  // nothing of the kind: a text EPUB opened at /read?page=1 asked for /pages/1.
+  const early = known ? (isTextEpub(known) ? null : (requestedPage ?? startPageFor(known, known.media.pagesCount, null))) : (hint?.page ?? null);
+  if (early !== null) prefetchStartPage(bookId, early, known ?? undefined);
   // The series only contributes its reading direction; the screen's copy (or the server's hint)
   // already says which series, so it is asked for beside the book rather than after it.
   const seriesId = known?.seriesId ?? hint?.seriesId;
