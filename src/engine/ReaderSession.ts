@@ -1,6 +1,6 @@
 import type { ReadingDirection } from '../api/types.ts';
 import { BitmapCache, bitmapBytes } from './BitmapCache.ts';
-import { decodeSize, hasKnownSize, layoutView, type ViewLayout } from './layout.ts';
+import { decodeSize, hasKnownSize, layoutView, measureCorrects, type ViewLayout } from './layout.ts';
 import { PageLoader, type PageFailure, type WantedPage } from './PageLoader.ts';
 import { preloadOrder } from './preloadPlan.ts';
 import { computeSpreads, spreadIndexOfPage, spreadPage, type Spread } from './spreads.ts';
@@ -153,8 +153,8 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
       page: (pageNumber) => this.#byNumber.get(pageNumber),
       onLoaded: (pageNumber, decoded) => {
         const page = this.#byNumber.get(pageNumber);
-        if (page && !hasKnownSize(page) && decoded.naturalWidth && decoded.naturalHeight) {
-          this.#learnSize(page, decoded.naturalWidth, decoded.naturalHeight);
+        if (page && measureCorrects(page, decoded.naturalWidth, decoded.naturalHeight)) {
+          this.#learnSize(page, decoded.naturalWidth!, decoded.naturalHeight!);
         }
         this.#changed();
       },
@@ -460,7 +460,7 @@ export class ReaderSession<B extends DrawableBitmap = DrawableBitmap> {
     this.#openingHold = null;
   }
 
-  /** A page that was never measured just told us its size: spreads may pair differently now. */
+  /** A page never measured, or listed at a wrong shape, just told us its size: spreads may pair differently now. */
   #learnSize(page: PageInfo, width: number, height: number): void {
     page.width = width;
     page.height = height;

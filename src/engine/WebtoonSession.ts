@@ -1,5 +1,5 @@
 import { BitmapCache } from './BitmapCache.ts';
-import { decodeSize, hasKnownSize } from './layout.ts';
+import { decodeSize, hasKnownSize, measureCorrects } from './layout.ts';
 import { PageLoader, type PageFailure, type WantedPage } from './PageLoader.ts';
 import type { ProgressSink } from './ReaderSession.ts';
 import type { WebtoonScale } from './readerSettings.ts';
@@ -75,9 +75,9 @@ export class WebtoonSession<B extends DrawableBitmap = DrawableBitmap> {
       page: (pageNumber) => this.#byNumber.get(pageNumber),
       onLoaded: (pageNumber, decoded) => {
         const page = this.#byNumber.get(pageNumber);
-        if (page && !hasKnownSize(page) && decoded.naturalWidth && decoded.naturalHeight) {
-          page.width = decoded.naturalWidth;
-          page.height = decoded.naturalHeight;
+        if (page && measureCorrects(page, decoded.naturalWidth, decoded.naturalHeight)) {
+          page.width = decoded.naturalWidth!;
+          page.height = decoded.naturalHeight!;
           this.#relayout();
         }
         this.#version++;

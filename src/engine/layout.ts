@@ -12,6 +12,17 @@ export function hasKnownSize(page: Pick<PageInfo, 'width' | 'height'>): boolean 
 }
 
 /**
+ * Whether a decoder's measure of a page (`natural`) says something new about its size: the page had
+ * no known size, or its listed one has another shape (a photo stored sideways, listed before EXIF
+ * orientation counted). The view then lays the page out at the measured size.
+ */
+export function measureCorrects(page: Pick<PageInfo, 'width' | 'height'>, naturalWidth: number | null, naturalHeight: number | null): boolean {
+  if (!naturalWidth || !naturalHeight) return false;
+  if (!hasKnownSize(page)) return true;
+  return Math.abs(naturalHeight / naturalWidth - page.height / page.width) > 0.02 * (page.height / page.width);
+}
+
+/**
  * The CSS size at which a page is shown inside a slot (the whole viewport, or half of it in a
  * two-page spread), for each scale type of the paged reader.
  */

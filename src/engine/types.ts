@@ -59,7 +59,10 @@ export interface DecodeRequest {
 
 export interface DecodedPage<B extends DrawableBitmap = DrawableBitmap> {
   bitmap: B;
-  /** The image's own size when the decoder measured it (fitWithin requests), else null. */
+  /**
+   * The image's own size when the decoder measured it (fitWithin requests, and a page whose listed
+   * size turned out to have another shape than the image), else null.
+   */
   naturalWidth: number | null;
   naturalHeight: number | null;
 }

@@ -27,6 +27,15 @@ export interface Decoded {
   bitmap: ImageBitmap;
 }
 
+/**
+ * Whether `a` and `b` have the same shape (aspect ratio), allowing the pixel of rounding a resize
+ * makes on either side. A decode asked at a size of another shape than the image would stretch it.
+ */
+export function sameShape(a: Box, b: Box): boolean {
+  const heightAtWidth = (b.height * a.width) / b.width;
+  return Math.abs(a.height - heightAtWidth) <= 1 + (a.width / b.width) + a.height * 0.01;
+}
+
 /** Whether this browser can decode `type` through ImageDecoder (false where there is none). */
 export async function canScaleDecode(type: string): Promise<boolean> {
   if (typeof ImageDecoder === 'undefined' || !type.startsWith('image/')) return false;
@@ -58,8 +67,8 @@ export function resizeExactly(source: CanvasImageSource & { width?: number }, si
  * The first frame of `blob` decoded at no less than `size`, then resized to exactly `size`; null
  * when this path does not apply (no ImageDecoder, not a JPEG, natural size unknown, no reduced
  * scale small enough to help, an oriented or
- * rotated frame, or a frame decoded smaller than the drawing because the natural size given was
- * wrong), so the caller uses createImageBitmap instead.
+ * rotated frame, or a frame decoded smaller than the drawing, or of another shape, because the natural
+ * size given was wrong), so the caller uses createImageBitmap instead.
  */
 export async function scaledDecode(blob: Blob, size: Box, natural: Box | undefined): Promise<Decoded | null> {
   return scaledDecodeOf(() => blob.stream(), blob.type, size, natural);
@@ -94,6 +103,9 @@ export async function scaledDecodeOf(data: () => ReadableStream<Uint8Array>, typ
       // EXIF orientation arrives as frame rotation/flip; createImageBitmap applies it, this path would not.
       if (turned.rotation || turned.flip) return null;
       if (image.displayWidth + 1 < size.width || image.displayHeight + 1 < size.height) return null;
+      // A natural size of the wrong shape (a listed size that is not the image's): createImageBitmap
+      // then measures the real shape instead of this path stretching the frame to the size asked.
+      if (!sameShape({ width: image.displayWidth, height: image.displayHeight }, size)) return null;
       if (image.displayWidth === size.width && image.displayHeight === size.height) {
         return { bitmap: await createImageBitmap(image) };
       }

@@ -71,3 +71,21 @@ describe('CanvasPainter never shows an empty canvas while reading', () => {
     expect(canvas.width).toBe(120);
   });
 });
+
+describe('CanvasPainter keeps a page in its own shape', () => {
+  it('draws a bitmap of another shape than its slot centred in it, not stretched over it', async () => {
+    // The slot is square (the page listed 100 × 100); the decoded page is twice as tall as wide
+    // (a sideways photo listed at its stored size): it takes the middle half, background beside it.
+    canvas = document.createElement('canvas');
+    document.body.append(canvas);
+    const painter = new CanvasPainter(canvas);
+    const tall = new OffscreenCanvas(50, 100);
+    const context = tall.getContext('2d');
+    if (!context) throw new Error('no 2d context');
+    context.fillStyle = 'rgb(0, 0, 255)';
+    context.fillRect(0, 0, 50, 100);
+    painter.paint(view(1, await createImageBitmap(tall)), viewport, 'rgb(0, 0, 0)');
+    const at = (x: number) => [...canvas.getContext('2d')!.getImageData(x, 50, 1, 1).data.slice(0, 3)];
+    expect([at(10), at(50), at(90)]).toEqual([[0, 0, 0], [0, 0, 255], [0, 0, 0]]);
+  });
+});

@@ -107,15 +107,34 @@ describe('DecodePool with real workers', () => {
     ];
     const sources = await Promise.all(colours.map((colour) => solidPng(64, 64, colour)));
     const results = await Promise.all(
-      sources.map((url, index) => pool.decode({ url, size: { width: 16 + index, height: 16 } })),
+      sources.map((url, index) => pool.decode({ url, size: { width: 16 + index, height: 16 + index } })),
     );
     results.forEach(({ bitmap }, index) => {
       expect(bitmap.width).toBe(16 + index);
+      expect(bitmap.height).toBe(16 + index);
       expect(colourAt(bitmap, 5, 5)).toEqual(colours[index]);
       bitmap.close();
     });
     expect(pool.workers).toBe(2);
     expect(pool.running + pool.queued).toBe(0);
+  });
+
+  it('keeps a page in its own shape when its listed size has another one, and reports its real size', async () => {
+    // Stored 160 × 80 with EXIF orientation 6: the browser decodes it turned, 80 × 160. Listed at the
+    // stored size (an analysis from before orientation counted), it is asked at 80 × 40; stretched to
+    // that, it would be squashed. It comes back 20 × 40 (its shape, within the size asked) and says
+    // it is the listed size turned a quarter, so the view lays it out anew.
+    const stored = new Uint8Array(await (await solidImage(160, 80, [200, 0, 0], 'image/jpeg')).arrayBuffer());
+    const exif = [0xff, 0xe1, 0, 34, 0x45, 0x78, 0x69, 0x66, 0, 0, 0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0];
+    const turned = new Uint8Array([...stored.subarray(0, 2), ...exif, ...stored.subarray(2)]);
+    const url = bytesUrl(turned, 'image/jpeg');
+    const decoded = await pool.decode({ url, size: { width: 80, height: 40 }, natural: { width: 160, height: 80 } });
+    expect([decoded.bitmap.width, decoded.bitmap.height, decoded.naturalWidth, decoded.naturalHeight]).toEqual([20, 40, 80, 160]);
+    decoded.bitmap.close();
+    // A square PNG asked wide: square.
+    const square = await pool.decode({ url: await solidPng(64, 64, [0, 0, 255]), size: { width: 21, height: 16 } });
+    expect([square.bitmap.width, square.bitmap.height]).toEqual([16, 16]);
+    square.bitmap.close();
   });
 
   it('cancels: an aborted request rejects with AbortError, queued ones never run, the pool stays usable', async () => {

@@ -1,5 +1,5 @@
 import type { PaintView } from '../../engine/ReaderSession.ts';
-import type { Viewport } from '../../engine/types.ts';
+import type { Rect, Viewport } from '../../engine/types.ts';
 
 export interface Offset {
   x: number;
@@ -13,6 +13,24 @@ export function viewIsComplete(view: PaintView<ImageBitmap>): boolean {
   return view.layout.slots.every(
     (slot, index) => slot.page === null || (view.bitmaps[index] !== undefined && !view.previews[index]),
   );
+}
+
+/**
+ * Where a bitmap goes in its slot: the whole slot when they have the same shape (nearly always: the
+ * slot comes from the page's listed size), else the largest rectangle of the bitmap's own shape,
+ * centred in it. The slot's shape comes from the listed size, which may be wrong (a sideways photo
+ * analysed before EXIF orientation counted, a page whose size was never measured): drawn into it
+ * anyway, the page would be squashed until the view learned its real size.
+ */
+export function keepShape(bitmap: { width: number; height: number }, rect: Rect): Rect {
+  if (bitmap.width <= 0 || bitmap.height <= 0 || rect.width <= 0 || rect.height <= 0) return rect;
+  const heightAtWidth = (rect.width * bitmap.height) / bitmap.width;
+  // Within a pixel or 1 %: rounding of the decode size, not another shape.
+  if (Math.abs(heightAtWidth - rect.height) <= Math.max(1, rect.height * 0.01)) return rect;
+  const factor = Math.min(rect.width / bitmap.width, rect.height / bitmap.height);
+  const width = bitmap.width * factor;
+  const height = bitmap.height * factor;
+  return { x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width, height };
 }
 
 /**
@@ -104,12 +122,13 @@ export class CanvasPainter {
         return;
       }
       try {
+        const { x, y, width, height } = keepShape(bitmap, slot.rect);
         this.#context.drawImage(
           bitmap,
-          Math.round((slot.rect.x - scroll.x) * dpr),
-          Math.round((slot.rect.y - scroll.y) * dpr),
-          Math.round(slot.rect.width * dpr),
-          Math.round(slot.rect.height * dpr),
+          Math.round((x - scroll.x) * dpr),
+          Math.round((y - scroll.y) * dpr),
+          Math.round(width * dpr),
+          Math.round(height * dpr),
         );
       } catch (error) {
         // The bitmap was closed (evicted) since the view was taken: leave that slot empty.
