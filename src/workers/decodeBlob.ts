@@ -51,7 +51,13 @@ export async function decodeBlob(blob: Blob, request: WorkerDecodeRequest): Prom
     // applied). Asked at both, it would stretch a page whose listed size has another shape (a photo
     // stored sideways, analysed before orientation counted) to the shape asked: a squashed page.
     const bitmap = await createImageBitmap(blob, { resizeWidth: request.size.width, resizeQuality: 'high' });
-    if (sameShape(bitmap, request.size)) return { ok: true, bitmap: ensureSize(bitmap, request.size), naturalWidth: null, naturalHeight: null };
+    if (sameShape(bitmap, request.size)) {
+      // The browser derives the height itself and may round it the other way (Chromium rounds up:
+      // 907 where the fitted size says 906); a pixel is not worth a second full-size resize, which
+      // the painter's drawImage into the page's slot makes up for anyway.
+      const close = Math.abs(bitmap.width - request.size.width) <= 1 && Math.abs(bitmap.height - request.size.height) <= 1;
+      return { ok: true, bitmap: close ? bitmap : ensureSize(bitmap, request.size), naturalWidth: null, naturalHeight: null };
+    }
     return wrongShape(bitmap, request.size, request.natural);
   }
   const natural = await createImageBitmap(blob);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DECODE_MEASURE, DecodePool, PageDecodeError, WORKER_READY_MARK } from '../../src/workers/DecodePool.ts';
 import { PrefetchedBytes } from '../../src/workers/PrefetchedBytes.ts';
+import { decodeBlob } from '../../src/workers/decodeBlob.ts';
 import { scaledDecode, scaledDecodeOf, scaledDecodeSize } from '../../src/workers/scaledDecode.ts';
 
 type Rgb = [number, number, number];
@@ -302,6 +303,34 @@ function servingJpeg(source: Blob, asked: string[], until?: Promise<void>): Pref
 function expectColour(actual: Rgb, expected: Rgb, tolerance = 6): void {
   actual.forEach((value, index) => expect(Math.abs(value - (expected[index] ?? 0))).toBeLessThanOrEqual(tolerance));
 }
+
+describe('decodeBlob at a size (createImageBitmap path)', () => {
+  it("takes the browser's own rounding of the height it derives, with no second resize", async () => {
+    // 1,987 × 3,001 fitted to 600 wide is 906.1 high: the size asked says 906, Chromium derives 907.
+    // A second full resize (an OffscreenCanvas pass) for that pixel would double the cost of the page.
+    const blob = await solidImage(1987, 3001, [0, 128, 0], 'image/png');
+    const Original = globalThis.OffscreenCanvas;
+    let canvases = 0;
+    globalThis.OffscreenCanvas = class extends Original {
+      constructor(width: number, height: number) {
+        super(width, height);
+        canvases += 1;
+      }
+    };
+    try {
+      const decoded = await decodeBlob(blob, { url: 'unused:', size: { width: 600, height: 906 } });
+      expect(canvases).toBe(0);
+      expect(decoded.bitmap.width).toBe(600);
+      expect(Math.abs(decoded.bitmap.height - 906)).toBeLessThanOrEqual(1);
+      decoded.bitmap.close();
+      // Asked far from its shape's height (a browser ignoring the resize), it is still resized exactly.
+      const wide = await decodeBlob(blob, { url: 'unused:', size: { width: 600, height: 800 } });
+      expect(wide.bitmap.width).toBeLessThanOrEqual(600);
+    } finally {
+      globalThis.OffscreenCanvas = Original;
+    }
+  });
+});
 
 describe('scaled decoding (WebCodecs ImageDecoder)', () => {
   it('decodes a JPEG at a reduced scale, then to exactly the asked size, colours intact', async () => {
