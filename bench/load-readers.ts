@@ -26,6 +26,7 @@ import { createImageEpub } from '../tests/fixtures/epub.ts';
 import { writePdf } from '../tests/fixtures/pdf.ts';
 import { writeRar5 } from '../tests/fixtures/rar.ts';
 import { generateLibrary } from './lib/generate-library.ts';
+import { limited, pause } from './lib/pacing.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const env = (name: string, value: number) => Number(process.env[name] ?? value);
@@ -66,30 +67,6 @@ function tally(errors: string[]): string[] {
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return [...counts].map(([kind, n]) => `${n}× ${kind}`);
-}
-
-/** Runs `tasks` at most `lanes` at a time, as a browser (six connections a host) or OkHttp (five) does. */
-async function limited(lanes: number, tasks: (() => Promise<unknown>)[]): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]!();
-  }));
-}
-
-function pause(ms: number, stop: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (stop.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    // Removed when the pause ends: hundreds of readers pausing thousands of times must not pile listeners on one signal.
-    const timer = setTimeout(() => {
-      stop.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    stop.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 async function mixedLibrary(root: string, books: number): Promise<number> {

@@ -29,6 +29,7 @@ import { writePdf } from '../tests/fixtures/pdf.ts';
 import { writeRar5 } from '../tests/fixtures/rar.ts';
 import { writeSevenZip } from '../tests/fixtures/sevenzip.ts';
 import { generateLibrary } from './lib/generate-library.ts';
+import { limited, pause } from './lib/pacing.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const env = (name: string, value: number) => Number(process.env[name] ?? value);
@@ -65,27 +66,7 @@ const tally = (list: string[]) => {
   return [...counts].map(([k, n]) => `${n}× ${k}`);
 };
 
-function pause(ms: number, stop: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (stop.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      stop.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    stop.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
-async function limited(lanes: number, tasks: (() => Promise<unknown>)[]): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: Math.min(lanes, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]!();
-  }));
-}
 
 async function library(root: string): Promise<number> {
   let count = 0;
