@@ -11,7 +11,7 @@ import { openBasicSession } from './basic-session.ts';
 import { recordLoginAttempt } from './login-activity.ts';
 import { checkApiKey, checkPassword, loginFromRememberMe, offerRememberMe } from './login-methods.ts';
 import { DEFAULT_THROTTLE, LoginThrottle } from './login-throttle.ts';
-import { deliverSession, hashSessionId, openSession, presentedSessionId, resolveSession, usesHeaderMode } from './sessions.ts';
+import { deliverSession, hashSessionId, openSession, presentedByHeader, presentedSessionId, resolveSession } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -157,7 +157,9 @@ export function createAuthHook(ctx: FolioContext) {
     if (sessionUserId) request.user = ctx.repos.users.findById(sessionUserId) ?? null;
     else request.user = (await loginFromRememberMe(ctx, throttle, request, reply)) ?? null;
     // The CSRF guard (csrf.ts) checks callers whose credentials the browser sends by itself.
-    if (request.user) request.authenticatedBy = usesHeaderMode(request) ? 'header' : 'cookie';
+    // Header only when the session came from a non-empty X-Auth-Token: an empty one (a client asking
+    // for header mode) names no session, and the cookie beside it is what a browser sends by itself.
+    if (request.user) request.authenticatedBy = sessionUserId && presentedByHeader(request) ? 'header' : 'cookie';
   }
 
   return {

@@ -45,10 +45,16 @@ export function usesHeaderMode(request: FastifyRequest): boolean {
   return request.headers[AUTH_TOKEN_HEADER] !== undefined;
 }
 
+/** Whether the request names its session in X-Auth-Token (not empty: an empty one only asks for header mode). */
+export function presentedByHeader(request: FastifyRequest): boolean {
+  const header = request.headers[AUTH_TOKEN_HEADER];
+  return typeof header === 'string' && header !== '';
+}
+
 /** The session id the request presents, from X-Auth-Token or the base64 KOMGA-SESSION cookie. */
 export function presentedSessionId(request: FastifyRequest): string | undefined {
   const header = request.headers[AUTH_TOKEN_HEADER];
-  if (typeof header === 'string' && header) return header;
+  if (typeof header === 'string' && presentedByHeader(request)) return header;
   const cookie = request.cookies[SESSION_COOKIE];
   if (!cookie) return undefined;
   try {

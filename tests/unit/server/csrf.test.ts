@@ -45,6 +45,8 @@ describe('a cookie-authenticated state change', () => {
       // A browser sending neither Origin nor fetch metadata (a native client's User-Agent passes:
       // komga-compat-mihon-tracker.test.ts).
       { cookie, 'user-agent': 'Mozilla/5.0 (Windows NT 6.1; rv:52.0) Gecko/20100101 Firefox/52.0' },
+      // An empty X-Auth-Token names no session: the cookie is still what the browser sent by itself.
+      { cookie, 'x-auth-token': '', origin: EVIL },
     ];
     for (const headers of attacks) expect((await scan(headers)).statusCode, JSON.stringify(headers)).toBe(403);
     // What the attack sent: "simple" bodies that need no preflight.
