@@ -38,6 +38,12 @@ export interface OpenedBook {
    * few page headers at a time overlaps their I/O waits, so analysis is bound by the CPU instead.
    */
   readonly parallelReads?: number;
+  /**
+   * The identity (file-identity.ts) of the file this book reads through its own descriptor, as
+   * that descriptor sees it now: one fstat. The archive pool compares it on every use of a cached
+   * handle, so a file rewritten in place is never read through the listing of its former bytes.
+   */
+  descriptorIdentity?(): string;
   close(): void;
   /**
    * Formats whose pages are not simply their image entries (PDF, EPUB) describe the book here;

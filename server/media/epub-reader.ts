@@ -86,6 +86,10 @@ class OpenedEpub implements OpenedBook {
     return this.zip.readPrefix(name, maxBytes);
   }
 
+  descriptorIdentity(): string {
+    return this.zip.descriptorIdentity!();
+  }
+
   close(): void {
     this.zip.close();
   }

@@ -8,6 +8,7 @@ import {
   type PageRenderRequest,
 } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
+import { descriptorIdentity } from './file-identity.ts';
 import { pixelSize, renderScale } from './pdf-protocol.ts';
 import type { MediaWork } from './work-callers.ts';
 import { closePdf, describePdf, extractPdfPage, renderPdfPage } from './pdf-renderer.ts';
@@ -98,6 +99,10 @@ class OpenedPdf implements OpenedBook {
 
   async readPrefix(name: string, maxBytes: number, work: MediaWork = {}): Promise<Buffer> {
     return (await this.renderPage(name, { format: 'jpeg' }, work)).subarray(0, maxBytes);
+  }
+
+  descriptorIdentity(): string {
+    return descriptorIdentity(this.file.fd);
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { AnalysisBudget, listWithinBounds } from './analysis-bounds.ts';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
+import { descriptorIdentity } from './file-identity.ts';
 import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
 import { OperationTimeout } from './transient-errors.ts';
@@ -258,6 +259,10 @@ class OpenedRar implements OpenedBook {
     const got = this.prefixes.get(name);
     this.prefixes.delete(name);
     return got;
+  }
+
+  descriptorIdentity(): string {
+    return descriptorIdentity(this.file.fd);
   }
 
   close(): void {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { AnalysisBudget, listWithinBounds } from './analysis-bounds.ts';
 import { AnalysisTooCostly, type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
+import { descriptorIdentity } from './file-identity.ts';
 import { staysInsideArchive } from './entry-names.ts';
 import type { MediaWork } from './work-callers.ts';
 import { extractSevenZipMeasured, extractSevenZipPage, listSevenZip } from './sevenzip-client.ts';
@@ -315,6 +316,10 @@ class OpenedSevenZip implements OpenedBook {
   private passOver(batch: readonly string[], members: Map<string, Buffer>): void {
     this.pass = members;
     for (const name of batch) this.passed.add(name);
+  }
+
+  descriptorIdentity(): string {
+    return descriptorIdentity(this.file.fd);
   }
 
   close(): void {

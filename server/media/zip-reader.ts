@@ -6,6 +6,7 @@ import { inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
+import { descriptorIdentity } from './file-identity.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -351,6 +352,10 @@ class OpenedZip implements OpenedBook {
       uncompressedSize: entry.uncompressedSize,
       isDirectory: name.endsWith('/') || name.endsWith('\\'),
     }));
+  }
+
+  descriptorIdentity(): string {
+    return descriptorIdentity(this.file.fd);
   }
 
   entries(): readonly BookEntry[] {
