@@ -4,7 +4,7 @@ import { ConfigError, USAGE, readConfig, wantsHelp } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { SchemaTooNewError } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
-import { relieveConnectionPressure } from './http/connection-pressure.ts';
+import { connectionCap, relieveConnectionPressure } from './http/connection-pressure.ts';
 import { connectionBudget } from './media/descriptor-budget.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -37,9 +37,14 @@ async function main(): Promise<void> {
     throw unusableDatabase(config.dataDir, error) ?? error;
   });
   // Connections beyond what the descriptor limit leaves after archives and files are refused at
-  // once, so a crowd of clients cannot starve page reads of descriptors.
-  app.server.maxConnections = connectionBudget();
-  relieveConnectionPressure(app.server, app.server.maxConnections);
+  // once (503, a few places of the budget kept for writing it), so a crowd of clients cannot
+  // starve page reads of descriptors.
+  const { cap, refusals } = connectionCap(connectionBudget());
+  relieveConnectionPressure(app.server, cap, {
+    refusals,
+    onRefusing: (details) => app.log.warn(details, 'connections answered 503 (refused: how many since the last warning): the server holds as many as its descriptors allow'),
+    onRefusalError: (error) => app.log.debug({ err: error }, 'a refused connection failed before its 503 was read'),
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { refuseConnection, refusalSlots } from './connection-refusal.ts';
 
 /**
  * Keeps room for new connections under the connection cap (`server.maxConnections`, set from the
@@ -14,6 +15,13 @@ import type { Socket } from 'node:net';
  * were about to reuse, and a client that sends on a socket the server has just closed sees a reset
  * unless it retries (Node's fetch does not). A socket counts as idle once its last response has
  * ended; a connection that has not sent its first request yet is not idle.
+ *
+ * A connection that still finds no place (every one busy or just opened) is answered 503 with
+ * Retry-After and closed (connection-refusal.ts), instead of the reset Node gives past
+ * `maxConnections`: a load run of 300 readers saw 1,400 resets and no answer. Node's own refusal
+ * cannot answer ('drop' comes after the socket is destroyed, with its addresses only), so the
+ * connections are counted here and `maxConnections` is set `refusals` above the cap: the places in
+ * which refusals are written. Past those Node still resets, the backstop for a flood.
  */
 /**
  * How long a connection may go without a whole request before it may be closed at the cap. A client
@@ -22,8 +30,31 @@ import type { Socket } from 'node:net';
  */
 export const SLOW_START_MS = 10_000;
 
-export function relieveConnectionPressure(server: Server, cap: number, options: { slowStartMs?: number } = {}): void {
+const REFUSALS_TOLD_EVERY_MS = 60_000;
+
+export interface ConnectionPressureOptions {
+  slowStartMs?: number;
+  /** Places above the cap for answering refusals (default refusalSlots(cap)). */
+  refusals?: number;
+  /** How long a refused connection may stay open for the client to read its 503 (connection-refusal.ts). */
+  refusalLingerMs?: number;
+  /** Told when connections are refused (at most once a minute, with how many since), and of errors on refused connections. */
+  onRefusing?: (details: { cap: number; refused: number }) => void;
+  onRefusalError?: (error: Error) => void;
+}
+
+/**
+ * `budget`: connections the descriptors allow (descriptor-budget.ts connectionBudget); a share of
+ * it is kept for refusals and the rest served.
+ */
+export function connectionCap(budget: number): { cap: number; refusals: number } {
+  const refusals = Math.min(refusalSlots(budget), Math.max(0, budget - 1));
+  return { cap: budget - refusals, refusals };
+}
+
+export function relieveConnectionPressure(server: Server, cap: number, options: ConnectionPressureOptions = {}): void {
   const slowStartMs = options.slowStartMs ?? SLOW_START_MS;
+  server.maxConnections = cap + (options.refusals ?? refusalSlots(cap));
   const trigger = Math.max(1, cap - 2);
   const target = Math.max(1, cap - Math.max(4, Math.floor(cap / 16)));
   let open = 0;
@@ -33,6 +64,32 @@ export function relieveConnectionPressure(server: Server, cap: number, options: 
   const unstarted = new Map<Socket, number>();
   const inFlight = new Map<Socket, number>();
   const evicted = new WeakSet<Socket>();
+
+  let refused = 0;
+  let toldAt = -Infinity;
+  // The HTTP server attaches its parser in a 'connection' listener, and a listener cannot stop the
+  // ones after it: a refused connection would still have its request parsed and routed. So the
+  // event itself is held back for a connection that is refused (limitConnectionsPerAddress and
+  // every other listener then see only the connections served).
+  const emit = server.emit;
+  server.emit = function emitUnlessRefused(this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'connection' && !admit(args[0] as Socket)) return true;
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as Server['emit'];
+
+  function admit(socket: Socket): boolean {
+    if (open >= cap) evictIdle(open + 1 - target);
+    if (open < cap) return true;
+    // Told at most once a minute: a crowd at the cap is refused and let in by turns.
+    refused++;
+    if (Date.now() - toldAt >= REFUSALS_TOLD_EVERY_MS) {
+      toldAt = Date.now();
+      options.onRefusing?.({ cap, refused });
+      refused = 0;
+    }
+    refuseConnection(socket, { lingerMs: options.refusalLingerMs, onError: options.onRefusalError });
+    return false;
+  }
 
   server.on('connection', (socket: Socket) => {
     open++;

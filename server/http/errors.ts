@@ -56,7 +56,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, status: 
 }
 
 /** Seconds a client is asked to wait when the server is short of descriptors or memory. */
-const BUSY_RETRY_AFTER_SECONDS = 2;
+export const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /**
  * Failures of reading a book, wherever a route meets them: the server being busy (no free archive

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { relieveConnectionPressure } from '../../../server/http/connection-pressure.ts';
+import { type ConnectionPressureOptions, relieveConnectionPressure } from '../../../server/http/connection-pressure.ts';
 import { pollUntil } from '../../support/poll.ts';
 
 /*
@@ -22,15 +22,18 @@ afterEach(async () => {
 
 /** Responses to /gate wait here until the test opens the gate. */
 let gate: (() => void)[] = [];
-async function start(options?: { slowStartMs?: number }): Promise<number> {
+/** Requests the server's handler saw, by path. */
+let seen: string[] = [];
+async function start(options?: ConnectionPressureOptions): Promise<number> {
   gate = [];
+  seen = [];
   server = createServer((req, res) => {
+    seen.push(req.url ?? '');
     // /hold never answers: a download whose reader stopped reading.
     if (req.url === '/hold') return;
     if (req.url === '/gate') return void gate.push(() => res.end('ok'));
     res.end('ok');
   });
-  server.maxConnections = CAP;
   relieveConnectionPressure(server, CAP, options);
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -44,6 +47,23 @@ function get(port: number, path: string, agent: Agent | false): Promise<number |
     });
     req.once('error', (error) => resolve((error as NodeJS.ErrnoException).code ?? String(error)));
     req.end();
+  });
+}
+
+/**
+ * One request on a raw connection of its own: everything the server wrote before closing it, or the
+ * error that ended it (a reset: ECONNRESET).
+ */
+function rawGet(port: number, path: string): Promise<{ text: string } | { error: string }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('end', () => {
+      socket.end();
+      resolve({ text: Buffer.concat(chunks).toString('latin1') });
+    });
+    socket.once('error', (error) => resolve({ error: (error as NodeJS.ErrnoException).code ?? String(error) }));
   });
 }
 
@@ -113,5 +133,64 @@ describe('connection pressure', () => {
     } finally {
       for (const socket of slow) socket.destroy();
     }
+  });
+
+  it('answers a connection past the cap 503 with Retry-After, without reading its request, and serves again once places free', async () => {
+    const port = await start();
+    // Every place taken and none may be closed: half by requests still being answered, half by
+    // connections that have not sent a request yet (younger than the slow-start limit).
+    const crowd = new Agent({ keepAlive: true, maxSockets: Infinity });
+    agents.push(crowd);
+    const answered = Promise.all(Array.from({ length: CAP / 2 }, () => get(port, '/gate', crowd)));
+    const quiet: Socket[] = [];
+    for (let i = 0; i < CAP / 2; i++) {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      quiet.push(socket);
+    }
+    try {
+      await pollUntil('the crowd to hold every place', async () => gate.length === CAP / 2 && (await openConnections(server!)) === CAP);
+      // Before: Node reset the newcomer (ECONNRESET), no answer.
+      const refused = await rawGet(port, '/refused');
+      expect(refused).toHaveProperty('text');
+      const text = (refused as { text: string }).text;
+      expect(text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+      expect(text).toMatch(/\r\nRetry-After: \d+\r\n/);
+      expect(text).toMatch(/\r\nConnection: close\r\n/);
+      expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 503 });
+      // The refused connection took no place: every busy request is still waiting.
+      expect(gate).toHaveLength(CAP / 2);
+    } finally {
+      for (const socket of quiet) socket.destroy();
+      for (const open of gate.splice(0)) open();
+    }
+    expect(await answered).toEqual(Array.from({ length: CAP / 2 }, () => 200));
+    // Places free again: a newcomer is served. The refused request was never routed (its handler
+    // would have run long before this answer).
+    expect(await get(port, '/', false)).toBe(200);
+    expect(seen).not.toContain('/refused');
+  });
+
+  it('closes a refused connection whose client never closes once the linger time has passed', async () => {
+    const port = await start({ refusalLingerMs: 100 });
+    const crowd = new Agent({ keepAlive: true, maxSockets: Infinity });
+    agents.push(crowd);
+    const answered = Promise.all(Array.from({ length: CAP }, () => get(port, '/gate', crowd)));
+    await pollUntil('the crowd to hold every place', () => gate.length === CAP);
+    // A client that reads its 503 but keeps its side open: the server closes the connection itself.
+    const stuck = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    stuck.on('error', () => undefined);
+    const got: Buffer[] = [];
+    stuck.on('data', (chunk: Buffer) => got.push(chunk));
+    try {
+      await pollUntil('the 503 read to its end', () => stuck.readableEnded);
+      expect(Buffer.concat(got).toString('latin1')).toMatch(/^HTTP\/1\.1 503 /);
+      // Counted by Node until closed; without the linger limit it stayed open as long as the client did.
+      await pollUntil('the refused connection closed by the server', async () => (await openConnections(server!)) === CAP, { timeoutMs: 5_000 });
+    } finally {
+      stuck.destroy();
+      for (const open of gate.splice(0)) open();
+    }
+    expect(await answered).toEqual(Array.from({ length: CAP }, () => 200));
   });
 });
