@@ -2,12 +2,13 @@ import type { Server } from 'node:http';
 import { type Socket, isIP } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { addressGroup } from './auth/address-group.ts';
+import { servedConnectionCap } from './connection-pressure.ts';
 
 /**
  * Connections one client address (an IPv6 /64, address-group.ts) may hold at once: a quarter of what
- * the server accepts in all (server.maxConnections, from the descriptor limit), and never fewer than
- * 256. The bound keeps one address from taking every connection; it must not refuse a real crowd
- * behind one address: a household or office behind one NAT, a carrier's shared IPv4 address, a
+ * the server serves in all (its connection cap, connection-pressure.ts; else server.maxConnections),
+ * and never fewer than 256. The bound keeps one address from taking every connection; it must not
+ * refuse a real crowd behind one address: a household or office behind one NAT, a carrier's shared IPv4 address, a
  * load test run from another machine (a browser opens six per server, a tab's event stream one more,
  * a reader app a handful each).
  */
@@ -19,7 +20,7 @@ export function connectionsPerAddress(serverMaxConnections: number | null | unde
 }
 
 export interface ConnectionLimitOptions {
-  /** Fixed bound (tests); otherwise connectionsPerAddress() of the server's maxConnections when a connection comes. */
+  /** Fixed bound (tests); otherwise connectionsPerAddress() of the server's connection cap when a connection comes. */
   max?: number;
   /** Addresses not counted: loopback and trusted proxies, whose connections are many clients'. */
   exempt: (address: string) => boolean;
@@ -34,7 +35,7 @@ export function isLoopback(address: string): boolean {
 
 /**
  * Bounds the connections each client address holds. The server accepts only so many at once
- * (server.maxConnections, from the descriptor limit), and without this one address could hold them
+ * (its connection cap, from the descriptor limit), and without this one address could hold them
  * all without sending a request: idle keep-alive connections last 72 s, headers sent a byte at a
  * time 60 s, and reopening them as they close kept everyone else out. A connection past the bound
  * is closed as soon as it is accepted; the address is logged once until it is back under it.
@@ -47,7 +48,7 @@ export function limitConnectionsPerAddress(server: Server, options: ConnectionLi
     if (options.exempt(address)) return;
     const group = addressGroup(address);
     const count = open.get(group) ?? 0;
-    const max = options.max ?? connectionsPerAddress(server.maxConnections);
+    const max = options.max ?? connectionsPerAddress(servedConnectionCap(server) ?? server.maxConnections);
     if (count >= max) {
       if (!refusing.has(group)) {
         refusing.add(group);
@@ -61,7 +62,7 @@ export function limitConnectionsPerAddress(server: Server, options: ConnectionLi
       const left = (open.get(group) ?? 1) - 1;
       if (left > 0) open.set(group, left);
       else open.delete(group);
-      if (left < (options.max ?? connectionsPerAddress(server.maxConnections))) refusing.delete(group);
+      if (left < (options.max ?? connectionsPerAddress(servedConnectionCap(server) ?? server.maxConnections))) refusing.delete(group);
     });
   });
 }

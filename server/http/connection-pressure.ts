@@ -3,10 +3,10 @@ import type { Socket } from 'node:net';
 import { refuseConnection, refusalSlots } from './connection-refusal.ts';
 
 /**
- * Keeps room for new connections under the connection cap (`server.maxConnections`, set from the
- * descriptor budget). Past the cap Node refuses a new connection by resetting it, even when most
- * of the open ones are idle keep-alive sockets waiting out their timeout (Fastify keeps them 72 s):
- * a browser holds up to six per host and OkHttp five, so a few hundred readers' idle sockets filled
+ * Keeps room for new connections under the connection cap (set from the descriptor budget,
+ * connectionCap()). Past the cap a new connection is refused, and it was even when most of the
+ * open ones were idle keep-alive sockets waiting out their timeout (Fastify keeps them 72 s): a
+ * browser holds up to six per host and OkHttp five, so a few hundred readers' idle sockets filled
  * the cap and the next reader's thumbnails and lists failed with a reset.
  *
  * When fewer than two places are left under the cap (a connection arrives, or a response ends, or
@@ -20,8 +20,9 @@ import { refuseConnection, refusalSlots } from './connection-refusal.ts';
  * Retry-After and closed (connection-refusal.ts), instead of the reset Node gives past
  * `maxConnections`: a load run of 300 readers saw 1,400 resets and no answer. Node's own refusal
  * cannot answer ('drop' comes after the socket is destroyed, with its addresses only), so the
- * connections are counted here and `maxConnections` is set `refusals` above the cap: the places in
- * which refusals are written. Past those Node still resets, the backstop for a flood.
+ * connections are counted here instead. `refusals` places above the cap are kept for refused
+ * connections to linger until their client has read the answer; past those (a burst) a refused
+ * connection is answered and closed at once, holding its descriptor only for that write.
  */
 /**
  * How long a connection may go without a whole request before it may be closed at the cap. A client
@@ -34,7 +35,7 @@ const REFUSALS_TOLD_EVERY_MS = 60_000;
 
 export interface ConnectionPressureOptions {
   slowStartMs?: number;
-  /** Places above the cap for answering refusals (default refusalSlots(cap)). */
+  /** Places above the cap where refused connections wait for their client to read the 503 (default refusalSlots(cap)). */
   refusals?: number;
   /** How long a refused connection may stay open for the client to read its 503 (connection-refusal.ts). */
   refusalLingerMs?: number;
@@ -52,9 +53,21 @@ export function connectionCap(budget: number): { cap: number; refusals: number }
   return { cap: budget - refusals, refusals };
 }
 
+const caps = new WeakMap<Server, number>();
+
+/** The connections `server` serves at once, if relieveConnectionPressure() bounds them. */
+export function servedConnectionCap(server: Server): number | undefined {
+  return caps.get(server);
+}
+
 export function relieveConnectionPressure(server: Server, cap: number, options: ConnectionPressureOptions = {}): void {
   const slowStartMs = options.slowStartMs ?? SLOW_START_MS;
-  server.maxConnections = cap + (options.refusals ?? refusalSlots(cap));
+  const refusals = options.refusals ?? refusalSlots(cap);
+  // Counted here, not by Node: past maxConnections Node resets a connection unanswered, and it
+  // counts a closed socket until its close event, so in a burst accepted in one go the sockets
+  // refused at once would fill any bound set above the cap.
+  server.maxConnections = Infinity;
+  caps.set(server, cap);
   const trigger = Math.max(1, cap - 2);
   const target = Math.max(1, cap - Math.max(4, Math.floor(cap / 16)));
   let open = 0;
@@ -66,6 +79,7 @@ export function relieveConnectionPressure(server: Server, cap: number, options: 
   const evicted = new WeakSet<Socket>();
 
   let refused = 0;
+  let lingering = 0;
   let toldAt = -Infinity;
   // The HTTP server attaches its parser in a 'connection' listener, and a listener cannot stop the
   // ones after it: a refused connection would still have its request parsed and routed. So the
@@ -87,7 +101,14 @@ export function relieveConnectionPressure(server: Server, cap: number, options: 
       options.onRefusing?.({ cap, refused });
       refused = 0;
     }
-    refuseConnection(socket, { lingerMs: options.refusalLingerMs, onError: options.onRefusalError });
+    // The lingering places full (a burst): answer and close at once, the descriptor freed before
+    // the next connection is accepted.
+    const linger = lingering < refusals;
+    if (linger) {
+      lingering++;
+      socket.once('close', () => lingering--);
+    }
+    refuseConnection(socket, { lingerMs: linger ? options.refusalLingerMs : 0, onError: options.onRefusalError });
     return false;
   }
 
@@ -119,9 +140,6 @@ export function relieveConnectionPressure(server: Server, cap: number, options: 
       if (open >= trigger) evictIdle(open - target);
     });
   });
-
-  // A connection refused at the cap: make room for the next one.
-  server.on('drop', () => evictIdle(open - target));
 
   function evictIdle(count: number): void {
     for (const socket of idle.keys()) {

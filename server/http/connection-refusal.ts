@@ -33,17 +33,26 @@ function refusalResponse(): string {
  * Answers a connection the server has no place for with a 503 and closes it. Its request is never
  * parsed (the HTTP parser is not attached, see connection-pressure.ts): the answer is written as
  * soon as the connection comes, and whatever the client sends is drained unread until it closes
- * or `lingerMs` passes.
+ * or `lingerMs` passes. `lingerMs: 0` closes at once, the answer handed to the kernel: the
+ * descriptor is free again before the next connection is accepted, but a request already received
+ * and unread turns the close into a reset that may take the answer with it (the lingering places
+ * are few, so a burst past them is answered this way rather than reset unanswered).
  */
 export function refuseConnection(socket: Socket, options: { lingerMs?: number; onError?: (error: Error) => void } = {}): void {
-  const timer = setTimeout(() => socket.destroy(), options.lingerMs ?? REFUSAL_LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
   // A client gone before the answer (a reset, a broken pipe) has nothing left to be told.
   socket.on('error', (error) => {
     options.onError?.(error);
     socket.destroy();
   });
+  const lingerMs = options.lingerMs ?? REFUSAL_LINGER_MS;
+  if (lingerMs <= 0) {
+    socket.end(refusalResponse());
+    socket.destroy();
+    return;
+  }
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
   socket.once('end', () => socket.destroy());
   socket.resume();
   socket.end(refusalResponse());

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ConnectionPressureOptions, relieveConnectionPressure } from '../../../server/http/connection-pressure.ts';
+import { type ConnectionPressureOptions, relieveConnectionPressure, servedConnectionCap } from '../../../server/http/connection-pressure.ts';
 import { pollUntil } from '../../support/poll.ts';
 
 /*
@@ -192,5 +192,27 @@ describe('connection pressure', () => {
       for (const open of gate.splice(0)) open();
     }
     expect(await answered).toEqual(Array.from({ length: CAP }, () => 200));
+  });
+
+  it('answers a burst past the lingering places 503 as well, closing each at once', async () => {
+    const port = await start({ refusals: 2 });
+    // Node's own bound is lifted (past it Node resets, and a burst's closed sockets count until
+    // their close event); the per-address limit reads the cap from here instead.
+    expect(server!.maxConnections).toBe(Infinity);
+    expect(servedConnectionCap(server!)).toBe(CAP);
+    const crowd = new Agent({ keepAlive: true, maxSockets: Infinity });
+    agents.push(crowd);
+    const answered = Promise.all(Array.from({ length: CAP }, () => get(port, '/gate', crowd)));
+    await pollUntil('the crowd to hold every place', () => gate.length === CAP);
+    try {
+      // Ten times the places kept for lingering refusals, all at once (before: reset past maxConnections).
+      const burst = await Promise.all(Array.from({ length: 20 }, () => rawGet(port, '/burst')));
+      const lines = burst.map((result) => ('text' in result ? result.text.split('\r\n')[0] : result.error));
+      expect(lines).toEqual(lines.map(() => 'HTTP/1.1 503 Service Unavailable'));
+    } finally {
+      for (const open of gate.splice(0)) open();
+    }
+    expect(await answered).toEqual(Array.from({ length: CAP }, () => 200));
+    expect(seen).not.toContain('/burst');
   });
 });
