@@ -70,14 +70,16 @@ describe('RAR work runs off the main thread', () => {
     const analysis = await cheapRequestsDuring(() => addLibrary(server, root));
     const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
     expect(book!.media).toMatchObject({ status: 'READY', pagesCount: 1 });
-    // Before: the listing alone held the main thread for most of the analysis.
-    expect.soft(analysis.slowestMs, `slowest cheap request ${analysis.slowestMs} ms of ${analysis.workMs} ms`).toBeLessThan(analysis.workMs / 4);
+    // Before: the listing alone held the main thread for most of the analysis (the slowest cheap
+    // request waited about as long as the work). Half, not less: on a loaded machine a cheap request
+    // also waits for the cores (CI once saw a third of a 372 ms read with the unpack off the thread).
+    expect.soft(analysis.slowestMs, `slowest cheap request ${analysis.slowestMs} ms of ${analysis.workMs} ms`).toBeLessThan(analysis.workMs / 2);
 
     const served = await cheapRequestsDuring(() => server.get(`/api/v1/books/${book!.id}/pages/1`));
     expect(served.result.statusCode).toBe(200);
     expect(served.result.rawPayload.equals(page)).toBe(true);
     // Before: the unpack held it for the whole read.
-    expect.soft(served.slowestMs, `slowest cheap request ${served.slowestMs} ms of ${served.workMs} ms`).toBeLessThan(served.workMs / 4);
+    expect.soft(served.slowestMs, `slowest cheap request ${served.slowestMs} ms of ${served.workMs} ms`).toBeLessThan(served.workMs / 2);
   }, 60_000);
 });
 
