@@ -27,6 +27,7 @@ import { writePdf } from '../tests/fixtures/pdf.ts';
 import { writeRar5 } from '../tests/fixtures/rar.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { limited, pause } from './lib/pacing.ts';
+import { samplePeaks } from './lib/peak-sampler.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const env = (name: string, value: number) => Number(process.env[name] ?? value);
@@ -116,12 +117,7 @@ export async function runReadersScenario(work: string): Promise<boolean> {
 
     const stats: Stats = { latencies: new Map(), errors: new Map() };
     const stop = new AbortController();
-    let peakDescriptors = 0;
-    let peakRss = 0;
-    const sampler = setInterval(() => {
-      server!.openDescriptors().then((n) => (peakDescriptors = Math.max(peakDescriptors, n)), () => undefined);
-      server!.memory().then((m) => (peakRss = Math.max(peakRss, m.rss)), () => undefined);
-    }, 250);
+    const peaks = samplePeaks(server!);
 
     const call = async (cls: string, auth: Auth, path: string, init: RequestInit = {}): Promise<{ ok: boolean; json(): unknown } | undefined> => {
       const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest' };
@@ -250,7 +246,7 @@ export async function runReadersScenario(work: string): Promise<boolean> {
     await Promise.all([...readers, admin0, probing]);
     const elapsed = (Date.now() - t0) / 1000;
     await Promise.all(sseClients);
-    clearInterval(sampler);
+    peaks.stop();
     const stderr = server.stderr().slice(stderrBefore);
     const log = (await readFile(logPath)).subarray(logBefore).toString();
     // The server's own time for each request (responseTime), to tell its work from waiting to be accepted.
@@ -283,8 +279,8 @@ export async function runReadersScenario(work: string): Promise<boolean> {
       errors: errors.length,
       firstErrors: [...new Set(errors)].slice(0, 8),
       errorKinds: Object.fromEntries([...stats.errors].map(([cls, list]) => [cls, tally(list)])),
-      peakOpenDescriptors: peakDescriptors,
-      peakRssMiB: round(peakRss / 1024 / 1024, 1),
+      peakOpenDescriptors: peaks.descriptors,
+      peakRssMiB: round(peaks.rss / 1024 / 1024, 1),
       sqliteBusyLines: busy,
       stderrBytes: stderr.length,
       logBytes: log.length,

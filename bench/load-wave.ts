@@ -30,6 +30,7 @@ import { writeRar5 } from '../tests/fixtures/rar.ts';
 import { writeSevenZip } from '../tests/fixtures/sevenzip.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { limited, pause } from './lib/pacing.ts';
+import { samplePeaks } from './lib/peak-sampler.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const env = (name: string, value: number) => Number(process.env[name] ?? value);
@@ -133,12 +134,7 @@ export async function runWaveScenario(work: string): Promise<boolean> {
     const baselineDescriptors = await server.openDescriptors();
 
     const stop = new AbortController();
-    let peakDescriptors = 0;
-    let peakRss = 0;
-    const sampler = setInterval(() => {
-      server!.openDescriptors().then((n) => (peakDescriptors = Math.max(peakDescriptors, n)), () => undefined);
-      server!.memory().then((m) => (peakRss = Math.max(peakRss, m.rss)), () => undefined);
-    }, 250);
+    const peaks = samplePeaks(server!);
 
     const headersOf = (auth: Auth): Record<string, string> => {
       if (auth.kind === 'basic') return { authorization: auth.header };
@@ -337,7 +333,7 @@ export async function runWaveScenario(work: string): Promise<boolean> {
     await Promise.all([...readers, ...abortersRun, ...slowRun, adminWork, probe]);
     await Promise.all(sseStreams);
     const elapsed = (Date.now() - t0) / 1000;
-    clearInterval(sampler);
+    peaks.stop();
     clearInterval(loopSampler);
 
     // The admin's scan, analysis and regeneration must finish: wait for the queue (at most 5 min).
@@ -430,13 +426,13 @@ export async function runWaveScenario(work: string): Promise<boolean> {
       errors: allErrors.length,
       errorKinds: Object.fromEntries([...errors].map(([cls, list]) => [cls, tally(list)])),
       unavailable503: unavailable,
-      peakOpenDescriptors: peakDescriptors,
+      peakOpenDescriptors: peaks.descriptors,
       descriptorsBefore: baselineDescriptors,
       descriptorsAfterClientsLeft: settledDescriptors,
       descriptorsLeftByKind: leftKinds,
       serverTcpStatesAfter: tcpStates,
       clientSocketsStillOpen: clientSockets,
-      peakRssMiB: round(peakRss / 1024 / 1024, 1),
+      peakRssMiB: round(peaks.rss / 1024 / 1024, 1),
       eventLoopDelayMs: { p99Worst: Math.max(0, ...loopSamples.map((s) => s.p99)), max: Math.max(0, ...loopSamples.map((s) => s.max)) },
       sqliteBusyLines: busy,
       progressChecked: sent.filter((s) => s.page > 0).length,
