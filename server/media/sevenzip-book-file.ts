@@ -44,3 +44,30 @@ export function mountBookFile(sz: SevenZipModule, fd: number, size: number, at: 
     msync: refuse,
   };
 }
+
+/**
+ * Puts `bytes` at `at` as a read-only file whose reads copy from them: a one-entry zip built on
+ * the main thread (zip-entry-methods.ts) is read where it already is, not copied into 7-Zip's heap.
+ */
+export function mountBufferFile(sz: SevenZipModule, bytes: Uint8Array, at: string): void {
+  sz.FS.writeFile(at, new Uint8Array(0));
+  const node = sz.FS.lookupPath(at).node as unknown as MemfsNode;
+  const errnoError = (sz.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
+  const refuse = () => {
+    throw new errnoError(EROFS);
+  };
+  node.mode = READ_ONLY_FILE;
+  node.usedBytes = bytes.length;
+  node.node_ops = { ...node.node_ops, setattr: refuse };
+  node.stream_ops = {
+    llseek: node.stream_ops.llseek!,
+    read: ((_stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number) => {
+      const count = Math.max(0, Math.min(length, bytes.length - position));
+      if (count > 0) buffer.set(bytes.subarray(position, position + count), offset);
+      return count;
+    }) as Op,
+    write: refuse,
+    mmap: refuse,
+    msync: refuse,
+  };
+}

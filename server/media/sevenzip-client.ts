@@ -18,7 +18,7 @@ export class SevenZipClient extends SerialWorker<SevenZipRequest, SevenZipResult
   constructor(options: { timeLimitMs?: number; maxWaiting?: number; workers?: number } = {}) {
     super({
       workers: options.workers ?? ARCHIVE_WORKERS,
-      bookOf: (request) => `${request.file.dev}:${request.file.ino}`,
+      bookOf: (request) => (request.op === 'zipEntry' ? request.book : `${request.file.dev}:${request.file.ino}`),
       maxWaitingPerLane: ARCHIVE_WAITING_PER_LANE,
       script: new URL('./sevenzip-worker.ts', import.meta.url),
       name: '7-Zip',

@@ -28,7 +28,13 @@ export type SevenZipRequest =
       keepPerMember: number;
       /** Bytes kept over all members; later members get nothing once it is reached. */
       keepTotal: number;
-    };
+    }
+  /**
+   * One zip entry whose compression method only 7-Zip reads here (zip-entry-methods.ts), handed
+   * over as a one-entry zip built around its raw bytes. `book` names the book it comes from (the
+   * pool shares its workers out by book). Unpacking stops once `keep` bytes are kept.
+   */
+  | { id: number; op: 'zipEntry'; book: string; zip: ArrayBuffer; keep: number };
 
 export type SevenZipResult =
   | { members: SevenZipMember[] }
@@ -36,7 +42,9 @@ export type SevenZipResult =
    * Member name → its first bytes; a member that produced no output is absent. workMs: how long
    * 7-Zip ran (the bound on analysing one book counts it).
    */
-  | { bytes: Record<string, ArrayBuffer>; workMs: number };
+  | { bytes: Record<string, ArrayBuffer>; workMs: number }
+  /** The zip entry's bytes (at most `keep`); `cut`: unpacking was stopped there, more was coming. */
+  | { entry: ArrayBuffer; cut: boolean; workMs: number };
 
 export type SevenZipResponse =
   | { id: number; result: SevenZipResult; error?: undefined }

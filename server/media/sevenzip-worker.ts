@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import type { SevenZipModule, SevenZipModuleFactory } from '7z-wasm';
 import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
-import { mountBookFile } from './sevenzip-book-file.ts';
+import { mountBookFile, mountBufferFile } from './sevenzip-book-file.ts';
 import type { SevenZipMember, SevenZipRequest, SevenZipResponse, SevenZipResult } from './sevenzip-protocol.ts';
 
 const require = createRequire(import.meta.url);
@@ -164,17 +164,24 @@ async function list(file: CheckedFile, maxMembers: number): Promise<SevenZipResu
 
 type WriteOp = (stream: { path?: string }, buffer: Uint8Array, offset: number, length: number, position: number, canOwn?: boolean) => number;
 
-async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Promise<SevenZipResult> {
-  const target = await instance(() => undefined);
-  const { sz } = target;
-  // One name a line; names with line breaks cannot be asked for (the caller never offers them).
-  sz.FS.writeFile('/names.txt', request.names.join('\n'));
-  sz.FS.mkdir('/out');
-  const wanted = new Set(request.names);
+/** Emscripten's errno for "no space left on device": how a write past the bound stops 7-Zip. */
+const ENOSPC = 51;
+
+/**
+ * Replaces the in-memory file system's write so that what 7-Zip unpacks into /out is kept only up
+ * to `keepPerMember` bytes of each wanted member (`keepTotal` over all) and the rest dropped.
+ * With `stopWhenFull`, a write past the per-member bound fails instead (no space left), which
+ * ends 7-Zip's run: a zip entry read for its first bytes, or one unpacking to more than it
+ * declares (a bomb), costs no more work than the bound. `cut` then says the bound ended it.
+ */
+function keepOutput(sz: SevenZipModule, wanted: Set<string>, keepPerMember: number, keepTotal: number, stopWhenFull: boolean) {
   const kept = new Map<string, Buffer[]>();
   const keptLength = new Map<string, number>();
+  const state = { kept, cut: false };
   let total = 0;
-  const ops = (sz.FS.lookupPath('/names.txt').node as unknown as { stream_ops: { write: WriteOp } }).stream_ops;
+  const errnoError = (sz.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
+  sz.FS.writeFile('/keep-output', new Uint8Array(0));
+  const ops = (sz.FS.lookupPath('/keep-output').node as unknown as { stream_ops: { write: WriteOp } }).stream_ops;
   const original = ops.write;
   ops.write = (stream, buffer, offset, length, position, canOwn) => {
     const path = stream.path ?? '';
@@ -182,7 +189,7 @@ async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Pr
     const name = path.slice('/out/'.length);
     if (!wanted.has(name)) return length;
     const have = keptLength.get(name) ?? 0;
-    const take = Math.max(0, Math.min(length, request.keepPerMember - have, request.keepTotal - total));
+    const take = Math.max(0, Math.min(length, keepPerMember - have, keepTotal - total));
     if (take > 0) {
       const chunks = kept.get(name) ?? [];
       chunks.push(Buffer.from(buffer.subarray(offset, offset + take)));
@@ -190,27 +197,69 @@ async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Pr
       keptLength.set(name, have + take);
       total += take;
     }
+    if (stopWhenFull && take < length) {
+      state.cut = true;
+      throw new errnoError(ENOSPC);
+    }
     // Everything is reported written: 7-Zip unpacks on (and checks its CRC) while we keep nothing more.
     return length;
   };
+  return state;
+}
+
+async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Promise<SevenZipResult> {
+  const target = await instance(() => undefined);
+  const { sz } = target;
+  // One name a line; names with line breaks cannot be asked for (the caller never offers them).
+  sz.FS.writeFile('/names.txt', request.names.join('\n'));
+  sz.FS.mkdir('/out');
+  const { kept } = keepOutput(sz, new Set(request.names), request.keepPerMember, request.keepTotal, false);
   const started = performance.now();
   withArchive(sz, request.file, () => run(target, ['x', '-bd', '-y', '-spd', '-scsUTF-8', NO_PASSWORD, '-t7z', '-o/out', ARCHIVE, '@/names.txt'], 'extracting'));
   const bytes: Record<string, ArrayBuffer> = {};
-  for (const [name, chunks] of kept) {
-    const joined = Buffer.concat(chunks);
-    bytes[name] = joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer;
-  }
+  for (const [name, chunks] of kept) bytes[name] = arrayBufferOf(Buffer.concat(chunks));
   return { bytes, workMs: performance.now() - started };
 }
 
+function arrayBufferOf(joined: Buffer): ArrayBuffer {
+  return joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer;
+}
+
+/** Where the one-entry zip is, and its entry's name (zip-entry-methods.ts writes it so). */
+const ZIP_ENTRY_ARCHIVE = '/entry.zip';
+const ZIP_ENTRY_NAME = 'e';
+
+/**
+ * Unpacks the one entry of a zip built around a book's zip entry. 7-Zip checks the entry's CRC and
+ * that its data ends where it should; any failure is the entry's (ERR_1007), except a run ended
+ * on purpose by the bound (`cut`).
+ */
+async function unpackZipEntry(request: Extract<SevenZipRequest, { op: 'zipEntry' }>): Promise<SevenZipResult> {
+  const target = await instance(() => undefined);
+  const { sz } = target;
+  mountBufferFile(sz, new Uint8Array(request.zip), ZIP_ENTRY_ARCHIVE);
+  sz.FS.mkdir('/out');
+  const output = keepOutput(sz, new Set([ZIP_ENTRY_NAME]), request.keep, request.keep, true);
+  const started = performance.now();
+  try {
+    run(target, ['x', '-bd', '-y', '-spd', NO_PASSWORD, '-tzip', '-o/out', ZIP_ENTRY_ARCHIVE, ZIP_ENTRY_NAME], 'unpacking the entry');
+  } catch (error) {
+    // 7-Zip names the entry it failed on: here always our one, 'e', which would only puzzle a reader.
+    if (!output.cut) throw new SevenZipFailure('ERR_1007', (error instanceof Error ? error.message : String(error)).replaceAll(` : ${ZIP_ENTRY_NAME}`, ''));
+  }
+  const entry = arrayBufferOf(Buffer.concat(output.kept.get(ZIP_ENTRY_NAME) ?? []));
+  return { entry, cut: output.cut, workMs: performance.now() - started };
+}
+
 async function handle(request: SevenZipRequest): Promise<SevenZipResult> {
-  return request.op === 'list' ? list(request.file, request.maxMembers) : extract(request);
+  if (request.op === 'list') return list(request.file, request.maxMembers);
+  return request.op === 'zipEntry' ? unpackZipEntry(request) : extract(request);
 }
 
 parentPort?.on('message', (request: SevenZipRequest) => {
   handle(request).then(
     (result) => {
-      const transfer = 'bytes' in result ? Object.values(result.bytes) : [];
+      const transfer = 'bytes' in result ? Object.values(result.bytes) : 'entry' in result ? [result.entry] : [];
       parentPort!.postMessage({ id: request.id, result } satisfies SevenZipResponse, transfer);
     },
     (error: unknown) => {

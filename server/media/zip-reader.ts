@@ -7,6 +7,10 @@ import yauzl from 'yauzl';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
 import { descriptorIdentity } from './file-identity.ts';
+import { AnalysisBudget } from './analysis-bounds.ts';
+import { OperationTimeout } from './transient-errors.ts';
+import type { MediaWork } from './work-callers.ts';
+import { type OtherMethodEntry, RAW_DATA_OFFSET, checkOtherMethodSizes, checkWhole, oneEntryZip, unpackOtherMethod, unsupportedMethod } from './zip-entry-methods.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -34,7 +38,7 @@ export interface OpenZipSource {
 async function openZip(filePath: string, opened?: OpenZipSource): Promise<OpenedBook> {
   const zipfile = await openZipFile(filePath, opened);
   try {
-    return new OpenedZip(zipfile, await readAllEntries(zipfile), fileOf.get(zipfile)!, readerOf.get(zipfile)!);
+    return new OpenedZip(zipfile, await readAllEntries(zipfile), fileOf.get(zipfile)!, readerOf.get(zipfile)!, filePath);
   } catch (listError) {
     zipfile.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(listError)}`, { cause: listError });
@@ -328,6 +332,11 @@ const LOCAL_HEADER_SLACK = 64;
 const STORED = 0;
 const DEFLATED = 8;
 
+/** Entries yauzl cannot inflate: unpacked by 7-Zip where their method allows (zip-entry-methods.ts). Encrypted ones stay refused by yauzl. */
+function usesOtherMethod(entry: yauzl.Entry): boolean {
+  return !entry.isEncrypted() && entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED;
+}
+
 class OpenedZip implements OpenedBook {
   /** Entries are read at their own offsets through one FileHandle (positioned reads). */
   readonly parallelReads = 4;
@@ -340,8 +349,14 @@ class OpenedZip implements OpenedBook {
   /** Where each entry's data starts (after its local header), once read: pages are asked for again and again. */
   private readonly dataStarts = new Map<string, number>();
   private closed = false;
+  /** Names the book to the 7-Zip pool, which shares its workers out by book. */
+  private readonly bookKey: string;
+  /** What analysis made 7-Zip do for entries of other methods (zip-entry-methods.ts), against the bounds for one book. */
+  private readonly budget: AnalysisBudget;
 
-  constructor(zipfile: yauzl.ZipFile, { byName, formerNames }: ZipListing, file: FileHandle, reader: FileRangeReader) {
+  constructor(zipfile: yauzl.ZipFile, { byName, formerNames }: ZipListing, file: FileHandle, reader: FileRangeReader, filePath: string) {
+    this.bookKey = `zip:${filePath}`;
+    this.budget = new AnalysisBudget(`zip book ${filePath}`, '7-Zip');
     this.zipfile = zipfile;
     this.byName = byName;
     this.formerNames = formerNames;
@@ -367,12 +382,13 @@ class OpenedZip implements OpenedBook {
     return this.byName.get(name) ?? this.formerNames.get(name);
   }
 
-  openEntry(name: string): Promise<Readable> {
+  openEntry(name: string, work: MediaWork = {}): Promise<Readable> {
     // After close() yauzl may have released the descriptor: reading through it would throw
     // outside any promise and take the whole server down, so refuse instead.
     if (this.closed) return Promise.reject(new MediaError('ERR_1000', `archive already closed, cannot read ${name}`));
     const entry = this.find(name);
     if (!entry) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${name}`));
+    if (usesOtherMethod(entry)) return this.unpackWhole(name, entry, work).then((bytes) => Readable.from([bytes], { objectMode: false }));
     return new Promise((resolve, reject) => {
       this.zipfile.openReadStream(entry, (error, stream) => {
         if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error }));
@@ -391,6 +407,7 @@ class OpenedZip implements OpenedBook {
    */
   async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
     const entry = this.find(name);
+    if (!this.closed && entry && usesOtherMethod(entry)) return this.unpackPrefix(name, entry, maxBytes);
     if (this.closed || !entry || entry.isEncrypted() || entry.compressionMethod !== STORED) {
       return collectPrefix(await this.openEntry(name), maxBytes);
     }
@@ -468,10 +485,16 @@ class OpenedZip implements OpenedBook {
    * path reads (encrypted entries, other compression methods) and for entries larger than
    * `target`; a short or oversized entry is ERR_1007, like the stream path's size check.
    */
-  async readWhole(name: string, target: Buffer): Promise<Buffer | undefined> {
+  async readWhole(name: string, target: Buffer, work: MediaWork = {}): Promise<Buffer | undefined> {
     if (this.closed) throw new MediaError('ERR_1000', `archive already closed, cannot read ${name}`);
     const entry = this.find(name);
     if (!entry) throw new MediaError('ERR_1033', `entry not found: ${name}`);
+    if (usesOtherMethod(entry)) {
+      if (entry.uncompressedSize > target.length) return undefined;
+      const bytes = await this.unpackWhole(name, entry, work);
+      bytes.copy(target);
+      return target.subarray(0, bytes.length);
+    }
     if (entry.isEncrypted() || (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED)) return undefined;
     const expected = entry.uncompressedSize;
     if (expected > target.length) return undefined;
@@ -499,6 +522,63 @@ class OpenedZip implements OpenedBook {
     if (inflated.length !== expected) throw new MediaError('ERR_1007', `zip entry ${name}: ${inflated.length} bytes inflated, ${expected} declared`);
     inflated.copy(target);
     return target.subarray(0, expected);
+  }
+
+  /**
+   * An entry of another compression method (zip-entry-methods.ts) whole: 7-Zip unpacks one byte
+   * past its declared size at most, so one that unpacks to more is refused (ERR_1007) without
+   * being held.
+   */
+  private async unpackWhole(name: string, entry: yauzl.Entry, work: MediaWork): Promise<Buffer> {
+    const { info, zip } = await this.otherMethodZip(name, entry);
+    const { bytes, cut } = await unpackOtherMethod(info, zip, info.uncompressedSize + 1, this.bookKey, work.caller);
+    return checkWhole(info, bytes, cut);
+  }
+
+  /**
+   * The first `maxBytes` of an entry of another method, for analysis: 7-Zip stops once it has
+   * them. An entry declaring fewer is unpacked whole (and one byte past, to catch a size that
+   * lies). Its work counts against the book's bounds (analysis-bounds.ts); a call that ran out
+   * of time makes the entry unreadable (ERR_1007) instead of putting the whole analysis off, so a
+   * book of such entries ends, READY without them or ERROR, however often it is analysed.
+   */
+  private async unpackPrefix(name: string, entry: yauzl.Entry, maxBytes: number): Promise<Buffer> {
+    const { info, zip } = await this.otherMethodZip(name, entry);
+    const whole = info.uncompressedSize <= maxBytes;
+    const keep = whole ? info.uncompressedSize + 1 : Math.max(1, maxBytes);
+    let unpacked;
+    try {
+      unpacked = await unpackOtherMethod(info, zip, keep, this.bookKey);
+    } catch (error) {
+      if (!(error instanceof OperationTimeout)) throw error;
+      this.budget.spendTimeOut(error.limitMs);
+      throw new MediaError('ERR_1007', `zip entry ${name}: ${error.message}`);
+    }
+    this.budget.spend(unpacked.bytes.length, unpacked.workMs);
+    if (whole) return checkWhole(info, unpacked.bytes, unpacked.cut);
+    return unpacked.bytes.subarray(0, maxBytes);
+  }
+
+  /** An entry of another method checked and its raw data read into a one-entry zip of its own. */
+  private async otherMethodZip(name: string, entry: yauzl.Entry): Promise<{ info: OtherMethodEntry; zip: Buffer }> {
+    const unsupported = unsupportedMethod(name, entry.compressionMethod);
+    if (unsupported) throw unsupported;
+    const info: OtherMethodEntry = {
+      name,
+      method: entry.compressionMethod,
+      flags: entry.generalPurposeBitFlag,
+      crc32: entry.crc32,
+      uncompressedSize: entry.uncompressedSize,
+      compressedSize: entry.compressedSize,
+    };
+    checkOtherMethodSizes(info);
+    const start = this.dataStarts.get(name) ?? (await this.dataStart(name, entry));
+    if (start + info.compressedSize > this.zipfile.fileSize) {
+      throw new MediaError('ERR_1007', `cannot read zip entry ${name}: file data overflows file bounds: ${start} + ${info.compressedSize} > ${this.zipfile.fileSize}`);
+    }
+    const zip = oneEntryZip(info);
+    await this.readFrom(name, start, zip.subarray(RAW_DATA_OFFSET, RAW_DATA_OFFSET + info.compressedSize), 0);
+    return { info, zip };
   }
 
   /** Reads an entry's local header (yauzl checks its signature and that the data fits the file). */

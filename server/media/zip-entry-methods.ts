@@ -1,0 +1,192 @@
+import { MediaError } from './book-reader.ts';
+import { sevenZip } from './sevenzip-client.ts';
+import { OperationTimeout } from './transient-errors.ts';
+
+/*
+ * Zip entries compressed with a method other than Stored or Deflate. Komga reads zips with Apache
+ * commons-compress's ZipFile, which also reads Shrink (1), Implode (6), Deflate64 (9: what Windows
+ * Explorer writes for large files) and BZIP2 (12). Folio reads those, and LZMA (14) and PPMd (98)
+ * that 7-Zip writes into zips, through 7-Zip itself (the 7z-wasm build the .cb7 reader runs, in
+ * its worker pool: sevenzip-client.ts): the entry's raw bytes, as the zip holds them, are put in a
+ * one-entry zip of their own and unpacked there, 7-Zip checking their CRC. Its other methods (XZ,
+ * whose dictionary can ask for gigabytes; Zstandard, which 7-Zip does not read) stay refused with
+ * ERR_1007 and their name.
+ *
+ * Bounds: an entry is at most MAX_OTHER_METHOD_BYTES (declared, and unpacked: 7-Zip is stopped one
+ * byte past what the entry declares, so a bomb or a lying size costs that much and no more); an
+ * LZMA dictionary is at most MAX_CODER_MEMORY (PPMd's model is at most that by its format); each
+ * call has the 7-Zip pool's time limit and queue bound.
+ */
+
+const METHOD_NAMES: Record<number, string> = {
+  1: 'Shrink',
+  2: 'Reduce',
+  3: 'Reduce',
+  4: 'Reduce',
+  5: 'Reduce',
+  6: 'Implode',
+  9: 'Deflate64',
+  10: 'PKWARE DCL Implode',
+  12: 'BZIP2',
+  14: 'LZMA',
+  18: 'IBM TERSE',
+  19: 'IBM LZ77',
+  20: 'Zstandard',
+  93: 'Zstandard',
+  94: 'MP3',
+  95: 'XZ',
+  96: 'JPEG',
+  97: 'WavPack',
+  98: 'PPMd',
+  99: 'AES',
+};
+
+const SHRINK = 1;
+const IMPLODE = 6;
+const DEFLATE64 = 9;
+const BZIP2 = 12;
+const LZMA = 14;
+const PPMD = 98;
+/** Methods 7-Zip unpacks here (Stored and Deflate are read without it). */
+const UNPACKED_BY_7ZIP = new Set([SHRINK, IMPLODE, DEFLATE64, BZIP2, LZMA, PPMD]);
+
+/** Largest entry of such a method read: it is held in memory whole, as a 7z page is. */
+export const MAX_OTHER_METHOD_BYTES = 128 * 1024 * 1024;
+/** Largest LZMA dictionary an entry may ask 7-Zip to allocate (as for 7z books). */
+const MAX_CODER_MEMORY = 256 * 1024 * 1024;
+/** LZMA in zip: 2 bytes of version, 2 of properties' size, then the properties (dictionary size at 1). */
+const LZMA_HEADER_BYTES = 4;
+/** Flag bits that belong to the method (Implode's dictionary and trees; LZMA's end marker). */
+const METHOD_FLAGS = 0x0006;
+
+/** "method 95 (XZ)". */
+export function methodName(method: number): string {
+  const name = METHOD_NAMES[method];
+  return name ? `method ${method} (${name})` : `method ${method}`;
+}
+
+/** The ERR_1007 for an entry whose method is not read here, undefined when 7-Zip reads it. */
+export function unsupportedMethod(name: string, method: number): MediaError | undefined {
+  if (UNPACKED_BY_7ZIP.has(method)) return undefined;
+  return new MediaError('ERR_1007', `zip entry ${name} uses compression ${methodName(method)}, which is not supported`);
+}
+
+/** What is known of an entry before its bytes are unpacked. */
+export interface OtherMethodEntry {
+  name: string;
+  method: number;
+  flags: number;
+  crc32: number;
+  uncompressedSize: number;
+  compressedSize: number;
+}
+
+/** Refuses, before anything is read, an entry too large to unpack in memory. */
+export function checkOtherMethodSizes(entry: OtherMethodEntry): void {
+  if (entry.uncompressedSize > MAX_OTHER_METHOD_BYTES) {
+    throw new MediaError('ERR_1007', `zip entry ${entry.name} declares ${entry.uncompressedSize} bytes, over the ${MAX_OTHER_METHOD_BYTES}-byte limit for ${methodName(entry.method)}`);
+  }
+  // Compressed data a little larger than its content happens (incompressible bytes); far larger does not.
+  if (entry.compressedSize > MAX_OTHER_METHOD_BYTES + 1024 * 1024) {
+    throw new MediaError('ERR_1007', `zip entry ${entry.name} holds ${entry.compressedSize} compressed bytes, over the limit for ${methodName(entry.method)}`);
+  }
+}
+
+const LOCAL_HEADER_BYTES = 30;
+const CENTRAL_HEADER_BYTES = 46;
+const END_RECORD_BYTES = 22;
+const ENTRY_NAME = Buffer.from('e');
+/** The raw data of the entry starts here in the buffer oneEntryZip returns. */
+export const RAW_DATA_OFFSET = LOCAL_HEADER_BYTES + ENTRY_NAME.length;
+
+/**
+ * A buffer for a one-entry zip holding `entry`'s raw data: headers written, the data left for the
+ * caller to read in at RAW_DATA_OFFSET (no copy of it is made). Sizes and CRC are the entry's own,
+ * so 7-Zip holds the data to them.
+ */
+export function oneEntryZip(entry: OtherMethodEntry): Buffer {
+  const dataEnd = RAW_DATA_OFFSET + entry.compressedSize;
+  const zip = Buffer.alloc(dataEnd + CENTRAL_HEADER_BYTES + ENTRY_NAME.length + END_RECORD_BYTES);
+  const flags = entry.flags & METHOD_FLAGS;
+  const crc = entry.crc32 >>> 0;
+  // Version 6.3: the one that names LZMA and PPMd.
+  const version = 63;
+  zip.writeUInt32LE(0x04034b50, 0);
+  zip.writeUInt16LE(version, 4);
+  zip.writeUInt16LE(flags, 6);
+  zip.writeUInt16LE(entry.method, 8);
+  zip.writeUInt32LE(crc, 14);
+  zip.writeUInt32LE(entry.compressedSize, 18);
+  zip.writeUInt32LE(entry.uncompressedSize, 22);
+  zip.writeUInt16LE(ENTRY_NAME.length, 26);
+  ENTRY_NAME.copy(zip, LOCAL_HEADER_BYTES);
+  const central = dataEnd;
+  zip.writeUInt32LE(0x02014b50, central);
+  zip.writeUInt16LE(version, central + 4);
+  zip.writeUInt16LE(version, central + 6);
+  zip.writeUInt16LE(flags, central + 8);
+  zip.writeUInt16LE(entry.method, central + 10);
+  zip.writeUInt32LE(crc, central + 16);
+  zip.writeUInt32LE(entry.compressedSize, central + 20);
+  zip.writeUInt32LE(entry.uncompressedSize, central + 24);
+  zip.writeUInt16LE(ENTRY_NAME.length, central + 28);
+  ENTRY_NAME.copy(zip, central + CENTRAL_HEADER_BYTES);
+  const end = central + CENTRAL_HEADER_BYTES + ENTRY_NAME.length;
+  zip.writeUInt32LE(0x06054b50, end);
+  zip.writeUInt16LE(1, end + 8);
+  zip.writeUInt16LE(1, end + 10);
+  zip.writeUInt32LE(CENTRAL_HEADER_BYTES + ENTRY_NAME.length, end + 12);
+  zip.writeUInt32LE(central, end + 16);
+  return zip;
+}
+
+/** Refuses an LZMA entry whose dictionary is over the limit, before 7-Zip allocates it. */
+function checkCoderMemory(entry: OtherMethodEntry, zip: Buffer): void {
+  if (entry.method !== LZMA) return;
+  const at = RAW_DATA_OFFSET + LZMA_HEADER_BYTES + 1;
+  if (entry.compressedSize < LZMA_HEADER_BYTES + 5) throw new MediaError('ERR_1007', `zip entry ${entry.name}: LZMA data too short for its header`);
+  const dictionary = zip.readUInt32LE(at);
+  if (dictionary > MAX_CODER_MEMORY) {
+    throw new MediaError('ERR_1007', `zip entry ${entry.name}: LZMA dictionary of ${dictionary} bytes is over the ${MAX_CODER_MEMORY}-byte limit`);
+  }
+}
+
+/**
+ * Unpacks an entry from its one-entry zip (oneEntryZip, data read in). `keep`: bytes wanted; 7-Zip
+ * is stopped once it has unpacked that many (`cut` then says more was coming). Failures of the
+ * entry's data (damaged, truncated, wrong CRC) are ERR_1007. A call past the pool's time limit
+ * throws OperationTimeout: the caller decides what it means (a page: try again later; analysis:
+ * the entry cannot be read, see OpenedZip.readPrefix).
+ */
+export async function unpackOtherMethod(
+  entry: OtherMethodEntry,
+  zip: Buffer,
+  keep: number,
+  book: string,
+  caller?: string,
+): Promise<{ bytes: Buffer; cut: boolean; workMs: number }> {
+  checkCoderMemory(entry, zip);
+  let result;
+  try {
+    // oneEntryZip's buffer is its own (Buffer.alloc never pools): posted as it is.
+    const whole = zip.byteOffset === 0 && zip.length === zip.buffer.byteLength;
+    const bytes = (whole ? zip.buffer : zip.buffer.slice(zip.byteOffset, zip.byteOffset + zip.length)) as ArrayBuffer;
+    result = await sevenZip.call({ op: 'zipEntry', book, zip: bytes, keep }, caller);
+  } catch (error) {
+    if (error instanceof OperationTimeout) throw error;
+    if (error instanceof MediaError) {
+      throw new MediaError('ERR_1007', `cannot unpack zip entry ${entry.name} (${methodName(entry.method)}): ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+  if (!('entry' in result)) throw new MediaError('ERR_1008', 'unexpected 7-Zip worker answer');
+  return { bytes: Buffer.from(result.entry), cut: result.cut, workMs: result.workMs };
+}
+
+/** Checks a whole entry unpacked to what it declares (7-Zip checked its CRC; a cut entry was larger). */
+export function checkWhole(entry: OtherMethodEntry, bytes: Buffer, cut: boolean): Buffer {
+  if (cut || bytes.length !== entry.uncompressedSize) {
+    throw new MediaError('ERR_1007', `zip entry ${entry.name} unpacks to ${cut ? 'more than' : bytes.length} bytes, not the ${entry.uncompressedSize} it declares`);
+  }
+  return bytes;
+}
