@@ -5,6 +5,7 @@ import yauzl from 'yauzl';
 import yazl from 'yazl';
 import { MediaError, type OpenedBook } from './book-reader.ts';
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
+import { openZipEntry } from './zip-entry-methods.ts';
 import { openZipFile } from './zip-reader.ts';
 
 /*
@@ -92,9 +93,12 @@ class Rewrite implements RewritableZip {
   private readonly zipfile: yauzl.ZipFile;
   private readonly raw = new Map<StoredZipEntry, yauzl.Entry>();
   private closed = false;
+  /** Names the book to the 7-Zip pool (entries of other methods: zip-entry-methods.ts). */
+  private readonly bookKey: string;
 
-  constructor(zipfile: yauzl.ZipFile, entries: yauzl.Entry[]) {
+  constructor(zipfile: yauzl.ZipFile, entries: yauzl.Entry[], path: string) {
     this.zipfile = zipfile;
+    this.bookKey = `zip:${path}`;
     this.entries = entries.map((raw) => {
       const entry = { name: decodeEntryName(raw) };
       this.raw.set(entry, raw);
@@ -107,12 +111,7 @@ class Rewrite implements RewritableZip {
     if (this.closed) return Promise.reject(new MediaError('ERR_1000', `archive already closed, cannot read ${entry.name}`));
     const raw = this.raw.get(entry);
     if (!raw) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${entry.name}`));
-    return new Promise((resolve, reject) => {
-      this.zipfile.openReadStream(raw, (error, stream) => {
-        if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${entry.name}: ${String(error)}`, { cause: error }));
-        else resolve(stream);
-      });
-    });
+    return openZipEntry(this.zipfile, raw, entry.name, this.bookKey);
   }
 
   writeWithout(without: ReadonlySet<string>, target: string, mode: number): Promise<void> {
@@ -146,7 +145,7 @@ class Rewrite implements RewritableZip {
 export async function openZipForRewrite(path: string): Promise<RewritableZip> {
   const zipfile = await openZipFile(path);
   try {
-    return new Rewrite(zipfile, await listEntries(zipfile));
+    return new Rewrite(zipfile, await listEntries(zipfile), path);
   } catch (error) {
     zipfile.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });

@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type yauzl from 'yauzl';
 import { MediaError } from './book-reader.ts';
 import { sevenZip } from './sevenzip-client.ts';
 import { OperationTimeout } from './transient-errors.ts';
@@ -41,6 +43,8 @@ const METHOD_NAMES: Record<number, string> = {
   99: 'AES',
 };
 
+const STORED = 0;
+const DEFLATED = 8;
 const SHRINK = 1;
 const IMPLODE = 6;
 const DEFLATE64 = 9;
@@ -189,4 +193,74 @@ export function checkWhole(entry: OtherMethodEntry, bytes: Buffer, cut: boolean)
     throw new MediaError('ERR_1007', `zip entry ${entry.name} unpacks to ${cut ? 'more than' : bytes.length} bytes, not the ${entry.uncompressedSize} it declares`);
   }
   return bytes;
+}
+
+/** Entries yauzl cannot inflate (other methods); encrypted ones stay refused by yauzl, whatever their method. */
+export function usesOtherMethod(entry: yauzl.Entry): boolean {
+  return !entry.isEncrypted() && entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED;
+}
+
+/**
+ * An entry's bytes as a stream: the one place a zip entry (of a book being read, or rewritten) is
+ * opened. Stored and Deflate entries stream through yauzl (which refuses encrypted ones); entries
+ * of other methods are unpacked whole by 7-Zip (unpackWholeEntry). `book` names the book to the
+ * 7-Zip pool; `caller`, whom the read is for (work-callers.ts).
+ */
+export function openZipEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, caller?: string): Promise<Readable> {
+  if (usesOtherMethod(entry)) return unpackWholeEntry(zipfile, entry, name, book, caller).then((bytes) => Readable.from([bytes], { objectMode: false }));
+  return new Promise((resolve, reject) => {
+    zipfile.openReadStream(entry, (error, stream) => {
+      if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error }));
+      else resolve(stream);
+    });
+  });
+}
+
+/**
+ * An entry of another method whole: 7-Zip unpacks one byte past its declared size at most, so one
+ * that unpacks to more is refused (ERR_1007) without being held.
+ */
+export async function unpackWholeEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, caller?: string): Promise<Buffer> {
+  const { info, zip } = await otherMethodZip(zipfile, entry, name);
+  const { bytes, cut } = await unpackOtherMethod(info, zip, info.uncompressedSize + 1, book, caller);
+  return checkWhole(info, bytes, cut);
+}
+
+/**
+ * An entry of another method checked, and its raw data read into a one-entry zip of its own
+ * (oneEntryZip) through yauzl's undecoded stream of it (decodeFileData: false), which checks its
+ * local header and that the data lies inside the file.
+ */
+export async function otherMethodZip(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string): Promise<{ info: OtherMethodEntry; zip: Buffer }> {
+  const unsupported = unsupportedMethod(name, entry.compressionMethod);
+  if (unsupported) throw unsupported;
+  const info: OtherMethodEntry = {
+    name,
+    method: entry.compressionMethod,
+    flags: entry.generalPurposeBitFlag,
+    crc32: entry.crc32,
+    uncompressedSize: entry.uncompressedSize,
+    compressedSize: entry.compressedSize,
+  };
+  checkOtherMethodSizes(info);
+  const zip = oneEntryZip(info);
+  const raw = await new Promise<Readable>((resolve, reject) => {
+    zipfile.openReadStream(entry, { decodeFileData: false }, (error, stream) => {
+      if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error }));
+      else resolve(stream);
+    });
+  });
+  let filled = 0;
+  try {
+    for await (const chunk of raw as AsyncIterable<Buffer>) {
+      // The stream ends at the compressed size; never written past it whatever a reader does.
+      const take = Math.min(chunk.length, info.compressedSize - filled);
+      chunk.copy(zip, RAW_DATA_OFFSET + filled, 0, take);
+      filled += take;
+    }
+  } catch (error) {
+    throw new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error });
+  }
+  if (filled !== info.compressedSize) throw new MediaError('ERR_1007', `zip entry ${name} is truncated: ${filled} of ${info.compressedSize} bytes`);
+  return { info, zip };
 }

@@ -10,7 +10,7 @@ import { descriptorIdentity } from './file-identity.ts';
 import { AnalysisBudget } from './analysis-bounds.ts';
 import { OperationTimeout } from './transient-errors.ts';
 import type { MediaWork } from './work-callers.ts';
-import { type OtherMethodEntry, RAW_DATA_OFFSET, checkOtherMethodSizes, checkWhole, oneEntryZip, unpackOtherMethod, unsupportedMethod } from './zip-entry-methods.ts';
+import { checkWhole, openZipEntry, otherMethodZip, unpackOtherMethod, unpackWholeEntry, usesOtherMethod } from './zip-entry-methods.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -332,11 +332,6 @@ const LOCAL_HEADER_SLACK = 64;
 const STORED = 0;
 const DEFLATED = 8;
 
-/** Entries yauzl cannot inflate: unpacked by 7-Zip where their method allows (zip-entry-methods.ts). Encrypted ones stay refused by yauzl. */
-function usesOtherMethod(entry: yauzl.Entry): boolean {
-  return !entry.isEncrypted() && entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED;
-}
-
 class OpenedZip implements OpenedBook {
   /** Entries are read at their own offsets through one FileHandle (positioned reads). */
   readonly parallelReads = 4;
@@ -377,6 +372,12 @@ class OpenedZip implements OpenedBook {
     return this.list;
   }
 
+  /** Entries of other compression methods are unpacked whole, in memory (zip-entry-methods.ts). */
+  entryInMemory(name: string): boolean {
+    const entry = this.find(name);
+    return entry !== undefined && usesOtherMethod(entry);
+  }
+
   /** The entry listed under `name`, or the one a book analysed earlier knew by that name. */
   private find(name: string): yauzl.Entry | undefined {
     return this.byName.get(name) ?? this.formerNames.get(name);
@@ -388,13 +389,7 @@ class OpenedZip implements OpenedBook {
     if (this.closed) return Promise.reject(new MediaError('ERR_1000', `archive already closed, cannot read ${name}`));
     const entry = this.find(name);
     if (!entry) return Promise.reject(new MediaError('ERR_1033', `entry not found: ${name}`));
-    if (usesOtherMethod(entry)) return this.unpackWhole(name, entry, work).then((bytes) => Readable.from([bytes], { objectMode: false }));
-    return new Promise((resolve, reject) => {
-      this.zipfile.openReadStream(entry, (error, stream) => {
-        if (error || !stream) reject(new MediaError('ERR_1007', `cannot read zip entry ${name}: ${String(error)}`, { cause: error }));
-        else resolve(stream);
-      });
-    });
+    return openZipEntry(this.zipfile, entry, name, this.bookKey, work.caller);
   }
 
   /**
@@ -491,7 +486,7 @@ class OpenedZip implements OpenedBook {
     if (!entry) throw new MediaError('ERR_1033', `entry not found: ${name}`);
     if (usesOtherMethod(entry)) {
       if (entry.uncompressedSize > target.length) return undefined;
-      const bytes = await this.unpackWhole(name, entry, work);
+      const bytes = await unpackWholeEntry(this.zipfile, entry, name, this.bookKey, work.caller);
       bytes.copy(target);
       return target.subarray(0, bytes.length);
     }
@@ -525,17 +520,6 @@ class OpenedZip implements OpenedBook {
   }
 
   /**
-   * An entry of another compression method (zip-entry-methods.ts) whole: 7-Zip unpacks one byte
-   * past its declared size at most, so one that unpacks to more is refused (ERR_1007) without
-   * being held.
-   */
-  private async unpackWhole(name: string, entry: yauzl.Entry, work: MediaWork): Promise<Buffer> {
-    const { info, zip } = await this.otherMethodZip(name, entry);
-    const { bytes, cut } = await unpackOtherMethod(info, zip, info.uncompressedSize + 1, this.bookKey, work.caller);
-    return checkWhole(info, bytes, cut);
-  }
-
-  /**
    * The first `maxBytes` of an entry of another method, for analysis: 7-Zip stops once it has
    * them. An entry declaring fewer is unpacked whole (and one byte past, to catch a size that
    * lies). Its work counts against the book's bounds (analysis-bounds.ts); a call that ran out
@@ -543,7 +527,7 @@ class OpenedZip implements OpenedBook {
    * book of such entries ends, READY without them or ERROR, however often it is analysed.
    */
   private async unpackPrefix(name: string, entry: yauzl.Entry, maxBytes: number): Promise<Buffer> {
-    const { info, zip } = await this.otherMethodZip(name, entry);
+    const { info, zip } = await otherMethodZip(this.zipfile, entry, name);
     const whole = info.uncompressedSize <= maxBytes;
     const keep = whole ? info.uncompressedSize + 1 : Math.max(1, maxBytes);
     let unpacked;
@@ -557,28 +541,6 @@ class OpenedZip implements OpenedBook {
     this.budget.spend(unpacked.bytes.length, unpacked.workMs);
     if (whole) return checkWhole(info, unpacked.bytes, unpacked.cut);
     return unpacked.bytes.subarray(0, maxBytes);
-  }
-
-  /** An entry of another method checked and its raw data read into a one-entry zip of its own. */
-  private async otherMethodZip(name: string, entry: yauzl.Entry): Promise<{ info: OtherMethodEntry; zip: Buffer }> {
-    const unsupported = unsupportedMethod(name, entry.compressionMethod);
-    if (unsupported) throw unsupported;
-    const info: OtherMethodEntry = {
-      name,
-      method: entry.compressionMethod,
-      flags: entry.generalPurposeBitFlag,
-      crc32: entry.crc32,
-      uncompressedSize: entry.uncompressedSize,
-      compressedSize: entry.compressedSize,
-    };
-    checkOtherMethodSizes(info);
-    const start = this.dataStarts.get(name) ?? (await this.dataStart(name, entry));
-    if (start + info.compressedSize > this.zipfile.fileSize) {
-      throw new MediaError('ERR_1007', `cannot read zip entry ${name}: file data overflows file bounds: ${start} + ${info.compressedSize} > ${this.zipfile.fileSize}`);
-    }
-    const zip = oneEntryZip(info);
-    await this.readFrom(name, start, zip.subarray(RAW_DATA_OFFSET, RAW_DATA_OFFSET + info.compressedSize), 0);
-    return { info, zip };
   }
 
   /** Reads an entry's local header (yauzl checks its signature and that the data fits the file). */

@@ -13,7 +13,9 @@ import { MediaError } from '../../../server/media/book-reader.ts';
 import { rar5Reader } from '../../../server/media/rar-reader.ts';
 import { zipReader } from '../../../server/media/zip-reader.ts';
 import { BLUE, RED, createBrokenCbz, renderPage } from '../../fixtures/index.ts';
+import { oddZip } from '../../fixtures/odd-zip.ts';
 import { writeRar5 } from '../../fixtures/rar.ts';
+import { sevenZipPayload } from '../../fixtures/zip-methods.ts';
 
 interface RawEntry {
   name: string;
@@ -173,6 +175,27 @@ describe('openZipForRewrite', () => {
       expect(entry.bytes.equals(same.bytes)).toBe(true);
     }
     expect((await stat(target)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes a zip of Deflate64 and BZIP2 entries again without one, the others unpacked and deflated', async () => {
+    const source = join(dir, 'other-methods.cbz');
+    const text = (n: number) => Buffer.from(`<page n="${n}">${'panel '.repeat(2000)}</page>\n`);
+    const packed = [await sevenZipPayload(text(1), 'Deflate64'), await sevenZipPayload(text(2), 'BZip2'), await sevenZipPayload(text(3), 'BZip2')];
+    await writeFile(source, oddZip(packed.map((p, i) => ({ name: `0${i + 1}.xml`, data: text(i + 1), method: p.method, methodFlags: p.methodFlags, payload: p.payload }))));
+    const target = join(dir, 'other-methods-rewritten.cbz');
+    const zip = await openZipForRewrite(source);
+    try {
+      await zip.writeWithout(new Set(['02.xml']), target, 0o600);
+    } finally {
+      zip.close();
+    }
+    const after = await readZip(target);
+    expect(after.map((e) => [e.name, e.compressionMethod])).toEqual([
+      ['01.xml', 8],
+      ['03.xml', 8],
+    ]);
+    expect(after[0]!.bytes.equals(text(1))).toBe(true);
+    expect(after[1]!.bytes.equals(text(3))).toBe(true);
   });
 
   it('never replaces a file already at the target', async () => {
