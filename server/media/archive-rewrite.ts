@@ -30,6 +30,9 @@ interface ZipMember {
  */
 async function writeZipFile(target: string, mode: number, members: Iterable<ZipMember>): Promise<void> {
   const zip = new yazl.ZipFile();
+  // yazl reports a member that cannot be opened or read as an error of the ZipFile, not of its
+  // output stream: unheard, the write waited for ever and the error was an unhandled rejection.
+  zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
   for (const member of members) {
     if (member.directory) {
       zip.addEmptyDirectory(member.name, { mtime: member.mtime });

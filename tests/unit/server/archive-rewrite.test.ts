@@ -198,6 +198,21 @@ describe('openZipForRewrite', () => {
     expect(after[1]!.bytes.equals(text(3))).toBe(true);
   });
 
+  it('fails (the entry\'s MediaError) when a kept entry cannot be read, instead of waiting for ever', async () => {
+    const source = join(dir, 'unreadable-kept.cbz');
+    const data = Buffer.from('panel '.repeat(2000));
+    const xz = await sevenZipPayload(data, 'XZ');
+    await writeFile(source, oddZip([{ name: '01.png', data: red }, { name: '02.xml', data, method: xz.method, payload: xz.payload }, { name: '03.png', data: blue }]));
+    const zip = await openZipForRewrite(source);
+    try {
+      await expect(zip.writeWithout(new Set(['01.png']), join(dir, 'unreadable-kept-rewritten.cbz'), 0o600)).rejects.toSatisfy(
+        (e) => e instanceof MediaError && e.code === 'ERR_1007' && /method 95 \(XZ\)/.test(e.message),
+      );
+    } finally {
+      zip.close();
+    }
+  });
+
   it('never replaces a file already at the target', async () => {
     const target = join(dir, 'occupied.cbz');
     await writeFile(target, 'somebody else');
