@@ -409,6 +409,8 @@ export class PooledBook implements OpenedBook {
   private readonly canReadWhole: boolean;
   /** Entries of this format exist only in memory (see OpenedBook.entriesInMemory). */
   readonly entriesInMemory: boolean;
+  /** The entries that exist only in memory in a format whose others stream (OpenedBook.entryInMemory). */
+  private readonly inMemoryNames: ReadonlySet<string> | undefined;
 
   constructor(pool: ArchivePool, key: string, path: string, reader: BookReader, opened: OpenedBook, caller: string) {
     this.pool = pool;
@@ -419,6 +421,8 @@ export class PooledBook implements OpenedBook {
     this.list = opened.entries();
     this.canReadWhole = opened.readWhole !== undefined;
     this.entriesInMemory = opened.entriesInMemory === true;
+    const inMemory = opened.entryInMemory?.bind(opened);
+    this.inMemoryNames = inMemory ? new Set(this.list.filter((entry) => inMemory(entry.name)).map((entry) => entry.name)) : undefined;
     // Optional capabilities exist on the facade exactly when the format has them.
     if (opened.describe) this.describe = (withDimensions) => this.run((book) => book.describe!(withDimensions));
     if (opened.renderPage) this.renderPage = (fileName, request) => this.run((book) => book.renderPage!(fileName, request, this.work));
@@ -430,6 +434,11 @@ export class PooledBook implements OpenedBook {
 
   entries(): readonly BookEntry[] {
     return this.list;
+  }
+
+  /** This entry is read into memory whole whatever way it is read: read it through readWholeEntry, within the budget. */
+  isInMemory(name: string): boolean {
+    return this.entriesInMemory || (this.inMemoryNames?.has(name) ?? false);
   }
 
   openEntry(name: string): Promise<Readable> {
@@ -450,8 +459,9 @@ export class PooledBook implements OpenedBook {
     if (!this.canReadWhole) return undefined;
     // An entry that exists only in memory is held whatever its size: it waits for its bytes in
     // the budget (or is told to try again) rather than being held outside it.
-    if (!this.entriesInMemory && size > MAX_WHOLE_ENTRY_BYTES) return undefined;
-    const target = this.entriesInMemory ? await this.pool.takeBuffer(size) : this.pool.buffers.take(size);
+    const inMemory = this.isInMemory(name);
+    if (!inMemory && size > MAX_WHOLE_ENTRY_BYTES) return undefined;
+    const target = inMemory ? await this.pool.takeBuffer(size) : this.pool.buffers.take(size);
     if (!target) return undefined;
     let bytes: Buffer | undefined;
     try {

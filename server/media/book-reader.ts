@@ -34,6 +34,11 @@ export interface OpenedBook {
    */
   readonly entriesInMemory?: boolean;
   /**
+   * The same for some entries only (zip: those of compression methods 7-Zip unpacks whole,
+   * zip-entry-methods.ts), asked once per entry when the book is opened.
+   */
+  entryInMemory?(name: string): boolean;
+  /**
    * How many entries analysis may read at once (random-access formats; 1 when unset). Reading a
    * few page headers at a time overlaps their I/O waits, so analysis is bound by the CPU instead.
    */

@@ -41,7 +41,7 @@ export async function openBookPage(
 async function openFrom(ctx: FolioContext, book: Book, page: MediaPage, archive: PooledBook, options: PageRenderOptions): Promise<PageContent> {
   const render = archive.renderPage?.bind(archive);
   if (render) return renderedPage(ctx, book, page, (request) => render(page.fileName, request), options);
-  if (archive.entriesInMemory && page.fileSize !== null) {
+  if (archive.isInMemory(page.fileName) && page.fileSize !== null) {
     // Its bytes are in memory anyway: counted against the pool's budget until the stream is done.
     const whole = await archive.readWholeEntry(page.fileName, page.fileSize);
     if (whole) {

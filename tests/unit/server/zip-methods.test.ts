@@ -137,3 +137,32 @@ describe('zip entries of other compression methods', () => {
     expect(good.statusCode).toBe(200);
   });
 });
+
+describe('pages of other methods are held within the budget of bytes held for pages', () => {
+  let small: TestServer;
+  let book: BookDto;
+  let large: Buffer;
+
+  beforeAll(async () => {
+    // A budget of 64 KiB for pages held in memory; the BZIP2 page unpacks to about 90 KB.
+    small = await startServer({ archivePool: { wholeReadBytes: 64 * 1024 } });
+    large = await page([90, 90, 200], 200, 150);
+    const root = join(small.dir, 'library');
+    await mkdir(join(root, 'Budget'), { recursive: true });
+    const entries = [{ name: '01.png', data: pages[0] }, entry('02.png', large, await sevenZipPayload(large, 'BZip2'))];
+    await writeFile(join(root, 'Budget', 'budget.cbz'), oddZip(entries));
+    await addLibrary(small, root);
+    book = (await small.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content[0]!;
+  }, 60_000);
+  afterAll(async () => {
+    await small.close();
+  });
+
+  it('a page unpacked in memory larger than the whole budget is refused as busy (503), never held outside it', async () => {
+    expect(book.media).toMatchObject({ status: 'READY', pagesCount: 2 });
+    expect((await small.get(`/api/v1/books/${book.id}/pages/1`)).statusCode).toBe(200);
+    const refused = await small.get(`/api/v1/books/${book.id}/pages/2`);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBeDefined();
+  });
+});
