@@ -16,6 +16,8 @@ import { checkWhole, openZipEntry, otherMethodZip, unpackOtherMethod, unpackWhol
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
  * each entry is then read from its own offset. Names are decoded by us (decodeStrings off) so that
  * hostile names such as "../x" are kept as plain identifiers instead of aborting the listing.
+ * Stored and Deflate entries are read here; other compression methods (Deflate64, BZIP2…) are
+ * unpacked by 7-Zip (zip-entry-methods.ts).
  */
 export const zipReader: BookReader = {
   mediaType: 'application/zip',
@@ -477,8 +479,9 @@ class OpenedZip implements OpenedBook {
   /**
    * The entry read into `target`: one positional read of its data (a deflated entry is then
    * inflated on libuv's pool and copied in), no stream stages. Undefined for what only the stream
-   * path reads (encrypted entries, other compression methods) and for entries larger than
-   * `target`; a short or oversized entry is ERR_1007, like the stream path's size check.
+   * path reads (encrypted entries, the methods nothing here reads) and for entries larger than
+   * `target`; a short or oversized entry is ERR_1007, like the stream path's size check. Entries of
+   * other methods that 7-Zip unpacks (zip-entry-methods.ts) are unpacked whole and copied in.
    */
   async readWhole(name: string, target: Buffer, work: MediaWork = {}): Promise<Buffer | undefined> {
     if (this.closed) throw new MediaError('ERR_1000', `archive already closed, cannot read ${name}`);
