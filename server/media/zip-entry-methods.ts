@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type yauzl from 'yauzl';
 import { MediaError } from './book-reader.ts';
 import { sevenZip } from './sevenzip-client.ts';
+import { TimedOutInputs } from './timed-out-inputs.ts';
 import { OperationTimeout } from './transient-errors.ts';
 
 /*
@@ -216,14 +217,23 @@ export function openZipEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: s
   });
 }
 
+/** Entries whose unpacking ran out of time lately fail at once for a while (timed-out-inputs.ts). */
+const timedOut = new TimedOutInputs();
+
 /**
  * An entry of another method whole: 7-Zip unpacks one byte past its declared size at most, so one
- * that unpacks to more is refused (ERR_1007) without being held.
+ * that unpacks to more is refused (ERR_1007) without being held. One that ran out of time lately
+ * fails at once (503) instead of taking a 7-Zip worker for another whole limit for every reader
+ * of the page; the key names the entry's version (where it is, its sizes and CRC), so a book
+ * written again is tried again. Analysis does not go through here: it counts its time-outs.
  */
-export async function unpackWholeEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, caller?: string): Promise<Buffer> {
-  const { info, zip } = await otherMethodZip(zipfile, entry, name);
-  const { bytes, cut } = await unpackOtherMethod(info, zip, info.uncompressedSize + 1, book, caller);
-  return checkWhole(info, bytes, cut);
+export function unpackWholeEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, caller?: string): Promise<Buffer> {
+  const key = [book, name, entry.relativeOffsetOfLocalHeader, entry.compressedSize, entry.uncompressedSize, entry.crc32].join('\u0000');
+  return timedOut.run(key, `7-Zip unpacking of zip entry ${name} in ${book}`, sevenZip.timeLimitMs, async () => {
+    const { info, zip } = await otherMethodZip(zipfile, entry, name);
+    const { bytes, cut } = await unpackOtherMethod(info, zip, info.uncompressedSize + 1, book, caller);
+    return checkWhole(info, bytes, cut);
+  });
 }
 
 /**

@@ -525,21 +525,24 @@ class OpenedZip implements OpenedBook {
   /**
    * The first `maxBytes` of an entry of another method, for analysis: 7-Zip stops once it has
    * them. An entry declaring fewer is unpacked whole (and one byte past, to catch a size that
-   * lies). Its work counts against the book's bounds (analysis-bounds.ts); a call that ran out
-   * of time makes the entry unreadable (ERR_1007) instead of putting the whole analysis off, so a
-   * book of such entries ends, READY without them or ERROR, however often it is analysed.
+   * lies). Its work counts against the book's bounds (analysis-bounds.ts), as for 7z books: a call
+   * that ran out of time counts the whole limit and is made again at once (a loaded machine gets
+   * another chance), never put off to a later analysis that would start the count afresh; an entry
+   * that always runs out ends the analysis past the bound (ERROR ERR_1008).
    */
   private async unpackPrefix(name: string, entry: yauzl.Entry, maxBytes: number): Promise<Buffer> {
     const { info, zip } = await otherMethodZip(this.zipfile, entry, name);
     const whole = info.uncompressedSize <= maxBytes;
     const keep = whole ? info.uncompressedSize + 1 : Math.max(1, maxBytes);
     let unpacked;
-    try {
-      unpacked = await unpackOtherMethod(info, zip, keep, this.bookKey);
-    } catch (error) {
-      if (!(error instanceof OperationTimeout)) throw error;
-      this.budget.spendTimeOut(error.limitMs);
-      throw new MediaError('ERR_1007', `zip entry ${name}: ${error.message}`);
+    for (;;) {
+      try {
+        unpacked = await unpackOtherMethod(info, zip, keep, this.bookKey);
+        break;
+      } catch (error) {
+        if (!(error instanceof OperationTimeout)) throw error;
+        this.budget.spendTimeOut(error.limitMs);
+      }
     }
     this.budget.spend(unpacked.bytes.length, unpacked.workMs);
     if (whole) return checkWhole(info, unpacked.bytes, unpacked.cut);
