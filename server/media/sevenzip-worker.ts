@@ -221,7 +221,9 @@ async function extract(request: Extract<SevenZipRequest, { op: 'extract' }>): Pr
   return { bytes, workMs: performance.now() - started };
 }
 
+/** The bytes as an ArrayBuffer of their own, to be transferred: no copy when they fill theirs (a page unpacked is up to 128 MiB). */
 function arrayBufferOf(joined: Buffer): ArrayBuffer {
+  if (joined.byteOffset === 0 && joined.byteLength === joined.buffer.byteLength) return joined.buffer as ArrayBuffer;
   return joined.buffer.slice(joined.byteOffset, joined.byteOffset + joined.byteLength) as ArrayBuffer;
 }
 
