@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from './migrate.ts';
+import { trackWrites } from './write-generation.ts';
 import { refoldMissingTitles } from './folded-titles.ts';
 import { refreshSearchText } from './search-text.ts';
 import { foldText } from './search/fold-text.ts';
@@ -13,6 +14,8 @@ export type Db = Database.Database;
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'folio.sqlite'));
+  // Before anything writes: the serving caches must see every write (write-generation.ts).
+  trackWrites(db);
   // WAL lets page/API reads proceed while the scanner writes.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -24,6 +24,7 @@ import { TaskRepository } from './task-repository.ts';
 import { OwnedThumbnailRepository, ThumbnailRepository } from './thumbnail-repository.ts';
 import { UserRepository } from './user-repository.ts';
 import { BookSeriesFactsRepository } from './book-series-facts-repository.ts';
+import { ServingLookups } from './serving-lookups.ts';
 
 export interface Repositories {
   users: UserRepository;
@@ -54,11 +55,16 @@ export interface Repositories {
   storedTasks: TaskRepository;
   referential: ReferentialRepository;
   search: SearchRepository;
+  /** The book, media, page and poster rows of the page and poster routes, remembered until a write changes them. */
+  served: ServingLookups;
   /** Runs `work` in one SQLite transaction (nested calls join the outer one); a throw rolls it back. */
   inTransaction<T>(work: () => T): T;
 }
 
 export function createRepositories(db: Db): Repositories {
+  const books = new BookRepository(db);
+  const media = new MediaRepository(db);
+  const thumbnails = new ThumbnailRepository(db);
   return {
     users: new UserRepository(db),
     sessions: new SessionRepository(db),
@@ -66,13 +72,13 @@ export function createRepositories(db: Db): Repositories {
     series: new SeriesRepository(db),
     seriesMetadata: new SeriesMetadataRepository(db),
     seriesBooksMetadata: new SeriesBooksMetadataRepository(db),
-    books: new BookRepository(db),
+    books,
     bookMetadata: new BookMetadataRepository(db),
     bookSeriesFacts: new BookSeriesFactsRepository(db),
-    media: new MediaRepository(db),
+    media,
     readProgress: new ReadProgressRepository(db),
     r2Progressions: new R2ProgressionRepository(db),
-    thumbnails: new ThumbnailRepository(db),
+    thumbnails,
     seriesThumbnails: new OwnedThumbnailRepository(db, 'thumbnail_series', 'series_id'),
     collectionThumbnails: new OwnedThumbnailRepository(db, 'thumbnail_collection', 'collection_id'),
     readListThumbnails: new OwnedThumbnailRepository(db, 'thumbnail_readlist', 'readlist_id'),
@@ -88,6 +94,7 @@ export function createRepositories(db: Db): Repositories {
     storedTasks: new TaskRepository(db),
     referential: new ReferentialRepository(db),
     search: new SearchRepository(db),
+    served: new ServingLookups(db, books, media, thumbnails),
     inTransaction: <T>(work: () => T): T => db.transaction(work)(),
   };
 }

@@ -88,9 +88,10 @@ export function resolveStreamedPage(
   request: FastifyRequest<{ Params: { id: string; n: string }; Querystring: RawQuery }>,
   reply: FastifyReply,
 ): StreamedPage | null {
-  const book = ctx.repos.books.findById(request.params.id);
-  const media = book && ctx.repos.media.findByBookId(book.id);
-  if (!book || !media) throw notFound();
+  // Remembered until a write changes them (serving-lookups.ts); the checks below run every time.
+  const found = ctx.repos.served.bookWithMedia(request.params.id);
+  if (!found?.media) throw notFound();
+  const { book, media } = found;
   const version = pageVersion(book);
   const etag = `"${version}-${request.params.n}"`;
   if (etagMatches(request.headers['if-none-match'], etag) || notModifiedSince(request, media.lastModified)) {

@@ -64,7 +64,7 @@ export type ServedPage = PageContent | { page: MediaPage; whole: WholeEntry };
  * The caller releases `whole` once the response is done.
  */
 export async function servedPage(ctx: FolioContext, book: Book, number: number, options: PageReadOptions = {}): Promise<ServedPage | undefined> {
-  const page = ctx.repos.media.findPage(book.id, number);
+  const page = ctx.repos.served.page(book.id, number);
   if (!page) return undefined;
   const archive = await bookArchive(ctx, book, options);
   if (!archive.renderPage && page.fileSize !== null) {

@@ -70,9 +70,10 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   // OpdsController's small one): readers keep those links. Content restrictions: content-guard.ts.
   for (const url of BOOK_POSTER_URLS) {
     app.get(url, { schema: { params: IdParams } }, async (request, reply) => {
-      // Asked for by every book card: one statement gives the book's library (the access check) and
-      // its selected poster, whose bytes are usually in memory under the record's version.
-      const found = ctx.repos.thumbnails.findBookPoster(request.params.id);
+      // Asked for by every book card: the book's library (the access check, made on every request)
+      // and its selected poster, remembered until a write changes them (serving-lookups.ts), whose
+      // bytes are usually in memory under the record's version.
+      const found = ctx.repos.served.bookPoster(request.params.id);
       if (!found || !canAccessLibrary(caller(request), found.libraryId)) throw notFound();
       if (url === SMALL_OPDS_POSTER_URL && found.poster) {
         const small = await smallChosenPoster(ctx, request.params.id, found.poster, workFor(request));
