@@ -3,6 +3,8 @@ import type { Db } from './database.ts';
 import type { Media, MediaPage, MediaRepository } from './media-repository.ts';
 import type { BookThumbnail, ThumbnailRepository } from './thumbnail-repository.ts';
 import { LruMap } from '../lru-map.ts';
+import { BOOK_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import type { User } from './user-repository.ts';
 import { type WriteGeneration, writeGeneration } from './write-generation.ts';
 
 /** Entries per cache: a few thousand books (or pages) being read at once; each entry is a few hundred bytes. */
@@ -24,6 +26,7 @@ export class ServingLookups {
   private readonly bookRows = new LruMap<string, Remembered<{ book: Book; media: Media | undefined } | undefined>>(MAX_ENTRIES);
   private readonly pages = new LruMap<string, Remembered<MediaPage | undefined>>(MAX_ENTRIES);
   private readonly posters = new LruMap<string, Remembered<BookPoster | undefined>>(MAX_ENTRIES);
+  private readonly visibility = new LruMap<string, Remembered<boolean>>(MAX_ENTRIES);
 
   constructor(db: Db, books: BookRepository, media: MediaRepository, thumbnails: ThumbnailRepository) {
     this.generation = writeGeneration(db);
@@ -51,6 +54,18 @@ export class ServingLookups {
       const found = this.thumbnails.findBookPoster(bookId);
       return found && Object.freeze({ libraryId: found.libraryId, poster: frozen(found.poster) });
     });
+  }
+
+  /**
+   * As `BookRepository.isVisible` for a restricted viewer (the content guard asks it on every
+   * request of one): remembered per book and per restriction, its SQL and its values (libraries,
+   * age, labels) being the key, so a user whose restrictions change is asked about afresh, and a
+   * write to a book or to its series' age rating or labels (series_metadata) forgets every answer.
+   */
+  bookVisible(bookId: string, viewer: User): boolean {
+    const restriction = contentRestriction(viewer, BOOK_COLUMNS);
+    const key = restriction ? `${bookId}\u0000${restriction.sql}\u0000${JSON.stringify(restriction.params)}` : bookId;
+    return this.remembered(this.visibility, key, () => this.books.isVisible(bookId, viewer));
   }
 
   private remembered<V>(cache: LruMap<string, Remembered<V>>, key: string, read: () => V): V {

@@ -1,11 +1,12 @@
 import type { Db } from './database.ts';
 
 /**
- * Tables whose rows the serving caches (serving-lookups.ts) hold, and the parents whose deletion
- * cascades into them (library, series → book → media, media_page, thumbnail_book). `\b` does not
- * split `book_id` or `series_metadata`, so writes to other tables leave the caches alone.
+ * Tables whose rows the serving caches (serving-lookups.ts) hold or read (series_metadata: the age
+ * rating and sharing labels content restrictions look at), and the parents whose deletion cascades
+ * into them (library, series → book → media, media_page, thumbnail_book; series → series_metadata).
+ * `\b` does not split `book_id` or `book_metadata`, so writes to other tables leave the caches alone.
  */
-const SERVED_TABLES = /\b(book|media|media_page|thumbnail_book|library|series)\b/i;
+const SERVED_TABLES = /\b(book|media|media_page|thumbnail_book|library|series|series_metadata)\b/i;
 
 /**
  * A number that changes after every write that may change a row the serving caches hold. A cached

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FolioContext } from '../domain/context.ts';
-import { canSeeBook, canSeeSeries, hasContentRestrictions } from '../domain/content-restrictions.ts';
+import { canSeeSeries, hasContentRestrictions } from '../domain/content-restrictions.ts';
 import { notFound } from './errors.ts';
 
 /**
@@ -27,5 +27,7 @@ function isVisible(ctx: FolioContext, request: FastifyRequest): boolean {
   if (!match) return true;
   const id = (request.params as Record<string, string | undefined>)[match[2] ?? ''];
   if (!id) return true;
-  return match[1] === 'series' ? canSeeSeries(ctx.repos, user, id) : canSeeBook(ctx.repos, user, id);
+  // A book's answer is remembered until a write may change it (serving-lookups.ts): pages and
+  // posters of a restricted reader ask it on every request.
+  return match[1] === 'series' ? canSeeSeries(ctx.repos, user, id) : ctx.repos.served.bookVisible(id, user);
 }

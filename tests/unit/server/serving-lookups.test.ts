@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { BLUE, GREEN, MAGENTA, RED, createCbz, renderPage } from '../../fixtures/index.ts';
 import { writeGeneration } from '../../../server/db/write-generation.ts';
-import { addLibrary, multipartFile, rescan, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, basic, insertUser, multipartFile, rescan, startServer, type TestServer } from './helpers.ts';
 
 /*
  * Page and poster requests read their book, media, page and poster rows from memory
@@ -85,6 +85,32 @@ describe('the remembered serving rows', () => {
     await s.app.folio.tasks.idle();
     expect((await s.get(`/api/v1/books/${bookId}/pages/1`)).statusCode).toBe(404);
     expect((await s.get(`/api/v1/books/${bookId}/thumbnail`)).statusCode).toBe(404);
+  });
+
+  it("a restricted reader's book is hidden on the very next request once its series' age rating or labels say so", async () => {
+    const { s, bookId } = await setUp();
+    const userId = await insertUser(s, 'teen@example.org', 'pw', ['PAGE_STREAMING']);
+    const users = s.app.folio.repos.users;
+    users.update({ ...users.findById(userId)!, ageRestriction: 16, ageRestrictionType: 'EXCLUDE', labelsExclude: ['hidden'] });
+    const login = await s.get('/api/v2/users/me', { authorization: basic('teen@example.org', 'pw'), 'X-Requested-With': 'XMLHttpRequest' });
+    const reader = { cookie: login.cookies.map((c) => `${c.name}=${c.value}`).join('; '), 'X-Requested-With': 'XMLHttpRequest' };
+    const statuses = async () => [(await s.get(`/api/v1/books/${bookId}/pages/1`, reader)).statusCode, (await s.get(`/api/v1/books/${bookId}/thumbnail`, reader)).statusCode];
+    const seriesId = s.app.folio.repos.books.findById(bookId)!.seriesId;
+    const patch = async (payload: object) => {
+      const response = await s.app.inject({ method: 'PATCH', url: `/api/v1/series/${seriesId}/metadata`, headers: s.admin, payload });
+      expect(response.statusCode).toBe(204);
+    };
+    expect(await statuses()).toEqual([200, 200]);
+    await patch({ ageRating: 18 });
+    expect(await statuses()).toEqual([404, 404]);
+    await patch({ ageRating: 12 });
+    expect(await statuses()).toEqual([200, 200]);
+    await patch({ sharingLabels: ['Hidden'] });
+    expect(await statuses()).toEqual([404, 404]);
+    await patch({ sharingLabels: [] });
+    expect(await statuses()).toEqual([200, 200]);
+    // The same book asked by the unrestricted admin is another answer.
+    expect((await s.get(`/api/v1/books/${bookId}/thumbnail`)).statusCode).toBe(200);
   });
 
   it('moves on every write to a served table, a rolled-back one included, and not on other tables', async () => {
