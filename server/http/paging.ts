@@ -23,14 +23,18 @@ export function parsePaging(query: PagingInput): Paging {
     return typeof value === 'number' || typeof value === 'boolean' ? String(value) : stringParam(raw, name);
   };
   const page = springInt(text('page')) ?? 0;
-  let size = springInt(text('size')) ?? DEFAULT_SIZE;
-  if (size < 1) size = DEFAULT_SIZE;
   return {
     page: Math.max(0, page),
-    size: Math.min(size, MAX_SIZE),
+    size: pageSizeParam(text('size'), DEFAULT_SIZE),
     unpaged: (query as { unpaged?: unknown }).unpaged === true || booleanParam({ unpaged: text('unpaged') }, 'unpaged') === true,
     sort: parseSort(raw.sort),
   };
+}
+
+/** A `size` as Spring reads it: a whole number from 1, capped at 2000; anything else is `fallback`. */
+export function pageSizeParam(text: string | undefined, fallback: number): number {
+  const size = springInt(text);
+  return size === undefined || size < 1 ? fallback : Math.min(size, MAX_SIZE);
 }
 
 const INT_MAX = 2 ** 31 - 1;

@@ -13,10 +13,21 @@ import { opdsBookEntry } from '../opds/book-entry.ts';
 import { publicBaseUrl } from '../base-path.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { inOrder } from '../opds/in-order.ts';
-import { parsePaging } from '../paging.ts';
+import { pageSizeParam, parsePaging } from '../paging.ts';
 import { type FolioApp, IdParams, NamedQuery } from '../schemas.ts';
 
 const PAGE_SIZE = 50;
+
+/**
+ * One page of a feed: Komga pages its OPDS 1.2 feeds with Spring's `page` and `size`, so a reader
+ * asking for `size` gets that many entries; without it Folio's own page size applies.
+ */
+interface Window {
+  page: number;
+  size: number;
+  /** The reader chose `size`: the previous/next links keep it, so the pages do not shift. */
+  sized: boolean;
+}
 
 /**
  * OPDS 1.2 catalog for e-reader apps, with Komga's feed paths: navigation (libraries, series,
@@ -30,14 +41,25 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   const send = (request: FastifyRequest, reply: FastifyReply, f: Omit<Feed, 'origin'>) =>
     reply.type(f.kind).send(feed({ ...f, origin: publicBaseUrl(request) }));
   // The API's paging parser: a page number past 32 bits is the first page, not a float OFFSET.
-  const pageOf = (query: RawQuery) => parsePaging({ page: stringParam(query, 'page') }).page;
-  const pagingLinks = (base: string, page: number, total: number, kind: string): Link[] => {
+  const windowOf = (query: RawQuery): Window => {
+    const size = stringParam(query, 'size');
+    return {
+      page: parsePaging({ page: stringParam(query, 'page') }).page,
+      size: pageSizeParam(size, PAGE_SIZE),
+      sized: size !== undefined && pageSizeParam(size, 0) > 0,
+    };
+  };
+  const pagingLinks = (base: string, window: Window, total: number, kind: string): Link[] => {
+    const { page, size } = window;
     const sep = base.includes('?') ? '&' : '?';
+    const sizePart = window.sized ? `&size=${size}` : '';
     const links: Link[] = [];
-    if (page > 0) links.push({ rel: 'previous', href: `${base}${sep}page=${page - 1}`, type: kind });
-    if ((page + 1) * PAGE_SIZE < total) links.push({ rel: 'next', href: `${base}${sep}page=${page + 1}`, type: kind });
+    if (page > 0) links.push({ rel: 'previous', href: `${base}${sep}page=${page - 1}${sizePart}`, type: kind });
+    if ((page + 1) * size < total) links.push({ rel: 'next', href: `${base}${sep}page=${page + 1}${sizePart}`, type: kind });
     return links;
   };
+  /** The window's slice of a list held whole. */
+  const sliceOf = <T>(items: T[], { page, size }: Window): T[] => items.slice(page * size, (page + 1) * size);
 
   /**
    * One page of the series the user may see that match `conditions` (not deleted), as entries;
@@ -49,17 +71,17 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     base: string,
     options: { conditions?: unknown[]; sort?: SortOrder[]; order?: string[] } = {},
   ) => {
-    const page = pageOf(query);
+    const window = windowOf(query);
     const result = ctx.repos.search.series({
       userId: user.id,
       fullTextSearch: stringParam(query, 'search'),
       condition: { allOf: [{ deleted: { operator: 'isFalse' } }, ...(options.conditions ?? [])] },
       restrictedTo: user,
       sort: options.sort ?? [],
-      limit: options.order ? null : PAGE_SIZE,
-      offset: options.order ? 0 : page * PAGE_SIZE,
+      limit: options.order ? null : window.size,
+      offset: options.order ? 0 : window.page * window.size,
     });
-    const ids = options.order ? inOrder(result.ids, options.order).slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE) : result.ids;
+    const ids = options.order ? sliceOf(inOrder(result.ids, options.order), window) : result.ids;
     const entries: Entry[] = ids.flatMap((id) => {
       const series = ctx.repos.series.findById(id);
       const meta = ctx.repos.seriesMetadata.findBySeriesId(id);
@@ -77,7 +99,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
         },
       ];
     });
-    return { entries, links: pagingLinks(base, page, result.total, NAVIGATION) };
+    return { entries, links: pagingLinks(base, window, result.total, NAVIGATION) };
   };
   const libraryIs = (libraryId: string) => ({ libraryId: { operator: 'is', value: libraryId } });
 
@@ -136,7 +158,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(request, reply, { id: 'libraries', title: 'All libraries', updated: now(), selfHref: '/opds/v1.2/libraries', kind: NAVIGATION, entries });
   });
 
-  app.get('/opds/v1.2/libraries/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/libraries/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'size', 'search']) } }, async (request, reply) => {
     const user = caller(request);
     const library = ctx.repos.libraries.findById(request.params.id);
     if (!library || !canAccessLibrary(user, library.id)) throw notFound();
@@ -145,7 +167,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(request, reply, { id: `library-${library.id}`, title: library.name, updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
   });
 
-  app.get('/opds/v1.2/series', { schema: { querystring: NamedQuery(['page', 'search', 'publisher']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/series', { schema: { querystring: NamedQuery(['page', 'size', 'search', 'publisher']) } }, async (request, reply) => {
     const user = caller(request);
     const search = stringParam(request.query, 'search');
     // Komga's publisher feeds are this feed filtered by publisher (any of them when repeated).
@@ -158,27 +180,27 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return send(request, reply, { id: 'series', title, updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
   });
 
-  app.get('/opds/v1.2/series/latest', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/series/latest', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) => {
     const user = caller(request);
     const base = '/opds/v1.2/series/latest';
     const { entries, links } = seriesEntries(user, request.query, base, { sort: [{ property: 'lastModified', direction: 'desc' }] });
     return send(request, reply, { id: 'latestSeries', title: 'Latest series', updated: now(), selfHref: base, kind: NAVIGATION, links, entries });
   });
 
-  app.get('/opds/v1.2/series/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'search']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/series/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'size', 'search']) } }, async (request, reply) => {
     const user = caller(request);
     const series = ctx.repos.series.findById(request.params.id);
     const meta = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);
     if (!series || !meta || !canAccessLibrary(user, series.libraryId)) throw notFound();
-    const page = pageOf(request.query);
+    const window = windowOf(request.query);
     const result = ctx.repos.search.books({
       userId: user.id,
       condition: { allOf: [{ seriesId: { operator: 'is', value: series.id } }, { deleted: { operator: 'isFalse' } }] },
       restrictedTo: user,
       sort: [],
       defaultSort: [{ property: 'metadata.numberSort', direction: 'asc' }],
-      limit: PAGE_SIZE,
-      offset: page * PAGE_SIZE,
+      limit: window.size,
+      offset: window.page * window.size,
     });
     const base = `/opds/v1.2/series/${series.id}`;
     return send(request, reply, {
@@ -187,44 +209,44 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
       updated: formatDateTime(series.lastModified),
       selfHref: base,
       kind: ACQUISITION,
-      links: pagingLinks(base, page, result.total, ACQUISITION),
+      links: pagingLinks(base, window, result.total, ACQUISITION),
       entries: bookEntries(user, result.ids),
     });
   });
 
   /** A paged acquisition feed of books across the caller's libraries (Komga's book feeds). */
   type FeedQuery = Omit<BookQuery, 'userId' | 'restrictedTo' | 'limit' | 'offset'>;
-  const bookFeed = (request: FastifyRequest, reply: FastifyReply, page: number, id: string, title: string, base: string, query: FeedQuery) => {
+  const bookFeed = (request: FastifyRequest, reply: FastifyReply, window: Window, id: string, title: string, base: string, query: FeedQuery) => {
     const user = caller(request);
-    const result = ctx.repos.search.books({ ...query, userId: user.id, restrictedTo: user, limit: PAGE_SIZE, offset: page * PAGE_SIZE });
+    const result = ctx.repos.search.books({ ...query, userId: user.id, restrictedTo: user, limit: window.size, offset: window.page * window.size });
     const entries = result.ids.flatMap((bookId) => withSeriesTitle(user, bookId));
-    return send(request, reply, { id, title, updated: now(), selfHref: base, kind: ACQUISITION, links: pagingLinks(base, page, result.total, ACQUISITION), entries });
+    return send(request, reply, { id, title, updated: now(), selfHref: base, kind: ACQUISITION, links: pagingLinks(base, window, result.total, ACQUISITION), entries });
   };
   const readyBooks = [{ mediaStatus: { operator: 'is', value: 'READY' } }, { deleted: { operator: 'isFalse' } }];
 
   // Komga's two reading feeds: books in progress, latest read first; and the next book to read
   // in each series being read (on deck).
-  app.get('/opds/v1.2/keep-reading', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) =>
-    bookFeed(request, reply, pageOf(request.query), 'keepReading', 'Keep Reading', '/opds/v1.2/keep-reading', {
+  app.get('/opds/v1.2/keep-reading', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) =>
+    bookFeed(request, reply, windowOf(request.query), 'keepReading', 'Keep Reading', '/opds/v1.2/keep-reading', {
       condition: { allOf: [{ readStatus: { operator: 'is', value: 'IN_PROGRESS' } }, ...readyBooks] },
       sort: [{ property: 'readProgress.readDate', direction: 'desc' }],
     }),
   );
 
-  app.get('/opds/v1.2/ondeck', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) =>
-    bookFeed(request, reply, pageOf(request.query), 'ondeck', 'On Deck', '/opds/v1.2/ondeck', { onDeck: true, sort: [{ property: 'seriesLastRead', direction: 'desc' }] }),
+  app.get('/opds/v1.2/ondeck', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) =>
+    bookFeed(request, reply, windowOf(request.query), 'ondeck', 'On Deck', '/opds/v1.2/ondeck', { onDeck: true, sort: [{ property: 'seriesLastRead', direction: 'desc' }] }),
   );
 
-  app.get('/opds/v1.2/books/latest', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) =>
-    bookFeed(request, reply, pageOf(request.query), 'latestBooks', 'Latest books', '/opds/v1.2/books/latest', {
+  app.get('/opds/v1.2/books/latest', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) =>
+    bookFeed(request, reply, windowOf(request.query), 'latestBooks', 'Latest books', '/opds/v1.2/books/latest', {
       condition: { allOf: readyBooks },
       sort: [{ property: 'createdDate', direction: 'desc' }],
     }),
   );
 
   /** Entries of one page of named groups (collections, read lists, publishers) leading to their feeds. */
-  const groupEntries = (items: { id: string; title: string; updated: number; href: string; kind: string }[], page: number): Entry[] =>
-    items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).map((item) => ({
+  const groupEntries = (items: { id: string; title: string; updated: number; href: string; kind: string }[], window: Window): Entry[] =>
+    sliceOf(items, window).map((item) => ({
       id: item.id,
       title: item.title,
       updated: formatDateTime(item.updated),
@@ -233,19 +255,19 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   const byTitle = (a: { title: string }, b: { title: string }) => a.title.localeCompare(b.title, undefined, { sensitivity: 'base' });
 
   // Collections with at least one series the caller may see, by name.
-  app.get('/opds/v1.2/collections', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/collections', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) => {
     const user = caller(request);
-    const page = pageOf(request.query);
+    const window = windowOf(request.query);
     const items = ctx.repos.collections
       .findAll()
       .filter((c) => canSeeCollection(ctx.repos, user, isAdmin(user), c.seriesIds))
       .map((c) => ({ id: `collection-${c.id}`, title: c.name, updated: c.lastModified, href: `/opds/v1.2/collections/${c.id}`, kind: NAVIGATION }))
       .sort(byTitle);
     const base = '/opds/v1.2/collections';
-    return send(request, reply, { id: 'allCollections', title: 'All collections', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, page, items.length, NAVIGATION), entries: groupEntries(items, page) });
+    return send(request, reply, { id: 'allCollections', title: 'All collections', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, window, items.length, NAVIGATION), entries: groupEntries(items, window) });
   });
 
-  app.get('/opds/v1.2/collections/:id', { schema: { params: IdParams, querystring: NamedQuery(['page']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/collections/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'size']) } }, async (request, reply) => {
     const user = caller(request);
     const collection = ctx.repos.collections.findById(request.params.id);
     if (!collection || !canSeeCollection(ctx.repos, user, isAdmin(user), collection.seriesIds)) throw notFound();
@@ -258,24 +280,24 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
   });
 
   // Read lists with at least one book the caller may see, by name.
-  app.get('/opds/v1.2/readlists', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/readlists', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) => {
     const user = caller(request);
-    const page = pageOf(request.query);
+    const window = windowOf(request.query);
     const items = ctx.repos.readLists
       .findAll().lists
       .filter((l) => canSeeReadList(ctx.repos, user, isAdmin(user), l.bookIds))
       .map((l) => ({ id: `readlist-${l.id}`, title: l.name, updated: l.lastModified, href: `/opds/v1.2/readlists/${l.id}`, kind: ACQUISITION }))
       .sort(byTitle);
     const base = '/opds/v1.2/readlists';
-    return send(request, reply, { id: 'allReadLists', title: 'All read lists', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, page, items.length, NAVIGATION), entries: groupEntries(items, page) });
+    return send(request, reply, { id: 'allReadLists', title: 'All read lists', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, window, items.length, NAVIGATION), entries: groupEntries(items, window) });
   });
 
   // A read list's READY books, in the list's order when it is ordered, else by release date.
-  app.get('/opds/v1.2/readlists/:id', { schema: { params: IdParams, querystring: NamedQuery(['page']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/readlists/:id', { schema: { params: IdParams, querystring: NamedQuery(['page', 'size']) } }, async (request, reply) => {
     const user = caller(request);
     const list = ctx.repos.readLists.findById(request.params.id);
     if (!list || !canSeeReadList(ctx.repos, user, isAdmin(user), list.bookIds)) throw notFound();
-    const page = pageOf(request.query);
+    const window = windowOf(request.query);
     const result = ctx.repos.search.books({
       userId: user.id,
       condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, ...readyBooks] },
@@ -284,7 +306,7 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
       limit: null,
       offset: 0,
     });
-    const ids = (list.ordered ? inOrder(result.ids, list.bookIds) : result.ids).slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+    const ids = sliceOf(list.ordered ? inOrder(result.ids, list.bookIds) : result.ids, window);
     const base = `/opds/v1.2/readlists/${list.id}`;
     return send(request, reply, {
       id: `readlist-${list.id}`,
@@ -292,21 +314,21 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
       updated: formatDateTime(list.lastModified),
       selfHref: base,
       kind: ACQUISITION,
-      links: pagingLinks(base, page, result.total, ACQUISITION),
+      links: pagingLinks(base, window, result.total, ACQUISITION),
       entries: ids.flatMap((id) => withSeriesTitle(user, id)),
     });
   });
 
   // Publishers of the series the caller may see, each leading to the series feed filtered by it.
-  app.get('/opds/v1.2/publishers', { schema: { querystring: NamedQuery(['page']) } }, async (request, reply) => {
+  app.get('/opds/v1.2/publishers', { schema: { querystring: NamedQuery(['page', 'size']) } }, async (request, reply) => {
     const user = caller(request);
-    const page = pageOf(request.query);
+    const window = windowOf(request.query);
     const scope = { restrictedTo: user, libraryIds: [], collectionIds: [], seriesIds: [], readListIds: [] };
     const items = [...new Set(ctx.repos.referential.seriesValues('publishers', scope))]
       .map((name) => ({ id: `publisher-${encodeURIComponent(name)}`, title: name, updated: Date.now(), href: `/opds/v1.2/series?publisher=${encodeURIComponent(name)}`, kind: NAVIGATION }))
       .sort(byTitle);
     const base = '/opds/v1.2/publishers';
-    return send(request, reply, { id: 'allPublishers', title: 'All publishers', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, page, items.length, NAVIGATION), entries: groupEntries(items, page) });
+    return send(request, reply, { id: 'allPublishers', title: 'All publishers', updated: now(), selfHref: base, kind: NAVIGATION, links: pagingLinks(base, window, items.length, NAVIGATION), entries: groupEntries(items, window) });
   });
 
   app.get('/opds/v1.2/search', async (request, reply) => {
