@@ -102,6 +102,8 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     return { entries, links: pagingLinks(base, window, result.total, NAVIGATION) };
   };
   const libraryIs = (libraryId: string) => ({ libraryId: { operator: 'is', value: libraryId } });
+  /** Books that can be read: analysed (READY) and not deleted. */
+  const readyBooks = [{ mediaStatus: { operator: 'is', value: 'READY' } }, { deleted: { operator: 'isFalse' } }];
 
   const bookEntries = (user: User, ids: string[]): Entry[] => ids.flatMap((id) => opdsBookEntry(ctx, user.id, id) ?? []);
   /** A book out of its series' context, titled "Series 3: Title" as Komga titles it. */
@@ -195,7 +197,9 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const window = windowOf(request.query);
     const result = ctx.repos.search.books({
       userId: user.id,
-      condition: { allOf: [{ seriesId: { operator: 'is', value: series.id } }, { deleted: { operator: 'isFalse' } }] },
+      // Only books that can be read, as Komga's feed and Folio's OPDS 2 series feed list them: a
+      // book whose analysis failed has no pages to stream and would be offered as a bare file.
+      condition: { allOf: [{ seriesId: { operator: 'is', value: series.id } }, ...readyBooks] },
       restrictedTo: user,
       sort: [],
       defaultSort: [{ property: 'metadata.numberSort', direction: 'asc' }],
@@ -222,7 +226,6 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     const entries = result.ids.flatMap((bookId) => withSeriesTitle(user, bookId));
     return send(request, reply, { id, title, updated: now(), selfHref: base, kind: ACQUISITION, links: pagingLinks(base, window, result.total, ACQUISITION), entries });
   };
-  const readyBooks = [{ mediaStatus: { operator: 'is', value: 'READY' } }, { deleted: { operator: 'isFalse' } }];
 
   // Komga's two reading feeds: books in progress, latest read first; and the next book to read
   // in each series being read (on deck).

@@ -245,6 +245,16 @@ describe('OPDS 1.2 readers (KOReader, Panels, Chunky)', () => {
     }
   });
 
+  it('a series feed lists only the books that can be read, as Komga’s does: none for a series whose one book failed analysis', async () => {
+    const headers = { ...ATOM, ...BASIC };
+    const broken = c.books.find((b) => b.media.status !== 'READY')!;
+    const feed = ok(await call('GET', `/opds/v1.2/series/${broken.seriesId}`, headers)).body;
+    expect(feed).toContain(`<id>series-${broken.seriesId}</id>`);
+    expect(feed).not.toContain('<entry>');
+    const readable = ok(await call('GET', `/opds/v1.2/series/${alpha().id}`, headers)).body;
+    expect([...readable.matchAll(/<entry>/g)]).toHaveLength(c.books.filter((b) => b.seriesId === alpha().id).length);
+  });
+
   it('OpenSearch, a series feed, page streaming from 0 that resumes at pse:lastRead, and a ranged download', async () => {
     const headers = { ...ATOM, ...BASIC };
     const description = ok(await call('GET', '/opds/v1.2/search', headers)).body;
