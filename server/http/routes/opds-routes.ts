@@ -72,10 +72,14 @@ export function registerOpdsRoutes(app: FolioApp, ctx: FolioContext): void {
     options: { conditions?: unknown[]; sort?: SortOrder[]; order?: string[] } = {},
   ) => {
     const window = windowOf(query);
+    // Komga's OPDS search (the OpenSearch template) finds series whose title contains the words,
+    // ignoring case and accents; not the API's full-text search, which also matches publishers,
+    // tags and summaries.
+    const search = stringParam(query, 'search');
+    const titleContains = search ? [{ title: { operator: 'contains', value: search } }] : [];
     const result = ctx.repos.search.series({
       userId: user.id,
-      fullTextSearch: stringParam(query, 'search'),
-      condition: { allOf: [{ deleted: { operator: 'isFalse' } }, ...(options.conditions ?? [])] },
+      condition: { allOf: [{ deleted: { operator: 'isFalse' } }, ...titleContains, ...(options.conditions ?? [])] },
       restrictedTo: user,
       sort: options.sort ?? [],
       limit: options.order ? null : window.size,

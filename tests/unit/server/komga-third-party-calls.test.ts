@@ -255,6 +255,23 @@ describe('OPDS 1.2 readers (KOReader, Panels, Chunky)', () => {
     expect([...readable.matchAll(/<entry>/g)]).toHaveLength(c.books.filter((b) => b.seriesId === alpha().id).length);
   });
 
+  it('the OpenSearch search finds series by title (contained, any case or accent), as Komga’s does, not by publisher or tag', async () => {
+    const headers = { ...ATOM, ...BASIC };
+    const beta = c.series.find((s) => s.name === 'Beta')!;
+    ok(await c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { body: { publisher: 'Alphabet Press', tags: ['alpha'] }, contentType: 'application/json' }), 204);
+    const titles = async (search: string) =>
+      [...ok(await call('GET', `/opds/v1.2/series?search=${encodeURIComponent(search)}`, headers)).body.matchAll(/<entry><title>([^<]+)/g)].map((m) => m[1]);
+    expect(await titles('alpha')).toEqual(['Alpha']);
+    expect(await titles('LPH')).toEqual(['Alpha']);
+    expect(await titles('Alphà')).toEqual(['Alpha']);
+    expect(await titles('press')).toEqual([]);
+    expect(await titles('et')).toEqual(['Beta']);
+    // The API's search stays full text (Komga's GET /api/v1/series?search=): the publisher matches there.
+    const api = ok(await call('GET', '/api/v1/series?search=alphabet', BASIC)).json();
+    expect(api.content.map((s: { name: string }) => s.name)).toEqual(['Beta']);
+    ok(await c.send('PATCH', `/api/v1/series/${beta.id}/metadata`, { body: { publisher: '', tags: [] }, contentType: 'application/json' }), 204);
+  });
+
   it('OpenSearch, a series feed, page streaming from 0 that resumes at pse:lastRead, and a ranged download', async () => {
     const headers = { ...ATOM, ...BASIC };
     const description = ok(await call('GET', '/opds/v1.2/search', headers)).body;
