@@ -4,7 +4,7 @@ import { openByContent } from './analyse-container.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
 import { fileIdentity } from './file-identity.ts';
 import { ReusableBuffers, sizeClass } from './reusable-buffers.ts';
-import { ServerBusy } from './transient-errors.ts';
+import { FileChangedWhileRead, ServerBusy } from './transient-errors.ts';
 import { BACKGROUND_CALLER, type MediaWork } from './work-callers.ts';
 
 /** How often a cached handle's path is compared with the file it opened (see stillTheSameFile). */
@@ -163,10 +163,25 @@ export class ArchivePool {
   async use<T>(key: string, filePath: string, work: (handle: Handle) => T | Promise<T>, caller?: string): Promise<T> {
     const slot = await this.acquire(key, filePath, caller);
     try {
-      return await work(await slot.opening);
+      const handle = await slot.opening;
+      const result = await work(handle);
+      await this.checkUnchanged(slot, handle);
+      return result;
     } finally {
       this.release(slot);
     }
+  }
+
+  /**
+   * Throws FileChangedWhileRead (and retires the handle) when the file under it was written over
+   * in place while `work` read it: a page read whole, drawn or unpacked may then mix the file's
+   * former bytes with its new ones, and is dropped rather than sent or cached. One fstat.
+   */
+  private async checkUnchanged(slot: Slot, handle: Handle): Promise<void> {
+    if (slot.identity === NOT_COMPARED || !handle.book.descriptorIdentity) return;
+    if (handle.book.descriptorIdentity() === (await slot.identity)) return;
+    this.retire(slot);
+    throw new FileChangedWhileRead(slot.path);
   }
 
   /** Leases the handle of `key` until the stream `work` returns has closed. */
@@ -174,7 +189,12 @@ export class ArchivePool {
     const slot = await this.acquire(key, filePath, caller);
     let stream: S;
     try {
-      stream = await work(await slot.opening);
+      const handle = await slot.opening;
+      stream = await work(handle);
+      await this.checkUnchanged(slot, handle).catch((error: unknown) => {
+        stream?.destroy();
+        throw error;
+      });
     } catch (error) {
       this.release(slot);
       throw error;

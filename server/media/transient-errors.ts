@@ -11,6 +11,18 @@ export class ServerBusy extends Error {
   }
 }
 
+/**
+ * The book's file changed under a read in flight (written over in place: same inode, new bytes):
+ * what was read may mix its former bytes with its new ones, so it is dropped, never sent or
+ * stored. Nothing is wrong with the book; the next read opens the file as it is now.
+ */
+export class FileChangedWhileRead extends ServerBusy {
+  constructor(path: string) {
+    super(`${path} changed while it was being read`, 1);
+    this.name = 'FileChangedWhileRead';
+  }
+}
+
 /** A time limit ran out (a decode, a worker); retrying later may well succeed. */
 export class OperationTimeout extends Error {
   /** The limit that ran out: the work held its worker for that long. */
