@@ -1,5 +1,7 @@
 import { AnalysisTooCostly } from './book-reader.ts';
+import { TimedOutInputs } from './timed-out-inputs.ts';
 import { OperationTimeout } from './transient-errors.ts';
+import { BACKGROUND_CALLER } from './work-callers.ts';
 
 /**
  * Bounds on all the work the analysis of one archive book may make its unpacker do (unrar for RAR,
@@ -74,6 +76,23 @@ export class AnalysisBudget {
  * of 7-Zip's) is already more than any real book's header walk. Tests change it.
  */
 export const listingBounds = { timeOuts: 3 };
+
+/** Listings that ran out of time for a reader's request: asked again, they fail at once for a while. */
+const requestListingsTimedOut = new TimedOutInputs();
+
+/**
+ * A book's listing made for `caller`. For the background (analysis, posters) as listWithinBounds.
+ * For a reader's request (a page of a READY book whose handle was closed) one call: the request
+ * waited three time limits in a row (90 s of unrar's, 3 min of 7-Zip's) and then had a 422 calling
+ * the book damaged. A time-out is the server's, not the book's (503 with Retry-After, nothing
+ * stored), and for TIMED_OUT_FOR_MS that listing fails at once instead of holding a worker again
+ * for each page asked. `key` names the file's state (device, inode, size, date); `limitMs` the
+ * unpacker's time limit, for the message.
+ */
+export function listForCaller<T>(book: string, key: string, caller: string | undefined, limitMs: number, list: () => Promise<T>): Promise<T> {
+  if (caller === undefined || caller === BACKGROUND_CALLER) return listWithinBounds(book, list);
+  return requestListingsTimedOut.run(key, `listing of ${book}`, limitMs, list);
+}
 
 /** `list` made again while it runs out of time, up to listingBounds.timeOuts times; `book` names it in the error. */
 export async function listWithinBounds<T>(book: string, list: () => Promise<T>): Promise<T> {

@@ -12,6 +12,14 @@ const FILE_CHECK_MS = 1_000;
 /** How long a caller waits for a free handle before the server answers "busy" (503). */
 const DEFAULT_WAIT_MS = 15_000;
 /**
+ * How long a reader's request waits for its book to be opened (a RAR or 7z listing runs in a
+ * worker, behind other calls, within a 30–60 s limit) before it is answered 503 with Retry-After.
+ * The open goes on and stays cached, so asking again soon finds the book open.
+ */
+const DEFAULT_OPEN_WAIT_MS = 10_000;
+/** Seconds a request that gave up waiting for an open is told to wait before asking again. */
+const OPENING_RETRY_AFTER_SECONDS = 5;
+/**
  * Bytes of entries read whole (see PooledBook.readWhole) that may be held at once, until the
  * responses carrying them are done; past it, entries are streamed (bounded by stream buffers).
  */
@@ -57,6 +65,8 @@ export interface ArchivePoolOptions {
   capacity?: number;
   /** Longest wait for a free handle before ServerBusy. */
   waitMs?: number;
+  /** Longest wait of a request (not the background) for its book's open before ServerBusy (default 10 s). */
+  openWaitMs?: number;
   /** Opens a book (tests may count or slow this); default: by content signature. */
   open?: (filePath: string, work?: MediaWork) => Promise<Handle>;
   /** Bytes of whole-read entries held at once (default 256 MiB). */
@@ -91,6 +101,7 @@ export { openByContent };
 export class ArchivePool {
   readonly capacity: number;
   private readonly waitMs: number;
+  private readonly openWaitMs: number;
   private readonly streamLeaseMs: number;
   /** Every slot holding (or opening) a descriptor, cached or retired: where streams are looked for. */
   private readonly liveSlots = new Set<Slot>();
@@ -109,6 +120,7 @@ export class ArchivePool {
   constructor(options: ArchivePoolOptions = {}) {
     this.capacity = Math.max(1, options.capacity ?? archiveHandleBudget());
     this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    this.openWaitMs = options.openWaitMs ?? DEFAULT_OPEN_WAIT_MS;
     this.streamLeaseMs = options.streamLeaseMs ?? DEFAULT_STREAM_LEASE_MS;
     this.openHandle = options.open ?? ((filePath, work) => openByContent(filePath, undefined, work));
     this.buffers = new ReusableBuffers(options.wholeReadBytes ?? DEFAULT_WHOLE_READ_BYTES);
@@ -163,13 +175,27 @@ export class ArchivePool {
   async use<T>(key: string, filePath: string, work: (handle: Handle) => T | Promise<T>, caller?: string): Promise<T> {
     const slot = await this.acquire(key, filePath, caller);
     try {
-      const handle = await slot.opening;
+      const handle = await this.opened(slot, caller);
       const result = await work(handle);
       await this.checkUnchanged(slot, handle);
       return result;
     } finally {
       this.release(slot);
     }
+  }
+
+  /**
+   * The slot's handle once open. The background waits for it as long as it takes; a reader's
+   * request at most openWaitMs, then ServerBusy (503 with Retry-After), the open going on for
+   * whoever asks next (a slow listing was a request hanging for up to 90 s).
+   */
+  private opened(slot: Slot, caller: string | undefined): Promise<Handle> {
+    if (caller === undefined || caller === BACKGROUND_CALLER) return slot.opening;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ServerBusy(`${slot.path} is still being opened`, OPENING_RETRY_AFTER_SECONDS)), this.openWaitMs);
+    });
+    return Promise.race([slot.opening, late]).finally(() => clearTimeout(timer));
   }
 
   /**
@@ -189,7 +215,7 @@ export class ArchivePool {
     const slot = await this.acquire(key, filePath, caller);
     let stream: S;
     try {
-      const handle = await slot.opening;
+      const handle = await this.opened(slot, caller);
       stream = await work(handle);
       await this.checkUnchanged(slot, handle).catch((error: unknown) => {
         stream?.destroy();

@@ -1,10 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { AnalysisBudget, listWithinBounds } from './analysis-bounds.ts';
+import { AnalysisBudget, listForCaller } from './analysis-bounds.ts';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { descriptorIdentity } from './file-identity.ts';
-import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar } from './rar-client.ts';
+import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar, rarWorker } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
 import { OperationTimeout } from './transient-errors.ts';
 import type { MediaWork } from './work-callers.ts';
@@ -90,7 +90,8 @@ function walksAreCheaper(members: readonly RarMember[]): boolean {
 async function openRarFile(file: FileHandle, filePath: string, work: MediaWork = {}): Promise<OpenedBook> {
   try {
     const { checked, size, mtimeMs } = await describeChecked(file, filePath);
-    const members = await listWithinBounds(`RAR book ${filePath}`, () => listRar(checked, MAX_ARCHIVE_ENTRIES, work.caller));
+    const key = `${checked.dev}:${checked.ino}\u0000${size}:${mtimeMs}`;
+    const members = await listForCaller(`RAR book ${filePath}`, key, work.caller, rarWorker.timeLimitMs, () => listRar(checked, MAX_ARCHIVE_ENTRIES, work.caller));
     return new OpenedRar(checked, `${size}:${mtimeMs}`, members, () => releaseChecked(file, filePath));
   } catch (error) {
     releaseChecked(file, filePath);

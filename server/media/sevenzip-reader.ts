@@ -1,12 +1,12 @@
 import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { AnalysisBudget, listWithinBounds } from './analysis-bounds.ts';
+import { AnalysisBudget, listForCaller } from './analysis-bounds.ts';
 import { AnalysisTooCostly, type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { descriptorIdentity } from './file-identity.ts';
 import { staysInsideArchive } from './entry-names.ts';
 import type { MediaWork } from './work-callers.ts';
-import { extractSevenZipMeasured, extractSevenZipPage, listSevenZip } from './sevenzip-client.ts';
+import { extractSevenZipMeasured, extractSevenZipPage, listSevenZip, sevenZip } from './sevenzip-client.ts';
 import { cacheMember, memberKey, takeCachedMember } from './sevenzip-page-cache.ts';
 import type { SevenZipMember } from './sevenzip-protocol.ts';
 import { OperationTimeout } from './transient-errors.ts';
@@ -92,7 +92,7 @@ async function openSevenZipFile(file: FileHandle, filePath: string, work: MediaW
     const { checked, size, mtimeMs } = await describeChecked(file, filePath);
     // The page cache's key: the file itself (device, inode) as it was when opened.
     const fileKey = `${checked.dev}:${checked.ino}\u0000${size}\u0000${mtimeMs}`;
-    const members = await listWithinBounds(`7z book ${filePath}`, () => listSevenZip(checked, MAX_ARCHIVE_ENTRIES, work.caller));
+    const members = await listForCaller(`7z book ${filePath}`, fileKey, work.caller, sevenZip.timeLimitMs, () => listSevenZip(checked, MAX_ARCHIVE_ENTRIES, work.caller));
     if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
     const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
     if (greedy) {
