@@ -102,7 +102,7 @@ export async function listWithinBounds<T>(book: string, list: () => Promise<T>):
     } catch (error) {
       if (!(error instanceof OperationTimeout)) throw error;
       if (timeOuts >= listingBounds.timeOuts) {
-        throw new AnalysisTooCostly(`${book}: listing its members ran out of the ${error.limitMs} ms time limit ${timeOuts} times in a row`);
+        throw new AnalysisTooCostly(`${book}: listing its members or pages ran out of the ${error.limitMs} ms time limit ${timeOuts} times in a row`);
       }
     }
   }

@@ -8,6 +8,7 @@ import {
   type PageRenderRequest,
 } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
+import { listWithinBounds } from './analysis-bounds.ts';
 import { descriptorIdentity } from './file-identity.ts';
 import { pixelSize, renderScale } from './pdf-protocol.ts';
 import type { MediaWork } from './work-callers.ts';
@@ -66,8 +67,14 @@ class OpenedPdf implements OpenedBook {
     return [];
   }
 
+  /**
+   * Analysis's listing of the pages. One that runs out of time is made again at once, and the book
+   * is ERROR (ERR_1008) after listingBounds.timeOuts in a row: put off as a transient failure, a
+   * hostile PDF was analysed again at every scan, each time holding a mupdf worker for the whole
+   * time limit, and never ended ERROR.
+   */
   async describe(withDimensions: boolean): Promise<DescribedBook> {
-    const sizes = await describePdf(this.file, this.version);
+    const sizes = await listWithinBounds(`PDF book ${this.file.path}`, () => describePdf(this.file, this.version));
     return {
       pages: sizes.map(([w, h], i) => {
         const [width, height] = pixelSize(w, h, renderScale(w, h));

@@ -1,7 +1,7 @@
 import { MediaError } from './book-reader.ts';
 import type { CheckedFile } from './checked-file.ts';
 import type { PdfRequest, PdfResult } from './pdf-protocol.ts';
-import { SerialWorker } from './serial-worker.ts';
+import { ARCHIVE_WAITING_PER_LANE, ARCHIVE_WORKERS, SerialWorker } from './serial-worker.ts';
 import { TimedOutInputs } from './timed-out-inputs.ts';
 
 /**
@@ -14,10 +14,16 @@ const CALL_TIME_LIMIT_MS = 30_000;
 const MAX_WAITING = 64;
 
 /**
- * Main-thread side of the PDF worker (serial-worker.ts): mupdf starts with the first PDF request,
- * not at server start, and its calls run one at a time within CALL_TIME_LIMIT_MS.
+ * Main-thread side of the PDF workers (serial-worker.ts): mupdf starts with the first PDF request,
+ * not at server start, each call within CALL_TIME_LIMIT_MS. A small pool (ARCHIVE_WORKERS), shared
+ * out by caller and by book: with one worker, a single hostile page held every PDF reader and the
+ * analysis of every PDF book for the whole time limit, and a few of them queued held it for
+ * minutes. Now one book, or one user, holds at most all but one of the workers.
  */
 export const pdfWorker = new SerialWorker<PdfRequest, PdfResult>({
+  workers: ARCHIVE_WORKERS,
+  bookOf: (request) => `${request.file.dev}:${request.file.ino}`,
+  maxWaitingPerLane: ARCHIVE_WAITING_PER_LANE,
   script: new URL('./pdf-render-worker.ts', import.meta.url),
   name: 'PDF',
   timeLimitMs: CALL_TIME_LIMIT_MS,

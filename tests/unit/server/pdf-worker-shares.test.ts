@@ -1,0 +1,74 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BookDto, Page } from '../../../src/api/types.ts';
+import { listingBounds } from '../../../server/media/analysis-bounds.ts';
+import { pdfWorker } from '../../../server/media/pdf-renderer.ts';
+import { GREEN } from '../../fixtures/index.ts';
+import { nestedFormsPdfBytes, writePdf } from '../../fixtures/pdf.ts';
+import { pollUntil } from '../../support/poll.ts';
+import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
+
+/*
+ * mupdf ran in one worker: a hostile PDF page (a few KB drawing 2^30 fills) held it for the whole
+ * time limit, and every other PDF book's pages and analyses waited behind it. A PDF whose listing
+ * of pages always ran out of time was put off as a transient failure, analysed again at every scan
+ * (each time holding the worker for the limit), and never ERROR.
+ */
+
+let server: TestServer | undefined;
+const limit = pdfWorker.timeLimitMs;
+afterEach(async () => {
+  pdfWorker.timeLimitMs = limit;
+  await pdfWorker.stop();
+  await server?.close();
+  server = undefined;
+});
+
+describe('a hostile PDF', () => {
+  it('holds one mupdf worker at most: another reader gets another PDF book drawn meanwhile', async () => {
+    // Long enough that a page served "meanwhile" cannot be one served after the time-out.
+    pdfWorker.timeLimitMs = 20_000;
+    const s = (server = await startServer());
+    const root = join(s.dir, 'library');
+    await mkdir(join(root, 'Pdfs'), { recursive: true });
+    // Its hostile page (4) is one the analysis does not draw (poster, first and last pages' hashes).
+    await writeFile(join(root, 'Pdfs', 'forms.pdf'), nestedFormsPdfBytes(30, { blankPagesAround: 3 }));
+    await writePdf(join(root, 'Pdfs', 'plain.pdf'), [{ width: 200, height: 300, color: GREEN }]);
+    await addLibrary(s, root);
+    await insertUser(s, 'reader@example.org', 'reader password 1', ['USER', 'PAGE_STREAMING']);
+    const reader = { authorization: basic('reader@example.org', 'reader password 1') };
+    const byName = new Map((await s.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
+
+    let hostileAnswered = false;
+    const hostile = s.get(`/api/v1/books/${byName.get('forms')!.id}/pages/4`).finally(() => {
+      hostileAnswered = true;
+    });
+    await pollUntil('the hostile page being drawn', () => pdfWorker.inFlight());
+    // At a size not drawn before (the analysis drew and cached the default one).
+    const plain = await s.get(`/api/v1/books/${byName.get('plain')!.id}/pages/1?width=120`, reader);
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-type']).toBe('image/jpeg');
+    // Before: served only once the hostile drawing had run out of its 20 s.
+    expect(hostileAnswered).toBe(false);
+    // Stopped, the drawing is cut short (503: the server's doing), not recorded against the book.
+    await pdfWorker.stop();
+    expect((await hostile).statusCode).toBe(503);
+  }, 90_000);
+
+  it('whose pages cannot be listed in time ends ERROR (ERR_1008) after a few listings, not put off for ever', async () => {
+    const s = (server = await startServer());
+    const root = join(s.dir, 'library');
+    await writePdf(join(root, 'Pdfs', 'slow.pdf'), [{ width: 200, height: 300, color: GREEN }]);
+    // Every call runs out of time (a fresh worker alone takes longer than 1 ms to start).
+    await pdfWorker.stop();
+    pdfWorker.timeLimitMs = 1;
+    const before = pdfWorker.calls;
+    await addLibrary(s, root);
+    pdfWorker.timeLimitMs = limit;
+    const [book] = (await s.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    // Before: UNKNOWN, put off to a later attempt and to every scan.
+    expect(book!.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1008', pagesCount: 0 });
+    expect(pdfWorker.calls - before).toBe(listingBounds.timeOuts);
+  }, 60_000);
+});
