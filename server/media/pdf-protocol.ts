@@ -23,9 +23,16 @@ export type PdfRequest =
 
 export type PdfResult = { sizes: [width: number, height: number][] } | { bytes: ArrayBuffer } | null;
 
-export type PdfResponse =
+export type PdfResponse = (
   | { id: number; result: PdfResult; error?: undefined }
-  | { id: number; error: { code: string; message: string }; result?: undefined };
+  | { id: number; error: { code: string; message: string }; result?: undefined }
+) & {
+  /** mupdf's wasm heap grew past the worker's bound: the worker is to be ended (serial-worker.ts). */
+  recycle?: boolean;
+};
+
+/** Bytes of wasm heap a PDF worker may keep after a call (the build lets it grow to 2 GiB). */
+export const PDF_MAX_KEPT_HEAP_BYTES = 512 * 1024 * 1024;
 
 /** Pages are drawn at 150 DPI by default (PDF sizes are in points, 72 per inch)... */
 export const DEFAULT_DPI = 150;

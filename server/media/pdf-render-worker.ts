@@ -5,13 +5,22 @@
  * rendering page after page does not re-parse the cross-reference table.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type * as Mupdf from 'mupdf';
-import { type PdfRequest, type PdfResponse, type PdfResult, renderScale } from './pdf-protocol.ts';
+import { PDF_MAX_KEPT_HEAP_BYTES, type PdfRequest, type PdfResponse, type PdfResult, renderScale } from './pdf-protocol.ts';
 import { MAX_ARCHIVE_ENTRIES } from './book-reader.ts';
 import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
 
 type MupdfModule = typeof Mupdf;
+/**
+ * The emscripten module mupdf's wasm is instantiated into (mupdf.js hands the factory this global):
+ * it gets HEAPU8, which tells how far the heap has grown. A wasm heap never shrinks, and one page
+ * (a 6000 px drawing, a huge image) can grow it to the build's 2 GiB: past maxKeptHeapBytes after a
+ * call, the worker asks to be ended (recycle) rather than keep that memory for as long as it lives.
+ */
+const wasmModule: { HEAPU8?: Uint8Array } = {};
+(globalThis as Record<string, unknown>).$libmupdf_wasm_Module = wasmModule;
+const maxKeptHeapBytes = Number((workerData as { maxKeptHeapBytes?: number } | undefined)?.maxKeptHeapBytes ?? PDF_MAX_KEPT_HEAP_BYTES);
 let mupdfLoading: Promise<MupdfModule> | undefined;
 const loadMupdf = () =>
   (mupdfLoading ??= import('mupdf').then((mupdf) => {
@@ -170,6 +179,15 @@ parentPort?.on('message', (request: PdfRequest) => {
     } catch (error) {
       const code = error instanceof PdfFailure ? error.code : 'ERR_1008';
       response = { id: request.id, error: { code, message: error instanceof Error ? error.message : String(error) } };
+    }
+    if ((wasmModule.HEAPU8?.buffer.byteLength ?? 0) > maxKeptHeapBytes) {
+      // Descriptors are the process's, not this thread's: ending the worker would not close them.
+      for (const open of documents.values()) {
+        open.doc.destroy();
+        closeSync(open.fd);
+      }
+      documents.clear();
+      response.recycle = true;
     }
     parentPort?.postMessage(response, transfer);
   });

@@ -17,9 +17,13 @@ export const ARCHIVE_WAITING_PER_LANE = 16;
 export type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
 /** What a worker posts back for the call `id`: its result, or the media error it ended with. */
-export type WorkerAnswer<Result> =
+export type WorkerAnswer<Result> = (
   | { id: number; result: Result; error?: undefined }
-  | { id: number; error: { code: string; message: string }; result?: undefined };
+  | { id: number; error: { code: string; message: string }; result?: undefined }
+) & {
+  /** The worker holds more memory than it should keep (a wasm heap only grows): end it after this call. */
+  recycle?: boolean;
+};
 
 export interface SerialWorkerOptions<Request> {
   /** The worker's module. */
@@ -43,6 +47,8 @@ export interface SerialWorkerOptions<Request> {
   bookOf?: (request: WithoutId<Request>) => string;
   /** Calls of one caller, or on one book, that may wait at once (default maxWaiting). */
   maxWaitingPerLane?: number;
+  /** Given to each worker as its workerData (its bounds). */
+  workerData?: Record<string, unknown>;
 }
 
 interface Job<Request, Result> {
@@ -85,6 +91,10 @@ export class SerialWorker<Request extends { id: number }, Result> {
   timeLimitMs: number;
   /** Calls started since the process began (tests count them). */
   calls = 0;
+  /** Workers started since the process began (tests count them). */
+  started = 0;
+  /** What each worker started from now on is given (tests lower its bounds). */
+  workerData: Record<string, unknown> | undefined;
   private readonly options: SerialWorkerOptions<Request>;
   private readonly slots: Slot<Request, Result>[];
   /** A caller's or book's share of the workers. */
@@ -98,6 +108,7 @@ export class SerialWorker<Request extends { id: number }, Result> {
   constructor(options: SerialWorkerOptions<Request>) {
     this.options = options;
     this.timeLimitMs = options.timeLimitMs;
+    this.workerData = options.workerData;
     const workers = Math.max(1, Math.floor(options.workers ?? 1));
     this.slots = Array.from({ length: workers }, () => ({ worker: undefined, running: undefined }));
     this.perLane = Math.max(1, workers - 1);
@@ -150,9 +161,15 @@ export class SerialWorker<Request extends { id: number }, Result> {
   }
 
   private start(slot: Slot<Request, Result>): Worker {
-    const worker = new Worker(this.options.script);
+    const worker = new Worker(this.options.script, { workerData: this.workerData });
+    this.started++;
     worker.unref();
     worker.on('message', (answer: WorkerAnswer<Result>) => {
+      if (answer.recycle && slot.worker === worker) {
+        // Ended before the slot's next call is given out (by finish): that call gets a fresh one.
+        slot.worker = undefined;
+        void worker.terminate();
+      }
       this.finish(slot, answer.id, answer.error ? new MediaError(answer.error.code, answer.error.message) : answer.result);
     });
     const fail = (why: unknown) => {

@@ -18,8 +18,10 @@ import { addLibrary, basic, insertUser, startServer, type TestServer } from './h
 
 let server: TestServer | undefined;
 const limit = pdfWorker.timeLimitMs;
+const workerData = pdfWorker.workerData;
 afterEach(async () => {
   pdfWorker.timeLimitMs = limit;
+  pdfWorker.workerData = workerData;
   await pdfWorker.stop();
   await server?.close();
   server = undefined;
@@ -70,5 +72,26 @@ describe('a hostile PDF', () => {
     // Before: UNKNOWN, put off to a later attempt and to every scan.
     expect(book!.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1008', pagesCount: 0 });
     expect(pdfWorker.calls - before).toBe(listingBounds.timeOuts);
+  }, 60_000);
+
+  it('that grows mupdf\'s heap past the bound gets its worker ended after the call, so the memory is not kept', async () => {
+    const s = (server = await startServer());
+    const root = join(s.dir, 'library');
+    await writePdf(join(root, 'Pdfs', 'plain.pdf'), [{ width: 600, height: 600, color: GREEN }]);
+    await addLibrary(s, root);
+    const [book] = (await s.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    // Workers started from now on keep at most 64 MiB; a 6000 px drawing (108 MB of pixels) grows
+    // the heap past it, a 100 px one does not.
+    await pdfWorker.stop();
+    pdfWorker.workerData = { maxKeptHeapBytes: 64 * 1024 * 1024 };
+    const started = pdfWorker.started;
+    const big = await s.get(`/api/v1/books/${book!.id}/pages/1?width=6000&height=6000`);
+    expect(big.statusCode).toBe(200);
+    // Before: the worker that drew it went on holding its heap (no worker was ever ended for it).
+    await pollUntil('the grown worker to be ended', () => !pdfWorker.isRunning());
+    const small = await s.get(`/api/v1/books/${book!.id}/pages/1?width=100`);
+    expect(small.statusCode).toBe(200);
+    // A fresh worker drew the small page, and was kept.
+    expect({ started: pdfWorker.started - started, running: pdfWorker.isRunning() }).toEqual({ started: 2, running: true });
   }, 60_000);
 });
