@@ -176,7 +176,15 @@ export class ArchivePool {
     const slot = await this.acquire(key, filePath, caller);
     try {
       const handle = await this.opened(slot, caller);
-      const result = await work(handle);
+      let result: T;
+      try {
+        result = await work(handle);
+      } catch (error) {
+        // A read that failed on bytes changing under it (mupdf, unrar, 7-Zip parsing a mix) is the
+        // change's doing, not a damaged book's.
+        await this.checkUnchanged(slot, handle);
+        throw error;
+      }
       await this.checkUnchanged(slot, handle);
       return result;
     } finally {
@@ -216,7 +224,10 @@ export class ArchivePool {
     let stream: S;
     try {
       const handle = await this.opened(slot, caller);
-      stream = await work(handle);
+      stream = await work(handle).catch(async (error: unknown) => {
+        await this.checkUnchanged(slot, handle);
+        throw error;
+      });
       await this.checkUnchanged(slot, handle).catch((error: unknown) => {
         stream?.destroy();
         throw error;

@@ -5,7 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
-import { renderPage } from '../../fixtures/index.ts';
+import { pdfWorker } from '../../../server/media/pdf-renderer.ts';
+import { GREEN, renderPage } from '../../fixtures/index.ts';
+import { nestedFormsPdfBytes, pdfBytes } from '../../fixtures/pdf.ts';
+import { pollUntil } from '../../support/poll.ts';
 import { rawZip } from '../../fixtures/raw-zip.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -97,5 +100,29 @@ describe('a book written over in place while a page is sent', () => {
     const after = await getWhile(port, url, server.admin.authorization!);
     expect(after).toMatchObject({ status: 200, complete: true });
     expect(after.body.equals(newPage)).toBe(true);
+  }, 120_000);
+
+  it('drops a PDF page drawn while the file changed (503, not sent nor cached); the next request draws the new file', async () => {
+    server = await startServer();
+    const root = join(server.dir, 'library');
+    const path = join(root, 'P', 'book.pdf');
+    await mkdir(join(root, 'P'), { recursive: true });
+    // Page 4 takes mupdf a second or two (2^15 fills); the analysis draws only the pages around it.
+    await writeFile(path, nestedFormsPdfBytes(15, { blankPagesAround: 3 }));
+    await addLibrary(server, root);
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    expect(book!.media).toMatchObject({ status: 'READY', pagesCount: 7 });
+
+    const during = server.get(`/api/v1/books/${book!.id}/pages/4`);
+    await pollUntil('page 4 being drawn', () => pdfWorker.inFlight());
+    // cp over it: truncated and written again, same inode.
+    await writeFile(path, pdfBytes(Array.from({ length: 7 }, () => ({ width: 100, height: 100, color: GREEN }))));
+    const response = await during;
+    // Before: 200, drawn from whatever mupdf read of the old and the new bytes, and cached.
+    expect(response.statusCode).toBe(503);
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    const next = await server.get(`/api/v1/books/${book!.id}/pages/4`);
+    expect(next.statusCode).toBe(200);
+    expect(next.headers['content-type']).toBe('image/jpeg');
   }, 120_000);
 });
