@@ -181,7 +181,8 @@ parentPort?.on('message', (request: PdfRequest) => {
       response = { id: request.id, error: { code, message: error instanceof Error ? error.message : String(error) } };
     }
     if ((wasmModule.HEAPU8?.buffer.byteLength ?? 0) > maxKeptHeapBytes) {
-      // Descriptors are the process's, not this thread's: ending the worker would not close them.
+      // Closed here rather than left to the thread's end (Node closes what fs opened in a worker
+      // then, as pdf-worker-shares.test.ts checks): mupdf's documents go with their descriptors.
       for (const open of documents.values()) {
         open.doc.destroy();
         closeSync(open.fd);

@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -93,5 +94,35 @@ describe('a hostile PDF', () => {
     expect(small.statusCode).toBe(200);
     // A fresh worker drew the small page, and was kept.
     expect({ started: pdfWorker.started - started, running: pdfWorker.isRunning() }).toEqual({ started: 2, running: true });
+  }, 60_000);
+
+  it('leaves no descriptor open once its worker was ended (time limit, stop)', async () => {
+    pdfWorker.timeLimitMs = 2_000;
+    const s = (server = await startServer());
+    const root = join(s.dir, 'library');
+    const path = join(root, 'Pdfs', 'forms.pdf');
+    await mkdir(join(root, 'Pdfs'), { recursive: true });
+    await writeFile(path, nestedFormsPdfBytes(30, { blankPagesAround: 3 }));
+    await addLibrary(s, root);
+    const [book] = (await s.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    // The hostile page runs out of time: its worker is ended mid-call, holding the document.
+    expect((await s.get(`/api/v1/books/${book!.id}/pages/4`)).statusCode).toBe(503);
+    // The other worker (the analysis's documents) is stopped, and the pool's handle closed.
+    await pdfWorker.stop();
+    s.app.folio.archives.forget(book!.url);
+    /** Descriptors of this process open on the book. */
+    const openOnBook = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch (error) {
+          // Closed between the listing and the look (the listing's own descriptor, for one).
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+          throw error;
+        }
+      }).length;
+    // Already so: a worker's descriptors are closed when it ends (Node closes what fs opened in a
+    // worker thread), mid-call or not. Kept as the proof that ending workers leaks none.
+    await pollUntil('no descriptor left open on the book', () => openOnBook() === 0, { timeoutMs: 10_000 });
   }, 60_000);
 });
