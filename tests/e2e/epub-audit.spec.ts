@@ -170,6 +170,14 @@ test.beforeAll(async () => {
     [1, 2].map((n) => ({ title: `第${n}章`, body: `<h1>第${n}章</h1>${prose(6000, '暗い嵐の夜だった。雨が激しく降っていた。')}` })),
     { title: '縦書き', language: 'ja', pageProgression: 'rtl', css: 'html { writing-mode: vertical-rl; -webkit-writing-mode: vertical-rl; }' },
   );
+  // A chapter with a code listing (kept unwrapped, as publishers' style sheets ask) and a table wider than a phone's screen.
+  const wideLine = Array.from({ length: 40 }, (_, i) => `column${i}`).join(' ');
+  await createReflowableEpub(path.join(libraryRoot, 'Wide Blocks', 'Wide Blocks.epub'), [
+    {
+      title: 'Wide',
+      body: `<h1>Wide</h1><p id="before-wide">Marker of the wide chapter.</p><pre id="wide-pre">${wideLine}</pre><table id="wide-table"><tr>${Array.from({ length: 30 }, (_, i) => `<td>cell${i}wide</td>`).join('')}</tr></table>${prose(3000)}`,
+    },
+  ], { title: 'Wide Blocks', css: 'pre { white-space: pre; }' });
   // A book whose style sheet pins a banner to the window, and whose text pins a heading inline.
   await createReflowableEpub(
     path.join(libraryRoot, 'Pinned', 'Pinned.epub'),
@@ -566,6 +574,50 @@ test.describe('on a phone', () => {
     expect(page.url()).toBe(address);
     expect(page.url()).toContain(`/book/${bookId}/read`);
     await expect(frames(page)).toHaveAttribute('data-resource', resource!);
+    // Back to the defaults for the other tests.
+    await page.getByRole('button', { name: 'Reader settings' }).click();
+    await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(shown(page).locator('html')).not.toHaveAttribute('style', /readium-scroll-on/);
+  });
+
+  test('in the Scrolling layout a wide code listing pans sideways inside its box; a sideways swipe over the text still keeps the reader in place', async ({ page }) => {
+    await openBook(page, 'Wide Blocks', '?incognito=true');
+    await page.getByRole('button', { name: 'Reader settings' }).click();
+    await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Scrolling' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await expect(shown(page).locator('html')).toHaveAttribute('style', /readium-scroll-on/);
+    const pre = shown(page).locator('#wide-pre');
+    await expect(pre).toBeInViewport();
+    // Its line is wider than the screen (not wrapped).
+    expect(await pre.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeGreaterThan(100);
+    const address = page.url();
+    const navigations: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+    const preLeft = () => pre.evaluate((element) => element.scrollLeft);
+    const pageLeft = () => shown(page).locator('html').evaluate((html) => html.ownerDocument.scrollingElement!.scrollLeft);
+    // A sideways swipe over the paragraph above the listing (boxes in the main page's coordinates).
+    const text = (await shown(page).locator('#before-wide').boundingBox())!;
+    const frame = (await frames(page).boundingBox())!;
+    const textY = text.y + text.height / 2;
+    await swipe(page, { x: frame.x + frame.width * 0.2, y: textY }, { x: frame.x + frame.width * 0.8, y: textY });
+    // A leftward drag over the listing shows more of its line.
+    const box = (await pre.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await swipe(page, { x: frame.x + frame.width * 0.8, y }, { x: frame.x + frame.width * 0.2, y }, 10);
+    await expect.poll(preLeft).toBeGreaterThan(50);
+    // So does one over the table.
+    const table = shown(page).locator('#wide-table');
+    const tableBox = (await table.boundingBox())!;
+    const tableY = tableBox.y + tableBox.height / 2;
+    await swipe(page, { x: frame.x + frame.width * 0.8, y: tableY }, { x: frame.x + frame.width * 0.2, y: tableY }, 10);
+    await expect.poll(() => table.evaluate((element) => element.scrollLeft)).toBeGreaterThan(50);
+    // The page itself does not move sideways, nor leave (the swipe over the text came first: the browser takes touch input in order).
+    expect(await pageLeft()).toBe(0);
+    expect(navigations).toEqual([]);
+    expect(page.url()).toBe(address);
     // Back to the defaults for the other tests.
     await page.getByRole('button', { name: 'Reader settings' }).click();
     await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });

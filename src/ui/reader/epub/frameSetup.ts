@@ -38,13 +38,24 @@ const DEFERRED_RENDERING = `html:not([${FRAME_SHOWN_ATTRIBUTE}]) > body { conten
 const SCROLLED_ROOT = 'html[style*="readium-scroll-on"]';
 
 /**
+ * Code listings and tables wider than the screen in a scrolled frame scroll sideways in their own
+ * box: the root's pan-y (below) left them unreachable by touch. A block that scrolls is where the
+ * browser looks for the pans a touch allows, so pan-x there works whatever the root says, and the
+ * swipe does not go on to the page (overscroll contained) even at the block's edge, where it would
+ * again reach the browser's history gesture. A table becomes a block to scroll (a table box does
+ * not clip), as wide as its content up to the text's width.
+ */
+const WIDE_BLOCKS = `${SCROLLED_ROOT} :is(pre, table) { max-inline-size: 100%; overflow-x: auto; overscroll-behavior-x: contain; touch-action: pan-x pan-y pinch-zoom; }
+${SCROLLED_ROOT} table { display: block; inline-size: fit-content; }`;
+
+/**
  * Paginated frames allow vertical panning and zoom only: the reader takes horizontal swipes itself
  * (see frameInput.ts), and a browser pan would cancel them. Scrolled frames (the Scrolling layout)
  * pan vertically and zoom only too: their text fits the width, so nothing there pans sideways, and a
  * sideways swipe went on to the browser, whose history gesture left the reader (back to the page
  * before it). There a sideways swipe does nothing; the swipes paginated frames turn by keep working.
  */
-const FRAME_STYLE = `html:has(#${PAGINATED_MARK}), ${SCROLLED_ROOT} { touch-action: pan-y pinch-zoom; }\n${GROUP_STYLE}`;
+const FRAME_STYLE = `html:has(#${PAGINATED_MARK}), ${SCROLLED_ROOT} { touch-action: pan-y pinch-zoom; }\n${WIDE_BLOCKS}\n${GROUP_STYLE}`;
 
 export interface FrameSetup {
   /**
