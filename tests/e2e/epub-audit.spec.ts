@@ -477,6 +477,22 @@ test('a vertical book turns forward with Space and Page Down, back with Page Up'
   await expect.poll(scrollLeft).toBe(one);
 });
 
+test('Shift+→ jumps to the start of the next chapter; the keyboard help lists the chapter keys', async ({ page }) => {
+  await openBook(page, 'Long Novel', '?incognito=true');
+  await page.keyboard.press('Home');
+  await expect(frames(page)).toHaveAttribute('data-position', '1');
+  // A press while the turn settles is dropped as a page key's is (see turn1).
+  await turn1(page, 'Shift+ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', /c002\.xhtml$/);
+  await expect.poll(() => progression(page)).toBe(0);
+  await expect(shown(page).getByText('Marker of novel chapter 2.')).toBeInViewport();
+  // Shift+← back is not checked here: a jump back into the previous chapter's kept frame (Home's
+  // too) does not finish in the navigator yet (its go() never calls back), a separate fix.
+  // The keyboard help lists the keys.
+  await page.keyboard.press('h');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByRole('row', { name: 'Shift+← Shift+→ Previous / next chapter (mirrored right to left)' })).toBeVisible();
+});
+
 test('the contents of a long novel open at the chapter being read, focused, not at the first chapter', async ({ page }) => {
   await openBook(page, 'Long Novel', '?incognito=true');
   const contents = page.getByRole('button', { name: 'Contents' });

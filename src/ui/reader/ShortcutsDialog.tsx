@@ -48,6 +48,7 @@ const TEXT_GROUPS: typeof GROUPS = [
     title: 'reader.shortcut_groups.navigation',
     rows: [
       { keys: ['←', '→'], label: 'reader.shortcut_help.turn' },
+      { keys: ['Shift+←', 'Shift+→'], label: 'reader.shortcut_help.chapter' },
       { keys: ['Home', 'End'], label: 'reader.shortcut_help.first_last' },
       { keys: ['Space', 'PageDown', 'PageUp'], label: 'reader.shortcut_help.text_pages' },
     ],

@@ -32,6 +32,7 @@ import { linkHistory } from './linkHistory.ts';
 import { unpinElements } from './pinnedElements.ts';
 import { keepPlace, placeToKeep, type PlaceKeeper } from './placeKeeper.ts';
 import { characterBeingRead, showCharacterAgain } from './readingPoint.ts';
+import { chapterKey, chapterStart } from './chapterJump.ts';
 import { currentFrame, currentFrameWindow } from './currentFrame.ts';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
@@ -255,6 +256,15 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     [edges, goToPosition, total, toggleFullscreen, toolbar, vertical, locator, state],
   );
 
+  /** To the start of the next or previous chapter; past the book's first or last one, its edge note. */
+  const jumpChapter = (forward: boolean) => {
+    const navigator = navigatorRef.current;
+    if (!navigator || state.status !== 'ready') return;
+    const target = chapterStart(state.positions, navigator.currentLocator.href, forward);
+    if (target) go(target);
+    else edges.hitEdge(forward ? 'end' : 'start');
+  };
+
   /** Keys from the page and from inside the book's frames (focus is often in the text). */
   const onKeyRef = useRef<(event: KeyboardEvent) => void>(() => {});
   onKeyRef.current = (event: KeyboardEvent) => {
@@ -263,6 +273,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     // Space on a toolbar button reached by keyboard presses it instead of turning the page.
     if (pressesFocusedButton(event)) return;
     if (event.ctrlKey || event.altKey || event.metaKey) return;
+    const chapter = chapterKey(event, rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT');
+    if (chapter) {
+      event.preventDefault();
+      jumpChapter(chapter === 'next');
+      return;
+    }
     let action: ReaderAction | null;
     if (event.key === ' ' || event.key === 'PageDown') action = event.shiftKey ? 'previous' : 'next';
     else if (event.key === 'PageUp') action = 'previous';
