@@ -41,9 +41,39 @@ const HTML_FRAME_READ_PATCHED =
   'const folioResource = this.pub.get(this.item), folioDocument = typeof folioResource.readDocument === "function" ? await folioResource.readDocument() : void 0, e = folioDocument ? "" : await folioResource.readAsString();\n    if (!folioDocument && !e) throw new Error(`Failed reading item ${this.item.href}`);\n    const i = folioDocument ?? new DOMParser().parseFromString(\n      e,\n      this.item.mediaType.string\n    ), A = i.querySelector("parsererror");';
 
 /**
+ * How the navigator hides a frame of flowing text (FrameManager.hide, the same code in its EPUB and
+ * WebPub managers): it asks the frame to "unfocus" and, on the answer, halts the frame's messaging,
+ * which forgets every callback still waiting. Two hides of one frame at once therefore finish only
+ * once: the first answer halts the messaging and the second hide's answer is never heard. That
+ * happens on every jump back past the pool's window (Shift+← into the previous chapter, Home from
+ * chapter 2, the contents, the slider, Back after a link): FramePoolManager.update drops the frame
+ * on screen from the pool (destroy(), which hides it, not awaited) and, in the same update, hides it
+ * as the old current frame before showing the new one. The second hide never resolved, so neither
+ * did update(), the navigator's go() (no callback, no position reported), nor any later go() to that
+ * chapter (it waits on the same update). Patched, a hide under way is shared by every caller, and a
+ * show waits for a hide of its own frame under way, so the halt that ends the hide cannot drop the
+ * show's messages. Related upstream: readium/ts-toolkit issue 181 (destroy() hangs on an unanswered unfocus).
+ */
+const FRAME_HIDE =
+  '        return this.comms === void 0 || !this.comms.ready ? void 0 : new Promise((t, e) => {\n          this.comms?.send("unfocus", void 0, (i) => {\n            this.comms?.halt(), t();\n          });\n        });';
+const FRAME_HIDE_PATCHED =
+  '        return this.folioHiding ?? (this.comms === void 0 || !this.comms.ready ? void 0 : this.folioHiding = new Promise((t, e) => {\n          this.comms?.send("unfocus", void 0, (i) => {\n            this.folioHiding = void 0, this.comms?.halt(), t();\n          });\n        }));';
+const FRAME_SHOW = 'async show(t) {\n    if (this.destroyed) throw Error("Trying to show frame when it doesn\'t exist");';
+const FRAME_SHOW_PATCHED = 'async show(t) {\n    await this.folioHiding;\n    if (this.destroyed) throw Error("Trying to show frame when it doesn\'t exist");';
+/** The navigator's two managers of flowing-text frames (EPUB and WebPub) carry the same hide and show. */
+const FRAME_MANAGERS = 2;
+
+/** `code` with `from` replaced by `to`, exactly `count` times, or null when it is not found that often. */
+function replaceExactly(code: string, from: string, to: string, count: number): string | null {
+  const parts = code.split(from);
+  return parts.length === count + 1 ? parts.join(to) : null;
+}
+
+/**
  * Vite plugin patching the navigator's bundle at build time: the selectors above go, frame
- * messages wait FRAME_MESSAGE_EXPIRY_MS, and chapters are built from the cleaned document. A new version of the library where either is not found fails
- * the build, so the patch is looked at again rather than lost silently.
+ * messages wait FRAME_MESSAGE_EXPIRY_MS, chapters are built from the cleaned document, and a frame's
+ * hide is shared by its callers. A new version of the library where any is not found fails the
+ * build, so the patch is looked at again rather than lost silently.
  */
 export function readiumBundlePlugin(): Plugin {
   return {
@@ -66,7 +96,12 @@ export function readiumBundlePlugin(): Plugin {
         this.error('The navigator no longer reads a chapter as build/readiumBundle.ts expects; check buildHtmlFrame and this plugin');
       }
       patched = patched.replace(HTML_FRAME_READ, HTML_FRAME_READ_PATCHED);
-      return { code: patched, map: null };
+      const shared = replaceExactly(patched, FRAME_HIDE, FRAME_HIDE_PATCHED, FRAME_MANAGERS);
+      const waiting = shared && replaceExactly(shared, FRAME_SHOW, FRAME_SHOW_PATCHED, FRAME_MANAGERS);
+      if (!waiting) {
+        this.error('The navigator no longer hides and shows frames as build/readiumBundle.ts expects; check FrameManager.hide/show and this plugin');
+      }
+      return { code: waiting, map: null };
     },
   };
 }

@@ -486,11 +486,43 @@ test('Shift+→ jumps to the start of the next chapter; the keyboard help lists 
   await expect(frames(page)).toHaveAttribute('data-resource', /c002\.xhtml$/);
   await expect.poll(() => progression(page)).toBe(0);
   await expect(shown(page).getByText('Marker of novel chapter 2.')).toBeInViewport();
-  // Shift+← back is not checked here: a jump back into the previous chapter's kept frame (Home's
-  // too) does not finish in the navigator yet (its go() never calls back), a separate fix.
   // The keyboard help lists the keys.
   await page.keyboard.press('h');
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByRole('row', { name: 'Shift+← Shift+→ Previous / next chapter (mirrored right to left)' })).toBeVisible();
+});
+
+test('Shift+← back from chapter 2 and Home from chapter 2 land on chapter 1\'s start, and the next key still turns', async ({ page }) => {
+  await openBook(page, 'Long Novel', '?incognito=true');
+  await page.keyboard.press('Home');
+  await expect(frames(page)).toHaveAttribute('data-position', '1');
+  await turn1(page, 'Shift+ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', /c002\.xhtml$/);
+  // Back: the navigator drops chapter 2's frame (the one shown) while it hides it for chapter 1's.
+  await turn1(page, 'Shift+ArrowLeft');
+  await expect(frames(page)).toHaveAttribute('data-resource', /c001\.xhtml$/);
+  await expect(frames(page)).toHaveAttribute('data-position', '1');
+  await expect(shown(page).getByText('Marker of novel chapter 1.')).toBeInViewport();
+  // The jump finished: a page key turns again (one that never finished holds the navigator).
+  await turn1(page, 'ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', /c001\.xhtml$/);
+  expect(await progression(page)).toBeGreaterThan(0);
+  // Home from inside chapter 2.
+  await turn1(page, 'Shift+ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', /c002\.xhtml$/);
+  await turn1(page, 'ArrowRight');
+  await turn1(page, 'Home');
+  await expect(frames(page)).toHaveAttribute('data-position', '1');
+  await expect(shown(page).getByText('Marker of novel chapter 1.')).toBeInViewport();
+  await turn1(page, 'ArrowRight');
+  expect(await progression(page)).toBeGreaterThan(0);
+  // Chapter 1 from the contents, from chapter 2.
+  await turn1(page, 'Shift+ArrowRight');
+  await expect(frames(page)).toHaveAttribute('data-resource', /c002\.xhtml$/);
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Chapter 1', exact: true }).click();
+  await expect(frames(page)).toHaveAttribute('data-position', '1');
+  await turn1(page, 'ArrowRight');
+  expect(await progression(page)).toBeGreaterThan(0);
 });
 
 test('the contents of a long novel open at the chapter being read, focused, not at the first chapter', async ({ page }) => {

@@ -7,7 +7,8 @@ import { FRAME_MESSAGE_EXPIRY_MS, readiumBundlePlugin } from '../../../build/rea
  * The build patches the navigator's bundle (build/readiumBundle.ts): two never-active sibling `:has()`
  * selectors leave Readium CSS (with them every paragraph of a chapter was restyled whenever the
  * navigator added a blank page), and frame messages wait two minutes for their answer instead of 10 s
- * (a 5 MB chapter answered later than that and was never shown).
+ * (a 5 MB chapter answered later than that and was never shown), and a frame hidden twice at once
+ * (a jump back past the navigator's pool) finishes both hides.
  */
 const bundlePath = createRequire(import.meta.url).resolve('@readium/navigator').replace(/index\.umd\.cjs$/, 'index.js');
 
@@ -42,6 +43,16 @@ describe('Readium CSS as Folio builds it', () => {
     expect(read).toContain('folioDocument ?? new DOMParser().parseFromString(');
     // The check for a parse error stays, on whichever document the frame is built from.
     expect(read).toContain('A = i.querySelector("parsererror")');
+  });
+
+  it('shares a frame\'s hide under way with every caller, and shows it only once hidden', async () => {
+    const code = await readFile(bundlePath, 'utf8');
+    const built = transform.call(context, code, bundlePath)!.code;
+    expect(built.split('return this.folioHiding ?? (').length).toBe(3);
+    expect(built.split('this.folioHiding = void 0, this.comms?.halt(), t();').length).toBe(3);
+    expect(built.split('async show(t) {\n    await this.folioHiding;').length).toBe(3);
+    const hidingOtherwise = code.replaceAll('this.comms?.halt(), t();', 'this.comms?.halt(), this.hidden = !0, t();');
+    expect(() => transform.call(context, hidingOtherwise, bundlePath)).toThrow(/no longer hides and shows frames/);
   });
 
   it('leaves other modules alone, and fails the build when the library changed', async () => {
