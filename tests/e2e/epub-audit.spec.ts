@@ -449,6 +449,24 @@ test('a new font size keeps the text being read on the screen', async ({ page })
   }
 });
 
+test('a switch between the Pages and Scrolling layouts shows the chapters without reading and cleaning them again', async ({ page }) => {
+  await openBook(page, 'Crafted', '?incognito=true');
+  const cleanings = () => page.evaluate(() => performance.getEntriesByName('folio:epub-clean').map((entry) => (entry as PerformanceMeasure).detail?.href as string));
+  const opened = await cleanings();
+  expect(opened.length).toBeGreaterThan(0);
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Scrolling' });
+  // The navigator builds every frame anew for a new layout before it shows the first one.
+  await expect(shown(page).locator('html')).toHaveAttribute('style', /readium-scroll-on/);
+  await page.getByRole('dialog').getByLabel('Layout').selectOption({ label: 'Pages' });
+  await expect(shown(page).locator('html')).not.toHaveAttribute('style', /readium-scroll-on/);
+  await expect(shown(page).getByText('Marker of the crafted opening.')).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  // Each chapter was cleaned once, when it was first read.
+  const all = await cleanings();
+  expect(all.toSorted()).toEqual([...new Set(all)].toSorted());
+});
+
 test('PageDown, Space and Shift+Space turn the pages', async ({ page }) => {
   await openBook(page, 'Long Ending', '?incognito=true');
   await page.keyboard.press('Home');

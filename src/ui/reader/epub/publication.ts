@@ -1,6 +1,7 @@
 import { HttpFetcher, Link, Locator, Manifest, Publication, ReadingProgression, Resource, type Fetcher } from '@readium/shared';
 import { getEpubManifest, getPositions } from '../../../api/readium.ts';
 import type { R2Locator } from '../../../api/types.ts';
+import { CleanedChapters } from './cleanedChapters.ts';
 import { decodeMarkup } from './decodeMarkup.ts';
 import { DEFER_RENDERING_BYTES, prepareFrameDocument } from './frameSetup.ts';
 import { sanitizeDocument, writeMarkup } from './sanitizeMarkup.ts';
@@ -8,6 +9,12 @@ import { sanitizeDocument, writeMarkup } from './sanitizeMarkup.ts';
 /** Resource requests carry the session cookie and the XHR marker (a 401 must not open a login popup). */
 const authorisedFetch = (input: RequestInfo | URL, init?: RequestInit) =>
   fetch(input, { ...init, credentials: 'include', headers: { ...init?.headers, 'X-Requested-With': 'XMLHttpRequest' } });
+
+/**
+ * How much chapter source (bytes) an open book keeps cleaned: two 5 MB single-file novels' worth,
+ * or the dozens of chapters around the place being read in an ordinary book.
+ */
+const CLEANED_CHAPTERS_BYTES = 12 * 1024 * 1024;
 
 /** The measure each chapter's decoding, parsing and cleaning leaves (bench/epub-chapters.ts reads it). */
 export const CLEAN_MEASURE = 'folio:epub-clean';
@@ -18,10 +25,14 @@ class SanitizedResource extends Resource {
   readonly #mediaType: string;
   readonly #rtlScript: boolean;
   readonly #frameWidth: () => number | undefined;
+  readonly #href: string;
+  readonly #cleaned: CleanedChapters;
 
-  constructor(inner: Resource, mediaType: string, rtlScript: boolean, frameWidth: () => number | undefined) {
+  constructor(inner: Resource, href: string, cleaned: CleanedChapters, mediaType: string, rtlScript: boolean, frameWidth: () => number | undefined) {
     super();
     this.#inner = inner;
+    this.#href = href;
+    this.#cleaned = cleaned;
     this.#mediaType = mediaType;
     this.#rtlScript = rtlScript;
     this.#frameWidth = frameWidth;
@@ -46,15 +57,22 @@ class SanitizedResource extends Resource {
    * writing it out here only to have it parsed again cost a second parse of the whole chapter.
    */
   async readDocument(): Promise<Document | undefined> {
+    const prepare = (doc: Document, bytes: number) => {
+      prepareFrameDocument(doc, { viewportWidth: this.#frameWidth(), deferRendering: bytes > DEFER_RENDERING_BYTES });
+      return doc;
+    };
+    const kept = this.#cleaned.take(this.#href);
+    if (kept) return prepare(kept.doc, kept.bytes);
     const bytes = await this.#inner.read();
     if (bytes === undefined) return undefined;
-    const prepare = (doc: Document) =>
-      prepareFrameDocument(doc, { viewportWidth: this.#frameWidth(), deferRendering: bytes.byteLength > DEFER_RENDERING_BYTES });
     const started = performance.now();
-    const doc = sanitizeDocument(decodeMarkup(bytes), this.#mediaType, { rtlScript: this.#rtlScript, prepare });
+    const cleaned = sanitizeDocument(decodeMarkup(bytes), this.#mediaType, { rtlScript: this.#rtlScript });
     // For the benchmark (bench/epub-chapters.ts): what reading and cleaning a chapter cost, once it is here.
-    performance.measure(CLEAN_MEASURE, { start: started, detail: { bytes: bytes.byteLength } });
-    return doc;
+    performance.measure(CLEAN_MEASURE, { start: started, detail: { bytes: bytes.byteLength, href: this.#href } });
+    this.#cleaned.keep(this.#href, cleaned, bytes.byteLength);
+    // What the frame needs from the start (its width, the reader's style), on the copy given out: the
+    // width may differ the next time.
+    return prepare(cleaned.cloneNode(true) as Document, bytes.byteLength);
   }
 
   close(): void {
@@ -74,6 +92,8 @@ const shownAsDocument = (link: Link) => link.mediaType.isHTML || XML_DOCUMENT_TY
 /** Exported for its tests. */
 export class SanitizingFetcher implements Fetcher {
   readonly #inner = new HttpFetcher(authorisedFetch);
+  /** This book's cleaned chapters, for frames built again (cleanedChapters.ts). */
+  readonly #cleaned = new CleanedChapters(CLEANED_CHAPTERS_BYTES);
   /** Set once the manifest says the book is in a right-to-left script. */
   rtlScript = false;
   /** The width the navigator's frames have now (its container's), once there is one; see frameSetup.ts. */
@@ -85,10 +105,11 @@ export class SanitizingFetcher implements Fetcher {
 
   get(link: Link): Resource {
     const resource = this.#inner.get(link);
-    return shownAsDocument(link) ? new SanitizedResource(resource, link.mediaType.string, this.rtlScript, () => this.frameWidth()) : resource;
+    return shownAsDocument(link) ? new SanitizedResource(resource, link.href, this.#cleaned, link.mediaType.string, this.rtlScript, () => this.frameWidth()) : resource;
   }
 
   close(): void {
+    this.#cleaned.clear();
     this.#inner.close();
   }
 }

@@ -48,8 +48,6 @@ const OPTIONS: Config = {
 export interface MarkupOptions {
   /** The book's text is in a right-to-left script (Arabic, Hebrew…), whatever its documents declare. */
   rtlScript?: boolean;
-  /** Work on the cleaned document before it is written back (what its frame needs from the start). */
-  prepare?: (doc: Document) => void;
 }
 
 /**
@@ -90,7 +88,6 @@ export function sanitizeDocument(markup: string, mediaType: string, options: Mar
   dropOutsideRoot(doc);
   if (viewport) restorePageSize(doc, viewport);
   markRightToLeft(doc, options.rtlScript ?? false);
-  options.prepare?.(doc);
   if (!parsedAsXml && !doc.doctype) doc.insertBefore(doc.implementation.createDocumentType('html', '', ''), doc.documentElement);
   return doc;
 }
