@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { copyFile, link, lstat, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
@@ -90,15 +91,21 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
 
   await mkdir(dirname(destination), { recursive: true });
   const temporary = `${destination}.folio-import`;
+  // Whatever sits at the temporary name (an import cut short, or a symlink someone who can write
+  // in the library's folder planted there) is removed, never written through: copyFile follows a
+  // link at its target and wrote the book over a file outside the library. rm unlinks a link itself;
+  // the copies are exclusive, so one planted again meanwhile makes the import fail instead.
+  await rm(temporary, { force: true });
+  const copy = () => copyFile(source, temporary, constants.COPYFILE_EXCL);
   if (copyMode === 'MOVE') {
     await rename(source, temporary).catch(async () => {
-      await copyFile(source, temporary);
+      await copy();
       await rm(source);
     });
   } else if (copyMode === 'COPY') {
-    await copyFile(source, temporary);
+    await copy();
   } else {
-    await link(source, temporary).catch(() => copyFile(source, temporary));
+    await link(source, temporary).catch(copy);
   }
   await rename(temporary, destination);
 

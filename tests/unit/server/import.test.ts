@@ -176,6 +176,31 @@ describe('book import', () => {
     expect(upgraded.readProgress?.page).toBe(1);
   });
 
+  it('never writes through a link planted at the name it copies to (a file outside the library stays untouched)', async () => {
+    // Someone who can write into a library folder (a download client, a shared folder) leaves
+    // links at the names an import writes to before renaming into place: one to an existing file
+    // outside the library, one dangling to a new one. Copying (COPY; HARDLINK falls back to it on
+    // another file system or a name that is taken) must not write through them.
+    const { mkdir, symlink, writeFile } = await import('node:fs/promises');
+    const outside = join(server.dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    const victim = join(outside, 'precious.txt');
+    await writeFile(victim, 'precious');
+    const folder = join(sample.root, 'Alpha');
+    await symlink(victim, join(folder, 'Alpha 03.cbz.folio-import'));
+    await symlink(join(outside, 'created.cbz'), join(folder, 'Alpha 04.cbz.folio-import'));
+    const results = [
+      ...(await importBooks([{ sourceFile: join(inbox, 'new one.cbz'), seriesId: alpha.id, destinationName: 'Alpha 03' }], 'COPY')),
+      ...(await importBooks([{ sourceFile: join(inbox, 'sub', 'other.cbz'), seriesId: alpha.id, destinationName: 'Alpha 04' }], 'HARDLINK')),
+    ];
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+    await expect(stat(join(outside, 'created.cbz'))).rejects.toThrow(/ENOENT/);
+    // The links were put aside, and the books imported as real files of the folder.
+    expect(results.map((r) => r?.success)).toEqual([true, true]);
+    expect((await alphaBooks()).map((b) => b.name)).toEqual(['Alpha 01', 'Alpha 02', 'Alpha 03', 'Alpha 04']);
+    expect((await readFile(join(folder, 'Alpha 03.cbz'))).equals(await readFile(join(inbox, 'new one.cbz')))).toBe(true);
+  });
+
   it('refuses with error codes: missing file, file inside a library, taken name, bad name, wrong series', async () => {
     const beta = (await server.json<Page<SeriesDto>>('/api/v1/series')).content.find((s) => s.name === 'Beta')!;
     const betaBook = (await server.json<Page<BookDto>>(`/api/v1/series/${beta.id}/books`)).content[0]!;
