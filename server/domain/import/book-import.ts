@@ -3,6 +3,7 @@ import { copyFile, link, lstat, mkdir, rename, rm, stat } from 'node:fs/promises
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { FolioContext } from '../context.ts';
+import { OutsideLibraryError, entryInsideLibrary } from '../library/library-paths.ts';
 import { scanLibrary } from '../library/scanner.ts';
 import { scannedExtensions } from '../library/library-walk.ts';
 import { detectReader } from '../../media/analyse-container.ts';
@@ -87,10 +88,20 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
   // Before anything is moved or replaced: a file that is not a book this library reads would be
   // taken out of its folder (MOVE) or replace a book (upgrade) and then fail to scan.
   await checkIsBook(ctx, series.libraryId, source);
-  if (replaced) await rm(replaced, { force: true });
 
   await mkdir(dirname(destination), { recursive: true });
-  const temporary = `${destination}.folio-import`;
+  // The series folder as it really is now: one swapped for a link leading out of the library since
+  // the scan would have the book written (or an upgrade's old file removed) outside it.
+  const root = ctx.repos.libraries.findById(series.libraryId)?.root ?? '';
+  const real = async (path: string) =>
+    entryInsideLibrary(root, path).catch((error: unknown) => {
+      if (error instanceof OutsideLibraryError) throw new ImportError('ERR_1021', 'Destination outside the library');
+      throw error;
+    });
+  // Written at the checked path; the book's address stays the one the scan gives it (the root as configured).
+  const target = await real(destination);
+  if (replaced) await rm(await real(replaced), { force: true });
+  const temporary = `${target}.folio-import`;
   // Whatever sits at the temporary name (an import cut short, or a symlink someone who can write
   // in the library's folder planted there) is removed, never written through: copyFile follows a
   // link at its target and wrote the book over a file outside the library. rm unlinks a link itself;
@@ -107,7 +118,7 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
   } else {
     await link(source, temporary).catch(copy);
   }
-  await rename(temporary, destination);
+  await rename(temporary, target);
 
   const { toAnalyse } = await scanLibrary(ctx, series.libraryId);
   for (const bookId of toAnalyse) submitBookAnalysis(ctx, bookId);

@@ -201,6 +201,30 @@ describe('book import', () => {
     expect((await readFile(join(folder, 'Alpha 03.cbz'))).equals(await readFile(join(inbox, 'new one.cbz')))).toBe(true);
   });
 
+  it('does not import into a series folder swapped for a link leading out of the library', async () => {
+    // The folder was scanned as a real folder; then someone able to write in the library replaced it
+    // with a link to a folder elsewhere (whose file an upgrade would replace).
+    const { mkdir, rename, symlink } = await import('node:fs/promises');
+    const outside = join(server.dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    const folder = join(sample.root, 'Alpha');
+    await rename(folder, join(outside, 'Alpha'));
+    await symlink(join(outside, 'Alpha'), folder);
+    const victim = join(outside, 'Alpha', 'Alpha 01.cbz');
+    const before = await readFile(victim);
+    const old = (await alphaBooks())[0]!;
+    const results = await importBooks([
+      { sourceFile: join(inbox, 'new one.cbz'), seriesId: alpha.id, destinationName: 'Alpha 03' },
+      { sourceFile: join(inbox, 'sub', 'other.cbz'), seriesId: alpha.id, upgradeBookId: old.id },
+    ], 'COPY');
+    expect(results.map((r) => [r?.success, r?.message])).toEqual([
+      [false, 'ERR_1021'],
+      [false, 'ERR_1021'],
+    ]);
+    await expect(stat(join(outside, 'Alpha', 'Alpha 03.cbz'))).rejects.toThrow(/ENOENT/);
+    expect((await readFile(victim)).equals(before)).toBe(true);
+  });
+
   it('refuses with error codes: missing file, file inside a library, taken name, bad name, wrong series', async () => {
     const beta = (await server.json<Page<SeriesDto>>('/api/v1/series')).content.find((s) => s.name === 'Beta')!;
     const betaBook = (await server.json<Page<BookDto>>(`/api/v1/series/${beta.id}/books`)).content[0]!;
