@@ -60,4 +60,7 @@ function registerFunctions(db: Db): void {
     return regex && value !== null && regex.test(String(value).slice(0, MAX_SUBJECT)) ? 1 : 0;
   });
   db.function('fold_text', { deterministic: true }, (value: unknown) => (value === null ? null : foldText(String(value))));
+  // SQLite's own lower() folds A–Z only; a comparison with a text lower-cased by JavaScript (a user's
+  // sharing labels) needs the same Unicode lower-casing on both sides (content-restriction.ts).
+  db.function('unicode_lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
 }
