@@ -6,6 +6,7 @@ import { trackWrites } from './write-generation.ts';
 import { refoldMissingTitles } from './folded-titles.ts';
 import { refreshSearchText } from './search-text.ts';
 import { foldText } from './search/fold-text.ts';
+import { labelKey } from './search/label-key.ts';
 import { MAX_SUBJECT, unsafeTitleRegex } from './search/title-regex.ts';
 
 export type Db = Database.Database;
@@ -60,7 +61,7 @@ function registerFunctions(db: Db): void {
     return regex && value !== null && regex.test(String(value).slice(0, MAX_SUBJECT)) ? 1 : 0;
   });
   db.function('fold_text', { deterministic: true }, (value: unknown) => (value === null ? null : foldText(String(value))));
-  // SQLite's own lower() folds A–Z only; a comparison with a text lower-cased by JavaScript (a user's
-  // sharing labels) needs the same Unicode lower-casing on both sides (content-restriction.ts).
-  db.function('unicode_lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
+  // Sharing labels compare in one form on both sides (search/label-key.ts): SQLite's own
+  // lower() folds A–Z only, so it cannot stand in for JavaScript's on the users' labels.
+  db.function('label_key', { deterministic: true }, (value: unknown) => (value === null ? null : labelKey(String(value))));
 }

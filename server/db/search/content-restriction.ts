@@ -1,5 +1,6 @@
 import { type SqlFragment, sql } from './sql-fragment.ts';
 import type { User } from '../user-repository.ts';
+import { labelKey } from './label-key.ts';
 
 /**
  * Per-user content restrictions (SPEC §6): shared libraries, age restriction on the series' age
@@ -9,9 +10,9 @@ import type { User } from '../user-repository.ts';
  * Semantics follow Komga: "allow-only" rules (ALLOW_ONLY age, allowed labels) are alternatives —
  * a series passes if it meets any of them; exclusions (EXCLUDE age, excluded labels) must all pass.
  * ALLOW_ONLY n keeps series rated n or less (unrated ones are hidden); EXCLUDE n hides series rated
- * n or more (unrated ones stay visible). Labels compare without regard to case, in every alphabet: the
- * user's are lower-cased by JavaScript, the series' by unicode_lower (database.ts), not SQLite's
- * lower(), which folds A–Z only and let a series labelled "Érotique" past an exclusion of it.
+ * n or more (unrated ones stay visible). Labels compare by labelKey on both sides (the series' through
+ * the label_key SQL function, database.ts): without regard to case in every alphabet, and with accents
+ * composed. SQLite's lower() folds A–Z only, and let a series labelled "Érotique" past an exclusion of it.
  */
 export interface RestrictionColumns {
   /** Expression holding the row's library id, e.g. `s.library_id` or `b.library_id`. */
@@ -40,8 +41,8 @@ export function contentRestriction(user: User, columns: RestrictionColumns): Sql
   const withLabel = (labels: string[]) =>
     sql(
       `EXISTS (SELECT 1 FROM series_metadata rsm, json_each(rsm.sharing_labels) rl
-               WHERE rsm.series_id = ${columns.series} AND unicode_lower(rl.value) IN (${placeholders(labels)}))`,
-      ...labels.map((l) => l.toLowerCase()),
+               WHERE rsm.series_id = ${columns.series} AND label_key(rl.value) IN (${placeholders(labels)}))`,
+      ...labels.map(labelKey),
     );
 
   const allowed: SqlFragment[] = [];
