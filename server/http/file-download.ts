@@ -80,11 +80,13 @@ export async function sendAttachment(
   mediaType: string,
   fileName: string,
   libraryRoots: string[],
+  /** The downloading user: their downloads share a part of the request-held files (file-slots.ts). */
+  owner?: string,
 ) {
   // The file read is the one checked to lie inside its library (no link swapped in meanwhile).
   let file: FileHandle;
   try {
-    file = await fileSlots.openHandle(() => openInsideItsLibrary(libraryRoots, path));
+    file = await fileSlots.openHandle(() => openInsideItsLibrary(libraryRoots, path), owner);
   } catch (error) {
     rethrowUnless(error, (e) => isUnusablePath(e) || e instanceof OutsideLibraryError);
     throw notFound('File not found');

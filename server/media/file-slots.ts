@@ -21,8 +21,18 @@ export class FileSlots {
   private used = 0;
   private readonly waiting: (() => void)[] = [];
 
+  /**
+   * Slots one owner may hold at once: a quarter. Owners are the users whose downloads are paced by
+   * their client (a book file, a series or read-list zip read slowly holds its file for as long as it
+   * likes); without a share, one account's few dozen stalled downloads held every slot and everyone
+   * else's downloads, posters read from disk and thumbnails waited, then got 503.
+   */
+  readonly perOwner: number;
+  private readonly owners = new Map<string, number>();
+
   constructor(capacity: number, waitMs = DEFAULT_WAIT_MS) {
     this.capacity = Math.max(1, capacity);
+    this.perOwner = Math.max(1, Math.floor(this.capacity / 4));
     this.waitMs = waitMs;
   }
 
@@ -63,19 +73,45 @@ export class FileSlots {
    * openInsideItsLibrary); the slot is given back when the handle is closed, by the caller or by a
    * read stream made from it (`createReadStream` closes it at its end).
    */
-  async openHandle(open: () => Promise<FileHandle>): Promise<FileHandle> {
-    await this.acquire();
+  async openHandle(open: () => Promise<FileHandle>, owner?: string): Promise<FileHandle> {
+    // Over its share an owner is refused at once rather than queued: its own downloads hold the slots.
+    const leave = owner === undefined ? () => undefined : this.enter(owner);
+    try {
+      await this.acquire();
+    } catch (error) {
+      leave();
+      throw error;
+    }
     let file: FileHandle;
     try {
       file = await open();
     } catch (error) {
       this.release();
+      leave();
       throw error;
     }
     // A FileHandle is an EventEmitter that says 'close' (Node ≥ 15.4), closed by whoever closes it;
     // @types/node does not declare it.
-    (file as unknown as EventEmitter).once('close', () => this.release());
+    (file as unknown as EventEmitter).once('close', () => {
+      this.release();
+      leave();
+    });
     return file;
+  }
+
+  /** Counts one more slot for `owner` (ServerBusy past its share); the function given back uncounts it, once. */
+  private enter(owner: string): () => void {
+    const held = this.owners.get(owner) ?? 0;
+    if (held >= this.perOwner) throw new ServerBusy('too many of your downloads are running at once', 5);
+    this.owners.set(owner, held + 1);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const now = (this.owners.get(owner) ?? 1) - 1;
+      if (now > 0) this.owners.set(owner, now);
+      else this.owners.delete(owner);
+    };
   }
 
   private async acquire(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import { type FileHandle, open as openPath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { fileSlots } from './file-slots.ts';
@@ -28,12 +28,14 @@ export interface WrittenZip {
  * already compressed), so every size is known upfront and the zip's exact size comes before its
  * first byte; each file is opened only when the writer reaches it, never held in memory.
  */
-export async function storedZipOfFiles(members: ZipFileMember[]): Promise<WrittenZip> {
+/** `owner`: whose share of the request-held files the members count against (file-slots.ts), the downloading user. */
+export async function storedZipOfFiles(members: ZipFileMember[], owner?: string): Promise<WrittenZip> {
   const zip = new yazl.ZipFile();
   for (const member of members) {
     // Opened when the writer reaches it, through the budget of request-held files (one at a time per zip).
     zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) => {
-      const opened = member.open ? fileSlots.openHandle(member.open).then((file) => file.createReadStream()) : fileSlots.openReadStream(member.path);
+      const open = member.open ?? (() => openPath(member.path, 'r'));
+      const opened = fileSlots.openHandle(open, owner).then((file) => file.createReadStream());
       opened.then(
         (stream) => callback(null, stream),
         (error: Error) => callback(error, undefined as never),

@@ -16,7 +16,7 @@ export interface DownloadFile {
  * Files that vanished since the last scan are left out rather than failing the whole download,
  * and so are files whose real path leaves their library (symlinks).
  */
-export async function zipOfBookFiles(ctx: FolioContext, files: DownloadFile[]): Promise<WrittenZip> {
+export async function zipOfBookFiles(ctx: FolioContext, files: DownloadFile[], userId?: string): Promise<WrittenZip> {
   const roots = libraryRoots(ctx);
   const names = uniqueEntryNames(files.map((f) => f.entryName));
   const members: ZipFileMember[] = [];
@@ -35,5 +35,5 @@ export async function zipOfBookFiles(ctx: FolioContext, files: DownloadFile[]): 
     // refused then (the download stops short) rather than followed.
     members.push({ path: file.path, entryName: names[index]!, size: info.size, mtime: info.mtime, open: () => openInsideItsLibrary(roots, file.path) });
   }
-  return storedZipOfFiles(members);
+  return storedZipOfFiles(members, userId);
 }

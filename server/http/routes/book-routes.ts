@@ -119,7 +119,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       const user = requireRole(request, 'FILE_DOWNLOAD');
       const book = bookForCaller(request.params.id, user);
       const media = ctx.repos.media.findByBookId(book.id);
-      return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx));
+      return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }
 }/** Where a book's poster is served: the REST address and Komga's OPDS 1.2 and 2 ones. */

@@ -45,6 +45,18 @@ function stalledDownload(path: string, url = server.url, session = cookie): Prom
   });
 }
 
+/** Session cookies of `count` new accounts allowed to download. */
+async function readerSessions(count: number): Promise<string[]> {
+  const sessions: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const email = `reader${i}@x.org`;
+    await apiCall(server.url, cookie, '/api/v2/users', { method: 'POST', body: JSON.stringify({ email, password: 'pw', roles: ['FILE_DOWNLOAD'] }) });
+    const login = await fetch(`${server.url}/api/v2/users/me`, { headers: { authorization: `Basic ${Buffer.from(`${email}:pw`).toString('base64')}` } });
+    sessions.push(login.headers.getSetCookie().find((c) => c.startsWith('KOMGA-SESSION='))!.split(';')[0]!);
+  }
+  return sessions;
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'folio-stalled-'));
   const page = await renderPage({ width: 40, height: 60, color: [30, 30, 200], format: 'jpeg' });
@@ -70,9 +82,12 @@ afterAll(async () => {
 describe('downloads that stop being read', () => {
   it('filling every connection the server accepts leave descriptors for other readers', async () => {
     expect(small).toHaveLength(SMALL_BOOKS);
-    // Downloads holding every file the budget lets requests hold…
+    // Downloads holding every file the budget lets requests hold, by readers of several accounts
+    // (one account's downloads hold at most a quarter of them, file-slots.ts)…
     const holding = fileReadBudget(LIMIT);
-    const statusLines = await Promise.all(Array.from({ length: holding }, () => stalledDownload(`/api/v1/books/${big.id}/file`)));
+    const share = holding / 4;
+    const readers = await readerSessions(4 + Math.ceil(connectionCap(connectionBudget(LIMIT)).cap / share));
+    const statusLines = await Promise.all(Array.from({ length: holding }, (_, i) => stalledDownload(`/api/v1/books/${big.id}/file`, server.url, readers[Math.floor(i / share)])));
     expect(new Set(statusLines)).toEqual(new Set(['HTTP/1.1 200 OK']));
     // …and every other connection the server accepts but a few, downloading as well: these wait for
     // a file to come free. The few are this test's own keep-alive connections and room below the
@@ -80,7 +95,9 @@ describe('downloads that stop being read', () => {
     // connection-pressure.ts): with only four left, the fetches' own idle socket could be closed
     // under them (ECONNRESET, CI once in several runs), which is that relief working, not this test's subject.
     // The server serves its budget less the places it keeps for answering 503 (connectionCap).
-    const queued = Array.from({ length: connectionCap(connectionBudget(LIMIT)).cap - holding - 8 }, () => stalledDownload(`/api/v1/books/${big.id}/file`));
+    const queued = Array.from({ length: connectionCap(connectionBudget(LIMIT)).cap - holding - 8 }, (_, i) =>
+      stalledDownload(`/api/v1/books/${big.id}/file`, server.url, readers[4 + Math.floor(i / share)]),
+    );
     // Each page of a book not open yet needs a descriptor for its archive.
     const pageStatuses: number[] = [];
     for (const book of small) {
