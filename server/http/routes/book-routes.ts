@@ -15,6 +15,7 @@ import { requirePagesReady } from '../book-readiness.ts';
 import { toBookDto, toPageDto } from '../dto/book-dto.ts';
 import { sendFileBody, sendKeptFile } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
+import { endDownloadWhenAccessEnds } from '../download-revocation.ts';
 import { bookPage } from '../paged-search.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
@@ -119,6 +120,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       const user = requireRole(request, 'FILE_DOWNLOAD');
       const book = bookForCaller(request.params.id, user);
       const media = ctx.repos.media.findByBookId(book.id);
+      endDownloadWhenAccessEnds(ctx, reply, user.id);
       return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }

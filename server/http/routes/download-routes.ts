@@ -7,6 +7,7 @@ import { libraryRoots } from '../../domain/library/library-paths.ts';
 import type { WrittenZip } from '../../media/zip-writer.ts';
 import { notFound } from '../errors.ts';
 import { attachmentDisposition, sendAttachment } from '../file-download.ts';
+import { endDownloadWhenAccessEnds } from '../download-revocation.ts';
 import { canAccessLibrary, requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
 
@@ -36,6 +37,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
       const book = ctx.repos.books.findById(request.params.id);
       if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
       const media = ctx.repos.media.findByBookId(book.id);
+      endDownloadWhenAccessEnds(ctx, reply, user.id);
       return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }
@@ -46,6 +48,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
     if (!series || !canAccessLibrary(user, series.libraryId)) throw notFound();
     const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null);
     const zip = await zipOfBookFiles(ctx, books.map((b) => ({ path: b.url, entryName: basename(b.url) })), user.id);
+    endDownloadWhenAccessEnds(ctx, reply, user.id);
     return sendZip(reply, `${series.name}.zip`, zip);
   });
 
@@ -65,6 +68,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
       books.map((b, i) => ({ path: b.url, entryName: `${String(i + 1).padStart(width, '0')} - ${basename(b.url)}` })),
       user.id,
     );
+    endDownloadWhenAccessEnds(ctx, reply, user.id);
     return sendZip(reply, `${list.name}.zip`, zip);
   });
 }

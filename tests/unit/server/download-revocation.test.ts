@@ -1,0 +1,80 @@
+import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { paddedPage, writeStoredCbz } from '../../fixtures/index.ts';
+import { addLibrary, basic, startServer, type TestServer } from './helpers.ts';
+import { send } from './accounts-helpers.ts';
+
+/*
+ * A download in flight when its user loses access — deleted, FILE_DOWNLOAD taken away, restricted
+ * away from the book, password reset by an admin — went on to its last byte: the access was checked
+ * once, at the start, and a whole series or read list takes a slow client hours. Event streams
+ * already end on such a change (sse-routes.ts); downloads now end too.
+ */
+let server: TestServer;
+let base: string;
+let bookId: string;
+let seriesId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  // Larger than what loopback socket buffers absorb, so an unread download stays in flight.
+  await writeStoredCbz(join(server.dir, 'lib', 'Big', 'Big 01.cbz'), [await paddedPage(48 * 1024 * 1024)]);
+  await addLibrary(server, join(server.dir, 'lib'));
+  const book = (await server.json<{ content: { id: string; seriesId: string }[] }>('/api/v1/books')).content[0]!;
+  bookId = book.id;
+  seriesId = book.seriesId;
+  base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+});
+
+/** Starts a download as `email` and resolves with the response once its first bytes came; then reads no more. */
+function startDownload(path: string, email: string): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${base}${path}`, { agent: false, headers: { authorization: basic(email, 'pw') } }, (res) => {
+      res.once('data', () => {
+        res.pause();
+        resolve(res);
+      });
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+const cases: [string, (userId: string) => Promise<number>][] = [
+  ['deleted', async (id) => (await send(server, 'DELETE', `/api/v2/users/${id}`, server.admin)).statusCode],
+  ['FILE_DOWNLOAD taken away', async (id) => (await send(server, 'PATCH', `/api/v2/users/${id}`, server.admin, { roles: [] })).statusCode],
+  ['restricted away from the book', async (id) => (await send(server, 'PATCH', `/api/v2/users/${id}`, server.admin, { labelsAllow: ['nothing'] })).statusCode],
+  ['password reset by an admin', async (id) => (await send(server, 'PATCH', `/api/v2/users/${id}/password`, server.admin, { password: 'new' })).statusCode],
+];
+
+it.each(cases)('a book, series or read-list download ends when its user is %s', async (_, revoke) => {
+  const email = `reader-${Math.random().toString(36).slice(2)}@x.org`;
+  const created = await send(server, 'POST', '/api/v2/users', server.admin, { email, password: 'pw', roles: ['FILE_DOWNLOAD'] });
+  expect(created.statusCode, created.body).toBe(201);
+  const readList = await send(server, 'POST', '/api/v1/readlists', server.admin, { name: email, bookIds: [bookId] });
+  const downloads = await Promise.all(
+    [`/api/v1/books/${bookId}/file`, `/api/v1/series/${seriesId}/file`, `/api/v1/readlists/${readList.json().id}/file`].map((path) => startDownload(path, email)),
+  );
+  try {
+    expect(await revoke(created.json().id)).toBe(204);
+    // Read what is left: a download cut off ends short; one left running arrives whole (48 MB).
+    const outcomes = await Promise.all(
+      downloads.map(
+        (res) =>
+          new Promise<boolean>((resolve) => {
+            res.on('error', () => undefined);
+            res.once('close', () => resolve(res.complete));
+            res.resume();
+          }),
+      ),
+    );
+    expect(outcomes).toEqual([false, false, false]);
+  } finally {
+    for (const res of downloads) res.destroy();
+  }
+});
