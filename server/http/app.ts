@@ -80,6 +80,8 @@ export interface AppOptions {
   sseHeartbeatMs?: number;
   /** A connection on which no byte moved either way for this long is closed (default 120000). */
   stalledConnectionMs?: number;
+  /** Time a request may take to arrive whole, headers and body (default 300000, Node's own). */
+  requestTimeoutMs?: number;
   /**
    * How long closing waits for running tasks before leaving them unfinished (default 5000; stored
    * tasks run again at the next start). Counted from the call to close, alongside open requests.
@@ -117,6 +119,12 @@ declare module 'fastify' {
  */
 const STALLED_CONNECTION_MS = 120_000;
 
+/**
+ * How long a request may take to arrive, headers and body: Node's own default. The largest bodies
+ * (a 10 MB poster or reading list) arrive well within it on a slow phone connection.
+ */
+const REQUEST_ARRIVAL_MS = 300_000;
+
 /** Process managers stop a server within 10 s (Docker) before killing it: stop well before. */
 const TASK_SHUTDOWN_GRACE_MS = 5_000;
 
@@ -127,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { logger, close: closeLog } = createAppLogger(dataDir, options.logLevel ?? 'info', { stdout: options.logStdout });
   const trustsProxy = trustProxyFunction(options.trustProxy);
   const basePath = options.basePath ?? '';
+  const requestArrivalMs = options.requestTimeoutMs ?? REQUEST_ARRIVAL_MS;
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     bodyLimit: 10 * 1024 * 1024,
@@ -135,6 +144,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     schemaErrorFormatter: formatValidationErrors,
     frameworkErrors: sendFrameworkError,
     connectionTimeout: options.stalledConnectionMs ?? STALLED_CONNECTION_MS,
+    // Fastify turns off Node's limit on the time a request takes to arrive whole: a body trickling
+    // in faster than the stall limit held its connection for ever, an anonymous one included (the
+    // answer goes out at once, the body is still read). Checked every second, not Node's 30 s.
+    requestTimeout: requestArrivalMs,
+    // Node checks the request limit only with a headers limit no longer than it (its own defaults).
+    http: { connectionsCheckingInterval: Math.min(1_000, requestArrivalMs), requestTimeout: requestArrivalMs, headersTimeout: Math.min(60_000, requestArrivalMs) },
     // One line per request, without secret query values (request-log.ts).
     logController: new RequestLog(),
     // Routes are written for the root; under a base path requests are routed with it removed.
