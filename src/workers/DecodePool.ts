@@ -294,6 +294,24 @@ export class DecodePool {
   }
 
   /**
+   * A decode ahead of `url` that nobody is going to claim after all (the book it was for is no longer
+   * the one about to be read): cancelled if it is still running, its bitmap freed now rather than
+   * when AHEAD_KEPT_MS runs out. The page's bytes stay, for a reader that opens it anyway. A decode
+   * already taken by its view is left alone.
+   */
+  dropAhead(url: string): void {
+    const absolute = new URL(url, globalThis.location?.href).href;
+    const ahead = this.#ahead.get(absolute);
+    if (!ahead || ahead.claimed) return;
+    this.#ahead.delete(absolute);
+    ahead.controller.abort();
+    ahead.result.then(
+      (decoded) => decoded.bitmap.close(),
+      () => {}, // cancelled, or failed: nothing to free, and nobody to tell
+    );
+  }
+
+  /**
    * The result of a decode ahead of `url` without claiming it: a first frame may be painted from it
    * while the view it is for has yet to ask (the view then takes the same bitmap). Undefined when no
    * decode ahead of that page is waiting.

@@ -655,6 +655,38 @@ describe('a decode started ahead of the view (decodeAhead)', () => {
     }
   });
 
+  it('a decode ahead dropped (its book is no longer about to be read) frees its bitmap at once; a claimed one is kept', async () => {
+    const source = await solidJpeg(400, 600, [40, 160, 40]);
+    const fetched: string[] = [];
+    const prefetched = servingJpeg(source, fetched);
+    const dropped = 'http://127.0.0.1:9/ahead-dropped.jpg';
+    prefetched.prefetch(dropped);
+    const early = new DecodePool({ size: 1, prefetched });
+    try {
+      early.decodeAhead({ url: dropped, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      const { bitmap } = await early.peekAhead(dropped)!;
+      expect(bitmap.width).toBe(100);
+      early.dropAhead(dropped);
+      // Not kept for the half minute an unclaimed decode would be: closed bitmaps measure 0 × 0.
+      await vi.waitFor(() => expect(bitmap.width).toBe(0));
+      expect(early.peekAhead(dropped)).toBeUndefined();
+
+      // Taken by its view first: dropping it later leaves the view's bitmap alone.
+      const claimed = 'http://127.0.0.1:9/ahead-claimed.jpg';
+      prefetched.prefetch(claimed);
+      early.decodeAhead({ url: claimed, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      const taken = await early.decode({ url: claimed, size: { width: 100, height: 150 }, natural: { width: 400, height: 600 } });
+      early.dropAhead(claimed);
+      // A wrongful close would come in a reaction to the decode's (already settled) result: one turn.
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(taken.bitmap.width).toBe(100);
+      taken.bitmap.close();
+    } finally {
+      early.terminate();
+    }
+  });
+
   it('runs before jobs queued earlier, and the view cancelling it cancels it', async () => {
     const one = new DecodePool({ size: 1, perWorker: 1, maxRunning: 1 });
     try {

@@ -354,6 +354,24 @@ test('on the book page, once idle, the book is fetched and a decode worker downl
   });
 });
 
+test('on the book page, once idle, the page the book opens at is decoded too, at the size the reader draws it, without pointing at Read; Read paints that decode', async ({ page: p }) => {
+  await inProgressAt(p, 'Comic 01', 2, async (bookId) => {
+    await p.goto(`${folio.url}/book/${bookId}`);
+    // Nobody points at Read (touch screens have no hover): the screen being shown is enough.
+    await expect.poll(async () => (await pageDecodes(p, bookId, 2)).length, { timeout: 15_000 }).toBe(1);
+    expect(new URL(p.url()).pathname).toBe(`/book/${bookId}`);
+
+    await p.getByRole('link', { name: 'Read', exact: true }).click();
+    const canvas = p.getByTestId('reader-canvas');
+    await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
+    expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
+    // The view took the decode made on the book page: none of its own, at the size it draws.
+    const decodes = await pageDecodes(p, bookId, 2);
+    expect(decodes).toHaveLength(1);
+    expect(decodes[0]!.width).toBe(await canvas.evaluate((element: HTMLCanvasElement) => Math.round((element.height * 600) / 900)));
+  });
+});
+
 test('on the book page, marking the book read after it was fetched ahead opens it at page 1, not at the page fetched ahead', async ({ page: p }) => {
   await inProgressAt(p, 'Comic 01', 2, async (bookId) => {
     const fetched = requestsTo(p, `/api/v1/books/${bookId}/pages/2`);

@@ -3,7 +3,7 @@ import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
 import { decodeOpeningSpread } from './openingDecode.ts';
-import { paintOpeningSpread } from './openingPaint.ts';
+import { paintOpeningSpread, type OpeningPaint } from './openingPaint.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { readerPreferences } from './settingsStore.ts';
 import type { StartHint } from './startHint.ts';
@@ -119,6 +119,8 @@ let prefetched: {
   loading: Promise<LoadedBook>;
   /** Its opening spread is being decoded ahead of the reader's view (see decodeOpeningSpread). */
   decoding: boolean;
+  /** The pages of that spread decoded ahead, by URL: dropped if another book replaces this one. */
+  opening: Set<string>;
 } | null = null;
 const PREFETCH_FRESH_MS = 60_000;
 
@@ -138,9 +140,9 @@ export function prefetchBook(
   { decodeOpening = false, paintOpening = false, hint }: { decodeOpening?: boolean; paintOpening?: boolean; hint?: StartHint } = {},
 ): void {
   const known = prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at) ? prefetched : null;
-  const record = known ?? { bookId, requestedPage, at: Date.now(), ...fetchBook(bookId, requestedPage, hint ?? null), decoding: false };
+  const record = known ?? { bookId, requestedPage, at: Date.now(), ...fetchBook(bookId, requestedPage, hint ?? null), decoding: false, opening: new Set<string>() };
   if (!known) {
-    prefetched = record;
+    replacePrefetched(record);
     record.loading.catch(() => {
       if (prefetched === record) prefetched = null;
     });
@@ -157,11 +159,11 @@ export function prefetchBook(
     // goes unclaimed (its bytes serve the webtoon's own decode) and is freed.
     if (readerPreferences.readingDirection !== 'WEBTOON') {
       // `described` only ever resolves (a failed load leaves it pending): no rejection to handle.
-      void record.described.then((early) => decodeOpeningSpread({ ...early, seriesDirection: null }, startPageFor(early.book, early.pages.length, requestedPage)));
+      void record.described.then((early) => noteOpening(record, decodeOpeningSpread({ ...early, seriesDirection: null }, startPageFor(early.book, early.pages.length, requestedPage))));
     }
     record.loading.then(
       (loaded) => {
-        const opening = decodeOpeningSpread(loaded, startPageFor(loaded.book, loaded.pages.length, requestedPage));
+        const opening = noteOpening(record, decodeOpeningSpread(loaded, startPageFor(loaded.book, loaded.pages.length, requestedPage)));
         if (paintOpening) void paintOpeningSpread(opening);
       },
       // The reader's own load tries again and reports the failure; a first frame is not coming.
@@ -177,7 +179,25 @@ export function prefetchBook(
  * read elsewhere): what was fetched ahead for it may open it at the wrong page, so it is dropped.
  */
 export function forgetPrefetchedBook(bookId: string): void {
-  if (prefetched?.bookId === bookId) prefetched = null;
+  if (prefetched?.bookId === bookId) replacePrefetched(null);
+}
+
+/**
+ * `next` is now the book fetched ahead. The spread decoded ahead for the one it replaces (a book's
+ * screen left for another's, a book marked read) will not be asked for: its bitmaps are freed at
+ * once, so that what is held decoded ahead is one book's opening spread at a time, not one per book
+ * screen looked at in the last half minute. Not when the reader takes the book (loadBook).
+ */
+function replacePrefetched(next: NonNullable<typeof prefetched> | null): void {
+  const previous = prefetched;
+  prefetched = next;
+  if (!previous || previous === next) return;
+  for (const url of previous.opening) sharedDecodePool().dropAhead(url);
+}
+
+function noteOpening(record: NonNullable<typeof prefetched>, opening: OpeningPaint | null): OpeningPaint | null {
+  for (const url of opening?.urls.values() ?? []) record.opening.add(url);
+  return opening;
 }
 
 function fresh(at: number): boolean {

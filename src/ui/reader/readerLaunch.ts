@@ -71,8 +71,10 @@ export function prepareReaderFor(book: BookDto): () => void {
         if (savingData()) return;
         pool.whenReady().then(
           () => {
-            // Kept a minute; the reader takes it (see loadBook) or fetches afresh after that.
-            if (!gone) prefetchBook(book.id, null);
+            // Kept a minute; the reader takes it (see loadBook) or fetches afresh after that. The
+            // page it opens at is decoded too, at the size the reader will draw it (see
+            // decodeOpeningSpread): opening the book then waits for no decode at all.
+            if (!gone) prefetchBook(book.id, null, { decodeOpening: true });
           },
           (error: unknown) => console.warn(`Book ${book.id} was not fetched ahead of the reader`, error),
         );
