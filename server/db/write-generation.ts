@@ -1,4 +1,7 @@
-import type { Db } from './database.ts';
+import type Database from 'better-sqlite3';
+
+// Not database.ts's Db: database.ts imports this file (a cycle otherwise).
+type Db = Database.Database;
 
 /**
  * Tables whose rows the serving caches (serving-lookups.ts) hold or read (series_metadata: the age
