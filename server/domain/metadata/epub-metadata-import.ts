@@ -1,5 +1,6 @@
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import type { BookMetadata } from '../../db/book-metadata-repository.ts';
+import type { Book } from '../../db/book-repository.ts';
 import type { BookSeriesFacts } from '../../db/book-series-facts-repository.ts';
 import type { EpubMetadata, OpfPackage } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
@@ -7,6 +8,7 @@ import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import { recombineSeriesMetadata } from './series-facts-vote.ts';
+import { boundedImport } from './bounded-import.ts';
 
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
 
@@ -24,7 +26,7 @@ export async function importEpubMetadata(ctx: FolioContext, bookId: string, know
   if ((known?.media ?? ctx.repos.media.findByBookId(bookId))?.mediaType !== EPUB_MEDIA_TYPE) return false;
   let pkg: OpfPackage;
   try {
-    pkg = await readPackage(await bookArchive(ctx, book));
+    pkg = await readBoundedPackage(ctx, book);
   } catch (error) {
     // A busy server says nothing about the file: the caller tries again rather than lose the import.
     if (isTransientFailure(error)) throw error;
@@ -59,13 +61,19 @@ async function recordSiblingFacts(ctx: FolioContext, seriesId: string, importing
     const sibling = id === importing ? undefined : ctx.repos.books.findById(id);
     if (!sibling) continue;
     try {
-      ctx.repos.bookSeriesFacts.save(seriesFacts(id, await readPackage(await bookArchive(ctx, sibling))));
+      ctx.repos.bookSeriesFacts.save(seriesFacts(id, await readBoundedPackage(ctx, sibling)));
     } catch (error) {
       if (isTransientFailure(error)) throw error;
       // An unreadable sibling simply does not vote; its own import reports the problem.
       ctx.log(`cannot read the EPUB package of ${sibling.url} for its series' metadata`, error);
     }
   }
+}
+
+/** The book's package document, its metadata within the import limits (the rest is the reader's). */
+async function readBoundedPackage(ctx: FolioContext, book: Book): Promise<OpfPackage> {
+  const pkg = await readPackage(await bookArchive(ctx, book));
+  return { ...pkg, metadata: boundedImport(ctx, pkg.metadata, `the EPUB package document of ${book.url}`) };
 }
 
 function bookPatch(meta: BookMetadata, epub: EpubMetadata): BookMetadata {

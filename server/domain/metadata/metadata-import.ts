@@ -5,6 +5,7 @@ import { newId } from '../../db/ids.ts';
 import { collectPrefix } from '../../media/book-reader.ts';
 import { type ComicInfoPatch, MalformedComicInfoError, readComicInfo } from './comicinfo.ts';
 import { decodeXmlText } from '../../media/xml-text.ts';
+import { boundedImport } from './bounded-import.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
 import { recombineSeriesMetadata } from './series-facts-vote.ts';
@@ -74,7 +75,8 @@ export async function importComicInfo(ctx: FolioContext, bookId: string, known?:
 async function readBookComicInfo(ctx: FolioContext, book: Book, entryName: string): Promise<ComicInfoPatch | null> {
   const archive = await bookArchive(ctx, book);
   const bytes = await collectPrefix(await archive.openEntry(entryName), MAX_COMICINFO_BYTES);
-  return readComicInfo(decodeXmlText(bytes), `ComicInfo.xml of ${book.url}`);
+  const patch = await readComicInfo(decodeXmlText(bytes), `ComicInfo.xml of ${book.url}`);
+  return patch && boundedImport(ctx, patch, `ComicInfo.xml of ${book.url}`);
 }
 
 /**

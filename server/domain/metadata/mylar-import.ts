@@ -3,6 +3,7 @@ import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { FolioContext } from '../context.ts';
 import { OutsideLibraryError } from '../library/library-paths.ts';
 import { SeriesJsonReads } from './series-json-reads.ts';
+import { boundedImport } from './bounded-import.ts';
 
 /** Mylar3 writes this file into each series folder it manages. */
 export const MYLAR_FILE = 'series.json';
@@ -21,6 +22,8 @@ export interface MylarSeries {
   volume?: number | null;
   total_issues?: number;
 }
+
+const MYLAR_FIELDS: (keyof MylarSeries)[] = ['name', 'publisher', 'description_text', 'description_formatted', 'status', 'booktype', 'age_rating', 'comicid', 'year', 'volume', 'total_issues'];
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
@@ -43,7 +46,12 @@ export function parseMylarSeries(text: string): MylarSeries | null {
     return null;
   }
   const metadata = typeof doc === 'object' && doc !== null ? (doc as { metadata?: unknown }).metadata : undefined;
-  return typeof metadata === 'object' && metadata !== null ? (metadata as MylarSeries) : null;
+  if (typeof metadata !== 'object' || metadata === null) return null;
+  // Only the fields taken: the rest of the document (of any shape) is not carried further.
+  const all = metadata as Record<string, unknown>;
+  const taken: Record<string, unknown> = {};
+  for (const key of MYLAR_FIELDS) if (key in all) taken[key] = all[key];
+  return taken as MylarSeries;
 }
 
 /** The series metadata with what series.json says, locked fields untouched. */
@@ -100,11 +108,12 @@ export async function importMylarSeries(ctx: FolioContext, seriesId: string, ser
     return false;
   }
   if (text === null) return false;
-  const mylar = parseMylarSeries(text);
-  if (!mylar) {
+  const parsed = parseMylarSeries(text);
+  if (!parsed) {
     ctx.log(`${path} is not a Mylar series document`);
     return false;
   }
+  const mylar = boundedImport(ctx, parsed, path);
   const meta = ctx.repos.seriesMetadata.findBySeriesId(seriesId);
   if (!meta) return false;
   const next = applyMylar(meta, mylar, library.importComicInfoSeriesAppendVolume);

@@ -1,0 +1,140 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import { IMPORT_LIMITS } from '../../../server/domain/metadata/imported-text.ts';
+import { logFilePath } from '../../../server/logging.ts';
+import { RED, createCbz } from '../../fixtures/index.ts';
+import { createTextEpub } from '../../fixtures/epub.ts';
+import { pollUntil } from '../../support/poll.ts';
+import { addLibrary, startServer, type TestServer } from './helpers.ts';
+
+/*
+ * Metadata read from a library's files is hostile input: a ComicInfo.xml, an EPUB package document
+ * or a series.json may carry a title of hundreds of KB, tens of thousands of tags, control
+ * characters, impossible dates and numbers. Imported through the real server into real SQLite,
+ * what is stored stays within IMPORT_LIMITS, the book stays READY, and the cut is logged.
+ */
+
+let server: TestServer;
+let root: string;
+beforeEach(async () => {
+  server = await startServer({ logLevel: 'warn' });
+  root = join(server.dir, 'lib');
+});
+afterEach(async () => server.close());
+
+const page = { width: 10, height: 10, color: RED, format: 'png' as const };
+const names = (count: number, prefix: string, width = 8) => Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(width, '0')}`).join(',');
+
+interface StoredBook {
+  title: string;
+  summary: string;
+  number: string;
+  number_sort: number;
+  release_date: string | null;
+  authors: string;
+  tags: string;
+}
+const storedBooks = () => server.app.folio.db.prepare('SELECT title, summary, number, number_sort, release_date, authors, tags FROM book_metadata').all() as StoredBook[];
+const storedSeries = () =>
+  server.app.folio.db.prepare('SELECT title, summary, publisher, genres, total_book_count FROM series_metadata').all() as {
+    title: string;
+    summary: string;
+    publisher: string;
+    genres: string;
+    total_book_count: number | null;
+  }[];
+const logText = async () => readFile(logFilePath(server.dataDir), 'utf8');
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+function expectBounded(book: StoredBook): void {
+  expect(book.title.length).toBeLessThanOrEqual(IMPORT_LIMITS.textChars);
+  expect(book.summary.length).toBeLessThanOrEqual(IMPORT_LIMITS.longTextChars);
+  expect(book.number.length).toBeLessThanOrEqual(IMPORT_LIMITS.textChars);
+  const tags = JSON.parse(book.tags) as string[];
+  const authors = JSON.parse(book.authors) as { name: string }[];
+  expect(tags.length).toBeLessThanOrEqual(IMPORT_LIMITS.listValues);
+  expect(authors.length).toBeLessThanOrEqual(IMPORT_LIMITS.listValues);
+  expect(tags.join('').length).toBeLessThanOrEqual(IMPORT_LIMITS.listChars);
+  expect(authors.map((a) => a.name).join('').length).toBeLessThanOrEqual(IMPORT_LIMITS.listChars);
+  expect(CONTROL.test(book.title + book.summary + book.tags + book.authors)).toBe(false);
+}
+
+describe('ComicInfo.xml beyond every limit', () => {
+  it('stores a bounded, clean, valid book; the book stays READY and the cut is logged; an ordinary book is kept whole', async () => {
+    const hostile = `<?xml version="1.0"?><ComicInfo>
+      <Title>Huge\u0001 &#0;title${'x'.repeat(300_000)}</Title>
+      <Series>S${'s'.repeat(50_000)}</Series>
+      <Summary>${'Long summary. '.repeat(20_000)}</Summary>
+      <Tags>${names(5000, 't')}</Tags>
+      <Genre>${names(5000, 'g')}</Genre>
+      <Writer>${names(800, 'w'.repeat(200))}</Writer>
+      <Number>1e309</Number><Count>99999999999999999999</Count><Volume>-0</Volume>
+      <Year>2020</Year><Month>2</Month><Day>31</Day>
+    </ComicInfo>`;
+    expect(hostile.length).toBeLessThan(1024 * 1024); // within the entry read: it is the fields that are too large
+    await createCbz(join(root, 'hostile', 'hostile.cbz'), [page], { comicInfo: hostile });
+    const summary = 'A real summary, several KB long. '.repeat(200);
+    const tags = names(40, 'tag', 2);
+    await createCbz(join(root, 'real', 'real.cbz'), [page], { comicInfo: { title: 'Real', summary, tags, year: 2021, month: 3, day: 9, count: 12 } });
+    await addLibrary(server, root);
+
+    const books = new Map((await server.json<Page<BookDto>>('/api/v1/books')).content.map((b) => [b.name, b]));
+    expect(books.get('hostile')!.media.status).toBe('READY');
+    for (const book of storedBooks()) expectBounded(book);
+    const hostileBook = books.get('hostile')!.metadata;
+    expect(hostileBook.title.startsWith('Huge title')).toBe(true);
+    expect(hostileBook.releaseDate).toBeNull(); // 31 February is no date
+    for (const series of storedSeries()) {
+      expect(series.title.length).toBeLessThanOrEqual(IMPORT_LIMITS.textChars);
+      expect((JSON.parse(series.genres) as string[]).length).toBeLessThanOrEqual(IMPORT_LIMITS.listValues);
+      expect(series.total_book_count === null || series.total_book_count <= IMPORT_LIMITS.maxNumber).toBe(true);
+    }
+    // The ordinary book is intact.
+    const real = books.get('real')!.metadata;
+    expect(real).toMatchObject({ title: 'Real', summary: summary.trim(), releaseDate: '2021-03-09', tags: tags.split(',') });
+    const realSeries = await server.json<SeriesDto>(`/api/v1/series/${books.get('real')!.seriesId}`);
+    expect(realSeries.metadata.totalBookCount).toBe(12);
+    // The log file is written asynchronously: wait for the warning's line.
+    const warning = await pollUntil('the warning that the ComicInfo.xml was cut', async () => (await logText()).split('\n').find((line) => line.includes('cut to fit')));
+    expect(warning).toMatch(/hostile\.cbz.*book\.title: 3000\d\d characters cut to 1024/);
+  });
+});
+
+describe('EPUB package document beyond every limit', () => {
+  it('stores a bounded, clean book from a 2 MB description, 3,000 subjects and impossible numbers', async () => {
+    const metadata = `<dc:title>Big\u0002 ${'t'.repeat(100_000)}</dc:title>
+      <dc:description>${'d'.repeat(2_000_000)}</dc:description>
+      ${Array.from({ length: 3000 }, (_, i) => `<dc:subject>subject ${String(i).padStart(90, '0')}</dc:subject>`).join('')}
+      <dc:date>2021-02-30</dc:date>
+      <meta name="calibre:series" content="Night"/><meta name="calibre:series_index" content="1e300"/>`;
+    await createTextEpub(join(root, 'Night', 'big.epub'), [3000], { metadata, version: '2.0' });
+    await addLibrary(server, root);
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
+    expect(book!.media.status).toBe('READY');
+    for (const stored of storedBooks()) {
+      expectBounded(stored);
+      expect(Math.abs(stored.number_sort)).toBeLessThanOrEqual(IMPORT_LIMITS.maxNumber);
+    }
+    expect(book!.metadata.title.startsWith('Big t')).toBe(true);
+    expect(book!.metadata.releaseDate).toBeNull();
+  });
+});
+
+describe('series.json beyond every limit', () => {
+  it('stores bounded, clean series metadata', async () => {
+    await createCbz(join(root, 'Saga', 'Saga 001.cbz'), [page]);
+    const doc = { metadata: { name: `Saga\u0000${'n'.repeat(100_000)}`, publisher: 'p'.repeat(50_000), description_text: 'd'.repeat(800_000), total_issues: 1e300, status: 'Ended' } };
+    await writeFile(join(root, 'Saga', 'series.json'), JSON.stringify(doc));
+    await addLibrary(server, root);
+    const [series] = (await server.json<Page<SeriesDto>>('/api/v1/series')).content;
+    expect(series!.metadata.status).toBe('ENDED');
+    const [stored] = storedSeries();
+    expect(stored!.title.length).toBeLessThanOrEqual(IMPORT_LIMITS.textChars);
+    expect(stored!.publisher.length).toBeLessThanOrEqual(IMPORT_LIMITS.textChars);
+    expect(stored!.summary.length).toBeLessThanOrEqual(IMPORT_LIMITS.longTextChars);
+    expect(stored!.total_book_count).toBeNull();
+    expect(series!.metadata.title.startsWith('Sagan')).toBe(true);
+  });
+});
