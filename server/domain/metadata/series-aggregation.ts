@@ -1,9 +1,18 @@
 import type { Author } from '../../db/stored-values.ts';
 import type { FolioContext } from '../context.ts';
+import { IMPORT_LIMITS } from './imported-text.ts';
 
 /**
- * Recomputes the series' `booksMetadata`: distinct authors and tags over its live books, the
- * earliest release date, and the summary of the first book that has one.
+ * Distinct authors, and tags, the aggregation keeps. Each book's lists are bounded
+ * (IMPORT_LIMITS.listValues) but their union over a series is not: 1,000 books of 256 distinct
+ * tags made a row of 256,000, rebuilt on every book's import. Eight books' worth is more than
+ * any real series shows (a long-running title credits a few hundred people).
+ */
+export const AGGREGATED_VALUES = 8 * IMPORT_LIMITS.listValues;
+
+/**
+ * Recomputes the series' `booksMetadata`: distinct authors and tags over its live books (at most
+ * AGGREGATED_VALUES of each), the earliest release date, and the summary of the first book that has one.
  */
 export function refreshSeriesAggregation(ctx: FolioContext, seriesId: string, now = Date.now()): void {
   const books = ctx.repos.books.findBySeries(seriesId).filter((b) => b.deletedDate === null);
@@ -23,11 +32,14 @@ export function refreshSeriesAggregation(ctx: FolioContext, seriesId: string, no
       summaryNumber = meta.number;
     }
   }
+  if (authors.size > AGGREGATED_VALUES || tags.size > AGGREGATED_VALUES) {
+    ctx.log(`series ${seriesId}: its books name ${authors.size} authors and ${tags.size} tags; the series keeps ${AGGREGATED_VALUES} of each`);
+  }
   const existing = ctx.repos.seriesBooksMetadata.findBySeriesId(seriesId);
   ctx.repos.seriesBooksMetadata.upsert({
     seriesId,
-    authors: [...authors.values()],
-    tags: [...tags].sort(),
+    authors: [...authors.values()].slice(0, AGGREGATED_VALUES),
+    tags: [...tags].sort().slice(0, AGGREGATED_VALUES),
     releaseDate,
     summary,
     summaryNumber,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { IMPORT_LIMITS } from '../../../server/domain/metadata/imported-text.ts';
+import { AGGREGATED_VALUES } from '../../../server/domain/metadata/series-aggregation.ts';
 import { logFilePath } from '../../../server/logging.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { createTextEpub } from '../../fixtures/epub.ts';
@@ -99,6 +100,21 @@ describe('ComicInfo.xml beyond every limit', () => {
     // The log file is written asynchronously: wait for the warning's line.
     const warning = await pollUntil('the warning that the ComicInfo.xml was cut', async () => (await logText()).split('\n').find((line) => line.includes('cut to fit')));
     expect(warning).toMatch(/hostile\.cbz.*book\.title: 3000\d\d characters cut to 1024/);
+  });
+});
+
+describe("a series' books together", () => {
+  it('keep a bounded aggregation of their distinct tags and authors', async () => {
+    const books = Math.ceil(AGGREGATED_VALUES / IMPORT_LIMITS.listValues) + 2;
+    for (let b = 0; b < books; b++) {
+      const tags = Array.from({ length: IMPORT_LIMITS.listValues }, (_, i) => `b${b}t${i}`).join(',');
+      await createCbz(join(root, 'many', `many ${b}.cbz`), [page], { comicInfo: { title: `M${b}`, tags, writer: `Writer ${b}` } });
+    }
+    await addLibrary(server, root);
+    const [series] = (await server.json<Page<SeriesDto>>('/api/v1/series')).content;
+    expect(series!.booksCount).toBe(books);
+    expect(series!.booksMetadata.tags.length).toBe(AGGREGATED_VALUES);
+    expect(series!.booksMetadata.authors).toHaveLength(books); // under the bound: all kept
   });
 });
 
