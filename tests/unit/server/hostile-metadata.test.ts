@@ -154,3 +154,16 @@ describe('series.json beyond every limit', () => {
     expect(series!.metadata.title.startsWith('Sagan')).toBe(true);
   });
 });
+
+describe('series.json nested a million levels deep', () => {
+  it('is refused as no Mylar document before JSON.parse spends a third of a second on it; the series keeps its name', async () => {
+    await createCbz(join(root, 'Deep', 'Deep 001.cbz'), [page]);
+    await writeFile(join(root, 'Deep', 'series.json'), `{"metadata":${'['.repeat(500_000)}${']'.repeat(500_000)}}`);
+    await addLibrary(server, root);
+    const [series] = (await server.json<Page<SeriesDto>>('/api/v1/series')).content;
+    expect(series!.metadata.title).toBe('Deep');
+    // Before, JSON.parse took 230-770 ms on the request thread and the array was read as the metadata.
+    const warning = await pollUntil('the warning that series.json was not read', async () => (await logText()).split('\n').find((line) => line.includes('series.json')));
+    expect(warning).toContain('is not a Mylar series document');
+  });
+});
