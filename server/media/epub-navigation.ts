@@ -21,14 +21,25 @@ export interface EpubNavigation {
 const MAX_NAV_BYTES = 2 * 1024 * 1024;
 const EMPTY: EpubNavigation = { toc: [], landmarks: [], pageList: [] };
 
+/**
+ * The character a reference names, or nothing when XML allows no such character (NUL, other
+ * controls, surrogates, beyond U+10FFFF): String.fromCodePoint threw on `&#99999999;`, and one such
+ * reference cost the book its whole table of contents.
+ */
+function xmlCharacter(code: number): string {
+  const allowed =
+    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return allowed ? String.fromCodePoint(code) : '';
+}
+
 function decodeEntities(text: string): string {
   return text
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&quot;/g, '"')
     .replace(/&#39;|&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCodePoint(Number.parseInt(code, 16)))
+    .replace(/&#(\d+);/g, (_, code: string) => xmlCharacter(Number(code)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => xmlCharacter(Number.parseInt(code, 16)))
     .replace(/&amp;/g, '&');
 }
 
@@ -43,7 +54,10 @@ function link(baseDir: string, title: string, href: string): NavigationLink | nu
   const hash = href.indexOf('#');
   const fragment = hash >= 0 ? href.slice(hash + 1) || null : null;
   const target = hash >= 0 ? href.slice(0, hash) : href;
-  return { title, path: target ? resolveHref(baseDir, target) : '', fragment };
+  const path = target ? resolveHref(baseDir, target) : '';
+  // A link leading out of the book (../../etc/passwd) names nothing in it: not offered to readers.
+  if (path === '..' || path.startsWith('../')) return null;
+  return { title, path, fragment };
 }
 
 const dirOf = (path: string) => (posix.dirname(path) === '.' ? '' : posix.dirname(path));

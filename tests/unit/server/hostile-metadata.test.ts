@@ -6,7 +6,7 @@ import { IMPORT_LIMITS } from '../../../server/domain/metadata/imported-text.ts'
 import { AGGREGATED_VALUES } from '../../../server/domain/metadata/series-aggregation.ts';
 import { logFilePath } from '../../../server/logging.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
-import { createTextEpub } from '../../fixtures/epub.ts';
+import { createTextEpub, opfXml, writeEpub } from '../../fixtures/epub.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -165,5 +165,32 @@ describe('series.json nested a million levels deep', () => {
     // Before, JSON.parse took 230-770 ms on the request thread and the array was read as the metadata.
     const warning = await pollUntil('the warning that series.json was not read', async () => (await logText()).split('\n').find((line) => line.includes('series.json')));
     expect(warning).toContain('is not a Mylar series document');
+  });
+});
+
+describe('EPUB navigation with impossible character references and links out of the book', () => {
+  it('keeps every entry inside the book, with clean titles, and drops the links that leave it', async () => {
+    const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c</title></head><body><p>Text</p></body></html>';
+    const anchors = [
+      '<li><a href="ch1.xhtml#a">One &#99999999; two</a></li>', // no such character: before, the whole table of contents was lost
+      '<li><a href="ch1.xhtml#b">Nul &#0; and &#x1F; gone</a></li>',
+      '<li><a href="../../../../etc/passwd">Out</a></li>',
+      '<li><a href="ch1.xhtml#c">Last</a></li>',
+    ].join('');
+    const nav = `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>n</title></head><body><nav epub:type="toc"><ol>${anchors}</ol></nav></body></html>`;
+    const manifest = [
+      { id: 'ch1', href: 'ch1.xhtml', mediaType: 'application/xhtml+xml' },
+      { id: 'nav', href: 'nav.xhtml', mediaType: 'application/xhtml+xml', properties: 'nav' },
+    ];
+    await writeEpub(join(root, 'Nav', 'nav.epub'), [
+      { name: 'OEBPS/ch1.xhtml', data: chapter },
+      { name: 'OEBPS/nav.xhtml', data: nav },
+      { name: 'OEBPS/content.opf', data: opfXml({ metadata: '<dc:title>Nav</dc:title>', manifest, spine: ['ch1'] }) },
+    ]);
+    await addLibrary(server, root);
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
+    const publication = await server.json<{ toc: { href: string; title?: string }[] }>(`/api/v1/books/${book!.id}/manifest/epub`);
+    expect(publication.toc.map((l) => l.title)).toEqual(['One two', 'Nul and gone', 'Last']);
+    expect(publication.toc.every((l) => !l.href.includes('..'))).toBe(true);
   });
 });
