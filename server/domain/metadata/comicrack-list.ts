@@ -1,5 +1,6 @@
 import sax from 'sax';
 import { XmlTooComplex, parseXml } from '../../media/xml-parsing.ts';
+import { decodeXmlText } from '../../media/xml-text.ts';
 
 /** One <Book> of a ComicRack reading list: only the attributes matching uses, trimmed. */
 export interface ComicRackBook {
@@ -17,7 +18,8 @@ export type ComicRackList = { name: string; books: ComicRackBook[] } | { errorCo
  * `fileName` names the list in the error of a parse that overran its time limit.
  */
 export async function readComicRackList(bytes: Buffer, fileName: string): Promise<ComicRackList> {
-  const xml = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  // Decoded as its bytes say (UTF-16 with a mark, a declared encoding), as ComicInfo.xml is.
+  const xml = decodeXmlText(bytes).replace(/^\uFEFF/, '');
   try {
     return await parseXml({ module: import.meta.url, name: 'parseComicRackList', parse: parseComicRackList }, `the ComicRack reading list ${fileName}`, xml);
   } catch (error) {

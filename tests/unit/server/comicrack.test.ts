@@ -19,7 +19,7 @@ afterAll(async () => {
   await server.close();
 });
 
-function upload(xml: string) {
+function upload(xml: string | Buffer) {
   const boundary = '----cbl-boundary';
   const payload = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="list.cbl"\r\nContent-Type: application/xml\r\n\r\n`),
@@ -102,5 +102,14 @@ describe('ComicRack reading list matching', () => {
     } finally {
       calls.mockRestore();
     }
+  });
+});
+
+describe('hostile ComicRack reading lists', () => {
+  const books = '<Books><Book Series="Batman" Volume="2016" Number="1"/></Books>';
+  it('reads a list written in UTF-16 with its byte-order mark, as ComicInfo.xml is read', async () => {
+    const xml = `<?xml version="1.0" encoding="utf-16"?><ReadingList><Name>Wide list</Name>${books}</ReadingList>`;
+    const response = await upload(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]));
+    expect(response.json()).toMatchObject({ readListMatch: { name: 'Wide list', errorCode: '' }, errorCode: '' });
   });
 });
