@@ -1,5 +1,6 @@
 import type { FolioContext } from '../context.ts';
 import type { ComicRackList } from './comicrack-list.ts';
+import { boundedImport } from './bounded-import.ts';
 
 export interface ReadListRequestMatch {
   readListMatch: { name: string; errorCode: string };
@@ -35,7 +36,9 @@ function sameNumber(a: string, b: string): boolean {
  */
 export function matchComicRackList(ctx: FolioContext, list: ComicRackList, visibleSeries: (id: string) => boolean): ReadListRequestMatch {
   if ('errorCode' in list) return empty(list.errorCode);
-  const { name, books } = list;
+  const { books } = list;
+  // The name becomes the read list's when the client creates it: within the import limits.
+  const name = boundedImport(ctx, list.name, 'the name of a ComicRack reading list');
   if (books.length === 0) return empty('ERR_1029', name);
   if (!name) return empty('ERR_1030');
   if (books.some((book) => !book.series || !book.number)) return empty('ERR_1031', name);

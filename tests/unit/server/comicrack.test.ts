@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { xmlWorker } from '../../../server/media/xml-parsing.ts';
+import { IMPORT_LIMITS } from '../../../server/domain/metadata/imported-text.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -111,5 +112,12 @@ describe('hostile ComicRack reading lists', () => {
     const xml = `<?xml version="1.0" encoding="utf-16"?><ReadingList><Name>Wide list</Name>${books}</ReadingList>`;
     const response = await upload(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(xml, 'utf16le')]));
     expect(response.json()).toMatchObject({ readListMatch: { name: 'Wide list', errorCode: '' }, errorCode: '' });
+  });
+
+  it('gives back a name within the import limits (the client makes it the read list\'s)', async () => {
+    const response = await upload(`<ReadingList><Name>Big ${'n'.repeat(200_000)}</Name>${books}</ReadingList>`);
+    const name = (response.json() as { readListMatch: { name: string } }).readListMatch.name;
+    expect(name.length).toBe(IMPORT_LIMITS.textChars);
+    expect(name.startsWith('Big nnn')).toBe(true);
   });
 });
