@@ -74,8 +74,9 @@ const parser = new XMLParser({
 export class MalformedComicInfoError extends Error {
   readonly reason: string;
   readonly line: number;
-  constructor(reason: string, line: number) {
-    super(`ComicInfo.xml is not well-formed (line ${line}): ${reason}`);
+  /** `message` replaces the usual one when the file was refused before it was parsed (too large). */
+  constructor(reason: string, line: number, message = `ComicInfo.xml is not well-formed (line ${line}): ${reason}`) {
+    super(message);
     this.name = 'MalformedComicInfoError';
     this.reason = reason;
     this.line = line;

@@ -12,6 +12,7 @@ import { recombineSeriesMetadata } from './series-facts-vote.ts';
 import type { BookSeriesFacts } from '../../db/book-series-facts-repository.ts';
 import type { Book } from '../../db/book-repository.ts';
 
+/** Real ComicInfo.xml files are a few KB (a <Pages> list of 1,000 pages, ~120 KB). */
 const MAX_COMICINFO_BYTES = 1024 * 1024;
 /** ComicInfo.xml's name, lower-cased: archives are matched without regard to case. */
 const COMICINFO = 'comicinfo.xml';
@@ -74,7 +75,13 @@ export async function importComicInfo(ctx: FolioContext, bookId: string, known?:
 
 async function readBookComicInfo(ctx: FolioContext, book: Book, entryName: string): Promise<ComicInfoPatch | null> {
   const archive = await bookArchive(ctx, book);
-  const bytes = await collectPrefix(await archive.openEntry(entryName), MAX_COMICINFO_BYTES);
+  // One byte past the limit tells a larger entry from one of exactly the limit.
+  const bytes = await collectPrefix(await archive.openEntry(entryName), MAX_COMICINFO_BYTES + 1);
+  if (bytes.length > MAX_COMICINFO_BYTES) {
+    // Its prefix would only read as not well-formed, after a parse of a whole MiB for nothing.
+    const reason = `larger than ${MAX_COMICINFO_BYTES} bytes, more than any real one`;
+    throw new MalformedComicInfoError(reason, 0, `ComicInfo.xml is ${reason}`);
+  }
   const patch = await readComicInfo(decodeXmlText(bytes), `ComicInfo.xml of ${book.url}`);
   return patch && boundedImport(ctx, patch, `ComicInfo.xml of ${book.url}`);
 }

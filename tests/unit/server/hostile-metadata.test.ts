@@ -103,6 +103,19 @@ describe('ComicInfo.xml beyond every limit', () => {
   });
 });
 
+describe('a 50 MB ComicInfo.xml', () => {
+  it('is skipped unread past its first MiB, saying it is too large; the book is READY', async () => {
+    const huge = Buffer.from(`<ComicInfo><Title>T</Title><Summary>${'x'.repeat(50 * 1024 * 1024)}</Summary></ComicInfo>`);
+    await createCbz(join(root, 'huge', 'huge.cbz'), [page], { compress: true, extraEntries: [{ name: 'ComicInfo.xml', data: huge }] });
+    await addLibrary(server, root);
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
+    expect(book!.media.status).toBe('READY');
+    // Before: its first MiB was parsed and reported as "not well-formed".
+    expect(book!.media.comment).toBe('ComicInfo.xml skipped: ComicInfo.xml is larger than 1048576 bytes, more than any real one');
+    expect(book!.metadata.title).toBe('huge');
+  });
+});
+
 describe("a series' books together", () => {
   it('keep a bounded aggregation of their distinct tags and authors', async () => {
     const books = Math.ceil(AGGREGATED_VALUES / IMPORT_LIMITS.listValues) + 2;
