@@ -13,8 +13,13 @@ export const IMPORT_LIMITS = {
   textChars: 1024,
   /** A summary or description: characters kept. */
   longTextChars: 64 * 1024,
-  /** Values kept of one list (tags, genres, authors, links, collections, read lists). */
+  /** Values kept of one list (tags, genres, authors, links). */
   listValues: 256,
+  /**
+   * Read lists (story arcs) and collections (series groups) one file puts its book or series in:
+   * each name is a row created on first sight, and real books name a handful.
+   */
+  groupValues: 32,
   /** Characters of all the texts of one list together; values past it are dropped. */
   listChars: 32 * 1024,
   /** A number larger than this (a count, a year, a position) is no real one: dropped. */
@@ -23,6 +28,8 @@ export const IMPORT_LIMITS = {
 
 /** Fields holding prose, bounded by longTextChars; every other text is short. */
 const LONG_TEXT = new Set(['summary', 'description', 'description_text', 'description_formatted']);
+/** Lists whose every value creates a row (a read list, a collection): bounded by groupValues. */
+const GROUPS = new Set(['readLists', 'collections']);
 /** Fields holding an ISO date (yyyy-MM-dd): one that names no day of the calendar is dropped. */
 const DATES = new Set(['releaseDate']);
 
@@ -57,7 +64,7 @@ function bound(value: unknown, path: string, long: boolean, cuts: string[]): unk
     }
     return value === 0 ? 0 : value;
   }
-  if (Array.isArray(value)) return boundList(value, path, cuts);
+  if (Array.isArray(value)) return boundList(value, path, GROUPS.has(path) ? IMPORT_LIMITS.groupValues : IMPORT_LIMITS.listValues, cuts);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
@@ -81,11 +88,11 @@ function boundText(text: string, path: string, limit: number, cuts: string[]): s
   return clean.slice(0, end);
 }
 
-function boundList(values: unknown[], path: string, cuts: string[]): unknown[] {
+function boundList(values: unknown[], path: string, limit: number, cuts: string[]): unknown[] {
   const out: unknown[] = [];
   let chars = 0;
   for (const value of values) {
-    if (out.length === IMPORT_LIMITS.listValues) break;
+    if (out.length === limit) break;
     const bounded = bound(value, `${path}[]`, false, cuts);
     chars += textLength(bounded);
     if (chars > IMPORT_LIMITS.listChars) break;

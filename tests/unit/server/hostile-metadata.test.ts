@@ -116,6 +116,17 @@ describe('a 50 MB ComicInfo.xml', () => {
   });
 });
 
+describe('a ComicInfo.xml naming hundreds of story arcs and series groups', () => {
+  it('puts its book in at most groupValues read lists and its series in as many collections', async () => {
+    const arcs = names(200, 'Arc ', 3);
+    await createCbz(join(root, 'arcs', 'arcs.cbz'), [page], { comicInfo: { title: 'Arcs', storyArc: arcs, seriesGroup: names(200, 'Group ', 3) } });
+    await addLibrary(server, root);
+    const count = (table: string) => (server.app.folio.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count('readlist')).toBe(IMPORT_LIMITS.groupValues);
+    expect(count('collection')).toBe(IMPORT_LIMITS.groupValues);
+  });
+});
+
 describe("a series' books together", () => {
   it('keep a bounded aggregation of their distinct tags and authors', async () => {
     const books = Math.ceil(AGGREGATED_VALUES / IMPORT_LIMITS.listValues) + 2;
