@@ -80,11 +80,17 @@ function bound(value: unknown, path: string, long: boolean, cuts: string[]): unk
 }
 
 function boundText(text: string, path: string, limit: number, cuts: string[]): string {
-  const clean = text.replace(CONTROLS, '').replace(LONE_SURROGATE, '\uFFFD');
-  if (clean.length <= limit) return clean;
+  // Only what can be kept is cleaned: the expressions over 4 MB of control characters took
+  // 350-500 ms of the request thread. Twice the limit leaves room for what cleaning removes.
+  const clean = text.slice(0, 2 * limit + 1).replace(CONTROLS, '').replace(LONE_SURROGATE, '\uFFFD');
+  if (clean.length <= limit && text.length <= 2 * limit + 1) return clean;
+  if (clean.length <= limit) {
+    cuts.push(`${path}: ${text.length} characters cut to ${clean.length}`);
+    return clean;
+  }
   // Not between the two halves of a surrogate pair.
   const end = /[\uD800-\uDBFF]/.test(clean[limit - 1]!) ? limit - 1 : limit;
-  cuts.push(`${path}: ${clean.length} characters cut to ${end}`);
+  cuts.push(`${path}: ${text.length} characters cut to ${end}`);
   return clean.slice(0, end);
 }
 
