@@ -5,6 +5,7 @@ import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { IMPORT_LIMITS } from '../../../server/domain/metadata/imported-text.ts';
 import { AGGREGATED_VALUES } from '../../../server/domain/metadata/series-aggregation.ts';
 import { logFilePath } from '../../../server/logging.ts';
+import { MAX_NAV_LINKS } from '../../../server/media/epub-navigation.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { createTextEpub, opfXml, writeEpub } from '../../fixtures/epub.ts';
 import { pollUntil } from '../../support/poll.ts';
@@ -189,6 +190,28 @@ describe('series.json nested a million levels deep', () => {
     // Before, JSON.parse took 230-770 ms on the request thread and the array was read as the metadata.
     const warning = await pollUntil('the warning that series.json was not read', async () => (await logText()).split('\n').find((line) => line.includes('series.json')));
     expect(warning).toContain('is not a Mylar series document');
+  });
+});
+
+describe('an EPUB table of contents of tens of thousands of links', () => {
+  it(`keeps the first MAX_NAV_LINKS in the manifest`, async () => {
+    const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c</title></head><body><p>Text</p></body></html>';
+    const anchors = Array.from({ length: MAX_NAV_LINKS + 2000 }, (_, i) => `<li><a href="c.xhtml#${i}">${i}</a></li>`).join('');
+    const nav = `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>n</title></head><body><nav epub:type="toc"><ol>${anchors}</ol></nav></body></html>`;
+    const manifest = [
+      { id: 'c', href: 'c.xhtml', mediaType: 'application/xhtml+xml' },
+      { id: 'nav', href: 'nav.xhtml', mediaType: 'application/xhtml+xml', properties: 'nav' },
+    ];
+    await writeEpub(join(root, 'Toc', 'toc.epub'), [
+      { name: 'OEBPS/c.xhtml', data: chapter },
+      { name: 'OEBPS/nav.xhtml', data: nav },
+      { name: 'OEBPS/content.opf', data: opfXml({ metadata: '<dc:title>Toc</dc:title>', manifest, spine: ['c'] }) },
+    ]);
+    await addLibrary(server, root);
+    const [book] = (await server.json<Page<BookDto>>('/api/v1/books')).content;
+    const publication = await server.json<{ toc: { title?: string }[] }>(`/api/v1/books/${book!.id}/manifest/epub`);
+    expect(publication.toc).toHaveLength(MAX_NAV_LINKS);
+    expect(publication.toc.at(-1)!.title).toBe(String(MAX_NAV_LINKS - 1));
   });
 });
 
