@@ -13,7 +13,7 @@ import { caller, requireRole } from '../guards.ts';
 import { isAdmin, toActivityDto, toUserDto } from '../dto/user-dto.ts';
 import { parsePaging, toPage } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
-import { type FolioApp, IdParams, NamedQuery, PAGING_PARAMS, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, NamedQuery, PAGING_PARAMS, Type, fieldViolations } from '../schemas.ts';
 import { type PasswordChange, PasswordUpdate, UserCreation, UserUpdate, applyRestrictions, restrictionsChanged } from './user-schemas.ts';
 
 /** Password changes are refused to API-key callers: a leaked key must not take over the account. */
@@ -68,13 +68,15 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext, throttle: L
       lastModified: now,
     };
     applyRestrictions(request.body, user, libraryExists);
-    if (ctx.repos.users.findByEmail(email)) throw badRequest('A user with this email already exists');
+    // Named as a refused `email` field (Komga's violations shape), so a client can say so on that
+    // field in its own language rather than show this English sentence.
+    if (ctx.repos.users.findByEmail(email)) throw emailTaken();
     user.passwordHash = await hashPassword(request.body.password);
     try {
       ctx.repos.users.insert(user);
     } catch (error) {
       // Two concurrent creations with one email: the unique index decides.
-      if (String(error).includes('UNIQUE')) throw badRequest('A user with this email already exists');
+      if (String(error).includes('UNIQUE')) throw emailTaken();
       throw error;
     }
     return reply.code(201).send(toUserDto(user));
@@ -212,3 +214,5 @@ export function registerUserRoutes(app: FolioApp, ctx: FolioContext, throttle: L
     return reply.code(204).send();
   });
 }
+
+const emailTaken = () => fieldViolations([{ fieldName: 'email', message: 'is already used by another user' }]);

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ApiError } from '../../api/http.ts';
 import { createUser } from '../../api/users.ts';
 import { TextField } from '../components/TextField.tsx';
 import { t } from '../i18n.ts';
@@ -27,7 +28,10 @@ export function AddUserDialog(props: { open: boolean; onClose: () => void; onAdd
     setError(undefined);
   }, [props.open]);
 
-  const emailError = touched ? emailProblem(email) : undefined;
+  // The server refuses an email already in use as its `email` field (the format was checked here
+  // first): said on that field in the admin's language, not as the server's English.
+  const emailTaken = error instanceof ApiError && error.status === 400 && error.fields.includes('email');
+  const emailError = touched ? (emailProblem(email) ?? (emailTaken ? t('users_admin.validation.email_taken') : undefined)) : undefined;
   const passwordError = touched ? passwordProblem(password) : undefined;
 
   async function submit() {
@@ -43,11 +47,14 @@ export function AddUserDialog(props: { open: boolean; onClose: () => void; onAdd
       title={t('users_admin.add.title')}
       submitLabel={t('users_admin.add.submit')}
       busy={busy}
-      error={error}
+      error={emailTaken ? undefined : error}
       onSubmit={submit}
       onClose={props.onClose}
     >
-      <TextField label={t('users_admin.email')} type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus aria-invalid={!!emailError} />
+      <TextField label={t('users_admin.email')} type="email" value={email} onChange={(e) => {
+          setEmail(e.target.value);
+          if (emailTaken) setError(undefined);
+        }} autoFocus aria-invalid={!!emailError} />
       <FieldError message={emailError} />
       <TextField label={t('users_admin.password')} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!passwordError} />
       <FieldError message={passwordError} />
