@@ -57,7 +57,8 @@ function ShellOrNotFound() {
       <AppShell>
         <Switch>
           {shellRoutes.map((route) => (
-            <Route key={route.path} path={route.path}>
+            // Only the matched route renders, so a key shared by routes of one screen keeps that screen.
+            <Route key={route.screen ?? route.path} path={route.path}>
               {(params) => renderShellRoute(route, params)}
             </Route>
           ))}

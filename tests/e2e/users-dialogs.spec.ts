@@ -45,3 +45,26 @@ test('add user: an email already in use is refused on the Email field in the adm
   await dialog.getByLabel(german.users_admin.email).fill('someone.else@example.org');
   await expect(dialog.getByRole('alert')).toHaveCount(0);
 });
+
+test('add user: closing the dialog, by Escape or by adding, gives the keyboard back to the Add user button', async ({ page }) => {
+  await page.goto(`${folio.url}/settings/users`);
+  const open = page.getByRole('button', { name: 'Add user' });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/settings\/users\/add$/);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/\/settings\/users$/);
+  await expect(open).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByLabel('Email')).toBeFocused();
+  await page.keyboard.type('keyboard.user@example.org');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('a password');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('cell', { name: 'keyboard.user@example.org' })).toBeVisible();
+  await expect(page).toHaveURL(/\/settings\/users$/);
+  await expect(open).toBeFocused();
+});

@@ -38,6 +38,11 @@ type Params = Record<string, string | undefined>;
 export interface ShellRoute {
   path: string;
   admin?: boolean;
+  /**
+   * Routes that show one screen share it (React keeps the screen, its state and its focus): a dialog
+   * child route such as /settings/users/add opens over its parent rather than rebuilding it.
+   */
+  screen?: string;
   render: (params: Params) => ReactNode;
 }
 
@@ -65,8 +70,8 @@ export const shellRoutes: ShellRoute[] = [
   { path: '/history', render: () => <HistoryScreen /> },
   { path: '/account', render: () => <AccountScreen /> },
   { path: '/settings', admin: true, render: () => <Redirect to="/settings/users" replace /> },
-  { path: '/settings/users', admin: true, render: () => <UsersScreen adding={false} /> },
-  { path: '/settings/users/add', admin: true, render: () => <UsersScreen adding /> },
+  { path: '/settings/users', admin: true, screen: 'users', render: () => <UsersScreen adding={false} /> },
+  { path: '/settings/users/add', admin: true, screen: 'users', render: () => <UsersScreen adding /> },
   { path: '/settings/server', admin: true, render: () => <ServerScreen /> },
   { path: '/settings/metrics', admin: true, render: () => <MetricsScreen /> },
   { path: '/media-management', admin: true, render: () => <Redirect to="/media-management/analysis" replace /> },

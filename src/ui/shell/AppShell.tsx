@@ -17,6 +17,13 @@ import { flipInRtl } from '../theme/direction.css.ts';
 const DRAWER_ID = 'folio-nav-drawer';
 const MAIN_ID = 'folio-main';
 
+/** Child routes that are a dialog over their parent screen (SPEC §2: /settings/users/add). */
+const DIALOG_ROUTES: Record<string, string> = { '/settings/users/add': '/settings/users' };
+
+function isDialogRouteOf(dialog: string, screen: string): boolean {
+  return DIALOG_ROUTES[dialog] === screen;
+}
+
 /** App bar + navigation drawer around every logged-in screen except the reader. */
 export function AppShell({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
@@ -32,7 +39,11 @@ export function AppShell({ children }: { children: ReactNode }) {
   // the link they activated (which may no longer exist).
   useEffect(() => {
     if (location === firstPath.current) return;
+    const previous = firstPath.current;
     firstPath.current = location;
+    // A dialog with its own address opens over its screen: the dialog gives focus back to the
+    // button that opened it when it closes, and taking it to <main> would lose that place.
+    if (isDialogRouteOf(previous, location) || isDialogRouteOf(location, previous)) return;
     mainRef.current?.focus({ preventScroll: true });
   }, [location]);
 
