@@ -68,3 +68,33 @@ test('add user: closing the dialog, by Escape or by adding, gives the keyboard b
   await expect(page).toHaveURL(/\/settings\/users$/);
   await expect(open).toBeFocused();
 });
+
+test('deleting an API key or a user leaves the keyboard on the list\'s add button, not on the page itself', async ({ page }) => {
+  await page.goto(`${folio.url}/account`);
+  const create = page.getByRole('button', { name: 'Create API key' });
+  await create.click();
+  await page.getByRole('dialog').getByLabel('Comment').fill('e-reader');
+  await page.getByRole('dialog').getByRole('button', { name: 'Generate' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+  const keyRow = page.getByRole('row').filter({ hasText: 'e-reader' });
+  await keyRow.getByRole('button', { name: 'Delete' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).press('Enter');
+  await expect(keyRow).toHaveCount(0);
+  await expect(create).toBeFocused();
+
+  const made = await page.request.post(`${folio.url}/api/v2/users`, {
+    data: { email: 'leaving@example.org', password: 'a password', roles: [] },
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+  });
+  expect(made.status()).toBe(201);
+  await page.goto(`${folio.url}/settings/users`);
+  const userRow = page.getByRole('row').filter({ hasText: 'leaving@example.org' });
+  await userRow.getByRole('button', { name: 'Delete' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: 'Delete' }).press('Enter');
+  await expect(userRow).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Add user' })).toBeFocused();
+});

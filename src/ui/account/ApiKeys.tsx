@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiKeyDto } from '../../api/types.ts';
 import { createApiKey, deleteApiKey, getApiKeys } from '../../api/users.ts';
 import { EmptyState, ErrorMessage, Loading } from '../components/Feedback.tsx';
@@ -22,6 +22,16 @@ export function ApiKeys() {
   const [deleting, setDeleting] = useState<ApiKeyDto | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
+  const createButton = useRef<HTMLButtonElement>(null);
+  const deleted = useRef(false);
+
+  // The dialog hands focus back to the key's Delete button, which the reloaded list then drops:
+  // after a deletion the keyboard goes on from the Create button instead of the page's start.
+  useEffect(() => {
+    if (deleting || !deleted.current) return;
+    deleted.current = false;
+    createButton.current?.focus();
+  }, [deleting]);
 
   const commentError = touched && !comment.trim() ? t('my_account.api_keys.comment_required') : undefined;
 
@@ -47,6 +57,7 @@ export function ApiKeys() {
     if (!deleting) return;
     const ok = await runAction(setBusy, setError, () => deleteApiKey(deleting.id));
     if (ok) {
+      deleted.current = true;
       setDeleting(null);
       keys.reload();
     }
@@ -54,7 +65,7 @@ export function ApiKeys() {
 
   return (
     <div>
-      <button type="button" className={buttons.primary} onClick={openCreate}>
+      <button ref={createButton} type="button" className={buttons.primary} onClick={openCreate}>
         {t('my_account.api_keys.create')}
       </button>
       <ErrorMessage error={keys.error} />

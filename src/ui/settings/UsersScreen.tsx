@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { AuthenticationActivityDto, UserDto } from '../../api/types.ts';
@@ -63,12 +63,26 @@ export function UsersScreen({ adding }: { adding: boolean }) {
     rows.reload();
   };
   const userFor = (kind: Dialog) => (dialog?.kind === kind ? dialog.user : null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const deleted = useRef(false);
+  const userDeleted = () => {
+    deleted.current = true;
+    done();
+  };
+
+  // The dialog hands focus back to the row's Delete button, which the reloaded list then drops:
+  // after a deletion the keyboard goes on from Add user instead of the page's start.
+  useEffect(() => {
+    if (dialog || !deleted.current) return;
+    deleted.current = false;
+    addButton.current?.focus();
+  }, [dialog]);
 
   return (
     <section>
       <header className={screens.pageHeader}>
         <h1 className={screens.pageTitle}>{t('screens.users')}</h1>
-        <button type="button" className={buttons.primary} onClick={() => navigate('/settings/users/add')}>
+        <button ref={addButton} type="button" className={buttons.primary} onClick={() => navigate('/settings/users/add')}>
           {t('users_admin.add.open')}
         </button>
       </header>
@@ -140,7 +154,7 @@ export function UsersScreen({ adding }: { adding: boolean }) {
       <EditRolesDialog user={userFor('roles')} onClose={close} onSaved={done} />
       <EditRestrictionsDialog user={userFor('restrictions')} onClose={close} onSaved={done} />
       <ChangeUserPasswordDialog user={userFor('password')} onClose={close} onSaved={done} />
-      <DeleteUserDialog user={userFor('delete')} onClose={close} onDeleted={done} />
+      <DeleteUserDialog user={userFor('delete')} onClose={close} onDeleted={userDeleted} />
     </section>
   );
 }
