@@ -11,13 +11,15 @@ export function ConfirmActionDialog(props: {
   title: string;
   explanation: string;
   confirmLabel: string;
+  /** A drastic but undoable action (stopping the server): the red button, without the deletion's acknowledgement. */
+  danger?: boolean;
   onClose: () => void;
   onConfirm: () => Promise<void>;
 }) {
   const { open, onClose, onConfirm } = props;
   const { busy, error, confirm } = useConfirmation(open, onConfirm);
   return (
-    <Modal open={open} title={props.title} onClose={onClose} onSubmit={() => void confirm()} submitLabel={props.confirmLabel} submitDisabled={busy}>
+    <Modal open={open} danger={props.danger} title={props.title} onClose={onClose} onSubmit={() => void confirm()} submitLabel={props.confirmLabel} submitDisabled={busy}>
       <p>{props.explanation}</p>
       <ErrorMessage error={error} />
     </Modal>

@@ -15,7 +15,7 @@ export function ConfirmDeleteDialog(props: {
   explanation: string;
   onClose: () => void;
   onConfirm: () => Promise<void>;
-  /** The button's words when it is not a deletion (e.g. stopping the server). */
+  /** The button's words when it is not a deletion (e.g. emptying the trash). */
   confirmLabel?: string;
 }) {
   const { open, onClose, onConfirm } = props;

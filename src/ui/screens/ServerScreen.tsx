@@ -18,7 +18,7 @@ import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import * as form from '../components/form.css.ts';
-import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
+import { ConfirmActionDialog } from '../dialogs/ConfirmActionDialog.tsx';
 import { live } from '../events/liveStore.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { t, tPlural } from '../i18n.ts';
@@ -205,7 +205,9 @@ export function ServerScreen() {
           {t('server.shut_down')}
         </button>
       </div>
-      <ConfirmDeleteDialog
+      {/* Not a deletion: a stopped server is started again, so no "irreversible" warning. */}
+      <ConfirmActionDialog
+        danger
         open={confirmStop}
         title={t('server.shut_down')}
         explanation={t('server.shut_down_explanation')}
