@@ -127,59 +127,64 @@ export function ImportReadListScreen() {
               {explainMediaComment(result.errorCode)}
             </p>
           )}
-          <h2 className={styles.sectionTitle}>{t('import_readlist.matches', { matched: matchedCount, total: result.requests.length })}</h2>
-          <div className={styles.narrowForm}>
-            <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} />
-            {result.readListMatch.errorCode && <p className={feedback.muted}>{explainMediaComment(result.readListMatch.errorCode)}</p>}
-          </div>
-          <div className={table.wrapper}>
-            <table className={table.table}>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">{t('import_readlist.requested')}</th>
-                  <th scope="col">{t('import_readlist.book')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.requests.map((request, index) => {
-                  const options = candidates(request);
-                  return (
-                    <tr key={index}>
-                      <td>{index + 1}</td>
-                      <td>
-                        {request.request.series.join(' / ')} #{request.request.number}
-                      </td>
-                      <td>
-                        {options.length === 0 ? (
-                          <span className={feedback.muted}>
-                            {request.errorCode ? explainMediaComment(request.errorCode) : t('import_readlist.no_match')}
-                          </span>
-                        ) : (
-                          <SelectField
-                            label={t('import_readlist.book_for', { n: index + 1 })}
-                            value={chosen[index] ?? ''}
-                            options={[{ value: '', label: t('import_readlist.skip') }, ...options]}
-                            onChange={(value) => setChosen(chosen.map((c, i) => (i === index ? value : c)))}
-                          />
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          {problem && (
-            <p role="alert" className={feedback.errorBox}>
-              {problem}
+          {/* A list that yields no entry (unreadable, or without books) has nothing to match or create. */}
+          {result.requests.length > 0 && (
+            <>
+            <h2 className={styles.sectionTitle}>{t('import_readlist.matches', { matched: matchedCount, total: result.requests.length })}</h2>
+            <div className={styles.narrowForm}>
+              <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} />
+              {result.readListMatch.errorCode && <p className={feedback.muted}>{explainMediaComment(result.readListMatch.errorCode)}</p>}
+            </div>
+            <div className={table.wrapper}>
+              <table className={table.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    <th scope="col">{t('import_readlist.requested')}</th>
+                    <th scope="col">{t('import_readlist.book')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {result.requests.map((request, index) => {
+                    const options = candidates(request);
+                    return (
+                      <tr key={index}>
+                        <td>{index + 1}</td>
+                        <td>
+                          {request.request.series.join(' / ')} #{request.request.number}
+                        </td>
+                        <td>
+                          {options.length === 0 ? (
+                            <span className={feedback.muted}>
+                              {request.errorCode ? explainMediaComment(request.errorCode) : t('import_readlist.no_match')}
+                            </span>
+                          ) : (
+                            <SelectField
+                              label={t('import_readlist.book_for', { n: index + 1 })}
+                              value={chosen[index] ?? ''}
+                              options={[{ value: '', label: t('import_readlist.skip') }, ...options]}
+                              onChange={(value) => setChosen(chosen.map((c, i) => (i === index ? value : c)))}
+                            />
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+            {problem && (
+              <p role="alert" className={feedback.errorBox}>
+                {problem}
+              </p>
+            )}
+            <p>
+              <button type="button" className={buttons.primary} disabled={busy} onClick={() => void create()}>
+                {t('import_readlist.create')}
+              </button>
             </p>
+            </>
           )}
-          <p>
-            <button type="button" className={buttons.primary} disabled={busy} onClick={() => void create()}>
-              {t('import_readlist.create')}
-            </button>
-          </p>
         </section>
       )}
     </>
