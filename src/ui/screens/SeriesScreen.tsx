@@ -127,6 +127,12 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
               {tPlural('units.books', data.booksCount)}
               {data.booksReadCount > 0 && ` · ${t('series.read_count', { count: data.booksReadCount })}`}
             </p>
+            {/* As the book page says of a deleted book: still listed, but nothing is on disk any more. */}
+            {data.deleted && (
+              <p role="status" className={feedback.errorBox}>
+                {t('content.series_unavailable')}
+              </p>
+            )}
             <div className={styles.actionsRow}>
               {/* A partly read series offers both: finish it, or clear its progress as a whole. */}
               {data.booksReadCount < data.booksCount && (
