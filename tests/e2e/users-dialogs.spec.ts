@@ -41,6 +41,8 @@ test('add user: an email already in use is refused on the Email field in the adm
   await expect(dialog.getByLabel(german.users_admin.email)).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByRole('alert')).toHaveText(german.users_admin.validation.email_taken);
   await expect(dialog.getByText(/already exists|already used/)).toHaveCount(0);
+  // The button, disabled while the server answered, has the keyboard again: not <body> behind the dialog.
+  await expect(dialog.getByRole('button', { name: german.users_admin.add.submit })).toBeFocused();
   // A new address clears the refusal.
   await dialog.getByLabel(german.users_admin.email).fill('someone.else@example.org');
   await expect(dialog.getByRole('alert')).toHaveCount(0);

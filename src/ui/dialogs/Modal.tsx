@@ -24,8 +24,9 @@ export function Modal(props: {
   children: ReactNode;
 }) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
   const headingId = useId();
-  const { open } = props;
+  const { open, submitDisabled } = props;
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -34,8 +35,19 @@ export function Modal(props: {
     else if (!open && dialog.open) dialog.close();
   }, [open]);
 
+  // A focused button that becomes disabled (busy while the server answers) drops focus to <body>,
+  // behind the modal: when the dialog stays open (a refusal), the button takes the keyboard back.
+  const submittedFromButton = useRef(false);
+  useEffect(() => {
+    if (submitDisabled) return;
+    const dropped = document.activeElement === null || document.activeElement === document.body;
+    if (submittedFromButton.current && dropped && dialogRef.current?.open) submitRef.current?.focus();
+    submittedFromButton.current = false;
+  }, [submitDisabled]);
+
   function submit(event: FormEvent) {
     event.preventDefault();
+    submittedFromButton.current = document.activeElement === submitRef.current;
     props.onSubmit();
   }
 
@@ -61,6 +73,7 @@ export function Modal(props: {
             </button>
             {!props.noSubmit && (
               <button
+                ref={submitRef}
                 type="submit"
                 className={props.danger ? buttons.danger : buttons.primary}
                 disabled={props.submitDisabled}
