@@ -25,10 +25,13 @@ export class FileSlots {
    * Slots one owner may hold at once: a quarter. Owners are the users whose downloads are paced by
    * their client (a book file, a series or read-list zip read slowly holds its file for as long as it
    * likes); without a share, one account's few dozen stalled downloads held every slot and everyone
-   * else's downloads, posters read from disk and thumbnails waited, then got 503.
+   * else's downloads, posters read from disk and thumbnails waited, then got 503. Past its share an
+   * owner's next download waits for one of its own to end (up to `waitMs`, then ServerBusy), so a
+   * burst from one account (devices sharing it, a client fetching a series) is still served in turn.
    */
   readonly perOwner: number;
   private readonly owners = new Map<string, number>();
+  private readonly ownerWaiting = new Map<string, (() => void)[]>();
 
   constructor(capacity: number, waitMs = DEFAULT_WAIT_MS) {
     this.capacity = Math.max(1, capacity);
@@ -74,8 +77,8 @@ export class FileSlots {
    * read stream made from it (`createReadStream` closes it at its end).
    */
   async openHandle(open: () => Promise<FileHandle>, owner?: string): Promise<FileHandle> {
-    // Over its share an owner is refused at once rather than queued: its own downloads hold the slots.
-    const leave = owner === undefined ? () => undefined : this.enter(owner);
+    // Over its share an owner waits for its own downloads, not for everyone's slots.
+    const leave = owner === undefined ? () => undefined : await this.enter(owner);
     try {
       await this.acquire();
     } catch (error) {
@@ -99,19 +102,45 @@ export class FileSlots {
     return file;
   }
 
-  /** Counts one more slot for `owner` (ServerBusy past its share); the function given back uncounts it, once. */
-  private enter(owner: string): () => void {
+  /**
+   * Counts one more slot for `owner`, first waiting while its share is held by its own downloads;
+   * the function given back uncounts it, once, or hands it straight to the owner's next in line.
+   */
+  private async enter(owner: string): Promise<() => void> {
     const held = this.owners.get(owner) ?? 0;
-    if (held >= this.perOwner) throw new ServerBusy('too many of your downloads are running at once', 5);
-    this.owners.set(owner, held + 1);
+    if (held < this.perOwner) this.owners.set(owner, held + 1);
+    else await this.waitForShare(owner);
     let left = false;
     return () => {
       if (left) return;
       left = true;
+      const queue = this.ownerWaiting.get(owner);
+      const next = queue?.shift();
+      if (queue?.length === 0) this.ownerWaiting.delete(owner);
+      if (next) return next();
       const now = (this.owners.get(owner) ?? 1) - 1;
       if (now > 0) this.owners.set(owner, now);
       else this.owners.delete(owner);
     };
+  }
+
+  /** Resolves when one of `owner`'s slots passes to it (its count stays taken); ServerBusy after `waitMs`. */
+  private waitForShare(owner: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const queue = this.ownerWaiting.get(owner) ?? [];
+      this.ownerWaiting.set(owner, queue);
+      const grant = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        const at = queue.indexOf(grant);
+        if (at >= 0) queue.splice(at, 1);
+        if (queue.length === 0 && this.ownerWaiting.get(owner) === queue) this.ownerWaiting.delete(owner);
+        reject(new ServerBusy('too many of your downloads are running at once', 5));
+      }, this.waitMs);
+      queue.push(grant);
+    });
   }
 
   private async acquire(): Promise<void> {
