@@ -35,15 +35,20 @@ function startMain(dataDir: string): Promise<string> {
   });
 }
 
-/** How far the process has read into `file`, or undefined while it does not have it open. */
+/**
+ * How far the process has read into `file` through the descriptor that got furthest, or undefined
+ * while it does not have it open. Several may be open on it: the main thread keeps the file it
+ * checked open while the hash worker reads it through a descriptor of its own.
+ */
 async function readOffset(pid: number, file: string): Promise<number | undefined> {
+  let furthest: number | undefined;
   for (const fd of await readdir(`/proc/${pid}/fd`).catch(() => [] as string[])) {
     const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
     if (target !== file) continue;
     const info = await readFile(`/proc/${pid}/fdinfo/${fd}`, 'utf8').catch(() => '');
-    return Number(/^pos:\s*(\d+)/m.exec(info)?.[1] ?? 0);
+    furthest = Math.max(furthest ?? 0, Number(/^pos:\s*(\d+)/m.exec(info)?.[1] ?? 0));
   }
-  return undefined;
+  return furthest;
 }
 
 describe('stopping the server', () => {
