@@ -17,6 +17,7 @@ import type { FolioEvent } from './events.ts';
  */
 export function eventFor(repos: Repositories, user: User, admin: boolean, event: FolioEvent): FolioEvent | undefined {
   if ('userId' in event && event.userId !== user.id) return undefined;
+  if ('internal' in event) return undefined;
   if ('adminOnly' in event && !admin) return undefined;
   const restricted = hasContentRestrictions(user);
   if (user.sharedAllLibraries && !restricted) return event;

@@ -23,7 +23,12 @@ export type FolioEvent =
   | { name: 'ThumbnailReadListAdded' | 'ThumbnailReadListDeleted'; data: { readListId: string; selected: boolean } }
   | { name: 'BookImported'; data: { bookId: string | null; sourceFile: string; success: boolean; message: string | null }; adminOnly: true }
   | { name: 'TaskQueueStatus'; data: { count: number; countByType: Record<string, number> }; adminOnly: true }
-  | { name: 'SessionExpired'; data: { userId: string }; userId: string };
+  | { name: 'SessionExpired'; data: { userId: string }; userId: string }
+  /**
+   * Folio's own, never sent to clients (Komga has no such event): an API key was deleted, so what
+   * was opened with it (downloads, event streams) ends at once rather than at its next check.
+   */
+  | { name: 'ApiKeyDeleted'; data: { apiKeyId: string; userId: string }; userId: string; internal: true };
 
 export class EventBus {
   private readonly listeners = new Set<(event: FolioEvent) => void>();

@@ -48,7 +48,10 @@ export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.delete('/api/v2/users/me/api-keys/:keyId', { schema: { params: Type.Object({ keyId: Type.String() }) } }, async (request, reply) => {
     const user = interactiveCaller(request);
-    apiKeys.delete(user.id, request.params.keyId);
+    if (apiKeys.delete(user.id, request.params.keyId)) {
+      // Downloads and event streams opened with the key end now (download-revocation.ts, sse-routes.ts).
+      ctx.events.emit({ name: 'ApiKeyDeleted', data: { apiKeyId: request.params.keyId, userId: user.id }, userId: user.id, internal: true });
+    }
     return reply.code(204).send();
   });
 }

@@ -120,7 +120,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       const user = requireRole(request, 'FILE_DOWNLOAD');
       const book = bookForCaller(request.params.id, user);
       const media = ctx.repos.media.findByBookId(book.id);
-      endDownloadWhenAccessEnds(ctx, reply, user.id);
+      endDownloadWhenAccessEnds(ctx, request, reply, user.id);
       return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }

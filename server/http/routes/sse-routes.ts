@@ -27,7 +27,7 @@ export interface SseOptions {
  * allowed to see what it names (event-audience.ts). Before every event and heartbeat the stream
  * checks that what it was opened with still holds — the session (logout, expiry, password change) or API key (deleted),
  * the user (deletion) and their roles and restrictions — and ends otherwise; a SessionExpired for
- * its user is delivered and then ends it at once. Bursts of events are written together
+ * its user is delivered and then ends it at once, and the deletion of its API key (ApiKeyDeleted) ends it at once. Bursts of events are written together
  * (event-stream-writer.ts).
  */
 export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: SseOptions): void {
@@ -79,6 +79,12 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       // is delivered first.
       if (event.name === 'SessionExpired' && event.userId === opener.id) {
         return stream.end(`event:${event.name}\ndata:${JSON.stringify(event.data)}\n\n`);
+      }
+      // The key this stream was opened with is gone: end now, not at the next heartbeat. Another
+      // key's deletion says nothing to this stream (and internal events are never written).
+      if (event.name === 'ApiKeyDeleted') {
+        if (event.data.apiKeyId === apiKeyId) stream.end();
+        return;
       }
       const user = currentUser();
       if (!user) return stream.end();

@@ -17,7 +17,8 @@ let bookId: string;
 let seriesId: string;
 
 beforeAll(async () => {
-  server = await startServer();
+  // No heartbeat within a test's time: an event stream that ends did so on the change itself.
+  server = await startServer({ sseHeartbeatMs: 600_000 });
   // Larger than what loopback socket buffers absorb, so an unread download stays in flight.
   await writeStoredCbz(join(server.dir, 'lib', 'Big', 'Big 01.cbz'), [await paddedPage(48 * 1024 * 1024)]);
   await addLibrary(server, join(server.dir, 'lib'));
@@ -32,9 +33,9 @@ afterAll(async () => {
 });
 
 /** Starts a download as `email` and resolves with the response once its first bytes came; then reads no more. */
-function startDownload(path: string, email: string): Promise<IncomingMessage> {
+function startDownload(path: string, email: string, headers: Record<string, string> = { authorization: basic(email, 'pw') }): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { agent: false, headers: { authorization: basic(email, 'pw') } }, (res) => {
+    const req = httpRequest(`${base}${path}`, { agent: false, headers }, (res) => {
       res.once('data', () => {
         res.pause();
         resolve(res);
@@ -76,5 +77,47 @@ it.each(cases)('a book, series or read-list download ends when its user is %s', 
     expect(outcomes).toEqual([false, false, false]);
   } finally {
     for (const res of downloads) res.destroy();
+  }
+});
+
+/** Resolves with whether each response arrived whole once read to its end. */
+function readToEnd(responses: IncomingMessage[]): Promise<boolean[]> {
+  return Promise.all(
+    responses.map(
+      (res) =>
+        new Promise<boolean>((resolve) => {
+          res.on('error', () => undefined);
+          res.once('close', () => resolve(res.complete));
+          res.resume();
+        }),
+    ),
+  );
+}
+
+it("deleting an API key ends the downloads and event stream made with it, and not those of the user's other key", async () => {
+  const email = `keyholder-${Math.random().toString(36).slice(2)}@x.org`;
+  const created = await send(server, 'POST', '/api/v2/users', server.admin, { email, password: 'pw', roles: ['FILE_DOWNLOAD'] });
+  expect(created.statusCode, created.body).toBe(201);
+  const newKey = async (comment: string) => {
+    const response = await send(server, 'POST', '/api/v2/users/me/api-keys', { authorization: basic(email, 'pw') }, { comment });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json() as { id: string; key: string };
+  };
+  const [deleted, kept] = [await newKey('e-reader'), await newKey('tablet')];
+  const readList = await send(server, 'POST', '/api/v1/readlists', server.admin, { name: email, bookIds: [bookId] });
+  const paths = [`/api/v1/books/${bookId}/file`, `/api/v1/series/${seriesId}/file`, `/api/v1/readlists/${readList.json().id}/file`];
+  const cut = await Promise.all(paths.map((path) => startDownload(path, email, { 'x-api-key': deleted.key })));
+  const stream = await startDownload('/sse/v1/events', email, { 'x-api-key': deleted.key });
+  // The other key's download is the witness that the deletion was acted on by then: it must run on.
+  const other = await startDownload(paths[0]!, email, { 'x-api-key': kept.key });
+  try {
+    expect((await send(server, 'DELETE', `/api/v2/users/me/api-keys/${deleted.id}`, { authorization: basic(email, 'pw') })).statusCode).toBe(204);
+    // Before: the three downloads arrived whole, and the stream stayed open until its next heartbeat
+    // (none in this test's time). The stream ends cleanly; it only has to end.
+    expect(await readToEnd(cut)).toEqual([false, false, false]);
+    await readToEnd([stream]);
+    expect(await readToEnd([other])).toEqual([true]);
+  } finally {
+    for (const res of [...cut, stream, other]) res.destroy();
   }
 });

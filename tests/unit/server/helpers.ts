@@ -27,7 +27,7 @@ export interface TestServer {
 }
 
 /** A real server on a fresh temp data dir (real SQLite file), optionally claimed by an admin. */
-export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; basePath?: string; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number }; connectionsPerAddress?: { max?: number; exemptLoopback?: boolean } } = {}): Promise<TestServer> {
+export async function startServer(options: { claim?: boolean; clientDir?: string; dir?: string; logLevel?: LogLevel; logStdout?: boolean; trustProxy?: TrustProxy; basePath?: string; archivePool?: ArchivePoolOptions; authActivityRetention?: { days: number; maxRows: number }; connectionsPerAddress?: { max?: number; exemptLoopback?: boolean }; sseHeartbeatMs?: number } = {}): Promise<TestServer> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'folio-test-')));
   const dataDir = join(dir, 'data');
   const app = await buildApp({
@@ -40,6 +40,7 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
     archivePool: options.archivePool,
     authActivityRetention: options.authActivityRetention,
     connectionsPerAddress: options.connectionsPerAddress,
+    sseHeartbeatMs: options.sseHeartbeatMs,
   });
   const admin = { authorization: basic(ADMIN_EMAIL, ADMIN_PASSWORD) };
   if (options.claim !== false) {
