@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
-import { copyFile, link, lstat, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, link, lstat, rename, rm, stat } from 'node:fs/promises';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import type { FolioContext } from '../context.ts';
-import { OutsideLibraryError, entryInsideLibrary } from '../library/library-paths.ts';
+import { OutsideLibraryError, entryInsideLibrary, makeFolderInsideLibrary } from '../library/library-paths.ts';
 import { scanLibrary } from '../library/scanner.ts';
 import { scannedExtensions } from '../library/library-walk.ts';
 import { detectReader } from '../../media/analyse-container.ts';
@@ -89,15 +89,17 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
   // taken out of its folder (MOVE) or replace a book (upgrade) and then fail to scan.
   await checkIsBook(ctx, series.libraryId, source);
 
-  await mkdir(dirname(destination), { recursive: true });
   // The series folder as it really is now: one swapped for a link leading out of the library since
   // the scan would have the book written (or an upgrade's old file removed) outside it.
   const root = ctx.repos.libraries.findById(series.libraryId)?.root ?? '';
-  const real = async (path: string) =>
-    entryInsideLibrary(root, path).catch((error: unknown) => {
-      if (error instanceof OutsideLibraryError) throw new ImportError('ERR_1021', 'Destination outside the library');
-      throw error;
-    });
+  const outsideIsRefused = (error: unknown): never => {
+    if (error instanceof OutsideLibraryError) throw new ImportError('ERR_1021', 'Destination outside the library');
+    throw error;
+  };
+  const real = async (path: string) => entryInsideLibrary(root, path).catch(outsideIsRefused);
+  // A series folder gone since the scan is made again, one folder at a time and never through a
+  // link leading out of the library (mkdir -p followed one and left empty folders out there).
+  await makeFolderInsideLibrary(root, dirname(destination)).catch(outsideIsRefused);
   // Written at the checked path; the book's address stays the one the scan gives it (the root as configured).
   const target = await real(destination);
   if (replaced) await rm(await real(replaced), { force: true });

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { type FileHandle, open, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, join, relative, isAbsolute, resolve } from 'node:path';
+import { type FileHandle, mkdir, open, readlink, realpath, rmdir } from 'node:fs/promises';
+import { basename, dirname, join, relative, isAbsolute, resolve, sep } from 'node:path';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 import type { FolioContext } from '../context.ts';
 
@@ -36,6 +36,54 @@ export async function entryInsideLibrary(libraryRoot: string, path: string): Pro
   const canonical = join(parent, basename(path));
   if (!isStrictlyInside(root, canonical)) throw new OutsideLibraryError(path);
   return canonical;
+}
+
+/**
+ * Creates `folder` (lexically inside `libraryRoot`) and any missing folder above it, one at a time,
+ * without ever following a path that leaves the library: `mkdir -p` follows any link on the way, so
+ * a folder of the path swapped for a link to elsewhere had the missing folders created out there.
+ * Before each creation the folder it goes in is resolved and must lie inside the root (symlinked
+ * folders leading inside are fine, as for entryInsideLibrary); after it, the created folder is
+ * resolved again, and one that a swap meanwhile put outside is removed (it is empty, just made).
+ * Throws OutsideLibraryError, having created nothing outside.
+ */
+export async function makeFolderInsideLibrary(libraryRoot: string, folder: string): Promise<void> {
+  const base = resolve(libraryRoot);
+  const rel = relative(base, resolve(folder));
+  if (rel.startsWith('..') || isAbsolute(rel)) throw new OutsideLibraryError(folder);
+  let root: string;
+  try {
+    root = await realpath(base);
+  } catch (error) {
+    rethrowUnless(error, isUnusablePath);
+    throw new OutsideLibraryError(folder);
+  }
+  const within = async (path: string) => {
+    try {
+      const real = await realpath(path);
+      return real === root || isStrictlyInside(root, real);
+    } catch (error) {
+      rethrowUnless(error, isUnusablePath);
+      return false;
+    }
+  };
+  let current = base;
+  for (const part of rel === '' ? [] : rel.split(sep)) {
+    const next = join(current, part);
+    if (!(await within(current))) throw new OutsideLibraryError(folder);
+    const created = await mkdir(next).then(
+      () => true,
+      (error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        return false;
+      },
+    );
+    if (created && !(await within(next))) {
+      await rmdir(next);
+      throw new OutsideLibraryError(folder);
+    }
+    current = next;
+  }
 }
 
 /**

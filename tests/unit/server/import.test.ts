@@ -225,6 +225,26 @@ describe('book import', () => {
     expect((await readFile(victim)).equals(before)).toBe(true);
   });
 
+  it('creates no folder outside the library through a parent of the series folder swapped for a link', async () => {
+    // A series nested in a shelf folder; after the scan the shelf is replaced by a link to a folder
+    // elsewhere that has no such series folder. Creating the series folder again followed the link
+    // (mkdir ran before the inside-library check) and left an empty folder out there.
+    const { mkdir, rename, symlink } = await import('node:fs/promises');
+    const shelf = join(sample.root, 'Shelf');
+    await createCbz(join(shelf, 'Gamma', 'Gamma 01.cbz'), [{ width: 50, height: 70, color: BLUE, format: 'png' }]);
+    const library = (await server.json<{ id: string }[]>('/api/v1/libraries'))[0]!;
+    expect((await post(`/api/v1/libraries/${library.id}/scan`, {})).statusCode).toBe(202);
+    await server.app.folio.tasks.idle();
+    const gamma = (await server.json<Page<SeriesDto>>('/api/v1/series')).content.find((s) => s.name === 'Gamma')!;
+    const outside = join(server.dir, 'outside');
+    await mkdir(outside, { recursive: true });
+    await rename(shelf, join(server.dir, 'shelf-moved'));
+    await symlink(outside, shelf);
+    const results = await importBooks([{ sourceFile: join(inbox, 'new one.cbz'), seriesId: gamma.id, destinationName: 'Gamma 02' }], 'COPY');
+    expect(results.map((r) => [r?.success, r?.message])).toEqual([[false, 'ERR_1021']]);
+    await expect(stat(join(outside, 'Gamma'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses with error codes: missing file, file inside a library, taken name, bad name, wrong series', async () => {
     const beta = (await server.json<Page<SeriesDto>>('/api/v1/series')).content.find((s) => s.name === 'Beta')!;
     const betaBook = (await server.json<Page<BookDto>>(`/api/v1/series/${beta.id}/books`)).content[0]!;
