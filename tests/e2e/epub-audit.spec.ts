@@ -170,14 +170,17 @@ test.beforeAll(async () => {
     [1, 2].map((n) => ({ title: `第${n}章`, body: `<h1>第${n}章</h1>${prose(6000, '暗い嵐の夜だった。雨が激しく降っていた。')}` })),
     { title: '縦書き', language: 'ja', pageProgression: 'rtl', css: 'html { writing-mode: vertical-rl; -webkit-writing-mode: vertical-rl; }' },
   );
-  // A chapter with a code listing (kept unwrapped, as publishers' style sheets ask) and a table wider than a phone's screen.
+  // A chapter with a code listing (kept unwrapped, as publishers' style sheets ask), a table wider than a phone's
+  // screen, and a table as books have them: the text's full width, borders, a caption, column widths.
+  const bookTable = `<table id="book-table" class="data"><caption>Table 1. Rainfall by month</caption><colgroup><col style="width: 30%"/><col style="width: 70%"/></colgroup><thead><tr><th>Month</th><th>Rainfall</th></tr></thead><tbody>${['January', 'February', 'March'].map((m, i) => `<tr><td>${m}</td><td>${12 + i} mm</td></tr>`).join('')}</tbody></table>`;
+  const bookTableCss = 'table.data { width: 100%; border-collapse: collapse; } table.data th, table.data td { border: 1px solid #888; padding: 2px; }';
   const wideLine = Array.from({ length: 40 }, (_, i) => `column${i}`).join(' ');
   await createReflowableEpub(path.join(libraryRoot, 'Wide Blocks', 'Wide Blocks.epub'), [
     {
       title: 'Wide',
-      body: `<h1>Wide</h1><p id="before-wide">Marker of the wide chapter.</p><pre id="wide-pre">${wideLine}</pre><table id="wide-table"><tr>${Array.from({ length: 30 }, (_, i) => `<td>cell${i}wide</td>`).join('')}</tr></table>${prose(3000)}`,
+      body: `<h1>Wide</h1><p id="before-wide">Marker of the wide chapter.</p><pre id="wide-pre">${wideLine}</pre><table id="wide-table"><tr>${Array.from({ length: 30 }, (_, i) => `<td>cell${i}wide</td>`).join('')}</tr></table>${bookTable}${prose(3000)}`,
     },
-  ], { title: 'Wide Blocks', css: 'pre { white-space: pre; }' });
+  ], { title: 'Wide Blocks', css: `pre { white-space: pre; }\n${bookTableCss}` });
   // A book whose style sheet pins a banner to the window, and whose text pins a heading inline.
   await createReflowableEpub(
     path.join(libraryRoot, 'Pinned', 'Pinned.epub'),
@@ -200,6 +203,37 @@ test.beforeEach(adminWithLibrary(() => folio.url, () => libraryRoot));
 const frames = epubFrames;
 const shown = shownFrame;
 const progression = async (page: Page) => Number(await frames(page).getAttribute('data-progression'));
+
+/**
+ * How the Wide Blocks book's ordinary table is laid out: its display, its width against the text's
+ * (the book asks for 100%), whether the caption sits above the rows, its first column's share of the
+ * width (the book asks for 30%) and whether that column's cells line up.
+ */
+const bookTableLayout = (page: Page) =>
+  shown(page).locator('#book-table').evaluate((table) => {
+    const view = table.ownerDocument.defaultView!;
+    const parent = table.parentElement!;
+    const padding = parseFloat(view.getComputedStyle(parent).paddingInlineStart) + parseFloat(view.getComputedStyle(parent).paddingInlineEnd);
+    const width = table.getBoundingClientRect().width;
+    const firstCells = [...table.querySelectorAll('tr')].map((row) => row.cells[0]!.getBoundingClientRect());
+    return {
+      display: view.getComputedStyle(table).display,
+      widthOfText: Math.round((width / (parent.clientWidth - padding)) * 100) / 100,
+      captionAbove: table.querySelector('caption')!.getBoundingClientRect().bottom <= firstCells[0]!.top + 0.5,
+      firstColumn: Math.round((firstCells[0]!.width / width) * 10) / 10,
+      aligned: firstCells.every((cell) => Math.abs(cell.left - firstCells[0]!.left) < 0.5 && Math.abs(cell.width - firstCells[0]!.width) < 0.5),
+    };
+  });
+const NORMAL_TABLE = { display: 'table', widthOfText: 1, captionAbove: true, firstColumn: 0.3, aligned: true };
+
+/** Chooses the reader's layout in its settings dialog. */
+async function chooseLayout(page: Page, label: 'Pages' | 'Scrolling'): Promise<void> {
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Layout').selectOption({ label });
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  const html = expect(shown(page).locator('html'));
+  await (label === 'Scrolling' ? html.toHaveAttribute('style', /readium-scroll-on/) : html.not.toHaveAttribute('style', /readium-scroll-on/));
+}
 
 /**
  * One page turn by `key`. A key pressed while the previous turn or jump is still settling is dropped
@@ -575,6 +609,15 @@ test('what a book pins to the window (position fixed or sticky) stays in its pla
   expect(await onScreen('sticky1')).toBe(false);
 });
 
+test('in the Scrolling layout a book\'s ordinary table keeps its table layout: the text\'s full width, its caption above, its columns aligned', async ({ page }) => {
+  await openBook(page, 'Wide Blocks', '?incognito=true');
+  await chooseLayout(page, 'Scrolling');
+  await expect.poll(() => bookTableLayout(page)).toEqual(NORMAL_TABLE);
+  // The table wider than the text still scrolls sideways in its own box.
+  await expect.poll(() => shown(page).locator('#wide-table').evaluate((table) => table.scrollWidth - table.clientWidth)).toBeGreaterThan(100);
+  await chooseLayout(page, 'Pages');
+});
+
 test.describe('on a phone', () => {
   test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
 
@@ -680,6 +723,8 @@ test.describe('on a phone', () => {
     const tableY = tableBox.y + tableBox.height / 2;
     await swipe(page, { x: frame.x + frame.width * 0.8, y: tableY }, { x: frame.x + frame.width * 0.2, y: tableY }, 10);
     await expect.poll(() => table.evaluate((element) => element.scrollLeft)).toBeGreaterThan(50);
+    // The book's ordinary table, narrower than the screen, is still a table as the book lays it out.
+    await expect.poll(() => bookTableLayout(page)).toEqual(NORMAL_TABLE);
     // The page itself does not move sideways, nor leave (the swipe over the text came first: the browser takes touch input in order).
     expect(await pageLeft()).toBe(0);
     expect(navigations).toEqual([]);

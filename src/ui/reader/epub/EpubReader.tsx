@@ -22,6 +22,7 @@ import { useBookEdges, type Siblings } from '../useBookEdges.ts';
 import { useFullscreen } from '../useFullscreen.ts';
 import { EpubSettingsDialog } from './EpubSettingsDialog.tsx';
 import { listenToFrame } from './frameInput.ts';
+import { markWideTables } from './wideTables.ts';
 import { frameShown, revealFrames } from './frameSetup.ts';
 import { fetchEpubSettings } from './epubSettingsStore.ts';
 import { fragmentReached } from './fragmentReached.ts';
@@ -347,6 +348,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         withFrames.add(frameWindow);
         // Nothing of the book drawn over every page (pinnedElements.ts).
         unpinElements(frameWindow.document);
+        // Tables wider than the text scroll sideways in the Scrolling layout; the others stay tables (wideTables.ts).
+        markWideTables(frameWindow);
         listenToFrame(frameWindow, {
           key: (event) => onKeyRef.current(event),
           image: setZoomed,

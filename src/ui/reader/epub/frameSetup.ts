@@ -1,4 +1,5 @@
 import { GROUP_STYLE, groupBodyChildren } from './blockGroups.ts';
+import { WIDE_TABLE_ATTRIBUTE } from './wideTables.ts';
 
 /*
  * What a chapter's frame needs from its first layout, written into the document before the
@@ -42,11 +43,13 @@ const SCROLLED_ROOT = 'html[style*="readium-scroll-on"]';
  * box: the root's pan-y (below) left them unreachable by touch. A block that scrolls is where the
  * browser looks for the pans a touch allows, so pan-x there works whatever the root says, and the
  * swipe does not go on to the page (overscroll contained) even at the block's edge, where it would
- * again reach the browser's history gesture. A table becomes a block to scroll (a table box does
- * not clip), as wide as its content up to the text's width.
+ * again reach the browser's history gesture. A table box does not clip, so a wide table (marked by
+ * wideTables.ts) becomes a block to scroll, as wide as its content up to the text's width; other
+ * tables keep the book's table layout.
  */
-const WIDE_BLOCKS = `${SCROLLED_ROOT} :is(pre, table) { max-inline-size: 100%; overflow-x: auto; overscroll-behavior-x: contain; touch-action: pan-x pan-y pinch-zoom; }
-${SCROLLED_ROOT} table { display: block; inline-size: fit-content; }`;
+const WIDE_TABLE = `${SCROLLED_ROOT} table[${WIDE_TABLE_ATTRIBUTE}]`;
+const WIDE_BLOCKS = `${SCROLLED_ROOT} pre, ${WIDE_TABLE} { max-inline-size: 100%; overflow-x: auto; overscroll-behavior-x: contain; touch-action: pan-x pan-y pinch-zoom; }
+${WIDE_TABLE} { display: block; inline-size: fit-content; }`;
 
 /**
  * Paginated frames allow vertical panning and zoom only: the reader takes horizontal swipes itself
