@@ -31,24 +31,43 @@ export interface WrittenZip {
 /** `owner`: whose share of the request-held files the members count against (file-slots.ts), the downloading user. */
 export async function storedZipOfFiles(members: ZipFileMember[], owner?: string): Promise<WrittenZip> {
   const zip = new yazl.ZipFile();
+  const output = zip.outputStream as Readable;
+  // yazl pipes each member into its output and never ends a member when the output is destroyed
+  // (the client left, or its access ended: download-revocation.ts): the member's file stayed open,
+  // holding its slot and its owner's share until garbage collection. Ended here with the output.
+  const reading = new Set<Readable>();
+  let outputClosed = false;
+  output.once('close', () => {
+    outputClosed = true;
+    for (const stream of reading) stream.destroy();
+  });
   for (const member of members) {
     // Opened when the writer reaches it, through the budget of request-held files (one at a time per zip).
     zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) => {
       const open = member.open ?? (() => openPath(member.path, 'r'));
       const opened = fileSlots.openHandle(open, owner).then((file) => file.createReadStream());
       opened.then(
-        (stream) => callback(null, stream),
+        (stream) => {
+          // Opened after the output closed (it waited for a slot): nobody reads it.
+          if (outputClosed) {
+            stream.destroy();
+            return;
+          }
+          reading.add(stream);
+          stream.once('close', () => reading.delete(stream));
+          callback(null, stream);
+        },
         (error: Error) => callback(error, undefined as never),
       );
     });
   }
   // A member that cannot be opened when reached (gone, or refused: a link out of its library) ends
   // the zip short: its size was announced, so nothing else can be sent in its place.
-  zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
+  zip.on('error', (error: Error) => output.destroy(error));
   // yazl reports the total size (-1 when unknown) to this callback; its typings omit the argument.
   const end = zip.end.bind(zip) as (options: object, onSize: (size: number) => void) => void;
   const size = await new Promise<number>((resolve) => end({}, resolve));
-  return { size: size >= 0 ? size : null, stream: zip.outputStream as Readable };
+  return { size: size >= 0 ? size : null, stream: output };
 }
 
 /**
