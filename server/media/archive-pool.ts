@@ -44,6 +44,8 @@ interface Slot {
   key: string;
   path: string;
   opening: Promise<Handle>;
+  /** The handle once `opening` has given it: what is compared without waiting for an open under way. */
+  handle?: Handle;
   /** Operations (and streams handed out) currently using the handle. */
   users: number;
   /** Forgotten or displaced: closed as soon as the last user is done. */
@@ -313,8 +315,11 @@ export class ArchivePool {
    */
   private async stillTheSameFile(slot: Slot): Promise<boolean> {
     const opened = await slot.identity;
-    // A failed open is its callers' to see, through `opening`.
-    const handle = await slot.opening.catch(() => undefined);
+    // Not waited for while under way: a request waits for an open at most openWaitMs (`opened`),
+    // and waiting here made every request after the first wait for the whole open (a RAR listing:
+    // up to 90 s). A handle not open yet has no descriptor to compare; its users compare it after
+    // their work (checkUnchanged), and a failed open is theirs to see through `opening`.
+    const handle = slot.handle;
     if (handle?.book.descriptorIdentity && handle.book.descriptorIdentity() !== opened) return false;
     const now = Date.now();
     if (now - slot.checkedAt < FILE_CHECK_MS) return true;
@@ -346,6 +351,12 @@ export class ArchivePool {
     this.live++;
     this.liveSlots.add(slot);
     if (cache) this.slots.set(key, slot);
+    slot.opening.then(
+      (handle) => {
+        slot.handle = handle;
+      },
+      () => undefined,
+    );
     slot.opening.catch(() => {
       // A failed open holds no descriptor; its callers see the error through `opening`.
       if (this.slots.get(key) === slot) this.slots.delete(key);
