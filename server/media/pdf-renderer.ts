@@ -74,14 +74,16 @@ export async function extractPdfPage(file: CheckedFile, version: string, page: n
 }
 
 /**
- * Lets the worker close its own descriptor on a file (the book was closed or changed). Nothing
- * waits for it; when it cannot be done (the queue is full, the worker was stopped or ran out of
- * time) the worker keeps the document until its cache pushes it out, and a warning says so.
+ * Lets each worker close its own descriptor on a file (the book was closed or changed), after the
+ * call it is running. Nothing waits for it; a worker ended meanwhile holds nothing any more (its
+ * descriptors went with it), and one whose close fails keeps the document until its cache pushes
+ * it out, and a warning says so.
  */
 export function closePdf(file: CheckedFile): void {
   // Only bother a worker that exists; closing must not start mupdf.
   if (!pdfWorker.isRunning()) return;
-  pdfWorker.call({ op: 'close', file }).catch((error: unknown) => {
+  // Every worker that drew the book may hold it (the pool shares them out): each is asked.
+  pdfWorker.callEach({ op: 'close', file }).catch((error: unknown) => {
     process.emitWarning(`the PDF worker could not close ${file.path}: ${error instanceof Error ? error.message : String(error)}`);
   });
 }

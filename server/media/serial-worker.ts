@@ -55,6 +55,8 @@ interface Job<Request, Result> {
   request: WithoutId<Request>;
   /** Who and what the call is for: `caller:…`, and `book:…` when the pool shares by book. */
   lanes: string[];
+  /** Run by this slot's worker only (callEach); dropped if that worker is gone by then. */
+  pinned?: { slot: Slot<Request, Result>; worker: Worker };
   resolve: (result: Result) => void;
   reject: (error: Error) => void;
 }
@@ -134,6 +136,26 @@ export class SerialWorker<Request extends { id: number }, Result> {
     });
   }
 
+  /**
+   * Runs `request` once in each worker started now, after the calls it is running or already
+   * given: for what every worker keeps its own of (the PDF workers' open documents). A worker
+   * ended meanwhile holds nothing any more, so its call is skipped (resolved undefined). No worker
+   * is started for it, and it is not counted against any caller's or book's share.
+   */
+  callEach(request: WithoutId<Request>): Promise<(Result | undefined)[]> {
+    const calls = this.slots.flatMap((slot) => {
+      const worker = slot.worker;
+      if (!worker) return [];
+      return [
+        new Promise<Result | undefined>((resolve, reject) => {
+          this.waiting.push({ request, lanes: [], resolve, reject, pinned: { slot, worker } });
+        }),
+      ];
+    });
+    this.pump();
+    return Promise.all(calls);
+  }
+
   isRunning(): boolean {
     return this.slots.some((slot) => slot.worker !== undefined);
   }
@@ -157,6 +179,7 @@ export class SerialWorker<Request extends { id: number }, Result> {
       // The call in flight is cut short, not the book's fault: it may be asked again.
       if (slot.running) this.finish(slot, slot.running.id, new ServerBusy(`the ${this.options.name} worker was stopped`));
     }
+    this.dropOrphaned();
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
@@ -182,19 +205,35 @@ export class SerialWorker<Request extends { id: number }, Result> {
     return worker;
   }
 
-  /** The first waiting call whose caller and book are under their share of the workers. */
-  private takeNext(): Job<Request, Result> | undefined {
-    const at = this.waiting.findIndex((job) => job.lanes.every((lane) => (this.runningIn.get(lane) ?? 0) < this.perLane));
+  /**
+   * The first waiting call for `slot`: one pinned to it, or one whose caller and book are under
+   * their share of the workers. Calls pinned to a worker that was ended are dropped (see callEach).
+   */
+  private takeNext(slot: Slot<Request, Result>): Job<Request, Result> | undefined {
+    this.dropOrphaned();
+    const at = this.waiting.findIndex((job) =>
+      job.pinned ? job.pinned.slot === slot : job.lanes.every((lane) => (this.runningIn.get(lane) ?? 0) < this.perLane),
+    );
     if (at < 0) return undefined;
     const [job] = this.waiting.splice(at, 1);
     count(this.waitingIn, job!.lanes, -1);
     return job;
   }
 
+  /** Resolves and drops the calls pinned to a worker that was ended (it holds nothing any more). */
+  private dropOrphaned(): void {
+    for (let at = this.waiting.length - 1; at >= 0; at--) {
+      const job = this.waiting[at]!;
+      if (!job.pinned || job.pinned.worker === job.pinned.slot.worker) continue;
+      this.waiting.splice(at, 1);
+      job.resolve(undefined as Result);
+    }
+  }
+
   private pump(): void {
     for (const slot of this.slots) {
       if (slot.running) continue;
-      const job = this.takeNext();
+      const job = this.takeNext(slot);
       if (!job) {
         slot.worker?.unref();
         continue;

@@ -96,6 +96,35 @@ describe('a hostile PDF', () => {
     expect({ started: pdfWorker.started - started, running: pdfWorker.isRunning() }).toEqual({ started: 2, running: true });
   }, 60_000);
 
+  it('a closed book leaves no descriptor in any worker that drew it, not only in the one that got the close', async () => {
+    pdfWorker.timeLimitMs = 3_000;
+    const s = (server = await startServer());
+    const root = join(s.dir, 'library');
+    const plainPath = join(root, 'Pdfs', 'plain.pdf');
+    await mkdir(join(root, 'Pdfs'), { recursive: true });
+    await writeFile(join(root, 'Pdfs', 'forms.pdf'), nestedFormsPdfBytes(30, { blankPagesAround: 3 }));
+    await writePdf(plainPath, [{ width: 200, height: 300, color: GREEN }]);
+    await addLibrary(s, root);
+    await insertUser(s, 'reader@example.org', 'reader password 1', ['USER', 'PAGE_STREAMING']);
+    const reader = { authorization: basic('reader@example.org', 'reader password 1') };
+    const byName = new Map((await s.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content.map((b) => [b.name, b]));
+    const plain = byName.get('plain')!;
+    // No worker holds anything from the analysis.
+    await pdfWorker.stop();
+    // The hostile page holds the first worker, so the plain page is drawn by the second; once the
+    // first is ended by the time limit, a fresh one draws the plain page again: both hold its document.
+    const hostile = s.get(`/api/v1/books/${byName.get('forms')!.id}/pages/4`);
+    await pollUntil('the hostile page being drawn', () => pdfWorker.inFlight());
+    expect((await s.get(`/api/v1/books/${plain.id}/pages/1?width=120`, reader)).statusCode).toBe(200);
+    expect((await hostile).statusCode).toBe(503);
+    expect((await s.get(`/api/v1/books/${plain.id}/pages/1?width=130`, reader)).statusCode).toBe(200);
+    expect(pdfWorker.runningCalls()).toBe(0);
+    // The pool closes the book (as when it needs the slot, or the file changed).
+    s.app.folio.archives.forget(plain.url);
+    // Before: the close went to one worker; the other kept its descriptor (until 4 other PDFs pushed it out).
+    await pollUntil('no descriptor left open on the closed book', () => descriptorsOn(plainPath) === 0, { timeoutMs: 10_000 });
+  }, 60_000);
+
   it('leaves no descriptor open once its worker was ended (time limit, stop)', async () => {
     pdfWorker.timeLimitMs = 2_000;
     const s = (server = await startServer());
@@ -126,3 +155,16 @@ describe('a hostile PDF', () => {
     await pollUntil('no descriptor left open on the book', () => openOnBook() === 0, { timeoutMs: 10_000 });
   }, 60_000);
 });
+
+/** Descriptors of this process (its worker threads' included) open on `path`. */
+function descriptorsOn(path: string): number {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch (error) {
+      // Closed between the listing and the look (the listing's own descriptor, for one).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }).length;
+}
