@@ -10,6 +10,8 @@ import { t, tPlural } from '../i18n.ts';
 import { dialogs } from '../store/dialogs.ts';
 import { endSession, isAdmin, session } from '../store/session.ts';
 import { SearchBox } from '../search/SearchBox.tsx';
+import { useMediaQuery } from '../hooks/useMediaQuery.ts';
+import { NARROW } from './breakpoints.ts';
 import { NavDrawer } from './NavDrawer.tsx';
 import * as styles from './shell.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
@@ -47,15 +49,11 @@ export function AppShell({ children }: { children: ReactNode }) {
     mainRef.current?.focus({ preventScroll: true });
   }, [location]);
 
-  // Escape closes the drawer when it overlays the content on narrow screens.
+  // On narrow screens the drawer is a modal over the content; wider, it is always shown beside it.
+  const narrow = useMediaQuery(NARROW);
   useEffect(() => {
-    if (!drawerOpen) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setDrawerOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [drawerOpen]);
+    if (!narrow) setDrawerOpen(false);
+  }, [narrow]);
 
   async function logOut() {
     setLoggingOut(true);
@@ -100,7 +98,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </button>
       </header>
       <div className={styles.body}>
-        <NavDrawer id={DRAWER_ID} open={drawerOpen} onNavigate={() => setDrawerOpen(false)} />
+        <NavDrawer id={DRAWER_ID} open={drawerOpen} modal={narrow} onNavigate={() => setDrawerOpen(false)} onClose={() => setDrawerOpen(false)} />
         <main id={MAIN_ID} ref={mainRef} className={styles.main} tabIndex={-1}>
           {children}
         </main>

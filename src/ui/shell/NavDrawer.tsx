@@ -1,8 +1,9 @@
-import { BarChart3, FileInput, FileWarning, History, Home, Library, Plus, Search as SearchIcon, Server, UserRound, Users } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { BarChart3, FileInput, FileWarning, History, Home, Library, Plus, Search as SearchIcon, Server, UserRound, Users, X } from 'lucide-react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import * as buttons from '../components/buttons.css.ts';
+import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import { dialogs } from '../store/dialogs.ts';
 import { isAdmin, session } from '../store/session.ts';
@@ -20,18 +21,70 @@ function NavLink({ href, activePrefix, children }: { href: string; activePrefix?
   );
 }
 
-/** Home, search and every library the user can see, plus "All libraries". */
-export function NavDrawer({ id, open, onNavigate }: { id: string; open: boolean; onNavigate: () => void }) {
+/**
+ * Home, search and every library the user can see, plus "All libraries". A column beside the
+ * content on wide screens; on narrow ones (`modal`) a modal <dialog> over it, shown while `open`.
+ */
+export function NavDrawer(props: { id: string; open: boolean; modal: boolean; onNavigate: () => void; onClose: () => void }) {
+  if (!props.modal) return <NavContent id={props.id} onNavigate={props.onNavigate} className={styles.drawer} />;
+  return <DrawerDialog {...props} />;
+}
+
+/**
+ * The phone's drawer as a native modal dialog, as the other dialogs are: the browser moves focus
+ * into it, keeps Tab and Shift+Tab inside, makes the page behind inert (hidden from screen
+ * readers too), closes it on Escape and gives focus back to the menu button that opened it. wrapTab keeps Tab
+ * from leaving it for the browser's own controls.
+ */
+function DrawerDialog({ id, open, onNavigate, onClose }: { id: string; open: boolean; onNavigate: () => void; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    else if (!open && dialog.open) dialog.close();
+  }, [open]);
+  // Unmounted while open (the window grew past the narrow width): the modal must not stay.
+  useEffect(() => () => ref.current?.close(), []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={styles.drawerDialog}
+      aria-label={t('nav.label')}
+      onClose={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
+      onKeyDown={(event) => wrapTab(event, event.currentTarget)}
+      onClick={(event) => {
+        // A tap on the backdrop lands on the dialog element itself.
+        if (event.target === event.currentTarget) ref.current?.close();
+      }}
+    >
+      <NavContent id={id} onNavigate={onNavigate} className={styles.drawerInDialog}>
+        {/* Touch screen-reader users have no Escape key, and the menu button is behind the modal. */}
+        <div className={styles.drawerClose}>
+          <button type="button" className={buttons.icon} aria-label={t('nav.close')} title={t('nav.close')} onClick={() => ref.current?.close()}>
+            <X aria-hidden="true" size={20} />
+          </button>
+        </div>
+      </NavContent>
+    </dialog>
+  );
+}
+
+function NavContent({ id, onNavigate, className, children }: { id: string; onNavigate: () => void; className: string; children?: ReactNode }) {
   const { me, libraries } = useSnapshot(session);
   return (
     <nav
       id={id}
       aria-label={t('nav.label')}
-      className={`${styles.drawer} ${open ? '' : styles.drawerClosedOnNarrow}`}
+      className={className}
       onClick={(event) => {
         if ((event.target as HTMLElement).closest('a')) onNavigate();
       }}
     >
+      {children}
       <ul className={styles.navList}>
         <li>
           <NavLink href="/dashboard">

@@ -1,10 +1,10 @@
 import { style } from '@vanilla-extract/css';
 import { vars } from '../theme/theme.css.ts';
 import { visuallyHiddenRules } from '../theme/visuallyHidden.ts';
+import { NARROW } from './breakpoints.ts';
 
 const DRAWER_WIDTH = 240;
 const BAR_HEIGHT = 56;
-const NARROW = 'screen and (max-width: 900px)';
 
 export const skipLink = style({
   position: 'absolute',
@@ -54,19 +54,40 @@ export const drawer = style({
   position: 'sticky',
   top: BAR_HEIGHT,
   height: `calc(100vh - ${BAR_HEIGHT}px)`,
-  '@media': {
-    [NARROW]: {
-      position: 'fixed',
-      zIndex: 30,
-      insetInlineStart: 0,
-      boxShadow: '0 8px 24px rgba(0,0,0,0.3)',
-    },
-  },
 });
 
-export const drawerClosedOnNarrow = style({
-  '@media': { [NARROW]: { display: 'none' } },
+/**
+ * On narrow screens the drawer is a modal <dialog> along the start edge, full height: the browser
+ * keeps focus in it and makes the page behind inert while it is open.
+ */
+export const drawerDialog = style({
+  position: 'fixed',
+  insetBlock: 0,
+  insetInlineStart: 0,
+  insetInlineEnd: 'auto',
+  margin: 0,
+  padding: 0,
+  border: 'none',
+  width: DRAWER_WIDTH,
+  maxWidth: '85vw',
+  height: '100%',
+  maxHeight: '100%',
+  background: vars.color.surface,
+  color: vars.color.text,
+  boxShadow: '0 8px 24px rgba(0,0,0,0.3)',
+  selectors: { '&::backdrop': { background: 'rgba(0,0,0,0.4)' } },
 });
+
+/** The drawer's content inside its dialog: the dialog's whole height, scrolling on its own. */
+export const drawerInDialog = style({
+  padding: '8px 8px 12px',
+  height: '100%',
+  overflowY: 'auto',
+  boxSizing: 'border-box',
+});
+
+/** The close button's row at the top of the modal drawer. */
+export const drawerClose = style({ display: 'flex', justifyContent: 'flex-end' });
 
 export const drawerHeading = style({
   fontSize: 12,

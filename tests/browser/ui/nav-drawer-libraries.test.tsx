@@ -32,7 +32,7 @@ describe('the navigation\'s Libraries section', () => {
   it('is left out for a reader with no library', async () => {
     session.me = user(['PAGE_STREAMING']);
     session.libraries = [];
-    view = renderAt('/dashboard', <NavDrawer id="nav" open onNavigate={() => {}} />);
+    view = renderAt('/dashboard', <NavDrawer id="nav" open modal={false} onNavigate={() => {}} onClose={() => {}} />);
     await expect.element(page.getByRole('link', { name: 'History' })).toBeVisible();
     expect(view.container.textContent).not.toContain('Libraries');
   });
@@ -40,14 +40,14 @@ describe('the navigation\'s Libraries section', () => {
   it('shows for a reader with a library, and for an administrator with none (to add one)', async () => {
     session.me = user(['PAGE_STREAMING']);
     session.libraries = [{ id: 'l1', name: 'Comics' } as LibraryDto];
-    view = renderAt('/dashboard', <NavDrawer id="nav" open onNavigate={() => {}} />);
+    view = renderAt('/dashboard', <NavDrawer id="nav" open modal={false} onNavigate={() => {}} onClose={() => {}} />);
     await expect.element(page.getByRole('heading', { name: 'Libraries' })).toBeVisible();
     await expect.element(page.getByRole('link', { name: 'Comics' })).toBeVisible();
     view.unmount();
 
     session.me = user(['ADMIN']);
     session.libraries = [];
-    view = renderAt('/dashboard', <NavDrawer id="nav" open onNavigate={() => {}} />);
+    view = renderAt('/dashboard', <NavDrawer id="nav" open modal={false} onNavigate={() => {}} onClose={() => {}} />);
     await expect.element(page.getByRole('heading', { name: /^Libraries/ })).toBeVisible();
     await expect.element(page.getByRole('button', { name: 'New library' })).toBeVisible();
   });

@@ -1,0 +1,74 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import { RED, createCbz } from '../fixtures/comics.ts';
+import { ADMIN, claimWithLibrary, logIn } from './support/api.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * Overlays that only phones show, used by keys and a screen reader: each behaves as a modal. Focus
+ * moves into it when it opens, Tab and Shift+Tab stay inside, the page behind takes no focus, and
+ * Escape closes it with the focus back on the button that opened it. The navigation drawer let Tab
+ * walk on into the app bar behind it.
+ */
+let folio: RunningFolio;
+let libraryRoot: string;
+
+test.beforeAll(async () => {
+  libraryRoot = await mkdtemp(path.join(tmpdir(), 'folio-e2e-phone-overlays-'));
+  await createCbz(path.join(libraryRoot, 'Saga', 'Saga 01.cbz'), [{ width: 600, height: 900, color: RED, format: 'png' }]);
+  folio = await startFolio();
+  await claimWithLibrary(folio.url, libraryRoot);
+});
+
+test.afterAll(async () => {
+  await folio?.stop();
+  await rm(libraryRoot, { recursive: true, force: true });
+});
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+/** Whether the focused element is inside `overlay`. */
+const focusInside = (overlay: Locator) => overlay.evaluate((element) => element.contains(document.activeElement));
+
+/**
+ * With `overlay` open: focus is in it, `steps` presses of Tab and then of Shift+Tab never leave it
+ * (more presses than it has controls, so both ends wrap), and `behind` cannot take the focus.
+ */
+async function expectModal(p: Page, overlay: Locator, behind: Locator, steps: number): Promise<void> {
+  await expect.poll(() => focusInside(overlay)).toBe(true);
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let i = 0; i < steps; i++) {
+      await p.keyboard.press(key);
+      expect(await focusInside(overlay), `${key} #${i + 1} left the overlay for ${await p.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`).toBe(true);
+    }
+  }
+  // Inert: the page behind cannot be focused, even by script (what a screen reader's cursor does).
+  const tookFocus = await behind.evaluate((element) => {
+    element.focus();
+    return document.activeElement === element;
+  });
+  expect(tookFocus).toBe(false);
+}
+
+test('the navigation drawer is a modal: focus moves in, Tab stays inside, the app bar behind is inert, Escape gives focus back to the menu button', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  await p.goto(`${folio.url}/dashboard`);
+  const menuButton = p.getByRole('button', { name: en.nav.toggle });
+  await menuButton.focus();
+  await p.keyboard.press('Enter');
+  const drawer = p.getByRole('navigation', { name: en.nav.label });
+  await expect(drawer).toBeVisible();
+  const controls = await drawer.locator('a, button, select, input').count();
+  await expectModal(p, drawer, p.getByRole('banner').getByRole('combobox').or(p.getByRole('banner').getByRole('searchbox')).first(), controls + 2);
+  await p.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(menuButton).toBeFocused();
+  // A touch user (or a screen reader's cursor, which has no Escape) closes it with its own button.
+  await menuButton.tap();
+  await expect(drawer).toBeVisible();
+  await p.getByRole('button', { name: en.nav.close }).tap();
+  await expect(drawer).toBeHidden();
+});
