@@ -35,9 +35,9 @@ const focusInside = (overlay: Locator) => overlay.evaluate((element) => element.
 
 /**
  * With `overlay` open: focus is in it, `steps` presses of Tab and then of Shift+Tab never leave it
- * (more presses than it has controls, so both ends wrap), and `behind` cannot take the focus.
+ * (more presses than it has controls, so both ends wrap), and (`inert`) `behind` cannot take the focus.
  */
-async function expectModal(p: Page, overlay: Locator, behind: Locator, steps: number): Promise<void> {
+async function expectModal(p: Page, overlay: Locator, behind: Locator, steps: number, inert = true): Promise<void> {
   await expect.poll(() => focusInside(overlay)).toBe(true);
   for (const key of ['Tab', 'Shift+Tab']) {
     for (let i = 0; i < steps; i++) {
@@ -45,6 +45,7 @@ async function expectModal(p: Page, overlay: Locator, behind: Locator, steps: nu
       expect(await focusInside(overlay), `${key} #${i + 1} left the overlay for ${await p.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`).toBe(true);
     }
   }
+  if (!inert) return;
   // Inert: the page behind cannot be focused, even by script (what a screen reader's cursor does).
   const tookFocus = await behind.evaluate((element) => {
     element.focus();
@@ -71,4 +72,24 @@ test('the navigation drawer is a modal: focus moves in, Tab stays inside, the ap
   await expect(drawer).toBeVisible();
   await p.getByRole('button', { name: en.nav.close }).tap();
   await expect(drawer).toBeHidden();
+});
+
+test('the search suggestions, which cover the screen on a phone, close when Tab leaves the field; Escape closes them and keeps the field', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  await p.goto(`${folio.url}/dashboard`);
+  const field = p.getByRole('combobox', { name: en.search.label });
+  const suggestions = p.getByRole('listbox', { name: en.search.suggestions });
+  await field.focus();
+  await p.keyboard.type('Saga');
+  await expect(suggestions.getByRole('option', { name: /Saga/ }).first()).toBeVisible();
+  await p.keyboard.press('Escape');
+  await expect(suggestions).toBeHidden();
+  await expect(field).toBeFocused();
+  await p.keyboard.press('ArrowDown');
+  await expect(suggestions).toBeVisible();
+  // Tab goes on to the log-out button: the list spanning the screen must not stay over the page.
+  await p.keyboard.press('Tab');
+  await expect(field).not.toBeFocused();
+  await expect(suggestions).toBeHidden();
+  await expect(field).toHaveAttribute('aria-expanded', 'false');
 });

@@ -97,6 +97,11 @@ export function SearchBox() {
             setOpen(true);
           }}
           onFocus={() => setOpen(true)}
+          // Tab on to another control closes the list (on a phone it spans the screen and would stay
+          // over the page being tabbed through). A press on an option moves no focus: not this.
+          onBlur={(event) => {
+            if (event.relatedTarget && !boxRef.current?.contains(event.relatedTarget)) setOpen(false);
+          }}
           onKeyDown={onKeyDown}
         />
       </div>
