@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { RED, createCbz } from '../fixtures/comics.ts';
-import { ADMIN, claimWithLibrary, logIn } from './support/api.ts';
+import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
@@ -92,4 +92,22 @@ test('the search suggestions, which cover the screen on a phone, close when Tab 
   await expect(field).not.toBeFocused();
   await expect(suggestions).toBeHidden();
   await expect(field).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('the reader\'s "more" menu on a phone: focus moves to its first entry, Tab and Shift+Tab stay in it, Escape gives focus back to "more"', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  const book = await findBook(p.context().request, folio.url, 'Saga 01');
+  await p.goto(`${folio.url}/book/${book.id}/read`);
+  await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+  const more = p.getByRole('button', { name: en.reader.page_menu });
+  await more.focus();
+  await p.keyboard.press('Enter');
+  const menu = p.locator('[popover]:popover-open');
+  await expect(menu).toBeVisible();
+  await expect(p.getByRole('button', { name: en.reader.fullscreen })).toBeFocused();
+  const entries = await menu.locator('a, button').count();
+  await expectModal(p, menu, p.getByRole('button', { name: en.reader.settings }), entries + 2, false);
+  await p.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(more).toBeFocused();
 });

@@ -31,3 +31,8 @@ export function wrapTab(event: KeyboardEvent | ReactKeyboardEvent, container: HT
   event.preventDefault();
   (event.shiftKey ? last : first).focus();
 }
+
+/** Focuses the first control of `container` that Tab would stop at (a menu as it opens). */
+export function focusFirstStop(container: HTMLElement): void {
+  tabStops(container)[0]?.focus();
+}

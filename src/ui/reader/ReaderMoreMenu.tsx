@@ -1,5 +1,6 @@
 import { EllipsisVertical } from 'lucide-react';
-import { useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { focusFirstStop, wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
 
@@ -13,11 +14,24 @@ interface ReaderMoreMenuProps {
   children: (close: () => void) => ReactNode;
 }
 
-/** The top bar's "more" button and its menu, a native popover (light dismiss, Escape, focus order). */
+/**
+ * The top bar's "more" button and its menu, a native popover (light dismiss, Escape, and focus back
+ * on "more" when it closes). As it opens, focus moves to its first entry, and Tab and Shift+Tab go
+ * round its entries: on a phone the menu covers the bar, and Tab used to walk on out of it, behind.
+ */
 export function ReaderMoreMenu({ phoneOnly, children }: ReaderMoreMenuProps) {
   const id = useId();
   const popover = useRef<HTMLDivElement>(null);
   const close = () => popover.current?.hidePopover();
+  useEffect(() => {
+    const menu = popover.current;
+    if (!menu) return;
+    const toggled = (event: Event) => {
+      if ((event as ToggleEvent).newState === 'open') focusFirstStop(menu);
+    };
+    menu.addEventListener('toggle', toggled);
+    return () => menu.removeEventListener('toggle', toggled);
+  }, []);
   return (
     <>
       <button
@@ -29,7 +43,7 @@ export function ReaderMoreMenu({ phoneOnly, children }: ReaderMoreMenuProps) {
       >
         <EllipsisVertical aria-hidden size={20} />
       </button>
-      <div id={id} ref={popover} popover="auto" className={styles.menu}>
+      <div id={id} ref={popover} popover="auto" className={styles.menu} onKeyDown={(event) => wrapTab(event, event.currentTarget)}>
         {children(close)}
       </div>
     </>
