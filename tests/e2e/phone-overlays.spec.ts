@@ -111,3 +111,27 @@ test('the reader\'s "more" menu on a phone: focus moves to its first entry, Tab 
   await expect(menu).toBeHidden();
   await expect(more).toBeFocused();
 });
+
+test('the reader\'s full-title sheet on a phone: the title is read out as it opens, Escape gives focus back to the title, Tab closes it and goes on', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  const book = await findBook(p.context().request, folio.url, 'Saga 01');
+  await p.goto(`${folio.url}/book/${book.id}/read`);
+  await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+  const titleButton = p.getByRole('banner').getByRole('heading', { level: 1 }).getByRole('button');
+  await titleButton.focus();
+  await p.keyboard.press('Enter');
+  const sheet = p.getByRole('dialog', { name: en.reader.full_title });
+  await expect(sheet).toBeVisible();
+  // A dialog takes the focus, so a screen reader reads the whole title.
+  await expect.poll(() => focusInside(sheet)).toBe(true);
+  await p.keyboard.press('Escape');
+  await expect(sheet).toBeHidden();
+  await expect(titleButton).toBeFocused();
+  await p.keyboard.press('Enter');
+  await expect.poll(() => focusInside(sheet)).toBe(true);
+  // It holds nothing to act on: Tab leaves it, and it closes rather than staying over the bar.
+  await p.keyboard.press('Tab');
+  await expect(sheet).toBeHidden();
+  // ...on to the bar's next button after the title.
+  await expect(p.getByRole('button', { name: en.reader.thumbnails })).toBeFocused();
+});

@@ -97,7 +97,22 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
             {title}
           </button>
         </h1>
-        <div id={titleId} popover="auto" role="dialog" aria-label={t('reader.full_title')} className={styles.titleSheet}>
+        {/* A dialog takes the focus as it opens (a screen reader then reads the title out); it holds
+            nothing to act on, so Tab closes it and goes on from the title button, where popovers give focus back. */}
+        <div
+          id={titleId}
+          popover="auto"
+          role="dialog"
+          aria-label={t('reader.full_title')}
+          className={styles.titleSheet}
+          tabIndex={-1}
+          onToggle={(event) => {
+            if (event.newState === 'open') event.currentTarget.focus();
+          }}
+          onKeyDown={(event) => {
+            if (event.key === 'Tab') event.currentTarget.hidePopover();
+          }}
+        >
           {title}
         </div>
         {incognito && (
