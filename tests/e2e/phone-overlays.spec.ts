@@ -135,3 +135,37 @@ test('the reader\'s full-title sheet on a phone: the title is read out as it ope
   // ...on to the bar's next button after the title.
   await expect(p.getByRole('button', { name: en.reader.thumbnails })).toBeFocused();
 });
+
+test('the reader\'s settings dialog on a phone keeps Tab and Shift+Tab inside, and Escape gives focus back to its button', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  const book = await findBook(p.context().request, folio.url, 'Saga 01');
+  await p.goto(`${folio.url}/book/${book.id}/read`);
+  await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+  const button = p.getByRole('button', { name: en.reader.settings });
+  await button.focus();
+  await p.keyboard.press('Enter');
+  const dialog = p.getByRole('dialog', { name: en.reader.settings });
+  await expect(dialog).toBeVisible();
+  const controls = await dialog.locator('a, button, select, input').count();
+  await expectModal(p, dialog, p.getByRole('button', { name: en.reader.page_menu }), controls + 2);
+  await p.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(button).toBeFocused();
+});
+
+test('"New library", opened from the phone\'s drawer, keeps Tab inside, and Escape gives focus back to it in the drawer', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  await p.goto(`${folio.url}/dashboard`);
+  await p.getByRole('button', { name: en.nav.toggle }).click();
+  const newLibrary = p.getByRole('button', { name: en.nav.new_library });
+  await newLibrary.focus();
+  await p.keyboard.press('Enter');
+  const dialog = p.getByRole('dialog', { name: en.libraries.add_dialog.title });
+  await expect(dialog).toBeVisible();
+  const controls = await dialog.locator('a, button, select, input').count();
+  await expectModal(p, dialog, newLibrary, controls + 2);
+  await p.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(newLibrary).toBeFocused();
+  await expect(p.getByRole('navigation', { name: en.nav.label })).toBeVisible();
+});

@@ -20,7 +20,10 @@ function tabStops(container: HTMLElement): HTMLElement[] {
  * browser's own controls (or <body>), where a keyboard user lands nowhere; call from its keydown.
  */
 export function wrapTab(event: KeyboardEvent | ReactKeyboardEvent, container: HTMLElement): void {
-  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.key !== 'Tab' || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+  // React passes a nested dialog's keys up the component tree: each layer wraps only its own.
+  const layer = (element: Element | null) => element?.closest('dialog, [popover]');
+  if (layer(event.target as Element) !== layer(container)) return;
   const stops = tabStops(container);
   if (stops.length === 0) return;
   const first = stops[0]!;

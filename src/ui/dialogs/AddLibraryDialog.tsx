@@ -4,6 +4,7 @@ import type { LibraryDto } from '../../api/types.ts';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
+import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import { addLibraryToSession } from '../store/session.ts';
 import { FolderBrowserDialog } from './FolderBrowserDialog.tsx';
@@ -57,6 +58,8 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
       ref={dialogRef}
       className={`${styles.dialog} ${styles.wide}`}
       aria-labelledby={headingId}
+      // Tab from the last control went out to the browser's own (or <body>); it goes round instead.
+      onKeyDown={(event) => wrapTab(event, event.currentTarget)}
       // React passes a nested dialog's close event up the tree; only this dialog's own counts.
       onClose={(event) => {
         if (event.target === event.currentTarget) onClose();

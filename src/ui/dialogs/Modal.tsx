@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
 import * as buttons from '../components/buttons.css.ts';
+import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import * as styles from './dialog.css.ts';
 
@@ -56,6 +57,8 @@ export function Modal(props: {
       ref={dialogRef}
       className={`${styles.dialog} ${props.wide ? styles.wide : ''}`}
       aria-labelledby={headingId}
+      // Tab from the last control went out to the browser's own (or <body>); it goes round instead.
+      onKeyDown={(event) => wrapTab(event, event.currentTarget)}
       // React passes a nested dialog's close event up the tree; only this dialog's own counts.
       onClose={(event) => {
         if (event.target === event.currentTarget) props.onClose();

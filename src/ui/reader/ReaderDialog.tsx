@@ -1,5 +1,6 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
 
@@ -7,7 +8,8 @@ import * as styles from './reader.css.ts';
 export const INITIAL_FOCUS = 'data-initial-focus';
 
 /**
- * A modal native <dialog>: focus is trapped and Escape closes it without any code of ours.
+ * A modal native <dialog>: focus is trapped and Escape closes it without any code of ours
+ * (wrapTab keeps Tab from leaving it for the browser's own controls).
  * Open while mounted; `onClose` fires however it was closed.
  */
 export function ReaderDialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
@@ -43,6 +45,7 @@ export function ReaderDialog({ title, onClose, children }: { title: string; onCl
       ref={ref}
       className={styles.dialog}
       aria-labelledby={titleId}
+      onKeyDown={(event) => wrapTab(event, event.currentTarget)}
       onClick={(event) => {
         event.stopPropagation();
         // A click on the backdrop lands on the dialog element itself.
