@@ -26,6 +26,28 @@ interface MemfsNode {
  * every change is refused (EROFS).
  */
 export function mountBookFile(sz: SevenZipModule, fd: number, size: number, at: string): void {
+  mountReadOnly(sz, at, size, (buffer, offset, length, position) =>
+    position >= size ? 0 : readSync(fd, buffer, offset, Math.min(length, size - position), position),
+  );
+}
+
+/**
+ * Puts `bytes` at `at` as a read-only file whose reads copy from them: a one-entry zip built on
+ * the main thread (zip-entry-methods.ts) is read where it already is, not copied into 7-Zip's heap.
+ */
+export function mountBufferFile(sz: SevenZipModule, bytes: Uint8Array, at: string): void {
+  mountReadOnly(sz, at, bytes.length, (buffer, offset, length, position) => {
+    const count = Math.max(0, Math.min(length, bytes.length - position));
+    if (count > 0) buffer.set(bytes.subarray(position, position + count), offset);
+    return count;
+  });
+}
+
+/** Copies up to `length` bytes of the file from `position` into `buffer` at `offset`; the count copied. */
+type ReadAt = (buffer: Uint8Array, offset: number, length: number, position: number) => number;
+
+/** An empty in-memory file at `at` made read-only, `size` long, its reads answered by `readAt`. */
+function mountReadOnly(sz: SevenZipModule, at: string, size: number, readAt: ReadAt): void {
   sz.FS.writeFile(at, new Uint8Array(0));
   const node = sz.FS.lookupPath(at).node as unknown as MemfsNode;
   const errnoError = (sz.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
@@ -37,35 +59,7 @@ export function mountBookFile(sz: SevenZipModule, fd: number, size: number, at: 
   node.node_ops = { ...node.node_ops, setattr: refuse };
   node.stream_ops = {
     llseek: node.stream_ops.llseek!,
-    read: ((_stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number) =>
-      position >= size ? 0 : readSync(fd, buffer, offset, Math.min(length, size - position), position)) as Op,
-    write: refuse,
-    mmap: refuse,
-    msync: refuse,
-  };
-}
-
-/**
- * Puts `bytes` at `at` as a read-only file whose reads copy from them: a one-entry zip built on
- * the main thread (zip-entry-methods.ts) is read where it already is, not copied into 7-Zip's heap.
- */
-export function mountBufferFile(sz: SevenZipModule, bytes: Uint8Array, at: string): void {
-  sz.FS.writeFile(at, new Uint8Array(0));
-  const node = sz.FS.lookupPath(at).node as unknown as MemfsNode;
-  const errnoError = (sz.FS as unknown as { ErrnoError: new (errno: number) => Error }).ErrnoError;
-  const refuse = () => {
-    throw new errnoError(EROFS);
-  };
-  node.mode = READ_ONLY_FILE;
-  node.usedBytes = bytes.length;
-  node.node_ops = { ...node.node_ops, setattr: refuse };
-  node.stream_ops = {
-    llseek: node.stream_ops.llseek!,
-    read: ((_stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number) => {
-      const count = Math.max(0, Math.min(length, bytes.length - position));
-      if (count > 0) buffer.set(bytes.subarray(position, position + count), offset);
-      return count;
-    }) as Op,
+    read: ((_stream: unknown, buffer: Uint8Array, offset: number, length: number, position: number) => readAt(buffer, offset, length, position)) as Op,
     write: refuse,
     mmap: refuse,
     msync: refuse,
