@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
 import * as buttons from '../components/buttons.css.ts';
+import { useModalDialog } from '../components/useModalDialog.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import * as styles from './dialog.css.ts';
@@ -29,12 +30,7 @@ export function Modal(props: {
   const headingId = useId();
   const { open, submitDisabled } = props;
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
+  useModalDialog(dialogRef, open);
 
   // A focused button that becomes disabled (busy while the server answers) drops focus to <body>,
   // behind the modal: when the dialog stays open (a refusal), the button takes the keyboard back.

@@ -3,6 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import * as buttons from '../components/buttons.css.ts';
+import { useModalDialog } from '../components/useModalDialog.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import { dialogs } from '../store/dialogs.ts';
@@ -38,12 +39,7 @@ export function NavDrawer(props: { id: string; open: boolean; modal: boolean; on
  */
 function DrawerDialog({ id, open, onNavigate, onClose }: { id: string; open: boolean; onNavigate: () => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    else if (!open && dialog.open) dialog.close();
-  }, [open]);
+  useModalDialog(ref, open);
   // Unmounted while open (the window grew past the narrow width): the modal must not stay.
   useEffect(() => () => ref.current?.close(), []);
 
