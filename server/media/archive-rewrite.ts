@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -26,13 +27,25 @@ interface ZipMember {
 
 /**
  * Writes `members` in order into a new zip file at `target`, created with `mode` (never replacing
- * a file there: 'wx'). Each member is opened only when the writer reaches it.
+ * a file there: 'wx'). Each member is opened only when the writer reaches it. When the write fails
+ * (disk full, a write error, a member unreadable) the member being read is closed and the partial
+ * file removed before the error is thrown, so nothing of it outlives the call.
  */
 async function writeZipFile(target: string, mode: number, members: Iterable<ZipMember>): Promise<void> {
   const zip = new yazl.ZipFile();
+  const output = zip.outputStream as Readable;
+  // yazl pipes each member into its output and never ends the member when the output is destroyed
+  // (pipeline does so when the file write fails): the member's stream stayed open, and with it the
+  // source archive's descriptor, which yauzl only closes once its last entry stream is done.
+  const reading = new Set<Readable>();
+  let outputClosed = false;
+  output.once('close', () => {
+    outputClosed = true;
+    for (const stream of reading) stream.destroy();
+  });
   // yazl reports a member that cannot be opened or read as an error of the ZipFile, not of its
   // output stream: unheard, the write waited for ever and the error was an unhandled rejection.
-  zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
+  zip.on('error', (error: Error) => output.destroy(error));
   for (const member of members) {
     if (member.directory) {
       zip.addEmptyDirectory(member.name, { mtime: member.mtime });
@@ -40,13 +53,31 @@ async function writeZipFile(target: string, mode: number, members: Iterable<ZipM
     }
     zip.addReadStreamLazy(member.name, { mtime: member.mtime, compress: member.compress, size: member.size }, (callback) => {
       member.open().then(
-        (stream) => callback(null, stream),
+        (stream) => {
+          // Opened after the write failed: nobody reads it.
+          if (outputClosed) {
+            stream.destroy();
+            return;
+          }
+          reading.add(stream);
+          stream.once('close', () => reading.delete(stream));
+          callback(null, stream);
+        },
         (error: Error) => callback(error, undefined as never),
       );
     });
   }
   zip.end();
-  await pipeline(zip.outputStream, createWriteStream(target, { mode, flags: 'wx' }));
+  const file = createWriteStream(target, { mode, flags: 'wx' });
+  // Only a file this call created is removed on failure ('wx' refuses one already there: EEXIST).
+  let created = false;
+  file.once('open', () => (created = true));
+  try {
+    await pipeline(output, file);
+  } catch (error) {
+    if (created) await rm(target, { force: true });
+    throw error;
+  }
 }
 
 /** Entry names of already-compressed images, which a CBZ stores instead of deflating again. */

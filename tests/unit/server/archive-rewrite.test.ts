@@ -1,7 +1,8 @@
 // server/media/archive-rewrite.ts on real archives written here: a RAR copied into a CBZ, and a
 // zip written again without some entries, each checked entry by entry with yauzl.
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -16,6 +17,31 @@ import { BLUE, RED, createBrokenCbz, renderPage } from '../../fixtures/index.ts'
 import { oddZip } from '../../fixtures/odd-zip.ts';
 import { writeRar5 } from '../../fixtures/rar.ts';
 import { sevenZipPayload } from '../../fixtures/zip-methods.ts';
+import { pollUntil } from '../../support/poll.ts';
+
+/** util-linux's prlimit, which lowers this process's file-size limit (a disk that fills up). */
+const prlimit = (() => {
+  try {
+    execFileSync('prlimit', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return false;
+  }
+})();
+
+/** Descriptors of this process open on `path`. */
+function descriptorsOn(path: string): string[] {
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path;
+    } catch (error) {
+      // Closed between the listing and the look (the listing's own descriptor, for one).
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  });
+}
 
 interface RawEntry {
   name: string;
@@ -211,6 +237,35 @@ describe('openZipForRewrite', () => {
     } finally {
       zip.close();
     }
+  });
+
+  // Node ignores SIGXFSZ: past the limit a write fails with EFBIG after writing what fitted, as on a
+  // disk that fills up during the write. Vitest runs this file alone in its worker process.
+  it.runIf(prlimit && existsSync('/proc/self/fd'))('a write that fails part way closes the entry it was copying and removes its partial file; the book stays as it was', async () => {
+    const source = join(dir, 'large.cbz');
+    const large = Buffer.alloc(8 * 1024 * 1024, 0x5a);
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(red, '001.jpg', { compress: false, mtime: stamp });
+    zip.addBuffer(large, '002.png', { compress: false, mtime: stamp });
+    zip.addBuffer(blue, '003.png', { compress: false, mtime: stamp });
+    zip.end();
+    await pipeline(zip.outputStream, createWriteStream(source));
+    const bytesBefore = await readFile(source);
+    const target = join(dir, 'large-rewritten.cbz');
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const softBefore = /^Max file size\s+(\S+)/m.exec(limits)![1]!;
+    const rewrite = await openZipForRewrite(source);
+    try {
+      execFileSync('prlimit', ['--pid', String(process.pid), `--fsize=${1024 * 1024}:`]);
+      await expect(rewrite.writeWithout(new Set(['001.jpg']), target, 0o600)).rejects.toMatchObject({ code: 'EFBIG' });
+    } finally {
+      execFileSync('prlimit', ['--pid', String(process.pid), `--fsize=${softBefore}:`]);
+      rewrite.close();
+    }
+    expect(existsSync(target)).toBe(false);
+    // yauzl closes the book's descriptor once the archive is closed and its last entry stream is done.
+    await pollUntil('the book to be closed', () => descriptorsOn(source).length === 0, { timeoutMs: 5_000 });
+    expect((await readFile(source)).equals(bytesBefore)).toBe(true);
   });
 
   it('never replaces a file already at the target', async () => {
