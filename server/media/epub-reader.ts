@@ -6,6 +6,7 @@ import { parseXml } from './xml-parsing.ts';
 import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
 import { isTransientFailure } from './transient-errors.ts';
+import type { MediaWork } from './work-callers.ts';
 
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
 const MAX_XML_BYTES = 4 * 1024 * 1024;
@@ -78,12 +79,13 @@ class OpenedEpub implements OpenedBook {
     return this.zip.entries();
   }
 
-  openEntry(name: string): Promise<Readable> {
-    return this.zip.openEntry(name);
+  openEntry(name: string, work?: MediaWork): Promise<Readable> {
+    return this.zip.openEntry(name, work);
   }
 
-  readPrefix(name: string, maxBytes: number): Promise<Buffer> {
-    return this.zip.readPrefix(name, maxBytes);
+  // Whom the read is for goes on to the zip: a request's read of a 7-Zip entry gets one try, analysis its budget.
+  readPrefix(name: string, maxBytes: number, work?: MediaWork): Promise<Buffer> {
+    return this.zip.readPrefix(name, maxBytes, work);
   }
 
   descriptorIdentity(): string {

@@ -18,6 +18,14 @@ export interface MediaWork {
   caller?: string;
 }
 
+/**
+ * Work asked for by an HTTP request (someone waits for the answer): its reads get one try and a
+ * 503 when 7-Zip runs out of time. Analysis and other background work keep their own bounds.
+ */
+export function isRequestWork(work: MediaWork): boolean {
+  return work.caller !== undefined && work.caller !== BACKGROUND_CALLER;
+}
+
 /** The caller of a request's work: its signed-in user, or else its address. */
 export function requestCaller(userId: string | undefined, address: string): string {
   return userId !== undefined ? `user:${userId}` : `address:${address}`;

@@ -228,12 +228,32 @@ const timedOut = new TimedOutInputs();
  * written again is tried again. Analysis does not go through here: it counts its time-outs.
  */
 export function unpackWholeEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, caller?: string): Promise<Buffer> {
-  const key = [book, name, entry.relativeOffsetOfLocalHeader, entry.compressedSize, entry.uncompressedSize, entry.crc32].join('\u0000');
-  return timedOut.run(key, `7-Zip unpacking of zip entry ${name} in ${book}`, sevenZip.timeLimitMs, async () => {
+  return timedOut.run(timedOutKey(book, name, entry), `7-Zip unpacking of zip entry ${name} in ${book}`, sevenZip.timeLimitMs, async () => {
     const { info, zip } = await otherMethodZip(zipfile, entry, name);
     const { bytes, cut } = await unpackOtherMethod(info, zip, info.uncompressedSize + 1, book, caller);
     return checkWhole(info, bytes, cut);
   });
+}
+
+/**
+ * The first `maxBytes` of an entry of another method, for a request (an EPUB's package or
+ * navigation document read for a reader): one 7-Zip call, under the same rule as unpackWholeEntry
+ * (an entry that ran out of time lately fails at once with a 503; same key, so a time-out of the
+ * page and of its prefix count as one). Analysis reads prefixes with its own bounds instead
+ * (OpenedZip.readPrefix).
+ */
+export function unpackEntryPrefix(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, maxBytes: number, caller?: string): Promise<Buffer> {
+  return timedOut.run(timedOutKey(book, name, entry), `7-Zip unpacking of zip entry ${name} in ${book}`, sevenZip.timeLimitMs, async () => {
+    const { info, zip } = await otherMethodZip(zipfile, entry, name);
+    const whole = info.uncompressedSize <= maxBytes;
+    const { bytes, cut } = await unpackOtherMethod(info, zip, whole ? info.uncompressedSize + 1 : Math.max(1, maxBytes), book, caller);
+    return whole ? checkWhole(info, bytes, cut) : bytes.subarray(0, maxBytes);
+  });
+}
+
+/** Names an entry's version (where it is, its sizes and CRC): a book written again is tried again. */
+function timedOutKey(book: string, name: string, entry: yauzl.Entry): string {
+  return [book, name, entry.relativeOffsetOfLocalHeader, entry.compressedSize, entry.uncompressedSize, entry.crc32].join('\u0000');
 }
 
 /**

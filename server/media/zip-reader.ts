@@ -9,8 +9,8 @@ import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
 import { descriptorIdentity } from './file-identity.ts';
 import { AnalysisBudget } from './analysis-bounds.ts';
 import { FileChangedWhileRead, OperationTimeout } from './transient-errors.ts';
-import type { MediaWork } from './work-callers.ts';
-import { checkWhole, openZipEntry, otherMethodZip, unpackOtherMethod, unpackWholeEntry, usesOtherMethod } from './zip-entry-methods.ts';
+import { type MediaWork, isRequestWork } from './work-callers.ts';
+import { checkWhole, openZipEntry, otherMethodZip, unpackEntryPrefix, unpackOtherMethod, unpackWholeEntry, usesOtherMethod } from './zip-entry-methods.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -419,13 +419,18 @@ class OpenedZip implements OpenedBook {
    * costs three stream stages, their events and ticks per entry (about a third of a 400-book
    * analysis profile's main thread). The first time, its local header and its first bytes come in
    * one read (see headerAndPrefix); after that, where its data starts is remembered. Other entries
-   * go through the stream.
+   * go through the stream. An entry of another method is unpacked by 7-Zip: for a request (`work`
+   * names one) in one bounded try, as its pages are; for analysis within the book's budget.
    */
-  async readPrefix(name: string, maxBytes: number): Promise<Buffer> {
+  async readPrefix(name: string, maxBytes: number, work: MediaWork = {}): Promise<Buffer> {
     const entry = this.find(name);
-    if (!this.closed && entry && usesOtherMethod(entry)) return this.unpackPrefix(name, entry, maxBytes);
+    if (!this.closed && entry && usesOtherMethod(entry)) {
+      // A reader is waiting: one try and a 503, not the analysis budget's minutes of tries again.
+      if (isRequestWork(work)) return unpackEntryPrefix(this.zipfile, entry, name, this.bookKey, maxBytes, work.caller);
+      return this.unpackPrefix(name, entry, maxBytes);
+    }
     if (this.closed || !entry || entry.isEncrypted() || entry.compressionMethod !== STORED) {
-      return collectPrefix(await this.openEntry(name), maxBytes);
+      return collectPrefix(await this.openEntry(name, work), maxBytes);
     }
     if (entry.compressedSize !== entry.uncompressedSize) {
       throw new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${entry.uncompressedSize}`);

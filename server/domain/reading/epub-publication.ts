@@ -61,12 +61,14 @@ function packageOf(archive: OpenedBook): Promise<OpfPackage> {
  * fixed-layout and image-only EPUBs, one per 1024 bytes of each document otherwise. Kept per book
  * version (publication-cache.ts) and shared between requests: callers must not change it.
  */
-export function epubPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
+export function epubPublication(ctx: FolioContext, book: Book, media: Media, work: MediaWork = {}): Promise<EpubPublication> {
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new PublicationCache(weightOf)));
   // Another file, or another analysis (its page count and image-only flag shape the positions).
   const version = [book.url, book.fileSize, book.fileLastModified, media.lastModified, media.pageCount, media.epubDivinaCompatible].join('\u0000');
-  return cache.get(book.id, version, () => readPublication(ctx, book, media));
+  // Read for the request that asked first (others asking meanwhile share it): its package and
+  // navigation get a request's bounds (one 7-Zip try, 503), and a failed read is not kept.
+  return cache.get(book.id, version, () => readPublication(ctx, book, media, work));
 }
 
 /** One cache per server (tests run several in a process). */
@@ -77,8 +79,8 @@ function weightOf(publication: EpubPublication): number {
   return positions.length + readingOrder.length + resources.length + navigation.toc.length + navigation.landmarks.length + navigation.pageList.length;
 }
 
-async function readPublication(ctx: FolioContext, book: Book, media: Media): Promise<EpubPublication> {
-  const archive = await bookArchive(ctx, book);
+async function readPublication(ctx: FolioContext, book: Book, media: Media, work: MediaWork): Promise<EpubPublication> {
+  const archive = await bookArchive(ctx, book, work);
   const pkg = await packageOf(archive);
   const sizes = new Map(archive.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
   const spine = readingOrder(pkg, sizes).map(({ path, mediaType }) => ({ path, mediaType }));

@@ -108,8 +108,8 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
    * The EPUB's package, read from its archive. A file gone missing is a 404 as for pages; a busy
    * server (503) or a damaged package (422) is answered as such by the error handler.
    */
-  const publicationOf = (target: ReadableBook) =>
-    epubPublication(ctx, target.book, target.media).catch((error: unknown) => {
+  const publicationOf = (request: FastifyRequest, target: ReadableBook) =>
+    epubPublication(ctx, target.book, target.media, workFor(request)).catch((error: unknown) => {
       if (error instanceof MediaError && error.code === 'ERR_1000') throw notFound('File not found, it may have moved');
       throw error;
     });
@@ -118,7 +118,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     const from = source(request, target, books);
     if (profile === 'DIVINA') return divinaManifest(from, ctx.repos.media.findPages(target.book.id));
     if (profile === 'PDF') return pdfManifest(from, ctx.repos.media.findPages(target.book.id));
-    const epub = await publicationOf(target);
+    const epub = await publicationOf(request, target);
     return epubManifest(from, epub, imagePages(target, epub.readingOrder));
   };
 
@@ -155,7 +155,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     });
   }
 
-  const positionsOf = async (target: ReadableBook): Promise<EpubPosition[]> => (await publicationOf(target)).positions;
+  const positionsOf = async (request: FastifyRequest, target: ReadableBook): Promise<EpubPosition[]> => (await publicationOf(request, target)).positions;
 
   const toLocator = (from: LinkBase, p: EpubPosition) => ({
     href: resourceUrl(from, p.path),
@@ -168,7 +168,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     const target = readable(request, request.params.bookId);
     if (target.profile !== 'EPUB') throw notFound();
     const from = linkBase(request, target, '/api/v1/books');
-    const positions = await positionsOf(target);
+    const positions = await positionsOf(request, target);
     return send(reply, MEDIATYPE_POSITIONS, { total: positions.length, positions: positions.map((p) => toLocator(from, p)) });
   });
 
@@ -176,7 +176,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
   const locatorFromPage = async (request: FastifyRequest, target: ReadableBook, progress: ReadProgress, books: BooksRoot) => {
     const from = linkBase(request, target, books);
     if (target.profile === 'EPUB') {
-      const positions = await positionsOf(target);
+      const positions = await positionsOf(request, target);
       const position = positions[Math.min(progress.page, positions.length) - 1];
       if (position) return toLocator(from, position);
     }
@@ -207,7 +207,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     app.put(`${prefix}/:bookId/progression`, { schema: { params: Type.Object({ bookId: Type.String() }), body: R2ProgressionBody } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       const input = readProgression(request.body);
-      const positions = target.profile === 'EPUB' ? await positionsOf(target) : null;
+      const positions = target.profile === 'EPUB' ? await positionsOf(request, target) : null;
       try {
         saveProgression(ctx, target.user.id, target.book, input, pageOfLocator(target.media, input.locator, positions));
       } catch (error) {
