@@ -611,6 +611,12 @@ test('what a book pins to the window (position fixed or sticky) stays in its pla
 
 test('in the Scrolling layout a book\'s ordinary table keeps its table layout: the text\'s full width, its caption above, its columns aligned', async ({ page }) => {
   await openBook(page, 'Wide Blocks', '?incognito=true');
+  // At the default font size: the reader scales the text (and its measures) by the font size an
+  // earlier test may have left chosen, which the ratio below would read as a narrower table.
+  await page.getByRole('button', { name: 'Reader settings' }).click();
+  await page.getByRole('dialog').getByLabel('Font size').selectOption({ label: '100%' });
+  await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  await expect.poll(() => shown(page).locator('html').evaluate((html) => html.style.getPropertyValue('--USER__fontSize'))).toBe('100%');
   await chooseLayout(page, 'Scrolling');
   await expect.poll(() => bookTableLayout(page)).toEqual(NORMAL_TABLE);
   // The table wider than the text still scrolls sideways in its own box.
