@@ -7,6 +7,7 @@ import yazl from 'yazl';
 import { MediaError, type OpenedBook } from './book-reader.ts';
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
 import { openZipEntry } from './zip-entry-methods.ts';
+import { memberStreamsEndingWithOutput } from './zip-member-streams.ts';
 import { openZipFile } from './zip-reader.ts';
 
 /*
@@ -34,15 +35,8 @@ interface ZipMember {
 async function writeZipFile(target: string, mode: number, members: Iterable<ZipMember>): Promise<void> {
   const zip = new yazl.ZipFile();
   const output = zip.outputStream as Readable;
-  // yazl pipes each member into its output and never ends the member when the output is destroyed
-  // (pipeline does so when the file write fails): the member's stream stayed open, and with it the
-  // source archive's descriptor, which yauzl only closes once its last entry stream is done.
-  const reading = new Set<Readable>();
-  let outputClosed = false;
-  output.once('close', () => {
-    outputClosed = true;
-    for (const stream of reading) stream.destroy();
-  });
+  // pipeline destroys the output when the file write fails: the member being read is ended with it.
+  const handMember = memberStreamsEndingWithOutput(zip);
   // yazl reports a member that cannot be opened or read as an error of the ZipFile, not of its
   // output stream: unheard, the write waited for ever and the error was an unhandled rejection.
   zip.on('error', (error: Error) => output.destroy(error));
@@ -53,16 +47,7 @@ async function writeZipFile(target: string, mode: number, members: Iterable<ZipM
     }
     zip.addReadStreamLazy(member.name, { mtime: member.mtime, compress: member.compress, size: member.size }, (callback) => {
       member.open().then(
-        (stream) => {
-          // Opened after the write failed: nobody reads it.
-          if (outputClosed) {
-            stream.destroy();
-            return;
-          }
-          reading.add(stream);
-          stream.once('close', () => reading.delete(stream));
-          callback(null, stream);
-        },
+        (stream) => handMember(stream, callback),
         (error: Error) => callback(error, undefined as never),
       );
     });

@@ -2,6 +2,7 @@ import { type FileHandle, open as openPath } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { fileSlots } from './file-slots.ts';
+import { memberStreamsEndingWithOutput } from './zip-member-streams.ts';
 
 export interface ZipFileMember {
   /** Absolute path of the file on disk, already checked by the caller. */
@@ -32,31 +33,17 @@ export interface WrittenZip {
 export async function storedZipOfFiles(members: ZipFileMember[], owner?: string): Promise<WrittenZip> {
   const zip = new yazl.ZipFile();
   const output = zip.outputStream as Readable;
-  // yazl pipes each member into its output and never ends a member when the output is destroyed
-  // (the client left, or its access ended: download-revocation.ts): the member's file stayed open,
-  // holding its slot and its owner's share until garbage collection. Ended here with the output.
-  const reading = new Set<Readable>();
-  let outputClosed = false;
-  output.once('close', () => {
-    outputClosed = true;
-    for (const stream of reading) stream.destroy();
-  });
+  // The output is destroyed when the client leaves or its access ends (download-revocation.ts): the
+  // member being read is ended with it, giving back its slot and its owner's share.
+  const handMember = memberStreamsEndingWithOutput(zip);
   for (const member of members) {
     // Opened when the writer reaches it, through the budget of request-held files (one at a time per zip).
     zip.addReadStreamLazy(member.entryName, { compress: false, mtime: member.mtime, size: member.size }, (callback) => {
       const open = member.open ?? (() => openPath(member.path, 'r'));
       const opened = fileSlots.openHandle(open, owner).then((file) => file.createReadStream());
       opened.then(
-        (stream) => {
-          // Opened after the output closed (it waited for a slot): nobody reads it.
-          if (outputClosed) {
-            stream.destroy();
-            return;
-          }
-          reading.add(stream);
-          stream.once('close', () => reading.delete(stream));
-          callback(null, stream);
-        },
+        // One opened after the output closed (it waited for a slot) is destroyed at once.
+        (stream) => handMember(stream, callback),
         (error: Error) => callback(error, undefined as never),
       );
     });
