@@ -1,7 +1,7 @@
 // server/media/archive-rewrite.ts on real archives written here: a RAR copied into a CBZ, and a
 // zip written again without some entries, each checked entry by entry with yauzl.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,30 +18,9 @@ import { oddZip } from '../../fixtures/odd-zip.ts';
 import { writeRar5 } from '../../fixtures/rar.ts';
 import { sevenZipPayload } from '../../fixtures/zip-methods.ts';
 import { pollUntil } from '../../support/poll.ts';
+import { descriptorsOn, hasPrlimit } from './support/process-files.ts';
 
-/** util-linux's prlimit, which lowers this process's file-size limit (a disk that fills up). */
-const prlimit = (() => {
-  try {
-    execFileSync('prlimit', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return false;
-  }
-})();
 
-/** Descriptors of this process open on `path`. */
-function descriptorsOn(path: string): string[] {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path;
-    } catch (error) {
-      // Closed between the listing and the look (the listing's own descriptor, for one).
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-  });
-}
 
 interface RawEntry {
   name: string;
@@ -241,7 +220,7 @@ describe('openZipForRewrite', () => {
 
   // Node ignores SIGXFSZ: past the limit a write fails with EFBIG after writing what fitted, as on a
   // disk that fills up during the write. Vitest runs this file alone in its worker process.
-  it.runIf(prlimit && existsSync('/proc/self/fd'))('a write that fails part way closes the entry it was copying and removes its partial file; the book stays as it was', async () => {
+  it.runIf(hasPrlimit && existsSync('/proc/self/fd'))('a write that fails part way closes the entry it was copying and removes its partial file; the book stays as it was', async () => {
     const source = join(dir, 'large.cbz');
     const large = Buffer.alloc(8 * 1024 * 1024, 0x5a);
     const zip = new yazl.ZipFile();

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,17 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page, SeriesDto } from '../../../src/api/types.ts';
 import { createSampleLibrary } from '../../fixtures/index.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, basic } from './helpers.ts';
+import { hasPrlimit } from './support/process-files.ts';
 
-/** util-linux's prlimit, which starts a process with a lower file-size limit (a disk that fills up). */
-const prlimit = (() => {
-  try {
-    execFileSync('prlimit', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return false;
-  }
-})();
 
 const FILE_SIZE_LIMIT = 4 * 1024 * 1024;
 
@@ -33,7 +24,7 @@ afterEach(async () => {
 describe('a write that fails half-way', () => {
   // Node ignores SIGXFSZ: past the limit a write fails with EFBIG after writing what fitted, as
   // on a disk that fills up during the write.
-  it.runIf(prlimit)('leaves no partial poster in the data directory and answers an error', async () => {
+  it.runIf(hasPrlimit)('leaves no partial poster in the data directory and answers an error', async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-disk-'));
     const dataDir = join(dir, 'data');
     const sample = await createSampleLibrary(join(dir, 'library'));

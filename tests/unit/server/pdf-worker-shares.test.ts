@@ -1,4 +1,3 @@
-import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { GREEN } from '../../fixtures/index.ts';
 import { nestedFormsPdfBytes, writePdf } from '../../fixtures/pdf.ts';
 import { pollUntil } from '../../support/poll.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
+import { descriptorsOn, hasPrlimit } from './support/process-files.ts';
 
 /*
  * mupdf ran in one worker: a hostile PDF page (a few KB drawing 2^30 fills) held it for the whole
@@ -122,7 +122,7 @@ describe('a hostile PDF', () => {
     // The pool closes the book (as when it needs the slot, or the file changed).
     s.app.folio.archives.forget(plain.url);
     // Before: the close went to one worker; the other kept its descriptor (until 4 other PDFs pushed it out).
-    await pollUntil('no descriptor left open on the closed book', () => descriptorsOn(plainPath) === 0, { timeoutMs: 10_000 });
+    await pollUntil('no descriptor left open on the closed book', () => descriptorsOn(plainPath).length === 0, { timeoutMs: 10_000 });
   }, 60_000);
 
   it('leaves no descriptor open once its worker was ended (time limit, stop)', async () => {
@@ -139,32 +139,9 @@ describe('a hostile PDF', () => {
     // The other worker (the analysis's documents) is stopped, and the pool's handle closed.
     await pdfWorker.stop();
     s.app.folio.archives.forget(book!.url);
-    /** Descriptors of this process open on the book. */
-    const openOnBook = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === path;
-        } catch (error) {
-          // Closed between the listing and the look (the listing's own descriptor, for one).
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-          throw error;
-        }
-      }).length;
     // Already so: a worker's descriptors are closed when it ends (Node closes what fs opened in a
     // worker thread), mid-call or not. Kept as the proof that ending workers leaks none.
-    await pollUntil('no descriptor left open on the book', () => openOnBook() === 0, { timeoutMs: 10_000 });
+    await pollUntil('no descriptor left open on the book', () => descriptorsOn(path).length === 0, { timeoutMs: 10_000 });
   }, 60_000);
 });
 
-/** Descriptors of this process (its worker threads' included) open on `path`. */
-function descriptorsOn(path: string): number {
-  return readdirSync('/proc/self/fd').filter((fd) => {
-    try {
-      return readlinkSync(`/proc/self/fd/${fd}`) === path;
-    } catch (error) {
-      // Closed between the listing and the look (the listing's own descriptor, for one).
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-  }).length;
-}
