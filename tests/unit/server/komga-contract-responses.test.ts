@@ -320,3 +320,45 @@ describe('every GET of the contract, as a restricted reader', () => {
     });
   }
 });
+
+describe('write operations answer their documented JSON', () => {
+  const checked = async (method: string, path: string, url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<unknown> => {
+    const response = await server.app.inject({ method: method as 'POST', url, headers: { ...server.admin, ...headers }, payload: payload as object });
+    expect(response.statusCode, `${method} ${url}: ${response.body.slice(0, 300)}`).toBeLessThan(300);
+    expect(documentsContentType(method, path, String(response.headers['content-type'])), `${url}: ${response.headers['content-type']}`).toBe(true);
+    expect(responseProblems(method, path, response.json()), `${method} ${url}`).toEqual([]);
+    return response.json();
+  };
+
+  it('searches (POST /list)', async () => {
+    const condition = { condition: { allOf: [{ libraryId: { operator: 'is', value: ids.libraryId } }] } };
+    expect(((await checked('POST', '/api/v1/books/list', '/api/v1/books/list?sort=metadata.releaseDate,desc', condition)) as Page<BookDto>).content).not.toEqual([]);
+    expect(((await checked('POST', '/api/v1/series/list', '/api/v1/series/list?unpaged=true', condition)) as Page<SeriesDto>).content).not.toEqual([]);
+    expect(await checked('POST', '/api/v1/series/list/alphabetical-groups', '/api/v1/series/list/alphabetical-groups', condition)).not.toEqual([]);
+  });
+
+  it('creations: library, collection, read list, user, API key, poster', async () => {
+    const empty = join(server.dir, 'empty');
+    await mkdir(empty, { recursive: true });
+    await checked('POST', '/api/v1/libraries', '/api/v1/libraries', { name: 'Empty', root: empty });
+    await server.app.folio.tasks.idle();
+    await checked('POST', '/api/v1/collections', '/api/v1/collections', { name: 'Another', ordered: false, seriesIds: [ids.seriesId] });
+    await checked('POST', '/api/v1/readlists', '/api/v1/readlists', { name: 'Another list', summary: '', ordered: false, bookIds: [ids.bookId] });
+    await checked('POST', '/api/v2/users', '/api/v2/users', { email: 'new@example.org', password: 'a password', roles: ['FILE_DOWNLOAD'] });
+    await checked('POST', '/api/v2/users/me/api-keys', '/api/v2/users/me/api-keys', { comment: 'another key' });
+    const poster = multipartFile(await renderPage({ width: 300, height: 450, color: RED, format: 'png' }));
+    await checked('POST', '/api/v1/books/{bookId}/thumbnails', `/api/v1/books/${ids.bookId}/thumbnails?selected=false`, poster.payload, poster.headers);
+  });
+
+  it('filesystem, transient books, ComicRack match, tasks', async () => {
+    await checked('POST', '/api/v1/filesystem', '/api/v1/filesystem', { path: server.dir, showFiles: true });
+    const inbox = join(server.dir, 'inbox');
+    await createCbz(join(inbox, 'Inbox 01.cbz'), [{ width: 10, height: 10, color: GREEN, format: 'png' }]);
+    const [transient] = (await checked('POST', '/api/v1/transient-books', '/api/v1/transient-books', { path: inbox })) as { id: string }[];
+    await checked('POST', '/api/v1/transient-books/{id}/analyze', `/api/v1/transient-books/${transient!.id}/analyze`);
+    const boundary = 'contract-cbl';
+    const cbl = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="l.cbl"\r\n\r\n<ReadingList><Name>L</Name><Books><Book Series="Alpha" Number="1"/><Book Series="Nowhere" Number="9"/></Books></ReadingList>\r\n--${boundary}--\r\n`;
+    await checked('POST', '/api/v1/readlists/match/comicrack', '/api/v1/readlists/match/comicrack', cbl, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(typeof (await checked('DELETE', '/api/v1/tasks', '/api/v1/tasks'))).toBe('number');
+  });
+});

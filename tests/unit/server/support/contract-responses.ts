@@ -132,9 +132,11 @@ export function schemaProblems(value: unknown, schemaName: string): string[] {
   return validate(value) ? [] : describe(validate.errors);
 }
 
-/** The JSON schema of an operation's 200 answer, or undefined when it answers no JSON document. */
+/** The JSON schema of an operation's success answer, or undefined when it answers no JSON document. */
 export function jsonResponseSchema(method: string, path: string): Schema | undefined {
-  const content = contract.paths[path]?.[method.toLowerCase()]?.responses?.['200']?.content ?? {};
+  const responses = contract.paths[path]?.[method.toLowerCase()]?.responses ?? {};
+  // The success answer: 200, or 201 where the contract creates (POST /api/v2/users).
+  const content = Object.entries(responses).find(([code, r]) => code.startsWith('2') && r.content)?.[1].content ?? {};
   const schema = content['application/json']?.schema;
   if (!schema) return undefined;
   const target = schema.$ref ? contract.components.schemas[schema.$ref.split('/').pop()!] : schema;
@@ -143,7 +145,7 @@ export function jsonResponseSchema(method: string, path: string): Schema | undef
   return schema;
 }
 
-/** Problems of `value` against an operation's 200 JSON schema. */
+/** Problems of `value` against an operation's success JSON schema. */
 export function responseProblems(method: string, path: string, value: unknown): string[] {
   const schema = jsonResponseSchema(method, path);
   if (!schema) throw new Error(`${method} ${path} answers no JSON in the contract`);
@@ -161,10 +163,11 @@ export function queryParameters(method: string, path: string): QueryParameter[] 
   return (contract.paths[path]?.[method.toLowerCase()]?.parameters ?? []).filter((p) => p.in === 'query');
 }
 
-/** Whether `contentType` is one the contract documents for the operation's 200 (or default) answer. */
+/** Whether `contentType` is one the contract documents for the operation's success (or default) answer. */
 export function documentsContentType(method: string, path: string, contentType: string): boolean {
   const responses = contract.paths[path]?.[method.toLowerCase()]?.responses ?? {};
-  const documented = Object.keys((responses['200'] ?? responses.default)?.content ?? {});
+  const success = Object.entries(responses).find(([code, r]) => code.startsWith('2') && r.content)?.[1] ?? responses.default;
+  const documented = Object.keys(success?.content ?? {});
   const type = contentType.split(';')[0]!.trim().toLowerCase();
   return documented.some((d) => d === '*/*' || d === type || (d.endsWith('/*') && type.startsWith(d.slice(0, -1))));
 }
