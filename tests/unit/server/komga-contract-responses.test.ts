@@ -1,4 +1,4 @@
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,14 @@ beforeAll(async () => {
     { title: 'Two', body: '<p>Second chapter.</p>' },
   ], { title: 'Novel' });
   await writePdf(join(root, 'Paper', 'Paper.pdf'), [{ width: 300, height: 400, color: BLUE }]);
-  const library = (await send('POST', '/api/v1/libraries', { name: 'Comics', root, hashPages: true })).json() as { id: string };
+  await createCbz(join(root, 'Rich', 'Rich 1.5.cbz'), [page(BLUE)], { comicInfo: { series: 'Rich', number: '1.5' } });
+  await createCbz(join(root, '_oneshots', 'One Shot.cbz'), [page(RED)]);
+  await createCbz(join(root, 'Gone', 'Gone 01.cbz'), [page(GREEN)]);
+  const library = (await send('POST', '/api/v1/libraries', { name: 'Comics', root, hashPages: true, oneshotsDirectory: '_oneshots' })).json() as { id: string };
+  await server.app.folio.tasks.idle();
+  // A series whose folder went away: kept in the trash (deleted: true) until the trash is emptied.
+  await rm(join(root, 'Gone'), { recursive: true });
+  await send('POST', `/api/v1/libraries/${library.id}/scan`);
   await server.app.folio.tasks.idle();
   // A second library whose books repeat the first's: duplicates and unknown page hashes.
   const copies = join(server.dir, 'copies');
@@ -56,6 +63,8 @@ beforeAll(async () => {
   await server.app.folio.tasks.idle();
 
   const series = (await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true')).content;
+  const state = (name: string) => series.find((s) => s.name === name);
+  if (!state('Gone')?.deleted || !state('One Shot')?.oneshot) throw new Error(`expected a deleted series and a oneshot: ${series.map((s) => s.name).join(', ')}`);
   const books = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true&sort=name')).content;
   const book = (name: string) => books.find((b) => b.name === name)!;
   const alpha = series.find((s) => s.name === 'Alpha')!;
