@@ -76,13 +76,29 @@ const validUrl = (item: { url: string }) => {
   if (!LINK_SCHEMES.has(url.protocol)) fail('links.url', `must be an http, https, ftp, file, jar or mailto URL: ${item.url}`);
 };
 
-/** Every `<field>Lock` flag present in the body (null means keep). */
-function applyLocks<T extends object>(target: T, body: Body): void {
-  for (const key of Object.keys(target)) {
-    if (!key.endsWith('Lock')) continue;
+type LockKey<T> = Extract<keyof T, `${string}Lock`>;
+/** Each model's lock flags; a Record so that a lock added to the model must be listed here. */
+const BOOK_LOCKS: Record<LockKey<BookMetadata>, true> = {
+  titleLock: true, summaryLock: true, numberLock: true, numberSortLock: true, releaseDateLock: true,
+  authorsLock: true, tagsLock: true, isbnLock: true, linksLock: true,
+};
+const SERIES_LOCKS: Record<LockKey<SeriesMetadata>, true> = {
+  statusLock: true, titleLock: true, titleSortLock: true, summaryLock: true, readingDirectionLock: true,
+  publisherLock: true, ageRatingLock: true, languageLock: true, genresLock: true, tagsLock: true,
+  totalBookCountLock: true, sharingLabelsLock: true, linksLock: true, alternateTitlesLock: true,
+};
+
+/** Every lock flag of `locks` present in the body (null means keep); other `…Lock` members are unknown and ignored. */
+function readLocks(patch: Record<string, unknown>, body: Body, locks: object): void {
+  for (const key of Object.keys(locks)) {
     const v = optionalBoolean(body, key);
-    if (v !== undefined) (target as Record<string, unknown>)[key] = v;
+    if (v !== undefined) patch[key] = v;
   }
+}
+
+/** A validated update applied to the stored metadata. */
+export function applyMetadataPatch<T extends { lastModified: number }>(current: T, patch: Partial<T>, now: number): T {
+  return { ...current, ...patch, lastModified: now };
 }
 
 /**
@@ -107,11 +123,6 @@ export function normaliseIsbn(text: string): string {
 }
 
 /**
- * BookMetadataUpdateDto (REFERENCE §2.11): title/number/numberSort and locks are null-means-keep;
- * summary, releaseDate, authors, tags, isbn and links are presence-tracked (explicit null clears).
- * Manual edits ignore locks.
- */
-/**
  * A release date as Jackson reads a LocalDate: `yyyy-MM-dd`, surrounding blanks ignored; a date
  * and time (`2020-01-02T10:00:00`, or with `Z` as JavaScript's toISOString writes it) keeps its
  * date; an empty text is no date (it clears, as null does). Anything else is refused.
@@ -125,10 +136,19 @@ function localDate(text: string | undefined): string | null {
   return date;
 }
 
-export function applyBookMetadataUpdate(current: BookMetadata, raw: unknown, now: number): BookMetadata {
+export type BookMetadataPatch = Partial<BookMetadata>;
+
+/**
+ * BookMetadataUpdateDto (REFERENCE §2.11): title/number/numberSort and locks are null-means-keep;
+ * summary, releaseDate, authors, tags, isbn and links are presence-tracked (explicit null clears).
+ * Manual edits ignore locks. Returns the changes asked for, validated without the stored metadata:
+ * Komga validates the body before its handler looks the book up, so a bad body is a 400 even for a
+ * book that does not exist.
+ */
+export function readBookMetadataUpdate(raw: unknown): BookMetadataPatch {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('body', 'must be a JSON object');
   const body = raw as Body;
-  const next: BookMetadata = { ...current };
+  const next: BookMetadataPatch = {};
   const title = nonBlankString(body, 'title');
   if (title !== undefined) next.title = title;
   const number = nonBlankString(body, 'number');
@@ -143,8 +163,7 @@ export function applyBookMetadataUpdate(current: BookMetadata, raw: unknown, now
   if (has(body, 'tags')) next.tags = body.tags === null ? [] : stringList(body.tags, 'tags');
   if (has(body, 'isbn')) next.isbn = body.isbn === null ? '' : normaliseIsbn(optionalString(body, 'isbn') ?? '');
   if (has(body, 'links')) next.links = body.links === null ? [] : pairList(body.links, 'links', ['label', 'url'] as const, validUrl);
-  applyLocks(next, body);
-  next.lastModified = now;
+  readLocks(next, body, BOOK_LOCKS);
   return next;
 }
 
@@ -153,15 +172,18 @@ function enumValue<T extends string>(value: unknown, allowed: readonly T[], key:
   return match ?? fail(key, `must be one of ${allowed.join(', ')}`);
 }
 
+export type SeriesMetadataPatch = Partial<SeriesMetadata>;
+
 /**
  * SeriesMetadataUpdateDto: status/title/titleSort/summary/publisher/language and locks are
  * null-means-keep; readingDirection, ageRating, genres, tags, sharingLabels, links,
- * alternateTitles and totalBookCount are presence-tracked.
+ * alternateTitles and totalBookCount are presence-tracked. Validated without the stored metadata,
+ * as readBookMetadataUpdate.
  */
-export function applySeriesMetadataUpdate(current: SeriesMetadata, raw: unknown, now: number): SeriesMetadata {
+export function readSeriesMetadataUpdate(raw: unknown): SeriesMetadataPatch {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return fail('body', 'must be a JSON object');
   const body = raw as Body;
-  const next: SeriesMetadata = { ...current };
+  const next: SeriesMetadataPatch = {};
   if (body.status !== undefined && body.status !== null) next.status = enumValue(body.status, SERIES_STATUSES, 'status');
   const title = nonBlankString(body, 'title');
   if (title !== undefined) next.title = title;
@@ -192,7 +214,6 @@ export function applySeriesMetadataUpdate(current: SeriesMetadata, raw: unknown,
   if (has(body, 'alternateTitles')) {
     next.alternateTitles = body.alternateTitles === null ? [] : pairList(body.alternateTitles, 'alternateTitles', ['label', 'title'] as const);
   }
-  applyLocks(next, body);
-  next.lastModified = now;
+  readLocks(next, body, SERIES_LOCKS);
   return next;
 }

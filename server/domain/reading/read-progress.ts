@@ -2,35 +2,42 @@ import type { FolioContext } from '../context.ts';
 
 export class ReadProgressError extends Error {}
 
+/** What a ReadProgressUpdateDto asks for, once its body rules hold. */
+export type ReadProgressRequest = { completed: true } | { completed: false; page: number };
+
 /**
- * Applies a ReadProgressUpdateDto (REFERENCE §2.10): `completed: true` marks the book read at its
- * last page; otherwise `page` (1..pagesCount) is stored and completion means "on the last page".
+ * The body rules of a ReadProgressUpdateDto (REFERENCE §2.10), checked before the book is looked
+ * up: Komga validates the body (`@Positive page`, and a page unless `completed` is true) before its
+ * handler runs, so a bad body is a 400 even for a book that does not exist.
  */
-export function updateReadProgress(
-  ctx: FolioContext,
-  userId: string,
-  bookId: string,
-  update: { page?: number | null; completed?: boolean | null },
-): void {
+export function readProgressRequest(update: { page?: number | null; completed?: boolean | null }): ReadProgressRequest {
+  if (update.completed === true) return { completed: true };
+  if (typeof update.page === 'number') {
+    if (!Number.isInteger(update.page) || update.page < 1) throw new ReadProgressError('Page number must be a positive integer');
+    return { completed: false, page: update.page };
+  }
+  if (update.completed === false) throw new ReadProgressError('A page must be given when completed is false');
+  throw new ReadProgressError('Either page or completed must be given');
+}
+
+/**
+ * Applies a read progress request: `completed` marks the book read at its last page; otherwise
+ * `page` (1..pagesCount) is stored and completion means "on the last page".
+ */
+export function updateReadProgress(ctx: FolioContext, userId: string, bookId: string, request: ReadProgressRequest): void {
   const book = ctx.repos.books.findById(bookId);
   const media = ctx.repos.media.findByBookId(bookId);
   if (!book || !media) throw new ReadProgressError('Book not found');
   const pagesCount = media.pageCount;
   let page: number;
   let completed: boolean;
-  if (update.completed === true) {
+  if (request.completed) {
     page = Math.max(1, pagesCount);
     completed = true;
-  } else if (typeof update.page === 'number') {
-    if (!Number.isInteger(update.page) || update.page < 1 || update.page > pagesCount) {
-      throw new ReadProgressError(`Page number must be between 1 and ${pagesCount}`);
-    }
-    page = update.page;
-    completed = page === pagesCount;
-  } else if (update.completed === false) {
-    throw new ReadProgressError('A page must be given when completed is false');
   } else {
-    throw new ReadProgressError('Either page or completed must be given');
+    if (request.page > pagesCount) throw new ReadProgressError(`Page number must be between 1 and ${pagesCount}`);
+    page = request.page;
+    completed = page === pagesCount;
   }
   const now = Date.now();
   const existing = ctx.repos.readProgress.find(bookId, userId);

@@ -4,7 +4,7 @@ import type { FolioContext } from '../../domain/context.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
 import { bookThumbnail, keptBookPoster } from '../../domain/posters/book-thumbnails.ts';
 import { smallChosenPoster } from '../../domain/posters/small-book-poster.ts';
-import { ReadProgressError, deleteReadProgress, updateReadProgress } from '../../domain/reading/read-progress.ts';
+import { ReadProgressError, deleteReadProgress, readProgressRequest, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';
@@ -93,9 +93,11 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     { schema: { params: IdParams, body: ReadProgressUpdate } },
     async (request, reply) => {
       const user = caller(request);
-      bookForCaller(request.params.id, user);
       try {
-        updateReadProgress(ctx, user.id, request.params.id, request.body ?? {});
+        // The body's own rules first, as Komga's validation runs before its handler looks the book up.
+        const progress = readProgressRequest(request.body ?? {});
+        bookForCaller(request.params.id, user);
+        updateReadProgress(ctx, user.id, request.params.id, progress);
       } catch (error) {
         if (error instanceof ReadProgressError) throw badRequest(error.message);
         throw error;

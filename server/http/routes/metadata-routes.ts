@@ -1,9 +1,11 @@
 import { READING_DIRECTIONS, SERIES_STATUSES } from '../../db/stored-values.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import {
+  type BookMetadataPatch,
   MetadataValidationError,
-  applyBookMetadataUpdate,
-  applySeriesMetadataUpdate,
+  applyMetadataPatch,
+  readBookMetadataUpdate,
+  readSeriesMetadataUpdate,
 } from '../../domain/metadata/metadata-update.ts';
 import { refreshSeriesAggregation } from '../../domain/metadata/series-aggregation.ts';
 import { notFound } from '../errors.ts';
@@ -11,7 +13,7 @@ import { requireRole } from '../guards.ts';
 import { type FolioApp, IdParams, Nullable, type TSchema, StringEnum, Type, fieldViolations } from '../schemas.ts';
 
 // PATCH semantics (REFERENCE §2.11): absent keeps; null keeps or clears, field by field, as the
-// domain's apply functions decide. Text rules (not blank, valid URL, ISBN) are the domain's too.
+// domain's read functions decide. Text rules (not blank, valid URL, ISBN) are the domain's too.
 const optional = <T extends TSchema>(schema: T) => Type.Optional(Nullable(schema));
 const lock = () => optional(Type.Boolean());
 const NameRole = Type.Object({ name: Type.String(), role: Type.String() });
@@ -72,55 +74,50 @@ const SeriesMetadataUpdate = Type.Object({
 
 /** Manual metadata edits (ADMIN, 204), REFERENCE §2.11. */
 export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
-  const updateBook = (bookId: string, body: unknown, now: number) => {
+  const updateBook = (bookId: string, patch: BookMetadataPatch, now: number) => {
     const book = ctx.repos.books.findById(bookId);
     const current = ctx.repos.bookMetadata.findByBookId(bookId);
     if (!book || !current) throw notFound();
-    const next = applyBookMetadataUpdate(current, body, now);
-    ctx.repos.bookMetadata.update(next);
+    ctx.repos.bookMetadata.update(applyMetadataPatch(current, patch, now));
     refreshSeriesAggregation(ctx, book.seriesId, now);
     return book;
   };
-  const asBadRequest = (error: unknown): never => {
-    if (error instanceof MetadataValidationError) throw fieldViolations([{ fieldName: error.fieldName, message: error.rule }]);
-    throw error;
+  /** A body's own rules, checked before any lookup (as Komga validates before its handler): a 400 names the field. */
+  const validated = <T>(read: () => T): T => {
+    try {
+      return read();
+    } catch (error) {
+      if (error instanceof MetadataValidationError) throw fieldViolations([{ fieldName: error.fieldName, message: error.rule }]);
+      throw error;
+    }
   };
 
   app.patch('/api/v1/books/:id/metadata', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: BookMetadataUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
-    try {
-      const book = ctx.repos.inTransaction(() => updateBook(request.params.id, request.body, Date.now()));
-      ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
-    } catch (error) {
-      asBadRequest(error);
-    }
+    const patch = validated(() => readBookMetadataUpdate(request.body));
+    const book = ctx.repos.inTransaction(() => updateBook(request.params.id, patch, Date.now()));
+    ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
     return reply.code(204).send();
   });
 
   app.patch('/api/v1/books/metadata', { config: { role: 'ADMIN' }, schema: { body: Type.Record(Type.String(), BookMetadataUpdate) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
-    try {
-      const now = Date.now();
-      const books = ctx.repos.inTransaction(() => Object.entries(request.body).map(([id, update]) => updateBook(id, update, now)));
-      for (const book of books) {
-        ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
-      }
-    } catch (error) {
-      asBadRequest(error);
+    const patches = validated(() => Object.entries(request.body).map(([id, update]) => [id, readBookMetadataUpdate(update)] as const));
+    const now = Date.now();
+    const books = ctx.repos.inTransaction(() => patches.map(([id, patch]) => updateBook(id, patch, now)));
+    for (const book of books) {
+      ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
     }
     return reply.code(204).send();
   });
 
   app.patch('/api/v1/series/:id/metadata', { config: { role: 'ADMIN' }, schema: { params: IdParams, body: SeriesMetadataUpdate } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
+    const patch = validated(() => readSeriesMetadataUpdate(request.body));
     const series = ctx.repos.series.findById(request.params.id);
     const current = ctx.repos.seriesMetadata.findBySeriesId(request.params.id);
     if (!series || !current) throw notFound();
-    try {
-      ctx.repos.seriesMetadata.update(applySeriesMetadataUpdate(current, request.body, Date.now()));
-    } catch (error) {
-      asBadRequest(error);
-    }
+    ctx.repos.seriesMetadata.update(applyMetadataPatch(current, patch, Date.now()));
     ctx.events.emit({ name: 'SeriesChanged', data: { seriesId: series.id, libraryId: series.libraryId } });
     return reply.code(204).send();
   });
