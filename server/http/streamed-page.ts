@@ -88,6 +88,12 @@ export function resolveStreamedPage(
   request: FastifyRequest<{ Params: { id: string; n: string }; Querystring: RawQuery }>,
   reply: FastifyReply,
 ): StreamedPage | null {
+  // Spring converts the page number and `zero_based` before Komga's handler looks the book up: a
+  // value that does not convert is a 400 even for a book that does not exist.
+  const raw = Number(request.params.n);
+  if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
+  const opdsPages = request.routeOptions.config.opdsPages;
+  const zeroBased = opdsPages ? opdsPages === 'v1.2' : booleanParam(request.query, 'zero_based') === true;
   // Remembered until a write changes them (serving-lookups.ts); the checks below run every time.
   const found = ctx.repos.served.bookWithMedia(request.params.id);
   if (!found?.media) throw notFound();
@@ -101,10 +107,6 @@ export function resolveStreamedPage(
   const user = requireRole(request, 'PAGE_STREAMING');
   if (!canAccessLibrary(user, book.libraryId)) throw notFound();
   requirePagesReady(media);
-  const raw = Number(request.params.n);
-  if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
-  const opdsPages = request.routeOptions.config.opdsPages;
-  const zeroBased = opdsPages ? opdsPages === 'v1.2' : booleanParam(request.query, 'zero_based') === true;
   const number = zeroBased ? raw + 1 : raw;
   if (number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
   const immutable = stringParam(request.query, 'v') === version;

@@ -122,12 +122,14 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
   /** Member series with the old-style series filters; collection order when `ordered`, else by sort title. */
   app.get('/api/v1/collections/:id/series', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
     const user = caller(request);
-    const collection = collectionForCaller(request.params.id, user);
+    // The query is read before the collection is looked up: a filter that does not convert is a 400 first, as in Komga.
     const paging = parsePaging(request.query);
+    const filter = seriesConditionFromQuery(request.query);
+    const collection = collectionForCaller(request.params.id, user);
     try {
       const { ids } = ctx.repos.search.series({
         userId: user.id,
-        condition: { allOf: [{ collectionId: { operator: 'is', value: collection.id } }, seriesConditionFromQuery(request.query)] },
+        condition: { allOf: [{ collectionId: { operator: 'is', value: collection.id } }, filter] },
         restrictedTo: user,
         sort: [],
         limit: null,

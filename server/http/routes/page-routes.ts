@@ -39,18 +39,19 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
   const addresses = [['/api/v1/books/:id/pages/:n', undefined], ['/opds/v1.2/books/:id/pages/:n', 'v1.2'], ['/opds/v2/books/:id/pages/:n', 'v2']] as const;
   for (const [url, opdsPages] of addresses) {
     app.get(url, { config: { opdsPages }, schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
-        const resolved = resolveStreamedPage(ctx, request, reply);
-        if (!resolved) return reply;
-        const { book, media, number } = resolved;
-
+        // The query is converted before the book is looked up, as Spring does before Komga's handler runs.
         const convert = stringParam(request.query, 'convert')?.toLowerCase();
         if (convert !== undefined && convert !== 'jpeg' && convert !== 'png') {
           throw badRequest(`Invalid conversion format: ${convert}`);
         }
+        const negotiate = opdsPages === undefined && booleanParam(request.query, 'contentNegotiation') !== false;
+
+        const resolved = resolveStreamedPage(ctx, request, reply);
+        if (!resolved) return reply;
+        const { book, media, number } = resolved;
 
         const hint = sizeHint(request.query);
         // PDF pages: a one-page PDF instead of a drawn image when the client prefers it (REFERENCE §4).
-        const negotiate = opdsPages === undefined && booleanParam(request.query, 'contentNegotiation') !== false;
         if (media.mediaType === 'application/pdf' && negotiate && prefersPdf(request.headers.accept)) {
           return sendRawPage(ctx, reply, book, number, workFor(request));
         }
@@ -82,12 +83,13 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
 
   /** A page resized to 300 px on its longest side, always JPEG; needs no streaming role. */
   app.get('/api/v1/books/:id/pages/:n/thumbnail', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
+      // Parameters first, as Spring converts them before Komga's handler looks the book up.
+      const raw = Number(request.params.n);
+      const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
       const book = ctx.repos.books.findById(request.params.id);
       const media = book && ctx.repos.media.findByBookId(book.id);
       if (!book || !media || !canAccessLibrary(caller(request), book.libraryId)) throw notFound();
       requirePagesReady(media);
-      const raw = Number(request.params.n);
-      const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
       if (!Number.isInteger(number) || number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
       const output = await pageThumbnail(ctx, book, media.lastModified, number, workFor(request));
       if (!output) throw badRequest('Page number does not exist');

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { ReadList } from '../../db/readlist-repository.ts';
+import type { Condition } from '../../db/search/conditions.ts';
 import type { User } from '../../db/user-repository.ts';
 import { canSeeBook, canSeeReadList } from '../../domain/content-restrictions.ts';
 import { isAdmin } from '../dto/user-dto.ts';
@@ -13,7 +14,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { bookConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging, toPage } from '../paging.ts';
-import { type RawQuery, listParam, stringParam } from '../query-params.ts';
+import { listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
 import { rethrowSearchError, searchOrRefuse } from '../paged-search.ts';
@@ -61,11 +62,11 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     ctx.events.emit({ name, data: { readListId: l.id, bookIds: l.bookIds } });
 
   /** Visible member ids matching the old-style book filters, in list order (or release date when unordered). */
-  const memberIds = (list: ReadList, user: User, query: RawQuery): string[] => {
+  const memberIds = (list: ReadList, user: User, filter: Condition): string[] => {
     try {
       const { ids } = ctx.repos.search.books({
         userId: user.id,
-        condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, bookConditionFromQuery(query)] },
+        condition: { allOf: [{ readListId: { operator: 'is', value: list.id } }, filter] },
         restrictedTo: user,
         sort: [],
         defaultSort: [
@@ -160,9 +161,11 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.get('/api/v1/readlists/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
     const user = caller(request);
-    const list = listForCaller(request.params.id, user);
+    // The query is read before the list is looked up: a filter that does not convert is a 400 first, as in Komga.
     const paging = parsePaging(request.query);
-    const ids = memberIds(list, user, request.query);
+    const filter = bookConditionFromQuery(request.query);
+    const list = listForCaller(request.params.id, user);
+    const ids = memberIds(list, user, filter);
     const slice = paging.unpaged ? ids : ids.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
     const admin = callerIsAdmin(request);
     // Always in the list's order (or by release date when unordered), as Komga sorts it.
@@ -172,7 +175,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
   const sibling = (step: 1 | -1) => async (request: import('fastify').FastifyRequest<{ Params: { id: string; bookId: string } }>) => {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
-    const ids = memberIds(list, user, {});
+    const ids = memberIds(list, user, bookConditionFromQuery({}));
     const index = ids.indexOf(request.params.bookId);
     const target = index < 0 ? undefined : ids[index + step];
     if (!target) throw notFound();

@@ -36,10 +36,13 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
   });
 
   app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
+    // The query is read before the series is looked up: a filter that does not convert is a 400 first, as in Komga.
+    const paging = parsePaging(request.query);
+    const filter = bookConditionFromQuery(request.query);
     seriesForCaller(request.params.id, caller(request));
-    return bookPage(ctx, request, parsePaging(request.query), {
+    return bookPage(ctx, request, paging, {
       condition: {
-        allOf: [{ seriesId: { operator: 'is', value: request.params.id } }, bookConditionFromQuery(request.query)],
+        allOf: [{ seriesId: { operator: 'is', value: request.params.id } }, filter],
       },
       defaultSort: [{ property: 'metadata.numberSort', direction: 'asc' }],
     });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CompatServer, startCompatServer } from './komga-compat-helpers.ts';
+import { operations, resolve } from './support/contract-variants.ts';
 
 /**
- * Komga validates a request body (Jackson binding, then `@Valid` bean validation) before its
- * handler runs and looks anything up. So a body that breaks a rule is a 400 even when the id in the
+ * Komga converts path and query parameters (Spring) and validates a request body (Jackson
+ * binding, then `@Valid` bean validation) before its handler runs and looks anything up. So a body that breaks a rule is a 400 even when the id in the
  * path names nothing, and a valid body for a missing id is a 404. Clients tell "fix your input"
  * from "it is gone" by that order (komga-webui's edit dialogs, komf's metadata updates).
  */
@@ -75,5 +76,38 @@ describe('a body breaking a rule is a 400 before the id is looked up', () => {
     expect((await send('PATCH', '/api/v1/series/X/metadata', book.seriesId, { ageRating: 7, ageRatingLock: true })).statusCode).toBe(204);
     const series = await c.server.json<{ metadata: { ageRating: number; ageRatingLock: boolean } }>(`/api/v1/series/${book.seriesId}`);
     expect(series.metadata).toMatchObject({ ageRating: 7, ageRatingLock: true });
+  });
+});
+
+/** Every typed query parameter of the contract's operations on an id, with a value Spring cannot convert. */
+const unconvertible = operations.flatMap((op) =>
+  !op.path.includes('{')
+    ? []
+    : op.parameters.flatMap((p) => {
+        if (p.in !== 'query') return [];
+        const schema = resolve(p.schema);
+        const items = schema.items ? resolve(schema.items) : undefined;
+        const bad = schema.type === 'boolean' ? 'maybe' : schema.enum || items?.enum ? 'NOPE' : schema.type === 'integer' && !['page', 'size'].includes(p.name) ? 'abc' : undefined;
+        return bad ? [{ op, query: `${p.name}=${bad}` }] : [];
+      }),
+);
+
+describe('a query value that does not convert is a 400 before the id is looked up', () => {
+  it('covers the typed parameters of the operations on an id', () => {
+    expect(unconvertible.length).toBeGreaterThan(15);
+  });
+  for (const { op, query } of unconvertible) {
+    it(`${op.method} ${op.path}?${query}`, async () => {
+      const url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'pageNumber' ? '1' : MISSING));
+      const response = await c.send(op.method, `${url}?${query}`, op.body ? { contentType: 'application/json', body: {} } : {});
+      expect(response.statusCode, response.body).toBe(400);
+    });
+  }
+
+  it('a page number that is not an integer, for a missing book', async () => {
+    for (const url of [`/api/v1/books/${MISSING}/pages/one`, `/api/v1/books/${MISSING}/pages/1.5`]) {
+      expect((await c.send('GET', url)).statusCode, url).toBe(400);
+    }
+    expect((await c.send('GET', `/api/v1/books/${MISSING}/pages/1`)).statusCode).toBe(404);
   });
 });
