@@ -55,3 +55,13 @@ export function springBoolean(text: string): boolean | undefined {
   if (SPRING_FALSE.has(word)) return false;
   return undefined;
 }
+
+/**
+ * A page number path variable as Spring converts it to Komga's `Int`: a value that is not an
+ * integer is a 400, before the handler looks the book up.
+ */
+export function pageNumberParam(text: string): number {
+  const number = Number(text);
+  if (text.trim() === '' || !Number.isInteger(number)) throw badRequest('Page number must be an integer');
+  return number;
+}

@@ -7,7 +7,7 @@ import { LruMap } from '../lru-map.ts';
 import { badRequest, notFound } from './errors.ts';
 import { formatDateTime } from './format.ts';
 import { canAccessLibrary, requireRole } from './guards.ts';
-import { type RawQuery, booleanParam, stringParam } from './query-params.ts';
+import { type RawQuery, booleanParam, pageNumberParam, stringParam } from './query-params.ts';
 import { requirePagesReady } from './book-readiness.ts';
 
 declare module 'fastify' {
@@ -90,8 +90,7 @@ export function resolveStreamedPage(
 ): StreamedPage | null {
   // Spring converts the page number and `zero_based` before Komga's handler looks the book up: a
   // value that does not convert is a 400 even for a book that does not exist.
-  const raw = Number(request.params.n);
-  if (!Number.isInteger(raw)) throw badRequest('Page number must be an integer');
+  const raw = pageNumberParam(request.params.n);
   const opdsPages = request.routeOptions.config.opdsPages;
   const zeroBased = opdsPages ? opdsPages === 'v1.2' : booleanParam(request.query, 'zero_based') === true;
   // Remembered until a write changes them (serving-lookups.ts); the checks below run every time.

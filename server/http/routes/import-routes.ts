@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';
 import { toPageDto } from '../dto/book-dto.ts';
+import { pageNumberParam } from '../query-params.ts';
 import { type FolioApp, IdParams, Nullable, StringEnum, Type } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
 
@@ -55,9 +56,10 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.get('/api/v1/transient-books/:id/pages/:n', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
+    const number = pageNumberParam(request.params.n);
     const book = transient.get(request.params.id);
     if (!book) throw notFound();
-    const page = await openTransientPage(ctx, book, Number(request.params.n), workFor(request));
+    const page = await openTransientPage(ctx, book, number, workFor(request));
     if (!page) throw badRequest('Page number does not exist');
     return reply.type(page.mediaType).send(page.stream);
   });

@@ -6,7 +6,7 @@ import { convertedPage } from '../../domain/pages/page-images.ts';
 import { pageThumbnail } from '../../domain/pages/page-thumbnails.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller } from '../guards.ts';
-import { type RawQuery, booleanParam, stringParam } from '../query-params.ts';
+import { type RawQuery, booleanParam, pageNumberParam, stringParam } from '../query-params.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { registerRawPageRoute } from './raw-page-routes.ts';
 import { prefersPdf, sendRawPage, sizeHint } from '../page-responses.ts';
@@ -84,13 +84,13 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
   /** A page resized to 300 px on its longest side, always JPEG; needs no streaming role. */
   app.get('/api/v1/books/:id/pages/:n/thumbnail', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
       // Parameters first, as Spring converts them before Komga's handler looks the book up.
-      const raw = Number(request.params.n);
+      const raw = pageNumberParam(request.params.n);
       const number = booleanParam(request.query, 'zero_based') ? raw + 1 : raw;
       const book = ctx.repos.books.findById(request.params.id);
       const media = book && ctx.repos.media.findByBookId(book.id);
       if (!book || !media || !canAccessLibrary(caller(request), book.libraryId)) throw notFound();
       requirePagesReady(media);
-      if (!Number.isInteger(number) || number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
+      if (number < 1 || number > media.pageCount) throw badRequest('Page number does not exist');
       const output = await pageThumbnail(ctx, book, media.lastModified, number, workFor(request));
       if (!output) throw badRequest('Page number does not exist');
       reply.header('Last-Modified', httpDateOf(media.lastModified));

@@ -104,10 +104,18 @@ describe('a query value that does not convert is a 400 before the id is looked u
     });
   }
 
-  it('a page number that is not an integer, for a missing book', async () => {
-    for (const url of [`/api/v1/books/${MISSING}/pages/one`, `/api/v1/books/${MISSING}/pages/1.5`]) {
-      expect((await c.send('GET', url)).statusCode, url).toBe(400);
-    }
-    expect((await c.send('GET', `/api/v1/books/${MISSING}/pages/1`)).statusCode).toBe(404);
+  // The contract's integer path variables: the page numbers of books' pages, raw pages, page thumbnails and transient books.
+  const pagePaths = operations.filter((op) => op.parameters.some((p) => p.in === 'path' && p.schema.type === 'integer'));
+  it('covers every integer path variable of the contract', () => {
+    expect(pagePaths.map((op) => op.path)).toHaveLength(4);
   });
+  for (const op of pagePaths) {
+    it(`${op.method} ${op.path} with a page number that is not an integer, for a missing book`, async () => {
+      for (const page of ['one', '1.5', '%20']) {
+        const url = op.path.replace('{pageNumber}', page).replace(/\{\w+\}/, MISSING);
+        expect((await c.send(op.method, url)).statusCode, url).toBe(400);
+      }
+      expect((await c.send(op.method, op.path.replace('{pageNumber}', '1').replace(/\{\w+\}/, MISSING))).statusCode).toBe(404);
+    });
+  }
 });
