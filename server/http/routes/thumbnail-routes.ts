@@ -15,13 +15,13 @@ import {
   storeUploadedPoster,
 } from '../../domain/posters/poster-uploads.ts';
 import { openPoster, thumbnailFilePath } from '../../domain/posters/thumbnail-files.ts';
+import { posterVersion } from '../../domain/posters/chosen-poster.ts';
 import { OutsideLibraryError } from '../../domain/library/library-paths.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
-import { type FileHandle, open } from 'node:fs/promises';
 import { badRequest, notFound } from '../errors.ts';
 import { caller, requireRole } from '../guards.ts';
+import { sendFileBody } from '../send-file.ts';
 import { type FolioApp, IdParams, Type } from '../schemas.ts';
-import { fileSlots } from '../../media/file-slots.ts';
 
 const PosterParams = Type.Object({ id: Type.String(), tid: Type.String() });
 
@@ -103,21 +103,30 @@ export async function registerThumbnailRoutes(app: FolioApp, ctx: FolioContext):
         return posterRepository(ctx, kind).list(owner).map((t) => toThumbnailDto(kind, t));
       });
 
+      // Through the small-file cache, as selected posters are: length, ETag and 304 on a match (Komga's
+      // shallow ETag covers these answers too), and a sidecar only read inside its library.
       scope.get(`${base}/:tid`, { schema: { params: PosterParams } }, async (request, reply) => {
         const owner = ownerFor(kind, request);
         const row = posterRepository(ctx, kind).find(owner, request.params.tid);
         if (!row) throw notFound();
         const path = thumbnailFilePath(ctx, row);
-        let file: FileHandle;
+        const openSidecar = openPoster(ctx, row);
+        // Local artwork now leading out of its library is never served (sendFileBody answers 404): said in the log.
+        const open = openSidecar && (async () => {
+          try {
+            return await openSidecar();
+          } catch (error) {
+            if (error instanceof OutsideLibraryError) ctx.log(`local artwork not served: ${path} leads out of its library`, error);
+            throw error;
+          }
+        });
         try {
-          file = await fileSlots.openHandle(openPoster(ctx, row) ?? (() => open(path, 'r')));
+          return await sendFileBody(reply, path, row.mediaType, posterVersion(row), open);
         } catch (error) {
-          // Gone, or local artwork now leading out of its library (never served): not found.
-          rethrowUnless(error, (e) => isMissingFile(e) || e instanceof OutsideLibraryError);
-          if (error instanceof OutsideLibraryError) ctx.log(`local artwork not served: ${path} leads out of its library`, error);
+          // Gone since it was listed: not found, as before any poster was read.
+          rethrowUnless(error, isMissingFile);
           throw notFound();
         }
-        return reply.type(row.mediaType).send(file.createReadStream());
       });
 
       // Multipart (file + optional selected field): read from the stream, so no JSON body schema.

@@ -371,3 +371,18 @@ describe('write operations answer their documented JSON', () => {
     expect(typeof (await checked('DELETE', '/api/v1/tasks', '/api/v1/tasks'))).toBe('number');
   });
 });
+
+describe('shallow ETags (REFERENCE §0): every 2xx GET under /api but downloads', () => {
+  for (const path of swept.filter((p) => p.startsWith('/api/') && !/\/file(\/\*)?$/.test(p))) {
+    it(`GET ${path}`, async () => {
+      const url = pathFor(path);
+      const first = await server.get(url);
+      expect(first.statusCode).toBe(200);
+      const etag = first.headers.etag;
+      expect(etag, `${url} has no ETag`).toBeTruthy();
+      const again = await server.get(url, { ...server.admin, 'if-none-match': String(etag) });
+      expect(again.statusCode, url).toBe(304);
+      expect(again.body).toBe('');
+    });
+  }
+});
