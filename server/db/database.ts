@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from './migrate.ts';
 import { trackWrites } from './write-generation.ts';
+import { BUSY_TIMEOUT_MS } from './database-unavailable.ts';
 import { refoldMissingTitles } from './folded-titles.ts';
 import { refreshSearchText } from './search-text.ts';
 import { foldText } from './search/fold-text.ts';
@@ -21,7 +22,10 @@ export function openDatabase(dataDir: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  // Only another process (a sqlite3 shell, a backup tool) can hold the write lock: this server has one
+  // connection. better-sqlite3 waits for it synchronously, holding every request meanwhile, so the
+  // wait is short; past it the write fails as "unavailable" (a 503, database-unavailable.ts).
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   registerFunctions(db);
   applyMigrations(db);
   // Titles another tool wrote (or a migration unfolded) are folded before the first search.

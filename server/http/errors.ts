@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SearchConditionError } from '../db/search/conditions.ts';
+import { type DatabaseUnavailable, databaseUnavailable } from '../db/database-unavailable.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { OperationTimeout, RecentlyTimedOut, ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
 import { PosterUnreadable } from '../domain/posters/chosen-poster.ts';
@@ -96,6 +97,20 @@ function sendPosterFailure(error: PosterUnreadable, request: FastifyRequest, rep
   return sendError(reply, request, 503, error.message);
 }
 
+/**
+ * The database could not take the request's write now (another process's lock, a full disk):
+ * nothing of it was stored, and the same request can succeed later, so 503 with Retry-After rather
+ * than a 500 the client would give up on. A full disk is an error for the administrator to see.
+ */
+function sendDatabaseUnavailable(unavailable: DatabaseUnavailable, error: Error, request: FastifyRequest, reply: FastifyReply) {
+  const req = { method: request.method, url: loggableUrl(request.originalUrl) };
+  if (unavailable.reason === 'full') request.log.error({ err: error, req }, 'request not saved: the disk holding the database is full');
+  else request.log.warn({ err: error, req }, 'request not saved: another process holds the database locked');
+  reply.header('Retry-After', String(unavailable.retryAfterSeconds));
+  const why = unavailable.reason === 'full' ? 'the server is out of disk space' : 'the database is busy';
+  return sendError(reply, request, 503, `Not saved: ${why}; try again later`);
+}
+
 /** Fastify error handler: every failure leaves as a Spring-shaped JSON error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
@@ -117,6 +132,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, request, status, fastifyError.message);
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) return sendDatabaseUnavailable(unavailable, error, request, reply);
   request.log.error({ err: error, req: { method: request.method, url: loggableUrl(request.originalUrl) } }, 'request failed');
   return sendError(reply, request, 500, 'Internal Server Error');
 }

@@ -1,6 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionRepository } from '../../db/session-repository.ts';
+import { databaseUnavailable } from '../../db/database-unavailable.ts';
 import { STORE_LIMITS } from '../../domain/store-limits.ts';
 import { cookiePath } from '../base-path.ts';
 
@@ -78,8 +79,21 @@ export function resolveSession(sessions: SessionRepository, idHash: string, now 
     sessions.delete(idHash);
     return undefined;
   }
-  if (now - session.lastAccess > TOUCH_INTERVAL_MS) sessions.touch(idHash, now);
+  if (now - session.lastAccess > TOUCH_INTERVAL_MS) touchIfWritable(sessions, idHash, now);
   return session.userId;
+}
+
+/**
+ * Refreshes a session's inactivity clock unless the database cannot be written now (another
+ * process's lock, a full disk): the refresh is bookkeeping that a later request redoes, and must
+ * not turn every signed-in request, reads included, into a 503 while the database is locked.
+ */
+function touchIfWritable(sessions: SessionRepository, idHash: string, now: number): void {
+  try {
+    sessions.touch(idHash, now);
+  } catch (error) {
+    if (!databaseUnavailable(error)) throw error;
+  }
 }
 
 /**
