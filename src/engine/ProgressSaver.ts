@@ -4,6 +4,11 @@ export interface ProgressSaverOptions<T = number> {
   /** Quiet time after the last page change before saving; flipping fast sends one request, not twenty. */
   debounceMs?: number;
   onError?: (error: unknown) => void;
+  /**
+   * How long to wait before sending again a save that failed with `error` (its `attempt`th failure
+   * in a row, from 1), or null to leave it until the next change. Without it nothing is retried.
+   */
+  retryDelayMs?: (error: unknown, attempt: number) => number | null;
   /** Whether two positions are the same place (default: ===); an unchanged position is not re-sent. */
   same?: (a: T, b: T) => boolean;
 }
@@ -19,6 +24,8 @@ export class ProgressSaver<T = number> {
   #save: SaveProgress<T>;
   #debounceMs: number;
   #onError: (error: unknown) => void;
+  #retryDelayMs: (error: unknown, attempt: number) => number | null;
+  #failures = 0;
   #same: (a: T, b: T) => boolean;
   #pending: T | null = null;
   #lastSaved: T | null;
@@ -31,6 +38,7 @@ export class ProgressSaver<T = number> {
     this.#save = save;
     this.#debounceMs = options.debounceMs ?? 300;
     this.#onError = options.onError ?? (() => {});
+    this.#retryDelayMs = options.retryDelayMs ?? (() => null);
     this.#same = options.same ?? ((a, b) => a === b);
     this.#lastSaved = alreadySaved;
   }
@@ -85,6 +93,21 @@ export class ProgressSaver<T = number> {
     this.#disposed = true;
   }
 
+  /**
+   * A save the server could not take now (busy, out of connections, the network gone) is sent again
+   * after a while: otherwise the last page of a session, with no page turn after it to carry a new
+   * save, was lost, and the book reopened pages earlier. A change made meanwhile replaces it.
+   */
+  #retryLater(page: T, error: unknown): void {
+    const delay = this.#disposed ? null : this.#retryDelayMs(error, ++this.#failures);
+    if (delay === null || this.#pending !== null || this.#timer !== null) return;
+    this.#pending = page;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#sendNext();
+    }, delay);
+  }
+
   #isSaved(position: T): boolean {
     return this.#lastSaved !== null && this.#same(position, this.#lastSaved);
   }
@@ -97,8 +120,12 @@ export class ProgressSaver<T = number> {
     this.#inFlight = this.#save(page).then(
       () => {
         this.#lastSaved = page;
+        this.#failures = 0;
       },
-      (error: unknown) => this.#onError(error),
+      (error: unknown) => {
+        this.#onError(error);
+        this.#retryLater(page, error);
+      },
     );
     void this.#inFlight.finally(() => {
       this.#inFlight = null;

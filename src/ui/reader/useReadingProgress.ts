@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { sendReadProgressKeepalive, updateReadProgress } from '../../api/books.ts';
 import type { BookDto } from '../../api/types.ts';
 import { ProgressSaver } from '../../engine/ProgressSaver.ts';
+import { saveRetryDelayMs } from '../../api/save-retry.ts';
 
 /**
  * The reading position's way to the server for one book: debounced saves while reading, an
@@ -14,7 +15,7 @@ export function useReadingProgress(book: BookDto, incognito: boolean): ProgressS
         ? null
         : new ProgressSaver(
             (page) => updateReadProgress(book.id, { page }),
-            { onError: (error) => console.warn('Saving read progress failed', error) },
+            { onError: (error) => console.warn('Saving read progress failed', error), retryDelayMs: saveRetryDelayMs },
             book.readProgress && !book.readProgress.completed ? book.readProgress.page : null,
           ),
     [book, incognito],

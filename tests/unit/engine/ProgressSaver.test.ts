@@ -102,6 +102,45 @@ describe('ProgressSaver', () => {
     expect(calls.map((call) => call.page)).toEqual([3, 3]);
   });
 
+  it('sends again, after the delay it is given, a save the server could not take now, unless a newer page replaced it', async () => {
+    // Under load a save answered 503 (connections full, database locked) was dropped: the last page
+    // of a session, with no page turn after it, was lost and the book reopened pages earlier.
+    const { calls, save } = recorder();
+    const delays: number[] = [];
+    const retryDelayMs = (error: unknown, attempt: number) => ((error as Error).message === 'busy' ? (delays.push(attempt), 1000 * attempt) : null);
+    const saver = new ProgressSaver(save, { debounceMs: 10, retryDelayMs });
+    saver.report(7);
+    vi.advanceTimersByTime(10);
+    calls[0]!.fail(new Error('busy'));
+    await flushMicrotasks();
+    vi.advanceTimersByTime(999);
+    expect(calls).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(calls.map((call) => call.page)).toEqual([7, 7]);
+    calls[1]!.fail(new Error('busy'));
+    await flushMicrotasks();
+    vi.advanceTimersByTime(2000);
+    expect(calls.map((call) => call.page)).toEqual([7, 7, 7]);
+    calls[2]!.done();
+    await flushMicrotasks();
+    expect(saver.lastSaved).toBe(7);
+    expect(delays).toEqual([1, 2]);
+
+    // A page turned while a retry waits: only the newer page is sent.
+    saver.report(8);
+    vi.advanceTimersByTime(10);
+    calls[3]!.fail(new Error('busy'));
+    await flushMicrotasks();
+    saver.report(9);
+    vi.advanceTimersByTime(10_000);
+    expect(calls.map((call) => call.page)).toEqual([7, 7, 7, 8, 9]);
+    // A refusal the policy does not retry stays failed until the next change.
+    calls[4]!.fail(new Error('forbidden'));
+    await flushMicrotasks();
+    vi.advanceTimersByTime(60_000);
+    expect(calls).toHaveLength(5);
+  });
+
   it('flush sends a pending change at once and waits for it', async () => {
     const { calls, save } = recorder();
     const saver = new ProgressSaver(save, { debounceMs: 10_000 });

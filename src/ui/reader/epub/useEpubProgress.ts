@@ -1,5 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { putProgression, sendProgressionKeepalive } from '../../../api/readium.ts';
+import { saveRetryDelayMs } from '../../../api/save-retry.ts';
 import type { R2Locator } from '../../../api/types.ts';
 import { progressionOf, samePlace } from '../../../engine/epubProgression.ts';
 import { ProgressSaver } from '../../../engine/ProgressSaver.ts';
@@ -19,7 +20,7 @@ export function useEpubProgress(bookId: string, incognito: boolean, open: boolea
     const device = { id: deviceId(), name: DEVICE_NAME };
     return new ProgressSaver<R2Locator>(
       (locator) => putProgression(bookId, progressionOf(locator, device, new Date())),
-      { same: samePlace, debounceMs: 500, onError: (error) => console.warn('Saving the reading position failed', error) },
+      { same: samePlace, debounceMs: 500, onError: (error) => console.warn('Saving the reading position failed', error), retryDelayMs: saveRetryDelayMs },
       saved,
     );
   }, [bookId, incognito, open, saved]);
