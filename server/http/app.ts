@@ -248,10 +248,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerActuatorRoutes(typed, ctx, options.onShutdown ?? (() => void app.close()));
   await registerClient(app, clientDir, ctx);
 
-  const sweep = setInterval(
-    () => ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS),
-    3600_000,
-  );
+  const sweep = setInterval(() => {
+    // A throw from a timer ends the server; a sweep that cannot write now (the database locked by
+    // another process, a full disk) is done at the next one.
+    try {
+      ctx.repos.sessions.deleteInactiveSince(Date.now() - SESSION_INACTIVITY_MS);
+    } catch (error) {
+      ctx.logger.error({ err: error }, 'could not remove expired sessions');
+    }
+  }, 3600_000);
   sweep.unref();
   // Failed logins and API keys write rows: a flood from many addresses is bounded within a minute.
   const activitySweep = setInterval(pruneActivity, 60_000);

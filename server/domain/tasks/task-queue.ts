@@ -1,4 +1,5 @@
 import type { TaskType } from '../../db/task-repository.ts';
+import { databaseUnavailable } from '../../db/database-unavailable.ts';
 
 /** The task names (Komga's) belong to the task table's vocabulary, so the db layer defines them. */
 export type { TaskType };
@@ -20,6 +21,12 @@ export interface TaskStore {
 
 /** What a task type is queued from: the payload a persistent task is stored with. */
 export type TaskPayload = Record<string, unknown>;
+
+/** A task put off because the database could not be written runs again after 2 s, 4 s… up to 5 min. */
+const PUT_OFF_FIRST_MS = 2_000;
+const PUT_OFF_MAX_MS = 5 * 60_000;
+/** How long the task store is left unwritten after a write to it found the database unavailable. */
+const STORE_PAUSE_MS = 2_000;
 
 export interface TaskQueueStatus {
   count: number;
@@ -51,6 +58,16 @@ export class TaskQueue {
   private readonly listeners = new Set<(status: TaskQueueStatus) => void>();
   private readonly doneListeners = new Set<(type: TaskType, durationMs: number, failed: boolean) => void>();
   private store: TaskStore | undefined;
+  /**
+   * Tasks that failed because the database could not take their writes (another process holding
+   * it locked, a full disk): nothing of them was stored, nothing is wrong with them, so they run
+   * again, together, once PUT_OFF delay has passed, instead of being dropped until the next scan.
+   */
+  private putOff: QueuedTask[] = [];
+  private putOffTimer: NodeJS.Timeout | undefined;
+  private putOffDelayMs = PUT_OFF_FIRST_MS;
+  /** performance.now() until which the store is not written (see saveStored). */
+  private storePausedUntil = 0;
   private readonly requesters = new Map<TaskType, (payload: TaskPayload) => void>();
 
   constructor(
@@ -105,19 +122,25 @@ export class TaskQueue {
     if (this.closed) return false;
     if (this.pending.has(key)) return false;
     const task: QueuedTask = { type, key, priority, run, payload };
-    if (payload !== undefined) this.store?.save({ type, key, priority, payload });
+    if (payload !== undefined) this.saveStored(task);
+    this.enqueue(task);
+    return true;
+  }
+
+  private enqueue(task: QueuedTask): void {
+    const { key, type, priority } = task;
     this.pending.set(key, task);
     this.pendingByType.set(type, (this.pendingByType.get(type) ?? 0) + 1);
     this.lane(priority).tasks.push(task);
     this.notify();
     this.pump();
-    return true;
   }
 
   status(): TaskQueueStatus {
     const countByType: Partial<Record<TaskType, number>> = Object.fromEntries(this.pendingByType);
     for (const type of this.running.values()) countByType[type] = (countByType[type] ?? 0) + 1;
-    return { count: this.pending.size + this.running.size, countByType };
+    for (const task of this.putOff) countByType[task.type] = (countByType[task.type] ?? 0) + 1;
+    return { count: this.pending.size + this.running.size + this.putOff.length, countByType };
   }
 
   onStatus(listener: (status: TaskQueueStatus) => void): () => void {
@@ -139,14 +162,14 @@ export class TaskQueue {
 
   /** Resolves once nothing is queued or running (tests and shutdown wait on it). */
   idle(): Promise<void> {
-    if (this.pending.size === 0 && this.running.size === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Drops queued tasks (from the store too); returns how many were dropped. */
   cancelPending(): number {
-    const n = this.pending.size;
-    for (const t of this.pending.values()) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
+    const n = this.pending.size + this.putOff.length;
+    for (const t of [...this.pending.values(), ...this.putOff]) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
     this.dropPending();
     this.notify();
     this.settleIfIdle();
@@ -232,7 +255,11 @@ export class TaskQueue {
     return undefined;
   }
 
+  /** Queued and put-off tasks are forgotten here; stored ones keep their rows unless the caller removed them. */
   private dropPending(): void {
+    clearTimeout(this.putOffTimer);
+    this.putOffTimer = undefined;
+    this.putOff = [];
     this.pending.clear();
     this.pendingByType.clear();
     this.lanes.length = 0;
@@ -247,26 +274,94 @@ export class TaskQueue {
   private async execute(task: QueuedTask): Promise<void> {
     const started = performance.now();
     let failed = false;
+    let putOff = false;
     try {
       await task.run();
+      this.putOffDelayMs = PUT_OFF_FIRST_MS;
     } catch (error) {
       failed = true;
-      this.onError({ type: task.type, key: task.key }, error);
+      putOff = !this.closed && databaseUnavailable(error) !== undefined;
+      if (putOff) this.putOffUntilLater(task, error);
+      else this.onError({ type: task.type, key: task.key }, error);
     } finally {
       for (const listener of this.doneListeners) listener(task.type, performance.now() - started, failed);
       this.running.delete(task.key);
-      // A failed task is not retried; an identical one queued meanwhile keeps its stored row. A
-      // task that failed after `finishStored` may have had that removal rolled back: removed again.
+      // A failed task is not retried (but one put off); an identical one queued meanwhile keeps its
+      // stored row. A task that failed after `finishStored` may have had that removal rolled back:
+      // removed again. A put-off task keeps its row until it has run.
       const finished = this.finishedStored.delete(task.key);
-      if (task.payload !== undefined && !this.pending.has(task.key) && (failed || !finished)) this.store?.remove(task.key);
+      if (task.payload !== undefined && !this.pending.has(task.key) && !putOff && (failed || !finished)) this.removeStored(task);
       this.notify();
       this.pump();
       this.settleIfIdle();
     }
   }
 
+  /**
+   * Stores a task's row. Tasks are also queued from timers (retries, the scan schedule), where a
+   * throw ends the server: a database that cannot be written now (another process's lock, a full
+   * disk) leaves the task unstored but queued, so it runs anyway and is only lost to a restart.
+   * After such a failure the store is left alone for STORE_PAUSE_MS: each write waits for the lock
+   * on the server's only thread, and a scan queues thousands of analyses in one loop.
+   */
+  private saveStored(task: QueuedTask): void {
+    if (this.storePaused()) return;
+    try {
+      this.store?.save({ type: task.type, key: task.key, priority: task.priority, payload: task.payload });
+    } catch (error) {
+      if (!databaseUnavailable(error)) throw error;
+      this.pauseStore(task, error);
+    }
+  }
+
+  private storePaused(): boolean {
+    return performance.now() < this.storePausedUntil;
+  }
+
+  private pauseStore(task: QueuedTask, error: unknown): void {
+    this.storePausedUntil = performance.now() + STORE_PAUSE_MS;
+    this.onError({ type: task.type, key: task.key }, new Error(`tasks queued and finished without being stored for ${STORE_PAUSE_MS / 1000} s: the database cannot be written now`, { cause: error }));
+  }
+
+  /**
+   * Removes a task's stored row. Nothing awaits the task that called this, so it must not throw:
+   * a database that cannot be written now (the very failure that may have ended the task) was an
+   * unhandled rejection, and Node ended the server. The row left runs the task again at the next
+   * start, which every stored task bears (analyses, hashes and refreshes are idempotent); so does
+   * one finished while the store is paused (saveStored).
+   */
+  private removeStored(task: QueuedTask): void {
+    if (this.storePaused()) return;
+    try {
+      this.store?.remove(task.key);
+    } catch (error) {
+      if (databaseUnavailable(error)) this.pauseStore(task, error);
+      else this.onError({ type: task.type, key: task.key }, error);
+    }
+  }
+
+  private putOffUntilLater(task: QueuedTask, error: unknown): void {
+    this.putOff.push(task);
+    if (this.putOffTimer) return;
+    // One line and one timer per batch put off, not one per task (a scan queues thousands).
+    this.onError({ type: task.type, key: task.key }, new Error(`the database cannot be written now: tasks put off for ${this.putOffDelayMs / 1000} s`, { cause: error }));
+    this.putOffTimer = setTimeout(() => {
+      this.putOffTimer = undefined;
+      const tasks = this.putOff;
+      this.putOff = [];
+      this.putOffDelayMs = Math.min(PUT_OFF_MAX_MS, this.putOffDelayMs * 2);
+      // Their stored rows are still there: queued again without writing them.
+      for (const t of tasks) if (!this.pending.has(t.key)) this.enqueue(t);
+      this.settleIfIdle();
+    }, this.putOffDelayMs);
+  }
+
+  private isIdle(): boolean {
+    return this.pending.size === 0 && this.running.size === 0 && this.putOff.length === 0;
+  }
+
   private settleIfIdle(): void {
-    if (this.pending.size === 0 && this.running.size === 0) {
+    if (this.isIdle()) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
