@@ -78,6 +78,8 @@ export interface AppOptions {
   basePath?: string;
   /** SSE heartbeat comment interval in ms (default 15000, Komga's). */
   sseHeartbeatMs?: number;
+  /** Bytes all event streams together may keep unsent for slow clients (default 64 MiB; tests lower it). */
+  sseMaxUnsentBytesInAll?: number;
   /** A connection on which no byte moved either way for this long is closed (default 120000). */
   stalledConnectionMs?: number;
   /** Time a request may take to arrive whole, headers and body (default 300000, Node's own). */
@@ -232,7 +234,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerHistoryRoutes(typed, ctx);
   registerDuplicateRoutes(typed, ctx);
   registerReadListRoutes(typed, ctx);
-  registerSseRoutes(typed, ctx, { heartbeatMs: options.sseHeartbeatMs ?? 15_000 });
+  registerSseRoutes(typed, ctx, { heartbeatMs: options.sseHeartbeatMs ?? 15_000, maxUnsentBytesInAll: options.sseMaxUnsentBytesInAll });
   await registerThumbnailRoutes(typed, ctx);
   registerFilesystemRoutes(typed);
   registerImportRoutes(typed, ctx);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { BackloggedStream, EventStreamBacklog } from './event-stream-backlog.ts';
 
 /** Events that follow a write closer than this are written together at the end of the interval. */
 export const EVENT_BATCH_MS = 50;
@@ -13,18 +14,39 @@ export const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
  * its own was a writev system call on the main thread for every open stream (3–8 % of the main
  * thread of a 400-book analysis, with one stream open).
  */
-export class EventStreamWriter {
+export class EventStreamWriter implements BackloggedStream {
   private readonly res: ServerResponse;
   private pending: string[] = [];
   private timer: NodeJS.Timeout | undefined;
   private lastWrite = Number.NEGATIVE_INFINITY;
 
   private readonly onDropped: () => void;
+  private readonly backlog: EventStreamBacklog | undefined;
 
-  /** `onDropped` is told when the client is dropped for reading too slowly (see send). */
-  constructor(res: ServerResponse, onDropped: () => void = () => undefined) {
+  /**
+   * `onDropped` is told when the client is dropped for reading too slowly (see send). `backlog`
+   * bounds what all streams together keep unsent (event-stream-backlog.ts).
+   */
+  constructor(res: ServerResponse, onDropped: () => void = () => undefined, backlog?: EventStreamBacklog) {
     this.res = res;
     this.onDropped = onDropped;
+    this.backlog = backlog;
+    if (backlog) {
+      // Everything written went out: nothing of this stream waits any more.
+      res.on('drain', () => this.recount());
+      res.on('close', () => this.leaveBacklog());
+    }
+  }
+
+  get unsent(): number {
+    return this.ended ? 0 : this.res.writableLength;
+  }
+
+  /** Ends the stream of a client that reads too slowly for what waits for it. */
+  drop(): void {
+    this.leaveBacklog();
+    this.res.destroy();
+    this.onDropped();
   }
 
   get ended(): boolean {
@@ -77,10 +99,16 @@ export class EventStreamWriter {
    */
   private send(text: string): void {
     this.res.write(text);
-    if (this.res.writableLength > MAX_UNSENT_BYTES) {
-      this.res.destroy();
-      this.onDropped();
-    }
+    if (this.res.writableLength > MAX_UNSENT_BYTES) return this.drop();
+    this.recount();
+  }
+
+  private recount(): void {
+    if (!this.ended) this.backlog?.update(this, this.res.writableLength);
+  }
+
+  private leaveBacklog(): void {
+    this.backlog?.remove(this);
   }
 
   /** Writes what is waiting, then `last` if given, and ends the stream. */
@@ -97,5 +125,6 @@ export class EventStreamWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
+    this.leaveBacklog();
   }
 }

@@ -8,6 +8,7 @@ import { caller } from '../guards.ts';
 import { isAdmin } from '../dto/user-dto.ts';
 import type { FolioApp } from '../schemas.ts';
 import { EventStreamWriter } from '../event-stream-writer.ts';
+import { EventStreamBacklog } from '../event-stream-backlog.ts';
 
 /**
  * Streams one user may hold open (tabs, devices). Every event is checked against every open stream
@@ -19,6 +20,8 @@ export const MAX_STREAMS_PER_USER = 20;
 export interface SseOptions {
   /** Comment heartbeat interval (Komga: 15 s). */
   heartbeatMs: number;
+  /** Bytes all streams together may keep unsent (event-stream-backlog.ts; tests lower it). */
+  maxUnsentBytesInAll?: number;
 }
 
 /**
@@ -34,6 +37,7 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
   const open = new Set<EventStreamWriter>();
   /** Each user's open streams, oldest first. */
   const byUser = new Map<string, EventStreamWriter[]>();
+  const backlog = new EventStreamBacklog(options.maxUnsentBytesInAll);
 
   app.get('/sse/v1/events', async (request, reply) => {
     const opener = caller(request);
@@ -50,8 +54,10 @@ export function registerSseRoutes(app: FolioApp, ctx: FolioContext, options: Sse
       'X-Accel-Buffering': 'no',
       ...(reply.getHeader('set-cookie') ? { 'Set-Cookie': reply.getHeader('set-cookie') as string } : {}),
     });
-    const stream = new EventStreamWriter(res, () =>
-      ctx.logger.warn({ userId: opener.id, remoteAddress: request.ip }, 'event stream dropped: its client left too many events unread'),
+    const stream = new EventStreamWriter(
+      res,
+      () => ctx.logger.warn({ userId: opener.id, remoteAddress: request.ip }, 'event stream dropped: its client left too many events unread'),
+      backlog,
     );
     stream.write(':\n\n');
     open.add(stream);
