@@ -21,6 +21,7 @@ import { type SpawnedServer, addLibraryAndWait, apiCall, claimSession, spawnServ
 import { generateLibrary } from './lib/generate-library.ts';
 import { runReadersScenario } from './load-readers.ts';
 import { runWaveScenario } from './load-wave.ts';
+import { runSoakScenario } from './load-soak.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -68,6 +69,15 @@ export async function runLoadBench(): Promise<void> {
       if (!(await runWaveScenario(work))) process.exitCode = 1;
     } finally {
       await rm(work, { recursive: true, force: true });
+    }
+    return;
+  }
+  if (process.env.BENCH_LOAD_SCENARIO === 'soak') {
+    // Readers for many minutes while the library changes: what grows and does not come back (load-soak.ts).
+    try {
+      if (!(await runSoakScenario(work))) process.exitCode = 1;
+    } finally {
+      if (!process.env.BENCH_LOAD_KEEP) await rm(work, { recursive: true, force: true });
     }
     return;
   }
