@@ -110,6 +110,12 @@ export class ArchivePool {
   private readonly openHandle: (filePath: string, work?: MediaWork) => Promise<Handle>;
   /** Cached slots in least-recently-used order (Map keeps insertion order). */
   private readonly slots = new Map<string, Slot>();
+  /**
+   * The keys of `slots` by file path, so that `forget` (called by every analysis) finds a path's
+   * handles without walking the cache: a scan keeps each analysed book's handle, so the cache
+   * holds thousands and a walk per book made a scan quadratic in its size.
+   */
+  private readonly keysByPath = new Map<string, Set<string>>();
   /** Slots holding (or opening) a descriptor, cached or retired. */
   private live = 0;
   private readonly waiters: Waiter[] = [];
@@ -275,8 +281,11 @@ export class ArchivePool {
 
   /** Drops every cached handle of a path (the file changed or went away). */
   forget(filePath: string): void {
-    for (const slot of [...this.slots.values()]) {
-      if (slot.path === filePath) this.retire(slot);
+    const keys = this.keysByPath.get(filePath);
+    if (!keys) return;
+    for (const key of [...keys]) {
+      const slot = this.slots.get(key);
+      if (slot) this.retire(slot);
     }
   }
 
@@ -350,7 +359,7 @@ export class ArchivePool {
     const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath, { caller }), users: 1, retired: !cache, closed: false, streams: new Map(), identity, checkedAt: Date.now() };
     this.live++;
     this.liveSlots.add(slot);
-    if (cache) this.slots.set(key, slot);
+    if (cache) this.cache(slot);
     slot.opening.then(
       (handle) => {
         slot.handle = handle;
@@ -359,7 +368,7 @@ export class ArchivePool {
     );
     slot.opening.catch(() => {
       // A failed open holds no descriptor; its callers see the error through `opening`.
-      if (this.slots.get(key) === slot) this.slots.delete(key);
+      this.uncache(slot);
       slot.retired = true;
       if (!slot.closed) {
         slot.closed = true;
@@ -436,8 +445,25 @@ export class ArchivePool {
     else this.wakeOne();
   }
 
+  /** Puts a slot in the cache under its key (most recently used). */
+  private cache(slot: Slot): void {
+    this.slots.set(slot.key, slot);
+    let keys = this.keysByPath.get(slot.path);
+    if (!keys) this.keysByPath.set(slot.path, (keys = new Set()));
+    keys.add(slot.key);
+  }
+
+  /** Takes a slot out of the cache, if it is the one cached under its key. */
+  private uncache(slot: Slot): void {
+    if (this.slots.get(slot.key) !== slot) return;
+    this.slots.delete(slot.key);
+    const keys = this.keysByPath.get(slot.path);
+    keys?.delete(slot.key);
+    if (keys?.size === 0) this.keysByPath.delete(slot.path);
+  }
+
   private retire(slot: Slot): void {
-    if (this.slots.get(slot.key) === slot) this.slots.delete(slot.key);
+    this.uncache(slot);
     slot.retired = true;
     if (slot.users === 0) this.close(slot);
   }
