@@ -131,17 +131,22 @@ async function timeScan(root: string, expectedBooks: number, checkout?: string):
     const queue = watchTaskQueue(folio, cookie);
     const started = performance.now();
     const cpuAtStart = await processCpuSeconds(folio.pid);
+    const mainAtStart = await mainThreadCpuSeconds(folio.pid);
     await api(folio, cookie, '/api/v1/libraries', {
       method: 'POST',
       body: JSON.stringify({ name: 'Bench', root, ...(JSON.parse(process.env.BENCH_LIBRARY ?? '{}') as object) }),
     });
     await waitUntilTimed('every book analysed', async () => (await countBooks(folio, cookie, 'READY')) >= expectedBooks, started);
     const readyAt = performance.now();
+    // CPU to READY, the whole server and its main thread alone: on a shared machine the wall time
+    // of this phase swings with the load, what the server spent on it much less.
+    const [cpuToReady, mainToReady] = [(await processCpuSeconds(folio.pid)) - cpuAtStart, (await mainThreadCpuSeconds(folio.pid)) - mainAtStart];
     const schedAtReady = await schedulerSeconds(folio.pid);
     const idleAt = await withTimeLimit('the task queue to empty', queue.idleAfter(readyAt - 1));
     const cpuSeconds = round((await processCpuSeconds(folio.pid)) - cpuAtStart);
     const schedAtIdle = await schedulerSeconds(folio.pid);
     const [ran, waited, wall] = [schedAtIdle.ran - schedAtReady.ran, schedAtIdle.waited - schedAtReady.waited, (idleAt - readyAt) / 1000];
+    console.log(`  to READY: server CPU ${round(cpuToReady)} s, of which its main thread ${round(mainToReady)} s`);
     console.log(
       `  background after READY: server threads ran ${round(ran)} s and waited ${round(waited)} s for a core in ${round(wall)} s:` +
         ` it wanted ${round((ran + waited) / wall)} cores and got ${round(ran / wall)}`,
@@ -161,6 +166,12 @@ async function timeScan(root: string, expectedBooks: number, checkout?: string):
 async function processCpuSeconds(pid: number): Promise<number> {
   const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
   // After the command's closing parenthesis, utime and stime are the 12th and 13th fields.
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** User + system CPU seconds of a process's main thread (its first task, whose id is the process's). */
+async function mainThreadCpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -210,6 +221,7 @@ async function taskTimes(folio: RunningFolio, cookie: string): Promise<TaskTimes
 /** The floor: the same directory and header reading, no database, same concurrency. */
 async function timeFloor(books: string[]): Promise<number> {
   const started = performance.now();
+  const cpuAtStart = process.cpuUsage();
   let next = 0;
   await Promise.all(
     Array.from({ length: TASK_WORKERS }, async () => {
@@ -219,6 +231,9 @@ async function timeFloor(books: string[]): Promise<number> {
       }
     }),
   );
+  const cpu = process.cpuUsage(cpuAtStart);
+  // This process does nothing else meanwhile: its CPU is the floor's (libuv's pool included).
+  console.log(`floor: ${round((performance.now() - started) / 1000)} s, CPU ${round((cpu.user + cpu.system) / 1e6)} s`);
   return performance.now() - started;
 }
 
