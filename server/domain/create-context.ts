@@ -43,7 +43,8 @@ export function createFolioContext(options: ContextOptions): FolioContext {
     dataDir: options.dataDir,
     repos,
     events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
-    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open) }),
+    // The server's own opener (openByContent) says what it opened; a test's is looked at by path.
+    archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open), openGivesIdentity: !options.archivePool?.open }),
     pagesWithoutBars: new PagesWithoutBars(),
     tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
     logger,

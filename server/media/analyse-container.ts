@@ -6,6 +6,7 @@ import { naturalCompare } from './natural-sort.ts';
 import { readerForExtension, readerForSignature } from './readers.ts';
 import { isTransientFailure } from './transient-errors.ts';
 import { staysInsideArchive } from './entry-names.ts';
+import { identityOf } from './file-identity.ts';
 import type { MediaWork } from './work-callers.ts';
 
 export interface AnalysedPage {
@@ -77,11 +78,11 @@ export async function openByContent(
   filePath: string,
   open: OpenForReading = openNonBlocking,
   work?: MediaWork,
-): Promise<{ reader: BookReader; book: OpenedBook }> {
-  const { reader, file, size } = await recognise(filePath, open);
-  if (reader.openFile) return { reader, book: await reader.openFile(file, filePath, size, work) };
+): Promise<{ reader: BookReader; book: OpenedBook; identity: string }> {
+  const { reader, file, size, identity } = await recognise(filePath, open);
+  if (reader.openFile) return { reader, book: await reader.openFile(file, filePath, size, work), identity };
   await closeRead(file);
-  return { reader, book: await reader.open(filePath, work) };
+  return { reader, book: await reader.open(filePath, work), identity };
 }
 
 /**
@@ -96,22 +97,24 @@ export type OpenForReading = (filePath: string) => Promise<FileHandle>;
 const openNonBlocking: OpenForReading = (filePath) => openFile(filePath, constants.O_RDONLY | constants.O_NONBLOCK);
 
 /** The file open for reading, its size and the reader its first bytes call for (the file is closed on failure). */
-async function recognise(filePath: string, open: OpenForReading = openNonBlocking): Promise<{ reader: BookReader; file: FileHandle; size: number }> {
+async function recognise(filePath: string, open: OpenForReading = openNonBlocking): Promise<{ reader: BookReader; file: FileHandle; size: number; identity: string }> {
   let head: Buffer;
   let file: FileHandle;
   let size: number;
+  let identity: string;
   try {
     file = await open(filePath);
   } catch (error) {
     throw new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
   }
   try {
-    const info = await file.stat();
+    const info = await file.stat({ bigint: true });
     if (!info.isFile()) {
       await closeRead(file);
       throw new MediaError('ERR_1000', 'cannot read file: not a regular file');
     }
-    size = info.size;
+    size = Number(info.size);
+    identity = identityOf(info);
     // 64 bytes: enough for an EPUB's first zip entry name ("mimetype" at offset 30).
     head = Buffer.alloc(SIGNATURE_BYTES);
     const { bytesRead } = await file.read(head, 0, SIGNATURE_BYTES, 0);
@@ -130,7 +133,7 @@ async function recognise(filePath: string, open: OpenForReading = openNonBlockin
       byExtension ? `content is not ${byExtension.mediaType}` : 'media type not supported',
     );
   }
-  return { reader, file, size };
+  return { reader, file, size, identity };
 }
 
 /** Closes a file opened to read its signature; a failure to close is a failure to read it (ERR_1000). */

@@ -38,6 +38,12 @@ const MAX_WHOLE_ENTRY_BYTES = 32 * 1024 * 1024;
 export interface Handle {
   reader: BookReader;
   book: OpenedBook;
+  /**
+   * The file's identity (file-identity.ts) read through the descriptor it was recognised by, right
+   * after the open and before any of its bytes were (openByContent): what the handle's listing
+   * describes. Openers that do not say (tests' own) have the path looked at before the open instead.
+   */
+  identity?: string;
 }
 
 interface Slot {
@@ -71,6 +77,11 @@ export interface ArchivePoolOptions {
   openWaitMs?: number;
   /** Opens a book (tests may count or slow this); default: by content signature. */
   open?: (filePath: string, work?: MediaWork) => Promise<Handle>;
+  /**
+   * Whether `open` gives each handle its identity as opened (Handle.identity), as openByContent
+   * does; by default, when `open` is not given. Otherwise the path is looked at before each open.
+   */
+  openGivesIdentity?: boolean;
   /** Bytes of whole-read entries held at once (default 256 MiB). */
   wholeReadBytes?: number;
   /** How long an entry stream keeps its archive once another caller waits for one (default 60 s). */
@@ -108,6 +119,7 @@ export class ArchivePool {
   /** Every slot holding (or opening) a descriptor, cached or retired: where streams are looked for. */
   private readonly liveSlots = new Set<Slot>();
   private readonly openHandle: (filePath: string, work?: MediaWork) => Promise<Handle>;
+  private readonly opensWithIdentity: boolean;
   /** Cached slots in least-recently-used order (Map keeps insertion order). */
   private readonly slots = new Map<string, Slot>();
   /**
@@ -131,6 +143,7 @@ export class ArchivePool {
     this.openWaitMs = options.openWaitMs ?? DEFAULT_OPEN_WAIT_MS;
     this.streamLeaseMs = options.streamLeaseMs ?? DEFAULT_STREAM_LEASE_MS;
     this.openHandle = options.open ?? ((filePath, work) => openByContent(filePath, undefined, work));
+    this.opensWithIdentity = options.openGivesIdentity ?? options.open === undefined;
     this.buffers = new ReusableBuffers(options.wholeReadBytes ?? DEFAULT_WHOLE_READ_BYTES);
   }
 
@@ -319,10 +332,14 @@ export class ArchivePool {
    * in place (same inode, new bytes) is seen at once, before a read goes through the listing of its
    * former bytes. Its path (one stat) at most every FILE_CHECK_MS: a file renamed over the path
    * leaves the descriptor on the old one, which still reads whole and consistent until then.
-   * Both are compared with the path's identity from before the open, so a change racing the open
-   * is seen too.
+   * Both are compared with the identity the handle was opened with (read through its descriptor
+   * before any of its bytes, or the path's from before the open), so a change racing the open is
+   * seen too.
    */
   private async stillTheSameFile(slot: Slot): Promise<boolean> {
+    // A handle still opening was opened a moment ago; its identity comes with it (openByContent) and
+    // is not waited for here, for the reason below: its users compare after their work.
+    if (slot.handle === undefined && this.opensWithIdentity) return true;
     const opened = await slot.identity;
     // Not waited for while under way: a request waits for an open at most openWaitMs (`opened`),
     // and waiting here made every request after the first wait for the whole open (a RAR listing:
@@ -352,11 +369,18 @@ export class ArchivePool {
       const cached = cache ? this.slots.get(key) : undefined;
       if (cached && !cached.retired) return this.acquire(key, filePath, caller);
     }
-    // The identity is read before the open starts: a change racing the open is then seen as one.
-    // Only cached handles are ever compared with it; a fresh one (analysis) skips the stat, one
-    // of the few file-system calls per analysed book beside those the reading itself makes.
-    const identity = cache ? fileIdentity(filePath) : NOT_COMPARED;
-    const slot: Slot = { key, path: filePath, opening: this.openHandle(filePath, { caller }), users: 1, retired: !cache, closed: false, streams: new Map(), identity, checkedAt: Date.now() };
+    // Only cached handles are ever compared with their identity; a fresh one skips it. The identity is
+    // the one the opener read through the new descriptor before reading anything (openByContent's
+    // fstat, which it makes anyway): a file changed before that is read whole as it then was, and a
+    // change after it shows when the descriptor is compared. An opener that does not give one has
+    // the path looked at before the open starts, so a change racing the open is seen as one. (The
+    // path's own stat was one more trip through libuv's pool for every book a scan analyses.)
+    const pathBefore = cache && !this.opensWithIdentity ? fileIdentity(filePath) : undefined;
+    const opening = this.openHandle(filePath, { caller });
+    const identity = !cache
+      ? NOT_COMPARED
+      : (pathBefore ?? opening.then((handle) => handle.identity ?? fileIdentity(filePath), () => 'gone:not opened'));
+    const slot: Slot = { key, path: filePath, opening, users: 1, retired: !cache, closed: false, streams: new Map(), identity, checkedAt: Date.now() };
     this.live++;
     this.liveSlots.add(slot);
     if (cache) this.cache(slot);

@@ -20,7 +20,7 @@ import { stat } from 'node:fs/promises';
  *    the change before it shows nothing here, and only the content could (a zip entry's CRC-32,
  *    which we do not check per read: it would cost a pass over every page's bytes).
  */
-function identityOf(info: BigIntStats): string {
+export function identityOf(info: BigIntStats): string {
   return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
 }
 
