@@ -169,3 +169,27 @@ test('"New library", opened from the phone\'s drawer, keeps Tab inside, and Esca
   await expect(newLibrary).toBeFocused();
   await expect(p.getByRole('navigation', { name: en.nav.label })).toBeVisible();
 });
+
+test('a library added from the phone\'s drawer takes the user to it with the drawer closed, and the keyboard goes on from its screen', async ({ page: p }) => {
+  const root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-phone-added-'));
+  try {
+    await createCbz(path.join(root, 'Added', 'Added 01.cbz'), [{ width: 60, height: 90, color: RED, format: 'png' }]);
+    await logIn(p.context().request, folio.url, ADMIN);
+    await p.goto(`${folio.url}/dashboard`);
+    await p.getByRole('button', { name: en.nav.toggle }).tap();
+    const drawer = p.getByRole('navigation', { name: en.nav.label });
+    await p.getByRole('button', { name: en.nav.new_library }).tap();
+    const dialog = p.getByRole('dialog', { name: en.libraries.add_dialog.title });
+    await dialog.getByLabel(en.libraries.add_dialog.name).fill('Added from the drawer');
+    await dialog.getByLabel(en.libraries.add_dialog.root).fill(root);
+    await dialog.getByRole('button', { name: en.libraries.add_dialog.submit }).tap();
+    await expect(p).toHaveURL(/\/libraries\/[^/]+\/series$/);
+    await expect(dialog).toBeHidden();
+    // The drawer was left open over the new library's screen, which it made inert.
+    await expect(drawer).toBeHidden();
+    await expect(p.getByRole('button', { name: en.nav.toggle })).toHaveAttribute('aria-expanded', 'false');
+    await expect(p.locator('main')).toBeFocused();
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

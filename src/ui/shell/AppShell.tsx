@@ -30,7 +30,12 @@ function isDialogRouteOf(dialog: string, screen: string): boolean {
 export function AppShell({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
   const dialogFlags = useSnapshot(dialogs);
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  // The drawer is open at the address it was opened at: any move elsewhere closes it in the same
+  // render (a link in it, a dialog opened from it that takes the user to what it made, Back), so
+  // it never stays over the screen the user was taken to, and focus can go on to that screen.
+  const [drawerOpenAt, setDrawerOpenAt] = useState<string | null>(null);
+  const drawerOpen = drawerOpenAt === location;
+  const setDrawerOpen = (open: boolean) => setDrawerOpenAt(open ? location : null);
   const [loggingOut, setLoggingOut] = useState(false);
   const { me } = useSnapshot(session);
   const { pendingTasks } = useSnapshot(live);
@@ -74,7 +79,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           aria-label={t('nav.toggle')}
           aria-expanded={drawerOpen}
           aria-controls={DRAWER_ID}
-          onClick={() => setDrawerOpen((open) => !open)}
+          onClick={() => setDrawerOpen(!drawerOpen)}
         >
           <Menu aria-hidden="true" size={22} />
         </button>
@@ -98,6 +103,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         </button>
       </header>
       <div className={styles.body}>
+        {/* A link to the screen already shown moves nowhere, and closes the drawer all the same. */}
         <NavDrawer id={DRAWER_ID} open={drawerOpen} modal={narrow} onNavigate={() => setDrawerOpen(false)} onClose={() => setDrawerOpen(false)} />
         <main id={MAIN_ID} ref={mainRef} className={styles.main} tabIndex={-1}>
           {children}
