@@ -1,4 +1,4 @@
-import { apiUrl, ApiError, getJson, getJsonNow, sendJson } from './http.ts';
+import { apiUrl, getJson, getJsonNow, sendJson } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import type { BookDto, MediaStatus, Page, PageDto, ReadProgressUpdateDto, ReadStatus } from './types.ts';
 
@@ -28,16 +28,6 @@ export function getBook(bookId: string, { now = false } = {}): Promise<BookDto> 
 
 export function getBookPages(bookId: string, { now = false } = {}): Promise<PageDto[]> {
   return (now ? getJsonNow : getJson)<PageDto[]>(`/api/v1/books/${encodeURIComponent(bookId)}/pages`, 'retrieve_book_pages');
-}
-
-/** The next or previous book of the series; null when there is none (the server answers 404). */
-export async function getSiblingBook(bookId: string, which: 'next' | 'previous'): Promise<BookDto | null> {
-  try {
-    return await getJson(`/api/v1/books/${encodeURIComponent(bookId)}/${which}`, 'retrieve_book');
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
 }
 
 export async function updateReadProgress(

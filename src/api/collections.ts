@@ -1,4 +1,4 @@
-import { ApiError, apiUrl, getJson, sendJson } from './http.ts';
+import { apiUrl, getJson, sendJson } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import { seriesFilterParams, type SeriesQuery } from './browse.ts';
 import type { BookDto, IsoDateTime, Page, ReadStatus, SeriesDto } from './types.ts';
@@ -80,23 +80,6 @@ export function getReadListBooks(
 
 export function readListThumbnailUrl(readListId: string): string {
   return apiUrl(`/api/v1/readlists/${encodeURIComponent(readListId)}/thumbnail`);
-}
-
-/** The book before or after `bookId` in a read list; null when there is none (404). */
-export async function getReadListSiblingBook(
-  readListId: string,
-  bookId: string,
-  which: 'next' | 'previous',
-): Promise<BookDto | null> {
-  try {
-    return await getJson(
-      `/api/v1/readlists/${encodeURIComponent(readListId)}/books/${encodeURIComponent(bookId)}/${which}`,
-      'retrieve_book',
-    );
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
 }
 
 export function createCollection(name: string, seriesIds: string[]): Promise<CollectionDto> {

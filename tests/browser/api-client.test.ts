@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getClaimStatus, getCurrentUser, login } from '../../src/api/auth.ts';
 import {
-  bookThumbnailUrl, deleteReadProgress, getBook, getBookPages, getBooks, getSiblingBook, pageUrl, pageVersion,
+  bookThumbnailUrl, deleteReadProgress, getBook, getBookPages, getBooks, pageUrl, pageVersion,
   updateReadProgress,
 } from '../../src/api/books.ts';
+import { readListNeighbours, seriesNeighbours } from '../../src/api/bookNeighbours.ts';
 import { browseBooks, browseSeries, getOnDeckBooks } from '../../src/api/browse.ts';
 import {
   createCollection, createReadList, deleteCollection, deleteReadList, getCollection, getCollections, getReadListBooks,
-  getReadListSiblingBook, getSeriesCollections, setCollectionSeries,
+  getReadList, getSeriesCollections, setCollectionSeries,
 } from '../../src/api/collections.ts';
 import { ApiError, setUnauthorizedHandler } from '../../src/api/http.ts';
 import { createLibrary, getLibraries, getLibrary } from '../../src/api/libraries.ts';
@@ -100,10 +101,9 @@ describe('src/api against the real server', () => {
     ));
   });
 
-  it('finds siblings in the series, null past the end', async () => {
-    expect((await getSiblingBook(book('Api Saga 01').id, 'next'))?.id).toBe(book('Api Saga 02').id);
-    expect((await getSiblingBook(book('Api Saga 02').id, 'previous'))?.id).toBe(book('Api Saga 01').id);
-    expect(await getSiblingBook(book('Api Saga 02').id, 'next')).toBeNull();
+  it('finds neighbours in the series, null past the end', async () => {
+    expect(await seriesNeighbours(book('Api Saga 01'))).toMatchObject({ previous: null, next: { id: book('Api Saga 02').id } });
+    expect(await seriesNeighbours(book('Api Saga 02'))).toMatchObject({ previous: { id: book('Api Saga 01').id }, next: null });
   });
 
   it('builds page and thumbnail addresses the server answers with images', async () => {
@@ -154,8 +154,9 @@ describe('src/api against the real server', () => {
 
     const readList = await createReadList('Api Order', [book('Api Other 01').id, book('Api Saga 01').id]);
     expect((await getReadListBooks(readList.id, {})).content.map((b) => b.name)).toEqual(['Api Other 01', 'Api Saga 01']);
-    expect((await getReadListSiblingBook(readList.id, book('Api Other 01').id, 'next'))?.name).toBe('Api Saga 01');
-    expect(await getReadListSiblingBook(readList.id, book('Api Saga 01').id, 'next')).toBeNull();
+    const listed = await getReadList(readList.id);
+    expect(await readListNeighbours(listed, book('Api Other 01').id)).toMatchObject({ previous: null, next: { name: 'Api Saga 01' } });
+    expect(await readListNeighbours(listed, book('Api Saga 01').id)).toMatchObject({ previous: { name: 'Api Other 01' }, next: null });
 
     await deleteReadList(readList.id);
     await deleteCollection(collection.id);

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useSearch } from 'wouter';
-import { getSiblingBook } from '../../api/books.ts';
-import { getReadListSiblingBook } from '../../api/collections.ts';
+import { readListNeighbours, seriesNeighbours } from '../../api/bookNeighbours.ts';
+import { getReadList } from '../../api/collections.ts';
 import { t } from '../i18n.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
 import { readerTitle } from './bookTitle.ts';
@@ -35,7 +35,8 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
     let cancelled = false;
     setState({ status: 'loading' });
     setSiblings(NO_SIBLINGS);
-    loadBook(bookId, query.page).then(
+    const loading = loadBook(bookId, query.page);
+    loading.then(
       (loaded) => {
         if (cancelled) return;
         document.title = `${readerTitle(loaded.book)} – ${t('common.product_name')}`;
@@ -47,16 +48,19 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
         if (!cancelled) setState({ status: 'error', message: describeReaderError(error), bookFound });
       },
     );
-    // Siblings arrive in the background; a failure just means "no sibling" (404 already does).
+    // Siblings arrive in the background; without them the reader only offers no next book.
     // Opened from a read list, "next" and "previous" follow the list rather than the series.
     const readListId = query.context === 'READLIST' ? query.contextId : null;
-    const sibling = (which: 'next' | 'previous') =>
-      (readListId ? getReadListSiblingBook(readListId, bookId, which) : getSiblingBook(bookId, which)).catch(
-        () => null,
-      );
-    Promise.all([sibling('previous'), sibling('next')]).then(([previous, next]) => {
-      if (!cancelled) setSiblings({ previous, next });
-    });
+    const neighbours = readListId
+      ? getReadList(readListId).then((list) => readListNeighbours(list, bookId))
+      : // A book that failed to load says so itself, and has no next book to offer.
+        loading.then((loaded) => seriesNeighbours(loaded.book), () => NO_SIBLINGS);
+    neighbours.then(
+      (found) => {
+        if (!cancelled) setSiblings(found);
+      },
+      (error: unknown) => console.warn(`The books next to ${bookId} could not be found; the reader offers none`, error),
+    );
     return () => {
       cancelled = true;
     };

@@ -1,8 +1,9 @@
 import { BookOpen, Check, ChevronLeft, ChevronRight, Download, EyeOff, Undo2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
-import { getReadList, getReadListSiblingBook } from '../../api/collections.ts';
-import { bookThumbnailUrl, deleteReadProgress, getBook, getSiblingBook, updateReadProgress } from '../../api/books.ts';
+import { getReadList } from '../../api/collections.ts';
+import { readListNeighbours, seriesNeighbours, type Neighbours } from '../../api/bookNeighbours.ts';
+import { bookThumbnailUrl, deleteReadProgress, getBook, updateReadProgress } from '../../api/books.ts';
 import { bookFileUrl } from '../../api/readProgressSeries.ts';
 import { useSnapshot } from 'valtio';
 import { useLiveRefresh } from '../events/useLiveRefresh.ts';
@@ -39,16 +40,16 @@ export function BookScreen({ bookId }: { bookId: string }) {
   // Opened from a read list, previous/next follow that list instead of the series.
   const [params] = useSearchParams();
   const readListId = params.get('readlist') ?? undefined;
-  const siblings = useAsync(
-    async () => {
-      const sibling = (which: 'next' | 'previous') =>
-        readListId ? getReadListSiblingBook(readListId, bookId, which) : getSiblingBook(bookId, which);
-      const [previous, next] = await Promise.all([sibling('previous'), sibling('next')]);
-      return { previous, next };
-    },
-    [bookId, readListId],
-  );
   const readList = useAsync(async () => (readListId ? getReadList(readListId) : null), [readListId]);
+  // Found from the book and its read list once they are here; the series' order follows its number.
+  const seriesBook = readListId ? null : book.data;
+  const siblings = useAsync(
+    async (): Promise<Neighbours | null> => {
+      if (readList.data) return readListNeighbours(readList.data, bookId);
+      return seriesBook ? seriesNeighbours(seriesBook) : null;
+    },
+    [bookId, readList.data?.id, readList.data?.bookIds, readList.data?.ordered, seriesBook?.seriesId, seriesBook?.metadata.numberSort, seriesBook?.deleted],
+  );
   const siblingQuery = readListId ? `?readlist=${encodeURIComponent(readListId)}` : '';
   const { me } = useSnapshot(session);
   useLiveRefresh(
