@@ -61,13 +61,34 @@ export function getAuthenticationActivity(query: ActivityQuery, signal?: AbortSi
 }
 
 /** The user's latest login attempt, or null when there has been none (the server answers 404). */
-export async function getLatestActivity(id: string, signal?: AbortSignal): Promise<AuthenticationActivityDto | null> {
+async function getLatestActivity(id: string, signal?: AbortSignal): Promise<AuthenticationActivityDto | null> {
   try {
     return await getJson(`${userPath(id)}/authentication-activity/latest`, 'retrieve_authentication_activity', signal ? { signal } : {});
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
   }
+}
+
+/** How many of everyone's newest login attempts the user list reads in one call. */
+export const RECENT_ACTIVITY_PAGE = 200;
+
+/**
+ * Each user's latest login attempt, null for one who has none (admin). Asking
+ * `/users/{id}/authentication-activity/latest` of a user who never logged in answers 404, as
+ * Komga's does, and a browser shows every 404 as an error in its console: a new user's list
+ * would show one per account made and not yet used. Everyone's newest attempts (one page) give
+ * most users' latest, and all of them when the whole history fits in that page, so only a user
+ * missing from a longer history is asked for one by one.
+ */
+export async function getLatestActivities(userIds: string[], signal?: AbortSignal): Promise<(AuthenticationActivityDto | null)[]> {
+  const recent = await getAuthenticationActivity({ page: 0, size: RECENT_ACTIVITY_PAGE, sort: 'dateTime,desc' }, signal);
+  const latest = new Map<string, AuthenticationActivityDto>();
+  for (const attempt of recent.content) {
+    if (attempt.userId !== null && !latest.has(attempt.userId)) latest.set(attempt.userId, attempt);
+  }
+  const wholeHistory = recent.totalElements <= recent.content.length;
+  return Promise.all(userIds.map((id) => latest.get(id) ?? (wholeHistory ? null : getLatestActivity(id, signal))));
 }
 
 export function getApiKeys(): Promise<ApiKeyDto[]> {

@@ -105,3 +105,19 @@ test('a book page opened from a read list links its neighbours in the list, none
   await expect(siblings.getByRole('link', { name: en.book.next_book })).toHaveCount(0);
   expect(failures).toEqual([]);
 });
+
+test('the users screen shows a user who never logged in as such, without a failing request', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  const added = await p.request.post(`${folio.url}/api/v2/users`, {
+    data: { email: 'never@example.org', password: 'a long enough password', roles: ['USER'] },
+    headers: CSRF,
+  });
+  expect(added.ok()).toBe(true);
+  const failures = watchFailures(p);
+  await p.goto(`${folio.url}/settings/users`);
+  const row = p.getByRole('row', { name: /^never@example\.org/ });
+  await expect(row).toContainText(en.users_admin.never);
+  // The admin, who did log in, has a latest activity.
+  await expect(p.getByRole('row', { name: /^admin@example\.org/ })).toContainText(en.users_admin.activity.success);
+  expect(failures).toEqual([]);
+});

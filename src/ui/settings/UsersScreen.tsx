@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { AuthenticationActivityDto, UserDto } from '../../api/types.ts';
-import { getAuthenticationActivity, getLatestActivity, getUsers } from '../../api/users.ts';
+import { getAuthenticationActivity, getLatestActivities, getUsers } from '../../api/users.ts';
 import { ErrorMessage, Loading } from '../components/Feedback.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import { useAsync } from '../hooks/useAsync.ts';
@@ -29,7 +29,7 @@ interface UserRow {
 
 async function loadRows(): Promise<UserRow[]> {
   const users = await getUsers();
-  const latest = await Promise.all(users.map((u) => getLatestActivity(u.id)));
+  const latest = await getLatestActivities(users.map((u) => u.id));
   return users.map((user, i) => ({ user, latest: latest[i] ?? null }));
 }
 
