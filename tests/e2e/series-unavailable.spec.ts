@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RED, createCbz } from '../fixtures/comics.ts';
-import { addLibraryAndWait, claimAndLogIn, findSeries } from './support/api.ts';
+import en from '../../locales/en.json' with { type: 'json' };
+import { ADMIN, addLibraryAndWait, claimAndLogIn, findSeries, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /** A series whose folder is gone (its only book deleted) against the real server. */
@@ -34,4 +35,35 @@ test('a series whose folder is gone says so on its page, as its book does, inste
   await page.goto(`${folio.url}/series/${series.id}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Lone Saga' })).toBeVisible();
   await expect(page.getByRole('status')).toHaveText("This series' folder is gone; it stays listed until the library's trash is emptied.");
+});
+
+test('a library whose folder cannot be reached marks its series and books Unavailable on the dashboard, as Komga\'s cards do, and again available once it is back', async ({ page }) => {
+  const claimed = ((await (await page.request.get(`${folio.url}/api/v1/claim`)).json()) as { isClaimed: boolean }).isClaimed;
+  if (claimed) await logIn(page.request, folio.url, ADMIN);
+  else await claimAndLogIn(page.request, folio.url);
+  const mount = await mkdtemp(path.join(tmpdir(), 'folio-e2e-unmounted-'));
+  const libraryRoot = path.join(mount, 'disk');
+  try {
+    await createCbz(path.join(libraryRoot, 'Far Saga', 'Far Saga 01.cbz'), [{ width: 60, height: 90, color: RED, format: 'png' }]);
+    const library = await addLibraryAndWait(page.request, folio.url, libraryRoot, 'External disk');
+    await page.goto(`${folio.url}/libraries/${library.id}/recommended`);
+    const seriesRow = page.getByRole('region', { name: en.dashboard.sections.recently_added_series });
+    const seriesCard = seriesRow.getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Far Saga' }) });
+    await expect(seriesCard).toBeVisible();
+    await expect(seriesCard.getByText(en.content.unavailable)).toHaveCount(0);
+
+    // The disk goes away: the scan finds no folder and marks the whole library unavailable.
+    await rename(libraryRoot, `${libraryRoot}.gone`);
+    const scan = await page.request.post(`${folio.url}/api/v1/libraries/${library.id}/scan`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+    expect(scan.ok()).toBe(true);
+    await expect(seriesCard.getByText(en.content.unavailable)).toBeVisible();
+    const bookCard = page.getByRole('region', { name: en.dashboard.sections.recently_added_books }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Far Saga 01' }) });
+    await expect(bookCard.getByText(en.content.unavailable)).toBeVisible();
+
+    await rename(`${libraryRoot}.gone`, libraryRoot);
+    await page.request.post(`${folio.url}/api/v1/libraries/${library.id}/scan`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
+    await expect(seriesCard.getByText(en.content.unavailable)).toHaveCount(0);
+  } finally {
+    await rm(mount, { recursive: true, force: true });
+  }
 });

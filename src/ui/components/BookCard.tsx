@@ -5,6 +5,7 @@ import { t, tPlural } from '../i18n.ts';
 import { CardSelectBox } from './CardSelectBox.tsx';
 import { Poster } from './Poster.tsx';
 import * as styles from './cards.css.ts';
+import { useUnavailable } from './unavailable.ts';
 
 /** A card whose link is named exactly by the book title; series and page count sit beside it. */
 export function BookCard(props: {
@@ -20,9 +21,10 @@ export function BookCard(props: {
   const progress = book.readProgress;
   const readFraction =
     progress && !progress.completed && book.media.pagesCount > 0 ? progress.page / book.media.pagesCount : 0;
+  const unavailable = useUnavailable(book);
   const thumbnail = `${bookThumbnailUrl(book.id)}?v=${encodeURIComponent(book.lastModified)}`;
   return (
-    <div className={`${styles.card} ${book.deleted ? styles.unavailableCard : ''}`}>
+    <div className={`${styles.card} ${unavailable ? styles.unavailableCard : ''}`}>
       <Poster src={thumbnail} retryWhen={(event) => event.name === 'ThumbnailBookAdded' && event.data.bookId === book.id}>
         {selection && (
           <CardSelectBox label={t('batch_edit.select_book', { title })} selected={selection.selected} onToggle={selection.onToggle} />
@@ -42,7 +44,7 @@ export function BookCard(props: {
           {title}
         </Link>
       </span>
-      {book.deleted && <span className={styles.unavailableLabel}>{t('content.unavailable')}</span>}
+      {unavailable && <span className={styles.unavailableLabel}>{t('content.unavailable')}</span>}
       <span className={styles.subtitle}>
         {showSeries && book.seriesTitle ? `${book.seriesTitle} · ` : ''}
         {tPlural('units.pages', book.media.pagesCount)}

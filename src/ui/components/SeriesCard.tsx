@@ -7,6 +7,7 @@ import { t, tPlural } from '../i18n.ts';
 import { CardSelectBox } from './CardSelectBox.tsx';
 import { Poster } from './Poster.tsx';
 import * as styles from './cards.css.ts';
+import { useUnavailable } from './unavailable.ts';
 
 /** A series poster is its own or its first book's: a new poster for either may be the one this card lacks. */
 const POSTER_EVENTS: readonly LiveEventName[] = ['ThumbnailSeriesAdded', 'ThumbnailBookAdded'];
@@ -22,9 +23,10 @@ export function SeriesCard({
 }) {
   const title = series.metadata.title || series.name;
   // Cache-bust the poster when the series changes, so a rescan's new cover shows up.
+  const unavailable = useUnavailable(series);
   const thumbnail = `${seriesThumbnailUrl(series.id)}?v=${encodeURIComponent(series.lastModified)}`;
   return (
-    <div className={`${styles.card} ${series.deleted ? styles.unavailableCard : ''}`}>
+    <div className={`${styles.card} ${unavailable ? styles.unavailableCard : ''}`}>
       <Poster src={thumbnail} retryWhen={(event) => POSTER_EVENTS.includes(event.name) && event.data.seriesId === series.id}>
         {selection && (
           <CardSelectBox label={t('batch_edit.select_book', { title })} selected={selection.selected} onToggle={selection.onToggle} />
@@ -40,7 +42,7 @@ export function SeriesCard({
           {title}
         </Link>
       </span>
-      {series.deleted && <span className={styles.unavailableLabel}>{t('content.unavailable')}</span>}
+      {unavailable && <span className={styles.unavailableLabel}>{t('content.unavailable')}</span>}
       <span className={styles.subtitle}>{tPlural('units.books', series.booksCount)}</span>
     </div>
   );
