@@ -15,6 +15,8 @@ const READER = { email: 'reader@example.org', password: 'reader password 42' };
 const PLAIN = { email: 'plain@example.org', password: 'plain password 42' };
 /** May stream pages, but no library is shared with this user: every book is hidden from them. */
 const OUTSIDER = { email: 'outsider@example.org', password: 'outsider password 42' };
+/** Shares the library, but only series rated for under 12: the unrated series is hidden from them. */
+const SHELTERED = { email: 'sheltered@example.org', password: 'sheltered password 42' };
 /** What the reader tells a user without PAGE_STREAMING, with the role named as the admin's dialog names it. */
 const NO_STREAMING_EXPLANATION = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
 
@@ -70,6 +72,7 @@ test.beforeAll(async () => {
   await post(api, '/api/v2/users', { ...READER, roles: ['PAGE_STREAMING', 'FILE_DOWNLOAD'] });
   await post(api, '/api/v2/users', { ...PLAIN, roles: [] });
   await post(api, '/api/v2/users', { ...OUTSIDER, roles: ['PAGE_STREAMING'], sharedLibraries: { all: false, libraryIds: [] } });
+  await post(api, '/api/v2/users', { ...SHELTERED, roles: ['PAGE_STREAMING'], ageRestriction: { age: 12, restriction: 'ALLOW_ONLY' } });
   // Something for the history: the second book's file is deleted.
   const deleted = await api.delete(`${folio.url}/api/v1/books/${second.id}/file`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });
   expect(deleted.status()).toBe(202);
@@ -258,4 +261,12 @@ test('a user with no library shared is welcomed with that, not told that no libr
   await expect(p.getByText(en.welcome.ask_admin_share)).toBeVisible();
   await expect(p.getByText(en.welcome.no_library)).toHaveCount(0);
   await expect(p.getByRole('button', { name: en.welcome.add_library })).toHaveCount(0);
+});
+
+test('a reader who is shared a library but sees none of its books is told to ask an administrator, not to scan', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, SHELTERED);
+  await p.goto(`${folio.url}/dashboard`);
+  // Only an administrator can scan (before: "Scan a library to fill it.", with nothing to scan with).
+  await expect(p.getByText(en.dashboard.empty_reader)).toBeVisible();
+  await expect(p.getByText(en.dashboard.empty)).toHaveCount(0);
 });

@@ -6,6 +6,8 @@ import { SERIES_OR_BOOK_EVENTS } from '../events/liveStore.ts';
 import { useLiveRefresh } from '../events/useLiveRefresh.ts';
 import { usePagedRow } from '../hooks/usePagedRow.ts';
 import { t } from '../i18n.ts';
+import { useSnapshot } from 'valtio';
+import { isAdmin, session } from '../store/session.ts';
 import { BookCard } from './BookCard.tsx';
 import { EmptyState, ErrorMessage, Loading } from './Feedback.tsx';
 import { HorizontalRow } from './HorizontalRow.tsx';
@@ -101,13 +103,15 @@ export function DashboardSections({ libraryIds }: { libraryIds: string[] | undef
     `probe:${libraryIds?.join(',') ?? 'all'}`,
   );
   useLiveRefresh((event) => SERIES_OR_BOOK_EVENTS.includes(event.name), probe.reload, 5_000);
+  // Only an administrator can scan; a reader who sees nothing is told who can change that.
+  const { me } = useSnapshot(session);
   return (
     <>
       {SECTIONS.map((definition) => (
         <Section key={definition.key} definition={definition as SectionDefinition<BookDto>} libraryIds={libraryIds} />
       ))}
       {probe.loading && probe.items.length === 0 && <Loading />}
-      {!probe.loading && !probe.error && probe.total === 0 && <EmptyState>{t('dashboard.empty')}</EmptyState>}
+      {!probe.loading && !probe.error && probe.total === 0 && <EmptyState>{t(isAdmin(me) ? 'dashboard.empty' : 'dashboard.empty_reader')}</EmptyState>}
     </>
   );
 }

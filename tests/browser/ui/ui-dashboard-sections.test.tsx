@@ -1,6 +1,7 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import type { BookDto, Page } from '../../../src/api/types.ts';
+import type { BookDto, Page, UserDto } from '../../../src/api/types.ts';
+import { session } from '../../../src/ui/store/session.ts';
 import { failRequests, logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
 
@@ -24,6 +25,20 @@ beforeAll(async () => {
 
 let view: ReturnType<typeof renderAt> | undefined;
 afterEach(() => view?.unmount());
+afterAll(() => {
+  session.me = null;
+});
+
+const user = (roles: UserDto['roles']): UserDto => ({
+  id: 'u1',
+  email: 'someone@example.org',
+  roles,
+  sharedAllLibraries: true,
+  sharedLibrariesIds: [],
+  labelsAllow: [],
+  labelsExclude: [],
+  ageRestriction: null,
+});
 
 /** Two frames: React has committed what the last answer changed. */
 const twoFrames = async () => {
@@ -55,8 +70,15 @@ describe('DashboardSections', () => {
     }
   });
 
-  it('says so when there is nothing at all', async () => {
+  it('says so when there is nothing at all: to an administrator, scan a library', async () => {
+    session.me = user(['ADMIN']);
     view = renderAt('/dashboard', <DashboardSections libraryIds={[emptyLibraryId]} />);
     await expect.element(page.getByText('Nothing to show yet. Scan a library to fill it.')).toBeVisible();
+  });
+
+  it('says so when there is nothing at all: to a reader, who cannot scan, ask an administrator', async () => {
+    session.me = user(['PAGE_STREAMING']);
+    view = renderAt('/dashboard', <DashboardSections libraryIds={[emptyLibraryId]} />);
+    await expect.element(page.getByText('Nothing to show yet. Ask an administrator to add books or to share them with you.')).toBeVisible();
   });
 });
