@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RED, createCbz } from '../fixtures/comics.ts';
 import en from '../../locales/en.json' with { type: 'json' };
-import { ADMIN, addLibraryAndWait, claimAndLogIn, findSeries, logIn } from './support/api.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, findSeries, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /** A series whose folder is gone (its only book deleted) against the real server. */
@@ -37,7 +37,7 @@ test('a series whose folder is gone says so on its page, as its book does, inste
   await expect(page.getByRole('status')).toHaveText("This series' folder is gone; it stays listed until the library's trash is emptied.");
 });
 
-test('a library whose folder cannot be reached marks its series and books Unavailable on the dashboard, as Komga\'s cards do, and again available once it is back', async ({ page }) => {
+test('a library whose folder cannot be reached marks its series and books Unavailable on the dashboard, as Komga\'s cards do, its book page and reader say why, and all is available again once it is back', async ({ page }) => {
   const claimed = ((await (await page.request.get(`${folio.url}/api/v1/claim`)).json()) as { isClaimed: boolean }).isClaimed;
   if (claimed) await logIn(page.request, folio.url, ADMIN);
   else await claimAndLogIn(page.request, folio.url);
@@ -59,6 +59,14 @@ test('a library whose folder cannot be reached marks its series and books Unavai
     await expect(seriesCard.getByText(en.content.unavailable)).toBeVisible();
     const bookCard = page.getByRole('region', { name: en.dashboard.sections.recently_added_books }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Far Saga 01' }) });
     await expect(bookCard.getByText(en.content.unavailable)).toBeVisible();
+    // Its book says why it cannot be read and offers no reading (every page answered 404: "HTTP 404" in the reader).
+    const book = await findBook(page.request, folio.url, 'Far Saga 01');
+    await page.goto(`${folio.url}/book/${book.id}`);
+    await expect(page.getByRole('status')).toHaveText(en.content.library_unavailable);
+    await expect(page.getByRole('link', { name: en.book.read, exact: true })).toHaveCount(0);
+    await page.goto(`${folio.url}/book/${book.id}/read`);
+    await expect(page.getByText(en.content.library_unavailable)).toBeVisible();
+    await page.goto(`${folio.url}/libraries/${library.id}/recommended`);
 
     await rename(`${libraryRoot}.gone`, libraryRoot);
     await page.request.post(`${folio.url}/api/v1/libraries/${library.id}/scan`, { headers: { 'X-Requested-With': 'XMLHttpRequest' } });

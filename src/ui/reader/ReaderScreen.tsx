@@ -3,6 +3,8 @@ import { useSearch } from 'wouter';
 import { readListNeighbours, seriesNeighbours } from '../../api/bookNeighbours.ts';
 import { getReadList } from '../../api/collections.ts';
 import { t } from '../i18n.ts';
+import { libraryUnavailable } from '../components/unavailable.ts';
+import { session } from '../store/session.ts';
 import { loadBook, startPageFor, type LoadedBook } from './bookLoader.ts';
 import { readerTitle } from './bookTitle.ts';
 import { describeReaderError, isBookNotFound } from './readerErrors.ts';
@@ -81,6 +83,8 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
   const { book, pages } = state;
   // Its record outlives the file until the trash is emptied, but no page can be read any more.
   if (book.deleted) return <ReaderStop message={t('content.book_unavailable')} bookHref={bookHref} />;
+  // Its whole library's folder cannot be reached: every page would answer 404.
+  if (libraryUnavailable(session.libraries, book.libraryId)) return <ReaderStop message={t('content.library_unavailable')} bookHref={bookHref} />;
   // Read from a read list, the way out is the book's page within that list.
   const backHref = bookPageHref(book.id, query);
   if (isTextEpub(book)) {

@@ -9,6 +9,7 @@ import { useSnapshot } from 'valtio';
 import { useLiveRefresh } from '../events/useLiveRefresh.ts';
 import { session } from '../store/session.ts';
 import { ContentAdminActions } from '../components/ContentAdminActions.tsx';
+import { libraryUnavailable } from '../components/unavailable.ts';
 import { EditBookDialog } from '../dialogs/EditBookDialog.tsx';
 import { ErrorMessage, Loading } from '../components/Feedback.tsx';
 import { MembershipLinks } from '../components/MembershipLinks.tsx';
@@ -51,7 +52,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
     [bookId, readList.data?.id, readList.data?.bookIds, readList.data?.ordered, seriesBook?.seriesId, seriesBook?.metadata.numberSort, seriesBook?.deleted],
   );
   const siblingQuery = readListId ? `?readlist=${encodeURIComponent(readListId)}` : '';
-  const { me } = useSnapshot(session);
+  const { me, libraries } = useSnapshot(session);
   useLiveRefresh(
     (event) =>
       event.data.bookId === bookId &&
@@ -73,7 +74,8 @@ export function BookScreen({ bookId }: { bookId: string }) {
   // lets them stream pages (REFERENCE §5: else reading is not offered, and no page is fetched ahead):
   // the reader gets ready while the screen is looked at.
   const mayStream = me?.roles.includes('PAGE_STREAMING') === true;
-  const readable = data?.media.status === 'READY' && !data.deleted && mayStream ? data : null;
+  const offline = data ? libraryUnavailable(libraries, data.libraryId) : false;
+  const readable = data?.media.status === 'READY' && !data.deleted && !offline && mayStream ? data : null;
   useEffect(() => (readable ? prepareReaderFor(readable) : undefined), [readable]);
   const readIntent = {
     onPointerEnter: () => aboutToRead(bookId),
@@ -122,9 +124,9 @@ export function BookScreen({ bookId }: { bookId: string }) {
         <Link href={`/series/${data.seriesId}`} className={styles.subtitleLink}>
           {data.seriesTitle}
         </Link>
-        {data.deleted && (
+        {(data.deleted || offline) && (
           <p role="status" className={feedback.errorBox}>
-            {t('content.book_unavailable')}
+            {t(data.deleted ? 'content.book_unavailable' : 'content.library_unavailable')}
           </p>
         )}
         <div className={styles.actionsRow}>
