@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { type FileHandle, open as openFile } from 'node:fs/promises';
 import { AnalysisTooCostly, type BookEntry, type BookReader, MediaError, type OpenedBook } from './book-reader.ts';
-import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
+import { mediaTypeFromExtension, probeEntryHead } from './image-probe.ts';
 import { naturalCompare } from './natural-sort.ts';
 import { readerForExtension, readerForSignature } from './readers.ts';
 import { isTransientFailure } from './transient-errors.ts';
@@ -213,17 +213,11 @@ async function mapBounded<T, R>(items: readonly T[], limit: number, work: (item:
 async function describeEntry(book: OpenedBook, entry: BookEntry, withDimensions: boolean): Promise<DescribedEntry> {
   if (entry.uncompressedSize === 0) return { file: { fileName: entry.name, mediaType: null, fileSize: 0 }, failed: false };
   try {
-    let head = await book.readPrefix(entry.name, Math.min(FIRST_PREFIX, entry.uncompressedSize));
-    let probe = await probeImage(head);
-    // Only chase deeper headers (huge EXIF/ICC blocks) when dimensions were asked for.
-    while (withDimensions && probe.needBytes && head.length < entry.uncompressedSize && head.length < MAX_PREFIX) {
-      head = await book.readPrefix(entry.name, Math.min(probe.needBytes, MAX_PREFIX, entry.uncompressedSize));
-      probe = await probeImage(head);
-    }
+    const probe = await probeEntryHead((length) => book.readPrefix(entry.name, length), entry.uncompressedSize, FIRST_PREFIX, MAX_PREFIX, withDimensions);
     const mediaType = probe.mediaType;
     if (mediaType && probe.bad) {
-      // A lying header (unparseable, absurd size): a bad page. Its slot stays, without the
-      // dimensions it claims, and the book gets ERR_1007.
+      // A lying or cut-short header (unparseable, absurd size, ends first): a bad page. Its slot
+      // stays, without the dimensions it claims, and the book gets ERR_1007.
       return { page: { fileName: entry.name, mediaType, width: null, height: null, fileSize: entry.uncompressedSize }, failed: true };
     }
     if (mediaType) {

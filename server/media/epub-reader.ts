@@ -3,7 +3,7 @@ import { decodeXmlText } from './xml-text.ts';
 import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
 import { CONTAINER_PARSER, OPF_PARSER, type OpfPackage, readingOrder, xhtmlImages } from './epub-opf.ts';
 import { parseXml } from './xml-parsing.ts';
-import { mediaTypeFromExtension, probeImage } from './image-probe.ts';
+import { mediaTypeFromExtension, probeEntryHead } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
 import { isTransientFailure } from './transient-errors.ts';
 import type { MediaWork } from './work-callers.ts';
@@ -158,11 +158,12 @@ class OpenedEpub implements OpenedBook {
 
   private async describeImage(name: string, size: number, withDimensions: boolean, failed: string[]): Promise<DescribedPage> {
     try {
-      let head = await this.readPrefix(name, Math.min(IMAGE_PREFIX, size));
-      let probe = await probeImage(head);
-      while (withDimensions && probe.needBytes && head.length < size && head.length < MAX_IMAGE_PREFIX) {
-        head = await this.readPrefix(name, Math.min(probe.needBytes, MAX_IMAGE_PREFIX, size));
-        probe = await probeImage(head);
+      const probe = await probeEntryHead((length) => this.readPrefix(name, length), size, IMAGE_PREFIX, MAX_IMAGE_PREFIX, withDimensions);
+      // A lying or cut-short header: a bad page slot without the size it claims (ERR_1007), as in
+      // comic archives.
+      if (probe.mediaType && probe.bad) {
+        failed.push(name);
+        return { fileName: name, mediaType: probe.mediaType, width: null, height: null, fileSize: size };
       }
       if (probe.mediaType) {
         return { fileName: name, mediaType: probe.mediaType, width: withDimensions ? probe.width : null, height: withDimensions ? probe.height : null, fileSize: size };

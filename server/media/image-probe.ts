@@ -87,6 +87,32 @@ export async function probeImage(head: Buffer): Promise<ImageProbe> {
   }
 }
 
+/** Reads the first `length` bytes of an entry (fewer when the entry is shorter). */
+export type PrefixReader = (length: number) => Promise<Buffer>;
+
+/**
+ * What an archive entry's first bytes say it is, reading more of it (up to `maxPrefix`) while its
+ * header needs more to give the size and dimensions are asked for. One place for every format's
+ * analysis (comic archives, image EPUBs), so an image page is judged the same wherever it is stored.
+ *
+ * An image whose bytes end before its header gives its size (a copy cut short, a page saved part
+ * way) is as bad as a lying one: nothing can draw it, and the book is told (ERR_1007). An image
+ * whose header is only past `maxPrefix` (megabytes of metadata first) is not bad, just not measured.
+ */
+export async function probeEntryHead(read: PrefixReader, size: number, firstPrefix: number, maxPrefix: number, withDimensions: boolean): Promise<ImageProbe> {
+  let head = await read(Math.min(firstPrefix, size));
+  let probe = await probeImage(head);
+  // Only chase deeper headers (huge EXIF/ICC blocks) when dimensions were asked for.
+  while (withDimensions && probe.needBytes && head.length < size && head.length < maxPrefix) {
+    head = await read(Math.min(probe.needBytes, maxPrefix, size));
+    probe = await probeImage(head);
+  }
+  if (probe.mediaType && probe.needBytes && head.length >= size) {
+    return { mediaType: probe.mediaType, width: null, height: null, bad: `image ends after ${size} bytes, before its header gives its size` };
+  }
+  return probe;
+}
+
 type Dimensions = { width: number; height: number };
 
 const HAND_PARSED = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/bmp']);

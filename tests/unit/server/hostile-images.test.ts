@@ -6,6 +6,7 @@ import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { renderPage } from '../../fixtures/index.ts';
 import { jpegBomb, oddImages, pngBomb, webpBomb } from '../../fixtures/odd-images.ts';
 import { oddZip } from '../../fixtures/odd-zip.ts';
+import { opfXml, writeEpub } from '../../fixtures/epub.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /*
@@ -35,6 +36,29 @@ beforeAll(async () => {
       { name: '4.png', data: good },
     ]),
   );
+  // Cut short before the header gives the size: a JPEG ending inside its APP0 segment, a PNG of its
+  // signature alone, a GIF of its version alone. Copies interrupted, or scrapes saved part way.
+  const cut = [(await renderPage({ width: 40, height: 60, color: [1, 2, 3], format: 'jpeg' })).subarray(0, 12), good.subarray(0, 8), Buffer.from('GIF89a')];
+  await writeFile(join(root, 'cut.cbz'), oddZip([{ name: '1.jpg', data: cut[0]! }, { name: '2.png', data: cut[1]! }, { name: '3.gif', data: cut[2]! }, { name: '4.png', data: good }]));
+  // The same pages as an image-only EPUB (one image per spine document), with a pixel bomb too.
+  const epubPages = [{ name: 'bomb.png', data: pngBomb() }, { name: 'cut.png', data: cut[1]! }, { name: 'good.png', data: good }];
+  await writeEpub(join(root, 'cut pages.epub'), [
+    ...epubPages.flatMap((page, i) => [
+      { name: `OEBPS/${page.name}`, data: page.data },
+      { name: `OEBPS/p${i}.xhtml`, data: `<html xmlns="http://www.w3.org/1999/xhtml"><body><img src="${page.name}"/></body></html>` },
+    ]),
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Cut</dc:title>',
+        manifest: epubPages.flatMap((page, i) => [
+          { id: `i${i}`, href: page.name, mediaType: 'image/png' },
+          { id: `p${i}`, href: `p${i}.xhtml`, mediaType: 'application/xhtml+xml' },
+        ]),
+        spine: epubPages.map((_, i) => `p${i}`),
+      }),
+    },
+  ]);
   await writeFile(join(root, 'odd.cbz'), oddZip(Object.values(images).map((image) => ({ name: image.name, data: image.bytes }))));
   await addLibrary(server, join(server.dir, 'library'));
   for (const book of (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content) books.set(book.name, book);
@@ -60,6 +84,31 @@ describe('page images that claim 60,000 × 60,000 pixels', () => {
     for (const number of [1, 2, 3]) converted.push((await server.get(`/api/v1/books/${book.id}/pages/${number}?convert=png`)).statusCode);
     expect(converted).toEqual([200, 422, 422]);
     const last = await server.get(`/api/v1/books/${book.id}/pages/4`);
+    expect(last.statusCode).toBe(200);
+    expect(last.rawPayload.equals(good)).toBe(true);
+  });
+});
+
+describe('page images that end before their header gives their size', () => {
+  it('are bad pages (ERR_1007) as lying headers are, in a comic archive and in an image EPUB, and the good page reads', async () => {
+    const cbz = books.get('cut')!;
+    expect(cbz.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 4 });
+    const cbzPages = await server.json<PageDto[]>(`/api/v1/books/${cbz.id}/pages`);
+    expect(cbzPages.map((p) => [p.fileName, p.width ?? null, p.height ?? null])).toEqual([
+      ['1.jpg', null, null],
+      ['2.png', null, null],
+      ['3.gif', null, null],
+      ['4.png', 40, 60],
+    ]);
+    const epub = books.get('cut pages')!;
+    expect(epub.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 3, epubDivinaCompatible: true });
+    const epubPages = await server.json<PageDto[]>(`/api/v1/books/${epub.id}/pages`);
+    expect(epubPages.map((p) => [p.fileName, p.width ?? null, p.height ?? null])).toEqual([
+      ['OEBPS/bomb.png', null, null],
+      ['OEBPS/cut.png', null, null],
+      ['OEBPS/good.png', 40, 60],
+    ]);
+    const last = await server.get(`/api/v1/books/${epub.id}/pages/3`);
     expect(last.statusCode).toBe(200);
     expect(last.rawPayload.equals(good)).toBe(true);
   });
