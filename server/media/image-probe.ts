@@ -56,9 +56,23 @@ export function sniffImageType(head: Buffer): string | null {
   }
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0x0a) return 'image/jxl';
   if (head.length >= 12 && head.readUInt32BE(0) === 0x0c && head.toString('latin1', 4, 8) === 'JXL ') return 'image/jxl';
-  if (head.length >= 2 && head.toString('latin1', 0, 2) === 'BM') return 'image/bmp';
+  if (isBitmap(head)) return 'image/bmp';
   if (head.length >= 4 && (head.readUInt32BE(0) === 0x49492a00 || head.readUInt32BE(0) === 0x4d4d002a)) return 'image/tiff';
   return null;
+}
+
+/**
+ * Sizes of the BMP info headers that follow the 14-byte file header: OS/2 1.x and Windows 2 (12),
+ * OS/2 2.x (16 and 64), Windows 3 (40), its V2 and V3 extensions (52, 56), V4 (108), V5 (124).
+ */
+const BMP_INFO_HEADER_SIZES = new Set([12, 16, 40, 52, 56, 64, 108, 124]);
+
+/**
+ * "BM" alone is two letters any text may start with (a scan group's "BMX Bandits" credits), which
+ * would become a bad page slot in the book. A bitmap also says how long its info header is.
+ */
+function isBitmap(head: Buffer): boolean {
+  return head.length >= 18 && head.toString('latin1', 0, 2) === 'BM' && BMP_INFO_HEADER_SIZES.has(head.readUInt32LE(14));
 }
 
 /**
@@ -138,6 +152,8 @@ function parseDimensions(mediaType: string, b: Buffer): Dimensions | 'need-more'
     case 'image/webp':
       return webpDimensions(b);
     case 'image/bmp':
+      // The 12-byte core header holds 16-bit sizes; the others signed 32-bit ones (negative height: rows top-down).
+      if (b.readUInt32LE(14) === 12) return b.length >= 22 ? { width: b.readUInt16LE(18), height: b.readUInt16LE(20) } : 'need-more';
       return b.length >= 26 ? { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) } : 'need-more';
     default:
       return null;

@@ -59,7 +59,9 @@ beforeAll(async () => {
       }),
     },
   ]);
-  await writeFile(join(root, 'odd.cbz'), oddZip(Object.values(images).map((image) => ({ name: image.name, data: image.bytes }))));
+  // Beside the pages, a scan group's note whose text happens to start with "BM", as bitmaps do.
+  const credits = { name: 'credits.txt', data: Buffer.from('BMX Bandits scans: thanks for reading! Find us at example.org.\n') };
+  await writeFile(join(root, 'odd.cbz'), oddZip([...Object.values(images).map((image) => ({ name: image.name, data: image.bytes })), credits]));
   await addLibrary(server, join(server.dir, 'library'));
   for (const book of (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content) books.set(book.name, book);
 });
@@ -115,7 +117,7 @@ describe('page images that end before their header gives their size', () => {
 });
 
 describe('unusual but valid page images', () => {
-  it('are pages with their size (as shown) and type, served, converted and made into thumbnails', async () => {
+  it('are pages with their size (as shown) and type, served, converted and made into thumbnails; other files are not pages', async () => {
     const book = books.get('odd')!;
     expect(book.media).toMatchObject({ status: 'READY', comment: '', pagesCount: Object.keys(images).length });
     const pages = await server.json<PageDto[]>(`/api/v1/books/${book.id}/pages`);

@@ -36,6 +36,32 @@ describe('image header probing', () => {
     expect(sniffImageType(Buffer.from('<?xml version="1.0"?><ComicInfo/>'))).toBeNull();
     expect((await probeImage(Buffer.from('hello world'))).mediaType).toBeNull();
   });
+
+  it('takes a BMP by its file and info headers, not by its first two letters', async () => {
+    // Text that starts with "BM" (a scan group's credits) is not a bitmap, whatever its length.
+    for (const text of ['BMX Bandits scans: thanks for reading! Find us at example.org.', 'BM scans\n']) {
+      expect((await probeImage(Buffer.from(text))).mediaType, text).toBeNull();
+    }
+    const bitmap = (infoSize: number) => {
+      const bytes = Buffer.alloc(14 + infoSize + 30 * 40 * 3);
+      bytes.write('BM', 0, 'latin1');
+      bytes.writeUInt32LE(bytes.length, 2);
+      bytes.writeUInt32LE(14 + infoSize, 10);
+      bytes.writeUInt32LE(infoSize, 14);
+      if (infoSize === 12) {
+        // OS/2 and Windows 2 core header: 16-bit sizes.
+        bytes.writeUInt16LE(30, 18);
+        bytes.writeUInt16LE(40, 20);
+      } else {
+        bytes.writeInt32LE(30, 18);
+        bytes.writeInt32LE(-40, 22); // top-down rows
+      }
+      return bytes;
+    };
+    for (const infoSize of [12, 40, 108, 124]) {
+      expect(await probeImage(bitmap(infoSize)), `info header of ${infoSize} bytes`).toMatchObject({ mediaType: 'image/bmp', width: 30, height: 40 });
+    }
+  });
 });
 
 describe('lying image headers', () => {
