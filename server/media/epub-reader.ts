@@ -3,12 +3,14 @@ import { decodeXmlText } from './xml-text.ts';
 import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
 import { CONTAINER_PARSER, OPF_PARSER, type OpfPackage, readingOrder, xhtmlImages } from './epub-opf.ts';
 import { parseXml } from './xml-parsing.ts';
+import { ENCRYPTION_PARSER } from './epub-encryption.ts';
 import { mediaTypeFromExtension, probeEntryHead } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
 import { isTransientFailure } from './transient-errors.ts';
 import type { MediaWork } from './work-callers.ts';
 
 const EPUB_MEDIA_TYPE = 'application/epub+zip';
+const ENCRYPTION_XML = 'META-INF/encryption.xml';
 const MAX_XML_BYTES = 4 * 1024 * 1024;
 const MAX_XHTML_BYTES = 256 * 1024;
 const IMAGE_PREFIX = 64 * 1024;
@@ -67,6 +69,30 @@ export async function readPackage(book: OpenedBook): Promise<OpfPackage> {
   }
 }
 
+/** Resources META-INF/encryption.xml lists as encrypted (font obfuscation aside); empty without one. */
+async function encryptedResources(book: OpenedBook, sizes: ReadonlyMap<string, number>): Promise<Set<string>> {
+  if (!sizes.has(ENCRYPTION_XML)) return new Set();
+  try {
+    return new Set(await parseXml(ENCRYPTION_PARSER, 'the EPUB encryption document', await readText(book, ENCRYPTION_XML, MAX_XML_BYTES)));
+  } catch (error) {
+    // The server being busy says nothing about the book: the analysis is retried.
+    if (isTransientFailure(error)) throw error;
+    throw new MediaError('ERR_1008', `cannot read EPUB ${ENCRYPTION_XML}: ${String(error)}`, { cause: error });
+  }
+}
+
+/**
+ * A book whose text or page images are encrypted (DRM) cannot be shown by any reader here, whatever
+ * its package says: it is an analysis error naming the protection, as encrypted PDF and 7z books
+ * are, rather than a READY book of ciphertext.
+ */
+function refuseEncrypted(paths: readonly string[], encrypted: ReadonlySet<string>, what: string): void {
+  if (encrypted.size === 0) return;
+  const locked = paths.filter((path) => encrypted.has(path));
+  if (locked.length === 0) return;
+  throw new MediaError('ERR_1008', `EPUB is protected by DRM: ${locked.length} of its ${paths.length} ${what} are encrypted (${ENCRYPTION_XML} lists ${locked[0]})`);
+}
+
 class OpenedEpub implements OpenedBook {
   private readonly zip: OpenedBook;
   private packageDocument: Promise<OpfPackage> | undefined;
@@ -114,8 +140,11 @@ class OpenedEpub implements OpenedBook {
     const pkg = await this.package();
     const sizes = new Map(this.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
     const spine = readingOrder(pkg, sizes);
+    const encrypted = await encryptedResources(this.zip, sizes);
+    refuseEncrypted(spine.map((item) => item.path), encrypted, 'reading-order documents');
 
     const images = await this.imagePerSpineItem(spine, sizes);
+    if (images) refuseEncrypted(images, encrypted, 'page images');
     const described: DescribedBook = { pages: [], files: [], failedEntries: [], epubDivinaCompatible: images !== null };
     if (images) {
       for (const image of images) described.pages.push(await this.describeImage(image, sizes.get(image) ?? 0, withDimensions, described.failedEntries));

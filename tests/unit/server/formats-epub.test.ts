@@ -189,6 +189,32 @@ beforeAll(async () => {
   // Written on Windows: the package document in UTF-16 with a byte order mark, as XML allows.
   const wideOpf = opfXml({ metadata: '<dc:title>Wide Ünïcode</dc:title>', manifest: [{ id: 'c', href: 'c.xhtml', mediaType: 'application/xhtml+xml' }], spine: ['c'] });
   await writeEpub(join(root, 'Epubs', 'wide.epub'), [chapter, { name: 'OEBPS/content.opf', data: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(wideOpf, 'utf16le')]) }]);
+  // Bought with DRM (Adobe ADEPT): encryption.xml lists the text, which is ciphertext. And an image
+  // EPUB whose page images are the encrypted ones.
+  const encryption = (algorithm: string, ...uris: string[]) =>
+    `<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">${uris
+      .map((uri) => `<enc:EncryptedData><enc:EncryptionMethod Algorithm="${algorithm}"/><enc:CipherData><enc:CipherReference URI="${uri}"/></enc:CipherData></enc:EncryptedData>`)
+      .join('')}</encryption>`;
+  const adept = 'http://www.w3.org/2001/04/xmlenc#aes128-cbc';
+  await writeEpub(join(broken, 'drm.epub'), [
+    { name: 'META-INF/encryption.xml', data: encryption(adept, 'OEBPS/c.xhtml') },
+    { name: 'META-INF/rights.xml', data: '<adept:rights xmlns:adept="http://ns.adobe.com/adept"/>' },
+    { name: 'OEBPS/c.xhtml', data: Buffer.alloc(4000, 0x9c) },
+    { name: 'OEBPS/content.opf', data: opf },
+  ]);
+  await writeEpub(join(broken, 'drm-images.epub'), [
+    { name: 'META-INF/encryption.xml', data: encryption(adept, 'OEBPS/p.png') },
+    { name: 'OEBPS/c.xhtml', data: '<html><body><img src="p.png"/></body></html>' },
+    { name: 'OEBPS/p.png', data: Buffer.alloc(4000, 0x9c) },
+    { name: 'OEBPS/content.opf', data: opfXml({ metadata: '<dc:title>I</dc:title>', manifest: [{ id: 'c', href: 'c.xhtml', mediaType: 'application/xhtml+xml' }, { id: 'p', href: 'p.png', mediaType: 'image/png' }], spine: ['c'] }) },
+  ]);
+  // DRM-free, with its embedded font obfuscated as publishers do (IDPF's algorithm): only the font is unreadable.
+  await writeEpub(join(root, 'Epubs', 'obfuscated font.epub'), [
+    { name: 'META-INF/encryption.xml', data: encryption('http://www.idpf.org/2008/embedding', 'OEBPS/font.otf') },
+    chapter,
+    { name: 'OEBPS/font.otf', data: Buffer.alloc(2000, 0x5a) },
+    { name: 'OEBPS/content.opf', data: opfXml({ metadata: '<dc:title>F</dc:title>', manifest: [{ id: 'c', href: 'c.xhtml', mediaType: 'application/xhtml+xml' }, { id: 'f', href: 'font.otf', mediaType: 'font/otf' }], spine: ['c'] }) },
+  ]);
   await writeEpub(join(broken, 'empty-spine.epub'), [{ name: 'OEBPS/content.opf', data: opfXml({ metadata: '<dc:title>E</dc:title>', manifest: [], spine: [] }) }]);
   const good = await readFile(comic.path);
   await writeFile(join(broken, 'truncated.epub'), good.subarray(0, Math.floor(good.length / 2)));
@@ -257,6 +283,16 @@ describe('EPUB books through the server', () => {
     expect(books.get('wide')!.metadata.title).toBe('Wide Ünïcode');
   });
 
+  it('reads a DRM-free EPUB whose font is obfuscated, and says why a DRM-protected one is an error', async () => {
+    expect(books.get('obfuscated font')!.media).toMatchObject({ status: 'READY', comment: '', pagesCount: 1 });
+    const drm = await epubReader.open(join(server.dir, 'library', 'Broken Epubs', 'drm.epub'));
+    try {
+      await expect(drm.describe!(true)).rejects.toThrow('EPUB is protected by DRM: 1 of its 1 reading-order documents are encrypted (META-INF/encryption.xml lists OEBPS/c.xhtml)');
+    } finally {
+      drm.close();
+    }
+  });
+
   it('reads an EPUB whose page image is missing as text rather than failing', () => {
     expect(books.get('missing-image')!.media).toMatchObject({ status: 'READY', epubDivinaCompatible: false, pagesCount: 1 });
   });
@@ -268,6 +304,8 @@ describe('EPUB books through the server', () => {
     ['bad-opf', 'ERR_1008'],
     ['empty-spine', 'ERR_1006'],
     ['truncated', 'ERR_1008'],
+    ['drm', 'ERR_1008'],
+    ['drm-images', 'ERR_1008'],
     ['empty', 'ERR_1001'],
   ])('marks %s as ERROR %s and keeps serving', async (name, code) => {
     const book = books.get(name)!;
