@@ -49,15 +49,31 @@ export function sniffImageType(head: Buffer): string | null {
   if (head.length >= 12 && head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') {
     return 'image/webp';
   }
-  if (head.length >= 12 && head.toString('latin1', 4, 8) === 'ftyp') {
-    const brand = head.toString('latin1', 8, 12);
-    if (brand === 'avif' || brand === 'avis') return 'image/avif';
-    if (['heic', 'heix', 'hevc', 'hevx', 'mif1', 'msf1'].includes(brand)) return 'image/heif';
-  }
+  if (head.length >= 12 && head.toString('latin1', 4, 8) === 'ftyp') return heifFamilyType(head);
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0x0a) return 'image/jxl';
   if (head.length >= 12 && head.readUInt32BE(0) === 0x0c && head.toString('latin1', 4, 8) === 'JXL ') return 'image/jxl';
   if (isBitmap(head)) return 'image/bmp';
   if (head.length >= 4 && (head.readUInt32BE(0) === 0x49492a00 || head.readUInt32BE(0) === 0x4d4d002a)) return 'image/tiff';
+  return null;
+}
+
+/**
+ * AVIF and HEIF share one container; its file type box names a major brand and compatible ones.
+ * Writers may put the generic "mif1" first and "avif" among the others: that is an AVIF, which
+ * browsers draw as it is, where a HEIF (HEVC, as phones write) must be converted on the server.
+ */
+function heifFamilyType(head: Buffer): string | null {
+  const major = head.toString('latin1', 8, 12);
+  const boxEnd = Math.min(head.readUInt32BE(0), head.length);
+  const compatible: string[] = [];
+  for (let at = 16; at + 4 <= boxEnd; at += 4) compatible.push(head.toString('latin1', at, at + 4));
+  const hevc = ['heic', 'heix', 'hevc', 'hevx'];
+  if (hevc.includes(major)) return 'image/heif';
+  if (major === 'avif' || major === 'avis') return 'image/avif';
+  if (['mif1', 'msf1', 'miaf'].includes(major)) {
+    if (!compatible.some((brand) => hevc.includes(brand)) && compatible.some((brand) => brand === 'avif' || brand === 'avis')) return 'image/avif';
+    return 'image/heif';
+  }
   return null;
 }
 

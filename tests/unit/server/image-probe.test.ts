@@ -37,6 +37,22 @@ describe('image header probing', () => {
     expect((await probeImage(Buffer.from('hello world'))).mediaType).toBeNull();
   });
 
+  it('takes an AVIF by the brands of its file type box, not by the major brand alone', async () => {
+    const avif = await sharp({ create: { width: 30, height: 40, channels: 3, background: 'red' } }).avif().toBuffer();
+    // Writers of the HEIF family may put the generic "mif1" first and "avif" among the compatible brands.
+    const generic = Buffer.from(avif);
+    generic.write('mif1', 8, 'latin1');
+    expect(sniffImageType(avif)).toBe('image/avif');
+    expect(sniffImageType(generic)).toBe('image/avif');
+    // A HEIC photo (HEVC) stays HEIF, whether its major brand says heic or mif1 with heic compatible.
+    const heic = Buffer.from(avif);
+    heic.write('heic', 8, 'latin1');
+    heic.write('heic', 20, 'latin1');
+    expect(sniffImageType(heic)).toBe('image/heif');
+    heic.write('mif1', 8, 'latin1');
+    expect(sniffImageType(heic)).toBe('image/heif');
+  });
+
   it('takes a BMP by its file and info headers, not by its first two letters', async () => {
     // Text that starts with "BM" (a scan group's credits) is not a bitmap, whatever its length.
     for (const text of ['BMX Bandits scans: thanks for reading! Find us at example.org.', 'BM scans\n']) {
