@@ -124,16 +124,42 @@ export async function readComicInfo(xml: string, what: string): Promise<ComicInf
 }
 
 /**
+ * What the validator says of text after a well-formed root element. Komga's reader (Jackson) reads
+ * the root element and stops: zero bytes a writer padded its buffer with, junk after a comment, or a
+ * second copy appended do not lose the book's metadata there, and do not here either.
+ */
+const AFTER_ROOT_ERRORS = new Set(['Extra text at the end', 'Multiple possible root nodes found.']);
+
+/**
+ * The document up to its root element's end tag (the first one of that name: ComicInfo does not
+ * nest), or whole when there is none. Only the part after the root is left out; a root element
+ * that is not well-formed still makes the file malformed.
+ */
+function upToRootEnd(xml: string): string {
+  const root = /<([A-Za-z_][\w.:-]*)/.exec(xml);
+  if (!root) return xml;
+  const endTag = new RegExp(`</${root[1]!.replace(/[.]/g, '\\.')}\\s*>`, 'g');
+  endTag.lastIndex = root.index;
+  const end = endTag.exec(xml);
+  return end ? xml.slice(0, end.index + end[0].length) : xml;
+}
+
+/**
  * Parses ComicInfo.xml text; returns null when it is well-formed but not a ComicInfo document, and
  * throws MalformedComicInfoError when it is not well-formed XML (the lenient parser would otherwise
  * read an unclosed element as a parent of the next ones).
  */
 export function parseComicInfo(xml: string): ComicInfoPatch | null {
-  const valid = XMLValidator.validate(xml);
+  let document = xml;
+  let valid = XMLValidator.validate(document);
+  if (valid !== true && AFTER_ROOT_ERRORS.has(valid.err.msg)) {
+    document = upToRootEnd(xml);
+    valid = XMLValidator.validate(document);
+  }
   if (valid !== true) throw new MalformedComicInfoError(valid.err.msg, valid.err.line);
   let doc: Record<string, unknown>;
   try {
-    doc = parser.parse(xml) as Record<string, unknown>;
+    doc = parser.parse(document) as Record<string, unknown>;
   } catch (error) {
     // Well-formed but beyond the parser's limits (nesting depth, entity expansion): skipped as
     // malformed too, rather than failing the book's metadata refresh.

@@ -163,6 +163,27 @@ describe('ComicInfo import during analysis', () => {
     expect(book!.metadata.number).toBe('1');
   });
 
+  it('reads the ComicInfo element of a file with something after it, as Komga does; a broken element is still skipped', async () => {
+    const root = join(server.dir, 'lib');
+    const info = '<?xml version="1.0"?>\n<ComicInfo><Title>Kept</Title><Summary>a &lt;/ComicInfo&gt; b</Summary></ComicInfo>';
+    const endings: Record<string, Buffer> = {
+      // Zero bytes left by a writer that padded its buffer, junk after a comment, a second copy appended.
+      padded: Buffer.concat([Buffer.from(info), Buffer.alloc(512)]),
+      junk: Buffer.from(`${info}\n<!-- tagged -->\njunk`),
+      twice: Buffer.from(`${info}<ComicInfo><Title>Second</Title></ComicInfo>`),
+      broken: Buffer.from('<ComicInfo><Title>Cut<Summary>x</ComicInfo>junk'),
+    };
+    for (const [name, data] of Object.entries(endings)) await createCbz(join(root, name, `${name}.cbz`), [page], { extraEntries: [{ name: 'ComicInfo.xml', data }] });
+    await addLibrary(server, root);
+    const books = new Map((await server.json<Page<BookDto>>('/api/v1/books')).content.map((b) => [b.name, b]));
+    for (const name of ['padded', 'junk', 'twice']) {
+      expect(books.get(name)!.media.comment, name).toBe('');
+      expect(books.get(name)!.metadata, name).toMatchObject({ title: 'Kept', summary: 'a </ComicInfo> b' });
+    }
+    expect(books.get('broken')!.media.comment).toMatch(/^ComicInfo\.xml skipped: ComicInfo\.xml is not well-formed/);
+    expect(books.get('broken')!.metadata.title).toBe('broken');
+  });
+
   it('reads ComicInfo.xml in the encoding its bytes declare: UTF-16 with a mark, ISO-8859-1 by its declaration', async () => {
     const root = join(server.dir, 'lib');
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<?xml version="1.0" encoding="utf-16"?><ComicInfo><Title>Ünïcode ページ</Title><Number>3</Number></ComicInfo>', 'utf16le')]);
