@@ -20,6 +20,9 @@ import { ServerBusy, OperationTimeout } from './transient-errors.ts';
  * decoded image, at most MAX_DECODE_PIXELS × 4 bytes (RGBA) — 64 MiB + 256 MiB = 320 MiB — and at
  * most IMAGE_WORKERS of them at once (≈ 640 MiB above the server's baseline). Pages over the
  * limits are still served as stored (plain page requests stream them); only decoding is refused.
+ * Encoders must stream too: a whole page is written as JPEG with standard Huffman tables (see
+ * convertImage), since optimised ones hold every coefficient (410 MiB at 62 Mpx). A page converted
+ * to PNG is held whole once written (as large as the decoded image for photographic noise).
  */
 export const MAX_DECODE_INPUT_BYTES = 64 * 1024 * 1024;
 export const MAX_DECODE_PIXELS = 64_000_000;
