@@ -138,10 +138,15 @@ const AFTER_ROOT_ERRORS = new Set(['Extra text at the end', 'Multiple possible r
 function upToRootEnd(xml: string): string {
   const root = /<([A-Za-z_][\w.:-]*)/.exec(xml);
   if (!root) return xml;
-  const endTag = new RegExp(`</${root[1]!.replace(/[.]/g, '\\.')}\\s*>`, 'g');
-  endTag.lastIndex = root.index;
-  const end = endTag.exec(xml);
-  return end ? xml.slice(0, end.index + end[0].length) : xml;
+  // Searched as text, not as a regular expression made of the name: a hostile name of 500,000
+  // characters is too large for one.
+  const endTag = `</${root[1]}`;
+  for (let at = xml.indexOf(endTag, root.index); at >= 0; at = xml.indexOf(endTag, at + endTag.length)) {
+    let close = at + endTag.length;
+    while (close < xml.length && ' \t\r\n'.includes(xml[close]!)) close++;
+    if (xml[close] === '>') return xml.slice(0, close + 1);
+  }
+  return xml;
 }
 
 /**

@@ -62,6 +62,14 @@ describe('ComicInfo.xml parsing', () => {
     expect(parseComicInfo('<ComicInfo><Format>Digital</Format></ComicInfo>')!.series.readingDirection).toBeUndefined();
   });
 
+  it('reads up to the root end tag by searching text: a root name too long for a regular expression is no error', () => {
+    const name = 'C'.repeat(500_000);
+    expect(parseComicInfo(`<${name}><Title>x</Title></${name}>junk`)).toBeNull();
+    // An element whose name starts like the root's is not its end.
+    expect(parseComicInfo('<ComicInfo><ComicInfoExtra>e</ComicInfoExtra><Title>x</Title></ComicInfo >junk')!.book.title).toBe('x');
+    expect(parseComicInfo('<ComicInfo><Title>x</Title></ComicInfo\n>junk')!.book.title).toBe('x');
+  });
+
   it('rejects XML that is not well-formed instead of reading a stray element as a value', () => {
     const broken = '<ComicInfo><Series>X</Series><Number>99<Title>unclosed';
     expect(() => parseComicInfo(broken)).toThrow(MalformedComicInfoError);
