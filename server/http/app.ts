@@ -22,6 +22,7 @@ import { registerCors } from './cors.ts';
 import { registerCsrfGuard } from './csrf.ts';
 import { registerContentGuard } from './content-guard.ts';
 import { registerBodyParsers } from './content-types.ts';
+import { boundRequestSchema } from './input-limits.ts';
 import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas.ts';
 import { handleError } from './errors.ts';
 import { registerSecurityHeaders, sendFrameworkError } from './security-headers.ts';
@@ -173,6 +174,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every route as registered, for the check that each declares the request parts it reads.
   const routeTable: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
+    // What a body may carry is bounded by one policy, whatever the route (input-limits.ts).
+    if (route.schema?.body) route.schema = { ...route.schema, body: boundRequestSchema(route.schema.body) };
     routeTable.push(route as RouteOptions);
   });
   app.decorate('routeTable', routeTable);

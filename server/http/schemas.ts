@@ -8,6 +8,7 @@ import type {
   FastifyServerOptions,
   RawServerDefault,
 } from 'fastify';
+import { INPUT_LIMITS } from './input-limits.ts';
 import { springBoolean } from './query-params.ts';
 
 /**
@@ -95,6 +96,17 @@ export const LIST_FILTER_PARAMS = [
 ] as const;
 /** Paged lists with the legacy filters. */
 export const ListQuery = NamedQuery([...PAGING_PARAMS, ...LIST_FILTER_PARAMS]);
+
+/**
+ * Fields allowed past the default bounds of input-limits.ts (a text of textChars, a list of
+ * listItems), each as long as its kind needs: prose, a file-system path, a batch of ids.
+ */
+export const LongText = (options: { pattern?: string } = {}) => Type.String({ ...options, maxLength: INPUT_LIMITS.longTextChars });
+export const PathText = (options: { minLength?: number } = {}) => Type.String({ ...options, maxLength: INPUT_LIMITS.pathChars });
+export const Batch = <T extends TSchema>(items: T, options: { minItems?: number; uniqueItems?: boolean } = {}) =>
+  Type.Array(items, { ...options, maxItems: INPUT_LIMITS.batchItems });
+/** A map holding one entry per id of a batch (a bulk metadata edit). */
+export const BatchRecord = <T extends TSchema>(values: T) => Type.Record(Type.String(), values, { maxProperties: INPUT_LIMITS.batchItems });
 
 /** Path parameter `id`. */
 export const IdParams = Type.Object({ id: Type.String() });
@@ -287,6 +299,7 @@ export class RequestValidationError extends Error {
 }
 
 const MAX_VIOLATIONS = 20;
+const BOUND_KEYWORDS = new Set(['maxLength', 'maxItems', 'maxProperties']);
 
 /** Ajv's errors as Komga's violations: "taskPoolSize must be <= 64", "email must be a well-formed email address". */
 export function formatValidationErrors(errors: FastifySchemaValidationError[], dataVar: string): Error {
@@ -297,7 +310,9 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], d
     const path = error.instancePath.split('/').filter((part) => part && !/^\d+$/.test(part));
     if (params.missingProperty) path.push(params.missingProperty);
     const fieldName = path.join('.') || dataVar;
-    const own = (error as { parentSchema?: JsonSchema }).parentSchema?.[MESSAGE];
+    // A schema's own wording is for what it checks itself ("must not be blank"); a bound the
+    // input-limits policy added keeps Ajv's wording, which names the bound.
+    const own = BOUND_KEYWORDS.has(error.keyword) ? undefined : (error as { parentSchema?: JsonSchema }).parentSchema?.[MESSAGE];
     const message = params.missingProperty
       ? 'is required'
       : own ?? (params.allowedValues ? `must be one of ${params.allowedValues.filter((v) => v !== null).join(', ')}` : (error.message ?? 'is invalid'));

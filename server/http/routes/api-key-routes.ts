@@ -10,7 +10,10 @@ import { caller } from '../guards.ts';
 import { toApiKeyDto } from '../dto/user-dto.ts';
 import { type FolioApp, Type, withMessage } from '../schemas.ts';
 
-const ApiKeyRequest = Type.Object({ comment: withMessage(Type.String({ pattern: '\\S' }), 'must not be blank') });
+/** The comment's bound is the store's (store-limits.ts), checked with the request's other bounds. */
+const ApiKeyRequest = Type.Object({
+  comment: withMessage(Type.String({ pattern: '\\S', maxLength: STORE_LIMITS.apiKeys.commentLength }), 'must not be blank'),
+});
 
 /** The caller's own API keys (REFERENCE §1.6). Managing keys needs a login, not another key. */
 export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
@@ -30,7 +33,6 @@ export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = interactiveCaller(request);
     const trimmed = request.body.comment.trim();
     const limits = STORE_LIMITS.apiKeys;
-    if (trimmed.length > limits.commentLength) throw badRequest(`An API key comment is limited to ${limits.commentLength} characters`);
     if (apiKeys.commentExists(user.id, trimmed)) throw badRequest('ERR_1034');
     if (apiKeys.findByUser(user.id).length >= limits.perUser) throw badRequest(`At most ${limits.perUser} API keys per user: delete one first`);
     const key = newApiKey();

@@ -12,7 +12,7 @@ import { type FolioApp, KotlinPrimitive, Type } from '../schemas.ts';
  * other, only a missing or null value is refused (a null by normaliseRequest, as for every text). allowUnauthorized is a Kotlin Boolean: absent (or
  * null) reads as false, not a 400.
  */
-const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String(), allowUnauthorized: KotlinPrimitive('boolean') }));
+const SettingsUpdate = Type.Record(Type.String(), Type.Object({ value: Type.String({ maxLength: STORE_LIMITS.clientSettings.valueBytes }), allowUnauthorized: KotlinPrimitive('boolean') }));
 const SettingKeys = Type.Array(Type.String());
 
 type Body = Record<string, unknown>;

@@ -17,11 +17,11 @@ import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
 import { rethrowSearchError, searchOrRefuse } from '../paged-search.ts';
-import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
+import { Batch, type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
-const SeriesIds = withMessage(Type.Array(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
+const SeriesIds = withMessage(Batch(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
 
 /** CollectionCreationDto: name and seriesIds required, ordered defaults to false. */
 const CollectionCreation = Type.Object({ name: Name, ordered: Type.Optional(Nullable(Type.Boolean())), seriesIds: SeriesIds });

@@ -3,14 +3,14 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { HttpError, badRequest } from '../errors.ts';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 import { requireRole } from '../guards.ts';
-import { type FolioApp, KotlinPrimitive, OptionalBody, Type } from '../schemas.ts';
+import { type FolioApp, KotlinPrimitive, OptionalBody, PathText, Type } from '../schemas.ts';
 
 /**
  * DirectoryRequestDto; optional as a whole (an empty request lists the root). `path` is a Kotlin
  * non-null String with a default: absent reads as "", but an explicit null is refused by Jackson
  * (400), so it is not Nullable here. `showFiles` is a Kotlin Boolean: null reads as false.
  */
-const DirectoryRequest = OptionalBody(Type.Object({ path: Type.Optional(Type.String()), showFiles: KotlinPrimitive('boolean') }));
+const DirectoryRequest = OptionalBody(Type.Object({ path: Type.Optional(PathText()), showFiles: KotlinPrimitive('boolean') }));
 
 interface PathDto {
   type: 'directory' | 'file';

@@ -9,7 +9,7 @@ import { formatDateTime, humanSize } from '../format.ts';
 import { requireRole } from '../guards.ts';
 import { toPageDto } from '../dto/book-dto.ts';
 import { pageNumberParam } from '../query-params.ts';
-import { type FolioApp, IdParams, Nullable, StringEnum, Type } from '../schemas.ts';
+import { Batch, type FolioApp, IdParams, Nullable, PathText, StringEnum, Type } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
 
 function toTransientBookDto(book: TransientBook, match: { seriesId: string | null; number: number | null } = { seriesId: null, number: null }) {
@@ -38,7 +38,7 @@ function toTransientBookDto(book: TransientBook, match: { seriesId: string | nul
 export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
   const transient = new TransientBookStore((message, error) => ctx.log(message, error));
 
-  app.post('/api/v1/transient-books', { config: { role: 'ADMIN' }, schema: { body: Type.Object({ path: Type.String() }) } }, async (request) => {
+  app.post('/api/v1/transient-books', { config: { role: 'ADMIN' }, schema: { body: Type.Object({ path: PathText() }) } }, async (request) => {
     const path = request.body.path;
     if (!isAbsolute(path) || path.includes('\0')) throw badRequest('path must be an absolute folder path');
     const folder = await importSourceFolder(ctx, path).catch((error: unknown) => {
@@ -66,9 +66,9 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
 
   // BookImportBatchDto: books defaults to an empty list when absent (a null is refused).
   const BookImportBatch = Type.Object({
-    books: Type.Optional(Type.Array(
+    books: Type.Optional(Batch(
       Type.Object({
-        sourceFile: Type.String(),
+        sourceFile: PathText(),
         seriesId: Type.String(),
         upgradeBookId: Type.Optional(Nullable(Type.String())),
         destinationName: Type.Optional(Nullable(Type.String())),

@@ -11,7 +11,7 @@ import { deleteLibrary } from '../../domain/library/library-deletion.ts';
 import { HttpError, badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { toLibraryDto } from '../dto/library-dto.ts';
-import { type FolioApp, IdParams, Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
+import { type FolioApp, IdParams, Nullable, PathText, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
 import { isUnusablePath, rethrowUnless } from '../../fs-errors.ts';
 
 const NonBlank = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
@@ -45,14 +45,14 @@ const LibraryOptions = {
   analyzeDimensions: Type.Optional(Type.Boolean()),
   oneshotsDirectory: Type.Optional(Nullable(Type.String())),
 };
-const LibraryCreation = Type.Object({ name: NonBlank, root: Type.String({ minLength: 1 }), ...LibraryOptions });
+const LibraryCreation = Type.Object({ name: NonBlank, root: PathText({ minLength: 1 }), ...LibraryOptions });
 type LibraryCreation = Static<typeof LibraryCreation>;
 
 /** Every field may be absent or null (keep); null clears scanDirectoryExclusions and oneshotsDirectory. */
 const LibraryUpdate = Type.Unsafe<{ [K in keyof LibraryCreation]?: LibraryCreation[K] | null }>(
   Type.Object({
     name: Type.Optional(Nullable(NonBlank)),
-    root: Type.Optional(Nullable(Type.String({ minLength: 1 }))),
+    root: Type.Optional(Nullable(PathText({ minLength: 1 }))),
     ...Object.fromEntries(Object.entries(LibraryOptions).map(([key, schema]) => [key, Type.Optional(Nullable(schema))])),
   }),
 );

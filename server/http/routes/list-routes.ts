@@ -6,7 +6,7 @@ import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging } from '../paging.ts';
 import { type RawQuery, booleanParam, listParam, stringParam } from '../query-params.ts';
 import { bookPage, rethrowSearchError, seriesPage } from '../paged-search.ts';
-import { type FolioApp, ListQuery, Nullable, OptionalBody, type Static, Type } from '../schemas.ts';
+import { type FolioApp, ListQuery, LongText, Nullable, OptionalBody, type Static, Type } from '../schemas.ts';
 
 interface SearchBody {
   condition?: Condition;
@@ -18,7 +18,9 @@ interface SearchBody {
  * (simplified first, 400 when malformed); the body itself may be left out.
  */
 const SearchBodySchema = OptionalBody(
-  Type.Object({ condition: Type.Optional(Type.Unknown()), fullTextSearch: Type.Optional(Nullable(Type.String())) }),
+  // Search texts, the condition's and this one, are bounded by the search layer (MAX_CONDITION_TEXT),
+  // whose 400 names that bound; the request's bound here is only the outer one.
+  Type.Object({ condition: Type.Optional(Type.Unknown()), fullTextSearch: Type.Optional(Nullable(LongText())) }),
 );
 
 function readSearchBody(body: Static<typeof SearchBodySchema>): SearchBody {

@@ -10,7 +10,7 @@ import {
 import { refreshSeriesAggregation } from '../../domain/metadata/series-aggregation.ts';
 import { notFound } from '../errors.ts';
 import { requireRole } from '../guards.ts';
-import { type FolioApp, IdParams, Nullable, type TSchema, StringEnum, Type, fieldViolations } from '../schemas.ts';
+import { BatchRecord, type FolioApp, IdParams, LongText, Nullable, type TSchema, StringEnum, Type, fieldViolations } from '../schemas.ts';
 
 // PATCH semantics (REFERENCE §2.11): absent keeps; null keeps or clears, field by field, as the
 // domain's read functions decide. Text rules (not blank, valid URL, ISBN) are the domain's too.
@@ -23,7 +23,7 @@ const strings = () => optional(Type.Array(Type.String()));
 const BookMetadataUpdate = Type.Object({
   title: optional(Type.String()),
   titleLock: lock(),
-  summary: optional(Type.String()),
+  summary: optional(LongText()),
   summaryLock: lock(),
   number: optional(Type.String()),
   numberLock: lock(),
@@ -48,7 +48,7 @@ const SeriesMetadataUpdate = Type.Object({
   titleLock: lock(),
   titleSort: optional(Type.String()),
   titleSortLock: lock(),
-  summary: optional(Type.String()),
+  summary: optional(LongText()),
   summaryLock: lock(),
   readingDirection: optional(StringEnum(READING_DIRECTIONS)),
   readingDirectionLock: lock(),
@@ -100,7 +100,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.patch('/api/v1/books/metadata', { config: { role: 'ADMIN' }, schema: { body: Type.Record(Type.String(), BookMetadataUpdate) } }, async (request, reply) => {
+  app.patch('/api/v1/books/metadata', { config: { role: 'ADMIN' }, schema: { body: BatchRecord(BookMetadataUpdate) } }, async (request, reply) => {
     requireRole(request, 'ADMIN');
     const patches = validated(() => Object.entries(request.body).map(([id, update]) => [id, readBookMetadataUpdate(update)] as const));
     const now = Date.now();

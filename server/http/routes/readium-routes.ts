@@ -41,7 +41,7 @@ import { notModifiedSince } from '../conditional.ts';
 import { publicBaseUrl } from '../base-path.ts';
 import { MEDIATYPE_OPDS_PUBLICATION } from '../opds/opds2.ts';
 import { servableResourceType } from '../security-headers.ts';
-import { StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
+import { STORE_LIMITS, StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
 import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
 
@@ -229,7 +229,8 @@ const R2ProgressionBody = Type.Object({
   modified: withMessage(Type.String({ format: 'date-time' }), 'must be a date-time'),
   device: Type.Object({ id: Type.String(), name: Type.String() }),
   locator: Type.Object({
-    href: Type.String(),
+    // An href is part of the locator, bounded as a whole by checkProgression.
+    href: Type.String({ maxLength: STORE_LIMITS.progression.locatorBytes }),
     type: Type.String(),
     locations: Type.Optional(Nullable(Type.Object({}))),
   }),

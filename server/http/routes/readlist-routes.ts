@@ -18,11 +18,11 @@ import { listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
 import { rethrowSearchError, searchOrRefuse } from '../paged-search.ts';
-import { type FolioApp, IdParams, ListQuery, Nullable, Type, withMessage } from '../schemas.ts';
+import { Batch, type FolioApp, IdParams, ListQuery, LongText, Nullable, Type, withMessage } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
 
 const Name = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
-const BookIds = withMessage(Type.Array(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
+const BookIds = withMessage(Batch(Type.String(), { minItems: 1, uniqueItems: true }), 'must be a non-empty list of distinct ids');
 
 /**
  * ReadListCreationDto: name and bookIds required; summary defaults to "", ordered to true. Both are
@@ -31,14 +31,14 @@ const BookIds = withMessage(Type.Array(Type.String(), { minItems: 1, uniqueItems
  */
 const ReadListCreation = Type.Object({
   name: Name,
-  summary: Type.Optional(Type.String()),
+  summary: Type.Optional(LongText()),
   ordered: Type.Optional(Type.Boolean()),
   bookIds: BookIds,
 });
 /** ReadListUpdateDto: absent or null keeps a field. */
 const ReadListUpdate = Type.Object({
   name: Type.Optional(Nullable(Name)),
-  summary: Type.Optional(Nullable(Type.String())),
+  summary: Type.Optional(Nullable(LongText())),
   ordered: Type.Optional(Nullable(Type.Boolean())),
   bookIds: Type.Optional(Nullable(BookIds)),
 });

@@ -3,7 +3,7 @@ import { enableEmptyListsCleanup } from '../../domain/library/empty-lists-cleanu
 import { type StoredSettings, THUMBNAIL_SIZES, type ThumbnailSize, readSettings, writeSettings } from '../../domain/server-settings.ts';
 import { rotateRememberMeKey } from '../auth/remember-me.ts';
 import { requireRole } from '../guards.ts';
-import { type FolioApp, Nullable, type Static, StringEnum, Type } from '../schemas.ts';
+import { type FolioApp, Nullable, PathText, type Static, StringEnum, Type } from '../schemas.ts';
 
 const CONTEXT_PATH = '^/[\\w\\-/]*[a-zA-Z0-9]$';
 
@@ -21,7 +21,7 @@ const SettingsUpdate = Type.Object({
   ),
   koboProxy: Type.Optional(Nullable(Type.Boolean())),
   koboPort: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 65535 }))),
-  kepubifyPath: Type.Optional(Nullable(Type.String())),
+  kepubifyPath: Type.Optional(Nullable(PathText())),
 });
 type SettingsUpdate = Static<typeof SettingsUpdate>;
 

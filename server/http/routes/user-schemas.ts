@@ -1,6 +1,6 @@
 import { GRANTED_ROLES, type GrantedRole } from '../../db/stored-values.ts';
 import type { User } from '../../db/user-repository.ts';
-import { KotlinPrimitive, Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
+import { Batch, KotlinPrimitive, Nullable, type Static, StringEnum, Type, withMessage } from '../schemas.ts';
 
 /**
  * Request bodies of the users API (UserCreationDto, UserUpdateDto, PasswordUpdateDto). Validation
@@ -11,7 +11,7 @@ const Email = withMessage(Type.String({ pattern: '^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\
 const Password = withMessage(Type.String({ pattern: '\\S' }), 'must not be blank');
 
 /** SharedLibrariesUpdateDto: `all` is a Kotlin Boolean (absent or null: false), libraryIds a required set. */
-const SharedLibraries = Type.Object({ all: KotlinPrimitive('boolean'), libraryIds: Type.Array(Type.String()) });
+const SharedLibraries = Type.Object({ all: KotlinPrimitive('boolean'), libraryIds: Batch(Type.String()) });
 
 const Restrictions = {
   // USER is implicit: accepted, never stored.

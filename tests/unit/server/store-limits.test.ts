@@ -33,10 +33,15 @@ const limits = STORE_LIMITS;
 
 describe('client settings', () => {
   it('refuse an oversized value, too many keys and too many bytes per user', async () => {
+    // Over the bound in characters: the request's schema (input-limits.ts); in bytes only: the store.
     const big = 'x'.repeat(limits.clientSettings.valueBytes + 1);
     const oversized = await send(server, 'PATCH', '/api/v1/client-settings/user', user, { huge: { value: big } });
     expect(oversized.statusCode).toBe(400);
-    expect(oversized.json().message).toMatch(/limited/);
+    expect(oversized.json().message).toMatch(/more than 65536 characters/);
+    const wide = 'é'.repeat(limits.clientSettings.valueBytes / 2 + 1);
+    const overBytes = await send(server, 'PATCH', '/api/v1/client-settings/user', user, { huge: { value: wide } });
+    expect(overBytes.statusCode).toBe(400);
+    expect(overBytes.json().message).toMatch(/limited/);
 
     const many = Object.fromEntries(Array.from({ length: limits.clientSettings.keysPerScope + 1 }, (_, i) => [`k${i}`, { value: 'v' }]));
     expect((await send(server, 'PATCH', '/api/v1/client-settings/user', user, many)).statusCode).toBe(400);

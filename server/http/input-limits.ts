@@ -1,0 +1,72 @@
+import { IMPORT_LIMITS } from '../domain/metadata/imported-text.ts';
+
+/**
+ * Bounds on what a request body may carry (README "Security", "Bounded stores"): the same for every
+ * route, applied to its body schema by boundRequestSchema when the route is registered, so a route
+ * added later is bounded too. Before them a collection named with 1 MB of text was stored and sent
+ * to every reader listing collections, and a series title edited to 1 MB likewise.
+ *
+ * The request line and headers (path, query) are bounded as a whole by Node's 16 KiB header limit
+ * (431 past it), and the texts read from a query by their readers (a search ≤ 1,000 characters, a
+ * title pattern ≤ 200): a query keeps Spring's leniency, e.g. thousands of repeated `sort` values.
+ *
+ * What people type obeys the limits of what books say about themselves (IMPORT_LIMITS): a typed
+ * title may be as long as an imported one, and no longer. Past a bound the request is a 400 whose
+ * violation names the field and the bound; nothing is cut or stored.
+ */
+export const INPUT_LIMITS = {
+  /** Any text a field does not declare longer: a name, title, e-mail, password, tag, id, query value. */
+  textChars: IMPORT_LIMITS.textChars,
+  /** Prose: a summary. */
+  longTextChars: IMPORT_LIMITS.longTextChars,
+  /** A file-system path (a library root, a file to import): Linux's PATH_MAX. */
+  pathChars: 4096,
+  /** Any list or map a field does not declare longer: tags, authors, labels, exclusions, roles. */
+  listItems: IMPORT_LIMITS.listValues,
+  /**
+   * Ids of one batch (a read list's books, a collection's series, a user's libraries, books
+   * imported or edited at once): a read list of a long-running series' chapters runs to a few thousand.
+   */
+  batchItems: 10_000,
+} as const;
+
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  properties?: Record<string, Schema>;
+  patternProperties?: Record<string, Schema>;
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
+
+/**
+ * A copy of `schema` where every text, list and map without a bound of its own gets the default
+ * one (textChars, listItems). Schemas are shared between routes, so they are copied, not changed.
+ * A schema without a type (a search condition, read by its own bounded compiler) is left as it is.
+ */
+export function boundRequestSchema<T>(schema: T): T {
+  return bound(schema as Schema) as T;
+}
+
+function bound(schema: Schema): Schema {
+  if (!schema || typeof schema !== 'object') return schema;
+  const copy: Schema = { ...schema };
+  const types = [schema.type ?? []].flat();
+  if (types.includes('string') && copy.maxLength === undefined && !copy.enum && copy.const === undefined) copy.maxLength = INPUT_LIMITS.textChars;
+  if (types.includes('array') && copy.maxItems === undefined) copy.maxItems = INPUT_LIMITS.listItems;
+  if (copy.patternProperties && copy.maxProperties === undefined) copy.maxProperties = INPUT_LIMITS.listItems;
+  if (copy.properties) copy.properties = mapValues(copy.properties, bound);
+  if (copy.patternProperties) copy.patternProperties = mapValues(copy.patternProperties, bound);
+  if (copy.items) copy.items = bound(copy.items);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (copy[key]) copy[key] = copy[key].map(bound);
+  return copy;
+}
+
+const mapValues = (record: Record<string, Schema>, f: (schema: Schema) => Schema) =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value)]));
