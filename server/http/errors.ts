@@ -24,6 +24,12 @@ export const badRequest = (message: string) => new HttpError(400, message);
 export const notFound = (message = 'Not Found') => new HttpError(404, message);
 export const forbidden = (message = 'Forbidden') => new HttpError(403, message);
 
+/** The first values of a list an error names ("a, b, c and 99,997 more"): a batch may hold 100,000. */
+export function namedFew(values: readonly string[], few = 20): string {
+  const named = values.slice(0, few).join(', ');
+  return values.length > few ? `${named} and ${(values.length - few).toLocaleString('en')} more` : named;
+}
+
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

@@ -25,9 +25,11 @@ export const INPUT_LIMITS = {
   listItems: IMPORT_LIMITS.listValues,
   /**
    * Ids of one batch (a read list's books, a collection's series, a user's libraries, books
-   * imported or edited at once): a read list of a long-running series' chapters runs to a few thousand.
+   * imported or edited at once). A read list made from a ComicRack list (.cbl, up to 5 MB, some
+   * fifty bytes a book) may name some 100,000 books: whole-universe reading orders run to tens of
+   * thousands. A bulk edit stays within the JSON member bound (content-types.ts) first.
    */
-  batchItems: 10_000,
+  batchItems: 100_000,
 } as const;
 
 type Schema = {

@@ -9,7 +9,7 @@ import { seriesMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
 import { selectedPosterFile } from '../../domain/posters/chosen-poster.ts';
 import { sendFileBody } from '../send-file.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, namedFew, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging, toPage } from '../paging.ts';
@@ -45,7 +45,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
 
   const checkSeriesExist = (ids: string[]) => {
     const missing = ids.filter((id) => !ctx.repos.series.findById(id));
-    if (missing.length) throw badRequest(`Unknown series: ${missing.join(', ')}`);
+    if (missing.length) throw badRequest(`Unknown series: ${namedFew(missing)}`);
   };
 
   const emit = (name: 'CollectionAdded' | 'CollectionChanged' | 'CollectionDeleted', c: Collection) =>

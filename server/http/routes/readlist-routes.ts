@@ -10,7 +10,7 @@ import { bookMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
 import { selectedPosterFile } from '../../domain/posters/chosen-poster.ts';
 import { sendFileBody } from '../send-file.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { badRequest, namedFew, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { bookConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging, toPage } from '../paging.ts';
@@ -55,7 +55,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
 
   const checkBooksExist = (ids: string[]) => {
     const missing = ids.filter((id) => !ctx.repos.books.findById(id));
-    if (missing.length) throw badRequest(`Unknown books: ${missing.join(', ')}`);
+    if (missing.length) throw badRequest(`Unknown books: ${namedFew(missing)}`);
   };
 
   const emit = (name: 'ReadListAdded' | 'ReadListChanged' | 'ReadListDeleted', l: ReadList) =>

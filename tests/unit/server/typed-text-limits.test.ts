@@ -70,6 +70,16 @@ describe('typed texts past their bound are a 400 naming the field', () => {
     await refused('PATCH', `/api/v1/readlists/${id}`, { summary: text(10 * 1024 * 1024 - 100) }, 'summary');
   });
 
+  it('read lists: as many books as a ComicRack list names, and an error naming a few of those unknown', async () => {
+    const ids = (count: number) => Array.from({ length: count }, (_, i) => `b${i}`);
+    await refused('POST', '/api/v1/readlists', { name: 'universe', bookIds: ids(INPUT_LIMITS.batchItems + 1) }, 'bookIds');
+    // A whole-universe reading order of 50,000 books is within the bound; its unknown ids are named
+    // a few, not all (the message was 50,000 ids long).
+    const unknown = await send(server, 'POST', '/api/v1/readlists', server.admin, { name: 'universe', bookIds: ids(50_000) });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toMatch(/^Unknown books: b0, b1, .* and 49,980 more$/);
+  });
+
   it('libraries: a name, exclusions', async () => {
     await refused('PATCH', `/api/v1/libraries/${libraryId}`, { name: text(short + 1) }, 'name');
     const many = Array.from({ length: INPUT_LIMITS.listItems + 1 }, (_, i) => `.x${i}`);
