@@ -32,19 +32,20 @@ export const INPUT_LIMITS = {
   batchItems: 100_000,
 } as const;
 
-type Schema = {
+/** The parts of a JSON schema the bounds concern. */
+export type RequestSchema = {
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
   maxLength?: number;
   maxItems?: number;
   maxProperties?: number;
-  properties?: Record<string, Schema>;
-  patternProperties?: Record<string, Schema>;
-  items?: Schema;
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  allOf?: Schema[];
+  properties?: Record<string, RequestSchema>;
+  patternProperties?: Record<string, RequestSchema>;
+  items?: RequestSchema;
+  anyOf?: RequestSchema[];
+  oneOf?: RequestSchema[];
+  allOf?: RequestSchema[];
 };
 
 /**
@@ -53,12 +54,12 @@ type Schema = {
  * A schema without a type (a search condition, read by its own bounded compiler) is left as it is.
  */
 export function boundRequestSchema<T>(schema: T): T {
-  return bound(schema as Schema) as T;
+  return bound(schema as RequestSchema) as T;
 }
 
-function bound(schema: Schema): Schema {
+function bound(schema: RequestSchema): RequestSchema {
   if (!schema || typeof schema !== 'object') return schema;
-  const copy: Schema = { ...schema };
+  const copy: RequestSchema = { ...schema };
   const types = [schema.type ?? []].flat();
   if (types.includes('string') && copy.maxLength === undefined && !copy.enum && copy.const === undefined) copy.maxLength = INPUT_LIMITS.textChars;
   if (types.includes('array') && copy.maxItems === undefined) copy.maxItems = INPUT_LIMITS.listItems;
@@ -70,5 +71,5 @@ function bound(schema: Schema): Schema {
   return copy;
 }
 
-const mapValues = (record: Record<string, Schema>, f: (schema: Schema) => Schema) =>
+const mapValues = (record: Record<string, RequestSchema>, f: (schema: RequestSchema) => RequestSchema) =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value)]));

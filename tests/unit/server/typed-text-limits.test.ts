@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_LIMITS } from '../../../server/domain/metadata/imported-text.ts';
-import { INPUT_LIMITS } from '../../../server/http/input-limits.ts';
+import { INPUT_LIMITS, type RequestSchema as Schema } from '../../../server/http/input-limits.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { send } from './accounts-helpers.ts';
 import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
@@ -113,19 +113,6 @@ describe('typed texts past their bound are a 400 naming the field', () => {
     await refused('POST', '/api/v2/users/me/api-keys', { comment: text(INPUT_LIMITS.textChars * 100) }, 'comment', reader);
   });
 });
-
-type Schema = {
-  type?: string | string[];
-  enum?: unknown[];
-  const?: unknown;
-  maxLength?: number;
-  maxItems?: number;
-  maxProperties?: number;
-  properties?: Record<string, Schema>;
-  patternProperties?: Record<string, Schema>;
-  items?: Schema;
-  anyOf?: Schema[];
-};
 
 /** Every string, list and map in a schema without a bound, by path. */
 function unbounded(schema: Schema | undefined, path: string): string[] {
