@@ -14,7 +14,7 @@ export function registerCors(app: FastifyInstance, origins: string[]): void {
     reply
       .header('Access-Control-Allow-Origin', origin)
       .header('Access-Control-Allow-Credentials', 'true')
-      .header('Access-Control-Expose-Headers', 'Content-Disposition, X-Auth-Token')
+      .header('Access-Control-Expose-Headers', 'Content-Disposition, X-Auth-Token, Folio-Navigation-Unavailable')
       .header('Vary', 'Origin');
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
       return reply

@@ -73,7 +73,7 @@ export const BUSY_RETRY_AFTER_SECONDS = 2;
 function sendMediaFailure(error: Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof RecentlyTimedOut) {
     // Said plainly: the reader shows why this page is missing, and asking again soon changes nothing.
-    request.log.warn({ err: error }, 'book read refused: it ran out of time lately');
+    request.log.warn({ err: error, retryAfterSeconds: error.retryAfterSeconds }, 'book read refused for a while: it ran out of time');
     reply.header('Retry-After', String(error.retryAfterSeconds));
     return sendError(reply, request, 503, `This content took longer than the ${error.limitMs} ms allowed to read and is refused for a while; try again later`);
   }

@@ -18,6 +18,12 @@ export interface EpubNavigation {
   pageList: NavigationLink[];
 }
 
+/**
+ * What was lost reading a navigation (a list cut at MAX_NAV_LINKS, a document that could not be
+ * read), one line each, for the caller to log with the book it read: never dropped unsaid.
+ */
+export type NavigationProblems = string[];
+
 const MAX_NAV_BYTES = 2 * 1024 * 1024;
 /**
  * Links kept of one list (table of contents, landmarks, page list). A 1.9 MB navigation document
@@ -72,13 +78,17 @@ const dirOf = (path: string) => (posix.dirname(path) === '.' ? '' : posix.dirnam
  * The links of one `<nav epub:type="...">` of an EPUB 3 navigation document, flattened in
  * document order (nested lists of the table of contents become consecutive entries).
  */
-export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | 'landmarks' | 'page-list'): NavigationLink[] {
+export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | 'landmarks' | 'page-list', problems: NavigationProblems = []): NavigationLink[] {
   for (const { attributes, content: body } of elements(xhtml, 'nav')) {
     const types = /\btype\s*=\s*["']([^"']*)["']/i.exec(attributes)?.[1]?.split(/\s+/) ?? [];
     if (!types.includes(type)) continue;
     const links: NavigationLink[] = [];
     for (const { attributes: anchorAttributes, content } of elements(body, 'a')) {
-      if (links.length === MAX_NAV_LINKS) break;
+      if (links.length === MAX_NAV_LINKS) {
+        // Another link past the bound: the list is cut (its size is not counted, which is the cost bounded).
+        problems.push(`${navPath}: the ${type} list has more than ${MAX_NAV_LINKS} links; the first ${MAX_NAV_LINKS} are kept`);
+        break;
+      }
       const href = /\bhref\s*=\s*("([^"]*)"|'([^']*)')/i.exec(anchorAttributes);
       const found = link(dirOf(navPath), plain(content), decodeEntities(href?.[2] ?? href?.[3] ?? ''));
       if (found) links.push(found);
@@ -89,7 +99,7 @@ export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | '
 }
 
 /** EPUB 2 NCX: navPoints (table of contents) or pageTargets (page list), flattened in document order. */
-export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pageTarget'): NavigationLink[] {
+export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pageTarget', problems: NavigationProblems = []): NavigationLink[] {
   const links: NavigationLink[] = [];
   // `<element …>`, then `<navLabel …><text …>` right after it, the label up to the first `</text>`,
   // then `</navLabel><content … src="…">` right after that; each step starts where the last ended.
@@ -110,15 +120,19 @@ export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pa
     const entry = link(dirOf(ncxPath), plain(text.slice(label.lastIndex, end)), decodeEntities(found[2] ?? found[3] ?? ''));
     if (entry) links.push(entry);
   }
+  if (links.length === MAX_NAV_LINKS && opening.exec(text)) {
+    problems.push(`${ncxPath}: more than ${MAX_NAV_LINKS} ${element} entries; the first ${MAX_NAV_LINKS} are kept`);
+  }
   return links;
 }
 
 /**
  * The table of contents, landmarks and page list of an EPUB: from its EPUB 3 navigation document
- * when it has one, else from its EPUB 2 NCX. Unreadable navigation yields empty lists: a reader can
- * still follow the reading order.
+ * when it has one, else from its EPUB 2 NCX. Unreadable navigation yields empty lists (a reader can
+ * still follow the reading order), said in `problems` as a cut list is; a transient failure (a
+ * time-out, a busy server) is thrown: it is not the book's.
  */
-export async function readNavigation(book: OpenedBook, pkg: OpfPackage): Promise<EpubNavigation> {
+export async function readNavigation(book: OpenedBook, pkg: OpfPackage, problems: NavigationProblems = []): Promise<EpubNavigation> {
   const names = new Set(book.entries().map((e) => e.name));
   const read = async (path: string) => decodeXmlText(await book.readPrefix(path, MAX_NAV_BYTES));
   try {
@@ -126,19 +140,20 @@ export async function readNavigation(book: OpenedBook, pkg: OpfPackage): Promise
     if (nav) {
       const xhtml = await read(nav.path);
       return {
-        toc: navDocumentLinks(xhtml, nav.path, 'toc'),
-        landmarks: navDocumentLinks(xhtml, nav.path, 'landmarks'),
-        pageList: navDocumentLinks(xhtml, nav.path, 'page-list'),
+        toc: navDocumentLinks(xhtml, nav.path, 'toc', problems),
+        landmarks: navDocumentLinks(xhtml, nav.path, 'landmarks', problems),
+        pageList: navDocumentLinks(xhtml, nav.path, 'page-list', problems),
       };
     }
     const ncx = pkg.manifest.find((item) => item.mediaType === 'application/x-dtbncx+xml' && names.has(item.path));
     if (ncx) {
       const xml = await read(ncx.path);
-      return { toc: ncxLinks(xml, ncx.path, 'navPoint'), landmarks: [], pageList: ncxLinks(xml, ncx.path, 'pageTarget') };
+      return { toc: ncxLinks(xml, ncx.path, 'navPoint', problems), landmarks: [], pageList: ncxLinks(xml, ncx.path, 'pageTarget', problems) };
     }
   } catch (error) {
     // A damaged navigation document means no navigation; a busy server is not the book's fault.
     if (isTransientFailure(error)) throw error;
+    problems.push(`the navigation could not be read, so the book has no table of contents: ${error instanceof Error ? error.message : String(error)}`);
   }
   return EMPTY;
 }

@@ -41,10 +41,12 @@ export class OperationTimeout extends Error {
  */
 export class RecentlyTimedOut extends OperationTimeout {
   readonly retryAfterSeconds: number;
-  constructor(what: string, ms: number, retryAfterSeconds: number) {
-    super(`${what} (ran out of time lately)`, ms);
+  /** `justNow`: the time-out is this very call's (`cause`), and the refusal starts with it. */
+  constructor(what: string, ms: number, retryAfterSeconds: number, options: { justNow?: boolean; cause?: unknown } = {}) {
+    super(options.justNow ? `${what} (refused for ${retryAfterSeconds} s from now)` : `${what} (ran out of time lately)`, ms);
     this.name = 'RecentlyTimedOut';
     this.retryAfterSeconds = retryAfterSeconds;
+    if (options.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -1,10 +1,11 @@
 import type { Book } from '../../db/book-repository.ts';
 import type { Media } from '../../db/media-repository.ts';
 import type { OpenedBook } from '../../media/book-reader.ts';
-import { type EpubNavigation, readNavigation } from '../../media/epub-navigation.ts';
+import { type EpubNavigation, type NavigationProblems, readNavigation } from '../../media/epub-navigation.ts';
 import { type OpfPackage, readingOrder } from '../../media/epub-opf.ts';
 import { readPackage } from '../../media/epub-reader.ts';
 import type { MediaWork } from '../../media/work-callers.ts';
+import { RecentlyTimedOut, isTransientFailure } from '../../media/transient-errors.ts';
 import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
 import { type EntryBody, readAhead } from '../pages/entry-body.ts';
@@ -27,6 +28,11 @@ export interface EpubPosition extends SpineResource {
   totalProgression: number;
 }
 
+/**
+ * What reading the book needs, from its package alone. The navigation is read apart
+ * (epubNavigation): positions and progression never wait for, nor fail with, a navigation
+ * document that is slow to unpack.
+ */
 export interface EpubPublication {
   fixedLayout: boolean;
   pageProgression: 'ltr' | 'rtl' | null;
@@ -34,9 +40,22 @@ export interface EpubPublication {
   readingOrder: SpineResource[];
   /** Every other manifest item present in the archive (styles, images, fonts, ...). */
   resources: SpineResource[];
-  navigation: EpubNavigation;
   positions: EpubPosition[];
 }
+
+/** A book's navigation as a manifest gets it. */
+export interface NavigationRead {
+  navigation: EpubNavigation;
+  /**
+   * Set when the navigation could not be read now (a 7-Zip time-out, a busy server): the lists are
+   * empty for this answer only, nothing is kept, and it is tried again from `retryAfterSeconds` on.
+   */
+  unavailable?: { reason: string; retryAfterSeconds: number };
+}
+
+const NO_NAVIGATION: EpubNavigation = { toc: [], landmarks: [], pageList: [] };
+/** When a navigation read failed for a busy server (no time-out window to follow): tried again on the next request after that. */
+const BUSY_RETRY_SECONDS = 2;
 
 /**
  * One entry of a book's archive by its exact name (an EPUB resource), with its size; undefined
@@ -56,28 +75,63 @@ function packageOf(archive: OpenedBook): Promise<OpfPackage> {
 }
 
 /**
- * What a Readium reader needs to know about an EPUB: reading order, other resources, navigation
- * and positions. Positions follow the page count analysis gave the book: one per spine document for
+ * What a Readium reader needs to know about an EPUB to read it: reading order, other resources and
+ * positions (its navigation: epubNavigation). Positions follow the page count analysis gave the book: one per spine document for
  * fixed-layout and image-only EPUBs, one per 1024 bytes of each document otherwise. Kept per book
  * version (publication-cache.ts) and shared between requests: callers must not change it.
  */
 export function epubPublication(ctx: FolioContext, book: Book, media: Media, work: MediaWork = {}): Promise<EpubPublication> {
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new PublicationCache(weightOf)));
-  // Another file, or another analysis (its page count and image-only flag shape the positions).
-  const version = [book.url, book.fileSize, book.fileLastModified, media.lastModified, media.pageCount, media.epubDivinaCompatible].join('\u0000');
   // Read for the request that asked first (others asking meanwhile share it): its package and
   // navigation get a request's bounds (one 7-Zip try, 503), and a failed read is not kept.
-  return cache.get(book.id, version, () => readPublication(ctx, book, media, work));
+  return cache.get(book.id, publicationVersion(book, media), () => readPublication(ctx, book, media, work));
 }
 
-/** One cache per server (tests run several in a process). */
+/** Another file, or another analysis (its page count and image-only flag shape the positions). */
+const publicationVersion = (book: Book, media: Media) =>
+  [book.url, book.fileSize, book.fileLastModified, media.lastModified, media.pageCount, media.epubDivinaCompatible].join('\u0000');
+
+/**
+ * The book's table of contents, landmarks and page list, kept per book version as the publication
+ * is. What was cut or could not be read is logged once per read, with the book. A transient failure
+ * (the navigation entry's 7-Zip unpacking ran out of time, now or lately; a busy server) gives empty
+ * lists for this answer, logged and marked `unavailable`, and is not kept: the book stays readable
+ * (its reading order and positions do not depend on it) and the next manifest after the time-out
+ * window reads the navigation again (timed-out-inputs.ts says how that window grows).
+ */
+export async function epubNavigation(ctx: FolioContext, book: Book, media: Media, work: MediaWork = {}): Promise<NavigationRead> {
+  let cache = navigationCaches.get(ctx);
+  if (!cache) navigationCaches.set(ctx, (cache = new PublicationCache(navigationWeight)));
+  try {
+    return { navigation: await cache.get(book.id, publicationVersion(book, media), () => loadNavigation(ctx, book, work)) };
+  } catch (error) {
+    if (!isTransientFailure(error)) throw error;
+    const retryAfterSeconds = error instanceof RecentlyTimedOut ? error.retryAfterSeconds : BUSY_RETRY_SECONDS;
+    const reason = error instanceof Error ? error.message : String(error);
+    ctx.logger.warn({ err: error, book: book.id, file: book.url, retryAfterSeconds }, 'EPUB navigation not read now: the manifest is sent without a table of contents');
+    return { navigation: NO_NAVIGATION, unavailable: { reason, retryAfterSeconds } };
+  }
+}
+
+async function loadNavigation(ctx: FolioContext, book: Book, work: MediaWork): Promise<EpubNavigation> {
+  const archive = await bookArchive(ctx, book, work);
+  const problems: NavigationProblems = [];
+  const navigation = await readNavigation(archive, await packageOf(archive), problems);
+  if (problems.length > 0) ctx.logger.warn({ book: book.id, file: book.url, problems }, `EPUB navigation read with losses: ${problems.join('; ')}`);
+  return navigation;
+}
+
+/** One cache of each per server (tests run several in a process). */
 const caches = new WeakMap<FolioContext, PublicationCache<EpubPublication>>();
+const navigationCaches = new WeakMap<FolioContext, PublicationCache<EpubNavigation>>();
 
 function weightOf(publication: EpubPublication): number {
-  const { positions, readingOrder, resources, navigation } = publication;
-  return positions.length + readingOrder.length + resources.length + navigation.toc.length + navigation.landmarks.length + navigation.pageList.length;
+  const { positions, readingOrder, resources } = publication;
+  return positions.length + readingOrder.length + resources.length;
 }
+
+const navigationWeight = (navigation: EpubNavigation) => navigation.toc.length + navigation.landmarks.length + navigation.pageList.length;
 
 async function readPublication(ctx: FolioContext, book: Book, media: Media, work: MediaWork): Promise<EpubPublication> {
   const archive = await bookArchive(ctx, book, work);
@@ -105,7 +159,6 @@ async function readPublication(ctx: FolioContext, book: Book, media: Media, work
     pageProgression: pkg.pageProgression,
     readingOrder: spine,
     resources,
-    navigation: await readNavigation(archive, pkg),
     positions,
   };
 }

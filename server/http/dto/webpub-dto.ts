@@ -3,7 +3,7 @@ import type { MediaPage } from '../../db/media-repository.ts';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
 import type { EpubPublication } from '../../domain/reading/epub-publication.ts';
 import type { MediaProfile } from '../../media/book-reader.ts';
-import type { NavigationLink } from '../../media/epub-navigation.ts';
+import type { EpubNavigation, NavigationLink } from '../../media/epub-navigation.ts';
 
 /*
  * Readium Web Publication manifests (WPPublicationDto) for Komga's reader endpoints: Divina for
@@ -196,7 +196,7 @@ export function pdfManifest(source: ManifestSource, pages: MediaPage[]): WPPubli
 }
 
 /** EPUB profile: the spine documents, every other resource, and the book's navigation. */
-export function epubManifest(source: ManifestSource, epub: EpubPublication, pageOfImage: Map<string, MediaPage>): WPPublication {
+export function epubManifest(source: ManifestSource, epub: EpubPublication, epubNavigation: EpubNavigation, pageOfImage: Map<string, MediaPage>): WPPublication {
   const rendition = { layout: epub.fixedLayout ? 'fixed' : 'reflowable' };
   const result = publication(source, metadataOf(source, 'EPUB', { rendition, pageProgression: epub.pageProgression }));
   const entry = (item: { path: string; mediaType: string }) => {
@@ -208,8 +208,8 @@ export function epubManifest(source: ManifestSource, epub: EpubPublication, page
   result.resources.push(...epub.resources.map(entry));
   const navigation = (links: NavigationLink[]) =>
     links.map((l) => link(`${resourceUrl(base(source), l.path)}${l.fragment ? `#${encodeURIComponent(l.fragment)}` : ''}`, l.title ? { title: l.title } : {}));
-  result.toc = navigation(epub.navigation.toc);
-  result.landmarks = navigation(epub.navigation.landmarks);
-  result.pageList = navigation(epub.navigation.pageList);
+  result.toc = navigation(epubNavigation.toc);
+  result.landmarks = navigation(epubNavigation.landmarks);
+  result.pageList = navigation(epubNavigation.pageList);
   return result;
 }

@@ -5,7 +5,7 @@ import type { Media, MediaPage } from '../../db/media-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { type EpubPosition, epubPublication, openBookEntry } from '../../domain/reading/epub-publication.ts';
+import { type EpubPosition, epubNavigation, epubPublication, openBookEntry } from '../../domain/reading/epub-publication.ts';
 import {
   ProgressionConflict,
   ProgressionError,
@@ -114,12 +114,23 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
       throw error;
     });
 
-  const manifest = async (request: FastifyRequest, target: ReadableBook, profile: Profile, books: BooksRoot): Promise<WPPublication> => {
+  /**
+   * An EPUB's navigation not read now (navigation entry timed out, server busy) still leaves the
+   * book readable: its manifest goes without a table of contents, said in this header (the client
+   * tells the reader; the value is how many seconds until it is read again) and never cached.
+   */
+  const NAVIGATION_UNAVAILABLE_HEADER = 'Folio-Navigation-Unavailable';
+
+  const manifest = async (request: FastifyRequest, reply: FastifyReply, target: ReadableBook, profile: Profile, books: BooksRoot): Promise<WPPublication> => {
     const from = source(request, target, books);
     if (profile === 'DIVINA') return divinaManifest(from, ctx.repos.media.findPages(target.book.id));
     if (profile === 'PDF') return pdfManifest(from, ctx.repos.media.findPages(target.book.id));
     const epub = await publicationOf(request, target);
-    return epubManifest(from, epub, imagePages(target, epub.readingOrder));
+    const read = await epubNavigation(ctx, target.book, target.media, workFor(request));
+    if (read.unavailable) {
+      reply.header(NAVIGATION_UNAVAILABLE_HEADER, String(read.unavailable.retryAfterSeconds)).header('Cache-Control', 'no-store');
+    }
+    return epubManifest(from, epub, read.navigation, imagePages(target, epub.readingOrder));
   };
 
   // Also at Komga's OPDS 2 addresses of a book (Opds2Controller), which its OPDS 2 publications
@@ -132,26 +143,26 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     app.get(`${prefix}/:bookId/manifest`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       const type = target.profile === 'DIVINA' ? MEDIATYPE_DIVINA : MEDIATYPE_WEBPUB;
-      return send(reply, typed(type), await manifest(request, target, target.profile, prefix));
+      return send(reply, typed(type), await manifest(request, reply, target, target.profile, prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/divina`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       // Page by page: comics, PDFs (pages drawn as images) and EPUBs made only of images.
       if (target.profile === 'EPUB' && !target.media.epubDivinaCompatible) throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_DIVINA), await manifest(request, target, 'DIVINA', prefix));
+      return send(reply, typed(MEDIATYPE_DIVINA), await manifest(request, reply, target, 'DIVINA', prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/pdf`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       if (target.profile !== 'PDF') throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'PDF', prefix));
+      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, reply, target, 'PDF', prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/epub`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       if (target.profile !== 'EPUB') throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, target, 'EPUB', prefix));
+      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, reply, target, 'EPUB', prefix));
     });
   }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { imageDecoding } from '../../../server/media/image-decode.ts';
 import { TIMED_OUT_FOR_MS, TimedOutInputs } from '../../../server/media/timed-out-inputs.ts';
-import { OperationTimeout } from '../../../server/media/transient-errors.ts';
+import { OperationTimeout, RecentlyTimedOut } from '../../../server/media/transient-errors.ts';
 import { GREEN, renderPage, writeStoredCbz } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 describe('a page whose decode runs out of time', () => {
-  it('fails at once for ten minutes, whatever decodes it; a changed file is decoded afresh', async () => {
+  it('fails at once for a while, whatever decodes it; a changed file is decoded afresh', async () => {
     const root = join(server.dir, 'library');
     await writeStoredCbz(join(root, 'Hostile', 'hostile.cbz'), [hostile]);
     await writeStoredCbz(join(root, 'Plain', 'plain.cbz'), [await renderPage({ width: 20, height: 30, color: GREEN, format: 'jpeg' })]);
@@ -67,7 +67,7 @@ describe('a page whose decode runs out of time', () => {
     // The book is not marked as broken for it.
     expect((await server.json<BookDto>(`/api/v1/books/${bad.id}`)).media.status).toBe('READY');
 
-    // Ten minutes on, the page is tried again (and runs out of time again).
+    // Past the refusal (a minute after a first time-out, ten at most), the page is tried again (and runs out of time again).
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + TIMED_OUT_FOR_MS + 1_000 });
     expect((await server.get(`/api/v1/books/${bad.id}/pages/1/thumbnail`)).statusCode).toBe(503);
     expect(imageDecoding.started).toBe(started + 2);
@@ -95,6 +95,31 @@ describe('TimedOutInputs', () => {
     await expect(inputs.run('b', 'b', 1_000, succeeds)).resolves.toBe('done');
     await expect(inputs.run('a', 'a', 1_000, succeeds)).rejects.toThrow(/ran out of time lately/);
     await expect(inputs.run('c', 'c', 1_000, succeeds)).rejects.toThrow(/ran out of time lately/);
+  });
+
+  it('refuses for a minute after a first time-out, twice as long after each one in a row, ten minutes at most, and forgets them once read in time', async () => {
+    const inputs = new TimedOutInputs();
+    let now = Date.now();
+    const refusals: number[] = [];
+    try {
+      for (let i = 0; i < 6; i++) {
+        vi.useFakeTimers({ toFake: ['Date'], now });
+        const error = await inputs.run('p', 'p', 1_000, timesOut).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(RecentlyTimedOut);
+        refusals.push((error as RecentlyTimedOut).retryAfterSeconds);
+        // Refused just before the window ends, without running.
+        vi.setSystemTime(now + refusals.at(-1)! * 1000 - 1_000);
+        await expect(inputs.run('p', 'p', 1_000, succeeds)).rejects.toThrow(/ran out of time lately/);
+        now += refusals.at(-1)! * 1000;
+      }
+      expect(refusals).toEqual([60, 120, 240, 480, 600, 600]);
+      // Read in time once: the next time-out is a first one again.
+      vi.setSystemTime(now);
+      await expect(inputs.run('p', 'p', 1_000, succeeds)).resolves.toBe('done');
+      await expect(inputs.run('p', 'p', 1_000, timesOut)).rejects.toMatchObject({ retryAfterSeconds: 60 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('remembers time outs only, not other failures', async () => {

@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { logFilePath } from '../../../server/logging.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { analysisBounds } from '../../../server/media/analysis-bounds.ts';
 import { sevenZip } from '../../../server/media/sevenzip-client.ts';
@@ -57,7 +59,7 @@ async function writeBzip2NavEpub(path: string): Promise<void> {
 }
 
 beforeEach(async () => {
-  server = await startServer();
+  server = await startServer({ logLevel: 'warn' });
   const root = join(server.dir, 'library');
   for (const series of ['Control', 'Slow']) {
     await mkdir(join(root, series), { recursive: true });
@@ -76,10 +78,11 @@ function timeOutEveryCall(): void {
   Object.defineProperty(sevenZip, 'timeLimitMs', { configurable: true, get: () => 1 });
 }
 
+const logText = async () => readFile(logFilePath(server.dataDir), 'utf8');
 const books = async () => (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
 
 describe('an EPUB navigation document stored with BZIP2, read for a reader', () => {
-  it('runs out of time once: 503 after one 7-Zip call, refused at once after that, never kept with an empty table of contents', async () => {
+  it('runs out of time once: the book stays readable without its table of contents, said in a header, and the contents come back after a minute', async () => {
     const all = await books();
     expect(all.map((b) => [b.name, b.media.status])).toEqual([
       ['control', 'READY'],
@@ -95,14 +98,71 @@ describe('an EPUB navigation document stored with BZIP2, read for a reader', () 
     analysisBounds.workMs = 3;
     timeOutEveryCall();
     const calls = sevenZip.calls;
+    // Before: 503 for the manifest, the positions and the progression, for ten minutes.
     const timedOut = await server.get(`/api/v1/books/${slow!.id}/manifest`);
-    expect(timedOut.statusCode).toBe(503);
-    expect(timedOut.headers['retry-after']).toBeDefined();
+    expect(timedOut.statusCode).toBe(200);
+    expect(timedOut.json<{ toc: unknown[]; readingOrder: unknown[] }>().readingOrder).toHaveLength(2);
+    expect(timedOut.json<{ toc: unknown[] }>().toc).toEqual([]);
+    // Said, with when it is read again (the first refusal: a minute), and never cached.
+    expect(timedOut.headers['folio-navigation-unavailable']).toBe('60');
+    expect(timedOut.headers['cache-control']).toBe('no-store');
     expect(sevenZip.calls - calls).toBe(1);
 
-    // Not kept: the next reader is refused at once (the entry ran out of time lately), without 7-Zip.
+    // Positions and progression never depend on the navigation: read and saved meanwhile.
+    const positions = await server.get(`/api/v1/books/${slow!.id}/positions`);
+    expect(positions.statusCode).toBe(200);
+    const saved = await server.app.inject({
+      method: 'PUT',
+      url: `/api/v1/books/${slow!.id}/progression`,
+      headers: { ...server.admin, 'content-type': 'application/json' },
+      payload: {
+        modified: new Date().toISOString(),
+        device: { id: 'test', name: 'Test' },
+        locator: { ...positions.json<{ positions: { href: string; type: string; locations: object }[] }>().positions[1] },
+      },
+    });
+    expect(saved.statusCode).toBe(204);
+
+    // Refused at once meanwhile, without 7-Zip: the header counts down.
     const again = await server.get(`/api/v1/books/${slow!.id}/manifest`);
-    expect(again.statusCode).toBe(503);
+    expect(again.statusCode).toBe(200);
+    expect(Number(again.headers['folio-navigation-unavailable'])).toBeGreaterThan(0);
+    expect(Number(again.headers['folio-navigation-unavailable'])).toBeLessThanOrEqual(60);
     expect(sevenZip.calls - calls).toBe(1);
+    // Logged with the book, not silent.
+    const warned = (await logText()).split('\n').filter((line) => line.includes('EPUB navigation not read now') && line.includes(slow!.id));
+    expect(warned.length).toBeGreaterThanOrEqual(2);
+
+    // A minute on, with 7-Zip in time again, the table of contents is read and served.
+    Object.defineProperty(sevenZip, 'timeLimitMs', { configurable: true, writable: true, enumerable: true, value: defaultLimit });
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    try {
+      const back = await server.get(`/api/v1/books/${slow!.id}/manifest`);
+      expect(back.statusCode).toBe(200);
+      expect(back.headers['folio-navigation-unavailable']).toBeUndefined();
+      expect(back.json<{ toc: { title: string }[] }>().toc.map((l) => l.title)).toEqual(['First', 'Second']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps refusing an entry that runs out of time again, each time for twice as long, up to ten minutes', async () => {
+    const slow = (await books())[1]!;
+    await sevenZip.stop();
+    analysisBounds.workMs = 3;
+    timeOutEveryCall();
+    const seen: string[] = [];
+    let now = Date.now();
+    try {
+      for (let i = 0; i < 6; i++) {
+        vi.useFakeTimers({ toFake: ['Date'], now });
+        const response = await server.get(`/api/v1/books/${slow.id}/manifest`);
+        seen.push(String(response.headers['folio-navigation-unavailable']));
+        now += Number(response.headers['folio-navigation-unavailable']) * 1000 + 1000;
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(seen).toEqual(['60', '120', '240', '480', '600', '600']);
   });
 });

@@ -194,7 +194,7 @@ describe('series.json nested a million levels deep', () => {
 });
 
 describe('an EPUB table of contents of tens of thousands of links', () => {
-  it(`keeps the first MAX_NAV_LINKS in the manifest`, async () => {
+  it(`keeps the first MAX_NAV_LINKS in the manifest, and logs the cut`, async () => {
     const chapter = '<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>c</title></head><body><p>Text</p></body></html>';
     const anchors = Array.from({ length: MAX_NAV_LINKS + 2000 }, (_, i) => `<li><a href="c.xhtml#${i}">${i}</a></li>`).join('');
     const nav = `<?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>n</title></head><body><nav epub:type="toc"><ol>${anchors}</ol></nav></body></html>`;
@@ -212,6 +212,12 @@ describe('an EPUB table of contents of tens of thousands of links', () => {
     const publication = await server.json<{ toc: { title?: string }[] }>(`/api/v1/books/${book!.id}/manifest/epub`);
     expect(publication.toc).toHaveLength(MAX_NAV_LINKS);
     expect(publication.toc.at(-1)!.title).toBe(String(MAX_NAV_LINKS - 1));
+    // The cut is logged with the book and the document (it was silent).
+    const warning = await pollUntil('the warning that the table of contents was cut', async () =>
+      (await logText()).split('\n').find((line) => line.includes('EPUB navigation read with losses')),
+    );
+    expect(warning).toContain(book!.id);
+    expect(warning).toContain(`OEBPS/nav.xhtml: the toc list has more than ${MAX_NAV_LINKS} links`);
   });
 });
 
