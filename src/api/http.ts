@@ -138,6 +138,12 @@ export async function getJson<T>(path: string, action: string, options: CallOpti
   return (await response.json()) as T;
 }
 
+/** getJson, with the answer's headers (a header may qualify the body, e.g. Folio-Navigation-Unavailable). */
+export async function getJsonWithHeaders<T>(path: string, action: string, options: CallOptions = {}): Promise<{ body: T; headers: Headers }> {
+  const response = await call('GET', path, action, options);
+  return { body: (await response.json()) as T, headers: response.headers };
+}
+
 /**
  * A GET sent by this very call, not a microtask later like the client's: used when a page is opened
  * cold, where the browser's six connections per server are about to fill with the app's own code and

@@ -1,4 +1,4 @@
-import { apiUrl, getJson, getOptionalJson, sendJson } from './http.ts';
+import { apiUrl, getJson, getJsonWithHeaders, getOptionalJson, sendJson } from './http.ts';
 import type { R2Positions, R2Progression } from './types.ts';
 
 /*
@@ -8,9 +8,14 @@ import type { R2Positions, R2Progression } from './types.ts';
 
 const bookPath = (bookId: string, rest: string) => `/api/v1/books/${encodeURIComponent(bookId)}/${rest}`;
 
-/** The EPUB profile's WebPub manifest, as JSON for the rendering library to parse. */
-export function getEpubManifest(bookId: string): Promise<unknown> {
-  return getJson(bookPath(bookId, 'manifest/epub'), 'retrieve_book');
+/**
+ * The EPUB profile's WebPub manifest, as JSON for the rendering library to parse. `navigationUnavailable`:
+ * the server could not read the book's table of contents just now (its Folio-Navigation-Unavailable
+ * header; server/README.md), so the manifest has none this time.
+ */
+export async function getEpubManifest(bookId: string): Promise<{ json: unknown; navigationUnavailable: boolean }> {
+  const { body, headers } = await getJsonWithHeaders<unknown>(bookPath(bookId, 'manifest/epub'), 'retrieve_book');
+  return { json: body, navigationUnavailable: headers.has('Folio-Navigation-Unavailable') };
 }
 
 export function getPositions(bookId: string): Promise<R2Positions> {

@@ -598,6 +598,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
             go(link);
           }}
           onClose={() => setDialog(null)}
+          unavailable={state.status === 'ready' && state.navigationUnavailable}
         />
       )}
       {zoomed && <ImageZoomDialog src={zoomed} onClose={() => setZoomed(null)} />}

@@ -9,6 +9,8 @@ interface TocDialogProps {
   current: Link | null;
   onPick: (link: Link) => void;
   onClose: () => void;
+  /** The server could not read the table of contents just now (not: the book has none). */
+  unavailable?: boolean;
 }
 
 function Entries({ entries, current, onPick }: { entries: readonly Link[]; current: Link | null; onPick: (link: Link) => void }) {
@@ -36,11 +38,11 @@ function Entries({ entries, current, onPick }: { entries: readonly Link[]; curre
  * The book's table of contents (nested as the book has it); picking an entry goes there. It opens
  * at the entry being read, focused: in a novel of 40 or 150 chapters the first entries are far away.
  */
-export function TocDialog({ entries, current, onPick, onClose }: TocDialogProps) {
+export function TocDialog({ entries, current, onPick, onClose, unavailable = false }: TocDialogProps) {
   return (
     <ReaderDialog title={t('reader.epub.contents')} onClose={onClose}>
       {entries.length === 0 ? (
-        <p>{t('reader.epub.no_contents')}</p>
+        <p role={unavailable ? 'alert' : undefined}>{t(unavailable ? 'reader.epub.contents_unavailable' : 'reader.epub.no_contents')}</p>
       ) : (
         <nav className={epubStyles.tocScroller} aria-label={t('reader.epub.contents')}>
           <Entries entries={entries} current={current} onPick={onPick} />

@@ -139,11 +139,13 @@ export interface LoadedPublication {
   positionList: R2Locator[];
   /** Where the reader tells the documents' reader how wide the frames are (see frameSetup.ts). */
   fetcher: SanitizingFetcher;
+  /** The server could not read the table of contents just now: the contents say so rather than "none". */
+  navigationUnavailable: boolean;
 }
 
 /** The book's WebPub manifest and positions, as the rendering library wants them. */
 export async function loadPublication(bookId: string): Promise<LoadedPublication> {
-  const [json, positions] = await Promise.all([getEpubManifest(bookId), getPositions(bookId)]);
+  const [{ json, navigationUnavailable }, positions] = await Promise.all([getEpubManifest(bookId), getPositions(bookId)]);
   const manifest = Manifest.deserialize(withLayout(json));
   if (!manifest) throw new Error('The book manifest could not be read');
   const fetcher = new SanitizingFetcher();
@@ -152,5 +154,6 @@ export async function loadPublication(bookId: string): Promise<LoadedPublication
   const publication = new Publication({ manifest, fetcher });
   const locators = positions.positions.map((p) => Locator.deserialize(p)).filter((l): l is Locator => l !== undefined);
   if (locators.length === 0) throw new Error('The book has no positions');
-  return { publication, positions: locators, positionList: positions.positions, fetcher };
+  if (navigationUnavailable) console.warn(`The table of contents of book ${bookId} could not be read by the server just now; the book opens without it`);
+  return { publication, positions: locators, positionList: positions.positions, fetcher, navigationUnavailable };
 }
