@@ -25,6 +25,20 @@ describe('Readium CSS as Folio builds it', () => {
     expect(built).toContain(':root[style*=--USER__textAlign] p:not(blockquote p,figcaption p,header p,hgroup p,:root[style*=readium-experimentalHeaderFiltering-on] p[class*=title])');
   });
 
+  it('keeps the iPadOS patch\'s text-zoom rules (two with :has()) for browsers that have -webkit-text-zoom only', async () => {
+    const code = await readFile(bundlePath, 'utf8');
+    const firstLine = ':root[style*=readium-iPadOSPatch-on] p:not(:has(b,cite,em,i,q,s,small,span,strong)):first-line{-webkit-text-zoom:normal}';
+    expect(code.split(firstLine).length).toBe(3);
+    const built = transform.call(context, code, bundlePath)!.code;
+    expect(built.split(`@supports (-webkit-text-zoom:normal){${firstLine}}`).length).toBe(3);
+    // Every text-zoom rule is inside such a block; the patch's other rule (text-size-adjust, which Chromium has) is not.
+    expect(built.split('{-webkit-text-zoom:').length - 1).toBe(6);
+    expect(built.split('@supports (-webkit-text-zoom:normal){').length - 1).toBe(6);
+    expect(built).toContain('}:root[style*=readium-iPadOSPatch-on] body{-webkit-text-size-adjust:none}');
+    // Rules found other than expected fail the build.
+    expect(() => transform.call(context, code.replace(firstLine, ''), bundlePath)).toThrow(/iPadOS text-zoom rules/);
+  });
+
   it('lets a frame answer the navigator\'s messages for two minutes, not 10 s', async () => {
     const code = await readFile(bundlePath, 'utf8');
     const expiry = (text: string) => {
