@@ -190,6 +190,24 @@ test.beforeAll(async () => {
     })),
     { title: 'Pinned', css: '@media screen { .banner { position: fixed; top: 0; left: 0; width: 100%; z-index: 9; } }' },
   );
+  // Links out of the book written every way a book can: a plain anchor, one aimed at the top window
+  // or a named one, an image map's area, and an SVG anchor.
+  const OUT = 'https://outside.invalid/page';
+  await createReflowableEpub(path.join(libraryRoot, 'Outbound', 'Outbound.epub'), [
+    {
+      title: 'Outbound',
+      body: `<h1>Outbound</h1><p>Marker of the outbound chapter.</p>
+<p><a id="out-plain" href="${OUT}?plain">A plain link out</a></p>
+<p><a id="out-top" target="_top" href="${OUT}?top">A link aimed at the top window</a></p>
+<p><a id="out-named" target="elsewhere" href="${OUT}?named">A link aimed at a named window</a></p>
+<p><img src="data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==" width="120" height="40" usemap="#outmap" alt="A map"/></p>
+<map name="outmap"><area id="out-area" shape="rect" coords="0,0,120,40" href="${OUT}?area" alt="An area out"/></map>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="40"><a id="out-svg" xlink:href="${OUT}?svg"><rect width="120" height="40" fill="rgb(0,0,200)"/></a></svg>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="40"><a id="in-svg" xlink:href="ch0002.xhtml"><rect width="120" height="40" fill="rgb(0,200,0)"/></a></svg>
+${prose(2000)}`,
+    },
+    { title: 'Outbound 2', body: `<h1>Outbound 2</h1><p>Marker of the outbound second chapter.</p>${prose(2000)}` },
+  ], { title: 'Outbound' });
   folio = await startFolio();
 });
 
@@ -289,6 +307,37 @@ test('links between chapters, across folders and to a place deep in a chapter, l
   await shown(page).locator('#to-second').click();
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
   await expect(shown(page).getByText('Marker of the crafted second chapter.')).toBeVisible();
+});
+
+test('a link out of the book, whatever its form (target _top or named, image map, SVG), opens in a new tab: the reader and its frame stay', async ({ page, context }) => {
+  await openBook(page, 'Outbound', '?incognito=true');
+  await expect(shown(page).getByText('Marker of the outbound chapter.')).toBeVisible();
+  const readerAddress = page.url();
+  // Nothing may load from outside (the test has no network): every request for outside.invalid is answered here and counted.
+  const outside: string[] = [];
+  await context.route('https://outside.invalid/**', (route) => {
+    outside.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>outside</p>' });
+  });
+  for (const id of ['out-plain', 'out-top', 'out-named', 'out-area', 'out-svg']) {
+    const opened = context.waitForEvent('page');
+    // An area is no box of its own: the image it maps is clicked.
+    await shown(page).locator(id === 'out-area' ? 'img[usemap]' : `#${id}`).click();
+    const tab = await opened;
+    await expect.poll(() => tab.url()).toContain(`https://outside.invalid/page?${id.slice(4)}`);
+    // The new tab cannot reach the reader (noopener).
+    expect(await tab.evaluate(() => window.opener)).toBeNull();
+    await tab.close();
+    expect(page.url()).toBe(readerAddress);
+    // The reader's frame still shows the chapter, not the outside page.
+    await expect(shown(page).getByText('Marker of the outbound chapter.')).toBeVisible();
+    expect(page.frames().map((frame) => frame.url()).filter((url) => url.includes('outside.invalid'))).toEqual([]);
+  }
+  expect(outside.map((url) => new URL(url).search).sort()).toEqual(['?area', '?named', '?plain', '?svg', '?top']);
+  // An SVG link to another chapter of the book is followed in the reader.
+  await shown(page).locator('#in-svg').click();
+  await expect(frames(page)).toHaveAttribute('data-resource', /ch0002\.xhtml$/);
+  await expect(shown(page).getByText('Marker of the outbound second chapter.')).toBeVisible();
 });
 
 test('the browser\'s Back after following links in the book returns to each place the links were followed from', async ({ page }) => {

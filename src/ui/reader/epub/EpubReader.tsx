@@ -337,6 +337,36 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       const inBook = href.startsWith('#') || linkTarget(new URL(href, from.href).href, readingOrder, window.location.origin).kind === 'chapter';
       if (inBook) links.followed(from);
     };
+    /**
+     * A link the navigator did not follow: a chapter of the book is shown here; a link out of the
+     * book opens in a new tab, never inside the reader's frame.
+     */
+    const followOutsideNavigator = (href: string, type = 'application/xhtml+xml') => {
+      const link = linkTarget(href, readingOrder, window.location.origin);
+      if (link.kind === 'chapter') {
+        const place = new Locator({ href: link.href, type, locations: new LocatorLocations({ fragments: link.fragment ? [link.fragment] : [] }) });
+        goRef.current(place);
+      } else if (link.kind === 'outside') {
+        window.open(link.url, '_blank', 'noopener,noreferrer');
+      } else {
+        console.warn('A link of the book leads to nothing a reader can show', href);
+      }
+    };
+    /** An image map's area or an SVG anchor (frameInput.ts): resolved against the chapter's address, as the navigator resolves anchors. */
+    const followOtherLink = (href: string) => {
+      const from = navigatorRef.current?.currentLocator;
+      if (!from) return;
+      let resolved: string;
+      try {
+        resolved = new URL(href, from.href).href;
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        console.warn('A link of the book has an address no browser can read', href);
+        return;
+      }
+      followingLink(href);
+      followOutsideNavigator(resolved);
+    };
     const listeners: EpubNavigatorListeners = {
       frameLoaded: (frameWindow) => {
         // Also shown when the frame answers (revealFrames may have missed a frame's load).
@@ -355,6 +385,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           image: setZoomed,
           swipe: (dx) => onSwipeRef.current(dx),
           link: followingLink,
+          otherLink: followOtherLink,
         });
         if (verticalMode(frameWindow) !== 'horizontal') setVertical(true);
       },
@@ -379,20 +410,10 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       miscPointer: () => {},
       scroll: () => {},
       customEvent: () => {},
-      // Links the navigator could not place (see epubLinks.ts): a chapter of the book is shown
-      // here; a link out of the book opens in a new tab, never inside the reader's frame.
+      // Links the navigator could not place (see epubLinks.ts).
       handleLocator: (target) => {
         const fragments = target.locations?.fragments ?? [];
-        const href = fragments.length > 0 ? `${target.href}#${fragments[0]}` : target.href;
-        const link = linkTarget(href, readingOrder, window.location.origin);
-        if (link.kind === 'chapter') {
-          const place = new Locator({ href: link.href, type: target.type, locations: new LocatorLocations({ fragments: link.fragment ? [link.fragment] : [] }) });
-          goRef.current(place);
-        } else if (link.kind === 'outside') {
-          window.open(link.url, '_blank', 'noopener,noreferrer');
-        } else {
-          console.warn('A link of the book leads to nothing a reader can show', target.href);
-        }
+        followOutsideNavigator(fragments.length > 0 ? `${target.href}#${fragments[0]}` : target.href, target.type);
         return true;
       },
       textSelected: () => {},

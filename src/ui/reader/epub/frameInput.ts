@@ -14,6 +14,29 @@ export interface FrameInput {
   swipe(dx: number): void;
   /** A link of the text was clicked or tapped (before the navigator follows it); its href as written. */
   link(href: string): void;
+  /**
+   * A link the navigator does not follow was clicked or tapped: an image map's area, an SVG anchor
+   * (see linkTheNavigatorSkips); its href as written. The reader follows it (or opens it outside).
+   */
+  otherLink(href: string): void;
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const XLINK_NS = 'http://www.w3.org/1999/xlink';
+
+/**
+ * The href of the link at `target` that the navigator does not follow, if any. The navigator
+ * follows HTML anchors only (it reads a clicked link back through the HTML parser and wants an `A`
+ * with an `href`): an SVG anchor (`xlink:href` or `href`) and an image map's `<area href>` were
+ * dead, an area click even taken for a tap on a turn zone.
+ */
+function linkTheNavigatorSkips(target: EventTarget | null): string | null {
+  // The frame's own Element class: nodes of another window are not instances of this one's.
+  for (let node = target as Element | null; node && typeof node.getAttribute === 'function'; node = node.parentElement) {
+    if (node.localName === 'area' && node.namespaceURI !== SVG_NS) return node.getAttribute('href');
+    if (node.localName === 'a') return node.namespaceURI === SVG_NS ? (node.getAttribute('href') ?? node.getAttributeNS(XLINK_NS, 'href')) : null;
+  }
+  return null;
 }
 
 /** Shorter moves are taps or wobbles; steeper ones are vertical drags. */
@@ -42,6 +65,16 @@ export function listenToFrame(frameWindow: Window, input: FrameInput): void {
     const anchor = typeof target?.closest === 'function' ? target.closest('a[href]') : null;
     const href = anchor?.getAttribute('href');
     if (href) input.link(href);
+    const other = linkTheNavigatorSkips(event.target);
+    if (other) {
+      // Not followed by the frame itself (an area would load its page inside the reader's frame).
+      event.preventDefault();
+      input.otherLink(other);
+    }
+  }, { capture: true });
+  // The navigator takes a pointer-up that is no anchor's for a tap on a turn zone: one on such a link is kept from it.
+  frameWindow.addEventListener('pointerup', (event) => {
+    if (linkTheNavigatorSkips(event.target)) event.stopPropagation();
   }, { capture: true });
   listenToSwipes(frameWindow, input);
 }
