@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { MAX_CONDITION_TEXT } from '../../../server/db/search/simplify.ts';
 import { MAX_SEARCHED_TEXT } from '../../../server/db/search/sql-fragment.ts';
-import { applyBookMetadataUpdate, applySeriesMetadataUpdate } from '../../../server/domain/metadata/metadata-update.ts';
+import { applyMetadataPatch, readBookMetadataUpdate, readSeriesMetadataUpdate } from '../../../server/domain/metadata/metadata-update.ts';
 import { refreshSeriesAggregation } from '../../../server/domain/metadata/series-aggregation.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { send } from './accounts-helpers.ts';
@@ -41,12 +41,12 @@ beforeAll(async () => {
   const ctx = server.app.folio;
   const storeBook = (name: string, edit: object) => {
     const { id, seriesId: ofSeries } = book(name);
-    ctx.repos.bookMetadata.update(applyBookMetadataUpdate(ctx.repos.bookMetadata.findByBookId(id)!, edit, Date.now()));
+    ctx.repos.bookMetadata.update(applyMetadataPatch(ctx.repos.bookMetadata.findByBookId(id)!, readBookMetadataUpdate(edit), Date.now()));
     refreshSeriesAggregation(ctx, ofSeries, Date.now());
   };
   const storeSeries = (name: string, edit: object) => {
     const id = seriesId(name);
-    ctx.repos.seriesMetadata.update(applySeriesMetadataUpdate(ctx.repos.seriesMetadata.findBySeriesId(id)!, edit, Date.now()));
+    ctx.repos.seriesMetadata.update(applyMetadataPatch(ctx.repos.seriesMetadata.findBySeriesId(id)!, readSeriesMetadataUpdate(edit), Date.now()));
   };
   const hostile = 'a'.repeat(HUGE);
   storeBook('Huge', { title: hostile, authors: [{ name: hostile, role: 'writer' }] });
