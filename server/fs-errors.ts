@@ -22,6 +22,20 @@ export function isPermissionDenied(error: unknown): boolean {
   return code === 'EACCES' || code === 'EPERM';
 }
 
+/**
+ * errno codes of a write the data folder cannot take now, whatever is written: a full disk or quota
+ * (ENOSPC, EDQUOT), a file-size limit (EFBIG), a read-only mount (EROFS), a folder the server may
+ * not write (EACCES, EPERM), or a file standing where a folder should be (mkdir's EEXIST, a
+ * write's ENOTDIR). Nothing about the bytes being written.
+ */
+const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS', 'EACCES', 'EPERM', 'EEXIST', 'ENOTDIR']);
+
+/** True when a file could not be written because of where it goes (see UNWRITABLE), not what it holds. */
+export function isUnwritableStorage(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return typeof code === 'string' && UNWRITABLE.has(code);
+}
+
 /** Rethrows anything but the named kind of error (use in a catch that handles only that kind). */
 export function rethrowUnless(error: unknown, handled: (error: unknown) => boolean): void {
   if (!handled(error)) throw error;

@@ -5,6 +5,7 @@ import { OutsideLibraryError } from '../domain/library/library-paths.ts';
 import { type CachedFile, SmallFileCache, smallFiles } from '../domain/small-file-cache.ts';
 import { notFound } from './errors.ts';
 import { fileSlots } from '../media/file-slots.ts';
+import type { ThumbnailFile } from '../domain/posters/thumbnail-files.ts';
 
 /**
  * Sends a poster file with its length and type. Posters are re-validated on every view
@@ -26,6 +27,15 @@ export async function sendFileBody(
     if (error instanceof OutsideLibraryError) throw notFound();
     throw error;
   }
+}
+
+/**
+ * Sends a poster: its file (sendFileBody), or the bytes of one drawn just now that the data folder
+ * could not take (ThumbnailFile.bytes), which have no stored identity to tag: sent as they are.
+ */
+export function sendPoster(reply: FastifyReply, poster: ThumbnailFile) {
+  if (poster.bytes) return reply.type(poster.mediaType).header('Content-Length', poster.bytes.length).send(poster.bytes);
+  return sendFileBody(reply, poster.absolutePath, poster.mediaType, poster.version, poster.open);
 }
 
 async function sendOpenedBody(reply: FastifyReply, absolutePath: string, mediaType: string, version: string | undefined, open: () => Promise<FileHandle>) {

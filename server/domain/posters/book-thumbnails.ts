@@ -1,8 +1,7 @@
 import { readForDecode } from '../../media/image-decode.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import { type DrawnThumbnail, thumbnailJpeg } from '../../media/image-transcode.ts';
-import { mkdir, rm } from 'node:fs/promises';
-import { writeFileAtomically } from '../../atomic-write.ts';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
 import type { MediaWork } from '../../media/work-callers.ts';
@@ -17,7 +16,7 @@ import { posterAndBarcodeLook } from '../../media/cover-look.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
 import { type CachedFile, smallFiles } from '../small-file-cache.ts';
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
-import { fileSlots } from '../../media/file-slots.ts';
+import { storeDrawnPoster } from './poster-storage.ts';
 
 export type { ThumbnailFile };
 
@@ -104,10 +103,13 @@ async function generateNow(ctx: FolioContext, bookId: string, work: MediaWork): 
   const output = drawn;
   const relative = join('thumbnails', 'books', `${bookId}.jpg`);
   const absolutePath = join(ctx.dataDir, relative);
-  await mkdir(join(ctx.dataDir, 'thumbnails', 'books'), { recursive: true });
   // Written aside then renamed over the poster drawn before (its record names the same file): a
-  // write cut short (a full disk) leaves that one whole, and a reader never sees half a file.
-  await fileSlots.withSlot(() => writeFileAtomically(absolutePath, output.data));
+  // write cut short (a full disk) leaves that one whole, and a reader never sees half a file. A
+  // data folder that cannot take it costs the reader nothing: the drawn bytes are served, and no
+  // record names a file that is not there (the poster drawn before, if any, keeps its own).
+  if (!(await storeDrawnPoster(ctx, absolutePath, output.data, { bookId }))) {
+    return { absolutePath, mediaType: 'image/jpeg', lastModified: Date.now(), bytes: output.data };
+  }
   const now = Date.now();
   ctx.repos.thumbnails.deleteGeneratedForBook(bookId);
   ctx.repos.thumbnails.insertGenerated({

@@ -12,22 +12,22 @@ const TILES = 4;
  * given (the caller has already left out series the viewer may not see).
  */
 export async function seriesMosaic(ctx: FolioContext, seriesIds: readonly string[], userId: string, work: MediaWork = {}): Promise<Buffer> {
-  const posters: string[] = [];
+  const posters: (string | Buffer)[] = [];
   for (const seriesId of seriesIds) {
     if (posters.length === TILES) break;
     const poster = await seriesPoster(ctx, seriesId, userId, work);
-    if (poster) posters.push(poster.absolutePath);
+    if (poster) posters.push(poster.bytes ?? poster.absolutePath);
   }
   return renderMosaic(posters);
 }
 
 /** A read list's drawn poster: the posters of its first four books that have one, in the order given. */
 export async function bookMosaic(ctx: FolioContext, bookIds: readonly string[], work: MediaWork = {}): Promise<Buffer> {
-  const posters: string[] = [];
+  const posters: (string | Buffer)[] = [];
   for (const bookId of bookIds) {
     if (posters.length === TILES) break;
     const poster = await bookThumbnail(ctx, bookId, undefined, work);
-    if (poster) posters.push(poster.absolutePath);
+    if (poster) posters.push(poster.bytes ?? poster.absolutePath);
   }
   return renderMosaic(posters);
 }

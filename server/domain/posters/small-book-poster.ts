@@ -21,7 +21,8 @@ export async function smallChosenPoster(ctx: FolioContext, bookId: string, poste
   const file = await bookThumbnail(ctx, bookId, poster, work);
   if (!file) return null;
   try {
-    const input = await readForDecode(await fileSlots.openReadStream(file.absolutePath), null);
+    // A poster drawn just now that could not be stored has only its bytes.
+    const input = file.bytes ?? (await readForDecode(await fileSlots.openReadStream(file.absolutePath), null));
     return (await thumbnailJpeg(input, thumbnailMaxEdge(ctx.repos.serverSettings), 85)).data;
   } catch (error) {
     if (isTransientFailure(error)) throw error;

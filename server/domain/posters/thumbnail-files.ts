@@ -25,6 +25,11 @@ export interface ThumbnailFile {
    * data dir, opened by their path.
    */
   open?: () => Promise<FileHandle>;
+  /**
+   * A poster drawn just now that the data folder could not take (a full disk, a read-only folder):
+   * its bytes, served as they are; nothing is at `absolutePath` for it and no record names it.
+   */
+  bytes?: Buffer;
 }
 
 /**

@@ -13,7 +13,7 @@ import { parsePaging } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { toBookDto, toPageDto } from '../dto/book-dto.ts';
-import { sendFileBody, sendKeptFile } from '../send-file.ts';
+import { sendKeptFile, sendPoster } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
 import { endDownloadWhenAccessEnds } from '../download-revocation.ts';
 import { bookPage } from '../paged-search.ts';
@@ -84,7 +84,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
       const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster, workFor(request));
       if (!thumbnail) throw notFound();
-      return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version, thumbnail.open);
+      return sendPoster(reply, thumbnail);
     });
   }
 

@@ -8,7 +8,7 @@ import type { FolioContext } from '../../domain/context.ts';
 import { seriesMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
 import { selectedPosterFile } from '../../domain/posters/chosen-poster.ts';
-import { sendFileBody } from '../send-file.ts';
+import { sendPoster } from '../send-file.ts';
 import { badRequest, namedFew, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
@@ -149,7 +149,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
     const user = caller(request);
     const collection = collectionForCaller(request.params.id, user);
     const own = await selectedPosterFile(ctx, 'collections', collection.id);
-    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version, own.open);
+    if (own) return sendPoster(reply, own);
     return reply.type('image/jpeg').send(await seriesMosaic(ctx, collection.seriesIds.filter(visibleTo(user)), user.id, workFor(request)));
   });
 }

@@ -9,7 +9,7 @@ import type { FolioContext } from '../../domain/context.ts';
 import { bookMosaic } from '../../domain/posters/mosaic.ts';
 import { posterFilesOf, removePosterFiles } from '../../domain/posters/poster-cleanup.ts';
 import { selectedPosterFile } from '../../domain/posters/chosen-poster.ts';
-import { sendFileBody } from '../send-file.ts';
+import { sendPoster } from '../send-file.ts';
 import { badRequest, namedFew, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { bookConditionFromQuery } from '../legacy-filters.ts';
@@ -188,7 +188,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = caller(request);
     const list = listForCaller(request.params.id, user);
     const own = await selectedPosterFile(ctx, 'readlists', list.id);
-    if (own) return sendFileBody(reply, own.absolutePath, own.mediaType, own.version, own.open);
+    if (own) return sendPoster(reply, own);
     // Drawn from the books this viewer may see, so it differs between accounts: not cached for an
     // hour as Komga does (a child signing in after a parent on one browser would be shown the
     // parent's, covers of hidden books included) but revalidated like every API answer (ETag).

@@ -9,7 +9,7 @@ import { parsePaging } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
 import { bookPage, seriesPage } from '../paged-search.ts';
-import { sendFileBody } from '../send-file.ts';
+import { sendPoster } from '../send-file.ts';
 import type { User } from '../../db/user-repository.ts';
 import { type FolioApp, IdParams, ListQuery } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
@@ -53,7 +53,7 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
     seriesForCaller(request.params.id, user);
     const thumbnail = await seriesPoster(ctx, request.params.id, user.id, workFor(request));
     if (!thumbnail) throw notFound();
-    return sendFileBody(reply, thumbnail.absolutePath, thumbnail.mediaType, thumbnail.version, thumbnail.open);
+    return sendPoster(reply, thumbnail);
   });
 
   app.post('/api/v1/series/:id/read-progress', { schema: { params: IdParams } }, async (request, reply) => {
