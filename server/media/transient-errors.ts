@@ -63,3 +63,21 @@ export function isTransientFailure(error: unknown): boolean {
   }
   return false;
 }
+
+/** errno codes of a process (EMFILE) or system (ENFILE) out of file descriptors. */
+const DESCRIPTOR_CODES = new Set(['EMFILE', 'ENFILE']);
+
+/**
+ * True when a failure is a shortage of something shared that frees itself as other work ends: file
+ * descriptors, archive handles, worker slots (ServerBusy). Work that met one is worth running again
+ * unchanged shortly. Unlike a time-out (OperationTimeout), it says nothing about the input, so
+ * running it again cannot loop on a bad file. Looks through `cause` chains.
+ */
+export function isResourceShortage(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 8; current = (current as { cause?: unknown }).cause, depth++) {
+    if (current instanceof ServerBusy) return true;
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && DESCRIPTOR_CODES.has(code)) return true;
+  }
+  return false;
+}

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { hashOpenedFile } from '../../media/file-hasher.ts';
 import type { FolioContext } from '../context.ts';
+import { putOffReason } from '../tasks/put-off.ts';
 import { libraryRoots, openInsideItsLibrary } from '../library/library-paths.ts';
 
 /**
@@ -14,6 +15,9 @@ export async function hashBookFile(ctx: FolioContext, bookId: string): Promise<v
   try {
     digest = await hashLibraryFile(libraryRoots(ctx), book.url);
   } catch (error) {
+    // Out of descriptors (or another shortage that passes): the task queue puts the hash off and
+    // runs it again (tasks/put-off.ts), rather than leave it empty until the next scan.
+    if (putOffReason(error)) throw error;
     ctx.log(`cannot hash ${book.url}`, error);
     return;
   }

@@ -1,4 +1,5 @@
 import type { FolioContext } from '../context.ts';
+import { putOffReason } from '../tasks/put-off.ts';
 import { openBookPage } from '../pages/page-content.ts';
 import { submitPageRemoval } from './page-removal.ts';
 import { hashStream } from './stream-hash.ts';
@@ -38,6 +39,9 @@ export async function hashBookPages(ctx: FolioContext, bookId: string): Promise<
       if (!content) continue;
       repo.setPageHash(bookId, number, await hashStream(content.stream));
     } catch (error) {
+      // Out of descriptors or archive handles: the whole task is put off and run again by the
+      // task queue (tasks/put-off.ts; pages hashed already are hashed again, to the same value).
+      if (putOffReason(error)) throw error;
       ctx.log(`cannot hash page ${number} of ${book.url}`, error);
     }
   }

@@ -1,5 +1,5 @@
 import type { FolioContext } from '../context.ts';
-import { databaseUnavailable } from '../../db/database-unavailable.ts';
+import { putOffReason } from './put-off.ts';
 import { analyseBook } from '../analysis/analyser.ts';
 import { applyBookFileOptions, booksAwaitingFileOptions } from '../book-files/book-file-options.ts';
 import { bookThumbnail } from '../posters/book-thumbnails.ts';
@@ -24,9 +24,10 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
       try {
         ({ toAnalyse } = await scanLibrary(ctx, libraryId));
       } catch (error) {
-        // A database that cannot be written now (another process's lock, a full disk): the task
-        // queue puts the scan off and runs it again, and says so. Retrying here too ran it twice.
-        if (databaseUnavailable(error)) throw error;
+        // A database that cannot be written now (another process's lock, a full disk), descriptors
+        // run out: the task queue puts the scan off and runs it again, and says so (put-off.ts).
+        // Retrying here too ran it twice.
+        if (putOffReason(error)) throw error;
         // Say why, try again with back-off (a later scan brings the library in line whatever this
         // one left undone), and still fail the task so the admin's task figures count it.
         const retry = attempt < MAX_SCAN_RETRIES ? Math.min(RETRY_MAX_MS, SCAN_RETRY_BASE_MS * 2 ** attempt) : null;

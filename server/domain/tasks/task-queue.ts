@@ -1,5 +1,6 @@
 import type { TaskType } from '../../db/task-repository.ts';
 import { databaseUnavailable } from '../../db/database-unavailable.ts';
+import { putOffReason } from './put-off.ts';
 
 /** The task names (Komga's) belong to the task table's vocabulary, so the db layer defines them. */
 export type { TaskType };
@@ -280,8 +281,9 @@ export class TaskQueue {
       this.putOffDelayMs = PUT_OFF_FIRST_MS;
     } catch (error) {
       failed = true;
-      putOff = !this.closed && databaseUnavailable(error) !== undefined;
-      if (putOff) this.putOffUntilLater(task, error);
+      const reason = this.closed ? undefined : putOffReason(error);
+      putOff = reason !== undefined;
+      if (reason) this.putOffUntilLater(task, error, reason);
       else this.onError({ type: task.type, key: task.key }, error);
     } finally {
       for (const listener of this.doneListeners) listener(task.type, performance.now() - started, failed);
@@ -340,11 +342,11 @@ export class TaskQueue {
     }
   }
 
-  private putOffUntilLater(task: QueuedTask, error: unknown): void {
+  private putOffUntilLater(task: QueuedTask, error: unknown, reason: string): void {
     this.putOff.push(task);
     if (this.putOffTimer) return;
     // One line and one timer per batch put off, not one per task (a scan queues thousands).
-    this.onError({ type: task.type, key: task.key }, new Error(`the database cannot be written now: tasks put off for ${this.putOffDelayMs / 1000} s`, { cause: error }));
+    this.onError({ type: task.type, key: task.key }, new Error(`${reason}: tasks put off for ${this.putOffDelayMs / 1000} s`, { cause: error }));
     this.putOffTimer = setTimeout(() => {
       this.putOffTimer = undefined;
       const tasks = this.putOff;
