@@ -1,9 +1,10 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { writeFileAtomically } from '../../atomic-write.ts';
 import { dirname, join } from 'node:path';
-import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
+import { isMissingFile, isUnwritableStorage, rethrowUnless } from '../../fs-errors.ts';
 import { fileSlots } from '../../media/file-slots.ts';
 import type { FolioContext } from '../context.ts';
+import { warnNotStored } from '../unwritable-data-log.ts';
 
 /*
  * Files the server draws once and keeps under <data dir>/cache (drawn PDF pages, page thumbnails):
@@ -35,7 +36,9 @@ export async function keepInCache(ctx: FolioContext, bookDir: string, version: s
     await fileSlots.withSlot(() => writeFileAtomically(file, bytes));
     return true;
   } catch (error) {
-    ctx.logger.warn({ err: error, file }, 'drawn image not cached: the cache cannot be written (served anyway)');
+    // A full disk fails every page a reader turns: one line a minute for it; anything else each time.
+    if (isUnwritableStorage(error)) warnNotStored(ctx, 'drawn image not cached: the cache cannot be written (served anyway)', error, { file });
+    else ctx.logger.warn({ err: error, file }, 'drawn image not cached (served anyway)');
     return false;
   }
 }

@@ -17,13 +17,15 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
 let server: TestServer;
 let books: BookDto[];
 const folder = () => join(server.dataDir, 'thumbnails', 'books');
-const logLines = async () => (await readFile(join(server.dataDir, 'logs', 'folio.log'), 'utf8')).split('\n').filter((l) => l.includes('drawn poster not stored'));
+const logLines = async (text = 'drawn poster not stored') => (await readFile(join(server.dataDir, 'logs', 'folio.log'), 'utf8')).split('\n').filter((l) => l.includes(text));
 
 beforeAll(async () => {
   server = await startServer({ logLevel: 'warn' });
   await rm(folder(), { recursive: true, force: true });
   await mkdir(join(server.dataDir, 'thumbnails'), { recursive: true });
   await writeFile(folder(), 'in the way');
+  await mkdir(join(server.dataDir, 'cache'), { recursive: true });
+  await writeFile(join(server.dataDir, 'cache', 'page-thumbnails'), 'in the way');
   await addLibrary(server, (await createSampleLibrary(join(server.dir, 'library'))).root);
   books = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true&sort=name')).content.filter((b) => b.media.status === 'READY');
 }, 60_000);
@@ -55,6 +57,14 @@ describe('posters while the thumbnails folder cannot be written', () => {
     const mosaic = await server.get(`/api/v1/readlists/${list.json().id}/thumbnail`);
     expect(mosaic.statusCode).toBe(200);
     expect((await sharp(mosaic.rawPayload).metadata()).width).toBe(300);
+
+    // Page thumbnails (their own cache) are served too, and the failure said once, not per page.
+    for (const n of [1, 2]) {
+      const page = await server.get(`/api/v1/books/${book.id}/pages/${n}/thumbnail`);
+      expect(page.statusCode, page.body).toBe(200);
+    }
+    await pollUntil('the page cache failure to be logged', async () => (await logLines('drawn image not cached')).length > 0);
+    expect(await logLines('drawn image not cached')).toHaveLength(1);
 
     // Room again: the next request stores it, and the record names that very file.
     await rm(folder());
