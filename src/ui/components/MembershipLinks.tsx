@@ -22,7 +22,7 @@ export function MembershipLinks({ kind, id }: { kind: 'series' | 'book'; id: str
   if (list.length === 0) return null;
   return (
     <nav aria-label={t(kind === 'series' ? 'membership.collections' : 'membership.readlists')}>
-      <span className={styles.detailTerm}>{t(kind === 'series' ? 'membership.collections' : 'membership.readlists')}: </span>
+      <span className={styles.detailTerm}>{t('common.label_before_list', { label: t(kind === 'series' ? 'membership.collections' : 'membership.readlists') })} </span>
       <ul className={styles.inlineList}>
         {list.map((group) => (
           <li key={group.id}>

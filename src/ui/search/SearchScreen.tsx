@@ -13,7 +13,6 @@ import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import { usePagedRow } from '../hooks/usePagedRow.ts';
-import { formatNumber } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
 import * as screen from '../screens/screens.css.ts';
 
@@ -36,7 +35,7 @@ function ResultSection<T extends { id: string }>(props: {
   return (
     <section>
       <h2 className={screen.sectionTitle}>
-        {title} <span className={feedback.muted}>({formatNumber(rows.total)})</span>
+        {title} <span className={feedback.muted}>{t('common.parenthesized', { text: rows.total })}</span>
       </h2>
       <CardGrid items={rows.items} itemKey={(item) => item.id} renderItem={props.render} label={title} />
       {rows.items.length < rows.total && (

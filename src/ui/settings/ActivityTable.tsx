@@ -42,7 +42,7 @@ export function ActivityTable(props: {
               <LabelledCell className={styles.cell} label={t('users_admin.activity.result')}>
                 {a.success ? t('users_admin.activity.success') : <span className={styles.failure}>{t('users_admin.activity.failure', { error: a.error ?? '' })}</span>}
               </LabelledCell>
-              <LabelledCell className={styles.cell} label={t('users_admin.activity.source')}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` (${a.apiKeyComment})` : ''}</LabelledCell>
+              <LabelledCell className={styles.cell} label={t('users_admin.activity.source')}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` ${t('common.parenthesized', { text: a.apiKeyComment })}` : ''}</LabelledCell>
               <LabelledCell className={styles.cell} label={t('users_admin.activity.ip')}>{a.ip ?? ''}</LabelledCell>
               <LabelledCell className={styles.cell} label={t('users_admin.activity.user_agent')}>{a.userAgent ?? ''}</LabelledCell>
             </tr>

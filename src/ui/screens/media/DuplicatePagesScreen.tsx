@@ -194,7 +194,7 @@ function KnownHashes() {
                           onChange={(value) => void change(row.hash, row.size, value as PageHashAction)}
                         />
                         {row.matchCount > 0 && (
-                          <button type="button" className={buttons.quiet} aria-label={`${t('media.pages.show_matches')}: ${t('media.pages.page_alt', { n })}`} onClick={() => setShowing(row.hash)}>
+                          <button type="button" className={buttons.quiet} aria-label={t('common.label_value', { label: t('media.pages.show_matches'), value: t('media.pages.page_alt', { n }) })} onClick={() => setShowing(row.hash)}>
                             {t('media.pages.show_matches')}
                           </button>
                         )}

@@ -70,7 +70,7 @@ export function PageHashMatchesDialog(props: { hash: string; open: boolean; onCl
                       </Link>
                     </td>
                     <td>
-                      <button type="button" className={buttons.danger} aria-label={`${t('media.pages.delete_match')}: ${label}`} onClick={() => void remove(match)}>
+                      <button type="button" className={buttons.danger} aria-label={t('common.label_value', { label: t('media.pages.delete_match'), value: label })} onClick={() => void remove(match)}>
                         {t('media.pages.delete_match')}
                       </button>
                     </td>
