@@ -1,4 +1,4 @@
-import ky, { isHTTPError, type KyInstance } from 'ky';
+import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import { pageBasePath } from './basePath.ts';
 
 /** The XHR marker: an expired session then answers a bare 401, without the browser's Basic-auth dialog. */
@@ -47,6 +47,13 @@ export class ApiError extends Error {
   readonly serverMessage: string | undefined;
   /** The request fields the server refused (its `violations`' field names), so a form can mark them. */
   readonly fields: readonly string[];
+  /**
+   * Why no answer came, when none did (status undefined): the time limit ran out, or the server could
+   * not be reached. The browser's own words for it ("Failed to fetch", "NetworkError when…") are in
+   * English whatever the page's language, so they stay in `message` for the console, never in
+   * `serverMessage`, which the interface shows.
+   */
+  readonly noAnswer: 'timeout' | 'unreachable' | undefined;
 
   constructor(action: string, status: number | undefined, serverMessage: string | undefined, cause?: unknown, fields: readonly string[] = []) {
     super(`${action}${status ? ` (HTTP ${status})` : ''}${serverMessage ? `: ${serverMessage}` : ''}`, { cause });
@@ -55,7 +62,34 @@ export class ApiError extends Error {
     this.status = status;
     this.serverMessage = serverMessage;
     this.fields = fields;
+    this.noAnswer = undefined;
   }
+}
+
+/** A call that got no answer at all: the cause's words are kept for the console only (see `noAnswer`). */
+class NoAnswerError extends ApiError {
+  override readonly noAnswer: 'timeout' | 'unreachable';
+
+  constructor(action: string, cause: Error, noAnswer: 'timeout' | 'unreachable') {
+    super(action, undefined, undefined, cause);
+    this.name = 'NoAnswerError';
+    this.noAnswer = noAnswer;
+    this.message = `${action} (no answer: ${cause.message})`;
+  }
+}
+
+/**
+ * A call that failed before any error answer: no answer in time (ky's TimeoutError, or the
+ * DOMException of an AbortSignal.timeout()), no connection (ky's NetworkError, or fetch's TypeError
+ * for getJsonNow), or an answer that could not be read (a 200 whose JSON is cut). The browser's
+ * text goes to the console only.
+ */
+function failedWithoutAnswer(action: string, error: unknown): ApiError {
+  if (isTimeoutError(error) || (error instanceof DOMException && error.name === 'TimeoutError')) {
+    return new NoAnswerError(action, error, 'timeout');
+  }
+  if (isNetworkError(error) || error instanceof TypeError) return new NoAnswerError(action, error, 'unreachable');
+  return new ApiError(action, undefined, undefined, error);
 }
 
 type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
@@ -113,7 +147,7 @@ async function call(method: string, path: string, action: string, options: CallO
       throw new ApiError(action, error.response.status, serverMessageOf(error.data), error, violatedFieldsOf(error.data));
     }
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(action, undefined, error instanceof Error ? error.message : undefined, error);
+    throw failedWithoutAnswer(action, error);
   }
 }
 
@@ -166,7 +200,7 @@ export async function getJsonNow<T>(path: string, action: string, { timeoutMs = 
     return (await response.json()) as T;
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(action, undefined, error instanceof Error ? error.message : undefined, error);
+    throw failedWithoutAnswer(action, error);
   }
 }
 

@@ -87,6 +87,8 @@ export function explainErrorCodes(text: string): string {
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     const action = t(`api_actions.${error.action}`);
+    if (error.noAnswer === 'timeout') return t('errors.call_timed_out', { action });
+    if (error.noAnswer === 'unreachable') return t('errors.call_unreachable', { action });
     return error.serverMessage
       ? t('errors.call_failed_with_message', { action, message: explainErrorCodes(error.serverMessage) })
       : t('errors.call_failed', { action });

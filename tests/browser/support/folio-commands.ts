@@ -111,8 +111,11 @@ export const failRequests: BrowserCommand<[pattern: string, status: number, body
     handler: async (route: Route) => {
       const request = route.request();
       if ((method && request.method() !== method) || !fromFrame(request, ownFrame)) return route.fallback();
-      await route.fulfill({ status, body, contentType: 'application/json' });
+      // Counted first: the page may see the answer before the route's promise settles here.
       failure.answered += 1;
+      // Status 0: no answer at all, as when the server is down or the network is gone.
+      if (status === 0) await route.abort('connectionrefused');
+      else await route.fulfill({ status, body, contentType: 'application/json' });
     },
   };
   failing.set(`${method ?? '*'} ${pattern}`, failure);

@@ -62,7 +62,8 @@ export function writeImportFolder(name: string, books: SeedSeries['books'], brok
 /**
  * Answers this file's requests matching `pattern` (and `method`, when given) with `status` and
  * `body`, in the browser, until `restore()`: for answers the real server cannot be made to give on
- * demand. Say in the test why the real server would not do.
+ * demand. Status 0 gives no answer (the connection is refused). Say in the test why the real server
+ * would not do.
  */
 export async function failRequests(
   pattern: RegExp,
