@@ -7,6 +7,7 @@ import { t } from '../i18n.ts';
 import { formatDateTime } from '../format.ts';
 import * as styles from './settings.css.ts';
 import { LabelledCell } from '../components/LabelledCell.tsx';
+import { activityErrorText } from './activityErrorText.ts';
 
 const PAGE_SIZE = 20;
 
@@ -40,7 +41,7 @@ export function ActivityTable(props: {
               <LabelledCell className={styles.cell} label={t('users_admin.activity.date')}>{formatDateTime(a.dateTime)}</LabelledCell>
               {props.showEmail && <LabelledCell className={styles.cell} label={t('users_admin.email')}>{a.email ?? ''}</LabelledCell>}
               <LabelledCell className={styles.cell} label={t('users_admin.activity.result')}>
-                {a.success ? t('users_admin.activity.success') : <span className={styles.failure}>{t('users_admin.activity.failure', { error: a.error ?? '' })}</span>}
+                {a.success ? t('users_admin.activity.success') : <span className={styles.failure}>{t('users_admin.activity.failure', { error: activityErrorText(a.error) })}</span>}
               </LabelledCell>
               <LabelledCell className={styles.cell} label={t('users_admin.activity.source')}>{a.source ? t(`users_admin.activity.sources.${a.source}`) : ''}{a.apiKeyComment ? ` ${t('common.parenthesized', { text: a.apiKeyComment })}` : ''}</LabelledCell>
               <LabelledCell className={styles.cell} label={t('users_admin.activity.ip')}>{a.ip ?? ''}</LabelledCell>

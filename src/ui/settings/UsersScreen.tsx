@@ -19,6 +19,7 @@ import { formatDateTime, formatList } from '../format.ts';
 import { grantedRoles } from './RoleCheckboxes.tsx';
 import * as styles from './settings.css.ts';
 import { LabelledCell } from '../components/LabelledCell.tsx';
+import { activityErrorText } from './activityErrorText.ts';
 
 type Dialog = 'roles' | 'restrictions' | 'password' | 'delete';
 
@@ -112,7 +113,7 @@ export function UsersScreen({ adding }: { adding: boolean }) {
                     <LabelledCell className={styles.cell} label={t('users_admin.restrictions')}>{restrictionSummary(user, libraryName)}</LabelledCell>
                     <LabelledCell className={styles.cell} label={t('users_admin.latest_activity')}>
                       {latest
-                        ? `${formatDateTime(latest.dateTime)} · ${latest.success ? t('users_admin.activity.success') : t('users_admin.activity.failure', { error: latest.error ?? '' })}`
+                        ? `${formatDateTime(latest.dateTime)} · ${latest.success ? t('users_admin.activity.success') : t('users_admin.activity.failure', { error: activityErrorText(latest.error) })}`
                         : t('users_admin.never')}
                     </LabelledCell>
                     <td className={styles.cell}>
