@@ -84,6 +84,27 @@ export function explainErrorCodes(text: string): string {
   });
 }
 
+/**
+ * A failure of the client's own that a person reads: its message is a locale key (and parameters),
+ * so it is shown in their language. Any other Error's message is English written for the console.
+ */
+export class LocalizedError extends Error {
+  readonly key: string;
+  readonly params: Params | undefined;
+
+  constructor(key: string, params?: Params, options?: ErrorOptions) {
+    super(key, options);
+    this.name = 'LocalizedError';
+    this.key = key;
+    this.params = params;
+  }
+}
+
+/**
+ * The sentence shown for a failure, always in the reader's language: a call's failure, a
+ * LocalizedError, or for anything else (a library's exception, our own console text) a general
+ * sentence, its English details logged for whoever looks at the console.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     const action = t(`api_actions.${error.action}`);
@@ -93,5 +114,7 @@ export function describeError(error: unknown): string {
       ? t('errors.call_failed_with_message', { action, message: explainErrorCodes(error.serverMessage) })
       : t('errors.call_failed', { action });
   }
-  return error instanceof Error ? error.message : String(error);
+  if (error instanceof LocalizedError) return t(error.key, error.params);
+  console.error('Shown as an unexpected error:', error);
+  return t('errors.unexpected');
 }

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getJsonNow } from '../../../src/api/http.ts';
 import { getLibraries } from '../../../src/api/libraries.ts';
-import { describeError, t } from '../../../src/ui/i18n.ts';
+import { describeError, LocalizedError, t } from '../../../src/ui/i18n.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 import { failRequests, logInAsAdmin } from '../support/folio.ts';
 
@@ -51,4 +51,22 @@ describe('errors of calls that get no answer', () => {
       expect(shown).toBe(t('errors.call_timed_out', { action: t('api_actions.retrieve_libraries') }));
     });
   }
+});
+
+describe('errors of the client itself', () => {
+  it("de: a LocalizedError is said in the language; any other error's English message is not shown", async () => {
+    await applyLocale('de');
+    expect(describeError(new LocalizedError('reader.epub.no_positions'))).toBe(t('reader.epub.no_positions'));
+    expect(t('reader.epub.no_positions')).not.toBe('reader.epub.no_positions');
+    // A library's exception or our own console text is English: a general sentence instead, the details logged.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const shown = describeError(new Error('Trying to use frame when it does not exist'));
+      expect(shown).toBe(t('errors.unexpected'));
+      expect(shown).not.toMatch(/frame/);
+      expect(logged).toHaveBeenCalledTimes(1);
+    } finally {
+      logged.mockRestore();
+    }
+  });
 });

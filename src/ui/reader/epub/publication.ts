@@ -5,6 +5,7 @@ import { CleanedChapters } from './cleanedChapters.ts';
 import { decodeMarkup } from './decodeMarkup.ts';
 import { DEFER_RENDERING_BYTES, prepareFrameDocument } from './frameSetup.ts';
 import { sanitizeDocument, writeMarkup } from './sanitizeMarkup.ts';
+import { LocalizedError } from '../../i18n.ts';
 
 /** Resource requests carry the session cookie and the XHR marker (a 401 must not open a login popup). */
 const authorisedFetch = (input: RequestInfo | URL, init?: RequestInit) =>
@@ -147,13 +148,13 @@ export interface LoadedPublication {
 export async function loadPublication(bookId: string): Promise<LoadedPublication> {
   const [{ json, navigationUnavailable }, positions] = await Promise.all([getEpubManifest(bookId), getPositions(bookId)]);
   const manifest = Manifest.deserialize(withLayout(json));
-  if (!manifest) throw new Error('The book manifest could not be read');
+  if (!manifest) throw new LocalizedError('reader.epub.manifest_unreadable');
   const fetcher = new SanitizingFetcher();
   fetcher.rtlScript =
     manifest.metadata.effectiveReadingProgression === ReadingProgression.rtl && RTL_SCRIPTS.test(manifest.metadata.languages?.[0] ?? '');
   const publication = new Publication({ manifest, fetcher });
   const locators = positions.positions.map((p) => Locator.deserialize(p)).filter((l): l is Locator => l !== undefined);
-  if (locators.length === 0) throw new Error('The book has no positions');
+  if (locators.length === 0) throw new LocalizedError('reader.epub.no_positions');
   if (navigationUnavailable) console.warn(`The table of contents of book ${bookId} could not be read by the server just now; the book opens without it`);
   return { publication, positions: locators, positionList: positions.positions, fetcher, navigationUnavailable };
 }
