@@ -9,7 +9,7 @@ import {
   type ReaderSettings,
 } from '../../engine/readerSettings.ts';
 import { PAGE_LAYOUTS, SCALE_TYPES } from '../../engine/types.ts';
-import { formatNumber, formatPercent } from '../format.ts';
+import { formatPercent } from '../format.ts';
 import { t } from '../i18n.ts';
 import { ReaderDialog } from './ReaderDialog.tsx';
 import * as styles from './reader.css.ts';
@@ -147,7 +147,7 @@ export function SettingsDialog({ direction, onDirection, onClose }: SettingsDial
           label={t('reader.setting.page_margin')}
           value={settings.pageMargin}
           options={PAGE_MARGINS}
-          optionLabel={(value) => (value === 0 ? t('reader.none') : `${formatNumber(value)} px`)}
+          optionLabel={(value) => (value === 0 ? t('reader.none') : t('common.pixels', { n: value }))}
           onChange={(value) => set('pageMargin', value)}
         />
       </Group>

@@ -2,7 +2,10 @@ import { t } from '../i18n.ts';
 import { ReaderDialog } from './ReaderDialog.tsx';
 import * as styles from './reader.css.ts';
 
-/** REFERENCE §5.7, grouped as the help overlay shows them. Keys are shown as typed; labels are translated. */
+/**
+ * REFERENCE §5.7, grouped as the help overlay shows them. Letters, digits and arrows are shown as
+ * typed; keys with a name are shown as the reader's keyboards label them (KEY_NAMES); labels are translated.
+ */
 const GROUPS: { title: string; rows: { keys: string[]; label: string }[] }[] = [
   {
     title: 'reader.shortcut_groups.navigation',
@@ -66,6 +69,17 @@ const TEXT_GROUPS: typeof GROUPS = [
   },
 ];
 
+/** Keys whose cap carries a word, which keyboards of other languages print in their own ("Pos1", "Échap"). */
+const KEY_NAMES = new Set(['Home', 'End', 'Space', 'PageDown', 'PageUp', 'Esc', 'Shift']);
+
+/** A key as its keyboard shows it: named keys through reader.keys, a chord's parts one by one. */
+function keyCap(key: string): string {
+  return key
+    .split('+')
+    .map((part) => (KEY_NAMES.has(part) ? t(`reader.keys.${part}`) : part))
+    .join('+');
+}
+
 /** `reader`: the keys of the page (comic) reader, or of the text (EPUB) reader. */
 export function ShortcutsDialog({ onClose, reader = 'pages' }: { onClose: () => void; reader?: 'pages' | 'text' }) {
   return (
@@ -80,7 +94,7 @@ export function ShortcutsDialog({ onClose, reader = 'pages' }: { onClose: () => 
                   <td className={styles.shortcutKeys}>
                     {row.keys.map((key) => (
                       <kbd key={key} className={styles.kbd}>
-                        {key}
+                        {keyCap(key)}
                       </kbd>
                     ))}
                   </td>
