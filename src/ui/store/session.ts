@@ -1,7 +1,9 @@
-import { proxy } from 'valtio';
+import { proxy, subscribe } from 'valtio';
 import { logout } from '../../api/auth.ts';
 import { getLibraries } from '../../api/libraries.ts';
 import type { LibraryDto, UserDto } from '../../api/types.ts';
+import { currentLocale } from '../i18n.ts';
+import { localeChoice } from './localeChoice.ts';
 
 /** Who is logged in and which libraries they see. `me` with an id = authenticated (SPEC §3). */
 export interface SessionState {
@@ -21,19 +23,30 @@ export function isAdmin(me: { readonly roles: readonly string[] } | null | undef
   return !!me?.roles.includes('ADMIN');
 }
 
-function byName(a: LibraryDto, b: LibraryDto): number {
-  return a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true });
+/**
+ * Libraries in the interface language's alphabetical order, not the browser's: "Ärzte" after "Zeitung"
+ * in Swedish, between "Apfel" and "Bücher" in German; "Band 10" after "Band 9" everywhere.
+ */
+function sortedByName(libraries: readonly LibraryDto[]): LibraryDto[] {
+  const collator = new Intl.Collator(currentLocale(), { sensitivity: 'base', numeric: true });
+  return [...libraries].sort((a, b) => collator.compare(a.name, b.name));
 }
 
 /** `fetched`: the list already asked for (see sessionRestore.ts). */
 export async function loadLibraries(fetched?: Promise<LibraryDto[]>): Promise<void> {
   const libraries = await (fetched ?? getLibraries());
-  session.libraries = [...libraries].sort(byName);
+  session.libraries = sortedByName(libraries);
 }
 
 export function addLibraryToSession(library: LibraryDto): void {
-  session.libraries = [...session.libraries.filter((l) => l.id !== library.id), library].sort(byName);
+  session.libraries = sortedByName([...session.libraries.filter((l) => l.id !== library.id), library]);
 }
+
+// A change of language changes the order too.
+subscribe(localeChoice, () => {
+  const sorted = sortedByName(session.libraries);
+  if (sorted.some((library, index) => library !== session.libraries[index])) session.libraries = sorted;
+});
 
 export function startSession(user: UserDto): void {
   session.me = user;
