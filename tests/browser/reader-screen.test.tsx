@@ -248,6 +248,15 @@ describe('ReaderScreen', () => {
     expect(document.body.textContent).toContain('1 / 4');
   });
 
+  it('the page slider says the page in words, as the page counter does', async () => {
+    const canvas = await openReader();
+    await poll(() => canvas.dataset.paintedPage).toBe('1');
+    const slider = document.querySelector<HTMLInputElement>('input[type="range"]')!;
+    expect(slider.getAttribute('aria-valuetext')).toBe(en.reader.page_label.replace('{{page}}', '1').replace('{{total}}', '4'));
+    press('ArrowRight');
+    await poll(() => slider.getAttribute('aria-valuetext')).toBe(en.reader.page_label.replace('{{page}}', '2').replace('{{total}}', '4'));
+  });
+
   it('turns pages with the arrow keys and saves progress', async () => {
     const canvas = await openReader();
     await poll(() => canvas.dataset.paintedPage).toBe('1');

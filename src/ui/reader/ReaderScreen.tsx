@@ -41,7 +41,7 @@ export function ReaderScreen({ bookId }: { bookId: string }) {
     loading.then(
       (loaded) => {
         if (cancelled) return;
-        document.title = `${readerTitle(loaded.book)} – ${t('common.product_name')}`;
+        document.title = t('app.title_with_page', { title: readerTitle(loaded.book), product: t('common.product_name') });
         setState({ status: 'ready', ...loaded });
       },
       (error: unknown) => {

@@ -182,6 +182,8 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           max={Math.max(1, total)}
           value={sliderValue}
           aria-label={t('reader.page_slider')}
+          // Without it a screen reader says the bare number in Latin digits ("5"), whatever the language.
+          aria-valuetext={t('reader.page_label', { page: sliderValue, total: Math.max(1, total) })}
           onChange={(event) => setSliderValue(Number(event.target.value))}
           onPointerUp={commit}
           onKeyUp={commit}
