@@ -52,7 +52,7 @@ export function useBookEdges(siblings: Siblings, query: ReaderQuery, backHref: s
       const again = sibling
         ? t(edge === 'end' ? 'reader.again_next_book' : 'reader.again_previous_book')
         : t(edge === 'end' ? 'reader.again_exit' : 'reader.again_exit_back');
-      setMessage(`${where} ${again}`);
+      setMessage(t('reader.edge_notice', { where, again }));
     },
     [guard, siblings, goToBook, exit, setMessage],
   );

@@ -42,7 +42,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.tsx') ? [path] : [];
+    return /\.tsx?$/.test(entry.name) && !/\.(d|css)\.ts$/.test(entry.name) ? [path] : [];
   });
 }
 
@@ -120,8 +120,58 @@ export function hardCodedText(file: string, source: string): string[] {
   return found;
 }
 
+const TRANSLATE = new Set(['t', 'tPlural']);
+
+/** Whether a node is, or holds, a call of `t`/`tPlural`. */
+function callsTranslate(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(callsTranslate);
+  if (!node || typeof node !== 'object') return false;
+  const current = node as Node;
+  if (current.type === 'CallExpression' && (current.callee as Node).type === 'Identifier' && TRANSLATE.has((current.callee as Node).value as string)) return true;
+  return Object.entries(current).some(([key, child]) => key !== 'span' && callsTranslate(child));
+}
+
+/**
+ * Templates anywhere in the client (.ts too) that join two translated texts with text of their own:
+ * `${where} ${again}` puts a space between two sentences where Chinese and Japanese put none, and fixes
+ * their order. A translated text is a `t()` call, or a name bound to an expression that calls `t`.
+ */
+export function gluedTranslations(file: string, source: string): string[] {
+  const module = parseSync(source, { syntax: 'typescript', tsx: file.endsWith('.tsx') }) as unknown as Node;
+  const offset = (module.span as { start: number }).start - (source.length - source.trimStart().length);
+  const translatedNames = new Set<string>();
+  const templates: Node[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const current = node as Node;
+    if (current.type === 'VariableDeclarator' && (current.id as Node).type === 'Identifier' && callsTranslate(current.init)) {
+      translatedNames.add((current.id as Node).value as string);
+    }
+    // A template literal type (`${A}-${B}` in a type) has `types`, not `expressions`: not text.
+    if (current.type === 'TemplateLiteral' && Array.isArray(current.expressions)) templates.push(current);
+    for (const [key, child] of Object.entries(current)) if (key !== 'span') visit(child);
+  };
+  visit(module);
+  const translated = (expression: Node) =>
+    callsTranslate(expression) || (expression.type === 'Identifier' && translatedNames.has(expression.value as string));
+  return templates.flatMap((template) => {
+    const expressions = template.expressions as Node[];
+    const quasis = template.quasis as { cooked?: string; raw: string }[];
+    for (let index = 1; index < expressions.length; index += 1) {
+      const between = quasis[index]!.cooked ?? quasis[index]!.raw;
+      if (between !== '' && translated(expressions[index - 1]!) && translated(expressions[index]!)) {
+        const line = source.slice(0, (template.span?.start ?? offset) - offset).split('\n').length;
+        return [`${file}:${line}: ${JSON.stringify(between)} between two translated texts`];
+      }
+    }
+    return [];
+  });
+}
+
 describe('visible text of the client', () => {
   const files = sourceFiles(join(root, 'src'));
+  const components = files.filter((file) => file.endsWith('.tsx'));
 
   it('finds the components', () => {
     expect(files.length).toBeGreaterThan(50);
@@ -150,7 +200,26 @@ describe('visible text of the client', () => {
   });
 
   it('shows no text that bypasses locales/en.json', () => {
-    const found = files.flatMap((file) => hardCodedText(relative(root, file), readFileSync(file, 'utf8')));
+    const found = components.flatMap((file) => hardCodedText(relative(root, file), readFileSync(file, 'utf8')));
+    expect(found).toEqual([]);
+  });
+
+  it('catches translated texts glued with words, spaces or punctuation of the code', () => {
+    const sample = [
+      "const where = t('a');",
+      "const again = sibling ? t('b') : t('c');",
+      'show(`${where} ${again}`);',
+      "show(`${t('d')}: ${name}`, `${count} ${t('e')}`, `${where}${again}`);",
+      "show(`${t('f')} · ${t('g')}`);",
+    ].join('\n');
+    expect(gluedTranslations('sample.ts', sample)).toEqual([
+      'sample.ts:3: " " between two translated texts',
+      'sample.ts:5: " · " between two translated texts',
+    ]);
+  });
+
+  it('joins no two translated texts in code (a message with both as placeholders does)', () => {
+    const found = files.flatMap((file) => gluedTranslations(relative(root, file), readFileSync(file, 'utf8')));
     expect(found).toEqual([]);
   });
 });
