@@ -56,12 +56,21 @@ export function springBoolean(text: string): boolean | undefined {
   return undefined;
 }
 
+/** Spring's NumberUtils.parseNumber for an Int: decimal digits with a sign, or a hexadecimal number (Integer.decode). */
+const DECIMAL_INT = /^[+-]?\d+$/;
+const HEX_INT = /^[+-]?(?:0x|#)[0-9a-f]+$/i;
+
 /**
- * A page number path variable as Spring converts it to Komga's `Int`: a value that is not an
- * integer is a 400, before the handler looks the book up.
+ * A page number path variable as Spring converts it to Komga's `Int`: blanks removed, then decimal
+ * digits or a hexadecimal number within 32 bits. Anything else ('1.0', '1e0', '0b1', 2^31) is a 400,
+ * before the handler looks the book up; JavaScript's Number() would have read those as integers.
  */
 export function pageNumberParam(text: string): number {
-  const number = Number(text);
-  if (text.trim() === '' || !Number.isInteger(number)) throw badRequest('Page number must be an integer');
+  const trimmed = text.replace(/\s/g, '');
+  const hex = HEX_INT.test(trimmed);
+  if (!hex && !DECIMAL_INT.test(trimmed)) throw badRequest('Page number must be an integer');
+  const sign = trimmed.startsWith('-') ? -1 : 1;
+  const number = hex ? sign * Number.parseInt(trimmed.replace(/^[+-]?(?:0x|#)/i, ''), 16) : Number(trimmed);
+  if (!Number.isSafeInteger(number) || number < -(2 ** 31) || number > 2 ** 31 - 1) throw badRequest('Page number must be an integer');
   return number;
 }
