@@ -26,6 +26,8 @@ export class ProgressSaver<T = number> {
   #onError: (error: unknown) => void;
   #retryDelayMs: (error: unknown, attempt: number) => number | null;
   #failures = 0;
+  /** The position whose saves `#failures` counts: a different one starts its own count. */
+  #failing: T | null = null;
   #same: (a: T, b: T) => boolean;
   #pending: T | null = null;
   #lastSaved: T | null;
@@ -117,12 +119,17 @@ export class ProgressSaver<T = number> {
     const page = this.#pending;
     this.#pending = null;
     if (this.#isSaved(page)) return;
+    // Tries are counted per position: pages turned while the server was away must not use up the
+    // tries of the last one, which no later page turn will carry to the server.
+    if (this.#failing !== null && !this.#same(page, this.#failing)) this.#failures = 0;
     this.#inFlight = this.#save(page).then(
       () => {
         this.#lastSaved = page;
         this.#failures = 0;
+        this.#failing = null;
       },
       (error: unknown) => {
+        this.#failing = page;
         this.#onError(error);
         this.#retryLater(page, error);
       },

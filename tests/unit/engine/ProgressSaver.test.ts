@@ -141,6 +141,32 @@ describe('ProgressSaver', () => {
     expect(calls).toHaveLength(5);
   });
 
+  it('gives a newer page its own retries after an older one ran out of them', async () => {
+    // A server restarting while pages are turned fails every save: the count ran on across pages, so
+    // once the older pages had used up the tries, the last page of the session got none, and was lost.
+    const { calls, save } = recorder();
+    const retryDelayMs = (_error: unknown, attempt: number) => (attempt > 2 ? null : 1000);
+    const saver = new ProgressSaver(save, { debounceMs: 10, retryDelayMs });
+    saver.report(4);
+    vi.advanceTimersByTime(10);
+    for (let i = 0; i < 3; i++) {
+      calls[i]!.fail(new Error('busy'));
+      await flushMicrotasks();
+      vi.advanceTimersByTime(1000);
+    }
+    // Page 4: sent once and retried twice, then left.
+    expect(calls.map((call) => call.page)).toEqual([4, 4, 4]);
+    saver.report(5);
+    vi.advanceTimersByTime(10);
+    calls[3]!.fail(new Error('busy'));
+    await flushMicrotasks();
+    vi.advanceTimersByTime(1000);
+    expect(calls.map((call) => call.page)).toEqual([4, 4, 4, 5, 5]);
+    calls[4]!.done();
+    await flushMicrotasks();
+    expect(saver.lastSaved).toBe(5);
+  });
+
   it('flush sends a pending change at once and waits for it', async () => {
     const { calls, save } = recorder();
     const saver = new ProgressSaver(save, { debounceMs: 10_000 });
