@@ -1,6 +1,7 @@
 import type { Db } from './database.ts';
 import { LruMap } from '../lru-map.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { noteDatabaseFailure } from './lock-refusal.ts';
 
 export interface SessionRow {
   idHash: string;
@@ -67,7 +68,13 @@ export class SessionRepository {
   }
 
   touch(idHash: string, now: number): void {
-    cachedStatement(this.db, 'UPDATE session SET last_access = ? WHERE id_hash = ?').run(now, idHash);
+    try {
+      cachedStatement(this.db, 'UPDATE session SET last_access = ? WHERE id_hash = ?').run(now, idHash);
+    } catch (error) {
+      // Every signed-in request refreshes the clock again until it is stored: each must not wait for a lock.
+      noteDatabaseFailure(this.db, error);
+      throw error;
+    }
     const hit = this.remembered.get(idHash);
     if (hit) hit.row.lastAccess = now;
   }

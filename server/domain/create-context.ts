@@ -1,3 +1,4 @@
+import { noteDatabaseFailure } from '../db/lock-refusal.ts';
 import { lockDataDir } from '../db/data-dir-lock.ts';
 import { openDatabase } from '../db/database.ts';
 import { type Repositories, createRepositories } from '../db/repositories.ts';
@@ -46,7 +47,11 @@ export function createFolioContext(options: ContextOptions): FolioContext {
     // The server's own opener (openByContent) says what it opened; a test's is looked at by path.
     archives: new ArchivePool({ ...options.archivePool, open: containedOpen(repos, options.archivePool?.open), openGivesIdentity: !options.archivePool?.open }),
     pagesWithoutBars: new PagesWithoutBars(),
-    tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => logger.error({ err: error, task }, 'task failed')),
+    // A task put off for another process's lock also makes the next writes refuse at once (lock-refusal.ts).
+    tasks: new TaskQueue(options.taskWorkers ?? 2, (task, error) => {
+      noteDatabaseFailure(db, error);
+      logger.error({ err: error, task }, 'task failed');
+    }),
     logger,
     log: (message, error) => logger.warn({ err: error }, message),
   };

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SearchConditionError } from '../db/search/conditions.ts';
-import { type DatabaseUnavailable, databaseUnavailable } from '../db/database-unavailable.ts';
+import type { DatabaseUnavailable } from '../db/database-unavailable.ts';
+import { noteDatabaseFailure } from '../db/lock-refusal.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { OperationTimeout, RecentlyTimedOut, ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
 import { PosterUnreadable } from '../domain/posters/chosen-poster.ts';
@@ -138,7 +139,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return sendError(reply, request, status, fastifyError.message);
-  const unavailable = databaseUnavailable(error);
+  // A lock held by another process also makes the next writes refuse at once (lock-refusal.ts).
+  const unavailable = noteDatabaseFailure(request.server.folio.db, error);
   if (unavailable) return sendDatabaseUnavailable(unavailable, error, request, reply);
   request.log.error({ err: error, req: { method: request.method, url: loggableUrl(request.originalUrl) } }, 'request failed');
   return sendError(reply, request, 500, 'Internal Server Error');
