@@ -69,6 +69,9 @@ export class TaskQueue {
   private putOffDelayMs = PUT_OFF_FIRST_MS;
   /** performance.now() until which the store is not written (see saveStored). */
   private storePausedUntil = 0;
+  /** Keys of finished tasks whose stored row is still there (see removeStored), and when they are tried again. */
+  private readonly unremoved = new Map<string, TaskType>();
+  private unremovedTimer: NodeJS.Timeout | undefined;
   private readonly requesters = new Map<TaskType, (payload: TaskPayload) => void>();
 
   constructor(
@@ -190,6 +193,9 @@ export class TaskQueue {
 
   private async drain(graceMs: number): Promise<{ type: TaskType; key: string }[]> {
     this.closed = true;
+    // Rows not removed yet stay for the next start, which runs their tasks again.
+    clearTimeout(this.unremovedTimer);
+    this.unremovedTimer = undefined;
     this.dropPending();
     this.notify();
     this.settleIfIdle();
@@ -328,18 +334,53 @@ export class TaskQueue {
   /**
    * Removes a task's stored row. Nothing awaits the task that called this, so it must not throw:
    * a database that cannot be written now (the very failure that may have ended the task) was an
-   * unhandled rejection, and Node ended the server. The row left runs the task again at the next
-   * start, which every stored task bears (analyses, hashes and refreshes are idempotent); so does
-   * one finished while the store is paused (saveStored).
+   * unhandled rejection, and Node ended the server. The row left (or that of one finished while the
+   * store is paused, saveStored) is removed later (removeLater); should the server stop first, the
+   * next start runs the task again, which every stored task bears (analyses, hashes and refreshes
+   * are idempotent).
    */
   private removeStored(task: QueuedTask): void {
-    if (this.storePaused()) return;
+    if (this.storePaused()) return this.removeLater(task);
     try {
       this.store?.remove(task.key);
     } catch (error) {
-      if (databaseUnavailable(error)) this.pauseStore(task, error);
-      else this.onError({ type: task.type, key: task.key }, error);
+      if (!databaseUnavailable(error)) return this.onError({ type: task.type, key: task.key }, error);
+      this.pauseStore(task, error);
+      this.removeLater(task);
     }
+  }
+
+  /**
+   * A finished task's row that could not be removed is removed once the store can be written again,
+   * not left to run the task again at the next start: until then the stored tasks are not the queue's.
+   */
+  private removeLater(task: { type: TaskType; key: string }): void {
+    this.unremoved.set(task.key, task.type);
+    if (this.unremovedTimer || this.closed) return;
+    this.unremovedTimer = setTimeout(() => {
+      this.unremovedTimer = undefined;
+      for (const [key, type] of [...this.unremoved]) {
+        // Queued again meanwhile: that task owns the row now.
+        if (this.pending.has(key) || this.running.has(key) || this.putOff.some((t) => t.key === key)) {
+          this.unremoved.delete(key);
+          continue;
+        }
+        try {
+          this.store?.remove(key);
+          this.unremoved.delete(key);
+        } catch (error) {
+          if (!databaseUnavailable(error)) {
+            this.unremoved.delete(key);
+            this.onError({ type, key }, error);
+            continue;
+          }
+          // Still unavailable: all of them wait for the next try.
+          this.removeLater({ type, key });
+          return;
+        }
+      }
+    }, STORE_PAUSE_MS);
+    this.unremovedTimer.unref();
   }
 
   private putOffUntilLater(task: QueuedTask, error: unknown, reason: string): void {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TaskQueue, type TaskType } from '../../../server/domain/tasks/task-queue.ts';
 
 /** A queue of one worker held by a first task, so what is submitted next waits; `order` records runs. */
@@ -82,5 +82,41 @@ describe('task queue', () => {
     release();
     await queue.idle();
     expect(order).toEqual(expected.flat());
+  });
+});
+
+describe('task queue on a database another process holds locked', () => {
+  it('removes a finished task\'s stored row once the database can be written again, not only at the next start', async () => {
+    // A row whose removal failed on the lock (or came while the store was left alone after such a
+    // failure) stayed until a restart ran the task again: the table never emptied while the queue was idle.
+    vi.useFakeTimers();
+    try {
+      const rows = new Map<string, unknown>();
+      let locked = false;
+      const busy = () => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      const queue = new TaskQueue(1, () => undefined);
+      queue.persistTo({
+        save: (task) => {
+          if (locked) throw busy();
+          rows.set(task.key, task);
+        },
+        remove: (key) => {
+          if (locked) throw busy();
+          rows.delete(key);
+        },
+      });
+      let finish!: () => void;
+      queue.submit('AnalyzeBook', 'analyse-1', () => new Promise<void>((resolve) => (finish = resolve)), 0, { bookId: '1' });
+      expect([...rows.keys()]).toEqual(['analyse-1']);
+      locked = true;
+      finish();
+      await queue.idle();
+      expect([...rows.keys()]).toEqual(['analyse-1']);
+      locked = false;
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect([...rows.keys()]).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
