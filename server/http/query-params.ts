@@ -58,7 +58,8 @@ export function springBoolean(text: string): boolean | undefined {
 
 /** Spring's NumberUtils.parseNumber for an Int: decimal digits with a sign, or a hexadecimal number (Integer.decode). */
 const DECIMAL_INT = /^[+-]?\d+$/;
-const HEX_INT = /^[+-]?(?:0x|#)[0-9a-f]+$/i;
+// Spring takes a hexadecimal number only unsigned or after "-" (NumberUtils.isHexNumber); "+0x1" goes to Integer.valueOf, which refuses it.
+const HEX_INT = /^-?(?:0x|#)[0-9a-f]+$/i;
 
 /**
  * A page number path variable as Spring converts it to Komga's `Int`: blanks removed, then decimal
@@ -70,7 +71,7 @@ export function pageNumberParam(text: string): number {
   const hex = HEX_INT.test(trimmed);
   if (!hex && !DECIMAL_INT.test(trimmed)) throw badRequest('Page number must be an integer');
   const sign = trimmed.startsWith('-') ? -1 : 1;
-  const number = hex ? sign * Number.parseInt(trimmed.replace(/^[+-]?(?:0x|#)/i, ''), 16) : Number(trimmed);
+  const number = hex ? sign * Number.parseInt(trimmed.replace(/^-?(?:0x|#)/i, ''), 16) : Number(trimmed);
   if (!Number.isSafeInteger(number) || number < -(2 ** 31) || number > 2 ** 31 - 1) throw badRequest('Page number must be an integer');
   return number;
 }

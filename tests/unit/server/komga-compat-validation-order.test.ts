@@ -112,7 +112,7 @@ describe('a query value that does not convert is a 400 before the id is looked u
   for (const op of pagePaths) {
     it(`${op.method} ${op.path} with a page number that is not an integer, for a missing book`, async () => {
       // Integer.valueOf refuses a decimal point, an exponent, a binary prefix and what passes 32 bits.
-      for (const page of ['one', '1.5', '%20', '1.0', '1e0', '0b1', '2147483648']) {
+      for (const page of ['one', '1.5', '%20', '1.0', '1e0', '0b1', '2147483648', '+0x1']) {
         const url = op.path.replace('{pageNumber}', page).replace(/\{\w+\}/, MISSING);
         expect((await c.send(op.method, url)).statusCode, url).toBe(400);
       }
