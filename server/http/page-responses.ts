@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Book } from '../db/book-repository.ts';
 import type { FolioContext } from '../domain/context.ts';
@@ -52,4 +53,14 @@ export async function sendRawPage(ctx: FolioContext, reply: FastifyReply, book: 
   reply.header('Content-Disposition', inlineDisposition(`${book.name}-${number}${raw.extension}`));
   if (raw.size !== null) reply.header('Content-Length', raw.size);
   return reply.type(raw.mediaType).send(raw.body);
+}
+
+/**
+ * Calls `release` once the response has closed (sent, failed, or its client gone), or at once if
+ * it already has: bytes held for a response stay counted until nothing will send them any more,
+ * and a client that left while they were made does not keep them counted for ever.
+ */
+export function releaseOnClose(response: ServerResponse, release: () => void): void {
+  if (response.closed) release();
+  else response.once('close', release);
 }

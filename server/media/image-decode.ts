@@ -21,8 +21,10 @@ import { ServerBusy, OperationTimeout } from './transient-errors.ts';
  * most IMAGE_WORKERS of them at once (≈ 640 MiB above the server's baseline). Pages over the
  * limits are still served as stored (plain page requests stream them); only decoding is refused.
  * Encoders must stream too: a whole page is written as JPEG with standard Huffman tables (see
- * convertImage), since optimised ones hold every coefficient (410 MiB at 62 Mpx). A page converted
- * to PNG is held whole once written (as large as the decoded image for photographic noise).
+ * convertImage), since optimised ones hold every coefficient (410 MiB at 62 Mpx). A converted page
+ * is held whole once written (sharp's output comes in one piece; a PNG as large as the decoded image
+ * for photographic noise) until its client has it: all of them within one byte budget
+ * (conversionBytes in image-transcode.ts).
  */
 export const MAX_DECODE_INPUT_BYTES = 64 * 1024 * 1024;
 export const MAX_DECODE_PIXELS = 64_000_000;
@@ -87,6 +89,33 @@ export async function readForDecode(stream: Readable, declaredSize: number | nul
  */
 export function decoder(input: Buffer | string): Sharp {
   return sharp(input, { failOn: 'none', limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: imageDecoding.timeoutSeconds });
+}
+
+/** What an image's header declares, no pixel decoded; `bytes`: its pixels uncompressed, the most an encoder's output of them takes. */
+export interface DeclaredRaster {
+  width: number;
+  height: number;
+  bytes: number;
+}
+
+/**
+ * The size an encoded image declares (sharp reads its header only, on libuv's pool, no worker
+ * taken). An undecodable header, or one over MAX_DECODE_PIXELS, is DecodeRefused, as its decode
+ * would be.
+ */
+export async function declaredRaster(input: Buffer): Promise<DeclaredRaster> {
+  let metadata: Awaited<ReturnType<Sharp['metadata']>>;
+  try {
+    metadata = await decoder(input).metadata();
+  } catch (error) {
+    throw new DecodeRefused(`page cannot be decoded: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const { width, height } = metadata;
+  if (!width || !height) throw new DecodeRefused('page cannot be decoded: no size in its header');
+  if (width * height > MAX_DECODE_PIXELS) throw new DecodeRefused(`page declares ${width} × ${height} pixels, over the ${MAX_DECODE_PIXELS}-pixel decode limit`);
+  const sampleBytes = metadata.depth === 'ushort' || metadata.depth === 'short' ? 2 : metadata.depth === 'float' || metadata.depth === 'uint' || metadata.depth === 'int' ? 4 : 1;
+  // One filter byte a row and a little for headers and chunks, so a PNG of noise fits too.
+  return { width, height, bytes: width * height * (metadata.channels ?? 4) * sampleBytes + height + 64 * 1024 };
 }
 
 let running = 0;

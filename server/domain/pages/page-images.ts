@@ -1,17 +1,18 @@
 import type { Book } from '../../db/book-repository.ts';
-import { type ConvertFormat, convertImage, previewJpeg } from '../../media/image-transcode.ts';
+import { type ConvertFormat, type ConvertedImage, convertImage, previewJpeg } from '../../media/image-transcode.ts';
 import type { MediaWork } from '../../media/work-callers.ts';
 import type { FolioContext } from '../context.ts';
 import { type PageContent, openBookPage } from './page-content.ts';
 import { decodingPage } from './decode-input.ts';
 
-export type { ConvertFormat } from '../../media/image-transcode.ts';
+export type { ConvertFormat, ConvertedImage } from '../../media/image-transcode.ts';
 
 /**
  * An opened page re-encoded as `format` (the page routes' `?convert=`), within the decode limits:
- * a page over them is refused with ERR_1007. The page's stream is consumed.
+ * a page over them is refused with ERR_1007. The page's stream is consumed. Its bytes stay counted
+ * in the conversions' budget until `release` (once the response has closed).
  */
-export function convertedPage(book: Book, content: PageContent, format: ConvertFormat): Promise<Buffer> {
+export function convertedPage(book: Book, content: PageContent, format: ConvertFormat): Promise<ConvertedImage> {
   return decodingPage(book, content.page.number, () => convertImage(content.stream, content.page.fileSize, format));
 }
 

@@ -9,7 +9,7 @@ import { canAccessLibrary, caller } from '../guards.ts';
 import { type RawQuery, booleanParam, pageNumberParam, stringParam } from '../query-params.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { registerRawPageRoute } from './raw-page-routes.ts';
-import { prefersPdf, sendRawPage, sizeHint } from '../page-responses.ts';
+import { prefersPdf, releaseOnClose, sendRawPage, sizeHint } from '../page-responses.ts';
 import { inlineDisposition } from '../file-download.ts';
 import { httpDateOf, resolveStreamedPage } from '../streamed-page.ts';
 import { type FolioApp, NamedQuery, Type } from '../schemas.ts';
@@ -67,13 +67,16 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
         reply.header('Content-Disposition', inlineDisposition(`${book.name}-${number}${extension}`));
         if ('whole' in content) {
           // The bytes stay counted against the pool's budget until the client has them (or left).
-          reply.raw.once('close', content.whole.release);
+          releaseOnClose(reply.raw, content.whole.release);
           return reply.type(page.mediaType).send(content.whole.bytes);
         }
         const { stream } = content;
         if (convert && targetType !== page.mediaType) {
-          // Within the decode limits; a page over them is refused with ERR_1007.
-          return reply.type(targetType).send(await convertedPage(book, content, convert));
+          // Within the decode limits; a page over them is refused with ERR_1007. Its bytes stay
+          // counted in the conversions' budget until the client has them (or left).
+          const converted = await convertedPage(book, content, convert);
+          releaseOnClose(reply.raw, converted.release);
+          return reply.type(targetType).send(converted.bytes);
         }
         if (content.length !== null) reply.header('Content-Length', content.length);
         return reply.type(page.mediaType).send(stream);

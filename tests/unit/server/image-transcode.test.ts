@@ -48,7 +48,8 @@ describe('convertImage', () => {
     const page = await sharp({ create: { width: 6000, height: 6000, channels: 3, background: { r: 200, g: 180, b: 90 } } }).png().toBuffer();
     resetPeak();
     const before = peakMiB();
-    const jpeg = await convertImage(Readable.from([page]), page.length, 'jpeg');
+    const { bytes: jpeg, release } = await convertImage(Readable.from([page]), page.length, 'jpeg');
+    release();
     const grown = peakMiB() - before;
     expect(await sharp(jpeg).metadata()).toMatchObject({ format: 'jpeg', width: 6000, height: 6000 });
     // Huffman tables optimised for the image need every DCT coefficient kept until the end: about
@@ -59,7 +60,8 @@ describe('convertImage', () => {
 
   it('keeps optimised tables (smaller files) for an ordinary page', async () => {
     const page = await renderPage({ width: 1200, height: 1800, color: RED, bands: [RED, [20, 20, 200], [240, 240, 240]], format: 'png' });
-    const jpeg = await convertImage(Readable.from([page]), page.length, 'jpeg');
+    const { bytes: jpeg, release } = await convertImage(Readable.from([page]), page.length, 'jpeg');
+    release();
     expect(jpeg.length).toBe((await sharp(page).jpeg({ quality: 90 }).toBuffer()).length);
   });
 });
