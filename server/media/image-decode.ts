@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Matrix3x3, type Sharp } from 'sharp';
 import { MediaError } from './book-reader.ts';
+import { decodeBitmap, isBitmap, readBitmapHeader } from './bmp-decode.ts';
+import { DecodeRefused } from './decode-refused.ts';
 import { ServerBusy, OperationTimeout } from './transient-errors.ts';
 
 /*
@@ -47,13 +49,7 @@ sharp.concurrency(SHARP_THREADS);
  */
 sharp.cache(false);
 
-/** A page over the decode limits: served as stored, never decoded. Code ERR_1007 (bad entry). */
-export class DecodeRefused extends MediaError {
-  constructor(message: string) {
-    super('ERR_1007', message);
-    this.name = 'DecodeRefused';
-  }
-}
+export { DecodeRefused } from './decode-refused.ts';
 
 /** Bytes already in memory (an entry read whole) refused for decoding past MAX_DECODE_INPUT_BYTES. */
 export function checkDecodeInput(bytes: Buffer): Buffer {
@@ -88,7 +84,28 @@ export async function readForDecode(stream: Readable, declaredSize: number | nul
  * time limits set.
  */
 export function decoder(input: Buffer | string): Sharp {
+  if (typeof input !== 'string' && isBitmap(input)) return bitmapDecoder(input);
   return sharp(input, { failOn: 'none', limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: imageDecoding.timeoutSeconds });
+}
+
+/** Swaps the first and third colour channels (blue-green-red to red-green-blue); alpha is left as it is. */
+const SWAP_BLUE_RED: Matrix3x3 = [
+  [0, 0, 1],
+  [0, 1, 0],
+  [1, 0, 0],
+];
+
+/**
+ * sharp's libvips reads no BMP: a bitmap page is decoded here (bmp-decode.ts, within
+ * MAX_DECODE_PIXELS, DecodeRefused otherwise) and handed over as raw pixels. Called inside a
+ * decode's work (decodeImage), so its rows are copied while holding an image worker.
+ */
+function bitmapDecoder(input: Buffer): Sharp {
+  const bitmap = decodeBitmap(input, MAX_DECODE_PIXELS);
+  let image = sharp(bitmap.data, { raw: { width: bitmap.width, height: bitmap.height, channels: bitmap.channels }, limitInputPixels: MAX_DECODE_PIXELS }).timeout({ seconds: imageDecoding.timeoutSeconds });
+  if (bitmap.padded) image = image.removeAlpha();
+  if (bitmap.bgr) image = image.recomb(SWAP_BLUE_RED);
+  return image;
 }
 
 /** What an image's header declares, no pixel decoded; `bytes`: its pixels uncompressed, the most an encoder's output of them takes. */
@@ -104,6 +121,12 @@ export interface DeclaredRaster {
  * would be.
  */
 export async function declaredRaster(input: Buffer): Promise<DeclaredRaster> {
+  if (isBitmap(input)) {
+    // From its headers: decoding a bitmap (see decoder) is work for an image worker.
+    const { width, height, bitsPerPixel } = readBitmapHeader(input);
+    if (width < 1 || height < 1 || width * height > MAX_DECODE_PIXELS) throw new DecodeRefused(`bitmap declares ${width} × ${height} pixels, outside the decode limit`);
+    return { width, height, bytes: width * height * (bitsPerPixel === 32 ? 4 : 3) + 64 * 1024 };
+  }
   let metadata: Awaited<ReturnType<Sharp['metadata']>>;
   try {
     metadata = await decoder(input).metadata();
