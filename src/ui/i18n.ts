@@ -1,6 +1,7 @@
 import rosetta from 'rosetta';
 import en from '../../locales/en.json';
 import { ApiError } from '../api/http.ts';
+import { serverMessage } from './serverMessages.ts';
 
 /**
  * Every user-visible string goes through `t`. English is bundled as the source and fallback;
@@ -74,7 +75,6 @@ export function tPlural(key: string, count: number, params?: Params): string {
   return specific || t(`${key}.other`, { count, ...params });
 }
 
-/** The SPEC §7 message for a failed call: "An error occurred while trying to …" plus the server's message. */
 /** Komga error codes (ERR_dddd, REFERENCE §8) in a text become their localised meaning. */
 export function explainErrorCodes(text: string): string {
   return text.replace(/ERR_\d{4}/g, (code) => {
@@ -82,6 +82,19 @@ export function explainErrorCodes(text: string): string {
     const meaning = t(key);
     return meaning === key ? code : meaning;
   });
+}
+
+/**
+ * A server's message in the reader's language when serverMessages.ts knows its shape (a field's
+ * violations listed in the language's own way), else as sent with its Komga error codes explained.
+ */
+export function localizedServerMessage(message: string): string {
+  const read = serverMessage(message);
+  if (!read) return explainErrorCodes(message);
+  const sentences = read.parts.map((part) =>
+    part.count === undefined ? t(part.key, part.params) : tPlural(part.key, part.count, part.params),
+  );
+  return new Intl.ListFormat(currentLocale(), { type: 'conjunction' }).format(sentences);
 }
 
 /**
@@ -101,9 +114,10 @@ export class LocalizedError extends Error {
 }
 
 /**
- * The sentence shown for a failure, always in the reader's language: a call's failure, a
- * LocalizedError, or for anything else (a library's exception, our own console text) a general
- * sentence, its English details logged for whoever looks at the console.
+ * The sentence shown for a failure, always in the reader's language: a call's failure (SPEC §7,
+ * "An error occurred while trying to …" and the server's message), a LocalizedError, or for
+ * anything else (a library's exception, our own console text) a general sentence, its English
+ * details logged for whoever looks at the console.
  */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
@@ -111,7 +125,7 @@ export function describeError(error: unknown): string {
     if (error.noAnswer === 'timeout') return t('errors.call_timed_out', { action });
     if (error.noAnswer === 'unreachable') return t('errors.call_unreachable', { action });
     return error.serverMessage
-      ? t('errors.call_failed_with_message', { action, message: explainErrorCodes(error.serverMessage) })
+      ? t('errors.call_failed_with_message', { action, message: localizedServerMessage(error.serverMessage) })
       : t('errors.call_failed', { action });
   }
   if (error instanceof LocalizedError) return t(error.key, error.params);

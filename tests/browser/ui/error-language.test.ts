@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getJsonNow } from '../../../src/api/http.ts';
+import { createCollection } from '../../../src/api/collections.ts';
+import { ApiError } from '../../../src/api/http.ts';
 import { getLibraries } from '../../../src/api/libraries.ts';
-import { describeError, LocalizedError, t } from '../../../src/ui/i18n.ts';
+import { describeError, LocalizedError, t, tPlural } from '../../../src/ui/i18n.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 import { failRequests, logInAsAdmin } from '../support/folio.ts';
 
@@ -68,5 +70,38 @@ describe('errors of the client itself', () => {
     } finally {
       logged.mockRestore();
     }
+  });
+});
+
+/**
+ * The server's refusals are English sentences (Komga's clients read them); the ones the client knows
+ * (src/ui/serverMessages.ts) are said in the reader's language after the translated lead-in, each
+ * field's violation in turn; one it does not know is shown as sent.
+ */
+describe('refusals of the server', () => {
+  it('de: a known refusal is said in German, its field and limit kept', async () => {
+    await applyLocale('de');
+    const blank = describeError(await rejection(createCollection(' ', ['any'])));
+    expect(blank).toBe(
+      t('errors.call_failed_with_message', { action: t('api_actions.add_collection'), message: t('server_messages.rules.blank', { field: 'name' }) }),
+    );
+    expect(blank).not.toMatch(/must|blank/);
+    const tooLong = describeError(await rejection(createCollection('x'.repeat(5000), ['any'])));
+    expect(tooLong).toContain(tPlural('server_messages.rules.max_chars', 1024, { field: 'name' }));
+    expect(tooLong).toContain('1.024');
+  });
+
+  it('ru: the violations of several fields are each translated and listed', async () => {
+    await applyLocale('ru');
+    const shown = describeError(new ApiError('add_user', 400, 'Validation failed: email must be a well-formed email address; password must not be blank'));
+    expect(shown).toContain(t('server_messages.rules.email', { field: 'email' }));
+    expect(shown).toContain(t('server_messages.rules.blank', { field: 'password' }));
+    expect(shown).not.toMatch(/must|blank/);
+  });
+
+  it('de: a message the client does not know is shown as the server sent it', async () => {
+    await applyLocale('de');
+    const shown = describeError(new ApiError('add_collection', 400, 'Some wording of a newer server'));
+    expect(shown).toBe(t('errors.call_failed_with_message', { action: t('api_actions.add_collection'), message: 'Some wording of a newer server' }));
   });
 });

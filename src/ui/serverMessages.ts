@@ -1,0 +1,98 @@
+/*
+ * A failed call's message, as the server writes it: an English sentence (the API keeps it, as
+ * Komga's clients read the same field). The client shows the refusals a person can meet in its
+ * screens in their language: this table reads each known sentence into a locale key, the variable
+ * part (a folder, a limit, the value refused) captured and passed on. A sentence worded otherwise
+ * (a newer server, Komga's own) is not read and is shown as sent.
+ * No imports of i18n here, so the server's tests can check that every refusal they provoke is known
+ * (tests/unit/server/server-messages-known.test.ts).
+ */
+
+/** One translatable sentence: its locale key, its parts, and the number choosing its plural form. */
+export interface ServerMessagePart {
+  key: string;
+  params?: Record<string, string>;
+  /** Set for a plural group (the key names it): the number of the sentence. */
+  count?: number;
+}
+
+/** A known message: one part, or one per field a failed validation names. */
+export interface ReadServerMessage {
+  parts: ServerMessagePart[];
+}
+
+/** A shape of sentence: the captured groups become `names` (a name `count` is the plural's number). */
+interface Shape {
+  pattern: RegExp;
+  key: string;
+  names?: readonly string[];
+}
+
+const SENTENCES: readonly Shape[] = [
+  { pattern: /^A collection with this name already exists$/, key: 'server_messages.collection_name_taken' },
+  { pattern: /^A read list with this name already exists$/, key: 'server_messages.readlist_name_taken' },
+  { pattern: /^This server has already been claimed$/, key: 'server_messages.already_claimed' },
+  { pattern: /^Path must be absolute$/, key: 'server_messages.path_not_absolute' },
+  // (\x27 for the apostrophe: locales/usage.ts reads quoted texts of this file as keys.)
+  { pattern: /^A library cannot be inside Folio\x27s data directory$/, key: 'server_messages.library_in_data_dir' },
+  { pattern: /^A library cannot be inside the system folder (.+)$/s, key: 'server_messages.library_in_system_folder', names: ['folder'] },
+  { pattern: /^At most (\d+) API keys per user: delete one first$/, key: 'server_messages.api_key_limit', names: ['count'] },
+  { pattern: /^Not Found$/, key: 'server_messages.not_found' },
+  { pattern: /^Forbidden$/, key: 'server_messages.forbidden' },
+];
+
+/**
+ * What a failed request validation says of one field, after the field's name (schemas.ts: a schema's
+ * own wording, Ajv's for the bounds of input-limits.ts, metadata-update.ts's rules).
+ */
+const RULES: readonly Shape[] = [
+  { pattern: /^must not be blank$/, key: 'server_messages.rules.blank' },
+  { pattern: /^is required$/, key: 'server_messages.rules.required' },
+  { pattern: /^must be a well-formed email address$/, key: 'server_messages.rules.email' },
+  { pattern: /^must be a non-empty list of distinct ids$/, key: 'server_messages.rules.distinct_ids' },
+  { pattern: /^is not a valid ISBN: (.*)$/s, key: 'server_messages.rules.isbn', names: ['value'] },
+  { pattern: /^must be a date \(yyyy-MM-dd\)$/, key: 'server_messages.rules.date' },
+  { pattern: /^must be a valid URL: (.*)$/s, key: 'server_messages.rules.url', names: ['value'] },
+  { pattern: /^must be an http, https, ftp, file, jar or mailto URL: (.*)$/s, key: 'server_messages.rules.url_scheme', names: ['value'] },
+  { pattern: /^must be a valid BCP 47 language tag$/, key: 'server_messages.rules.language' },
+  { pattern: /^(?:must be a positive integer or 0|must be greater than or equal to 0)$/, key: 'server_messages.rules.not_negative' },
+  { pattern: /^must be greater than 0$/, key: 'server_messages.rules.positive' },
+  { pattern: /^must NOT have more than (\d+) characters$/, key: 'server_messages.rules.max_chars', names: ['count'] },
+  { pattern: /^must NOT have more than (\d+) items$/, key: 'server_messages.rules.max_items', names: ['count'] },
+];
+
+/** handleError's prefix; RequestValidationError joins its violations with "; ", each "<field> <rule>". */
+const VALIDATION = /^Validation failed: (.+)$/s;
+const VIOLATION = /^([\w.]+) (.+)$/s;
+
+function readShape(shapes: readonly Shape[], text: string, params: Record<string, string> = {}): ServerMessagePart | undefined {
+  for (const { pattern, key, names = [] } of shapes) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const part: ServerMessagePart = { key, params: { ...params } };
+    names.forEach((name, index) => {
+      const value = match[index + 1]!;
+      if (name === 'count') part.count = Number(value);
+      else part.params![name] = value;
+    });
+    return part;
+  }
+  return undefined;
+}
+
+export function serverMessage(message: string): ReadServerMessage | undefined {
+  const validation = VALIDATION.exec(message);
+  if (!validation) {
+    const part = readShape(SENTENCES, message);
+    return part && { parts: [part] };
+  }
+  // A value quoted in a rule may itself hold "; " (an ISBN typed so): such a message is not read.
+  const parts: ServerMessagePart[] = [];
+  for (const violation of validation[1]!.split('; ')) {
+    const fieldRule = VIOLATION.exec(violation);
+    const part = fieldRule && readShape(RULES, fieldRule[2]!, { field: fieldRule[1]! });
+    if (!part) return undefined;
+    parts.push(part);
+  }
+  return { parts };
+}

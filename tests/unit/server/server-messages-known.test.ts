@@ -1,0 +1,109 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import en from '../../../locales/en.json';
+import { serverMessage } from '../../../src/ui/serverMessages.ts';
+import { RED, createCbz } from '../../fixtures/index.ts';
+import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
+import { send } from './accounts-helpers.ts';
+
+/**
+ * A failed call's `message` is an English sentence the server writes (the API keeps it: Komga's
+ * clients read it). The client shows the ones a person can meet in its screens translated, through
+ * src/ui/serverMessages.ts; one that table does not know reaches every language in English. This
+ * test makes the real server answer each refusal the web client's forms can provoke (names taken,
+ * blank or malformed fields, over-long texts, bad library folders, bad metadata values, API key
+ * limits) and fails when the table does not read one, or reads it to a key en.json lacks.
+ */
+let server: TestServer;
+let seriesId: string;
+let bookId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  const root = join(server.dir, 'lib');
+  await createCbz(join(root, 'One', 'One 01.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+  await addLibrary(server, root);
+  seriesId = (await server.json<{ content: { id: string }[] }>('/api/v1/series?unpaged=true')).content[0]!.id;
+  bookId = (await server.json<{ content: { id: string }[] }>('/api/v1/books?unpaged=true')).content[0]!.id;
+});
+afterAll(async () => server?.close());
+
+type Call = [method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, body?: unknown, headers?: Record<string, string>];
+
+function keyExists(key: string): boolean {
+  let node: unknown = en;
+  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
+  return typeof node === 'string' || (typeof node === 'object' && node !== null && 'other' in node);
+}
+
+describe('refusals the web client can meet, as it shows them', () => {
+  it('are each a message the client translates', async () => {
+    const long = 'x'.repeat(20_000);
+    const calls: Call[] = [
+      // Names taken, blank, too long.
+      ['POST', '/api/v1/collections', { name: 'Taken', seriesIds: [seriesId] }],
+      ['POST', '/api/v1/collections', { name: ' ', seriesIds: [seriesId] }],
+      ['POST', '/api/v1/collections', { name: long, seriesIds: [seriesId] }],
+      ['POST', '/api/v1/readlists', { name: 'Taken', bookIds: [bookId] }],
+      ['POST', '/api/v1/readlists', { name: 'Empty', bookIds: [] }],
+      // Accounts: malformed e-mail, blank password, missing field, own account, API key comment.
+      ['POST', '/api/v2/users', { email: 'not-an-email', password: 'p', roles: [] }],
+      ['POST', '/api/v2/users', { email: 'new@example.org', password: ' ', roles: [] }],
+      ['POST', '/api/v2/users', { email: 'new@example.org', roles: [] }],
+      ['POST', '/api/v2/users', { email: 'not-an-email', password: ' ', roles: [] }],
+      ['PATCH', '/api/v2/users/me/password', { password: ' ' }],
+      ['POST', '/api/v2/users/me/api-keys', { comment: ' ' }],
+      ['POST', '/api/v1/claim', undefined, { 'x-komga-email': 'x@example.org', 'x-komga-password': 'p' }],
+      // Library folders.
+      ['POST', '/api/v1/libraries', { name: 'Relative', root: 'relative/path' }],
+      ['POST', '/api/v1/libraries', { name: 'Missing', root: join(server.dir, 'no-such-folder') }],
+      ['POST', '/api/v1/libraries', { name: 'Inside', root: join(server.dir, 'lib', 'One') }],
+      ['POST', '/api/v1/libraries', { name: 'Data', root: server.dataDir }],
+      ['POST', '/api/v1/libraries', { name: 'System', root: '/proc' }],
+      ['POST', '/api/v1/libraries', { name: ' ', root: join(server.dir, 'lib') }],
+      ['POST', '/api/v1/filesystem', { path: 'relative' }],
+      // Something gone meanwhile, or not the caller's to see.
+      ['GET', '/api/v1/books/no-such-book'],
+      ['GET', '/api/v1/libraries/no-such-library'],
+      ['GET', '/api/v2/users', undefined, { authorization: basic('reader@example.org', 'secret') }],
+      // Metadata values.
+      ['PATCH', `/api/v1/books/${bookId}/metadata`, { isbn: '12345' }],
+      ['PATCH', `/api/v1/books/${bookId}/metadata`, { releaseDate: '2020-13-45' }],
+      ['PATCH', `/api/v1/books/${bookId}/metadata`, { links: [{ label: 'Site', url: 'not a url' }] }],
+      ['PATCH', `/api/v1/books/${bookId}/metadata`, { links: [{ label: 'Site', url: 'javascript:alert(1)' }] }],
+      ['PATCH', `/api/v1/books/${bookId}/metadata`, { title: ' ' }],
+      ['PATCH', `/api/v1/books/${bookId}/metadata`, { title: long }],
+      ['PATCH', `/api/v1/series/${seriesId}/metadata`, { language: 'not a language' }],
+      ['PATCH', `/api/v1/series/${seriesId}/metadata`, { ageRating: -1 }],
+      ['PATCH', `/api/v1/series/${seriesId}/metadata`, { totalBookCount: 0 }],
+      ['PATCH', `/api/v1/series/${seriesId}/metadata`, { tags: Array.from({ length: 5000 }, (_, i) => `t${i}`) }],
+    ];
+    for (const [url, body] of [
+      ['/api/v1/collections', { name: 'Taken', seriesIds: [seriesId] }],
+      ['/api/v1/readlists', { name: 'Taken', bookIds: [bookId] }],
+    ] as const) expect((await send(server, 'POST', url, server.admin, body)).statusCode).toBe(200);
+    await insertUser(server, 'reader@example.org', 'secret', []);
+    // The API keys a user may hold, then one more.
+    let keys = 0;
+    while ((await send(server, 'POST', '/api/v2/users/me/api-keys', server.admin, { comment: `key ${++keys}` })).statusCode === 200) {
+      expect(keys).toBeLessThan(1000);
+    }
+    const messages: string[] = [];
+    for (const [method, url, body, headers] of calls) {
+      const response = await send(server, method, url, headers ?? server.admin, body);
+      expect(response.statusCode, `${method} ${url} ${JSON.stringify(body)?.slice(0, 80)}: ${response.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+      messages.push((response.json() as { message: string }).message);
+    }
+    const limit = await send(server, 'POST', '/api/v2/users/me/api-keys', server.admin, { comment: 'one too many' });
+    messages.push((limit.json() as { message: string }).message);
+    const unknown = [...new Set(messages)].filter((message) => {
+      // A bare Komga error code is explained by its own table (error_codes in en.json).
+      if (/^ERR_\d{4}$/.test(message)) return !keyExists(`error_codes.${message}`);
+      const read = serverMessage(message);
+      return !read || !read.parts.every((part) => keyExists(part.key));
+    });
+    expect(new Set(messages).size).toBeGreaterThanOrEqual(25);
+    expect(unknown).toEqual([]);
+  });
+});
