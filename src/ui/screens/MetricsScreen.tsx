@@ -10,6 +10,7 @@ import { t } from '../i18n.ts';
 import { session } from '../store/session.ts';
 import * as styles from './screens.css.ts';
 import { LabelledCell } from '../components/LabelledCell.tsx';
+import { taskName } from './metrics/taskNames.ts';
 
 // Chart.js is loaded with the charts only, when this screen shows them.
 const MetricsCharts = lazy(() => import('./metrics/MetricsCharts.tsx'));
@@ -154,7 +155,7 @@ export function MetricsScreen() {
                 <tbody>
                   {data.tasks.map((row) => (
                     <tr key={row.type}>
-                      <th scope="row">{row.type}</th>
+                      <th scope="row">{taskName(row.type)}</th>
                       <LabelledCell label={t('metrics.columns.executed')}>{formatNumber(row.count)}</LabelledCell>
                       <LabelledCell label={t('metrics.columns.total_time')}>{formatDuration(row.seconds)}</LabelledCell>
                       <LabelledCell label={t('metrics.columns.failures')}>{formatNumber(row.failures)}</LabelledCell>

@@ -37,3 +37,20 @@ describe.each([
     expect(chart?.options.plugins?.legend?.rtl).toBe(dir === 'rtl');
   });
 });
+
+/** Task types come from the server as Komga's identifiers; the charts name the known ones in the language. */
+describe('MetricsCharts task names', () => {
+  it('de: known task types are named in German, an unknown one as sent', async () => {
+    await applyLocale('de');
+    const tasks = [
+      { type: 'GenerateBookThumbnail', count: 3, failures: 0 },
+      { type: 'ScanLibrary', count: 1, failures: 0 },
+      { type: 'SomeFutureTask', count: 1, failures: 1 },
+    ];
+    view = renderAt('/', <MetricsCharts libraries={[]} tasks={tasks} formatBytes={formatBytes} />);
+    await expect.element(page.getByTestId('metrics-chart').first()).toBeInTheDocument();
+    const canvas = page.getByTestId('metrics-chart').first().element() as HTMLCanvasElement;
+    await expect.poll(() => Chart.getChart(canvas)).toBeDefined();
+    expect(Chart.getChart(canvas)?.data.labels).toEqual(['Titelbild des Buchs erzeugen', 'Bibliothek scannen', 'SomeFutureTask']);
+  });
+});

@@ -2,6 +2,7 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, T
 import { useEffect, useRef } from 'react';
 import { currentLocale, t } from '../../i18n.ts';
 import * as styles from './metrics.css.ts';
+import { taskName } from './taskNames.ts';
 
 // Only what bar charts need: keeps the lazily loaded chunk small.
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -79,7 +80,7 @@ export default function MetricsCharts(props: {
   formatBytes: (bytes: number) => string;
 }) {
   const libraryNames = props.libraries.map((l) => l.name);
-  const taskNames = props.tasks.map((task) => task.type);
+  const taskNames = props.tasks.map((task) => taskName(task.type));
   return (
     <div className={styles.charts}>
       {props.libraries.length > 0 && (
