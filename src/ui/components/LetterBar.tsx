@@ -1,5 +1,5 @@
 import type { GroupCountDto } from '../../api/browse.ts';
-import { t } from '../i18n.ts';
+import { t, tPlural } from '../i18n.ts';
 import * as styles from '../screens/library/library.css.ts';
 
 const LETTERS = ['#', ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')];
@@ -44,7 +44,7 @@ export function LetterBar(props: {
                 className={styles.letter}
                 aria-pressed={props.selected === letter}
                 disabled={count === 0 && props.selected !== letter}
-                title={t('browse.letter_count', { count })}
+                title={tPlural('units.series', count)}
                 onClick={() => props.onSelect(letter)}
               >
                 {letter}

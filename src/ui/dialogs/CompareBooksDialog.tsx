@@ -1,8 +1,8 @@
 import { pageThumbnailUrl } from '../../api/books.ts';
 import { transientPageUrl, type TransientBookDto } from '../../api/bookImport.ts';
 import type { BookDto } from '../../api/types.ts';
-import { formatBytes, formatNumber } from '../format.ts';
-import { t } from '../i18n.ts';
+import { formatBytes } from '../format.ts';
+import { t, tPlural } from '../i18n.ts';
 import * as styles from './compare.css.ts';
 import { Modal } from './Modal.tsx';
 
@@ -23,7 +23,7 @@ export function CompareBooksDialog(props: { existing: BookDto; incoming: Transie
           <h3 className={styles.heading}>{t('compare.existing')}</h3>
           <p>{existing.metadata.title || existing.name}</p>
           <p>
-            {formatBytes(existing.sizeBytes)} · {t('compare.pages', { count: formatNumber(existingPages) })}
+            {formatBytes(existing.sizeBytes)} · {tPlural('units.pages', existingPages)}
           </p>
           <div className={styles.pages}>
             {Array.from({ length: Math.min(SHOWN_PAGES, existingPages) }, (_, i) => (
@@ -41,7 +41,7 @@ export function CompareBooksDialog(props: { existing: BookDto; incoming: Transie
           <h3 className={styles.heading}>{t('compare.incoming')}</h3>
           <p>{incoming.name}</p>
           <p>
-            {formatBytes(incoming.sizeBytes)} · {t('compare.pages', { count: formatNumber(incomingPages) })}
+            {formatBytes(incoming.sizeBytes)} · {tPlural('units.pages', incomingPages)}
           </p>
           <div className={styles.pages}>
             {Array.from({ length: Math.min(SHOWN_PAGES, incomingPages) }, (_, i) => (

@@ -11,6 +11,7 @@ import {
   parseSeriesBrowse,
   writeSeriesBrowse,
 } from '../../../src/ui/screens/library/seriesBrowseQuery.ts';
+import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 import { renderAt } from './render.tsx';
 
 let view: ReturnType<typeof renderAt> | undefined;
@@ -41,6 +42,23 @@ describe('LetterBar', () => {
     await expect.element(page.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
     await userEvent.click(page.getByRole('button', { name: 'A', exact: true }));
     expect(onSelect).toHaveBeenCalledWith('A');
+  });
+
+  it("ru: each letter's count takes the plural form of its number", async () => {
+    await applyLocale('ru');
+    try {
+      const groups = [
+        { group: 'a', count: 1 },
+        { group: 'b', count: 3 },
+        { group: 'c', count: 5 },
+      ];
+      view = renderAt('/', <LetterBar groups={groups} selected={undefined} onSelect={() => undefined} />);
+      await expect.element(page.getByRole('button', { name: 'A', exact: true })).toHaveAttribute('title', '1 серия');
+      await expect.element(page.getByRole('button', { name: 'B', exact: true })).toHaveAttribute('title', '3 серии');
+      await expect.element(page.getByRole('button', { name: 'C', exact: true })).toHaveAttribute('title', '5 серий');
+    } finally {
+      await applyLocale('en');
+    }
   });
 });
 
