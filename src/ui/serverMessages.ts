@@ -26,19 +26,28 @@ interface Shape {
   pattern: RegExp;
   key: string;
   names?: readonly string[];
+  /** Parts the sentence implies (the claim's checks say a field's rule in a sentence of their own). */
+  params?: Readonly<Record<string, string>>;
 }
 
 const SENTENCES: readonly Shape[] = [
   { pattern: /^A collection with this name already exists$/, key: 'server_messages.collection_name_taken' },
   { pattern: /^A read list with this name already exists$/, key: 'server_messages.readlist_name_taken' },
   { pattern: /^This server has already been claimed$/, key: 'server_messages.already_claimed' },
-  { pattern: /^Path must be absolute$/, key: 'server_messages.path_not_absolute' },
+  { pattern: /^(?:Path must be absolute|path must be an absolute folder path)$/, key: 'server_messages.path_not_absolute' },
+  { pattern: /^Email must be a well-formed email address$/, key: 'server_messages.rules.email', params: { field: 'email' } },
+  { pattern: /^Password must not be blank$/, key: 'server_messages.rules.blank', params: { field: 'password' } },
+  { pattern: /^A library cannot be the root of the file system$/, key: 'server_messages.library_fs_root' },
+  { pattern: /^A library cannot hold Folio\x27s data directory$/, key: 'server_messages.library_holds_data_dir' },
   // (\x27 for the apostrophe: locales/usage.ts reads quoted texts of this file as keys.)
   { pattern: /^A library cannot be inside Folio\x27s data directory$/, key: 'server_messages.library_in_data_dir' },
   { pattern: /^A library cannot be inside the system folder (.+)$/s, key: 'server_messages.library_in_system_folder', names: ['folder'] },
   { pattern: /^At most (\d+) API keys per user: delete one first$/, key: 'server_messages.api_key_limit', names: ['count'] },
   { pattern: /^Not Found$/, key: 'server_messages.not_found' },
   { pattern: /^Forbidden$/, key: 'server_messages.forbidden' },
+  { pattern: /^Cannot modify your own user this way$/, key: 'server_messages.cannot_modify_self' },
+  // errors.ts: another process holds the database's write lock (a full disk's sentence is not known yet).
+  { pattern: /^Not saved: the database is busy; try again later$/, key: 'server_messages.not_saved_busy' },
 ];
 
 /**
@@ -66,10 +75,10 @@ const VALIDATION = /^Validation failed: (.+)$/s;
 const VIOLATION = /^([\w.]+) (.+)$/s;
 
 function readShape(shapes: readonly Shape[], text: string, params: Record<string, string> = {}): ServerMessagePart | undefined {
-  for (const { pattern, key, names = [] } of shapes) {
+  for (const { pattern, key, names = [], params: implied } of shapes) {
     const match = pattern.exec(text);
     if (!match) continue;
-    const part: ServerMessagePart = { key, params: { ...params } };
+    const part: ServerMessagePart = { key, params: { ...params, ...implied } };
     names.forEach((name, index) => {
       const value = match[index + 1]!;
       if (name === 'count') part.count = Number(value);

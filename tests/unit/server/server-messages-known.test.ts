@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json';
 import { serverMessage } from '../../../src/ui/serverMessages.ts';
@@ -39,6 +39,17 @@ function keyExists(key: string): boolean {
 
 describe('refusals the web client can meet, as it shows them', () => {
   it('are each a message the client translates', async () => {
+    for (const [url, body] of [
+      ['/api/v1/collections', { name: 'Taken', seriesIds: [seriesId] }],
+      ['/api/v1/readlists', { name: 'Taken', bookIds: [bookId] }],
+    ] as const) expect((await send(server, 'POST', url, server.admin, body)).statusCode).toBe(200);
+    await insertUser(server, 'reader@example.org', 'secret', []);
+    const adminId = (await server.json<{ id: string }>('/api/v2/users/me')).id;
+    // The API keys a user may hold, then one more.
+    let keys = 0;
+    while ((await send(server, 'POST', '/api/v2/users/me/api-keys', server.admin, { comment: `key ${++keys}` })).statusCode === 200) {
+      expect(keys).toBeLessThan(1000);
+    }
     const long = 'x'.repeat(20_000);
     const calls: Call[] = [
       // Names taken, blank, too long.
@@ -63,10 +74,12 @@ describe('refusals the web client can meet, as it shows them', () => {
       ['POST', '/api/v1/libraries', { name: 'System', root: '/proc' }],
       ['POST', '/api/v1/libraries', { name: ' ', root: join(server.dir, 'lib') }],
       ['POST', '/api/v1/filesystem', { path: 'relative' }],
+      ['POST', '/api/v1/transient-books', { path: 'relative' }],
       // Something gone meanwhile, or not the caller's to see.
       ['GET', '/api/v1/books/no-such-book'],
       ['GET', '/api/v1/libraries/no-such-library'],
       ['GET', '/api/v2/users', undefined, { authorization: basic('reader@example.org', 'secret') }],
+      ['DELETE', `/api/v2/users/${adminId}`],
       // Metadata values.
       ['PATCH', `/api/v1/books/${bookId}/metadata`, { isbn: '12345' }],
       ['PATCH', `/api/v1/books/${bookId}/metadata`, { releaseDate: '2020-13-45' }],
@@ -79,21 +92,23 @@ describe('refusals the web client can meet, as it shows them', () => {
       ['PATCH', `/api/v1/series/${seriesId}/metadata`, { totalBookCount: 0 }],
       ['PATCH', `/api/v1/series/${seriesId}/metadata`, { tags: Array.from({ length: 5000 }, (_, i) => `t${i}`) }],
     ];
-    for (const [url, body] of [
-      ['/api/v1/collections', { name: 'Taken', seriesIds: [seriesId] }],
-      ['/api/v1/readlists', { name: 'Taken', bookIds: [bookId] }],
-    ] as const) expect((await send(server, 'POST', url, server.admin, body)).statusCode).toBe(200);
-    await insertUser(server, 'reader@example.org', 'secret', []);
-    // The API keys a user may hold, then one more.
-    let keys = 0;
-    while ((await send(server, 'POST', '/api/v2/users/me/api-keys', server.admin, { comment: `key ${++keys}` })).statusCode === 200) {
-      expect(keys).toBeLessThan(1000);
-    }
     const messages: string[] = [];
     for (const [method, url, body, headers] of calls) {
       const response = await send(server, method, url, headers ?? server.admin, body);
       expect(response.statusCode, `${method} ${url} ${JSON.stringify(body)?.slice(0, 80)}: ${response.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
       messages.push((response.json() as { message: string }).message);
+    }
+    // Another process holding the database's write lock past the busy wait (1 s).
+    const other = new Database(join(server.dataDir, 'folio.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare("UPDATE server_setting SET value = value WHERE key = 'nothing'").run();
+    try {
+      const busy = await send(server, 'POST', '/api/v1/collections', server.admin, { name: 'While locked', seriesIds: [seriesId] });
+      expect(busy.statusCode).toBe(503);
+      messages.push((busy.json() as { message: string }).message);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
     }
     const limit = await send(server, 'POST', '/api/v2/users/me/api-keys', server.admin, { comment: 'one too many' });
     messages.push((limit.json() as { message: string }).message);
@@ -103,7 +118,27 @@ describe('refusals the web client can meet, as it shows them', () => {
       const read = serverMessage(message);
       return !read || !read.parts.every((part) => keyExists(part.key));
     });
-    expect(new Set(messages).size).toBeGreaterThanOrEqual(25);
+    expect(new Set(messages).size).toBeGreaterThanOrEqual(28);
     expect(unknown).toEqual([]);
+  });
+
+  it('on a server not yet claimed and without libraries, are each a message the client translates', async () => {
+    const fresh = await startServer({ claim: false });
+    try {
+      const claim = (email: string, password: string) =>
+        send(fresh, 'POST', '/api/v1/claim', { 'x-komga-email': email, 'x-komga-password': password });
+      const messages = [(await claim('not-an-email', 'p')).json().message, (await claim('first@example.org', ' ')).json().message];
+      expect((await claim('first@example.org', 'right')).statusCode).toBe(200);
+      const admin = { authorization: basic('first@example.org', 'right') };
+      for (const root of ['/', dirname(fresh.dataDir)]) {
+        const response = await send(fresh, 'POST', '/api/v1/libraries', admin, { name: 'Refused', root });
+        expect(response.statusCode).toBe(400);
+        messages.push(response.json().message);
+      }
+      expect(new Set(messages).size).toBe(4);
+      expect(messages.filter((message: string) => !serverMessage(message)?.parts.every((part) => keyExists(part.key)))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 });
