@@ -14,7 +14,7 @@ import { onLiveEvent } from '../events/liveStore.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { useDebounced } from '../hooks/useDebounced.ts';
 import { formatBytes } from '../format.ts';
-import { t } from '../i18n.ts';
+import { t, tPlural } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { preferences } from '../store/preferences.ts';
 import { CompareBooksDialog } from '../dialogs/CompareBooksDialog.tsx';
@@ -161,7 +161,7 @@ export function ImportBooksScreen() {
         }),
         copyMode,
       );
-      setNotice(t('import_books.started', { count: chosen.length }));
+      setNotice(tPlural('import_books.started', chosen.length));
     } catch (failure) {
       setError(failure);
     } finally {
@@ -345,7 +345,7 @@ export function ImportBooksScreen() {
               disabled={busy || !rows.some((r) => r.selected && importable(r))}
               onClick={() => void runImport()}
             >
-              {t('import_books.import', { count: rows.filter((r) => r.selected && importable(r)).length })}
+              {tPlural('import_books.import', rows.filter((r) => r.selected && importable(r)).length)}
             </button>
           </div>
         </>

@@ -11,7 +11,7 @@ import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import * as form from '../components/form.css.ts';
 import * as table from '../components/table.css.ts';
-import { t } from '../i18n.ts';
+import { t, tPlural } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { ImportTabs } from './ImportTabs.tsx';
 import * as styles from './screens.css.ts';
@@ -130,7 +130,7 @@ export function ImportReadListScreen() {
           {/* A list that yields no entry (unreadable, or without books) has nothing to match or create. */}
           {result.requests.length > 0 && (
             <>
-            <h2 className={styles.sectionTitle}>{t('import_readlist.matches', { matched: matchedCount, total: result.requests.length })}</h2>
+            <h2 className={styles.sectionTitle}>{tPlural('import_readlist.matches', result.requests.length, { matched: matchedCount })}</h2>
             <div className={styles.narrowForm}>
               <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} />
               {result.readListMatch.errorCode && <p className={feedback.muted}>{explainMediaComment(result.readListMatch.errorCode)}</p>}

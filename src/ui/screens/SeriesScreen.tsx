@@ -125,7 +125,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
             </div>
             <p className={feedback.muted}>
               {tPlural('units.books', data.booksCount)}
-              {data.booksReadCount > 0 && ` · ${t('series.read_count', { count: data.booksReadCount })}`}
+              {data.booksReadCount > 0 && ` · ${tPlural('series.read_count', data.booksReadCount)}`}
             </p>
             {/* As the book page says of a deleted book: still listed, but nothing is on disk any more. */}
             {data.deleted && (

@@ -42,7 +42,7 @@ describe('ImportBooksScreen', () => {
     await userEvent.fill(page.getByLabelText('Number for Import Saga 02 v2'), '2');
     await expect.element(page.getByText(/A book with this number exists \(Import Saga 02\)/)).toBeVisible();
     await userEvent.selectOptions(page.getByLabelText('Import by'), 'MOVE');
-    await userEvent.click(page.getByRole('button', { name: 'Import 1' }));
+    await userEvent.click(page.getByRole('button', { name: 'Import 1 book' }));
     // The upgrade put the imported file in place of book 2's (it keeps the book and its name): two pages now.
     await vi.waitFor(
       async () => {
