@@ -45,6 +45,8 @@ const SENTENCES: readonly Shape[] = [
   { pattern: /^At most (\d+) API keys per user: delete one first$/, key: 'server_messages.api_key_limit', names: ['count'] },
   { pattern: /^Not Found$/, key: 'server_messages.not_found' },
   { pattern: /^Forbidden$/, key: 'server_messages.forbidden' },
+  // login-throttle.ts: more sign-ins wait for this address or account than it admits (429).
+  { pattern: /^Too many authentication attempts in progress, try again later$/, key: 'server_messages.too_many_attempts' },
   { pattern: /^Cannot modify your own user this way$/, key: 'server_messages.cannot_modify_self' },
   // errors.ts: another process holds the database's write lock (a full disk's sentence is not known yet).
   { pattern: /^Not saved: the database is busy; try again later$/, key: 'server_messages.not_saved_busy' },

@@ -141,4 +141,22 @@ describe('refusals the web client can meet, as it shows them', () => {
       await fresh.close();
     }
   });
+
+  it('when too many sign-ins wait for one address, is a message the client translates', async () => {
+    const fresh = await startServer();
+    try {
+      // Bad API keys are checked eight at a time per address; more at once are refused (429).
+      const crowd = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          send(fresh, 'GET', '/api/v2/users/me', { 'x-requested-with': 'XMLHttpRequest', 'x-api-key': `no-such-key-${i}` }),
+        ),
+      );
+      const refused = crowd.filter((response) => response.statusCode === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      const messages = [...new Set(refused.map((response) => response.json().message as string))];
+      expect(messages.filter((message) => !serverMessage(message)?.parts.every((part) => keyExists(part.key)))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
 });
