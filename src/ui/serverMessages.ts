@@ -48,8 +48,9 @@ const SENTENCES: readonly Shape[] = [
   // login-throttle.ts: more sign-ins wait for this address or account than it admits (429).
   { pattern: /^Too many authentication attempts in progress, try again later$/, key: 'server_messages.too_many_attempts' },
   { pattern: /^Cannot modify your own user this way$/, key: 'server_messages.cannot_modify_self' },
-  // errors.ts: another process holds the database's write lock (a full disk's sentence is not known yet).
+  // errors.ts: another process holds the database's write lock, or its disk is full (503).
   { pattern: /^Not saved: the database is busy; try again later$/, key: 'server_messages.not_saved_busy' },
+  { pattern: /^Not saved: the server is out of disk space; try again later$/, key: 'server_messages.not_saved_disk_full' },
 ];
 
 /**

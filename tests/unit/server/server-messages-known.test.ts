@@ -110,6 +110,18 @@ describe('refusals the web client can meet, as it shows them', () => {
       other.exec('ROLLBACK');
       other.close();
     }
+    // A full disk, as SQLite meets it: the database may not grow by a page (SQLITE_FULL).
+    const db = server.app.folio.db;
+    const pages = Number(db.pragma('page_count', { simple: true }));
+    db.pragma(`max_page_count = ${pages}`);
+    try {
+      const tags = Array.from({ length: 200 }, (_, i) => `${'label '.repeat(100)}${i}`);
+      const full = await send(server, 'PATCH', `/api/v1/series/${seriesId}/metadata`, server.admin, { tags });
+      expect(full.statusCode, full.body).toBe(503);
+      messages.push((full.json() as { message: string }).message);
+    } finally {
+      db.pragma('max_page_count = 4294967294');
+    }
     const limit = await send(server, 'POST', '/api/v2/users/me/api-keys', server.admin, { comment: 'one too many' });
     messages.push((limit.json() as { message: string }).message);
     const unknown = [...new Set(messages)].filter((message) => {
