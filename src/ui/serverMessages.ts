@@ -38,8 +38,8 @@ const SENTENCES: readonly Shape[] = [
   { pattern: /^Email must be a well-formed email address$/, key: 'server_messages.rules.email', params: { field: 'email' } },
   { pattern: /^Password must not be blank$/, key: 'server_messages.rules.blank', params: { field: 'password' } },
   { pattern: /^A library cannot be the root of the file system$/, key: 'server_messages.library_fs_root' },
-  { pattern: /^A library cannot hold Folio\x27s data directory$/, key: 'server_messages.library_holds_data_dir' },
   // (\x27 for the apostrophe: locales/usage.ts reads quoted texts of this file as keys.)
+  { pattern: /^A library cannot hold Folio\x27s data directory$/, key: 'server_messages.library_holds_data_dir' },
   { pattern: /^A library cannot be inside Folio\x27s data directory$/, key: 'server_messages.library_in_data_dir' },
   { pattern: /^A library cannot be inside the system folder (.+)$/s, key: 'server_messages.library_in_system_folder', names: ['folder'] },
   { pattern: /^At most (\d+) API keys per user: delete one first$/, key: 'server_messages.api_key_limit', names: ['count'] },
