@@ -162,6 +162,45 @@ test('convert to CBZ, switched on in the dialog, applies at the next scan to a R
   await api.send('PATCH', `/api/v1/libraries/${server.library.id}`, { convertToCbz: false });
 });
 
+test('excluded folders and a one-shots folder typed with spaces and new lines apply at the next scan', async ({ page }) => {
+  const api = server.api();
+  await writeBrowseLibrary(server.root, [
+    { folder: 'Old Stuff', books: 1 },
+    { folder: 'One Shots', books: 2 },
+    { folder: 'Kept After Typing', books: 1 },
+  ]);
+  await api.send('PATCH', `/api/v1/libraries/${server.library.id}`, { scanDirectoryExclusions: ['#recycle', '@eaDir'] });
+  await page.goto(`${server.folio.url}/libraries/${server.library.id}/series`);
+  await page.getByRole('button', { name: en.libraries.actions.label }).click();
+  await page.getByRole('button', { name: en.libraries.actions.edit }).click();
+  const dialog = page.getByRole('dialog', { name: new RegExp(en.libraries.edit_dialog.title.replace('{{name}}', '')) });
+  await dialog.getByRole('tab', { name: en.libraries.option_groups.scanner }).click();
+  // Typed key by key as an admin does: the field used to drop each new line and trailing space as it went.
+  const exclusions = dialog.getByLabel(en.libraries.options.scanDirectoryExclusions);
+  await exclusions.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\nOld Stuff');
+  await expect(exclusions).toHaveValue('#recycle\n@eaDir\nOld Stuff');
+  const oneshots = dialog.getByLabel(en.libraries.options.oneshotsDirectory);
+  await oneshots.click();
+  await page.keyboard.type('One Shots');
+  await expect(oneshots).toHaveValue('One Shots');
+  await dialog.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
+  await expect(dialog).toBeHidden();
+  expect(await api.get<LibraryDto>(`/api/v1/libraries/${server.library.id}`)).toMatchObject({
+    scanDirectoryExclusions: ['#recycle', '@eaDir', 'Old Stuff'],
+    oneshotsDirectory: 'One Shots',
+  });
+
+  await page.getByRole('button', { name: en.libraries.scan }).click();
+  // The same scan adds the plain folder: once it is in, the excluded one would be too.
+  await expect.poll(async () => (await api.allSeries()).map((s) => s.name), { timeout: 30_000 }).toContain('Kept After Typing');
+  const names = (await api.allSeries()).map((s) => s.name);
+  expect(names).not.toContain('Old Stuff');
+  await expect.poll(async () => (await api.allSeries()).filter((s) => s.oneshot).length, { timeout: 30_000 }).toBe(2);
+  await api.send('PATCH', `/api/v1/libraries/${server.library.id}`, { scanDirectoryExclusions: [], oneshotsDirectory: null });
+});
+
 test('metrics: charts beside the tables, drawing code loaded only with the metrics screen', async ({ page }) => {
   const scripts: string[] = [];
   page.on('request', (request) => {

@@ -72,6 +72,28 @@ const FLAGS: Partial<Record<Tab, Flag[]>> = {
 const tabLabel = (tab: Tab) => (tab === 'series_cover' ? t('libraries.edit_dialog.series_cover') : t(`libraries.option_groups.${tab}`));
 
 /**
+ * A field whose option is a cleaned form of the typed text (trimmed, split in lines). Showing the
+ * cleaned form back while typing ate every new line and trailing space: "Old Stuff" typed after
+ * "@Recycle" became "@RecycleOldStuff". The typed text is kept as typed while it still cleans to
+ * the option; an option changed from outside (the dialog reopened) shows in its own form.
+ */
+function TypedText<T>(props: {
+  value: T;
+  format: (value: T) => string;
+  parse: (text: string) => T;
+  onChange: (value: T) => void;
+  children: (text: string, setText: (text: string) => void) => ReactNode;
+}) {
+  const { value, format, parse } = props;
+  const [typed, setTyped] = useState(() => format(value));
+  const text = format(parse(typed)) === format(value) ? typed : format(value);
+  return props.children(text, (next) => {
+    setTyped(next);
+    props.onChange(parse(next));
+  });
+}
+
+/**
  * The library dialogs' body (SPEC §3): the General tab (name, folder: given by the dialog) and one
  * tab per option group. Tabs follow the WAI-ARIA tab pattern: arrows move between them.
  */
@@ -132,19 +154,26 @@ export function LibraryOptionsTabs(props: {
               options={SCAN_INTERVALS.map((value) => ({ value, label: t(`libraries.scan_interval.${value}`) }))}
               onChange={(value) => onChange({ scanInterval: value as LibraryOptions['scanInterval'] })}
             />
-            <TextArea
-              label={t('libraries.options.scanDirectoryExclusions')}
-              value={options.scanDirectoryExclusions.join('\n')}
-              rows={3}
-              onChange={(event) =>
-                onChange({ scanDirectoryExclusions: event.target.value.split('\n').map((line) => line.trim()).filter(Boolean) })
-              }
-            />
-            <TextField
-              label={t('libraries.options.oneshotsDirectory')}
-              value={options.oneshotsDirectory ?? ''}
-              onChange={(event) => onChange({ oneshotsDirectory: event.target.value.trim() || null })}
-            />
+            <TypedText
+              value={options.scanDirectoryExclusions}
+              format={(names) => names.join('\n')}
+              parse={(text) => text.split('\n').map((line) => line.trim()).filter(Boolean)}
+              onChange={(names) => onChange({ scanDirectoryExclusions: names })}
+            >
+              {(text, setText) => (
+                <TextArea label={t('libraries.options.scanDirectoryExclusions')} value={text} rows={3} onChange={(e) => setText(e.target.value)} />
+              )}
+            </TypedText>
+            <TypedText
+              value={options.oneshotsDirectory}
+              format={(folder) => folder ?? ''}
+              parse={(text) => text.trim() || null}
+              onChange={(folder) => onChange({ oneshotsDirectory: folder })}
+            >
+              {(text, setText) => (
+                <TextField label={t('libraries.options.oneshotsDirectory')} value={text} onChange={(e) => setText(e.target.value)} />
+              )}
+            </TypedText>
           </>
         )}
         {tab === 'series_cover' && (
