@@ -5,6 +5,14 @@ export function cancelAllTasks(): Promise<number> {
   return sendJson('DELETE', '/api/v1/tasks', 'cancel_tasks');
 }
 
+/**
+ * Redraws generated book posters in the background (after the poster size changed); with
+ * `biggerOnly`, only those the new size would draw bigger.
+ */
+export async function regenerateBookPosters(biggerOnly: boolean): Promise<void> {
+  await sendJson('PUT', `/api/v1/books/thumbnails?for_bigger_result_only=${biggerOnly}`, 'redraw_posters');
+}
+
 export async function shutDownServer(): Promise<void> {
   await sendJson('POST', '/actuator/shutdown', 'shut_down');
 }

@@ -7,6 +7,7 @@ import {
   cancelAllTasks,
   getServerInfo,
   getServerSettings,
+  regenerateBookPosters,
   shutDownServer,
   updateServerSettings,
   type ServerSettings,
@@ -28,7 +29,9 @@ import * as styles from './screens.css.ts';
 
 const THUMBNAIL_SIZES: ThumbnailSize[] = ['DEFAULT', 'MEDIUM', 'LARGE', 'XLARGE'];
 
-function SettingsForm({ settings, onSaved }: { settings: ServerSettings; onSaved: () => void }) {
+type SizeChange = { from: ThumbnailSize; to: ThumbnailSize };
+
+function SettingsForm({ settings, onSaved }: { settings: ServerSettings; onSaved: (resized: SizeChange | undefined) => void }) {
   const [draft, setDraft] = useState({ ...settings, rememberMeDurationDays: String(settings.rememberMeDurationDays), taskPoolSize: String(settings.taskPoolSize) });
   const [renewKey, setRenewKey] = useState(false);
   const [submitted, setSubmitted] = useState(false);
@@ -59,7 +62,7 @@ function SettingsForm({ settings, onSaved }: { settings: ServerSettings; onSaved
       });
       setSaved(true);
       setRenewKey(false);
-      onSaved();
+      onSaved(draft.thumbnailSize !== settings.thumbnailSize ? { from: settings.thumbnailSize, to: draft.thumbnailSize } : undefined);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -120,6 +123,9 @@ export function ServerScreen() {
   const [error, setError] = useState<unknown>(undefined);
   const [confirmStop, setConfirmStop] = useState(false);
   const [stopped, setStopped] = useState(false);
+  // The size the posters were drawn at and the new one, once a save changed it: the setting only
+  // applies to posters drawn from now on, so the admin is offered to redraw the existing ones.
+  const [resized, setResized] = useState<SizeChange | undefined>(undefined);
 
   async function run(action: () => Promise<string>) {
     setNotice(undefined);
@@ -192,7 +198,13 @@ export function ServerScreen() {
       {settings.data && (
         <>
           <h2 className={styles.sectionTitle}>{t('server.settings.title')}</h2>
-          <SettingsForm settings={settings.data} onSaved={settings.reload} />
+          <SettingsForm
+            settings={settings.data}
+            onSaved={(change) => {
+              setResized(change);
+              settings.reload();
+            }}
+          />
         </>
       )}
 
@@ -205,6 +217,20 @@ export function ServerScreen() {
           {t('server.shut_down')}
         </button>
       </div>
+      <ConfirmActionDialog
+        open={resized !== undefined}
+        title={t('server.redraw_posters.title')}
+        explanation={t('server.redraw_posters.explanation')}
+        confirmLabel={t('server.redraw_posters.title')}
+        onClose={() => setResized(undefined)}
+        onConfirm={async () => {
+          const change = resized!;
+          // Bigger: posters already drawn at least that big (small source pages) stay as they are.
+          await regenerateBookPosters(THUMBNAIL_SIZES.indexOf(change.to) > THUMBNAIL_SIZES.indexOf(change.from));
+          setResized(undefined);
+          setNotice(t('server.redraw_posters.started'));
+        }}
+      />
       {/* Not a deletion: a stopped server is started again, so no "irreversible" warning. */}
       <ConfirmActionDialog
         danger

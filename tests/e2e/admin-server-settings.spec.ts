@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import path from 'node:path';
+import sharp from 'sharp';
+import en from '../../locales/en.json' with { type: 'json' };
+import { createCbz } from '../fixtures/comics.ts';
+import { useBrowseServer } from './support/browse-server.ts';
+
+/**
+ * The administrator's server settings in real Chromium. The poster size applies to posters drawn
+ * from then on; after changing it the admin is offered to redraw the existing ones (as Komga's web
+ * client does), and confirming really redraws them.
+ */
+const server = useBrowseServer('admin-server-settings', [{ folder: 'Solo', books: 1 }]);
+
+test('a new poster size offers to redraw the posters, and the redraw gives them the new size', async ({ page }) => {
+  const api = server.api();
+  await createCbz(path.join(server.root, 'Tall', 'Tall 01.cbz'), [{ width: 700, height: 1000, format: 'png', color: [30, 90, 200] }]);
+  await api.send('POST', `/api/v1/libraries/${server.library.id}/scan`);
+  await expect.poll(async () => (await api.bookByName('Tall 01').catch(() => null))?.media.status, { timeout: 30_000 }).toBe('READY');
+  const book = await api.bookByName('Tall 01');
+  const posterHeight = async () => {
+    const response = await page.request.get(`${server.folio.url}/api/v1/books/${book.id}/thumbnail?at=${Date.now()}`);
+    expect(response.ok()).toBe(true);
+    return (await sharp(await response.body()).metadata()).height;
+  };
+  await expect.poll(posterHeight, { timeout: 30_000 }).toBe(300);
+
+  await page.goto(`${server.folio.url}/settings/server`);
+  await page.getByLabel(en.server.settings.thumbnail_size).selectOption('MEDIUM');
+  await page.getByRole('button', { name: en.libraries.edit_dialog.submit }).click();
+  const dialog = page.getByRole('dialog', { name: en.server.redraw_posters.title });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(en.server.redraw_posters.explanation);
+  await dialog.getByRole('button', { name: en.server.redraw_posters.title }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: en.server.redraw_posters.started })).toBeVisible();
+  await expect.poll(posterHeight, { timeout: 30_000 }).toBe(600);
+  await api.send('PATCH', '/api/v1/settings', { thumbnailSize: 'DEFAULT' });
+});
