@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import en from '../../locales/en.json' with { type: 'json' };
@@ -36,4 +37,39 @@ test('a new poster size offers to redraw the posters, and the redraw gives them 
   await expect(page.getByRole('status').filter({ hasText: en.server.redraw_posters.started })).toBeVisible();
   await expect.poll(posterHeight, { timeout: 30_000 }).toBe(600);
   await api.send('PATCH', '/api/v1/settings', { thumbnailSize: 'DEFAULT' });
+});
+
+test('emptying the trash of all libraries asks first, and only then removes books whose files are gone', async ({ page }) => {
+  const api = server.api();
+  const file = path.join(server.root, 'Gone', 'Gone 01.cbz');
+  await createCbz(file, [{ width: 60, height: 90, format: 'png', color: [200, 30, 30] }]);
+  await api.send('POST', `/api/v1/libraries/${server.library.id}/scan`);
+  await expect.poll(async () => (await api.bookByName('Gone 01').catch(() => null))?.media.status, { timeout: 30_000 }).toBe('READY');
+  await rm(file);
+  await api.send('POST', `/api/v1/libraries/${server.library.id}/scan`);
+  await expect.poll(async () => (await api.bookByName('Gone 01')).deleted, { timeout: 30_000 }).toBe(true);
+
+  const trashCalls: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/empty-trash')) trashCalls.push(request.url());
+  });
+  await page.goto(`${server.folio.url}/settings/server`);
+  const button = page.getByRole('button', { name: en.server.empty_trash_all });
+  await button.click();
+  const dialog = page.getByRole('dialog', { name: en.server.empty_trash_all });
+  await expect(dialog).toContainText(en.server.empty_trash_all_explanation);
+  await dialog.getByRole('button', { name: en.app.cancel }).click();
+  await expect(dialog).toBeHidden();
+  await expect(button).toBeFocused();
+  expect(trashCalls).toEqual([]);
+  expect((await api.bookByName('Gone 01')).deleted).toBe(true);
+
+  await button.click();
+  const confirm = dialog.getByRole('button', { name: en.server.empty_trash_all });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel(en.libraries.delete_dialog.confirm).check();
+  await confirm.click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: en.libraries.actions.trash_started })).toBeVisible();
+  await expect.poll(async () => (await api.allBooks()).some((book) => book.name === 'Gone 01'), { timeout: 30_000 }).toBe(false);
 });

@@ -20,6 +20,7 @@ import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import * as form from '../components/form.css.ts';
 import { ConfirmActionDialog } from '../dialogs/ConfirmActionDialog.tsx';
+import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
 import { live } from '../events/liveStore.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { t, tPlural } from '../i18n.ts';
@@ -122,6 +123,7 @@ export function ServerScreen() {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [confirmStop, setConfirmStop] = useState(false);
+  const [confirmTrash, setConfirmTrash] = useState(false);
   const [stopped, setStopped] = useState(false);
   // The size the posters were drawn at and the new one, once a save changed it: the setting only
   // applies to posters drawn from now on, so the admin is offered to redraw the existing ones.
@@ -181,12 +183,7 @@ export function ServerScreen() {
           type="button"
           className={buttons.secondary}
           disabled={libraries.length === 0}
-          onClick={() =>
-            void run(async () => {
-              for (const library of session.libraries) await emptyLibraryTrash(library.id);
-              return t('libraries.actions.trash_started');
-            })
-          }
+          onClick={() => setConfirmTrash(true)}
         >
           <Trash aria-hidden="true" size={16} />
           {t('server.empty_trash_all')}
@@ -217,6 +214,20 @@ export function ServerScreen() {
           {t('server.shut_down')}
         </button>
       </div>
+      {/* As one library's trash (LibraryLayout): what is removed cannot come back, so it asks first. */}
+      <ConfirmDeleteDialog
+        open={confirmTrash}
+        title={t('server.empty_trash_all')}
+        explanation={t('server.empty_trash_all_explanation')}
+        confirmLabel={t('server.empty_trash_all')}
+        onClose={() => setConfirmTrash(false)}
+        onConfirm={async () => {
+          for (const library of session.libraries) await emptyLibraryTrash(library.id);
+          setConfirmTrash(false);
+          setError(undefined);
+          setNotice(t('libraries.actions.trash_started'));
+        }}
+      />
       <ConfirmActionDialog
         open={resized !== undefined}
         title={t('server.redraw_posters.title')}
