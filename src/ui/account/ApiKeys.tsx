@@ -11,6 +11,7 @@ import { ModalDialog, runAction } from '../settings/ModalDialog.tsx';
 import { formatDateTime } from '../format.ts';
 import * as styles from '../settings/settings.css.ts';
 import { LabelledCell } from '../components/LabelledCell.tsx';
+import { NewApiKey } from './NewApiKey.tsx';
 
 /** The user's API keys: a new key is shown once, right after creation; the list only has comments. */
 export function ApiKeys() {
@@ -113,7 +114,7 @@ export function ApiKeys() {
         {created ? (
           <>
             <p>{t('my_account.api_keys.shown_once')}</p>
-            <p className={styles.keyBox} data-testid="new-api-key">{created.key}</p>
+            <NewApiKey apiKey={created.key} />
           </>
         ) : (
           <>

@@ -31,6 +31,5 @@ export const rowActions = style({ display: 'flex', flexWrap: 'wrap', gap: 4 });
 globalStyle(`${rowActions} > button`, { whiteSpace: 'nowrap' });
 export const tableScroll = style({ overflowX: 'auto' });
 export const failure = style({ color: '#d32f2f', fontWeight: 600 });
-export const keyBox = style({ fontFamily: 'monospace', overflowWrap: 'anywhere', padding: 8, border: '1px dashed currentColor' });
 export const narrowForm = style({ display: 'flex', flexDirection: 'column', gap: 12, maxWidth: 420 });
 export const hint = style({ fontSize: 13, margin: 0, opacity: 0.8 });

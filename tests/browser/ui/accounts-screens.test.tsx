@@ -159,7 +159,8 @@ describe('account', () => {
     const dialog = page.getByRole('dialog');
     await userEvent.fill(dialog.getByLabelText('Comment'), 'Tablet');
     await userEvent.click(dialog.getByRole('button', { name: 'Generate' }));
-    const [key] = await vi.waitUntil(() => (dialog.query()?.textContent ?? '').match(/[0-9a-f]{32,}/));
+    // The key is in a read-only field (selected whole on focus, with a Copy button beside it).
+    const [key] = await vi.waitUntil(() => ((dialog.getByLabelText('New API key').query() as HTMLInputElement | null)?.value ?? '').match(/[0-9a-f]{32,}/));
     await userEvent.click(dialog.getByRole('button', { name: 'Done' }));
     await expect.element(page.getByRole('cell', { name: 'Tablet' })).toBeVisible();
     await expect.element(page.getByText(key)).not.toBeInTheDocument();
