@@ -51,8 +51,10 @@ export const NEW_LIBRARY_OPTIONS: LibraryOptions = {
 const TABS = ['general', 'analysis', 'files', 'scanner', 'series_cover', 'import'] as const;
 type Tab = (typeof TABS)[number];
 
+// hashKoreader is not offered: it only serves KOReader sync, which Folio does not have (see
+// RoleCheckboxes); the option is kept as it is on save.
 const FLAGS: Partial<Record<Tab, Flag[]>> = {
-  analysis: ['analyzeDimensions', 'hashFiles', 'hashPages', 'hashKoreader'],
+  analysis: ['analyzeDimensions', 'hashFiles', 'hashPages'],
   files: ['convertToCbz', 'repairExtensions'],
   scanner: ['scanOnStartup', 'scanForceModifiedTime', 'emptyTrashAfterScan', 'scanCbx', 'scanPdf', 'scanEpub'],
   import: [

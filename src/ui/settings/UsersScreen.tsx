@@ -16,7 +16,7 @@ import { DeleteUserDialog } from './DeleteUserDialog.tsx';
 import { EditRestrictionsDialog } from './EditRestrictionsDialog.tsx';
 import { EditRolesDialog } from './EditRolesDialog.tsx';
 import { formatDateTime, formatList } from '../format.ts';
-import { grantedRoles } from './RoleCheckboxes.tsx';
+import { shownRoles } from './RoleCheckboxes.tsx';
 import * as styles from './settings.css.ts';
 import { LabelledCell } from '../components/LabelledCell.tsx';
 import { activityErrorText } from './activityErrorText.ts';
@@ -108,7 +108,7 @@ export function UsersScreen({ adding }: { adding: boolean }) {
                   <tr key={user.id}>
                     <LabelledCell className={styles.cell} label={t('users_admin.email')}>{user.email}</LabelledCell>
                     <LabelledCell className={styles.cell} label={t('users_admin.roles')}>
-                      {formatList(grantedRoles(user.roles).map((r) => t(`users_admin.role.${r}`))) || t('users_admin.role.USER')}
+                      {formatList(shownRoles(user.roles).map((r) => t(`users_admin.role.${r}`))) || t('users_admin.role.USER')}
                     </LabelledCell>
                     <LabelledCell className={styles.cell} label={t('users_admin.restrictions')}>{restrictionSummary(user, libraryName)}</LabelledCell>
                     <LabelledCell className={styles.cell} label={t('users_admin.latest_activity')}>
