@@ -73,3 +73,28 @@ test('emptying the trash of all libraries asks first, and only then removes book
   await expect(page.getByRole('status').filter({ hasText: en.libraries.actions.trash_started })).toBeVisible();
   await expect.poll(async () => (await api.allBooks()).some((book) => book.name === 'Gone 01'), { timeout: 30_000 }).toBe(false);
 });
+
+test('task threads and remember-me days past the server\'s bounds, or emptied, are refused on the field in words, nothing sent', async ({ page }) => {
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PATCH' && request.url().endsWith('/api/v1/settings')) saves.push(request.url());
+  });
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${server.folio.url}/settings/server`);
+    const threads = page.getByLabel(en.server.settings.task_pool_size);
+    const days = page.getByLabel(en.server.settings.remember_me_days);
+    const save = page.getByRole('button', { name: en.libraries.edit_dialog.submit });
+    await threads.fill('100');
+    await days.fill('');
+    await save.click();
+    await expect(threads).toHaveAccessibleDescription(en.validation.at_most.replace('{{max}}', '64'));
+    await expect(days).toHaveAccessibleDescription(en.validation.required);
+    await threads.fill('3');
+    await days.fill('30');
+    await save.click();
+    await expect(page.getByRole('status').filter({ hasText: en.server.settings.saved })).toBeVisible();
+    expect(saves).toHaveLength(viewport.width > 600 ? 1 : 2);
+  }
+  await server.api().send('PATCH', '/api/v1/settings', { taskPoolSize: 2, rememberMeDurationDays: 365 });
+});

@@ -23,12 +23,26 @@ import { ConfirmActionDialog } from '../dialogs/ConfirmActionDialog.tsx';
 import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
 import { live } from '../events/liveStore.ts';
 import { useAsync } from '../hooks/useAsync.ts';
+import { formatNumber } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
 import { session } from '../store/session.ts';
 import { integerAtLeastProblem } from '../validation/metadataRules.ts';
 import * as styles from './screens.css.ts';
 
 const THUMBNAIL_SIZES: ThumbnailSize[] = ['DEFAULT', 'MEDIUM', 'LARGE', 'XLARGE'];
+
+// The server's bounds (server/http/routes/settings-routes.ts): past them it refuses the whole save
+// with its own English sentence, so they are said on the field first, in the admin's language.
+const MAX_TASK_THREADS = 64;
+const MAX_REMEMBER_ME_DAYS = 365_000;
+
+/** A whole number from 1 to `max`; an emptied field is refused too (it was sent as 0). */
+function countProblem(value: string, max: number): string | undefined {
+  if (value.trim() === '') return t('validation.required');
+  const key = integerAtLeastProblem(value, 1);
+  if (key) return t(key);
+  return Number(value) > max ? t('validation.at_most', { max: formatNumber(max) }) : undefined;
+}
 
 type SizeChange = { from: ThumbnailSize; to: ThumbnailSize };
 
@@ -40,10 +54,10 @@ function SettingsForm({ settings, onSaved }: { settings: ServerSettings; onSaved
   const [error, setError] = useState<unknown>(undefined);
   const [saved, setSaved] = useState(false);
   const problems = {
-    rememberMeDurationDays: integerAtLeastProblem(draft.rememberMeDurationDays, 1),
-    taskPoolSize: integerAtLeastProblem(draft.taskPoolSize, 1),
+    rememberMeDurationDays: countProblem(draft.rememberMeDurationDays, MAX_REMEMBER_ME_DAYS),
+    taskPoolSize: countProblem(draft.taskPoolSize, MAX_TASK_THREADS),
   };
-  const show = (key: string | undefined) => (submitted && key ? t(key) : undefined);
+  const show = (message: string | undefined) => (submitted ? message : undefined);
 
   async function save(event: FormEvent) {
     event.preventDefault();
