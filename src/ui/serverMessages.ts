@@ -33,6 +33,7 @@ interface Shape {
 const SENTENCES: readonly Shape[] = [
   { pattern: /^A collection with this name already exists$/, key: 'server_messages.collection_name_taken' },
   { pattern: /^A read list with this name already exists$/, key: 'server_messages.readlist_name_taken' },
+  { pattern: /^Library name already exists$/, key: 'server_messages.library_name_taken' },
   { pattern: /^This server has already been claimed$/, key: 'server_messages.already_claimed' },
   { pattern: /^(?:Path must be absolute|path must be an absolute folder path)$/, key: 'server_messages.path_not_absolute' },
   { pattern: /^Email must be a well-formed email address$/, key: 'server_messages.rules.email', params: { field: 'email' } },

@@ -64,6 +64,11 @@ const LibraryUpdate = Type.Unsafe<{ [K in keyof LibraryCreation]?: LibraryCreati
 const oneshotsFolder = (value: string | null | undefined): string | null => (value?.trim() ? value : null);
 
 /** Komga's creation defaults (REFERENCE §2.2). */
+/** Komga refuses a second library of the same name (exact, after trimming): two would be told apart only by id. */
+function refuseTakenName(ctx: FolioContext, name: string, exceptId?: string): void {
+  if (ctx.repos.libraries.findAll().some((l) => l.id !== exceptId && l.name === name)) throw badRequest('Library name already exists');
+}
+
 function withDefaults(body: LibraryCreation, root: string, now: number): Library {
   return {
     id: newId(now),
@@ -146,6 +151,7 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.post('/api/v1/libraries', { config: { role: 'ADMIN' }, schema: { body: LibraryCreation } }, async (request) => {
     requireRole(request, 'ADMIN');
+    refuseTakenName(ctx, request.body.name.trim());
     const root = await validateRoot(request.body.root);
     for (const other of ctx.repos.libraries.findAll()) {
       if (overlaps(root, other.root)) throw badRequest('ERR_1017');
@@ -181,7 +187,10 @@ export function registerLibraryRoutes(app: FolioApp, ctx: FolioContext): void {
       const body = request.body;
       const next: Library = { ...library };
       const { name, root, ...options } = body;
-      if (name) next.name = name.trim();
+      if (name) {
+        next.name = name.trim();
+        refuseTakenName(ctx, next.name, library.id);
+      }
       for (const [key, value] of Object.entries(options)) {
         // Only the options themselves: other properties (id, created, …) are not the client's to set,
         // nor names every object inherits (`toString`, `constructor`), which `in` would let through.

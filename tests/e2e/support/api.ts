@@ -31,7 +31,13 @@ async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
 }
 
 /** Adds a library and waits until the scan has analysed every book it found. */
-export async function addLibraryAndWait(request: APIRequestContext, url: string, root: string, name = 'Comics'): Promise<LibraryDto> {
+export async function addLibraryAndWait(request: APIRequestContext, url: string, root: string, name?: string): Promise<LibraryDto> {
+  // Library names are unique (as in Komga): without a name asked for, the first free 'Comics', 'Comics 2', …
+  if (name === undefined) {
+    const taken = new Set((await getJson<LibraryDto[]>(request, `${url}/api/v1/libraries`)).map((l) => l.name));
+    name = 'Comics';
+    for (let n = 2; taken.has(name); n++) name = `Comics ${n}`;
+  }
   // As the web clients do: cookie-authenticated changes carry X-Requested-With (CSRF guard).
   const created = await request.post(`${url}/api/v1/libraries`, { data: { name, root }, headers: { 'X-Requested-With': 'XMLHttpRequest' } });
   if (!created.ok()) throw new Error(`library: ${created.status()} ${await created.text()}`);

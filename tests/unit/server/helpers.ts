@@ -71,7 +71,13 @@ export async function startServer(options: { claim?: boolean; clientDir?: string
 }
 
 /** Creates a library (which scans it) and waits for the scan and every analysis to finish. */
-export async function addLibrary(server: TestServer, root: string, name = 'Comics'): Promise<LibraryDto> {
+export async function addLibrary(server: TestServer, root: string, name?: string): Promise<LibraryDto> {
+  // Library names are unique (as in Komga): without a name asked for, the first free 'Comics', 'Comics 2', …
+  if (name === undefined) {
+    const taken = new Set(server.app.folio.repos.libraries.findAll().map((l) => l.name));
+    name = 'Comics';
+    for (let n = 2; taken.has(name); n++) name = `Comics ${n}`;
+  }
   const response = await server.app.inject({
     method: 'POST',
     url: '/api/v1/libraries',

@@ -86,6 +86,26 @@ describe('libraries', () => {
     }
   });
 
+  it('refuses a second library of the same name, on creation and on a rename, as Komga does', async () => {
+    const [first, second, third] = ['a', 'b', 'c'].map((n) => join(server.dir, n));
+    for (const folder of [first!, second!, third!]) await mkdir(folder);
+    expect((await create({ name: 'Manga', root: first })).statusCode).toBe(200);
+    const other = (await create({ name: 'Comics', root: second })).json() as { id: string };
+    for (const name of ['Manga', ' Manga ']) {
+      const response = await create({ name, root: third });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('Library name already exists');
+    }
+    const rename = (name: string) =>
+      server.app.inject({ method: 'PATCH', url: `/api/v1/libraries/${other.id}`, headers: server.admin, payload: { name } });
+    expect((await rename('Manga')).statusCode).toBe(400);
+    // Its own name again, or another case (Komga compares names exactly), is no clash.
+    expect((await rename('Comics')).statusCode).toBe(204);
+    expect((await rename('manga')).statusCode).toBe(204);
+    const names = (await server.app.inject({ method: 'GET', url: '/api/v1/libraries', headers: server.admin })).json() as { name: string }[];
+    expect(names.map((l) => l.name).sort()).toEqual(['Manga', 'manga']);
+  });
+
   it('validates the body: name required, bad enum rejected', async () => {
     const root = join(server.dir, 'c');
     await mkdir(root);

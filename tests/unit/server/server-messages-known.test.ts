@@ -73,6 +73,7 @@ describe('refusals the web client can meet, as it shows them', () => {
       ['POST', '/api/v1/libraries', { name: 'Data', root: server.dataDir }],
       ['POST', '/api/v1/libraries', { name: 'System', root: '/proc' }],
       ['POST', '/api/v1/libraries', { name: ' ', root: join(server.dir, 'lib') }],
+      ['POST', '/api/v1/libraries', { name: 'Comics', root: join(server.dir, 'elsewhere') }],
       ['POST', '/api/v1/filesystem', { path: 'relative' }],
       ['POST', '/api/v1/transient-books', { path: 'relative' }],
       // Something gone meanwhile, or not the caller's to see.
