@@ -30,6 +30,12 @@ export const INPUT_LIMITS = {
    * thousands. A bulk edit stays within the JSON member bound (content-types.ts) first.
    */
   batchItems: 100_000,
+  /**
+   * Whole numbers: the range of the Kotlin Int that Komga's DTOs declare (an age, a page, a count),
+   * where Jackson refuses a number past it. Without it 99,999,999,999 was stored as an age limit.
+   */
+  intMin: -(2 ** 31),
+  intMax: 2 ** 31 - 1,
 } as const;
 
 /** The parts of a JSON schema the bounds concern. */
@@ -38,6 +44,8 @@ export type RequestSchema = {
   enum?: unknown[];
   const?: unknown;
   maxLength?: number;
+  minimum?: number;
+  maximum?: number;
   maxItems?: number;
   maxProperties?: number;
   properties?: Record<string, RequestSchema>;
@@ -49,8 +57,8 @@ export type RequestSchema = {
 };
 
 /**
- * A copy of `schema` where every text, list and map without a bound of its own gets the default
- * one (textChars, listItems). Schemas are shared between routes, so they are copied, not changed.
+ * A copy of `schema` where every text, list, map and whole number without a bound of its own gets
+ * the default one (textChars, listItems, the Int range). Schemas are shared between routes, so they are copied, not changed.
  * A schema without a type (a search condition, read by its own bounded compiler) is left as it is.
  */
 export function boundRequestSchema<T>(schema: T): T {
@@ -63,6 +71,10 @@ function bound(schema: RequestSchema): RequestSchema {
   const types = [schema.type ?? []].flat();
   if (types.includes('string') && copy.maxLength === undefined && !copy.enum && copy.const === undefined) copy.maxLength = INPUT_LIMITS.textChars;
   if (types.includes('array') && copy.maxItems === undefined) copy.maxItems = INPUT_LIMITS.listItems;
+  if (types.includes('integer')) {
+    copy.minimum ??= INPUT_LIMITS.intMin;
+    copy.maximum ??= INPUT_LIMITS.intMax;
+  }
   if (copy.patternProperties && copy.maxProperties === undefined) copy.maxProperties = INPUT_LIMITS.listItems;
   if (copy.properties) copy.properties = mapValues(copy.properties, bound);
   if (copy.patternProperties) copy.patternProperties = mapValues(copy.patternProperties, bound);

@@ -96,6 +96,24 @@ describe('typed texts past their bound are a 400 naming the field', () => {
     await refused('PATCH', '/api/v2/users/me/password', { password: text(1_000_000) }, 'password', reader);
   });
 
+  it('whole numbers stay within the Int that Komga declares: an age limit, a page, a count', async () => {
+    const user = (await send(server, 'POST', '/api/v2/users', server.admin, { email: 'ages@example.org', password: 'pw', roles: [] })).json() as { id: string };
+    const tooBig = 99_999_999_999;
+    for (const [method, url, body] of [
+      ['PATCH', `/api/v2/users/${user.id}`, { ageRestriction: { age: tooBig, restriction: 'ALLOW_ONLY' } }],
+      ['PATCH', `/api/v1/books/${bookId}/read-progress`, { page: INPUT_LIMITS.intMax + 1 }],
+      ['PATCH', `/api/v1/series/${seriesId}/metadata`, { totalBookCount: tooBig }],
+    ] as const) {
+      const response = await send(server, method, url, server.admin, body);
+      expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBe(400);
+    }
+    const stored = (await send(server, 'GET', `/api/v2/users`, server.admin)).json() as { id: string; ageRestriction: unknown }[];
+    expect(stored.find((u) => u.id === user.id)!.ageRestriction).toBeNull();
+    // The largest Int is still an Int.
+    const largest = await send(server, 'PATCH', `/api/v2/users/${user.id}`, server.admin, { ageRestriction: { age: INPUT_LIMITS.intMax, restriction: 'ALLOW_ONLY' } });
+    expect(largest.statusCode).toBe(204);
+  });
+
   it('typed metadata obeys the import limits', async () => {
     expect(INPUT_LIMITS.textChars).toBe(IMPORT_LIMITS.textChars);
     expect(INPUT_LIMITS.longTextChars).toBe(IMPORT_LIMITS.longTextChars);
