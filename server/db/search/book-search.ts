@@ -103,8 +103,10 @@ const BOOK_SORT: Record<string, string> = {
   'readList.number':
     '(SELECT MIN(rb.number) FROM readlist_book rb WHERE rb.book_id = b.id AND (@readLists IS NULL OR rb.readlist_id IN (SELECT value FROM json_each(@readLists))))',
   // Internal: latest read date among the caller's books of the same series (on-deck ordering).
+  // `+xr.user_id` keeps the planner on the series' few books (book_series, then the progress key)
+  // rather than on every progress row of the user for each sorted book.
   seriesLastRead:
-    '(SELECT MAX(xr.read_date) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = r_user.id WHERE xb.series_id = b.series_id)',
+    '(SELECT MAX(xr.read_date) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND +xr.user_id = r_user.id WHERE xb.series_id = b.series_id)',
 };
 
 const yesNo = (condition: string) => `CASE WHEN ${condition} THEN 'true' ELSE 'false' END`;

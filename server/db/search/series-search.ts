@@ -29,13 +29,16 @@ import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 const upper = (v: unknown) => String(v).toUpperCase();
 
 // Per-user counts over live books; each needs the user id bound once (see COUNT_PARAMS).
+// `+xr.user_id` keeps the planner on the series' own books (book_series, then the progress key):
+// left to itself it walked every progress row of the user for each series (3 s for a read-status
+// filter over 5,000 series and 300 progress rows).
 const TOTAL = '(SELECT COUNT(*) FROM book xb WHERE xb.series_id = s.id AND xb.deleted_date IS NULL)';
 const READ =
-  '(SELECT COUNT(*) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = @user WHERE xb.series_id = s.id AND xb.deleted_date IS NULL AND xr.completed = 1)';
+  '(SELECT COUNT(*) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND +xr.user_id = @user WHERE xb.series_id = s.id AND xb.deleted_date IS NULL AND xr.completed = 1)';
 const IN_PROGRESS =
-  '(SELECT COUNT(*) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = @user WHERE xb.series_id = s.id AND xb.deleted_date IS NULL AND xr.completed = 0)';
+  '(SELECT COUNT(*) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND +xr.user_id = @user WHERE xb.series_id = s.id AND xb.deleted_date IS NULL AND xr.completed = 0)';
 const LAST_READ =
-  '(SELECT MAX(xr.read_date) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = @user WHERE xb.series_id = s.id)';
+  '(SELECT MAX(xr.read_date) FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND +xr.user_id = @user WHERE xb.series_id = s.id)';
 
 const readStatus: FieldCompiler = (op) => {
   const expression = (value: unknown) => {

@@ -5,13 +5,19 @@ import { type SqlFragment, sql } from './sql-fragment.ts';
  * has none in progress, the first unread live book in series order.
  */
 export function onDeckRestriction(userId: string): SqlFragment {
+  // The candidate series are computed once from the user's own progress (an uncorrelated IN),
+  // not tested per book: a correlated EXISTS per book walked all of the user's progress rows for
+  // each of the library's books (23 s at 50,000 books and 300 progress rows). The planner then
+  // reads only those series' books through book_series.
   return sql(
     `b.deleted_date IS NULL
      AND r.book_id IS NULL
-     AND EXISTS (SELECT 1 FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = ?
-                 WHERE xb.series_id = b.series_id AND xb.deleted_date IS NULL AND xr.completed = 1)
-     AND NOT EXISTS (SELECT 1 FROM book xb JOIN read_progress xr ON xr.book_id = xb.id AND xr.user_id = ?
-                 WHERE xb.series_id = b.series_id AND xb.deleted_date IS NULL AND xr.completed = 0)
+     AND b.series_id IN (
+       SELECT xb.series_id FROM read_progress xr JOIN book xb ON xb.id = xr.book_id
+        WHERE xr.user_id = ? AND xr.completed = 1 AND xb.deleted_date IS NULL
+       EXCEPT
+       SELECT xb.series_id FROM read_progress xr JOIN book xb ON xb.id = xr.book_id
+        WHERE xr.user_id = ? AND xr.completed = 0 AND xb.deleted_date IS NULL)
      AND NOT EXISTS (SELECT 1 FROM book yb JOIN book_metadata ym ON ym.book_id = yb.id
                  LEFT JOIN read_progress yr ON yr.book_id = yb.id AND yr.user_id = ?
                  WHERE yb.series_id = b.series_id AND yb.deleted_date IS NULL AND yr.book_id IS NULL
