@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookDto, Page, SeriesDto } from '../../src/api/types.ts';
 import type { FolioContext } from '../domain/context.ts';
 import type { BookQuery } from '../db/search/book-search.ts';
@@ -9,7 +10,8 @@ import { toBookDto } from './dto/book-dto.ts';
 import { toSeriesDto } from './dto/series-dto.ts';
 import { badRequest } from './errors.ts';
 import { caller, callerIsAdmin } from './guards.ts';
-import { type Paging, toPage } from './paging.ts';
+import type { Paging } from './paging.ts';
+import { chunkedPage } from './chunked-page.ts';
 
 /** A condition the caller wrote wrongly is their mistake (400), anything else is ours. */
 export function rethrowSearchError(error: unknown): never {
@@ -32,7 +34,7 @@ type PageQuery<Q> = Omit<Q, 'userId' | 'limit' | 'offset' | 'sort'> & { sort?: S
  * One page of books for the caller: their content restrictions always apply, DTOs carry their
  * read progress, and the Spring `Page` wrapper says whether a sort was applied.
  */
-export function bookPage(ctx: FolioContext, request: FastifyRequest, paging: Paging, query: PageQuery<BookQuery>): Page<BookDto> {
+export function bookPage(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply, paging: Paging, query: PageQuery<BookQuery>): Page<BookDto> | Readable {
   const user = caller(request);
   try {
     const result = ctx.repos.search.books({
@@ -44,15 +46,14 @@ export function bookPage(ctx: FolioContext, request: FastifyRequest, paging: Pag
       offset: paging.page * paging.size,
     });
     const admin = callerIsAdmin(request);
-    const content = result.ids.flatMap((id) => toBookDto(ctx, id, user.id, admin) ?? []);
-    return toPage(content, result.total, paging, result.sorted);
+    return chunkedPage(reply, result.ids, (id) => toBookDto(ctx, id, user.id, admin), result.total, paging, result.sorted);
   } catch (error) {
     rethrowSearchError(error);
   }
 }
 
 /** One page of series for the caller, as `bookPage`. */
-export function seriesPage(ctx: FolioContext, request: FastifyRequest, paging: Paging, query: PageQuery<SeriesQuery>): Page<SeriesDto> {
+export function seriesPage(ctx: FolioContext, request: FastifyRequest, reply: FastifyReply, paging: Paging, query: PageQuery<SeriesQuery>): Page<SeriesDto> | Readable {
   const user = caller(request);
   try {
     const result = ctx.repos.search.series({
@@ -64,8 +65,7 @@ export function seriesPage(ctx: FolioContext, request: FastifyRequest, paging: P
       offset: paging.page * paging.size,
     });
     const admin = callerIsAdmin(request);
-    const content = result.ids.flatMap((id) => toSeriesDto(ctx, id, user.id, admin) ?? []);
-    return toPage(content, result.total, paging, result.sorted);
+    return chunkedPage(reply, result.ids, (id) => toSeriesDto(ctx, id, user.id, admin), result.total, paging, result.sorted);
   } catch (error) {
     rethrowSearchError(error);
   }

@@ -10,7 +10,7 @@ export interface Paging {
 }
 
 const DEFAULT_SIZE = 20;
-const MAX_SIZE = 2000;
+export const MAX_SIZE = 2000;
 
 /** The paging parameters as query text (NamedQuery(PAGING_PARAMS) in schemas.ts), or as values a caller built. */
 type PagingInput = RawQuery | { page?: number; size?: number; unpaged?: boolean; sort?: string[] };

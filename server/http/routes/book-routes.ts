@@ -32,8 +32,8 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     return book;
   };
 
-  app.get('/api/v1/books', { schema: { querystring: ListQuery } }, async (request) =>
-    bookPage(ctx, request, parsePaging(request.query), {
+  app.get('/api/v1/books', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    bookPage(ctx, request, reply, parsePaging(request.query), {
       condition: bookConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
     }),

@@ -29,14 +29,14 @@ function readSearchBody(body: Static<typeof SearchBodySchema>): SearchBody {
 
 /** Search endpoints (POST …/list) and Komga's special lists (on deck, new, updated, latest). */
 export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
-  app.post('/api/v1/series/list', { schema: { querystring: ListQuery, body: SearchBodySchema } }, async (request) => {
+  app.post('/api/v1/series/list', { schema: { querystring: ListQuery, body: SearchBodySchema } }, async (request, reply) => {
     const body = readSearchBody(request.body);
-    return seriesPage(ctx, request, parsePaging(request.query), body);
+    return seriesPage(ctx, request, reply, parsePaging(request.query), body);
   });
 
-  app.post('/api/v1/books/list', { schema: { querystring: ListQuery, body: SearchBodySchema } }, async (request) => {
+  app.post('/api/v1/books/list', { schema: { querystring: ListQuery, body: SearchBodySchema } }, async (request, reply) => {
     const body = readSearchBody(request.body);
-    return bookPage(ctx, request, parsePaging(request.query), body);
+    return bookPage(ctx, request, reply, parsePaging(request.query), body);
   });
 
   /** Counts of series by the first character of their sort title. */
@@ -82,36 +82,36 @@ export function registerListRoutes(app: FolioApp, ctx: FolioContext): void {
     return { allOf: parts };
   };
 
-  app.get('/api/v1/series/new', { schema: { querystring: ListQuery } }, async (request) =>
-    seriesPage(ctx, request, parsePaging(request.query), {
+  app.get('/api/v1/series/new', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    seriesPage(ctx, request, reply, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       sort: [{ property: 'created', direction: 'desc' }],
     }),
   );
-  app.get('/api/v1/series/updated', { schema: { querystring: ListQuery } }, async (request) =>
-    seriesPage(ctx, request, parsePaging(request.query), {
+  app.get('/api/v1/series/updated', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    seriesPage(ctx, request, reply, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       updatedOnly: true,
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
-  app.get('/api/v1/series/latest', { schema: { querystring: ListQuery } }, async (request) =>
-    seriesPage(ctx, request, parsePaging(request.query), {
+  app.get('/api/v1/series/latest', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    seriesPage(ctx, request, reply, parsePaging(request.query), {
       condition: specialSeriesFilters(request.query),
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
 
-  app.get('/api/v1/books/latest', { schema: { querystring: ListQuery } }, async (request) =>
-    bookPage(ctx, request, parsePaging(request.query), {
+  app.get('/api/v1/books/latest', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    bookPage(ctx, request, reply, parsePaging(request.query), {
       condition: { allOf: [{ deleted: { operator: 'isFalse' } }] },
       sort: [{ property: 'lastModified', direction: 'desc' }],
     }),
   );
 
-  app.get('/api/v1/books/ondeck', { schema: { querystring: ListQuery } }, async (request) => {
+  app.get('/api/v1/books/ondeck', { schema: { querystring: ListQuery } }, async (request, reply) => {
     const libraries = listParam(request.query, 'library_id');
-    return bookPage(ctx, request, parsePaging(request.query), {
+    return bookPage(ctx, request, reply, parsePaging(request.query), {
       condition: libraries.length
         ? { anyOf: libraries.map((value) => ({ libraryId: { operator: 'is', value } })) }
         : undefined,

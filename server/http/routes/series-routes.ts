@@ -22,8 +22,8 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
     return series;
   };
 
-  app.get('/api/v1/series', { schema: { querystring: ListQuery } }, async (request) =>
-    seriesPage(ctx, request, parsePaging(request.query), {
+  app.get('/api/v1/series', { schema: { querystring: ListQuery } }, async (request, reply) =>
+    seriesPage(ctx, request, reply, parsePaging(request.query), {
       condition: seriesConditionFromQuery(request.query),
       fullTextSearch: stringParam(request.query, 'search'),
     }),
@@ -35,12 +35,12 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
     return toSeriesDto(ctx, request.params.id, user.id, callerIsAdmin(request));
   });
 
-  app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
+  app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     // The query is read before the series is looked up: a filter that does not convert is a 400 first, as in Komga.
     const paging = parsePaging(request.query);
     const filter = bookConditionFromQuery(request.query);
     seriesForCaller(request.params.id, caller(request));
-    return bookPage(ctx, request, paging, {
+    return bookPage(ctx, request, reply, paging, {
       condition: {
         allOf: [{ seriesId: { operator: 'is', value: request.params.id } }, filter],
       },

@@ -1,0 +1,107 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import { openDatabase } from '../../../server/db/database.ts';
+import { createRepositories } from '../../../server/db/repositories.ts';
+import { defaultSeriesMetadata } from '../../../server/db/series-metadata-repository.ts';
+import { defaultBookMetadata } from '../../../server/db/book-metadata-repository.ts';
+import { newId } from '../../../server/db/ids.ts';
+import { startServer, type TestServer } from './helpers.ts';
+
+/**
+ * `unpaged=true` (Komga's web client asks it, any reader may) over more rows than a page can hold
+ * was built in one turn of the event loop: 50,000 books held the server 2.3 s (bench/big-library.ts)
+ * while every other client waited. It is now written in chunks, each on its own turn; the answer
+ * must be the very same JSON the pages give.
+ */
+
+const SERIES = 250;
+const BOOKS = 10; // 2,500 books: past the 2,000 a paged request can hold
+
+let server: TestServer;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'folio-unpaged-'));
+  const db = openDatabase(join(dir, 'data'));
+  const repos = createRepositories(db);
+  const now = Date.now();
+  const libraryId = newId(now);
+  db.prepare('INSERT INTO library (id, name, root, created, last_modified) VALUES (?, ?, ?, ?, ?)').run(libraryId, 'L', join(dir, 'nowhere'), now, now);
+  repos.inTransaction(() => {
+    for (let s = 0; s < SERIES; s++) {
+      const seriesId = newId(now);
+      const title = `Series ${String(s).padStart(4, '0')}`;
+      repos.series.insert({ id: seriesId, libraryId, name: title, url: `/s/${s}`, fileLastModified: now, oneshot: false, deletedDate: null, created: now, lastModified: now });
+      repos.seriesMetadata.insert(defaultSeriesMetadata(seriesId, title, now));
+      for (let b = 1; b <= BOOKS; b++) {
+        const id = newId(now);
+        repos.books.insert({ id, seriesId, libraryId, name: `${title} ${b}`, url: `/s/${s}/${b}.cbz`, number: b, fileLastModified: now, fileSize: 1, fileHash: '', oneshot: false, deletedDate: null, created: now, lastModified: now });
+        repos.bookMetadata.insert(defaultBookMetadata(id, `${title} ${b}`, b, now));
+        repos.media.insert({ bookId: id, status: 'READY', mediaType: 'application/zip', comment: null, pageCount: 3, epubDivinaCompatible: false, epubIsKepub: false, created: now, lastModified: now });
+      }
+    }
+  });
+  db.close();
+  server = await startServer({ dir });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+/** The longest turn of the event loop while `run` is under way, and how long it took in all. */
+async function longestTurn<T>(run: () => Promise<T>): Promise<{ result: T; longest: number; total: number }> {
+  let longest = 0;
+  let running = true;
+  const started = performance.now();
+  let last = started;
+  const tick = () => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  try {
+    const result = await run();
+    const ended = performance.now();
+    // The turn under way when the answer came counts too (it may be the only one).
+    return { result, longest: Math.max(longest, ended - last), total: ended - started };
+  } finally {
+    running = false;
+  }
+}
+
+describe('unpaged lists past one page', () => {
+  it('answers all books as the pages do, built over many turns', async () => {
+    await server.get('/api/v1/books?unpaged=true'); // warm-up: statements prepared, code compiled
+    const { result: response, longest, total } = await longestTurn(() => server.get('/api/v1/books?unpaged=true'));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const unpaged = response.json() as Page<BookDto>;
+    const first = await server.json<Page<BookDto>>('/api/v1/books?size=2000&page=0');
+    const second = await server.json<Page<BookDto>>('/api/v1/books?size=2000&page=1');
+    expect(unpaged.content).toEqual([...first.content, ...second.content]);
+    expect(unpaged.content).toHaveLength(SERIES * BOOKS);
+    const { content: _content, ...envelope } = unpaged;
+    expect(envelope).toMatchObject({ totalElements: 2500, totalPages: 1, number: 0, size: 2500, numberOfElements: 2500, first: true, last: true, empty: false });
+    expect(envelope.pageable).toMatchObject({ pageNumber: 0, pageSize: 2500, offset: 0, paged: true, unpaged: false });
+    // 2,500 DTOs at 200 a turn: no turn holds the thread for more than a small part of the answer
+    // (in one turn it was most of it).
+    expect(longest, `longest turn ${longest.toFixed(1)} ms of ${total.toFixed(1)} ms`).toBeLessThan(total / 3);
+  });
+
+  it('answers all series with the same envelope as a page', async () => {
+    const unpaged = await server.json<Page<SeriesDto>>('/api/v1/series?unpaged=true');
+    const paged = await server.json<Page<SeriesDto>>('/api/v1/series?size=2000');
+    expect(unpaged.content).toEqual(paged.content);
+    expect(unpaged.totalElements).toBe(SERIES);
+  });
+
+  it('keeps small answers in memory with their ETag', async () => {
+    const response = await server.get('/api/v1/books?size=50');
+    expect(response.headers.etag).toMatch(/^"0[0-9a-f]{32}"$/);
+  });
+});
