@@ -74,6 +74,25 @@ export class MediaRepository {
       .all(bookId) as MediaPage[];
   }
 
+  /**
+   * The book's pages in order, `size` at a time, each chunk read when asked for (keyset on the
+   * page number): no statement stays open between chunks, so a caller may yield in between.
+   */
+  *pageChunks(bookId: string, size: number): Generator<MediaPage[]> {
+    const statement = cachedStatement(this.db,
+      `SELECT number, file_name AS fileName, media_type AS mediaType, width, height, file_size AS fileSize
+       FROM media_page WHERE book_id = ? AND number > ? ORDER BY number LIMIT ?`,
+    );
+    let after = 0;
+    for (;;) {
+      const chunk = statement.all(bookId, after, size) as MediaPage[];
+      if (chunk.length === 0) return;
+      yield chunk;
+      if (chunk.length < size) return;
+      after = chunk[chunk.length - 1]!.number;
+    }
+  }
+
   /** How many page images a book has (a text EPUB: none, whatever its page count says). */
   countPages(bookId: string): number {
     return (cachedStatement(this.db, 'SELECT COUNT(*) AS n FROM media_page WHERE book_id = ?').get(bookId) as { n: number }).n;

@@ -46,3 +46,36 @@ async function* streamPage<T>(ids: string[], build: (id: string) => T | undefine
   const { content: _content, ...rest } = toPage<T>([], total, paging, sorted);
   yield `],${JSON.stringify({ ...rest, numberOfElements: sent, empty: sent === 0 }).slice(1)}`;
 }
+
+/**
+ * A JSON array whose chunks are each produced on their own turn of the event loop and written as
+ * fast as the client reads: for lists whose size the caller does not choose (a book's 50,000 page
+ * entries were 220–380 ms of one turn, then a 6.7 MB string hashed for its ETag).
+ */
+export function chunkedArray(reply: FastifyReply, chunks: Iterable<unknown[]>): Readable {
+  reply.type('application/json; charset=utf-8');
+  return Readable.from(arrayText(chunks), { objectMode: false });
+}
+
+async function* arrayText(chunks: Iterable<unknown[]>): AsyncGenerator<string> {
+  yield '[';
+  let sent = 0;
+  let turnTaken = false;
+  const iterator = chunks[Symbol.iterator]();
+  for (;;) {
+    // The next chunk is read on a turn of its own.
+    if (turnTaken) await nextTurn();
+    turnTaken = true;
+    const next = iterator.next();
+    if (next.done) break;
+    if (next.value.length === 0) continue;
+    yield (sent > 0 ? ',' : '') + next.value.map((item) => JSON.stringify(item)).join(',');
+    sent += next.value.length;
+  }
+  yield ']';
+}
+
+/** Each chunk mapped when it is read. */
+export function* mapChunks<T, U>(chunks: Iterable<T[]>, map: (item: T) => U): Generator<U[]> {
+  for (const chunk of chunks) yield chunk.map(map);
+}

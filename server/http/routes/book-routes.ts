@@ -17,6 +17,7 @@ import { sendKeptFile, sendPoster } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
 import { endDownloadWhenAccessEnds } from '../download-revocation.ts';
 import { bookPage } from '../paged-search.ts';
+import { chunkedArray, mapChunks } from '../chunked-page.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
 
@@ -24,6 +25,9 @@ const ReadProgressUpdate = Type.Object({
   page: Type.Optional(Nullable(Type.Integer())),
   completed: Type.Optional(Nullable(Type.Boolean())),
 });
+
+/** Page entries listed per turn of the event loop (~2,000 × 2 µs). */
+const PAGE_LIST_CHUNK = 2_000;
 
 export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   const bookForCaller = (id: string, user: User) => {
@@ -58,12 +62,16 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/books/:id/next', { schema: { params: IdParams } }, sibling('next'));
   app.get('/api/v1/books/:id/previous', { schema: { params: IdParams } }, sibling('previous'));
 
-  app.get('/api/v1/books/:id/pages', { schema: { params: IdParams } }, async (request) => {
+  app.get('/api/v1/books/:id/pages', { schema: { params: IdParams } }, async (request, reply) => {
     const user = caller(request);
     bookForCaller(request.params.id, user);
     const media = ctx.repos.media.findByBookId(request.params.id);
     if (!media) throw notFound();
     requirePagesReady(media);
+    // A long webtoon's list is written a chunk per turn (chunked-page.ts); a usual one from memory, with its ETag.
+    if (media.pageCount > PAGE_LIST_CHUNK) {
+      return chunkedArray(reply, mapChunks(ctx.repos.media.pageChunks(request.params.id, PAGE_LIST_CHUNK), toPageDto));
+    }
     return ctx.repos.media.findPages(request.params.id).map(toPageDto);
   });
 

@@ -20,7 +20,11 @@ import { startServer, type TestServer } from './helpers.ts';
 const SERIES = 250;
 const BOOKS = 10; // 2,500 books: past the 2,000 a paged request can hold
 
+const LONG_BOOK_PAGES = 10_000;
+
 let server: TestServer;
+let longBook = '';
+let shortBook = '';
 
 beforeAll(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'folio-unpaged-'));
@@ -43,6 +47,17 @@ beforeAll(async () => {
       }
     }
   });
+  // A long webtoon: its page list is past one chunk.
+  longBook = (db.prepare('SELECT id FROM book ORDER BY id LIMIT 1').get() as { id: string }).id;
+  shortBook = (db.prepare('SELECT id FROM book ORDER BY id DESC LIMIT 1').get() as { id: string }).id;
+  for (const [id, count] of [[longBook, LONG_BOOK_PAGES], [shortBook, 3]] as const) {
+    const media = repos.media.findByBookId(id)!;
+    repos.media.replaceAnalysis(
+      { ...media, pageCount: count },
+      Array.from({ length: count }, (_, i) => ({ number: i + 1, fileName: `p${i + 1}.jpg`, mediaType: 'image/jpeg', width: 800 + (i % 7), height: 1200, fileSize: 1000 + i })),
+      [],
+    );
+  }
   db.close();
   server = await startServer({ dir });
 });
@@ -102,6 +117,26 @@ describe('unpaged lists past one page', () => {
 
   it('keeps small answers in memory with their ETag', async () => {
     const response = await server.get('/api/v1/books?size=50');
+    expect(response.headers.etag).toMatch(/^"0[0-9a-f]{32}"$/);
+  });
+});
+
+describe('a book of many pages', () => {
+  it('lists every page in order, a chunk per turn', async () => {
+    await server.get(`/api/v1/books/${longBook}/pages`); // warm-up
+    const { result: response, longest, total } = await longestTurn(() => server.get(`/api/v1/books/${longBook}/pages`));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    const pages = response.json() as { number: number; fileName: string; mediaType: string; width: number; height: number; sizeBytes: number }[];
+    expect(pages).toHaveLength(LONG_BOOK_PAGES);
+    expect(pages.map((p) => p.number)).toEqual(Array.from({ length: LONG_BOOK_PAGES }, (_, i) => i + 1));
+    expect(pages[4321]).toEqual({ number: 4322, fileName: 'p4322.jpg', mediaType: 'image/jpeg', width: 800 + (4321 % 7), height: 1200, sizeBytes: 1000 + 4321, size: expect.any(String) });
+    expect(longest, `longest turn ${longest.toFixed(1)} ms of ${total.toFixed(1)} ms`).toBeLessThan(total / 3);
+  });
+
+  it('answers a short list from memory with its ETag', async () => {
+    const response = await server.get(`/api/v1/books/${shortBook}/pages`);
+    expect(response.json()).toHaveLength(3);
     expect(response.headers.etag).toMatch(/^"0[0-9a-f]{32}"$/);
   });
 });
