@@ -13,6 +13,8 @@ import { badRequest, namedFew, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { seriesConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging, toPage } from '../paging.ts';
+import { chunkedPage } from '../chunked-page.ts';
+import { inListOrder } from '../../domain/list-order.ts';
 import { type RawQuery, listParam, stringParam } from '../query-params.ts';
 import { toCollectionDto } from '../dto/collection-dto.ts';
 import { toSeriesDto } from '../dto/series-dto.ts';
@@ -120,7 +122,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
   });
 
   /** Member series with the old-style series filters; collection order when `ordered`, else by sort title. */
-  app.get('/api/v1/collections/:id/series', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
+  app.get('/api/v1/collections/:id/series', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const user = caller(request);
     // The query is read before the collection is looked up: a filter that does not convert is a 400 first, as in Komga.
     const paging = parsePaging(request.query);
@@ -135,11 +137,11 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
         limit: null,
         offset: 0,
       });
-      const ordered = collection.ordered ? ids.toSorted((a, b) => collection.seriesIds.indexOf(a) - collection.seriesIds.indexOf(b)) : ids;
+      const ordered = collection.ordered ? inListOrder(ids, collection.seriesIds) : ids;
       const slice = paging.unpaged ? ordered : ordered.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
       const admin = callerIsAdmin(request);
       // Always in the collection's order (or by sort title when unordered), as Komga sorts it.
-      return toPage(slice.flatMap((id) => toSeriesDto(ctx, id, user.id, admin) ?? []), ordered.length, paging, true);
+      return chunkedPage(reply, slice, (id) => toSeriesDto(ctx, id, user.id, admin), ordered.length, paging, true);
     } catch (error) {
       rethrowSearchError(error);
     }

@@ -14,6 +14,8 @@ import { badRequest, namedFew, notFound } from '../errors.ts';
 import { caller, callerIsAdmin, requireRole } from '../guards.ts';
 import { bookConditionFromQuery } from '../legacy-filters.ts';
 import { parsePaging, toPage } from '../paging.ts';
+import { chunkedPage } from '../chunked-page.ts';
+import { inListOrder } from '../../domain/list-order.ts';
 import { listParam, stringParam } from '../query-params.ts';
 import { toBookDto } from '../dto/book-dto.ts';
 import { toReadListDto } from '../dto/collection-dto.ts';
@@ -76,7 +78,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
         limit: null,
         offset: 0,
       });
-      return list.ordered ? ids.toSorted((a, b) => list.bookIds.indexOf(a) - list.bookIds.indexOf(b)) : ids;
+      return list.ordered ? inListOrder(ids, list.bookIds) : ids;
     } catch (error) {
       return rethrowSearchError(error);
     }
@@ -159,7 +161,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     return reply.code(204).send();
   });
 
-  app.get('/api/v1/readlists/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request) => {
+  app.get('/api/v1/readlists/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {
     const user = caller(request);
     // The query is read before the list is looked up: a filter that does not convert is a 400 first, as in Komga.
     const paging = parsePaging(request.query);
@@ -169,7 +171,7 @@ export function registerReadListRoutes(app: FolioApp, ctx: FolioContext): void {
     const slice = paging.unpaged ? ids : ids.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
     const admin = callerIsAdmin(request);
     // Always in the list's order (or by release date when unordered), as Komga sorts it.
-    return toPage(slice.flatMap((id) => toBookDto(ctx, id, user.id, admin) ?? []), ids.length, paging, true);
+    return chunkedPage(reply, slice, (id) => toBookDto(ctx, id, user.id, admin), ids.length, paging, true);
   });
 
   const sibling = (step: 1 | -1) => async (request: import('fastify').FastifyRequest<{ Params: { id: string; bookId: string } }>) => {
