@@ -9,6 +9,7 @@ import { defaultBookMetadata } from '../../../server/db/book-metadata-repository
 import { newId } from '../../../server/db/ids.ts';
 import { searchBooks } from '../../../server/db/search/book-search.ts';
 import { searchSeries } from '../../../server/db/search/series-search.ts';
+import { withPlans } from './query-plans.ts';
 
 /**
  * On deck and the series read-status filter read the user's progress per series. On a big library
@@ -81,27 +82,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Records each statement's query plan (with the real parameters) as the search runs it. */
-function withPlans<T>(run: () => T): { result: T; plan: string } {
-  const original = db.prepare.bind(db);
-  const plans: string[] = [];
-  const patched = (source: string) => {
-    const statement = original(source);
-    const explain = original(`EXPLAIN QUERY PLAN ${source}`);
-    const record = (...args: unknown[]) => plans.push((explain.all(...args) as { detail: string }[]).map((r) => r.detail).join('\n'));
-    return {
-      get: (...args: unknown[]) => (record(...args), statement.get(...args)),
-      all: (...args: unknown[]) => (record(...args), statement.all(...args)),
-    };
-  };
-  (db as unknown as { prepare: unknown }).prepare = patched;
-  try {
-    return { result: run(), plan: plans.join('\n') };
-  } finally {
-    (db as unknown as { prepare: unknown }).prepare = original;
-  }
-}
-
 const live = (seriesId: string) => books.filter((b) => b.seriesId === seriesId && !b.deleted);
 const progressOf = (userId: string, bookId: string) => progress.find((p) => p.userId === userId && p.bookId === bookId);
 
@@ -133,7 +113,7 @@ function expectedReadStatus(userId: string, status: string): string[] {
 
 describe('on deck', () => {
   it.each(USERS)('offers the first unread book of each started series, latest read first (%s)', (userId) => {
-    const { result, plan } = withPlans(() =>
+    const { result, plan } = withPlans(db, () =>
       searchBooks(db, { userId, onDeck: true, sort: [{ property: 'seriesLastRead', direction: 'desc' }], limit: null, offset: 0 }),
     );
     expect(expectedOnDeck(userId).length).toBeGreaterThan(3);
@@ -148,7 +128,7 @@ describe('on deck', () => {
 
 describe('series read status', () => {
   it.each(USERS.flatMap((u) => ['READ', 'UNREAD', 'IN_PROGRESS'].map((s) => [u, s] as const)))('%s %s matches the counts over live books', (userId, status) => {
-    const { result, plan } = withPlans(() =>
+    const { result, plan } = withPlans(db, () =>
       searchSeries(db, { userId, condition: { readStatus: { operator: 'is', value: status } }, sort: [], limit: null, offset: 0 }),
     );
     expect(new Set(result.ids)).toEqual(new Set(expectedReadStatus(userId, status)));
