@@ -35,10 +35,13 @@ export class ByteBudget {
     return this.used;
   }
 
-  /** Counts `bytes` (at most `capacity`) once they fit, waiting up to `waitMs`; ServerBusy after that. */
-  async reserve(bytes: number, what: string): Promise<ByteReservation> {
+  /**
+   * Counts `bytes` (at most `capacity`) once they fit, waiting up to `waitMs` (default the budget's;
+   * Infinity for background work, which waits its turn instead of failing); ServerBusy after that.
+   */
+  async reserve(bytes: number, what: string, waitMs = this.waitMs): Promise<ByteReservation> {
     const wanted = Math.min(Math.max(0, Math.ceil(bytes)), this.capacity);
-    const deadline = Date.now() + this.waitMs;
+    const deadline = Date.now() + waitMs;
     while (this.used + wanted > this.capacity) {
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new ServerBusy(`too many ${what} are held at once`);
@@ -68,14 +71,15 @@ export class ByteBudget {
     };
   }
 
-  /** Resolves when bytes are given back or after `ms`, whichever comes first. */
+  /** Resolves when bytes are given back or after `ms` (never, when Infinity), whichever comes first. */
   private waitFor(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         resolve();
       };
-      const timer = setTimeout(() => {
+      // setTimeout would fire at once for Infinity (past its 2^31 - 1 ms limit).
+      const timer = ms === Infinity ? undefined : setTimeout(() => {
         const at = this.waiting.indexOf(wake);
         if (at >= 0) this.waiting.splice(at, 1);
         resolve();

@@ -3,7 +3,9 @@ import sharp, { type Matrix3x3, type Sharp } from 'sharp';
 import { MediaError } from './book-reader.ts';
 import { decodeBitmap, isBitmap, readBitmapHeader } from './bmp-decode.ts';
 import { DecodeRefused } from './decode-refused.ts';
+import { ByteBudget, type ByteReservation } from './byte-budget.ts';
 import { ServerBusy, OperationTimeout } from './transient-errors.ts';
+import { type MediaWork, isRequestWork } from './work-callers.ts';
 
 /*
  * Every decode of a page image on the server (thumbnails, posters, format conversion, previews,
@@ -15,6 +17,9 @@ import { ServerBusy, OperationTimeout } from './transient-errors.ts';
  *   allocating them;
  * - concurrency: at most IMAGE_WORKERS decodes run at once (each with SHARP_THREADS libvips
  *   threads); others wait in a queue of at most MAX_QUEUED, then get "busy" (503);
+ * - waiting input: the encoded bytes of pages read for decoding, from before they are read until
+ *   their decode ends, count against decodeInputBytes (see withDecodeInput), so a queue of
+ *   decodes holds at most that much input, however large the pages;
  * - time: a decode running longer than DECODE_TIMEOUT_SECONDS is stopped by libvips; the domain
  *   remembers the page for a while (domain/pages/decode-input.ts) so that it is not decoded again.
  *
@@ -58,10 +63,52 @@ export function checkDecodeInput(bytes: Buffer): Buffer {
 }
 
 /**
+ * Encoded bytes of pages read for decoding and not decoded yet, shared by every decode that reads a
+ * stream (page thumbnails, conversions, previews, posters, the barcode search). Each once held its
+ * input while waiting for a worker, counted nowhere: 256 queued decodes of 24 MP scans (~5 MB a
+ * page) held over a gigabyte, up to 256 × 64 MiB. 256 MiB keeps both workers busy on the largest
+ * pages allowed with ordinary ones queued behind. Pages read whole from RAR/7z/ZIP into the
+ * archive pool's buffers are counted in that pool's budget instead.
+ */
+export const decodeInputBytes = new ByteBudget(256 * 1024 * 1024);
+
+/**
+ * Reads `stream` for decoding (readForDecode's limits) and runs `use` on its bytes, which stay
+ * counted in decodeInputBytes from before the read until `use` settles. The count is taken before
+ * reading, so waiting holds no page in memory: the declared size, or MAX_DECODE_INPUT_BYTES when
+ * none is declared, settled to the true size once read. A request waits up to the budget's waitMs,
+ * then ServerBusy (503, Retry-After); background work (`work` without a request's caller) waits as
+ * long as it takes, so a busy moment fails no task and marks no poster or page. `use` must not keep
+ * the bytes after it settles. The stream is destroyed when refused.
+ */
+export async function withDecodeInput<T>(stream: Readable, declaredSize: number | null | undefined, work: MediaWork, use: (bytes: Buffer) => Promise<T>): Promise<T> {
+  if (declaredSize != null && declaredSize > MAX_DECODE_INPUT_BYTES) {
+    stream.destroy();
+    throw new DecodeRefused(`page is ${declaredSize} bytes, over the ${MAX_DECODE_INPUT_BYTES}-byte decode limit`);
+  }
+  let held: ByteReservation;
+  try {
+    held = await decodeInputBytes.reserve(declaredSize ?? MAX_DECODE_INPUT_BYTES, 'pages waiting to be decoded', isRequestWork(work) ? undefined : Infinity);
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+  try {
+    const bytes = await readForDecode(stream, declaredSize);
+    // A declared size may lie either way: what is held is what was read (at most the decode limit).
+    held.settle(bytes.length);
+    return await use(bytes);
+  } finally {
+    held.release();
+  }
+}
+
+/**
  * An entry's bytes for decoding, refused (DecodeRefused) when the archive declares, or the stream
  * turns out to hold, more than MAX_DECODE_INPUT_BYTES. The stream is destroyed when refused.
+ * Only through withDecodeInput, which counts the bytes.
  */
-export async function readForDecode(stream: Readable, declaredSize: number | null | undefined): Promise<Buffer> {
+async function readForDecode(stream: Readable, declaredSize: number | null | undefined): Promise<Buffer> {
   if (declaredSize != null && declaredSize > MAX_DECODE_INPUT_BYTES) {
     stream.destroy();
     throw new DecodeRefused(`page is ${declaredSize} bytes, over the ${MAX_DECODE_INPUT_BYTES}-byte decode limit`);

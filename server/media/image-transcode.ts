@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { ByteBudget } from './byte-budget.ts';
-import { declaredRaster, decodeImage, decoder, readForDecode } from './image-decode.ts';
+import { declaredRaster, decodeImage, decoder, withDecodeInput } from './image-decode.ts';
+import type { MediaWork } from './work-callers.ts';
 
 /** Formats a page can be converted to on request (`?convert=`). */
 export type ConvertFormat = 'jpeg' | 'png';
@@ -39,8 +40,11 @@ export const conversionBytes = new ByteBudget(256 * 1024 * 1024);
  * with the standard tables, which stream the rows through (~20 MiB, half the time, a file 5 to 20 %
  * larger); ordinary pages keep the smaller files. Thumbnails and previews are small: always optimised.
  */
-export async function convertImage(stream: Readable, declaredSize: number | null, format: ConvertFormat): Promise<ConvertedImage> {
-  const input = await readForDecode(stream, declaredSize);
+export function convertImage(stream: Readable, declaredSize: number | null, format: ConvertFormat, work: MediaWork = {}): Promise<ConvertedImage> {
+  return withDecodeInput(stream, declaredSize, work, (input) => convertBytes(input, format));
+}
+
+async function convertBytes(input: Buffer, format: ConvertFormat): Promise<ConvertedImage> {
   // The header alone (no pixel decoded) says how large the output can be, and whether the
   // coefficient buffer of optimised tables would be; a page over the pixel limit is refused here.
   const raster = await declaredRaster(input);
@@ -64,9 +68,8 @@ export async function convertImage(stream: Readable, declaredSize: number | null
 const OPTIMISED_TABLES_MAX_PIXELS = 8_000_000;
 
 /** A JPEG preview, upright, at most `edge` pixels on its longest side (never enlarged), within the decode limits. */
-export async function previewJpeg(stream: Readable, declaredSize: number | null, edge: number): Promise<Buffer> {
-  const input = await readForDecode(stream, declaredSize);
-  return decodeImage(() => decoder(input).rotate().resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer());
+export function previewJpeg(stream: Readable, declaredSize: number | null, edge: number, work: MediaWork = {}): Promise<Buffer> {
+  return withDecodeInput(stream, declaredSize, work, (input) => decodeImage(() => decoder(input).rotate().resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer()));
 }
 
 /** A drawn thumbnail and its size in pixels. */

@@ -1,6 +1,6 @@
 import type { Book } from '../../db/book-repository.ts';
 import type { MediaPage } from '../../db/media-repository.ts';
-import { checkDecodeInput, imageDecoding, readForDecode } from '../../media/image-decode.ts';
+import { checkDecodeInput, imageDecoding, withDecodeInput } from '../../media/image-decode.ts';
 import { TimedOutInputs } from '../../media/timed-out-inputs.ts';
 import type { MediaWork } from '../../media/work-callers.ts';
 import type { FolioContext } from '../context.ts';
@@ -12,7 +12,7 @@ import { servedPage } from './page-content.ts';
  * (servedPage): a stored page of known size is read whole, in one positioned read into a buffer
  * lent by the archive pool (no stream stages, no copy), and given back once `work` is done; drawn
  * pages (PDF), pages of unknown size and reads past the pool's budget are streamed instead. The
- * decode input limits of image-decode.ts hold either way: streams go through readForDecode, bytes
+ * decode input limits of image-decode.ts hold either way: streams go through withDecodeInput, bytes
  * read whole through checkDecodeInput (RAR and 7z pages are read whole up to their 128 MiB page
  * limit, over the 64 MiB decode limit). Undefined when the page does
  * not exist. The bytes must not be kept after `work` settles. A page whose decode ran out of time
@@ -35,7 +35,7 @@ export async function withPageBytes<T>(
         served.whole.release();
       }
     }
-    return work(await readForDecode(served.stream, served.page.fileSize), served.page);
+    return withDecodeInput(served.stream, served.page.fileSize, options, (bytes) => work(bytes, served.page));
   });
 }
 

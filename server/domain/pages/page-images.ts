@@ -12,8 +12,8 @@ export type { ConvertFormat, ConvertedImage } from '../../media/image-transcode.
  * a page over them is refused with ERR_1007. The page's stream is consumed. Its bytes stay counted
  * in the conversions' budget until `release` (once the response has closed).
  */
-export function convertedPage(book: Book, content: PageContent, format: ConvertFormat): Promise<ConvertedImage> {
-  return decodingPage(book, content.page.number, () => convertImage(content.stream, content.page.fileSize, format));
+export function convertedPage(book: Book, content: PageContent, format: ConvertFormat, work: MediaWork = {}): Promise<ConvertedImage> {
+  return decodingPage(book, content.page.number, () => convertImage(content.stream, content.page.fileSize, format, work));
 }
 
 /**
@@ -26,6 +26,6 @@ export async function pagePreview(ctx: FolioContext, bookOrId: Book | string, nu
   return decodingPage(book, number, async () => {
     const content = await openBookPage(ctx, book, number, work);
     if (!content) return undefined;
-    return previewJpeg(content.stream, content.page.fileSize, edge);
+    return previewJpeg(content.stream, content.page.fileSize, edge, work);
   });
 }

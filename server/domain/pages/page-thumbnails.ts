@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readForDecode } from '../../media/image-decode.ts';
+import { withDecodeInput } from '../../media/image-decode.ts';
 import { thumbnailJpeg } from '../../media/image-transcode.ts';
 import type { Book } from '../../db/book-repository.ts';
 import type { MediaWork } from '../../media/work-callers.ts';
@@ -44,8 +44,7 @@ export async function pageThumbnail(
       // Drawn pages (PDF) are drawn straight at thumbnail size.
       const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE, ...work });
       if (!content) throw new PageMissing();
-      const input = await readForDecode(content.stream, content.page.fileSize);
-      const { data: bytes } = await thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80);
+      const { data: bytes } = await withDecodeInput(content.stream, content.page.fileSize, work, (input) => thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80));
       await keepInCache(ctx, bookDir, version, file, bytes);
       return bytes;
     }).finally(() => inFlight.delete(file));

@@ -1,4 +1,4 @@
-import { readForDecode } from '../../media/image-decode.ts';
+import { withDecodeInput } from '../../media/image-decode.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
 import { type DrawnThumbnail, thumbnailJpeg } from '../../media/image-transcode.ts';
 import { rm } from 'node:fs/promises';
@@ -89,7 +89,7 @@ async function generateNow(ctx: FolioContext, bookId: string, work: MediaWork): 
       // Books without page images (text EPUB) fall back to their declared cover.
       drawn = await decodingPage(book, 'cover', async () => {
         const cover = await openBookCover(ctx, bookId, work);
-        return cover ? draw(await readForDecode(cover, undefined)) : null;
+        return cover ? withDecodeInput(cover, undefined, work, (bytes) => draw(bytes)) : null;
       });
     }
   } catch (error) {

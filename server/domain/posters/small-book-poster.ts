@@ -1,5 +1,5 @@
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
-import { readForDecode } from '../../media/image-decode.ts';
+import { withDecodeInput } from '../../media/image-decode.ts';
 import { thumbnailJpeg } from '../../media/image-transcode.ts';
 import { fileSlots } from '../../media/file-slots.ts';
 import { isTransientFailure } from '../../media/transient-errors.ts';
@@ -22,8 +22,11 @@ export async function smallChosenPoster(ctx: FolioContext, bookId: string, poste
   if (!file) return null;
   try {
     // A poster drawn just now that could not be stored has only its bytes.
-    const input = file.bytes ?? (await readForDecode(await fileSlots.openReadStream(file.absolutePath), null));
-    return (await thumbnailJpeg(input, thumbnailMaxEdge(ctx.repos.serverSettings), 85)).data;
+    const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
+    const drawn = file.bytes
+      ? await thumbnailJpeg(file.bytes, edge, 85)
+      : await withDecodeInput(await fileSlots.openReadStream(file.absolutePath), null, work, (input) => thumbnailJpeg(input, edge, 85));
+    return drawn.data;
   } catch (error) {
     if (isTransientFailure(error)) throw error;
     ctx.logger.warn({ err: error, bookId, posterId: poster.id }, 'small OPDS poster not redrawn: served as stored');

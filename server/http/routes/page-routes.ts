@@ -74,7 +74,7 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
         if (convert && targetType !== page.mediaType) {
           // Within the decode limits; a page over them is refused with ERR_1007. Its bytes stay
           // counted in the conversions' budget until the client has them (or left).
-          const converted = await convertedPage(book, content, convert);
+          const converted = await convertedPage(book, content, convert, workFor(request));
           releaseOnClose(reply.raw, converted.release);
           return reply.type(targetType).send(converted.bytes);
         }
