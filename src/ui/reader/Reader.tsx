@@ -241,26 +241,30 @@ export function Reader(props: ReaderProps) {
 
   return (
     <div ref={containerRef} className={styles.screen} style={{ background }}>
-      {webtoon ? (
-        <WebtoonView
-          key="webtoon"
-          {...common}
-          scale={settings.webtoonScale}
-          sidePadding={settings.sidePadding}
-          margin={settings.pageMargin}
-        />
-      ) : (
-        <PagedView
-          key="paged"
-          {...common}
-          direction={direction.direction as Exclude<ReadingDirection, 'WEBTOON'>}
-          scale={settings.pagedScale}
-          layout={settings.pageLayout}
-          offset={settings.pageOffset}
-          swipe={settings.swipe}
-          animations={settings.animations}
-        />
-      )}
+      {/* The main landmark: the pages are the content, between the bars (as the EPUB reader's text).
+          Unstyled, so the views stay placed against the screen. */}
+      <main>
+        {webtoon ? (
+          <WebtoonView
+            key="webtoon"
+            {...common}
+            scale={settings.webtoonScale}
+            sidePadding={settings.sidePadding}
+            margin={settings.pageMargin}
+          />
+        ) : (
+          <PagedView
+            key="paged"
+            {...common}
+            direction={direction.direction as Exclude<ReadingDirection, 'WEBTOON'>}
+            scale={settings.pagedScale}
+            layout={settings.pageLayout}
+            offset={settings.pageOffset}
+            swipe={settings.swipe}
+            animations={settings.animations}
+          />
+        )}
+      </main>
       {toolbar && (
         <ReaderToolbar
           title={props.title}

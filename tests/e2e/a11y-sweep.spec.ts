@@ -1,0 +1,214 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import type { LibraryDto } from '../../src/api/types.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { expectNoAxeViolations } from './support/axe.ts';
+import { FEATURED, folioApi, writeBrowseLibrary } from './support/browse-library.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * axe-core (WCAG 2.1 A and AA, every rule, nothing excluded) on every route of SPEC §2 and the
+ * dialogs browse-a11y.spec.ts does not open, as an administrator and as a reader restricted by
+ * age, on a desktop (1280×800) and a phone (390×844), in the light theme, and colour contrast in
+ * the dark theme. browse-a11y.spec.ts covers the browsing screens and their edit dialogs; the
+ * EPUB reader's own scan is in epub-reader.spec.ts.
+ */
+const READER = { email: 'reader@example.org', password: 'reader password 42' };
+const PHONE = { width: 390, height: 844 };
+
+let folio: RunningFolio;
+let root: string;
+let setup: APIRequestContext;
+let library: LibraryDto;
+const ids: Record<string, string> = {};
+
+test.beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-a11y-sweep-'));
+  await writeBrowseLibrary(root, FEATURED);
+  folio = await startFolio();
+  setup = await playwrightRequest.newContext();
+  await claimAndLogIn(setup, folio.url);
+  library = await addLibraryAndWait(setup, folio.url, root);
+  const api = folioApi(setup, folio.url);
+  await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
+  const aurora = await api.seriesByTitle('Aurora Knights');
+  const book = await api.bookByName('Aurora 02');
+  await api.markPage(book.id, 1);
+  const readList = await api.send<{ id: string }>('POST', '/api/v1/readlists', { name: 'Weekend', ordered: true, bookIds: [book.id] });
+  await api.send('POST', '/api/v2/users', {
+    ...READER,
+    roles: ['PAGE_STREAMING', 'FILE_DOWNLOAD'],
+    ageRestriction: { age: 16, restriction: 'ALLOW_ONLY' },
+  });
+  await api.send('POST', '/api/v2/users/me/api-keys', { comment: 'Tablet' });
+  Object.assign(ids, { library: library.id, series: aurora.id, book: book.id, readList: readList.id });
+});
+
+test.afterAll(async () => {
+  await setup?.dispose().catch((error: unknown) => console.warn(`setup context: ${String(error)}`));
+  await folio?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Waits until the screen's heading is shown and no loading note is left. */
+async function settled(page: Page, heading?: string | RegExp): Promise<void> {
+  const h1 = page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) });
+  await expect(h1.first()).toBeVisible();
+  await expect(page.getByText(en.app.loading, { exact: true })).toHaveCount(0);
+}
+
+interface Screen {
+  name: string;
+  /** Who may open it: admin-only screens are not checked for the reader. */
+  admin?: boolean;
+  open: (page: Page) => Promise<void>;
+}
+
+const route = (name: string, url: () => string, heading?: string | RegExp, admin = false): Screen => ({
+  name,
+  admin,
+  open: async (page) => {
+    await page.goto(`${folio.url}${url()}`);
+    await settled(page, heading);
+  },
+});
+
+/**
+ * Opens `url`, presses the buttons named in `clicks` one after the other (inside the row of `row`
+ * when given), and waits for the dialog.
+ */
+const dialog = (name: string, url: () => string, clicks: string[], admin = true, row?: string): Screen => ({
+  name,
+  admin,
+  open: async (page) => {
+    await page.goto(`${folio.url}${url()}`);
+    await settled(page);
+    for (const label of clicks) {
+      const scope = row ? page.getByRole('row').filter({ hasText: row }) : page;
+      const button = scope.getByRole('button', { name: label, exact: true }).first();
+      // On a phone the navigation's buttons are in its drawer.
+      const drawer = page.getByRole('button', { name: en.nav.toggle });
+      if (label === en.nav.new_library && (await drawer.isVisible())) await drawer.click();
+      await button.click();
+    }
+    await expect(page.getByRole('dialog').last()).toBeVisible();
+  },
+});
+
+const SCREENS: Screen[] = [
+  route('dashboard', () => '/dashboard'),
+  route('library recommended', () => `/libraries/${ids.library}/recommended`),
+  route('library read lists', () => `/libraries/${ids.library}/readlists`),
+  route('history', () => '/history'),
+  route('account', () => '/account'),
+  route('not found', () => '/no/such/page'),
+  {
+    name: 'comic reader with toolbar and settings open',
+    open: async (page) => {
+      await page.goto(`${folio.url}/book/${ids.book}/read?incognito=true`);
+      await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+      // The toolbar is shown when the reader opens.
+      await page.getByRole('button', { name: en.reader.settings }).click();
+      await expect(page.getByRole('dialog', { name: en.reader.settings })).toBeVisible();
+    },
+  },
+  {
+    name: 'reader keyboard help',
+    open: async (page) => {
+      await page.goto(`${folio.url}/book/${ids.book}/read?incognito=true`);
+      await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+      await page.keyboard.press('h');
+      await expect(page.getByRole('dialog', { name: en.reader.shortcuts })).toBeVisible();
+    },
+  },
+  {
+    name: 'account with the password form refused',
+    open: async (page) => {
+      await page.goto(`${folio.url}/account`);
+      await settled(page);
+      await page.getByRole('button', { name: en.my_account.change_password }).click();
+      await expect(page.getByRole('alert').first()).toBeVisible();
+    },
+  },
+  dialog('create API key dialog', () => '/account', [en.my_account.api_keys.create], false),
+  route('users', () => '/settings/users', undefined, true),
+  { ...route('add user dialog', () => '/settings/users/add', undefined, true) },
+  route('server', () => '/settings/server', undefined, true),
+  route('metrics', () => '/settings/metrics', undefined, true),
+  route('media analysis', () => '/media-management/analysis', undefined, true),
+  route('duplicate files', () => '/media-management/duplicate-files', undefined, true),
+  route('duplicate pages known', () => '/media-management/duplicate-pages/known', undefined, true),
+  route('duplicate pages unknown', () => '/media-management/duplicate-pages/unknown', undefined, true),
+  route('import books', () => '/import/books', undefined, true),
+  route('import read list', () => '/import/readlist', undefined, true),
+  dialog('folder browser', () => '/import/books', [en.folders.browse]),
+  dialog('edit roles dialog', () => '/settings/users', [en.users_admin.edit_roles], true, READER.email),
+  dialog('edit restrictions dialog', () => '/settings/users', [en.users_admin.edit_restrictions], true, READER.email),
+  dialog('user password dialog', () => '/settings/users', [en.users_admin.change_password], true, READER.email),
+  dialog('delete user dialog', () => '/settings/users', [en.users_admin.delete], true, READER.email),
+  dialog('shut down dialog', () => '/settings/server', [en.server.shut_down]),
+  dialog('add library dialog', () => '/dashboard', [en.nav.new_library]),
+  dialog('edit library dialog', () => `/libraries/${ids.library}/series`, [en.libraries.actions.label, en.libraries.actions.edit]),
+  dialog('delete library dialog', () => `/libraries/${ids.library}/series`, [en.libraries.actions.label, en.libraries.actions.delete]),
+  dialog('analyse library dialog', () => `/libraries/${ids.library}/series`, [en.libraries.actions.label, en.libraries.actions.analyze]),
+  dialog('empty trash dialog', () => `/libraries/${ids.library}/series`, [en.libraries.actions.label, en.libraries.actions.empty_trash]),
+  dialog('edit read list dialog', () => `/readlists/${ids.readList}`, [en.groups.edit.readlist_actions, en.groups.edit.readlist_title]),
+  dialog('delete read list dialog', () => `/readlists/${ids.readList}`, [en.groups.edit.readlist_actions, en.groups.edit.delete_readlist]),
+  dialog('delete series dialog', () => `/series/${ids.series}`, [en.content_actions.series_label, en.content_actions.delete_series]),
+  dialog('delete book dialog', () => `/book/${ids.book}`, [en.content_actions.book_label, en.content_actions.delete_book]),
+];
+
+type Who = 'admin' | 'reader';
+const CONFIGS: { who: Who; phone: boolean }[] = [
+  { who: 'admin', phone: false },
+  { who: 'admin', phone: true },
+  { who: 'reader', phone: false },
+];
+
+for (const { who, phone } of CONFIGS) {
+  test.describe(`${who} on a ${phone ? 'phone' : 'desktop'}`, () => {
+    if (phone) test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+    test.beforeEach(async ({ page }) => {
+      await logIn(page.context().request, folio.url, who === 'admin' ? ADMIN : READER);
+    });
+    for (const screen of SCREENS.filter((s) => who === 'admin' || !s.admin)) {
+      test(`axe: ${screen.name}`, async ({ page }) => {
+        await page.emulateMedia({ colorScheme: 'light' });
+        await screen.open(page);
+        await expectNoAxeViolations(page);
+      });
+    }
+  });
+}
+
+test.describe('dark theme', () => {
+  test.beforeEach(async ({ page }) => {
+    await logIn(page.context().request, folio.url, ADMIN);
+  });
+  for (const screen of SCREENS) {
+    test(`axe contrast: ${screen.name}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await screen.open(page);
+      await expectNoAxeViolations(page, { rules: ['color-contrast', 'link-in-text-block'] });
+    });
+  }
+});
+
+test.describe('signed out', () => {
+  for (const phone of [false, true]) {
+    test(`axe: login on a ${phone ? 'phone' : 'desktop'}`, async ({ browser }) => {
+      const context = await browser.newContext(phone ? { viewport: PHONE, isMobile: true, hasTouch: true } : {});
+      const page = await context.newPage();
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${folio.url}/login`);
+        await expect(page.getByRole('button', { name: en.login.submit })).toBeVisible();
+        await expectNoAxeViolations(page);
+      }
+      await context.close();
+    });
+  }
+});
