@@ -1,5 +1,5 @@
 import { Check, FileSearch, ListPlus, Pencil, Tags, Trash2, Undo2, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { deleteReadProgress, updateReadProgress } from '../../api/books.ts';
 import { analyzeContent, deleteContentFiles, refreshContentMetadata } from '../../api/contentActions.ts';
@@ -34,10 +34,23 @@ export function SelectionToolbar(props: {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [dialog, setDialog] = useState<'edit' | 'group' | 'delete' | null>(null);
   const admin = isAdmin(me);
+  const empty = ids.length === 0;
+  const anchorRef = useRef<HTMLSpanElement>(null);
+  const wasSelecting = useRef(!empty);
+  // Clearing the selection (an action done, Clear, a confirmed delete) removes the toolbar and any
+  // dialog it opened, with the control that had focus: a keyboard user would be dropped on <body>,
+  // before the page. They go on from the screen's content, as after a navigation.
+  useEffect(() => {
+    const dropped = document.activeElement === null || document.activeElement === document.body;
+    if (empty && wasSelecting.current && dropped) anchorRef.current?.closest('main')?.focus({ preventScroll: true });
+    wasSelecting.current = !empty;
+  }, [empty]);
+  const anchor = <span ref={anchorRef} hidden />;
   // The outcome of the last action stays readable after the selection is cleared.
-  if (ids.length === 0) {
+  if (empty) {
     return (
       <>
+        {anchor}
         {notice && <p role="status">{notice}</p>}
         <ErrorMessage error={error} />
       </>
@@ -77,6 +90,7 @@ export function SelectionToolbar(props: {
 
   return (
     <>
+      {anchor}
       <div role="toolbar" aria-label={t('selection.label')} className={styles.toolbar}>
         <span className={styles.count}>{tPlural('selection.count', ids.length)}</span>
         <button type="button" className={buttons.quiet} disabled={busy} onClick={() => void markRead(true)}>

@@ -1,0 +1,112 @@
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import type { LibraryDto } from '../../src/api/types.ts';
+import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { FEATURED, folioApi, writeBrowseLibrary } from './support/browse-library.ts';
+import { startFolio, type RunningFolio } from './support/folio-server.ts';
+
+/**
+ * Keyboard only: every stop Tab reaches shows where focus is, and focus stays on the page (never
+ * dropped to <body>) after an action removes the control that had it.
+ */
+let folio: RunningFolio;
+let root: string;
+let setup: APIRequestContext;
+let library: LibraryDto;
+const ids: Record<string, string> = {};
+
+test.beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-a11y-keys-'));
+  await writeBrowseLibrary(root, FEATURED);
+  folio = await startFolio();
+  setup = await playwrightRequest.newContext();
+  await claimAndLogIn(setup, folio.url);
+  library = await addLibraryAndWait(setup, folio.url, root);
+  const api = folioApi(setup, folio.url);
+  await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
+  ids.series = (await api.seriesByTitle('Aurora Knights')).id;
+  await api.markPage((await api.bookByName('Aurora 02')).id, 1);
+});
+
+test.afterAll(async () => {
+  await setup?.dispose().catch((error: unknown) => console.warn(`setup context: ${String(error)}`));
+  await folio?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+test.beforeEach(async ({ page }) => {
+  await logIn(page.context().request, folio.url, ADMIN);
+});
+
+/** What the focused element shows: its tag and name, and whether an outline or ring marks it. */
+const focusMark = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return { what: 'body', marked: false };
+    // The mark may be drawn by a near ancestor (a card rings itself when its title link has focus).
+    let marked = false;
+    for (let node: HTMLElement | null = element, depth = 0; node && depth < 4 && !marked; node = node.parentElement, depth++) {
+      const style = getComputedStyle(node);
+      marked = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';
+    }
+    const what = `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`;
+    return { what, marked };
+  });
+
+for (const screen of ['/dashboard', `/libraries/all/series`, '/series/:series', '/settings/server', '/account']) {
+  test(`focus is visible on every Tab stop of ${screen}`, async ({ page }) => {
+    await page.goto(`${folio.url}${screen.replace(':series', ids.series ?? '')}`);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.getByText(en.app.loading, { exact: true })).toHaveCount(0);
+    const unmarked: string[] = [];
+    // The first 40 stops: the skip link, the app bar, the drawer and the screen's own controls.
+    for (let stop = 0; stop < 40; stop++) {
+      await page.keyboard.press('Tab');
+      const { what, marked } = await focusMark(page);
+      // Past the last stop focus leaves the page for the browser's own controls: the end.
+      if (what === 'body') break;
+      if (!marked) unmarked.push(what);
+    }
+    expect(unmarked).toEqual([]);
+  });
+}
+
+test('deleting the selected books from the keyboard leaves focus on the page, not on <body>', async ({ page }) => {
+  await page.goto(`${folio.url}/series/${ids.series}`);
+  const books = page.getByRole('list', { name: 'Books' }).getByRole('listitem');
+  await expect(books).toHaveCount(3);
+  await page.getByRole('checkbox', { name: 'Select Aurora 03' }).focus();
+  await page.keyboard.press('Space');
+  const toolbar = page.getByRole('toolbar', { name: en.selection.label });
+  await toolbar.getByRole('button', { name: en.selection.delete }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('checkbox').focus();
+  await page.keyboard.press('Space');
+  await expect(dialog.getByRole('checkbox')).toBeChecked();
+  await expect(dialog.getByRole('button', { name: en.selection.delete })).toBeEnabled();
+  await dialog.getByRole('button', { name: en.selection.delete }).focus();
+  await page.keyboard.press('Enter');
+  // A deleted book stays listed, marked unavailable, until the library's trash is emptied.
+  await expect(books.filter({ hasText: 'Aurora 03' })).toContainText(en.content.unavailable);
+  await expect(toolbar).toBeHidden();
+  await expect(page.getByRole('main')).toBeFocused();
+});
+
+test('clearing the selection from the keyboard leaves focus on the page, not on <body>', async ({ page }) => {
+  await page.goto(`${folio.url}/libraries/all/series`);
+  await page.getByRole('checkbox', { name: 'Select Crimson Tide' }).focus();
+  await page.keyboard.press('Space');
+  const toolbar = page.getByRole('toolbar', { name: en.selection.label });
+  await toolbar.getByRole('button', { name: en.selection.clear }).focus();
+  await page.keyboard.press('Enter');
+  await expect(toolbar).toBeHidden();
+  await expect(page.getByRole('main')).toBeFocused();
+  // The next Tab goes on inside the screen's content.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
+});
