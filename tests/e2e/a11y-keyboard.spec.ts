@@ -29,6 +29,8 @@ test.beforeAll(async () => {
   await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
   ids.series = (await api.seriesByTitle('Aurora Knights')).id;
   await api.markPage((await api.bookByName('Aurora 02')).id, 1);
+  const bookIds = [(await api.bookByName('Harbor 01')).id, (await api.bookByName('Harbor 02')).id, (await api.bookByName('Crimson 01')).id];
+  ids.readList = (await api.send<{ id: string }>('POST', '/api/v1/readlists', { name: 'Order', ordered: true, bookIds })).id;
 });
 
 test.afterAll(async () => {
@@ -109,4 +111,20 @@ test('clearing the selection from the keyboard leaves focus on the page, not on 
   // The next Tab goes on inside the screen's content.
   await page.keyboard.press('Tab');
   await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
+});
+
+test('moving a book in a read list from the keyboard keeps focus on a move button of that book', async ({ page }) => {
+  await page.goto(`${folio.url}/readlists/${ids.readList}`);
+  const books = page.getByRole('list', { name: 'Books' }).getByRole('listitem');
+  await expect(books).toHaveCount(3);
+  const later = page.getByRole('button', { name: 'Move Harbor 01 later' });
+  await later.focus();
+  await page.keyboard.press('Enter');
+  await expect(books.nth(1)).toContainText('Harbor 01');
+  await expect(later).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(books.nth(2)).toContainText('Harbor 01');
+  // Now last: "later" is disabled, and the keyboard goes to the move that is left.
+  await expect(later).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Move Harbor 01 earlier' })).toBeFocused();
 });
