@@ -28,6 +28,7 @@ test.beforeAll(async () => {
   const api = folioApi(setup, folio.url);
   await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
   ids.series = (await api.seriesByTitle('Aurora Knights')).id;
+  ids.firstBook = (await api.bookByName('Aurora 01')).id;
   await api.markPage((await api.bookByName('Aurora 02')).id, 1);
   const bookIds = [(await api.bookByName('Harbor 01')).id, (await api.bookByName('Harbor 02')).id, (await api.bookByName('Crimson 01')).id];
   ids.readList = (await api.send<{ id: string }>('POST', '/api/v1/readlists', { name: 'Order', ordered: true, bookIds })).id;
@@ -127,4 +128,30 @@ test('moving a book in a read list from the keyboard keeps focus on a move butto
   // Now last: "later" is disabled, and the keyboard goes to the move that is left.
   await expect(later).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Move Harbor 01 earlier' })).toBeFocused();
+});
+
+test('the reader\'s start-of-book message is spoken: it appears inside a live region that was already there', async ({ page }) => {
+  await page.goto(`${folio.url}/book/${ids.firstBook}/read?page=1&incognito=true`);
+  await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '1');
+  // Screen readers track the live regions present in the page; a region inserted with its text is
+  // often not announced.
+  await page.evaluate(() => document.querySelectorAll('[role="status"]').forEach((region) => region.setAttribute('data-was-there', '')));
+  await page.keyboard.press('ArrowLeft');
+  const message = page.getByTestId('reader-edge-message');
+  await expect(message).toHaveText(`${en.reader.start_of_book} ${en.reader.again_exit_back}`);
+  expect(await message.evaluate((node) => node.closest('[role="status"]')?.hasAttribute('data-was-there') ?? false)).toBe(true);
+});
+
+test('the selection toolbar\'s outcome is spoken: it appears inside a live region that was already there', async ({ page }) => {
+  await page.goto(`${folio.url}/libraries/all/series`);
+  await page.getByRole('checkbox', { name: 'Select Blue Harbor' }).focus();
+  await page.keyboard.press('Space');
+  const toolbar = page.getByRole('toolbar', { name: en.selection.label });
+  await expect(toolbar).toBeVisible();
+  await page.evaluate(() => document.querySelectorAll('[role="status"]').forEach((region) => region.setAttribute('data-was-there', '')));
+  await toolbar.getByRole('button', { name: en.libraries.actions.analyze }).focus();
+  await page.keyboard.press('Enter');
+  const notice = page.getByText(en.libraries.actions.analyze_started, { exact: true });
+  await expect(notice).toBeVisible();
+  expect(await notice.evaluate((node) => node.closest('[role="status"]')?.hasAttribute('data-was-there') ?? false)).toBe(true);
 });

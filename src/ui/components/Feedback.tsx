@@ -23,3 +23,20 @@ export function Loading({ label }: { label?: string }) {
 export function EmptyState({ children }: { children: ReactNode }) {
   return <p className={styles.emptyState}>{children}</p>;
 }
+
+/**
+ * A polite live region that is in the page before its message: screen readers announce a change
+ * inside a region they already track, and often say nothing for one inserted with its text.
+ * `className` styles the message (a snackbar, a notice), so an empty region shows nothing.
+ */
+export function LiveStatus(props: { message: ReactNode; className?: string; testId?: string }) {
+  return (
+    <div role="status">
+      {props.message ? (
+        <div className={props.className} data-testid={props.testId}>
+          {props.message}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -11,7 +11,7 @@ import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
 import { t, tPlural } from '../i18n.ts';
 import { isAdmin, session } from '../store/session.ts';
 import * as buttons from './buttons.css.ts';
-import { ErrorMessage } from './Feedback.tsx';
+import { ErrorMessage, LiveStatus } from './Feedback.tsx';
 import * as styles from './selection.css.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
 
@@ -51,7 +51,7 @@ export function SelectionToolbar(props: {
     return (
       <>
         {anchor}
-        {notice && <p role="status">{notice}</p>}
+        <LiveStatus key="notice" message={notice} className={styles.notice} />
         <ErrorMessage error={error} />
       </>
     );
@@ -140,7 +140,7 @@ export function SelectionToolbar(props: {
           {t('selection.clear')}
         </button>
       </div>
-      {notice && <p role="status">{notice}</p>}
+      <LiveStatus key="notice" message={notice} className={styles.notice} />
       <ErrorMessage error={error} />
       {admin && (
         <>

@@ -23,3 +23,6 @@ export const count = style({ fontWeight: 600, marginInlineEnd: 8 });
 export const danger = style({ color: vars.color.error });
 
 export const moveRow = style({ display: 'flex', justifyContent: 'center', gap: 8, marginTop: 4 });
+
+/** The outcome of the last action, spaced as the paragraph it replaced. */
+export const notice = style({ marginBlock: '1em' });

@@ -28,6 +28,7 @@ import { usePageInAddress } from './usePageInAddress.ts';
 import { useReadingProgress } from './useReadingProgress.ts';
 import { useTimedMessage } from './useTimedMessage.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
+import { LiveStatus } from '../components/Feedback.tsx';
 import { toPageInfo } from './viewport.ts';
 import { WebtoonView } from './WebtoonView.tsx';
 
@@ -302,16 +303,8 @@ export function Reader(props: ReaderProps) {
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
         {t('reader.page_label', { page: currentPage, total: pages.length })}
       </div>
-      {edges.message && (
-        <div className={styles.snackbar} role="status" data-testid="reader-edge-message">
-          {edges.message}
-        </div>
-      )}
-      {notice && (
-        <div className={styles.notice} role="status">
-          {notice}
-        </div>
-      )}
+      <LiveStatus message={edges.message} className={styles.snackbar} testId="reader-edge-message" />
+      <LiveStatus message={notice} className={styles.notice} />
       {settings.debugOverlay && <DebugOverlay stats={stats} viewport={viewport} />}
       {dialog === 'settings' && (
         <SettingsDialog direction={direction.direction} onDirection={setDirection} onClose={() => setDialog(null)} />

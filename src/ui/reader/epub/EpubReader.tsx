@@ -38,6 +38,7 @@ import { currentFrame, currentFrameWindow } from './currentFrame.ts';
 import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { createTurnGate } from './turnGate.ts';
+import { LiveStatus } from '../../components/Feedback.tsx';
 import { scrollScreen, showChapterEnd } from './scrolledText.ts';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
@@ -592,11 +593,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
         {t('reader.page_label', { page: position, total })}
       </div>
-      {edges.message && (
-        <div className={styles.snackbar} role="status" data-testid="reader-edge-message">
-          {edges.message}
-        </div>
-      )}
+      <LiveStatus message={edges.message} className={styles.snackbar} testId="reader-edge-message" />
       {dialog === 'settings' && (
         <EpubSettingsDialog
           settings={settings}
