@@ -62,6 +62,8 @@ async function settled(page: Page, heading?: string | RegExp): Promise<void> {
 
 interface Screen {
   name: string;
+  /** A dialog opened from a button: Escape must close it and give the keyboard back to the page. */
+  dialog?: boolean;
   /** Who may open it: admin-only screens are not checked for the reader. */
   admin?: boolean;
   open: (page: Page) => Promise<void>;
@@ -83,6 +85,7 @@ const route = (name: string, url: () => string, heading?: string | RegExp, admin
 const dialog = (name: string, url: () => string, clicks: string[], admin = true, row?: string): Screen => ({
   name,
   admin,
+  dialog: true,
   open: async (page) => {
     await page.goto(`${folio.url}${url()}`);
     await settled(page);
@@ -193,6 +196,22 @@ test.describe('dark theme', () => {
       await page.emulateMedia({ colorScheme: 'dark' });
       await screen.open(page);
       await expectNoAxeViolations(page, { rules: ['color-contrast', 'link-in-text-block'] });
+    });
+  }
+});
+
+test.describe('keyboard: Escape closes each dialog and focus goes back to the page', () => {
+  test.beforeEach(async ({ page }) => {
+    await logIn(page.context().request, folio.url, ADMIN);
+  });
+  for (const screen of SCREENS.filter((s) => s.dialog)) {
+    test(`escape: ${screen.name}`, async ({ page }) => {
+      await screen.open(page);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      // The opener (or the menu button that held it) has focus, never <body>.
+      const focused = await page.evaluate(() => document.activeElement?.tagName.toLowerCase() ?? 'none');
+      expect(focused).toBe('button');
     });
   }
 });
