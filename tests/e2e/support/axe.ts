@@ -6,6 +6,11 @@ import { expect, type Page } from '@playwright/test';
  * with the elements it flagged, so the report says what to fix without opening a trace.
  */
 export async function expectNoAxeViolations(page: Page, options: { rules?: string[] } = {}): Promise<void> {
+  // Contrast read halfway through a transition (a drawer sliding, a dialog fading in) is neither
+  // colour's: scanned once every finite animation has ended (a spinner runs for ever, so not those).
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity),
+  );
   let builder = new AxeBuilder({ page });
   if (options.rules) builder = builder.withRules(options.rules);
   const { violations } = await builder.analyze();
