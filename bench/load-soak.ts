@@ -24,6 +24,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import Database from 'better-sqlite3';
+import { checkStoredProgress, type SentProgress } from './support/progress-check.ts';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -155,7 +156,7 @@ export async function runSoakScenario(work: string): Promise<boolean> {
     };
 
     /** Per reader: the last page whose PATCH answered 204, and whether a later one is unknown (timed out). */
-    const sent: { user: number; bookId: string; page: number; unsure: boolean }[] = [];
+    const sent: SentProgress[] = [];
     const reader = async (index: number) => {
       await pause(Math.random() * 15_000, stop.signal);
       const user = index % USERS;
@@ -320,24 +321,7 @@ export async function runSoakScenario(work: string): Promise<boolean> {
     await heapSnapshot('idle');
     await sample('idle');
 
-    let lost = 0;
-    let unsureSkipped = 0;
-    const mismatches: string[] = [];
-    const check = new Database(dbPath, { readonly: true, fileMustExist: true });
-    const stored = new Map((check.prepare('SELECT u.email AS email, p.book_id AS book, p.page AS page FROM read_progress p JOIN user u ON u.id = p.user_id').all() as { email: string; book: string; page: number }[]).map((r) => [`${r.email}/${r.book}`, r.page]));
-    const sessions = (check.prepare('SELECT count(*) AS n FROM session').get() as { n: number } | undefined)?.n;
-    check.close();
-    for (const entry of sent) {
-      if (entry.page === 0) continue;
-      const storedPage = stored.get(`${emails[entry.user]}/${entry.bookId}`);
-      if (storedPage === entry.page) continue;
-      if (entry.unsure) {
-        unsureSkipped++;
-        continue;
-      }
-      lost++;
-      if (mismatches.length < 5) mismatches.push(`${entry.bookId} user ${entry.user}: sent ${entry.page}, stored ${storedPage}`);
-    }
+    const { lost, unsureSkipped, mismatches, sessions } = checkStoredProgress(dbPath, sent, emails);
     const booksAfter = (await apiCall<{ content: BookRow[] }>(url, admin, '/api/v1/books?size=2000&sort=name,asc')).content;
     const after = new Map(booksAfter.map((b) => [b.id, `${b.media.status}/${b.media.pagesCount}`]));
     const mediaChanged = [...mediaBefore].filter(([id, m]) => after.get(id) !== m).length;

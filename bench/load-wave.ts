@@ -20,6 +20,7 @@
  */
 import { connect } from 'node:net';
 import Database from 'better-sqlite3';
+import { checkStoredProgress, type SentProgress } from './support/progress-check.ts';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -168,7 +169,7 @@ export async function runWaveScenario(work: string): Promise<boolean> {
     };
 
     /** Per reader: the last page whose PATCH answered 204, and whether a later one is unknown (timed out). */
-    const sent: { user: number; bookId: string; page: number; unsure: boolean }[] = [];
+    const sent: SentProgress[] = [];
     const apiKeyOwner = (index: number) => Math.floor(index / 5) % apiKeys.length;
     const signIn = async (index: number): Promise<Auth | undefined> => {
       const email = emails[index % USERS]!;
@@ -377,23 +378,7 @@ export async function runWaveScenario(work: string): Promise<boolean> {
     const clientSockets = execFileSync('ss', ['-tanH', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).split('\n').filter(Boolean).length;
 
     // Progress: what each reader last saw accepted must be what is stored (none lost, none older).
-    let lost = 0;
-    let unsureSkipped = 0;
-    const mismatches: string[] = [];
-    const db = new Database(join(work, 'data', 'folio.sqlite'), { readonly: true, fileMustExist: true });
-    const stored = new Map((db.prepare('SELECT u.email AS email, p.book_id AS book, p.page AS page FROM read_progress p JOIN user u ON u.id = p.user_id').all() as { email: string; book: string; page: number }[]).map((r) => [`${r.email}/${r.book}`, r.page]));
-    db.close();
-    for (const entry of sent) {
-      if (entry.page === 0) continue;
-      const storedPage = stored.get(`${emails[entry.user]}/${entry.bookId}`);
-      if (storedPage === entry.page) continue;
-      if (entry.unsure) {
-        unsureSkipped++;
-        continue;
-      }
-      lost++;
-      if (mismatches.length < 5) mismatches.push(`${entry.bookId} user ${entry.user}: sent ${entry.page}, stored ${storedPage}`);
-    }
+    const { lost, unsureSkipped, mismatches } = checkStoredProgress(join(work, 'data', 'folio.sqlite'), sent, emails);
     const booksAfter = (await apiCall<{ content: BookRow[] }>(url, admin, `/api/v1/books?size=2000&sort=name,asc`)).content;
     const mediaChanged = booksAfter.filter((b) => mediaBefore.get(b.id) !== `${b.media.status}/${b.media.pagesCount}`).length + Math.abs(booksAfter.length - mediaBefore.size);
 
