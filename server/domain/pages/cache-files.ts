@@ -1,6 +1,6 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { writeFileAtomically } from '../../atomic-write.ts';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { isMissingFile, isUnwritableStorage, rethrowUnless } from '../../fs-errors.ts';
 import { fileSlots } from '../../media/file-slots.ts';
 import type { FolioContext } from '../context.ts';
@@ -36,8 +36,10 @@ export async function keepInCache(ctx: FolioContext, bookDir: string, version: s
     await fileSlots.withSlot(() => writeFileAtomically(file, bytes));
     return true;
   } catch (error) {
-    // A full disk fails every page a reader turns: one line a minute for it; anything else each time.
-    if (isUnwritableStorage(error)) warnNotStored(ctx, 'drawn image not cached: the cache cannot be written (served anyway)', error, { file });
+    // A full disk fails every page a reader turns: one line a minute for it, per cache (page
+    // thumbnails, drawn PDF pages: one may be a folder the other is not); anything else each time.
+    const cache = basename(dirname(bookDir));
+    if (isUnwritableStorage(error)) warnNotStored(ctx, 'drawn image not cached: the cache cannot be written (served anyway)', error, { file, cache }, cache);
     else ctx.logger.warn({ err: error, file }, 'drawn image not cached (served anyway)');
     return false;
   }
