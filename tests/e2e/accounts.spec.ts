@@ -2,6 +2,7 @@ import { expect, request as apiRequest, test, type Browser, type Page } from '@p
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
 import { BLUE, RED, createCbz } from '../fixtures/comics.ts';
 import { OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, listenOidcProvider, type LocalOidcProvider } from '../fixtures/oidc-provider.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findSeries, logIn } from './support/api.ts';
@@ -110,7 +111,7 @@ test('an admin restricts a new user to one library; that user sees only its seri
 
   // The locked series' own URL shows an error, not the series.
   await reader.goto(`${folio.url}/series/${lockedSeriesId}`);
-  await expect(reader.getByRole('alert').filter({ hasText: 'retrieve series' })).toContainText('Not Found');
+  await expect(reader.getByRole('alert').filter({ hasText: 'retrieve series' })).toContainText(en.server_messages.not_found);
   await expect(reader.getByRole('heading', { name: LOCKED_SERIES })).toHaveCount(0);
   await expect(reader.getByRole('link', { name: `${LOCKED_SERIES} 01` })).toHaveCount(0);
   const direct = await reader.request.get(`${folio.url}/api/v1/series/${lockedSeriesId}`, {

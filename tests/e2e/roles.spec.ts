@@ -133,7 +133,7 @@ for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 
       const all = new Set<string>();
       for (const screen of SCREENS) {
         await p.goto(`${folio.url}${screen.url()}`);
-        await expect(p.locator('main, [data-testid="reader-canvas"]').first()).toBeVisible();
+        await expect(p.locator('main:visible, [data-testid="reader-canvas"]:visible').first()).toBeVisible();
         await p.waitForLoadState('networkidle');
         if (screen.select) {
           const box = p.getByRole('checkbox', { name: /^Select / }).first();
