@@ -1,4 +1,3 @@
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { writeRar5, writeRar5WithLargeMember } from '../../fixtures/rar.ts';
 import { MAX_DECODE_INPUT_BYTES } from '../../../server/media/image-decode.ts';
 import { writeSevenZip } from '../../fixtures/sevenzip.ts';
 import { pollUntil } from '../../support/poll.ts';
+import { stalledClients } from './support/stalled-client.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /*
@@ -20,28 +20,15 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
  */
 
 let server: TestServer | undefined;
-const open: ClientRequest[] = [];
+const stalled = stalledClients();
 afterEach(async () => {
-  for (const request of open.splice(0)) request.destroy();
+  stalled.closeAll();
   await server?.close();
   server = undefined;
 });
 
 const PAGE_BYTES = 6 * 1024 * 1024;
 const BUDGET = 16 * 1024 * 1024;
-
-/** A GET whose response is left unread once its headers are in (a client that stopped reading). */
-function stalledGet(port: number, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ port, host: '127.0.0.1', path, headers }, (response) => {
-      response.pause();
-      resolve(response);
-    });
-    open.push(request);
-    request.once('error', reject);
-    request.end();
-  });
-}
 
 describe.each([
   ['RAR', 'cbr'],
@@ -63,8 +50,8 @@ describe.each([
     const pool = server.app.folio.archives;
 
     // Two slow readers hold two pages: 12 MiB of the 16 MiB budget.
-    const first = await stalledGet(port, `/api/v1/books/${book.id}/pages/1`, server.admin);
-    const second = await stalledGet(port, `/api/v1/books/${book.id}/pages/2`, server.admin);
+    const first = await stalled.get(port, `/api/v1/books/${book.id}/pages/1`, server.admin);
+    const second = await stalled.get(port, `/api/v1/books/${book.id}/pages/2`, server.admin);
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
     await pollUntil('the two pages counted as held', () => pool.heldWholeBytes >= 2 * PAGE_BYTES, { timeoutMs: 10_000 });
 

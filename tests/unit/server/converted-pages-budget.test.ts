@@ -1,4 +1,3 @@
-import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -7,6 +6,7 @@ import type { BookDto, Page } from '../../../src/api/types.ts';
 import { writeStoredCbz } from '../../fixtures/comics.ts';
 import { conversionBytes } from '../../../server/media/image-transcode.ts';
 import { pollUntil } from '../../support/poll.ts';
+import { stalledClients } from './support/stalled-client.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /*
@@ -19,27 +19,14 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
  */
 
 let server: TestServer | undefined;
-const open: ClientRequest[] = [];
+const stalled = stalledClients();
 const { capacity, waitMs } = conversionBytes;
 afterEach(async () => {
-  for (const request of open.splice(0)) request.destroy();
+  stalled.closeAll();
   await server?.close();
   server = undefined;
   Object.assign(conversionBytes, { capacity, waitMs });
 });
-
-/** A GET whose response is left unread once its headers are in (a client that stopped reading). */
-function stalledGet(port: number, path: string, headers: Record<string, string>): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ port, host: '127.0.0.1', path, headers }, (response) => {
-      response.pause();
-      resolve(response);
-    });
-    open.push(request);
-    request.once('error', reject);
-    request.end();
-  });
-}
 
 const MiB = 1024 * 1024;
 
@@ -61,8 +48,8 @@ describe('pages converted for clients that read slowly', () => {
 
     // Room for two conversions at once (input and raw pixels until written, ~16 MiB each), not three.
     Object.assign(conversionBytes, { capacity: 36 * MiB, waitMs: 500 });
-    const first = await stalledGet(port, `/api/v1/books/${book.id}/pages/1?convert=png`, server.admin);
-    const second = await stalledGet(port, `/api/v1/books/${book.id}/pages/2?convert=png`, server.admin);
+    const first = await stalled.get(port, `/api/v1/books/${book.id}/pages/1?convert=png`, server.admin);
+    const second = await stalled.get(port, `/api/v1/books/${book.id}/pages/2?convert=png`, server.admin);
     expect([first.statusCode, second.statusCode]).toEqual([200, 200]);
     expect(conversionBytes.inUse).toBeGreaterThan(2 * 10 * MiB);
 
