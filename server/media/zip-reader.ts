@@ -8,7 +8,7 @@ import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type 
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
 import { descriptorIdentity } from './file-identity.ts';
 import { AnalysisBudget } from './analysis-bounds.ts';
-import { FileChangedWhileRead, OperationTimeout } from './transient-errors.ts';
+import { FileChangedWhileRead, OperationTimeout, isTransientFailure } from './transient-errors.ts';
 import { type MediaWork, isRequestWork } from './work-callers.ts';
 import { checkWhole, openZipEntry, otherMethodZip, unpackEntryPrefix, unpackOtherMethod, unpackWholeEntry, usesOtherMethod } from './zip-entry-methods.ts';
 
@@ -103,6 +103,16 @@ const fileOf = new WeakMap<yauzl.ZipFile, FileHandle>();
 const readerOf = new WeakMap<yauzl.ZipFile, FileRangeReader>();
 
 /** The file itself could not be read (ERR_1000); a transient errno (EMFILE…) stays in `cause`. */
+/**
+ * A failure met while an entry streams (zlib's "invalid stored block lengths", a CRC or byte count
+ * yauzl finds wrong) said as the damaged entry it is, with its cause. A transient one (a descriptor
+ * or a time limit short) stays as it is: it says nothing about the file.
+ */
+function entryReadError(name: string, error: unknown): unknown {
+  if (error instanceof MediaError || !(error instanceof Error) || isTransientFailure(error)) return error;
+  return new MediaError('ERR_1007', `cannot read zip entry ${name}: ${error.message}`, { cause: error });
+}
+
 function openFailure(error: unknown): MediaError {
   return new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
 }
@@ -430,7 +440,9 @@ class OpenedZip implements OpenedBook {
       return this.unpackPrefix(name, entry, maxBytes);
     }
     if (this.closed || !entry || entry.isEncrypted() || entry.compressionMethod !== STORED) {
-      return collectPrefix(await this.openEntry(name, work), maxBytes);
+      return collectPrefix(await this.openEntry(name, work), maxBytes).catch((error: unknown) => {
+        throw entryReadError(name, error);
+      });
     }
     if (entry.compressedSize !== entry.uncompressedSize) {
       throw new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${entry.uncompressedSize}`);
