@@ -1,47 +1,22 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
 import en from '../../locales/en.json' with { type: 'json' };
-import type { LibraryDto } from '../../src/api/types.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
-import { FEATURED, folioApi, writeBrowseLibrary } from './support/browse-library.ts';
-import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { FEATURED } from './support/browse-library.ts';
+import { useBrowseServer } from './support/browse-server.ts';
 
 /**
  * Keyboard only: every stop Tab reaches shows where focus is, and focus stays on the page (never
  * dropped to <body>) after an action removes the control that had it.
  */
-let folio: RunningFolio;
-let root: string;
-let setup: APIRequestContext;
-let library: LibraryDto;
+const server = useBrowseServer('a11y-keys', FEATURED);
 const ids: Record<string, string> = {};
 
 test.beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-a11y-keys-'));
-  await writeBrowseLibrary(root, FEATURED);
-  folio = await startFolio();
-  setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  library = await addLibraryAndWait(setup, folio.url, root);
-  const api = folioApi(setup, folio.url);
-  await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
+  const api = server.api();
   ids.series = (await api.seriesByTitle('Aurora Knights')).id;
   ids.firstBook = (await api.bookByName('Aurora 01')).id;
   await api.markPage((await api.bookByName('Aurora 02')).id, 1);
   const bookIds = [(await api.bookByName('Harbor 01')).id, (await api.bookByName('Harbor 02')).id, (await api.bookByName('Crimson 01')).id];
   ids.readList = (await api.send<{ id: string }>('POST', '/api/v1/readlists', { name: 'Order', ordered: true, bookIds })).id;
-});
-
-test.afterAll(async () => {
-  await setup?.dispose().catch((error: unknown) => console.warn(`setup context: ${String(error)}`));
-  await folio?.stop();
-  await rm(root, { recursive: true, force: true });
-});
-
-test.beforeEach(async ({ page }) => {
-  await logIn(page.context().request, folio.url, ADMIN);
 });
 
 /** What the focused element shows: its tag and name, and whether an outline or ring marks it. */
@@ -61,7 +36,7 @@ const focusMark = (page: Page) =>
 
 for (const screen of ['/dashboard', `/libraries/all/series`, '/series/:series', '/settings/server', '/account']) {
   test(`focus is visible on every Tab stop of ${screen}`, async ({ page }) => {
-    await page.goto(`${folio.url}${screen.replace(':series', ids.series ?? '')}`);
+    await page.goto(`${server.folio.url}${screen.replace(':series', ids.series ?? '')}`);
     await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
     await expect(page.getByText(en.app.loading, { exact: true })).toHaveCount(0);
     const unmarked: string[] = [];
@@ -78,7 +53,7 @@ for (const screen of ['/dashboard', `/libraries/all/series`, '/series/:series', 
 }
 
 test('deleting the selected books from the keyboard leaves focus on the page, not on <body>', async ({ page }) => {
-  await page.goto(`${folio.url}/series/${ids.series}`);
+  await page.goto(`${server.folio.url}/series/${ids.series}`);
   const books = page.getByRole('list', { name: 'Books' }).getByRole('listitem');
   await expect(books).toHaveCount(3);
   await page.getByRole('checkbox', { name: 'Select Aurora 03' }).focus();
@@ -101,7 +76,7 @@ test('deleting the selected books from the keyboard leaves focus on the page, no
 });
 
 test('clearing the selection from the keyboard leaves focus on the page, not on <body>', async ({ page }) => {
-  await page.goto(`${folio.url}/libraries/all/series`);
+  await page.goto(`${server.folio.url}/libraries/all/series`);
   await page.getByRole('checkbox', { name: 'Select Crimson Tide' }).focus();
   await page.keyboard.press('Space');
   const toolbar = page.getByRole('toolbar', { name: en.selection.label });
@@ -115,7 +90,7 @@ test('clearing the selection from the keyboard leaves focus on the page, not on 
 });
 
 test('moving a book in a read list from the keyboard keeps focus on a move button of that book', async ({ page }) => {
-  await page.goto(`${folio.url}/readlists/${ids.readList}`);
+  await page.goto(`${server.folio.url}/readlists/${ids.readList}`);
   const books = page.getByRole('list', { name: 'Books' }).getByRole('listitem');
   await expect(books).toHaveCount(3);
   const later = page.getByRole('button', { name: 'Move Harbor 01 later' });
@@ -131,7 +106,7 @@ test('moving a book in a read list from the keyboard keeps focus on a move butto
 });
 
 test('the reader\'s start-of-book message is spoken: it appears inside a live region that was already there', async ({ page }) => {
-  await page.goto(`${folio.url}/book/${ids.firstBook}/read?page=1&incognito=true`);
+  await page.goto(`${server.folio.url}/book/${ids.firstBook}/read?page=1&incognito=true`);
   await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '1');
   // Screen readers track the live regions present in the page; a region inserted with its text is
   // often not announced.
@@ -143,7 +118,7 @@ test('the reader\'s start-of-book message is spoken: it appears inside a live re
 });
 
 test('the selection toolbar\'s outcome is spoken: it appears inside a live region that was already there', async ({ page }) => {
-  await page.goto(`${folio.url}/libraries/all/series`);
+  await page.goto(`${server.folio.url}/libraries/all/series`);
   await page.getByRole('checkbox', { name: 'Select Blue Harbor' }).focus();
   await page.keyboard.press('Space');
   const toolbar = page.getByRole('toolbar', { name: en.selection.label });

@@ -1,13 +1,9 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
 import en from '../../locales/en.json' with { type: 'json' };
-import type { LibraryDto } from '../../src/api/types.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { ADMIN, logIn } from './support/api.ts';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { FEATURED, folioApi, writeBrowseLibrary } from './support/browse-library.ts';
-import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { FEATURED } from './support/browse-library.ts';
+import { useBrowseServer } from './support/browse-server.ts';
 
 /**
  * axe-core (WCAG 2.1 A and AA, every rule, nothing excluded) on every route of SPEC §2 and the
@@ -19,21 +15,11 @@ import { startFolio, type RunningFolio } from './support/folio-server.ts';
 const READER = { email: 'reader@example.org', password: 'reader password 42' };
 const PHONE = { width: 390, height: 844 };
 
-let folio: RunningFolio;
-let root: string;
-let setup: APIRequestContext;
-let library: LibraryDto;
+const server = useBrowseServer('a11y-sweep', FEATURED, { logInAdminEachTest: false });
 const ids: Record<string, string> = {};
 
 test.beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-a11y-sweep-'));
-  await writeBrowseLibrary(root, FEATURED);
-  folio = await startFolio();
-  setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  library = await addLibraryAndWait(setup, folio.url, root);
-  const api = folioApi(setup, folio.url);
-  await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
+  const api = server.api();
   const aurora = await api.seriesByTitle('Aurora Knights');
   const book = await api.bookByName('Aurora 02');
   await api.markPage(book.id, 1);
@@ -44,13 +30,7 @@ test.beforeAll(async () => {
     ageRestriction: { age: 16, restriction: 'ALLOW_ONLY' },
   });
   await api.send('POST', '/api/v2/users/me/api-keys', { comment: 'Tablet' });
-  Object.assign(ids, { library: library.id, series: aurora.id, book: book.id, readList: readList.id });
-});
-
-test.afterAll(async () => {
-  await setup?.dispose().catch((error: unknown) => console.warn(`setup context: ${String(error)}`));
-  await folio?.stop();
-  await rm(root, { recursive: true, force: true });
+  Object.assign(ids, { library: server.library.id, series: aurora.id, book: book.id, readList: readList.id });
 });
 
 /** Waits until the screen's heading is shown and no loading note is left. */
@@ -73,7 +53,7 @@ const route = (name: string, url: () => string, heading?: string | RegExp, admin
   name,
   admin,
   open: async (page) => {
-    await page.goto(`${folio.url}${url()}`);
+    await page.goto(`${server.folio.url}${url()}`);
     await settled(page, heading);
   },
 });
@@ -87,7 +67,7 @@ const dialog = (name: string, url: () => string, clicks: string[], admin = true,
   admin,
   dialog: true,
   open: async (page) => {
-    await page.goto(`${folio.url}${url()}`);
+    await page.goto(`${server.folio.url}${url()}`);
     await settled(page);
     for (const label of clicks) {
       const scope = row ? page.getByRole('row').filter({ hasText: row }) : page;
@@ -111,7 +91,7 @@ const SCREENS: Screen[] = [
   {
     name: 'comic reader with toolbar and settings open',
     open: async (page) => {
-      await page.goto(`${folio.url}/book/${ids.book}/read?incognito=true`);
+      await page.goto(`${server.folio.url}/book/${ids.book}/read?incognito=true`);
       await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
       // The toolbar is shown when the reader opens.
       await page.getByRole('button', { name: en.reader.settings }).click();
@@ -121,7 +101,7 @@ const SCREENS: Screen[] = [
   {
     name: 'reader keyboard help',
     open: async (page) => {
-      await page.goto(`${folio.url}/book/${ids.book}/read?incognito=true`);
+      await page.goto(`${server.folio.url}/book/${ids.book}/read?incognito=true`);
       await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
       await page.keyboard.press('h');
       await expect(page.getByRole('dialog', { name: en.reader.shortcuts })).toBeVisible();
@@ -130,7 +110,7 @@ const SCREENS: Screen[] = [
   {
     name: 'account with the password form refused',
     open: async (page) => {
-      await page.goto(`${folio.url}/account`);
+      await page.goto(`${server.folio.url}/account`);
       await settled(page);
       await page.getByRole('button', { name: en.my_account.change_password }).click();
       await expect(page.getByRole('alert').first()).toBeVisible();
@@ -183,7 +163,7 @@ for (const { who, phone } of CONFIGS) {
   test.describe(`${who} on a ${phone ? 'phone' : 'desktop'}`, () => {
     if (phone) test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
     test.beforeEach(async ({ page }) => {
-      await logIn(page.context().request, folio.url, who === 'admin' ? ADMIN : READER);
+      await logIn(page.context().request, server.folio.url, who === 'admin' ? ADMIN : READER);
     });
     // The admin's desktop pass also checks the dark theme's contrast and Escape on the same opened
     // screen: one page load each instead of three keeps the sweep's share of CI small.
@@ -211,7 +191,7 @@ test.describe('signed out', () => {
       const page = await context.newPage();
       for (const scheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.goto(`${folio.url}/login`);
+        await page.goto(`${server.folio.url}/login`);
         await expect(page.getByRole('button', { name: en.login.submit })).toBeVisible();
         await expectNoAxeViolations(page);
       }

@@ -1,32 +1,17 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { LibraryDto } from '../../src/api/types.ts';
-import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
-import { FEATURED, folioApi, writeBrowseLibrary } from './support/browse-library.ts';
-import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { FEATURED } from './support/browse-library.ts';
+import { useBrowseServer } from './support/browse-server.ts';
 
 /**
  * The theme switch (light, dark, system: SPEC §4/§9 colours, remembered across visits), and
  * axe-core scans of the main browsing screens and dialogs, in both themes, with 0 violations.
  */
-let folio: RunningFolio;
-let root: string;
-let setup: APIRequestContext;
-let library: LibraryDto;
+const server = useBrowseServer('a11y', FEATURED);
 const ids: Record<string, string> = {};
 
 test.beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-a11y-'));
-  await writeBrowseLibrary(root, FEATURED);
-  folio = await startFolio();
-  setup = await playwrightRequest.newContext();
-  await claimAndLogIn(setup, folio.url);
-  library = await addLibraryAndWait(setup, folio.url, root);
-  const api = folioApi(setup, folio.url);
-  await api.waitForTitles(FEATURED.map((s) => s.info?.series ?? s.folder));
+  const api = server.api();
   // Content for every row and screen: reading state, a collection, a read list.
   const aurora = await api.seriesByTitle('Aurora Knights');
   const book = await api.bookByName('Aurora 02');
@@ -46,18 +31,6 @@ test.beforeAll(async () => {
   Object.assign(ids, { series: aurora.id, book: book.id, collection: collection.id, readList: readList.id });
 });
 
-test.afterAll(async () => {
-  // Disposing writes this context's trace; a concurrent Playwright run sharing test-results/ may
-  // have removed its folder, which says nothing about Folio.
-  await setup?.dispose().catch((error: unknown) => console.warn(`setup context: ${String(error)}`));
-  await folio?.stop();
-  await rm(root, { recursive: true, force: true });
-});
-
-test.beforeEach(async ({ page }) => {
-  await logIn(page.context().request, folio.url, ADMIN);
-});
-
 const LIGHT_BACKGROUND = 'rgb(244, 245, 247)'; // #f4f5f7
 const DARK_BACKGROUND = 'rgb(18, 19, 22)'; // #121316
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -66,7 +39,7 @@ const linkColour = (page: Page) =>
 
 test('theme switch: light, dark and system change the colours and are remembered', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(`${folio.url}/libraries/${library.id}/series`);
+  await page.goto(`${server.folio.url}/libraries/${server.library.id}/series`);
   const theme = page.getByRole('group', { name: 'Theme' });
   // Default: follow the system.
   await expect(theme.getByRole('radio', { name: 'System' })).toBeChecked();
@@ -100,7 +73,7 @@ test('theme switch: light, dark and system change the colours and are remembered
 });
 
 test('keyboard: skip link, then action menu and dialog hand focus back to where the user was', async ({ page }) => {
-  await page.goto(`${folio.url}/series/${ids.series}`);
+  await page.goto(`${server.folio.url}/series/${ids.series}`);
   await expect(page.getByRole('heading', { name: 'Aurora Knights', level: 1 })).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
@@ -131,14 +104,14 @@ const SCREENS: { name: string; open: (page: Page) => Promise<void> }[] = [
   {
     name: 'dashboard',
     open: async (page) => {
-      await page.goto(`${folio.url}/dashboard`);
+      await page.goto(`${server.folio.url}/dashboard`);
       await expect(page.getByRole('region', { name: 'Keep Reading' }).getByRole('link', { name: 'Aurora 02' })).toBeVisible();
     },
   },
   {
     name: 'browse with filters open',
     open: async (page) => {
-      await page.goto(`${folio.url}/libraries/${library.id}/series`);
+      await page.goto(`${server.folio.url}/libraries/${server.library.id}/series`);
       await page.getByRole('button', { name: 'Filters' }).click();
       await expect(page.getByRole('group', { name: 'Genre', exact: true })).toBeVisible();
       await expect(page.getByRole('list', { name: 'Series', exact: true }).getByRole('listitem')).toHaveCount(4);
@@ -147,28 +120,28 @@ const SCREENS: { name: string; open: (page: Page) => Promise<void> }[] = [
   {
     name: 'collections tab',
     open: async (page) => {
-      await page.goto(`${folio.url}/libraries/${library.id}/collections`);
+      await page.goto(`${server.folio.url}/libraries/${server.library.id}/collections`);
       await expect(page.getByRole('link', { name: 'Favourites' })).toBeVisible();
     },
   },
   {
     name: 'collection',
     open: async (page) => {
-      await page.goto(`${folio.url}/collections/${ids.collection}`);
+      await page.goto(`${server.folio.url}/collections/${ids.collection}`);
       await expect(page.getByRole('list', { name: 'Series', exact: true }).getByRole('listitem')).toHaveCount(2);
     },
   },
   {
     name: 'read list',
     open: async (page) => {
-      await page.goto(`${folio.url}/readlists/${ids.readList}`);
+      await page.goto(`${server.folio.url}/readlists/${ids.readList}`);
       await expect(page.getByRole('list', { name: 'Books' }).getByRole('listitem')).toHaveCount(2);
     },
   },
   {
     name: 'series',
     open: async (page) => {
-      await page.goto(`${folio.url}/series/${ids.series}`);
+      await page.goto(`${server.folio.url}/series/${ids.series}`);
       await expect(page.getByRole('list', { name: 'Books' }).getByRole('listitem')).toHaveCount(3);
       await expect(page.getByRole('navigation', { name: 'In collections' })).toBeVisible();
     },
@@ -176,21 +149,21 @@ const SCREENS: { name: string; open: (page: Page) => Promise<void> }[] = [
   {
     name: 'book',
     open: async (page) => {
-      await page.goto(`${folio.url}/book/${ids.book}?readlist=${ids.readList}`);
+      await page.goto(`${server.folio.url}/book/${ids.book}?readlist=${ids.readList}`);
       await expect(page.getByRole('link', { name: 'Next book' })).toBeVisible();
     },
   },
   {
     name: 'search results',
     open: async (page) => {
-      await page.goto(`${folio.url}/search?q=aurora`);
+      await page.goto(`${server.folio.url}/search?q=aurora`);
       await expect(page.getByRole('main').getByRole('link', { name: 'Aurora Knights' })).toBeVisible();
     },
   },
   {
     name: 'edit series dialog',
     open: async (page) => {
-      await page.goto(`${folio.url}/series/${ids.series}`);
+      await page.goto(`${server.folio.url}/series/${ids.series}`);
       await page.getByRole('button', { name: 'Series actions' }).click();
       await page.getByRole('button', { name: 'Edit series' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit series' });
@@ -203,7 +176,7 @@ const SCREENS: { name: string; open: (page: Page) => Promise<void> }[] = [
   {
     name: 'edit book dialog',
     open: async (page) => {
-      await page.goto(`${folio.url}/book/${ids.book}`);
+      await page.goto(`${server.folio.url}/book/${ids.book}`);
       await page.getByRole('button', { name: 'Book actions' }).click();
       await page.getByRole('button', { name: 'Edit book' }).click();
       const dialog = page.getByRole('dialog', { name: 'Edit book' });
@@ -216,7 +189,7 @@ const SCREENS: { name: string; open: (page: Page) => Promise<void> }[] = [
   {
     name: 'add to collection dialog',
     open: async (page) => {
-      await page.goto(`${folio.url}/series/${ids.series}`);
+      await page.goto(`${server.folio.url}/series/${ids.series}`);
       await page.getByRole('button', { name: 'Series actions' }).click();
       await page.getByRole('button', { name: 'Add to collection' }).click();
       await expect(page.getByRole('dialog', { name: 'Add to collection' }).getByRole('button', { name: /Favourites/ })).toBeVisible();

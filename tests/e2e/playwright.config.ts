@@ -8,8 +8,10 @@ import { chromiumArgs, chromiumExecutable } from '../chromium.ts';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // Specs run two at a time (each starts its own server on port 0 with its own data folder, so they
+  // share nothing); the tests of one spec run in order, sharing that spec's server and library.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },

@@ -18,9 +18,11 @@ export interface BrowseServer {
 /**
  * The set-up most browse specs share, registered as the spec's hooks: one server and one generated
  * library for the whole file (claimed and scanned through the API), and every test's page logged in
- * as the admin through the API. Call it at the top level of a spec.
+ * as the admin through the API (unless `logInAdminEachTest` is false: a spec that logs in as
+ * several users does it itself). Call it at the top level of a spec, before the spec's own hooks,
+ * which then run after the server is up.
  */
-export function useBrowseServer(name: string, series: readonly BrowseSeriesSpec[] = FEATURED): BrowseServer {
+export function useBrowseServer(name: string, series: readonly BrowseSeriesSpec[] = FEATURED, options: { logInAdminEachTest?: boolean } = {}): BrowseServer {
   let folio: RunningFolio | undefined;
   let root: string | undefined;
   let library: LibraryDto | undefined;
@@ -44,9 +46,11 @@ export function useBrowseServer(name: string, series: readonly BrowseSeriesSpec[
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  test.beforeEach(async ({ page }) => {
-    await logIn(page.context().request, required(folio, 'server').url, ADMIN);
-  });
+  if (options.logInAdminEachTest !== false) {
+    test.beforeEach(async ({ page }) => {
+      await logIn(page.context().request, required(folio, 'server').url, ADMIN);
+    });
+  }
 
   return {
     get folio() {
