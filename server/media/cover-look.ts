@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { barcodeRegions, detectionSide, greyFromPixels, greyImage } from './barcode-scan.ts';
 import { decodeImage, decoder } from './image-decode.ts';
 import type { DrawnThumbnail } from './image-transcode.ts';
+import type { MediaWork } from './work-callers.ts';
 
 /** A page's poster, and whether the page shows anything bar-like where an EAN-13 could be. */
 export interface PosterAndBarcodeLook {
@@ -23,6 +24,7 @@ export async function posterAndBarcodeLook(
   size: { width: number; height: number },
   edge: number,
   quality: number,
+  work: MediaWork = {},
 ): Promise<PosterAndBarcodeLook> {
   const detect = detectionSide(size.width, size.height);
   const side = Math.max(edge, detect);
@@ -32,10 +34,12 @@ export async function posterAndBarcodeLook(
       .resize({ width: side, height: side, fit: 'inside', withoutEnlargement: true })
       .raw({ depth: 'uchar' })
       .toBuffer({ resolveWithObject: true }),
+    work,
   );
   const pixels = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
   const poster = await decodeImage(() =>
     pixels().resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality }).toBuffer({ resolveWithObject: true }),
+    work,
   );
   // At the default poster size the decode is already at the detection size (the larger of the two):
   // its grey comes from the same pixels without a third pipeline. A larger poster is shrunk first.

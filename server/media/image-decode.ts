@@ -16,7 +16,8 @@ import { type MediaWork, isRequestWork } from './work-callers.ts';
  * - pixels: sharp refuses images declaring more than MAX_DECODE_PIXELS (limitInputPixels), before
  *   allocating them;
  * - concurrency: at most IMAGE_WORKERS decodes run at once (each with SHARP_THREADS libvips
- *   threads); others wait in a queue of at most MAX_QUEUED, then get "busy" (503);
+ *   threads); others wait, requests before background work, in queues of at most MAX_QUEUED each,
+ *   then get "busy" (503; see decodeImage);
  * - waiting input: the encoded bytes of pages read for decoding, from before they are read until
  *   their decode ends, count against decodeInputBytes (see withDecodeInput), so a queue of
  *   decodes holds at most that much input, however large the pages;
@@ -189,17 +190,33 @@ export async function declaredRaster(input: Buffer): Promise<DeclaredRaster> {
 }
 
 let running = 0;
-const queue: (() => void)[] = [];
+/**
+ * Decodes waiting for a worker, one queue for requests (someone is waiting for the page) and one for
+ * background work (posters, analysis, the barcode search). A freed worker takes the oldest request
+ * first: in one queue, a reader's page thumbnail or conversion waited behind every background decode
+ * queued before it, and was refused at once (503) when they filled the queue's places.
+ * Background work takes a worker only when no request waits, so it cannot delay a request by more
+ * than the decodes already running. Each queue has its own MAX_QUEUED slots; a request waits at most
+ * QUEUE_WAIT_MS, background work as long as it takes (requests may pass it for as long as they
+ * come; it fails no task and marks no page for that).
+ */
+const queues = { request: [] as (() => void)[], background: [] as (() => void)[] };
+
+/** Decodes waiting for a worker, by kind (tests and load figures). */
+export function waitingDecodes(): { request: number; background: number } {
+  return { request: queues.request.length, background: queues.background.length };
+}
 
 /**
- * Runs one decode when a worker is free. sharp's own errors (undecodable data, too many pixels)
- * become DecodeRefused; its time limit becomes OperationTimeout (transient: the server was slow).
+ * Runs one decode when a worker is free, requests before background work (`work`: who it is for,
+ * see queues). sharp's own errors (undecodable data, too many pixels) become DecodeRefused; its
+ * time limit becomes OperationTimeout (transient: the server was slow).
  */
-export async function decodeImage<T>(work: () => Promise<T>): Promise<T> {
-  await takeWorker();
+export async function decodeImage<T>(run: () => Promise<T>, work: MediaWork = {}): Promise<T> {
+  await takeWorker(isRequestWork(work) ? 'request' : 'background');
   imageDecoding.started++;
   try {
-    return await work();
+    return await run();
   } catch (error) {
     if (error instanceof MediaError) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -207,15 +224,16 @@ export async function decodeImage<T>(work: () => Promise<T>): Promise<T> {
     throw new DecodeRefused(`page cannot be decoded: ${message}`);
   } finally {
     running--;
-    queue.shift()?.();
+    (queues.request.shift() ?? queues.background.shift())?.();
   }
 }
 
-function takeWorker(): Promise<void> {
+function takeWorker(kind: 'request' | 'background'): Promise<void> {
   if (running < IMAGE_WORKERS) {
     running++;
     return Promise.resolve();
   }
+  const queue = queues[kind];
   if (queue.length >= MAX_QUEUED) return Promise.reject(new ServerBusy('too many images are being decoded at once'));
   return new Promise((resolve, reject) => {
     const start = () => {
@@ -223,11 +241,14 @@ function takeWorker(): Promise<void> {
       running++;
       resolve();
     };
-    const timer = setTimeout(() => {
-      const at = queue.indexOf(start);
-      if (at >= 0) queue.splice(at, 1);
-      reject(new ServerBusy('too many images are being decoded at once'));
-    }, QUEUE_WAIT_MS);
+    const timer =
+      kind === 'background'
+        ? undefined
+        : setTimeout(() => {
+            const at = queue.indexOf(start);
+            if (at >= 0) queue.splice(at, 1);
+            reject(new ServerBusy('too many images are being decoded at once'));
+          }, QUEUE_WAIT_MS);
     queue.push(start);
   });
 }

@@ -41,10 +41,10 @@ export const conversionBytes = new ByteBudget(256 * 1024 * 1024);
  * larger); ordinary pages keep the smaller files. Thumbnails and previews are small: always optimised.
  */
 export function convertImage(stream: Readable, declaredSize: number | null, format: ConvertFormat, work: MediaWork = {}): Promise<ConvertedImage> {
-  return withDecodeInput(stream, declaredSize, work, (input) => convertBytes(input, format));
+  return withDecodeInput(stream, declaredSize, work, (input) => convertBytes(input, format, work));
 }
 
-async function convertBytes(input: Buffer, format: ConvertFormat): Promise<ConvertedImage> {
+async function convertBytes(input: Buffer, format: ConvertFormat, work: MediaWork): Promise<ConvertedImage> {
   // The header alone (no pixel decoded) says how large the output can be, and whether the
   // coefficient buffer of optimised tables would be; a page over the pixel limit is refused here.
   const raster = await declaredRaster(input);
@@ -55,7 +55,7 @@ async function convertBytes(input: Buffer, format: ConvertFormat): Promise<Conve
       if (format === 'png') return decoder(input).rotate().png().toBuffer();
       const optimiseCoding = raster.width * raster.height <= OPTIMISED_TABLES_MAX_PIXELS;
       return decoder(input).rotate().jpeg({ quality: 90, optimiseCoding }).toBuffer();
-    });
+    }, work);
     held.settle(bytes.length);
     return { bytes, release: () => held.release() };
   } catch (error) {
@@ -69,7 +69,7 @@ const OPTIMISED_TABLES_MAX_PIXELS = 8_000_000;
 
 /** A JPEG preview, upright, at most `edge` pixels on its longest side (never enlarged), within the decode limits. */
 export function previewJpeg(stream: Readable, declaredSize: number | null, edge: number, work: MediaWork = {}): Promise<Buffer> {
-  return withDecodeInput(stream, declaredSize, work, (input) => decodeImage(() => decoder(input).rotate().resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer()));
+  return withDecodeInput(stream, declaredSize, work, (input) => decodeImage(() => decoder(input).rotate().resize(edge, edge, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer(), work));
 }
 
 /** A drawn thumbnail and its size in pixels. */
@@ -81,15 +81,17 @@ export interface DrawnThumbnail {
 
 /**
  * Page and book posters: the image turned upright (EXIF orientation), at most `edge` pixels on its
- * longest side (never enlarged), as JPEG at `quality`. Within the decode limits of image-decode.ts.
+ * longest side (never enlarged), as JPEG at `quality`. Within the decode limits of image-decode.ts;
+ * `work` says whom for (a request's decode goes first).
  */
-export async function thumbnailJpeg(input: Buffer, edge: number, quality: number): Promise<DrawnThumbnail> {
+export async function thumbnailJpeg(input: Buffer, edge: number, quality: number, work: MediaWork = {}): Promise<DrawnThumbnail> {
   const { data, info } = await decodeImage(() =>
     decoder(input)
       .rotate()
       .resize(edge, edge, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ quality })
       .toBuffer({ resolveWithObject: true }),
+    work,
   );
   return { data, width: info.width, height: info.height };
 }

@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { decodeImage, decoder } from './image-decode.ts';
+import type { MediaWork } from './work-callers.ts';
 
 /*
  * The image work behind posters: reading what an uploaded or sidecar image is, and drawing the 2×2
@@ -63,9 +64,9 @@ const TILE_H = 225;
  * A tile may be a user's upload or a sidecar image from the library, so each is decoded within the
  * limits of image-decode.ts (pixels, time, decodes at once): DecodeRefused when one is over them.
  */
-export async function renderMosaic(images: readonly (string | Buffer)[]): Promise<Buffer> {
+export async function renderMosaic(images: readonly (string | Buffer)[], work: MediaWork = {}): Promise<Buffer> {
   const tiles = await Promise.all(
-    images.slice(0, 4).map((image) => decodeImage(() => decoder(image).rotate().resize(TILE_W, TILE_H, { fit: 'cover' }).jpeg().toBuffer())),
+    images.slice(0, 4).map((image) => decodeImage(() => decoder(image).rotate().resize(TILE_W, TILE_H, { fit: 'cover' }).jpeg().toBuffer(), work)),
   );
   return sharp({ create: { width: TILE_W * 2, height: TILE_H * 2, channels: 3, background: { r: 32, g: 32, b: 32 } } })
     .composite(tiles.map((input, i) => ({ input, left: (i % 2) * TILE_W, top: Math.floor(i / 2) * TILE_H })))

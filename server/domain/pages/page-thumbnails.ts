@@ -44,7 +44,7 @@ export async function pageThumbnail(
       // Drawn pages (PDF) are drawn straight at thumbnail size.
       const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE, ...work });
       if (!content) throw new PageMissing();
-      const { data: bytes } = await withDecodeInput(content.stream, content.page.fileSize, work, (input) => thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80));
+      const { data: bytes } = await withDecodeInput(content.stream, content.page.fileSize, work, (input) => thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80, work));
       await keepInCache(ctx, bookDir, version, file, bytes);
       return bytes;
     }).finally(() => inFlight.delete(file));

@@ -71,8 +71,8 @@ async function generateNow(ctx: FolioContext, bookId: string, work: MediaWork): 
   const lookForBars = barcodeSearchWanted(ctx, book);
   const draw = async (source: Buffer, page?: MediaPage): Promise<DrawnThumbnail | null> => {
     try {
-      if (!lookForBars || !page?.width || !page.height) return await thumbnailJpeg(source, edge, 85);
-      const { thumbnail, mayHoldBarcode } = await posterAndBarcodeLook(source, { width: page.width, height: page.height }, edge, 85);
+      if (!lookForBars || !page?.width || !page.height) return await thumbnailJpeg(source, edge, 85, work);
+      const { thumbnail, mayHoldBarcode } = await posterAndBarcodeLook(source, { width: page.width, height: page.height }, edge, 85, work);
       if (!mayHoldBarcode) ctx.pagesWithoutBars.remember(book, page.number);
       return thumbnail;
     } catch (error) {

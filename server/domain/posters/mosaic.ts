@@ -18,7 +18,7 @@ export async function seriesMosaic(ctx: FolioContext, seriesIds: readonly string
     const poster = await seriesPoster(ctx, seriesId, userId, work);
     if (poster) posters.push(poster.bytes ?? poster.absolutePath);
   }
-  return renderMosaic(posters);
+  return renderMosaic(posters, work);
 }
 
 /** A read list's drawn poster: the posters of its first four books that have one, in the order given. */
@@ -29,5 +29,5 @@ export async function bookMosaic(ctx: FolioContext, bookIds: readonly string[], 
     const poster = await bookThumbnail(ctx, bookId, undefined, work);
     if (poster) posters.push(poster.bytes ?? poster.absolutePath);
   }
-  return renderMosaic(posters);
+  return renderMosaic(posters, work);
 }

@@ -24,8 +24,8 @@ export async function smallChosenPoster(ctx: FolioContext, bookId: string, poste
     // A poster drawn just now that could not be stored has only its bytes.
     const edge = thumbnailMaxEdge(ctx.repos.serverSettings);
     const drawn = file.bytes
-      ? await thumbnailJpeg(file.bytes, edge, 85)
-      : await withDecodeInput(await fileSlots.openReadStream(file.absolutePath), null, work, (input) => thumbnailJpeg(input, edge, 85));
+      ? await thumbnailJpeg(file.bytes, edge, 85, work)
+      : await withDecodeInput(await fileSlots.openReadStream(file.absolutePath), null, work, (input) => thumbnailJpeg(input, edge, 85, work));
     return drawn.data;
   } catch (error) {
     if (isTransientFailure(error)) throw error;
