@@ -10,11 +10,13 @@ import { keepInCache } from './cache-files.ts';
 import { decodingPage } from './decode-input.ts';
 import { isMissingFile, rethrowUnless } from '../../fs-errors.ts';
 import { fileSlots } from '../../media/file-slots.ts';
+import { SharedWork } from '../shared-work.ts';
 
 /** Longest side of a page thumbnail (REFERENCE §4). */
 export const PAGE_THUMBNAIL_SIZE = 300;
 
-const inFlight = new Map<string, Promise<Buffer>>();
+/** One drawing of a page's thumbnail at a time, for whoever asks (a request waits at most its limit). */
+const drawing = new SharedWork<Buffer>();
 
 /**
  * A page shrunk to 300 px on its longest side, as JPEG, cached on disk under
@@ -38,18 +40,20 @@ export async function pageThumbnail(
   } catch (error) {
     rethrowUnless(error, isMissingFile); // not drawn yet
   }
-  let pending = inFlight.get(file);
-  if (!pending) {
-    pending = decodingPage(book, number, async () => {
-      // Drawn pages (PDF) are drawn straight at thumbnail size.
-      const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE, ...work });
-      if (!content) throw new PageMissing();
-      const { data: bytes } = await withDecodeInput(content.stream, content.page.fileSize, work, (input) => thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80, work));
-      await keepInCache(ctx, bookDir, version, file, bytes);
-      return bytes;
-    }).finally(() => inFlight.delete(file));
-    inFlight.set(file, pending);
-  }
+  const pending = drawing.run(
+    file,
+    () =>
+      decodingPage(book, number, async () => {
+        // Drawn pages (PDF) are drawn straight at thumbnail size.
+        const content = await openBookPage(ctx, book, number, { maxWidth: PAGE_THUMBNAIL_SIZE, maxHeight: PAGE_THUMBNAIL_SIZE, ...work });
+        if (!content) throw new PageMissing();
+        const { data: bytes } = await withDecodeInput(content.stream, content.page.fileSize, work, (input) => thumbnailJpeg(input, PAGE_THUMBNAIL_SIZE, 80, work));
+        await keepInCache(ctx, bookDir, version, file, bytes);
+        return bytes;
+      }),
+    work,
+    `the thumbnail of page ${number} of ${book.url}`,
+  );
   try {
     return await pending;
   } catch (error) {

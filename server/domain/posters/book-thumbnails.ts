@@ -17,10 +17,12 @@ import type { MediaPage } from '../../db/media-repository.ts';
 import { type CachedFile, smallFiles } from '../small-file-cache.ts';
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
 import { storeDrawnPoster } from './poster-storage.ts';
+import { SharedWork } from '../shared-work.ts';
 
 export type { ThumbnailFile };
 
-const inFlight = new Map<string, Promise<ThumbnailFile | null>>();
+/** One drawing of a book's poster at a time, for whoever asks (a request waits at most its limit). */
+const drawing = new SharedWork<ThumbnailFile | null>();
 
 /**
  * The selected poster of a book, generating it from page 1 on first request: a JPEG whose longest
@@ -54,12 +56,7 @@ export function keptBookPoster(ctx: FolioContext, poster: BookThumbnail): Cached
 
 /** Draws a book's poster; one drawing at a time per book, done for whoever asked first. */
 function generate(ctx: FolioContext, bookId: string, work: MediaWork): Promise<ThumbnailFile | null> {
-  let pending = inFlight.get(bookId);
-  if (!pending) {
-    pending = generateNow(ctx, bookId, work).finally(() => inFlight.delete(bookId));
-    inFlight.set(bookId, pending);
-  }
-  return pending;
+  return drawing.run(bookId, () => generateNow(ctx, bookId, work), work, `the poster of book ${bookId}`);
 }
 
 async function generateNow(ctx: FolioContext, bookId: string, work: MediaWork): Promise<ThumbnailFile | null> {
