@@ -12,6 +12,9 @@ interface QueuedTask {
   run: () => Promise<void>;
   /** Set for tasks that survive a restart: what the task registry needs to rebuild `run`. */
   payload?: unknown;
+  /** performance.now() when the task was first put off, and how many times it has been. */
+  putOffSince?: number;
+  putOffTimes?: number;
 }
 
 /** Where persistent tasks are written while queued (server/db/task-repository.ts). */
@@ -26,6 +29,16 @@ export type TaskPayload = Record<string, unknown>;
 /** A task put off because the database could not be written runs again after 2 s, 4 s… up to 5 min. */
 const PUT_OFF_FIRST_MS = 2_000;
 const PUT_OFF_MAX_MS = 5 * 60_000;
+/**
+ * How long a task may keep being put off before it is dropped (with an ERROR naming it). A full disk
+ * or a lock held for an hour needs the administrator, and a task that meets a shortage every time
+ * while others run (it alone runs out of descriptors) must not run every few seconds for ever.
+ * Dropping changes nothing stored: the task's own writes never happened, and a stored task keeps
+ * its row, so the next start runs it again (as the next scan queues an analysis again).
+ */
+export const PUT_OFF_GIVE_UP_MS = 60 * 60_000;
+/** At most this many dropped tasks are named in the log line that says they were dropped (a scan queues thousands). */
+const DROPPED_NAMED = 50;
 /** How long the task store is left unwritten after a write to it found the database unavailable. */
 const STORE_PAUSE_MS = 2_000;
 
@@ -67,6 +80,8 @@ export class TaskQueue {
   private putOff: QueuedTask[] = [];
   private putOffTimer: NodeJS.Timeout | undefined;
   private putOffDelayMs = PUT_OFF_FIRST_MS;
+  /** Tasks dropped since the last log line about them (see giveUp). */
+  private dropped: { task: QueuedTask; error: unknown; reason: string }[] = [];
   /** performance.now() until which the store is not written (see saveStored). */
   private storePausedUntil = 0;
   /** Keys of finished tasks whose stored row is still there (see removeStored), and when they are tried again. */
@@ -296,7 +311,8 @@ export class TaskQueue {
       this.running.delete(task.key);
       // A failed task is not retried (but one put off); an identical one queued meanwhile keeps its
       // stored row. A task that failed after `finishStored` may have had that removal rolled back:
-      // removed again. A put-off task keeps its row until it has run.
+      // removed again. A put-off task keeps its row until it has run, and a dropped one (giveUp)
+      // for the next start.
       const finished = this.finishedStored.delete(task.key);
       if (task.payload !== undefined && !this.pending.has(task.key) && !putOff && (failed || !finished)) this.removeStored(task);
       this.notify();
@@ -384,6 +400,10 @@ export class TaskQueue {
   }
 
   private putOffUntilLater(task: QueuedTask, error: unknown, reason: string): void {
+    const now = performance.now();
+    task.putOffSince ??= now;
+    task.putOffTimes = (task.putOffTimes ?? 0) + 1;
+    if (now - task.putOffSince >= PUT_OFF_GIVE_UP_MS) return this.giveUp(task, error, reason);
     this.putOff.push(task);
     if (this.putOffTimer) return;
     // One line and one timer per batch put off, not one per task (a scan queues thousands).
@@ -397,6 +417,28 @@ export class TaskQueue {
       for (const t of tasks) if (!this.pending.has(t.key)) this.enqueue(t);
       this.settleIfIdle();
     }, this.putOffDelayMs);
+  }
+
+  /**
+   * Drops a task put off for PUT_OFF_GIVE_UP_MS. Those of one retry round fail together: one ERROR
+   * line for all of them once the round has run, naming them (the first DROPPED_NAMED) with the
+   * reason and the last failure. Their stored rows stay (the caller keeps them, as for a task put off).
+   */
+  private giveUp(task: QueuedTask, error: unknown, reason: string): void {
+    this.dropped.push({ task, error, reason });
+    if (this.dropped.length > 1) return;
+    setImmediate(() => {
+      const dropped = this.dropped;
+      this.dropped = [];
+      const first = dropped[0]!;
+      const named = dropped.slice(0, DROPPED_NAMED).map(({ task: t }) => `${t.type} ${t.key} (${t.putOffTimes} tries)`);
+      const more = dropped.length > DROPPED_NAMED ? ` and ${dropped.length - DROPPED_NAMED} more` : '';
+      const stored = dropped.some(({ task: t }) => t.payload !== undefined) ? '; stored ones run again at the next start' : '';
+      this.onError(
+        { type: first.task.type, key: first.task.key },
+        new Error(`${first.reason}: ${dropped.length} task(s) dropped after being put off for ${PUT_OFF_GIVE_UP_MS / 60_000} min${stored}: ${named.join(', ')}${more}`, { cause: first.error }),
+      );
+    });
   }
 
   private isIdle(): boolean {

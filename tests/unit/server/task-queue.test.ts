@@ -120,3 +120,51 @@ describe('task queue on a database another process holds locked', () => {
     }
   });
 });
+
+describe('task queue: tasks put off for a full disk or a shortage', () => {
+  it('drops a task still put off after an hour, with an ERROR naming it, and keeps its stored row; a task that can run meanwhile runs', async () => {
+    // Put-off tasks were retried for ever: a disk full for days, or a task that alone runs out of
+    // descriptors every time while others run (retried every 2 s), never ended.
+    vi.useFakeTimers();
+    try {
+      const full = () => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      const errors: { key: string; message: string }[] = [];
+      const queue = new TaskQueue(1, (task, error) => errors.push({ key: task.key, message: (error as Error).message }));
+      const rows = new Map<string, unknown>();
+      queue.persistTo({ save: (task) => rows.set(task.key, task), remove: (key) => rows.delete(key) });
+      let tries = 0;
+      queue.submit('AnalyzeBook', 'analyse-stuck', async () => {
+        tries++;
+        throw full();
+      }, 0, { bookId: 'stuck' });
+      const startedAt = performance.now();
+      let laterTries = 0;
+      queue.submit('AnalyzeBook', 'analyse-later', async () => {
+        laterTries++;
+        // Fails for 50 minutes, then there is room again.
+        if (performance.now() < startedAt + 50 * 60_000) throw full();
+      }, 0, { bookId: 'later' });
+      let idle = false;
+      void queue.idle().then(() => (idle = true));
+
+      await vi.advanceTimersByTimeAsync(59 * 60_000);
+      expect(idle).toBe(false);
+      expect(rows.has('analyse-later')).toBe(false);
+      expect(laterTries).toBeGreaterThan(5);
+      expect(errors.some((e) => /dropped/.test(e.message))).toBe(false);
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(idle).toBe(true);
+      const dropped = errors.filter((e) => /dropped/.test(e.message));
+      expect(dropped).toHaveLength(1);
+      expect(dropped[0]!.message).toMatch(/database cannot be written now: 1 task\(s\) dropped after being put off for 60 min; stored ones run again at the next start: AnalyzeBook analyse-stuck \(\d+ tries\)/);
+      expect(queue.status().count).toBe(0);
+      // Nothing stored changes for a failure of the server: the row stays for the next start.
+      expect([...rows.keys()]).toEqual(['analyse-stuck']);
+      const triesThen = tries;
+      await vi.advanceTimersByTimeAsync(60 * 60_000);
+      expect(tries).toBe(triesThen);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
