@@ -36,6 +36,25 @@ export function isUnwritableStorage(error: unknown): boolean {
   return typeof code === 'string' && UNWRITABLE.has(code);
 }
 
+/** errno codes of a write refused for want of room: the disk, a quota, a file-size limit. */
+const FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
+/**
+ * A file that a request asked to store (an uploaded poster) could not be written where it goes
+ * (isUnwritableStorage; `full`: for want of room). Nothing of it is left and nothing refers to it.
+ * The HTTP layer answers every such failure alike, as it answers a full database (http/errors.ts):
+ * 503 with Retry-After, a request that can succeed once the administrator has made room, not a 500.
+ */
+export class StorageUnwritable extends Error {
+  readonly full: boolean;
+  constructor(what: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | null)?.code;
+    super(`${what} not stored: ${code === undefined ? 'the data folder cannot be written' : `the data folder cannot be written (${code})`}`, { cause });
+    this.name = 'StorageUnwritable';
+    this.full = typeof code === 'string' && FULL.has(code);
+  }
+}
+
 /** Rethrows anything but the named kind of error (use in a catch that handles only that kind). */
 export function rethrowUnless(error: unknown, handled: (error: unknown) => boolean): void {
   if (!handled(error)) throw error;

@@ -5,6 +5,7 @@ import { noteDatabaseFailure } from '../db/lock-refusal.ts';
 import { MediaError } from '../media/book-reader.ts';
 import { OperationTimeout, RecentlyTimedOut, ServerBusy, isTransientFailure } from '../media/transient-errors.ts';
 import { PosterUnreadable } from '../domain/posters/chosen-poster.ts';
+import { StorageUnwritable } from '../fs-errors.ts';
 import { formatDateTime } from './format.ts';
 import { loggableUrl } from './request-log.ts';
 
@@ -47,6 +48,9 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+/** Seconds a client is asked to wait when the disk is full (as SQLite's SQLITE_FULL, db/database-unavailable.ts). */
+const STORAGE_RETRY_AFTER_SECONDS = 60;
 
 /** Spring Boot's error body: {timestamp, status, error, message, path}; `path` as the client asked for it (the base path included, as Spring's context path is). */
 export function errorBody(status: number, message: string, path: string) {
@@ -118,6 +122,18 @@ function sendDatabaseUnavailable(unavailable: DatabaseUnavailable, error: Error,
   return sendError(reply, request, 503, `Not saved: ${why}; try again later`);
 }
 
+/**
+ * A file the request asked to store that the data folder cannot take (fs-errors.ts): answered as a
+ * full database is, 503 with Retry-After, saying which: out of room, or a folder the server cannot
+ * write (read-only, permissions, a file in the way). Nothing of the request was kept.
+ */
+function sendStorageUnwritable(error: StorageUnwritable, request: FastifyRequest, reply: FastifyReply) {
+  request.log.error({ err: error, req: { method: request.method, url: loggableUrl(request.originalUrl) } }, 'request not saved: the data folder cannot be written');
+  reply.header('Retry-After', String(STORAGE_RETRY_AFTER_SECONDS));
+  const why = error.full ? 'the server is out of disk space' : 'the server cannot write its data folder';
+  return sendError(reply, request, 503, `Not saved: ${why}; try again later`);
+}
+
 /** Fastify error handler: every failure leaves as a Spring-shaped JSON error. */
 export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpError) {
@@ -127,6 +143,7 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   // A search written wrongly is the caller's mistake wherever it was searched from (lists, OPDS, lists of lists).
   if (error instanceof SearchConditionError) return sendError(reply, request, 400, error.message);
   if (error instanceof PosterUnreadable) return sendPosterFailure(error, request, reply);
+  if (error instanceof StorageUnwritable) return sendStorageUnwritable(error, request, reply);
   if (error instanceof MediaError || isTransientFailure(error)) return sendMediaFailure(error, request, reply);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

@@ -52,6 +52,8 @@ const SENTENCES: readonly Shape[] = [
   // errors.ts: another process holds the database's write lock, or its disk is full (503).
   { pattern: /^Not saved: the database is busy; try again later$/, key: 'server_messages.not_saved_busy' },
   { pattern: /^Not saved: the server is out of disk space; try again later$/, key: 'server_messages.not_saved_disk_full' },
+  // errors.ts: a file the request asked to store (an uploaded poster) cannot be written in the data folder (503).
+  { pattern: /^Not saved: the server cannot write its data folder; try again later$/, key: 'server_messages.not_saved_unwritable' },
 ];
 
 /**

@@ -1,4 +1,5 @@
 import { mkdir, rm } from 'node:fs/promises';
+import { StorageUnwritable, isUnwritableStorage } from '../../fs-errors.ts';
 import { writeFileAtomically } from '../../atomic-write.ts';
 import { join } from 'node:path';
 import { newId } from '../../db/ids.ts';
@@ -70,8 +71,15 @@ export async function storeUploadedPoster(
   const now = Date.now();
   const id = newId(now);
   const relative = join('thumbnails', kind, `${ownerId}-${id}.${image.format}`);
-  await mkdir(join(ctx.dataDir, 'thumbnails', kind), { recursive: true });
-  await fileSlots.withSlot(() => writeFileAtomically(join(ctx.dataDir, relative), bytes));
+  const absolutePath = join(ctx.dataDir, relative);
+  try {
+    await mkdir(join(ctx.dataDir, 'thumbnails', kind), { recursive: true });
+    // Written aside then renamed: a write cut short (a full disk) leaves nothing behind.
+    await fileSlots.withSlot(() => writeFileAtomically(absolutePath, bytes));
+  } catch (error) {
+    if (isUnwritableStorage(error)) throw new StorageUnwritable('Uploaded poster', error);
+    throw error;
+  }
   const row: StoredThumbnail = {
     id,
     ownerId,
@@ -86,7 +94,14 @@ export async function storeUploadedPoster(
     lastModified: now,
   };
   const repository = posterRepository(ctx, kind);
-  repository.insert(row, select);
+  try {
+    repository.insert(row, select);
+  } catch (error) {
+    // The database did not take it (a full disk, another process's lock): the file would be
+    // referred to by nothing and kept for ever. The error itself is answered as such (503).
+    await rm(absolutePath, { force: true });
+    throw error;
+  }
   const stored = repository.find(ownerId, id)!;
   const event = posterEvent(ctx, kind, ownerId, stored.selected, true);
   if (event) ctx.events.emit(event);
