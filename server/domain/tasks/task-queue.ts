@@ -30,13 +30,13 @@ export type TaskPayload = Record<string, unknown>;
 const PUT_OFF_FIRST_MS = 2_000;
 const PUT_OFF_MAX_MS = 5 * 60_000;
 /**
- * How long a task may keep being put off before it is dropped (with an ERROR naming it). A full disk
+ * How long a task may keep being put off before it is dropped (with an ERROR naming it; tests lower it). A full disk
  * or a lock held for an hour needs the administrator, and a task that meets a shortage every time
  * while others run (it alone runs out of descriptors) must not run every few seconds for ever.
  * Dropping changes nothing stored: the task's own writes never happened, and a stored task keeps
  * its row, so the next start runs it again (as the next scan queues an analysis again).
  */
-export const PUT_OFF_GIVE_UP_MS = 60 * 60_000;
+export const putOffLimits = { giveUpMs: 60 * 60_000 };
 /** At most this many dropped tasks are named in the log line that says they were dropped (a scan queues thousands). */
 const DROPPED_NAMED = 50;
 /** How long the task store is left unwritten after a write to it found the database unavailable. */
@@ -403,7 +403,7 @@ export class TaskQueue {
     const now = performance.now();
     task.putOffSince ??= now;
     task.putOffTimes = (task.putOffTimes ?? 0) + 1;
-    if (now - task.putOffSince >= PUT_OFF_GIVE_UP_MS) return this.giveUp(task, error, reason);
+    if (now - task.putOffSince >= putOffLimits.giveUpMs) return this.giveUp(task, error, reason);
     this.putOff.push(task);
     if (this.putOffTimer) return;
     // One line and one timer per batch put off, not one per task (a scan queues thousands).
@@ -420,7 +420,7 @@ export class TaskQueue {
   }
 
   /**
-   * Drops a task put off for PUT_OFF_GIVE_UP_MS. Those of one retry round fail together: one ERROR
+   * Drops a task put off for putOffLimits.giveUpMs. Those of one retry round fail together: one ERROR
    * line for all of them once the round has run, naming them (the first DROPPED_NAMED) with the
    * reason and the last failure. Their stored rows stay (the caller keeps them, as for a task put off).
    */
@@ -436,7 +436,7 @@ export class TaskQueue {
       const stored = dropped.some(({ task: t }) => t.payload !== undefined) ? '; stored ones run again at the next start' : '';
       this.onError(
         { type: first.task.type, key: first.task.key },
-        new Error(`${first.reason}: ${dropped.length} task(s) dropped after being put off for ${PUT_OFF_GIVE_UP_MS / 60_000} min${stored}: ${named.join(', ')}${more}`, { cause: first.error }),
+        new Error(`${first.reason}: ${dropped.length} task(s) dropped after being put off for ${duration(putOffLimits.giveUpMs)}${stored}: ${named.join(', ')}${more}`, { cause: first.error }),
       );
     });
   }
@@ -458,4 +458,9 @@ export class TaskQueue {
     const status = this.status();
     for (const listener of this.listeners) listener(status);
   }
+}
+
+/** A span as the log says it: whole minutes from one minute up, else seconds. */
+function duration(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${ms / 1000} s`;
 }
