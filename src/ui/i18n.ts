@@ -1,6 +1,7 @@
 import rosetta from 'rosetta';
 import en from '../../locales/en.json';
 import { ApiError } from '../api/http.ts';
+import { fieldLabelKey } from './serverFieldLabels.ts';
 import { serverMessage } from './serverMessages.ts';
 
 /**
@@ -85,15 +86,30 @@ export function explainErrorCodes(text: string): string {
 }
 
 /**
+ * The parts of a server's sentence as a person reads them: a field as its form labels it
+ * (serverFieldLabels.ts; a field no form sends keeps the API's name), a Komga error code as its meaning.
+ */
+function shownParams(params: Record<string, string> | undefined): Params | undefined {
+  if (!params) return params;
+  const shown: Params = {};
+  for (const [name, value] of Object.entries(params)) {
+    const label = name === 'field' ? fieldLabelKey(value) : undefined;
+    shown[name] = label ? t(label) : explainErrorCodes(value);
+  }
+  return shown;
+}
+
+/**
  * A server's message in the reader's language when serverMessages.ts knows its shape (a field's
  * violations listed in the language's own way), else as sent with its Komga error codes explained.
  */
 export function localizedServerMessage(message: string): string {
   const read = serverMessage(message);
   if (!read) return explainErrorCodes(message);
-  const sentences = read.parts.map((part) =>
-    part.count === undefined ? t(part.key, part.params) : tPlural(part.key, part.count, part.params),
-  );
+  const sentences = read.parts.map((part) => {
+    const params = shownParams(part.params);
+    return part.count === undefined ? t(part.key, params) : tPlural(part.key, part.count, params);
+  });
   return new Intl.ListFormat(currentLocale(), { type: 'conjunction' }).format(sentences);
 }
 

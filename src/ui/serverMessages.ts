@@ -54,6 +54,28 @@ const SENTENCES: readonly Shape[] = [
   { pattern: /^Not saved: the server is out of disk space; try again later$/, key: 'server_messages.not_saved_disk_full' },
   // errors.ts: a file the request asked to store (an uploaded poster) cannot be written in the data folder (503).
   { pattern: /^Not saved: the server cannot write its data folder; try again later$/, key: 'server_messages.not_saved_unwritable' },
+  // errors.ts: a failure of the server's own (its details are in the server's log only).
+  { pattern: /^Internal Server Error$/, key: 'server_messages.internal_error' },
+  // errors.ts and connection-refusal.ts: no archive handle, descriptor or connection free just now (503).
+  { pattern: /^Server busy(?:: too many connections)?, try again shortly$/, key: 'server_messages.server_busy' },
+  { pattern: /^Reading this content took longer than the \d+ ms allowed; try again later$/, key: 'server_messages.read_timed_out' },
+  { pattern: /^This content took longer than the \d+ ms allowed to read and is refused for a while; try again later$/, key: 'server_messages.read_refused_for_a_while' },
+  // errors.ts: a damaged book or entry (422); the code's meaning stands for the English detail after it.
+  { pattern: /^Book content cannot be read \((ERR_\d{4})\)(?:: .*)?$/s, key: 'server_messages.book_unreadable', names: ['reason'] },
+  { pattern: /^File not found(?: \(ERR_\d{4}\)|, it may have moved)?$/, key: 'server_messages.file_not_found' },
+  // book-readiness.ts: why a book's pages cannot be listed or served (its analysis status).
+  { pattern: /^Book has not been analyzed yet$/, key: 'server_messages.book_not_analyzed' },
+  { pattern: /^Book is outdated and must be re-analyzed$/, key: 'server_messages.book_outdated' },
+  { pattern: /^Book analysis failed$/, key: 'server_messages.book_analysis_failed' },
+  { pattern: /^Book format is not supported$/, key: 'server_messages.book_unsupported' },
+  { pattern: /^Page number does not exist$/, key: 'server_messages.page_not_found' },
+  // Poster uploads (poster-uploads.ts, thumbnail-routes.ts, and @fastify/multipart past the size limit).
+  { pattern: /^The file is not an image$/, key: 'server_messages.not_an_image' },
+  { pattern: /^Unsupported image format$/, key: 'server_messages.unsupported_image' },
+  { pattern: /^At most (\d+) uploaded posters per item: delete one first$/, key: 'server_messages.poster_limit', names: ['count'] },
+  { pattern: /^A file is required$/, key: 'server_messages.file_required' },
+  { pattern: /^(?:request file too large|Request body is too large)$/, key: 'server_messages.file_too_large' },
+  { pattern: /^Pages can only be removed from CBZ\/ZIP books$/, key: 'server_messages.remove_pages_zip_only' },
 ];
 
 /**

@@ -83,20 +83,50 @@ describe('refusals of the server', () => {
     await applyLocale('de');
     const blank = describeError(await rejection(createCollection(' ', ['any'])));
     expect(blank).toBe(
-      t('errors.call_failed_with_message', { action: t('api_actions.add_collection'), message: t('server_messages.rules.blank', { field: 'name' }) }),
+      t('errors.call_failed_with_message', {
+        action: t('api_actions.add_collection'),
+        message: t('server_messages.rules.blank', { field: t('libraries.add_dialog.name') }),
+      }),
     );
-    expect(blank).not.toMatch(/must|blank/);
+    expect(blank).not.toMatch(/must|blank|\bname\b/);
     const tooLong = describeError(await rejection(createCollection('x'.repeat(5000), ['any'])));
-    expect(tooLong).toContain(tPlural('server_messages.rules.max_chars', 1024, { field: 'name' }));
+    expect(tooLong).toContain(tPlural('server_messages.rules.max_chars', 1024, { field: t('libraries.add_dialog.name') }));
     expect(tooLong).toContain('1.024');
   });
 
   it('ru: the violations of several fields are each translated and listed', async () => {
     await applyLocale('ru');
     const shown = describeError(new ApiError('add_user', 400, 'Validation failed: email must be a well-formed email address; password must not be blank'));
-    expect(shown).toContain(t('server_messages.rules.email', { field: 'email' }));
-    expect(shown).toContain(t('server_messages.rules.blank', { field: 'password' }));
-    expect(shown).not.toMatch(/must|blank/);
+    expect(shown).toContain(t('server_messages.rules.email', { field: t('users_admin.email') }));
+    expect(shown).toContain(t('server_messages.rules.blank', { field: t('users_admin.password') }));
+    expect(shown).not.toMatch(/must|blank|email|password/);
+  });
+
+  it('fr: a field is named by the label of its form, a field no form sends keeps its API name', async () => {
+    await applyLocale('fr');
+    const shown = describeError(
+      new ApiError('update_book_metadata', 400, 'Validation failed: summary must NOT have more than 65536 characters; links.url must be a valid URL: x; seriesIds must be a non-empty list of distinct ids'),
+    );
+    expect(shown).toContain(tPlural('server_messages.rules.max_chars', 65536, { field: 'Résumé' }));
+    expect(shown).toContain(t('server_messages.rules.url', { field: t('edit_book.fields.links'), value: 'x' }));
+    expect(shown).toContain(t('server_messages.rules.distinct_ids', { field: 'seriesIds' }));
+    expect(shown).not.toMatch(/summary|links\.url/);
+  });
+
+  it("ja: a book that cannot be read is said in Japanese, its error code explained and the English detail left out", async () => {
+    await applyLocale('ja');
+    const damaged = describeError(new ApiError('retrieve_book_pages', 422, 'Book content cannot be read (ERR_1007): entry 003.jpg: invalid stored block lengths'));
+    expect(damaged).toContain(t('server_messages.book_unreadable', { reason: t('error_codes.ERR_1007') }));
+    expect(damaged).not.toMatch(/entry|invalid|ERR_/);
+    for (const [message, key] of [
+      ['Book analysis failed', 'server_messages.book_analysis_failed'],
+      ['Server busy, try again shortly', 'server_messages.server_busy'],
+      ['Internal Server Error', 'server_messages.internal_error'],
+      ['The file is not an image', 'server_messages.not_an_image'],
+    ] as const) {
+      expect(describeError(new ApiError('retrieve_book_pages', 400, message))).toContain(t(key));
+      expect(t(key)).not.toBe(key);
+    }
   });
 
   it('de: a message the client does not know is shown as the server sent it', async () => {

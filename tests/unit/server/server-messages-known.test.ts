@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json';
 import { serverMessage } from '../../../src/ui/serverMessages.ts';
-import { RED, createCbz } from '../../fixtures/index.ts';
-import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
+import { rm } from 'node:fs/promises';
+import { RED, createBrokenCbz, createCbz, renderPage } from '../../fixtures/index.ts';
+import { addLibrary, basic, insertUser, multipartFile, startServer, type TestServer } from './helpers.ts';
 import { send } from './accounts-helpers.ts';
 
 /**
@@ -133,6 +134,55 @@ describe('refusals the web client can meet, as it shows them', () => {
     });
     expect(new Set(messages).size).toBeGreaterThanOrEqual(28);
     expect(unknown).toEqual([]);
+  });
+
+  it("reading and poster refusals (a book that cannot be read, a page or file gone, an upload that is not an image) are each a message the client translates", async () => {
+    const fresh = await startServer();
+    try {
+      const root = join(fresh.dir, 'lib');
+      await createCbz(join(root, 'Good', 'Good 01.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+      await createCbz(join(root, 'Gone', 'Gone 01.cbz'), [{ width: 20, height: 30, color: RED, format: 'png' }]);
+      await createBrokenCbz(join(root, 'Broken', 'Broken 01.cbz'));
+      await addLibrary(fresh, root);
+      const books = (await fresh.json<{ content: { id: string; name: string; media: { status: string } }[] }>('/api/v1/books?unpaged=true')).content;
+      const byName = (name: string) => books.find((book) => book.name === name)!;
+      // Not a zip at all: analysed as UNSUPPORTED, so its pages are refused with the reason.
+      expect(byName('Broken 01').media.status).not.toBe('READY');
+      await rm(join(root, 'Gone', 'Gone 01.cbz'));
+      const upload = (body: { payload: Buffer; headers: Record<string, string> }) =>
+        fresh.app.inject({ method: 'POST', url: `/api/v1/books/${byName('Good 01').id}/thumbnails`, headers: { ...fresh.admin, ...body.headers }, payload: body.payload });
+      const empty = multipartFile(Buffer.alloc(0));
+      const refusals = [
+        await send(fresh, 'GET', `/api/v1/books/${byName('Broken 01').id}/pages/1`, fresh.admin),
+        await send(fresh, 'GET', `/api/v1/books/${byName('Good 01').id}/pages/9`, fresh.admin),
+        await send(fresh, 'GET', `/api/v1/books/${byName('Gone 01').id}/pages/1`, fresh.admin),
+        await upload(multipartFile(Buffer.from('not an image at all'))),
+        await upload({ payload: Buffer.from(empty.payload.toString().replace(/Content-Disposition: form-data; name="file"; filename="poster.png"/, 'Content-Disposition: form-data; name="selected"')), headers: empty.headers }),
+        await upload(multipartFile(Buffer.alloc(11 * 1024 * 1024))),
+      ];
+      // The uploaded posters an item may hold, then one more.
+      const poster = multipartFile(await renderPage({ width: 4, height: 6, color: RED, format: 'png' }));
+      let posters = 0;
+      let answer;
+      while ((answer = await upload(poster)).statusCode === 200) expect(++posters).toBeLessThan(1000);
+      refusals.push(answer);
+      // An API key comment the account already uses (Komga's ERR_1034).
+      expect((await send(fresh, 'POST', '/api/v2/users/me/api-keys', fresh.admin, { comment: 'twice' })).statusCode).toBe(200);
+      refusals.push(await send(fresh, 'POST', '/api/v2/users/me/api-keys', fresh.admin, { comment: 'twice' }));
+      const messages = refusals.map((response) => {
+        expect(response.statusCode, response.body.slice(0, 200)).toBeGreaterThanOrEqual(400);
+        return (response.json() as { message: string }).message;
+      });
+      expect(new Set(messages).size).toBe(8);
+      const unknown = messages.filter((message) => {
+        if (/^ERR_\d{4}$/.test(message)) return !keyExists(`error_codes.${message}`);
+        const read = serverMessage(message);
+        return !read || !read.parts.every((part) => keyExists(part.key));
+      });
+      expect(unknown).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('on a server not yet claimed and without libraries, are each a message the client translates', async () => {
