@@ -10,6 +10,8 @@
  *  - a plural group (an object whose keys are plural categories, like `books.one` / `books.other`)
  *    without exactly the categories Intl.PluralRules reports for the locale (Arabic six, Polish and
  *    Russian four, Japanese one…), or a plural group turned into a plain string;
+ *  - a text left as English wrote it (a key added with its English copied into every file), unless
+ *    locales/same-as-english.ts lists it as a word the language shares with English;
  *  - an empty string, a `common.locale_rtl` that disagrees with the language's script direction, a
  *    `common.locale_name` that is not the language's own name;
  *  - a missing or incomplete glossary (locales/glossary/README.md);
@@ -20,6 +22,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glossaryProblems } from './glossary.ts';
+import { SAME_EVERYWHERE, SAME_IN } from './same-as-english.ts';
 import { unusedKeys } from './usage.ts';
 
 export type Messages = { [key: string]: string | Messages };
@@ -148,6 +151,32 @@ export function scriptDirection(code: string): 'rtl' | 'ltr' {
   return info?.direction === 'rtl' ? 'rtl' : 'ltr';
 }
 
+/** Letters left once the placeholders are taken out: "{{page}} / {{total}}" has none to translate. */
+function hasWords(text: string): boolean {
+  return /\p{L}/u.test(text.replace(/\{\{\s*[\w.]+\s*\}\}/g, ''));
+}
+
+/**
+ * Texts identical to English that have words in them (a plural group by its `other` form), other than
+ * those same-as-english.ts lists for every language or for this one: most are a string copied from
+ * en.json and never translated, and show English to a reader of the language.
+ */
+export function untranslatedProblems(code: string, english: Messages, messages: Messages): string[] {
+  const allowed = new Set([...SAME_EVERYWHERE, ...(SAME_IN[code] ?? [])]);
+  const problems: string[] = [];
+  for (const key of flattenKeys(messages)) {
+    if (allowed.has(key)) continue;
+    const source = lookup(english, key);
+    const value = lookup(messages, key);
+    const sourceText = isPluralGroup(source) ? source.other : source;
+    const text = isPluralGroup(value) ? value.other : value;
+    if (typeof text === 'string' && text === sourceText && hasWords(text)) {
+      problems.push(`${key}: "${text}" is English; translate it, or list it in locales/same-as-english.ts if ${code} says it so`);
+    }
+  }
+  return problems;
+}
+
 /** Empty strings, and the two `common.locale_*` entries the picker and `document.dir` rely on. */
 export function metaProblems(code: string, messages: Messages): string[] {
   const problems = flattenKeys(messages)
@@ -173,6 +202,7 @@ export function localeProblems(code: string, english: Messages, messages: Messag
     ...extra.map((key) => `${key}: not in en.json`),
     ...placeholderProblems(english, messages),
     ...pluralProblems(code, english, messages),
+    ...untranslatedProblems(code, english, messages),
     ...metaProblems(code, messages),
     ...glossaryProblems(code),
   ];

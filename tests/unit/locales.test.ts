@@ -14,6 +14,7 @@ import {
   readLocale,
   sourceDir,
   strayBraces,
+  untranslatedProblems,
 } from '../../locales/check.ts';
 import { glossaryProblems, requiredTerms } from '../../locales/glossary.ts';
 import { unusedKeys } from '../../locales/usage.ts';
@@ -62,6 +63,12 @@ describe('locale files', () => {
     expect(placeholderProblems({ a: 'Hi {{name}}' }, { a: 'Salut {{nom}}' })).toHaveLength(1);
   });
 
+  it('catches a text copied from English, not one listed as shared or without words', () => {
+    const source = { a: { b: 'Delete the book' }, n: { one: '{{count}} book', other: '{{count}} books' }, p: '{{page}} / {{total}}', common: { product_name: 'Folio' } };
+    expect(untranslatedProblems('de', source, source).map((line) => line.split(':')[0])).toEqual(['a.b', 'n']);
+    expect(untranslatedProblems('de', source, { ...source, a: { b: 'Das Buch löschen' }, n: { one: '{{count}} Buch', other: '{{count}} Bücher' } })).toEqual([]);
+  });
+
   describe.each(translations)('%s', (code) => {
     const messages = readLocale(code);
 
@@ -76,6 +83,10 @@ describe('locale files', () => {
 
     it('gives every plural key the categories Intl.PluralRules has for the locale', () => {
       expect(pluralProblems(code, english, messages)).toEqual([]);
+    });
+
+    it('leaves no text as English wrote it, but words the language shares (locales/same-as-english.ts)', () => {
+      expect(untranslatedProblems(code, english, messages)).toEqual([]);
     });
 
     it('has no empty strings, its own name, and the direction of its script', () => {
