@@ -76,7 +76,7 @@ export function PostersDialog(props: { owner: PosterOwner; id: string; open: boo
               alt={t('posters.alt', { type: typeLabel(poster.type), width: poster.width, height: poster.height })}
             />
             <span className={styles.caption}>
-              {typeLabel(poster.type)} · {poster.width}×{poster.height} · {formatBytes(poster.fileSize)}
+              {t('posters.caption', { type: typeLabel(poster.type), width: poster.width, height: poster.height, size: formatBytes(poster.fileSize) })}
             </span>
             {poster.selected ? (
               <span className={styles.selected}>
