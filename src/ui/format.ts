@@ -11,6 +11,39 @@ export function formatDate(iso: string): string {
   return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium' }).format(date);
 }
 
+/**
+ * The year of a date ("2024-03-05" → "2024", "2024年", "۲۰۲۴"), read in UTC: the date carries no
+ * time, and a local reading would make 1 January the previous year west of Greenwich.
+ */
+export function formatYear(isoDate: string): string {
+  const date = new Date(isoDate.length === 4 ? `${isoDate}-01-01` : isoDate.slice(0, 10));
+  if (Number.isNaN(date.getTime())) return isoDate.slice(0, 4);
+  return new Intl.DateTimeFormat(currentLocale(), { year: 'numeric', timeZone: 'UTC' }).format(date);
+}
+
+const languageNames = new Map<string, Intl.DisplayNames>();
+
+/**
+ * A language tag as the language's name in the interface's language ("fr" → "French", "français",
+ * "フランス語"); a tag Intl cannot read is shown as stored. Looked up per call, not kept from the
+ * first render, so a change of interface language renames them too.
+ */
+export function formatLanguage(tag: string): string {
+  const locale = currentLocale();
+  let names = languageNames.get(locale);
+  if (!names) {
+    names = new Intl.DisplayNames([locale], { type: 'language', fallback: 'code' });
+    languageNames.set(locale, names);
+  }
+  try {
+    return names.of(tag) ?? tag;
+  } catch (error) {
+    // Not a well-formed tag (a library's metadata may hold anything): shown as stored.
+    if (!(error instanceof RangeError)) throw error;
+    return tag;
+  }
+}
+
 /** A percentage given in points (5 → "5 %", "%5", "۵٪"): sign, spacing and digits of the locale. */
 export function formatPercent(points: number): string {
   return new Intl.NumberFormat(currentLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(points / 100);

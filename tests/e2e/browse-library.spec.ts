@@ -168,7 +168,7 @@ const FILTER_CASES: [string, string[], string, string[]][] = [
   ['Genre', ['Fantasy', 'Drama'], 'genre=Drama', ['Aurora Knights', 'Blue Harbor']],
   ['Publisher', ['Dawn Press'], 'publisher=Dawn+Press', ['Aurora Knights', 'Crimson Tide']],
   ['Language', ['French'], 'language=fr', ['Blue Harbor']],
-  ['Age rating', ['13'], 'age_rating=13', ['Aurora Knights']],
+  ['Age rating', ['13+'], 'age_rating=13', ['Aurora Knights']],
   ['Release year', ['2021'], 'release_year=2021', ['Blue Harbor']],
 ];
 

@@ -18,7 +18,7 @@ import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import { SERIES_OR_BOOK_EVENTS } from '../events/liveStore.ts';
 import { useLiveRefresh } from '../events/useLiveRefresh.ts';
-import { formatList } from '../format.ts';
+import { formatLanguage, formatList, formatYear } from '../format.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { usePageParam } from '../hooks/usePageParam.ts';
@@ -51,11 +51,11 @@ function SeriesFacts({ series }: { series: SeriesDto }) {
   }
   if (m.publisher) facts.push([t('series.facts.publisher'), m.publisher]);
   if (authors.length) facts.push([t('book.authors'), formatList(authors)]);
-  if (series.booksMetadata.releaseDate) facts.push([t('series.facts.year'), series.booksMetadata.releaseDate.slice(0, 4)]);
+  if (series.booksMetadata.releaseDate) facts.push([t('series.facts.year'), formatYear(series.booksMetadata.releaseDate)]);
   if (m.genres.length) facts.push([t('series.facts.genres'), formatList(m.genres)]);
   if (m.tags.length) facts.push([t('book.tags'), formatList(m.tags)]);
-  if (m.language) facts.push([t('series.facts.language'), m.language]);
-  if (m.ageRating !== null) facts.push([t('series.facts.age_rating'), `${m.ageRating}+`]);
+  if (m.language) facts.push([t('series.facts.language'), formatLanguage(m.language)]);
+  if (m.ageRating !== null) facts.push([t('series.facts.age_rating'), t('series.facts.age_rating_value', { age: m.ageRating })]);
   if (m.readingDirection) facts.push([t('series.facts.reading_direction'), t(`reading_direction.${m.readingDirection}`)]);
   return (
     <dl className={styles.details}>

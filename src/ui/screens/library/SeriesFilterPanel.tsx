@@ -4,7 +4,8 @@ import * as buttons from '../../components/buttons.css.ts';
 import { CheckboxGroup } from '../../components/CheckboxGroup.tsx';
 import { ErrorMessage } from '../../components/Feedback.tsx';
 import { useAsync } from '../../hooks/useAsync.ts';
-import { currentLocale, t } from '../../i18n.ts';
+import { formatLanguage } from '../../format.ts';
+import { t } from '../../i18n.ts';
 import { session } from '../../store/session.ts';
 import { READ_STATUSES_FOR_FILTER, SERIES_STATUS_VALUES } from './filterValues.ts';
 import * as styles from './library.css.ts';
@@ -13,28 +14,11 @@ import { emptyValueFilters, VALUE_FILTERS, type SeriesBrowseState, type ValueFil
 /** The filter groups a list may offer: fixed ones, then those whose values the server lists. */
 export type FilterKind = 'readStatus' | 'complete' | 'status' | ValueFilter;
 
-const languageNames = (() => {
-  try {
-    return new Intl.DisplayNames([currentLocale()], { type: 'language' });
-  } catch (error) {
-    console.info('No language names in this browser:', error);
-    return undefined;
-  }
-})();
-
 /** Language tags read as language names; a missing age rating gets a word; library ids their names. */
 function valueLabel(filter: ValueFilter, value: string, libraries: readonly { id: string; name: string }[]): string {
   if (filter === 'library') return libraries.find((l) => l.id === value)?.name ?? value;
-  if (filter === 'language' && value) {
-    try {
-      return languageNames?.of(value) ?? value;
-    } catch (error) {
-      // Not a tag Intl knows: show it as stored.
-      if (!(error instanceof RangeError)) throw error;
-      return value;
-    }
-  }
-  if (filter === 'ageRating' && !/^\d+$/.test(value)) return t('browse.no_age_rating');
+  if (filter === 'language' && value) return formatLanguage(value);
+  if (filter === 'ageRating') return /^\d+$/.test(value) ? t('series.facts.age_rating_value', { age: Number(value) }) : t('browse.no_age_rating');
   return value;
 }
 
