@@ -12,6 +12,7 @@ import * as feedback from '../components/feedback.css.ts';
 import * as form from '../components/form.css.ts';
 import * as table from '../components/table.css.ts';
 import { t, tPlural } from '../i18n.ts';
+import { formatNumber } from '../format.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { ImportTabs } from './ImportTabs.tsx';
 import * as styles from './screens.css.ts';
@@ -149,7 +150,7 @@ export function ImportReadListScreen() {
                     const options = candidates(request);
                     return (
                       <tr key={index}>
-                        <td>{index + 1}</td>
+                        <td>{formatNumber(index + 1)}</td>
                         <td>
                           {request.request.series.join(' / ')} #{request.request.number}
                         </td>

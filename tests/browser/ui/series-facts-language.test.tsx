@@ -6,6 +6,7 @@ import { logInAsAdmin, rest, seedLibrary } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
 
 const { SeriesScreen } = await import('../../../src/ui/screens/SeriesScreen.tsx');
+const { SeriesBrowseView } = await import('../../../src/ui/screens/library/SeriesBrowseView.tsx');
 
 /**
  * A series' facts as a reader of another language sees them, from the real server: its language was
@@ -13,10 +14,11 @@ const { SeriesScreen } = await import('../../../src/ui/screens/SeriesScreen.tsx'
  * of a date; each is now written by Intl or the locale in the reader's language.
  */
 let SERIES: SeriesDto;
+let LIBRARY_ID: string;
 
 beforeAll(async () => {
   await logInAsAdmin();
-  const libraryId = await seedLibrary('series-facts-language', [{ folder: 'Facts Saga', books: [{ name: 'Facts Saga 01', pages: [[0, 128, 0]] }] }]);
+  const libraryId = (LIBRARY_ID = await seedLibrary('series-facts-language', [{ folder: 'Facts Saga', books: [{ name: 'Facts Saga 01', pages: [[0, 128, 0]] }] }]));
   const book = (await rest<Page<BookDto>>('GET', `/api/v1/books?library_id=${libraryId}`)).content[0]!;
   await rest('PATCH', `/api/v1/books/${book.id}/metadata`, { releaseDate: '2024-01-01' });
   await rest('PATCH', `/api/v1/series/${book.seriesId}/metadata`, { language: 'fr', ageRating: 12 });
@@ -51,5 +53,16 @@ describe("a series' facts in the reader's language", () => {
     const year = new Intl.DateTimeFormat('fa', { year: 'numeric', timeZone: 'UTC' }).format(new Date('2024-01-01'));
     expect(year).toMatch(/^[۰-۹]+/);
     await expect.element(page.getByText(year, { exact: true })).toBeVisible();
+  });
+
+  it("fa: the library's page sizes are offered in Persian digits", async () => {
+    await applyLocale('fa');
+    view = renderAt(`/libraries/${LIBRARY_ID}/series`, <SeriesBrowseView libraryId={LIBRARY_ID} />);
+    const persian = new Intl.NumberFormat('fa');
+    const select = page.getByRole('combobox', { name: /.+/ }).filter({ hasText: persian.format(20) });
+    await expect.element(select).toBeVisible();
+    const labels = [...(select.element() as HTMLSelectElement).options].map((option) => option.text);
+    expect(labels.length).toBeGreaterThan(1);
+    for (const label of labels) expect(label).toMatch(/^[۰-۹٬]+$/);
   });
 });

@@ -23,6 +23,7 @@ import { PAGE_SIZES, preferences } from '../../store/preferences.ts';
 import { scans } from '../../store/scans.ts';
 import { isAdmin, session } from '../../store/session.ts';
 import { ALL_LIBRARIES } from './LibraryLayout.tsx';
+import { formatNumber } from '../../format.ts';
 import * as styles from './library.css.ts';
 import { FilterButtons, SeriesFilterPanel } from './SeriesFilterPanel.tsx';
 import {
@@ -138,7 +139,7 @@ export function SeriesBrowseView({ libraryId }: { libraryId: string }) {
         <SelectField
           label={t('browse.page_size')}
           value={String(pageSize)}
-          options={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+          options={PAGE_SIZES.map((size) => ({ value: String(size), label: formatNumber(size) }))}
           onChange={(value) => setPageSize(Number(value))}
         />
         <FilterButtons

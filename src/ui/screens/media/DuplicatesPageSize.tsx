@@ -1,5 +1,6 @@
 import { useSnapshot } from 'valtio';
 import { SelectField } from '../../components/SelectField.tsx';
+import { formatNumber } from '../../format.ts';
 import { t } from '../../i18n.ts';
 import { DUPLICATES_PAGE_SIZES, preferences } from '../../store/preferences.ts';
 
@@ -15,7 +16,7 @@ export function DuplicatesPageSizeField({ onChanged }: { onChanged: () => void }
     <SelectField
       label={t('browse.page_size')}
       value={String(size)}
-      options={DUPLICATES_PAGE_SIZES.map((option) => ({ value: String(option), label: String(option) }))}
+      options={DUPLICATES_PAGE_SIZES.map((option) => ({ value: String(option), label: formatNumber(option) }))}
       onChange={(value) => {
         preferences.duplicatesPageSize = Number(value);
         onChanged();
