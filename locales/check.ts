@@ -12,6 +12,8 @@
  *    Russian four, Japanese one…), or a plural group turned into a plain string;
  *  - a text left as English wrote it (a key added with its English copied into every file), unless
  *    locales/same-as-english.ts lists it as a word the language shares with English;
+ *  - a text addressing the reader the way the language's glossary avoids (du/Sie, tú/usted;
+ *    locales/register.ts);
  *  - an empty string, a `common.locale_rtl` that disagrees with the language's script direction, a
  *    `common.locale_name` that is not the language's own name;
  *  - a missing or incomplete glossary (locales/glossary/README.md);
@@ -22,6 +24,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glossaryProblems } from './glossary.ts';
+import { avoidedAddress } from './register.ts';
 import { SAME_EVERYWHERE, SAME_IN } from './same-as-english.ts';
 import { unusedKeys } from './usage.ts';
 
@@ -177,6 +180,16 @@ export function untranslatedProblems(code: string, english: Messages, messages: 
   return problems;
 }
 
+/** Texts that address the reader the other way than the rest of the translation (locales/register.ts). */
+export function registerProblems(code: string, messages: Messages): string[] {
+  const all = new Map<string, string>();
+  for (const key of flattenKeys(messages)) {
+    const value = lookup(messages, key);
+    texts(value).forEach((text, index) => all.set(isPluralGroup(value) ? `${key}[${index}]` : key, text));
+  }
+  return avoidedAddress(code, all).map((key) => `${key}: addresses the reader otherwise than the rest of ${code} (locales/glossary/${code}.md)`);
+}
+
 /** Empty strings, and the two `common.locale_*` entries the picker and `document.dir` rely on. */
 export function metaProblems(code: string, messages: Messages): string[] {
   const problems = flattenKeys(messages)
@@ -203,6 +216,7 @@ export function localeProblems(code: string, english: Messages, messages: Messag
     ...placeholderProblems(english, messages),
     ...pluralProblems(code, english, messages),
     ...untranslatedProblems(code, english, messages),
+    ...registerProblems(code, messages),
     ...metaProblems(code, messages),
     ...glossaryProblems(code),
   ];

@@ -14,6 +14,7 @@ import {
   readLocale,
   sourceDir,
   strayBraces,
+  registerProblems,
   untranslatedProblems,
 } from '../../locales/check.ts';
 import { glossaryProblems, requiredTerms } from '../../locales/glossary.ts';
@@ -69,6 +70,11 @@ describe('locale files', () => {
     expect(untranslatedProblems('de', source, { ...source, a: { b: 'Das Buch löschen' }, n: { one: '{{count}} Buch', other: '{{count}} Bücher' } })).toEqual([]);
   });
 
+  it('catches the avoided address, not the same word meaning "it"', () => {
+    expect(registerProblems('de', { a: 'Löschen Sie zuerst einen', b: 'Die Datei wurde nicht gefunden: Sie wurde verschoben', c: 'Ihr Konto darf das nicht' })).toHaveLength(2);
+    expect(registerProblems('de', { a: 'Lösche zuerst einen', b: 'Die Bibliothek wird entfernt. Ihre Dateien bleiben.' })).toEqual([]);
+  });
+
   describe.each(translations)('%s', (code) => {
     const messages = readLocale(code);
 
@@ -87,6 +93,10 @@ describe('locale files', () => {
 
     it('leaves no text as English wrote it, but words the language shares (locales/same-as-english.ts)', () => {
       expect(untranslatedProblems(code, english, messages)).toEqual([]);
+    });
+
+    it('addresses the reader one way throughout (locales/register.ts)', () => {
+      expect(registerProblems(code, messages)).toEqual([]);
     });
 
     it('has no empty strings, its own name, and the direction of its script', () => {
