@@ -76,6 +76,9 @@ const SENTENCES: readonly Shape[] = [
   { pattern: /^A file is required$/, key: 'server_messages.file_required' },
   { pattern: /^(?:request file too large|Request body is too large)$/, key: 'server_messages.file_too_large' },
   { pattern: /^Pages can only be removed from CBZ\/ZIP books$/, key: 'server_messages.remove_pages_zip_only' },
+  // The search's bounds (full-text.ts, simplify.ts): a paragraph pasted into the search box.
+  { pattern: /^A (?:search text|condition\x27s text) may hold at most (\d+) characters$/, key: 'server_messages.search_too_long', names: ['count'] },
+  { pattern: /^A search may hold at most (\d+) (?:different words|words and phrases)$/, key: 'server_messages.search_too_many_words', names: ['count'] },
 ];
 
 /**

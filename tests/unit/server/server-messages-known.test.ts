@@ -93,6 +93,9 @@ describe('refusals the web client can meet, as it shows them', () => {
       ['PATCH', `/api/v1/series/${seriesId}/metadata`, { ageRating: -1 }],
       ['PATCH', `/api/v1/series/${seriesId}/metadata`, { totalBookCount: 0 }],
       ['PATCH', `/api/v1/series/${seriesId}/metadata`, { tags: Array.from({ length: 5000 }, (_, i) => `t${i}`) }],
+      // A paragraph pasted into the search box: too long, too many different words.
+      ['POST', '/api/v1/series/list', { fullTextSearch: 'x'.repeat(1001) }],
+      ['POST', '/api/v1/books/list', { fullTextSearch: Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ') }],
     ];
     const messages: string[] = [];
     for (const [method, url, body, headers] of calls) {
