@@ -60,7 +60,7 @@ test('a library whose folder cannot be reached marks its series and books Unavai
     await expect(seriesCard.getByText(en.content.unavailable)).toBeVisible();
     const bookCard = page.getByRole('region', { name: en.dashboard.sections.recently_added_books }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'Far Saga 01' }) });
     await expect(bookCard.getByText(en.content.unavailable)).toBeVisible();
-    // Its book says why it cannot be read and offers no reading (every page answered 404: "HTTP 404" in the reader).
+    // Its book says why it cannot be read and offers no reading (every page answered 404).
     const book = await findBook(page.request, folio.url, 'Far Saga 01');
     await page.goto(`${folio.url}/book/${book.id}`);
     await expect(page.getByRole('status').filter({ hasText: en.content.library_unavailable })).toBeVisible();

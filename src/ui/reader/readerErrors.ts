@@ -33,6 +33,19 @@ export function forbiddenText(): string {
 }
 
 /**
+ * A page's refusal said by what it means to the reader, not by its status code (a worker that
+ * fetched the page reports only the status, never the server's sentence): busy or out of time (503,
+ * 429; the retry button may do), damaged in the file (422, Komga's ERR_1007), not found (404: the
+ * file moved, or changed since the book was opened). Any other status is named as it is.
+ */
+function httpPageFailureText(status: number | undefined): string {
+  if (status === 503 || status === 429) return t('server_messages.server_busy');
+  if (status === 422) return t('reader.page_error_reasons.damaged');
+  if (status === 404) return t('reader.page_error_reasons.gone');
+  return t('reader.page_error_reasons.http', { status: status ?? '?' });
+}
+
+/**
  * Why a page could not be shown, in the reader's language (the technical message is for a tooltip).
  * Shared by the paged view and the webtoon strip, so a failed page reads the same in both.
  */
@@ -41,7 +54,7 @@ export function pageFailureText(failure: PageFailure): string {
     case 'http':
       // The book itself loaded, so its pages are refused to this user: say why, not just "403".
       if (isForbiddenStatus(failure.status)) return forbiddenText();
-      return t('reader.page_error_reasons.http', { status: failure.status ?? '?' });
+      return httpPageFailureText(failure.status);
     case 'network':
       return t('reader.page_error_reasons.network');
     case 'decode':

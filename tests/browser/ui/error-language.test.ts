@@ -4,6 +4,7 @@ import { createCollection } from '../../../src/api/collections.ts';
 import { ApiError } from '../../../src/api/http.ts';
 import { getLibraries } from '../../../src/api/libraries.ts';
 import { describeError, LocalizedError, t, tPlural } from '../../../src/ui/i18n.ts';
+import { pageFailureText } from '../../../src/ui/reader/readerErrors.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 import { failRequests, logInAsAdmin } from '../support/folio.ts';
 
@@ -133,5 +134,23 @@ describe('refusals of the server', () => {
     await applyLocale('de');
     const shown = describeError(new ApiError('add_collection', 400, 'Some wording of a newer server'));
     expect(shown).toBe(t('errors.call_failed_with_message', { action: t('api_actions.add_collection'), message: 'Some wording of a newer server' }));
+  });
+});
+
+/**
+ * A page the reader could not fetch: its decode worker reports only the status, which the reader
+ * showed as "HTTP 503" whatever it meant. Now said by its meaning for the reader.
+ */
+describe('pages the server refused', () => {
+  it('de: busy, damaged and gone pages are said in German by what they mean, another status named', async () => {
+    await applyLocale('de');
+    const shown = (status: number) => pageFailureText({ reason: 'http', status, message: `HTTP ${status}` });
+    expect(shown(503)).toBe(t('server_messages.server_busy'));
+    expect(shown(429)).toBe(t('server_messages.server_busy'));
+    expect(shown(422)).toBe(t('reader.page_error_reasons.damaged'));
+    expect(shown(404)).toBe(t('reader.page_error_reasons.gone'));
+    for (const status of [503, 422, 404]) expect(shown(status)).not.toMatch(/HTTP|\d{3}/);
+    expect(shown(500)).toBe(t('reader.page_error_reasons.http', { status: 500 }));
+    expect(t('reader.page_error_reasons.damaged')).not.toBe('reader.page_error_reasons.damaged');
   });
 });
