@@ -47,7 +47,7 @@ function SeriesFacts({ series }: { series: SeriesDto }) {
   const facts: [string, string][] = [];
   facts.push([t('series.facts.status'), t(`series_status.${m.status}`)]);
   if (m.alternateTitles.length) {
-    facts.push([t('edit_series.fields.alternate_titles'), formatList(m.alternateTitles.map((a) => `${a.title} (${a.label})`))]);
+    facts.push([t('edit_series.fields.alternate_titles'), formatList(m.alternateTitles.map((a) => t('series.facts.alternate_title', { title: a.title, label: a.label })))]);
   }
   if (m.publisher) facts.push([t('series.facts.publisher'), m.publisher]);
   if (authors.length) facts.push([t('book.authors'), formatList(authors)]);

@@ -21,7 +21,7 @@ beforeAll(async () => {
   const libraryId = (LIBRARY_ID = await seedLibrary('series-facts-language', [{ folder: 'Facts Saga', books: [{ name: 'Facts Saga 01', pages: [[0, 128, 0]] }] }]));
   const book = (await rest<Page<BookDto>>('GET', `/api/v1/books?library_id=${libraryId}`)).content[0]!;
   await rest('PATCH', `/api/v1/books/${book.id}/metadata`, { releaseDate: '2024-01-01' });
-  await rest('PATCH', `/api/v1/series/${book.seriesId}/metadata`, { language: 'fr', ageRating: 12 });
+  await rest('PATCH', `/api/v1/series/${book.seriesId}/metadata`, { language: 'fr', ageRating: 12, alternateTitles: [{ label: 'Romaji', title: 'Fakuto' }] });
   SERIES = await vi.waitUntil(
     async () => {
       const series = await rest<SeriesDto>('GET', `/api/v1/series/${book.seriesId}`);
@@ -42,6 +42,8 @@ describe("a series' facts in the reader's language", () => {
     await expect.element(page.getByText('フランス語', { exact: true })).toBeVisible();
     await expect.element(page.getByText('12歳以上', { exact: true })).toBeVisible();
     await expect.element(page.getByText('2024年', { exact: true })).toBeVisible();
+    // Its alternate title's label in Japanese brackets, not ASCII ones joined in code.
+    await expect.element(page.getByText('Fakuto（Romaji）', { exact: true })).toBeVisible();
   });
 
   it('fa: the year and the age rating in Persian digits and calendar, the language named in Persian', async () => {
