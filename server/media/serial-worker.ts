@@ -102,6 +102,12 @@ export class SerialWorker<Request extends { id: number }, Result> {
   /** A caller's or book's share of the workers. */
   private readonly perLane: number;
   private readonly waiting: Job<Request, Result>[] = [];
+  /**
+   * Calls among `waiting` (callEach's pinned housekeeping left out): what maxWaiting bounds. Closes
+   * pinned to a worker busy with a long page piled up behind it, one per book closed, and counted
+   * as calls they made the pool refuse a reader's page as busy while it had nothing else to do.
+   */
+  private waitingCalls = 0;
   /** Calls waiting and running per lane. */
   private readonly waitingIn = new Map<string, number>();
   private readonly runningIn = new Map<string, number>();
@@ -126,11 +132,12 @@ export class SerialWorker<Request extends { id: number }, Result> {
     const lanes = [`caller:${caller}`];
     if (this.options.bookOf) lanes.push(`book:${this.options.bookOf(request)}`);
     const perLane = this.options.maxWaitingPerLane ?? this.options.maxWaiting;
-    if (this.waiting.length >= this.options.maxWaiting || lanes.some((lane) => (this.waitingIn.get(lane) ?? 0) >= perLane)) {
+    if (this.waitingCalls >= this.options.maxWaiting || lanes.some((lane) => (this.waitingIn.get(lane) ?? 0) >= perLane)) {
       return Promise.reject(new ServerBusy(this.options.busy));
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ request, lanes, resolve, reject });
+      this.waitingCalls++;
       count(this.waitingIn, lanes, 1);
       this.pump();
     });
@@ -216,6 +223,7 @@ export class SerialWorker<Request extends { id: number }, Result> {
     );
     if (at < 0) return undefined;
     const [job] = this.waiting.splice(at, 1);
+    if (!job!.pinned) this.waitingCalls--;
     count(this.waitingIn, job!.lanes, -1);
     return job;
   }
