@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { decodeXmlText } from './xml-text.ts';
-import { type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
+import { AnalysisTooCostly, type BookEntry, type BookReader, type DescribedBook, type DescribedPage, MediaError, type OpenedBook } from './book-reader.ts';
 import { CONTAINER_PARSER, OPF_PARSER, type OpfPackage, readingOrder, xhtmlImages } from './epub-opf.ts';
 import { parseXml } from './xml-parsing.ts';
 import { ENCRYPTION_PARSER } from './epub-encryption.ts';
@@ -143,9 +143,10 @@ class OpenedEpub implements OpenedBook {
     const encrypted = await encryptedResources(this.zip, sizes);
     refuseEncrypted(spine.map((item) => item.path), encrypted, 'reading-order documents');
 
-    const images = await this.imagePerSpineItem(spine, sizes);
+    const failedEntries: string[] = [];
+    const images = await this.imagePerSpineItem(spine, sizes, failedEntries);
     if (images) refuseEncrypted(images, encrypted, 'page images');
-    const described: DescribedBook = { pages: [], files: [], failedEntries: [], epubDivinaCompatible: images !== null };
+    const described: DescribedBook = { pages: [], files: [], failedEntries, epubDivinaCompatible: images !== null };
     if (images) {
       for (const image of images) described.pages.push(await this.describeImage(image, sizes.get(image) ?? 0, withDimensions, described.failedEntries));
     } else {
@@ -164,8 +165,11 @@ class OpenedEpub implements OpenedBook {
   /**
    * The one image each spine document shows, in reading order; null as soon as one document is
    * not image-only (text EPUB). Spine entries that are images themselves count as their own page.
+   * A document that cannot be read (damaged, cut short) cannot show it is image-only: the book is
+   * read as text, as Komga's analysis does, with that document in `failed` (ERR_1007, READY): one
+   * damaged page document made the whole book ERROR, none of its pages readable.
    */
-  private async imagePerSpineItem(spine: OpfPackage['spine'], sizes: Map<string, number>): Promise<string[] | null> {
+  private async imagePerSpineItem(spine: OpfPackage['spine'], sizes: Map<string, number>, failed: string[]): Promise<string[] | null> {
     if (spine.length === 0) return null;
     const images: string[] = [];
     for (const item of spine) {
@@ -177,7 +181,16 @@ class OpenedEpub implements OpenedBook {
       if (!XHTML_TYPES.has(item.mediaType) && item.mediaType !== 'image/svg+xml') return null;
       const size = sizes.get(item.path);
       if (size === undefined || size > MAX_XHTML_BYTES) return null;
-      const found = xhtmlImages(await readText(this.zip, item.path, MAX_XHTML_BYTES), item.path);
+      let text: string;
+      try {
+        text = await readText(this.zip, item.path, MAX_XHTML_BYTES);
+      } catch (error) {
+        // The server short of resources, or the book's analysis past its bounds: not this document's doing.
+        if (isTransientFailure(error) || error instanceof AnalysisTooCostly) throw error;
+        failed.push(item.path);
+        return null;
+      }
+      const found = xhtmlImages(text, item.path);
       const image = found.images[0];
       if (found.images.length !== 1 || image === undefined || found.textLength > MAX_IMAGE_PAGE_TEXT || !sizes.has(image)) return null;
       images.push(image);
