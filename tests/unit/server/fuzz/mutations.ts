@@ -16,6 +16,19 @@ export type Mutation =
 /** How many cases each fuzz target runs: a few seconds' worth in `npm test`, more under `npm run fuzz`. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 
+/**
+ * The seed of every fuzz target in this run: a new one each run unless FUZZ_SEED is set, so CI
+ * keeps exploring. A failure prints it (fast-check's `{ seed, path }`), and FUZZ_SEED=<seed>
+ * replays the run; the path given as well goes straight to the shrunk case.
+ */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+/** fast-check's options for a target given `share` of FUZZ_RUNS (at least one case). */
+export function fuzzOptions(share = 1): { numRuns: number; seed: number; path?: string } {
+  const path = process.env.FUZZ_PATH;
+  return { numRuns: Math.max(1, Math.round(FUZZ_RUNS * share)), seed: FUZZ_SEED, ...(path ? { path } : {}) };
+}
+
 const position = fc.double({ min: 0, max: 1, noNaN: true });
 
 export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(

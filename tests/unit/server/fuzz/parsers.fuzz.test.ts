@@ -7,7 +7,7 @@ import { readComicRackList } from '../../../../server/domain/metadata/comicrack-
 import { matchComicRackList } from '../../../../server/domain/metadata/comicrack-match.ts';
 import { parseContainer, parseOpf } from '../../../../server/media/epub-opf.ts';
 import { startServer, type TestServer } from '../helpers.ts';
-import { CASE_MEMORY_BOUND, FUZZ_RUNS, mutate, mutationsArbitrary, withinMemory } from './mutations.ts';
+import { CASE_MEMORY_BOUND, fuzzOptions, mutate, mutationsArbitrary, withinMemory } from './mutations.ts';
 
 /*
  * The metadata parsers against damaged and random documents: ComicInfo.xml, EPUB container/OPF
@@ -67,7 +67,7 @@ describe('fuzzing the metadata parsers', () => {
           }
         }),
       ),
-      { numRuns: FUZZ_RUNS * 4 },
+      fuzzOptions(4),
     );
     checkMemory(before);
   });
@@ -86,7 +86,7 @@ describe('fuzzing the metadata parsers', () => {
           }
         }),
       ),
-      { numRuns: FUZZ_RUNS * 4 },
+      fuzzOptions(4),
     );
     checkMemory(before);
   });
@@ -101,7 +101,7 @@ describe('fuzzing the metadata parsers', () => {
           expect(result).toBeTypeOf('object');
         });
       }),
-      { numRuns: FUZZ_RUNS * 4 },
+      fuzzOptions(4),
     );
     checkMemory(before);
   });
