@@ -102,7 +102,6 @@ const fileOf = new WeakMap<yauzl.ZipFile, FileHandle>();
 /** Its positioned reader, for the callback reads of OpenedZip.readPrefix (counted against its close). */
 const readerOf = new WeakMap<yauzl.ZipFile, FileRangeReader>();
 
-/** The file itself could not be read (ERR_1000); a transient errno (EMFILE…) stays in `cause`. */
 /**
  * A failure met while an entry streams (zlib's "invalid stored block lengths", a CRC or byte count
  * yauzl finds wrong) said as the damaged entry it is, with its cause. A transient one (a descriptor
@@ -113,6 +112,7 @@ function entryReadError(name: string, error: unknown): unknown {
   return new MediaError('ERR_1007', `cannot read zip entry ${name}: ${error.message}`, { cause: error });
 }
 
+/** The file itself could not be read (ERR_1000); a transient errno (EMFILE…) stays in `cause`. */
 function openFailure(error: unknown): MediaError {
   return new MediaError('ERR_1000', `cannot read file: ${String(error)}`, { cause: error });
 }
