@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContainerAnalysis, analyseContainer, detectReader } from '../../../../server/media/analyse-container.ts';
-import { MediaError } from '../../../../server/media/book-reader.ts';
+import { MediaError, type OpenedBook } from '../../../../server/media/book-reader.ts';
+import { readAhead } from '../../../../server/domain/pages/entry-body.ts';
 import { type ReadiumReads, readComicInfoLikeImport, readLikeReadium } from './book-reads.ts';
 import { CASE_MEMORY_BOUND, fuzzOptions, mutate, mutationsArbitrary, withinMemory, withinTime } from './mutations.ts';
 import { type FuzzSeed, writeSeeds } from './seeds.ts';
@@ -35,10 +36,9 @@ afterAll(async () => {
 });
 
 /**
- * Analyses a file, reads what the server reads besides its pages (book-reads.ts) and every page it
- * lists. Analysis and opening fail only with a MediaError; a page's stream may end in an error (a
- * damaged entry: the client sees a cut download), but nothing may escape as an uncaught exception
- * — vitest fails the run on one.
+ * Analyses a file, reads what the server reads besides its pages (book-reads.ts) and the pages it
+ * lists as the page route does (readPage). Each fails only with a MediaError, and nothing may
+ * escape as an uncaught exception — vitest fails the run on one.
  */
 async function exercise(file: string): Promise<Exercised | undefined> {
   let analysis;
@@ -54,17 +54,36 @@ async function exercise(file: string): Promise<Exercised | undefined> {
     if (analysis.reader.mediaProfile === 'EPUB') done.readium = await readLikeReadium(book);
     for (const page of analysis.pages.slice(0, 8)) {
       try {
-        if (book.renderPage) await book.renderPage(page.fileName, { format: 'jpeg', maxWidth: 64, maxHeight: 64 });
-        else for await (const chunk of await book.openEntry(page.fileName)) void chunk;
+        await readPage(book, page);
         done.pagesRead++;
       } catch (error) {
-        if (!(error instanceof Error)) throw error;
+        if (!(error instanceof MediaError)) throw error;
       }
     }
     return done;
   } finally {
     book.close();
   }
+}
+
+/** Largest page read whole here, as the archive pool's budget would let one be. */
+const WHOLE_PAGE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A page read as the page route reads it (page-content.ts: servedPage): drawn (PDF), else whole
+ * into a buffer of its listed size where the format can, else streamed through readAhead. Each
+ * fails only with a MediaError: what the route answers with a code, or a cut response names.
+ */
+async function readPage(book: OpenedBook, page: ContainerAnalysis['pages'][number]): Promise<void> {
+  if (book.renderPage) {
+    await book.renderPage(page.fileName, { format: 'jpeg', maxWidth: 64, maxHeight: 64 });
+    return;
+  }
+  if (book.readWhole && page.fileSize !== null && page.fileSize <= WHOLE_PAGE_BYTES) {
+    if (await book.readWhole(page.fileName, Buffer.allocUnsafe(page.fileSize))) return;
+  }
+  const body = await readAhead(await book.openEntry(page.fileName), `page ${page.fileName}`);
+  for await (const chunk of body.stream) void chunk;
 }
 
 /** What exercise() read of a book: the undamaged seeds must be read whole, or the fuzz is blind. */
