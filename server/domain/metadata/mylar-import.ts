@@ -23,7 +23,29 @@ export interface MylarSeries {
   total_issues?: number;
 }
 
-const MYLAR_FIELDS: (keyof MylarSeries)[] = ['name', 'publisher', 'description_text', 'description_formatted', 'status', 'booktype', 'age_rating', 'comicid', 'year', 'volume', 'total_issues'];
+/**
+ * The JSON types each taken field may have, as Mylar writes them; a value of another type is left
+ * out, as if absent. Any tool (or hand) writes series.json: a number where Mylar writes a string
+ * ("age_rating": 12) threw a TypeError out of the import and failed the whole library's scan.
+ */
+const MYLAR_FIELDS: Record<keyof MylarSeries, readonly ('string' | 'number' | 'null')[]> = {
+  name: ['string'],
+  publisher: ['string'],
+  description_text: ['string', 'null'],
+  description_formatted: ['string', 'null'],
+  status: ['string'],
+  booktype: ['string'],
+  age_rating: ['string', 'null'],
+  comicid: ['number', 'string'],
+  year: ['number'],
+  volume: ['number', 'null'],
+  total_issues: ['number'],
+};
+
+const jsonType = (value: unknown) => (value === null ? 'null' : typeof value);
+
+/** Largest whole number a count or an age may be: Komga's are Kotlin Ints. */
+const MAX_INT = 2 ** 31 - 1;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
@@ -33,7 +55,7 @@ export function mylarAgeRating(value: string | null | undefined): number | undef
   if (/^all$/i.test(value.trim())) return 0;
   if (/^adult$/i.test(value.trim())) return 18;
   const age = /(\d+)\s*\+?/.exec(value);
-  return age ? Number(age[1]) : undefined;
+  return age && Number(age[1]) <= MAX_INT ? Number(age[1]) : undefined;
 }
 
 /**
@@ -74,7 +96,9 @@ export function parseMylarSeries(text: string): MylarSeries | null {
   // Only the fields taken: the rest of the document (of any shape) is not carried further.
   const all = metadata as Record<string, unknown>;
   const taken: Record<string, unknown> = {};
-  for (const key of MYLAR_FIELDS) if (key in all) taken[key] = all[key];
+  for (const [key, types] of Object.entries(MYLAR_FIELDS)) {
+    if (key in all && (types as readonly string[]).includes(jsonType(all[key]))) taken[key] = all[key];
+  }
   return taken as MylarSeries;
 }
 
@@ -99,8 +123,9 @@ export function applyMylar(meta: SeriesMetadata, mylar: MylarSeries, appendVolum
   }
   const age = mylarAgeRating(mylar.age_rating);
   if (age !== undefined && !meta.ageRatingLock) next.ageRating = age;
-  if (typeof mylar.total_issues === 'number' && mylar.total_issues > 0 && !meta.totalBookCountLock) {
-    next.totalBookCount = mylar.total_issues;
+  const total = mylar.total_issues;
+  if (typeof total === 'number' && Number.isInteger(total) && total > 0 && total <= MAX_INT && !meta.totalBookCountLock) {
+    next.totalBookCount = total;
   }
   const comicId = mylar.comicid !== undefined ? String(mylar.comicid).trim() : '';
   if (/^\d+$/.test(comicId) && !meta.linksLock) {

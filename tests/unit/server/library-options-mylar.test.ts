@@ -4,7 +4,7 @@ import { symlink, writeFile } from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
+import type { BookDto, LibraryDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
 import { addLibrary, rescan, startServer, type TestServer } from './helpers.ts';
 
@@ -121,6 +121,21 @@ describe('importMylarSeries', () => {
     expect((await seriesNamed('Saga (2012)')).metadata).toMatchObject({ title: 'Saga (2)', ageRating: 0 });
     expect((await seriesNamed('Other')).metadata.title).toBe('Other');
     expect(library.importMylarSeries).toBe(true);
+  });
+
+  it('leaves out values of another JSON type than Mylar writes, and the scan goes on (a number for age_rating failed the whole scan)', async () => {
+    await writeFile(
+      join(root, 'Saga (2012)', 'series.json'),
+      mylarJson({ age_rating: 12, status: 5, publisher: { name: 'Image' }, name: ['Saga'], description_text: 7, volume: '2', total_issues: 1e300, comicid: { id: 1 } }),
+    );
+    await writeFile(join(root, 'Other', 'series.json'), mylarJson({ name: 'Other name', age_rating: '99999999999+', total_issues: 2.5 }));
+    await addLibrary(server, root);
+    const books = (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
+    expect(books.map((b) => b.media.status)).toEqual(['READY', 'READY']);
+    // Nothing of the wrong type is taken; the folder name stays the title.
+    expect((await seriesNamed('Saga (2012)')).metadata).toMatchObject({ title: 'Saga (2012)', publisher: '', summary: '', status: 'ONGOING', ageRating: null, totalBookCount: null, links: [] });
+    // Numbers past Komga's Int, or not whole, are not taken either.
+    expect((await seriesNamed('Other')).metadata).toMatchObject({ title: 'Other name', ageRating: null, totalBookCount: null });
   });
 
   it('does nothing when the library option is off', async () => {
