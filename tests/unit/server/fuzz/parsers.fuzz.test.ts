@@ -6,6 +6,8 @@ import { MalformedComicInfoError, parseComicInfo } from '../../../../server/doma
 import { readComicRackList } from '../../../../server/domain/metadata/comicrack-list.ts';
 import { matchComicRackList } from '../../../../server/domain/metadata/comicrack-match.ts';
 import { parseContainer, parseOpf } from '../../../../server/media/epub-opf.ts';
+import { applyMylar, parseMylarSeries } from '../../../../server/domain/metadata/mylar-import.ts';
+import type { SeriesMetadata } from '../../../../server/db/series-metadata-repository.ts';
 import { startServer, type TestServer } from '../helpers.ts';
 import { CASE_MEMORY_BOUND, fuzzOptions, mutate, mutationsArbitrary, withinMemory } from './mutations.ts';
 
@@ -26,6 +28,12 @@ const OPF = opfXml({
   ],
   spine: ['page1'],
 });
+const SERIES_JSON = JSON.stringify({
+  version: '1.0.2',
+  metadata: { type: 'comicSeries', publisher: 'Image', name: 'Saga', comicid: 44585, year: 2012, description_text: 'Space.', description_formatted: null, volume: 2, age_rating: '17+', total_issues: 54, status: 'Continuing' },
+});
+/** JSON values of every type, for series.json fields where a tool wrote something else than Mylar. */
+const anyJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 });
 const CBL = `<?xml version="1.0"?><ReadingList><Name>Fuzz</Name><Books><Book Series="Alpha" Number="1" Volume="2020" Year="2020"/><Book Series="Beta" Number="2"/></Books></ReadingList>`;
 /** Documents that try to make a parser expand or recurse without end. */
 const NASTY = [
@@ -89,6 +97,21 @@ describe('fuzzing the metadata parsers', () => {
       fuzzOptions(4),
     );
     checkMemory(before);
+  });
+
+  it('series.json: a Mylar document or null, and applied to series metadata without a throw', async () => {
+    const meta = { title: 'T', titleSort: 'T', links: [] } as unknown as SeriesMetadata;
+    const mylarFields = fc.dictionary(fc.constantFrom('name', 'publisher', 'description_text', 'description_formatted', 'status', 'age_rating', 'comicid', 'volume', 'total_issues'), anyJson);
+    const texts = fc.oneof(documents(SERIES_JSON), mylarFields.map((metadata) => JSON.stringify({ metadata })));
+    await fc.assert(
+      fc.asyncProperty(texts, fc.boolean(), (text, appendVolume) =>
+        withinMemory(CASE_MEMORY_BOUND, 'series.json case', () => {
+          const parsed = parseMylarSeries(text);
+          if (parsed) applyMylar(meta, parsed, appendVolume);
+        }),
+      ),
+      fuzzOptions(4),
+    );
   });
 
   it('ComicRack .cbl: always a match result (an error code when unreadable), never a throw', async () => {
