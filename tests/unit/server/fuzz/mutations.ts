@@ -23,6 +23,15 @@ export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
  */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
+/**
+ * A fuzz test's time-out: a base, plus `perCaseMs` for each of its cases, so that `npm run fuzz`
+ * (FUZZ_RUNS=2000) or a loaded machine does not hit vitest's 30 s default mid-run (the parsers'
+ * 2,400 cases at FUZZ_RUNS=600 took 38 s at load 20 and failed as a time-out, not a finding).
+ */
+export function fuzzTimeoutMs(share = 1, perCaseMs = 100): number {
+  return 60_000 + fuzzOptions(share).numRuns * perCaseMs;
+}
+
 /** fast-check's options for a target given `share` of FUZZ_RUNS (at least one case). */
 export function fuzzOptions(share = 1): { numRuns: number; seed: number; path?: string } {
   const path = process.env.FUZZ_PATH;

@@ -9,7 +9,7 @@ import { parseContainer, parseOpf } from '../../../../server/media/epub-opf.ts';
 import { applyMylar, parseMylarSeries } from '../../../../server/domain/metadata/mylar-import.ts';
 import type { SeriesMetadata } from '../../../../server/db/series-metadata-repository.ts';
 import { startServer, type TestServer } from '../helpers.ts';
-import { CASE_MEMORY_BOUND, fuzzOptions, mutate, mutationsArbitrary, withinMemory } from './mutations.ts';
+import { CASE_MEMORY_BOUND, fuzzOptions, fuzzTimeoutMs, mutate, mutationsArbitrary, withinMemory } from './mutations.ts';
 
 /*
  * The metadata parsers against damaged and random documents: ComicInfo.xml, EPUB container/OPF
@@ -78,7 +78,7 @@ describe('fuzzing the metadata parsers', () => {
       fuzzOptions(4),
     );
     checkMemory(before);
-  });
+  }, fuzzTimeoutMs(4));
 
   it('EPUB container.xml and OPF: a result or an Error (the reader maps any to ERR_1008)', async () => {
     const before = process.memoryUsage().rss;
@@ -97,7 +97,7 @@ describe('fuzzing the metadata parsers', () => {
       fuzzOptions(4),
     );
     checkMemory(before);
-  });
+  }, fuzzTimeoutMs(4));
 
   it('series.json: a Mylar document or null, and applied to series metadata without a throw', async () => {
     const meta = { title: 'T', titleSort: 'T', links: [] } as unknown as SeriesMetadata;
@@ -112,7 +112,7 @@ describe('fuzzing the metadata parsers', () => {
       ),
       fuzzOptions(4),
     );
-  });
+  }, fuzzTimeoutMs(4));
 
   it('ComicRack .cbl: always a match result (an error code when unreadable), never a throw', async () => {
     const before = process.memoryUsage().rss;
@@ -127,5 +127,5 @@ describe('fuzzing the metadata parsers', () => {
       fuzzOptions(4),
     );
     checkMemory(before);
-  });
+  }, fuzzTimeoutMs(4));
 });
