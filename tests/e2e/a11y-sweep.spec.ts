@@ -15,6 +15,10 @@ import { useBrowseServer } from './support/browse-server.ts';
 const READER = { email: 'reader@example.org', password: 'reader password 42' };
 const PHONE = { width: 390, height: 844 };
 
+// The sweep is the longest spec by far (about 80 page loads, each scanned by axe): its tests only
+// look, so they are spread over both Playwright workers, each worker with a server of its own.
+test.describe.configure({ mode: 'parallel' });
+
 const server = useBrowseServer('a11y-sweep', FEATURED, { logInAdminEachTest: false });
 const ids: Record<string, string> = {};
 
