@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/http.ts';
 import { updateMyPassword } from '../../api/users.ts';
-import { ErrorMessage } from '../components/Feedback.tsx';
+import { ErrorMessage, LiveStatus } from '../components/Feedback.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import { t } from '../i18n.ts';
@@ -45,7 +45,7 @@ export function ChangeMyPassword() {
       <TextField label={t('my_account.current_password')} type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={wrongCurrent ? t('my_account.current_password_wrong') : undefined} />
       <ChangePasswordFields password={password} repeat={repeat} touched={touched} onPassword={setPassword} onRepeat={setRepeat} />
       <ErrorMessage error={wrongCurrent ? undefined : error} />
-      {saved && <p role="status">{t('my_account.password_changed')}</p>}
+      <LiveStatus as="p" message={saved ? t('my_account.password_changed') : undefined} />
       <div>
         <button type="submit" className={buttons.primary} disabled={busy}>
           {t('my_account.change_password')}

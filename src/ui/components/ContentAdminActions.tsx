@@ -8,7 +8,7 @@ import { AddToGroupDialog } from '../dialogs/AddToGroupDialog.tsx';
 import { t } from '../i18n.ts';
 import { isAdmin, session } from '../store/session.ts';
 import { DisclosureMenu } from './DisclosureMenu.tsx';
-import { ErrorMessage } from './Feedback.tsx';
+import { ErrorMessage, LiveStatus } from './Feedback.tsx';
 
 /** Admin-only "Analyse" and "Refresh metadata" for one book or series, with a started/failed note. */
 export function ContentAdminActions(props: {
@@ -118,7 +118,7 @@ export function ContentAdminActions(props: {
           setNotice(t('groups.add_dialog.added', { name }));
         }}
       />
-      {notice && <span role="status">{notice}</span>}
+      <LiveStatus as="span" message={notice} />
       <ErrorMessage error={error} />
     </>
   );

@@ -27,15 +27,17 @@ export function EmptyState({ children }: { children: ReactNode }) {
 /**
  * A polite live region that is in the page before its message: screen readers announce a change
  * inside a region they already track, and often say nothing for one inserted with its text.
- * `className` styles the message (a snackbar, a notice), so an empty region shows nothing.
+ * `className` styles the message (a snackbar, a notice), so an empty region shows nothing; `as`
+ * keeps the element the message was before (a paragraph keeps its margins).
  */
-export function LiveStatus(props: { message: ReactNode; className?: string; testId?: string }) {
+export function LiveStatus(props: { message: ReactNode; className?: string; testId?: string; as?: 'div' | 'p' | 'span' }) {
+  const Message = props.as ?? 'div';
   return (
-    <div role="status">
+    <div role="status" className={styles.liveRegion}>
       {props.message ? (
-        <div className={props.className} data-testid={props.testId}>
+        <Message className={props.className} data-testid={props.testId}>
           {props.message}
-        </div>
+        </Message>
       ) : null}
     </div>
   );

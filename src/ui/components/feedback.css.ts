@@ -23,3 +23,9 @@ export const emptyState = style({
 
 /** Read by screen readers, not shown (e.g. a header for a column of buttons). */
 export const visuallyHidden = style(visuallyHiddenRules);
+
+/**
+ * An empty live region (LiveStatus) takes no place: in a flex row or column its empty box would still
+ * cost a gap. Out of the flow rather than hidden, so screen readers keep tracking it.
+ */
+export const liveRegion = style({ selectors: { '&:empty': { position: 'absolute' } } });

@@ -11,7 +11,7 @@ import { session } from '../store/session.ts';
 import { ContentAdminActions } from '../components/ContentAdminActions.tsx';
 import { libraryUnavailable } from '../components/unavailable.ts';
 import { EditBookDialog } from '../dialogs/EditBookDialog.tsx';
-import { ErrorMessage, Loading } from '../components/Feedback.tsx';
+import { ErrorMessage, LiveStatus, Loading } from '../components/Feedback.tsx';
 import { MembershipLinks } from '../components/MembershipLinks.tsx';
 import { Poster } from '../components/Poster.tsx';
 import * as buttons from '../components/buttons.css.ts';
@@ -124,11 +124,12 @@ export function BookScreen({ bookId }: { bookId: string }) {
         <Link href={`/series/${data.seriesId}`} className={styles.subtitleLink}>
           {data.seriesTitle}
         </Link>
-        {(data.deleted || offline) && (
-          <p role="status" className={feedback.errorBox}>
-            {t(data.deleted ? 'content.book_unavailable' : 'content.library_unavailable')}
-          </p>
-        )}
+        {/* The library can become unreachable while the page is open (a live event): said when it does. */}
+        <LiveStatus
+          as="p"
+          className={feedback.errorBox}
+          message={data.deleted || offline ? t(data.deleted ? 'content.book_unavailable' : 'content.library_unavailable') : undefined}
+        />
         <div className={styles.actionsRow}>
           {ready && (
             <>

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import { analyseTransientBook, importBooks, scanForImport, type CopyMode, type TransientBookDto } from '../../api/bookImport.ts';
 import { getSeries, getSeriesBooks, getSeriesList } from '../../api/series.ts';
 import type { BookDto } from '../../api/types.ts';
-import { EmptyState, ErrorMessage } from '../components/Feedback.tsx';
+import { EmptyState, ErrorMessage, LiveStatus } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
@@ -213,7 +213,7 @@ export function ImportBooksScreen() {
       )}
       <ErrorMessage error={error} />
       <ErrorMessage error={series.error} />
-      {notice && <p role="status">{notice}</p>}
+      <LiveStatus as="p" message={notice} />
       {scanned && rows.length === 0 && <EmptyState>{t('import_books.none')}</EmptyState>}
       {rows.length > 0 && (
         <>
@@ -273,11 +273,11 @@ export function ImportBooksScreen() {
                             </button>
                           </div>
                         )}
-                        {row.outcome && (
-                          <div role="status" className={row.outcome.success ? undefined : feedback.errorBox}>
-                            {row.outcome.success ? t('import_books.imported') : explainMediaComment(row.outcome.message ?? t('import_books.failed'))}
-                          </div>
-                        )}
+                        {/* Each row's region is there before its outcome, which arrives later as an event. */}
+                        <LiveStatus
+                          className={row.outcome?.success === false ? feedback.errorBox : undefined}
+                          message={row.outcome && (row.outcome.success ? t('import_books.imported') : explainMediaComment(row.outcome.message ?? t('import_books.failed')))}
+                        />
                       </td>
                       <td>
                         <SelectField

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { createReadList, getReadLists } from '../../api/collections.ts';
 import { ApiError } from '../../api/http.ts';
 import { matchComicRackList, READ_LIST_FILE_MAX_MB, type ReadListImportResult } from '../../api/readListImport.ts';
-import { ErrorMessage } from '../components/Feedback.tsx';
+import { ErrorMessage, LiveStatus } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
@@ -116,11 +116,16 @@ export function ImportReadListScreen() {
         </p>
       )}
       <ErrorMessage error={error} />
-      {created && (
-        <p role="status">
-          {t('import_readlist.created')} <Link href={`/readlists/${created.id}`}>{created.name}</Link>
-        </p>
-      )}
+      <LiveStatus
+        as="p"
+        message={
+          created && (
+            <>
+              {t('import_readlist.created')} <Link href={`/readlists/${created.id}`}>{created.name}</Link>
+            </>
+          )
+        }
+      />
       {result && (
         <section>
           {result.errorCode && (

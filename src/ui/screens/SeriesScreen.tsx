@@ -9,7 +9,7 @@ import { CardGrid } from '../components/CardGrid.tsx';
 import { ContentAdminActions } from '../components/ContentAdminActions.tsx';
 import { EditSeriesDialog } from '../dialogs/EditSeriesDialog.tsx';
 import { SelectionToolbar } from '../components/SelectionToolbar.tsx';
-import { EmptyState, ErrorMessage, Loading } from '../components/Feedback.tsx';
+import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../components/Feedback.tsx';
 import { MembershipLinks } from '../components/MembershipLinks.tsx';
 import { PagingFooter } from '../components/PagingFooter.tsx';
 import { Poster } from '../components/Poster.tsx';
@@ -128,11 +128,7 @@ export function SeriesScreen({ seriesId }: { seriesId: string }) {
               {data.booksReadCount > 0 && ` · ${tPlural('series.read_count', data.booksReadCount)}`}
             </p>
             {/* As the book page says of a deleted book: still listed, but nothing is on disk any more. */}
-            {data.deleted && (
-              <p role="status" className={feedback.errorBox}>
-                {t('content.series_unavailable')}
-              </p>
-            )}
+            <LiveStatus as="p" className={feedback.errorBox} message={data.deleted ? t('content.series_unavailable') : undefined} />
             <div className={styles.actionsRow}>
               {/* A partly read series offers both: finish it, or clear its progress as a whole. */}
               {data.booksReadCount < data.booksCount && (

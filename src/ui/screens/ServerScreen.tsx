@@ -13,7 +13,7 @@ import {
   type ServerSettings,
   type ThumbnailSize,
 } from '../../api/server.ts';
-import { ErrorMessage, Loading } from '../components/Feedback.tsx';
+import { ErrorMessage, LiveStatus, Loading } from '../components/Feedback.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
@@ -118,7 +118,7 @@ function SettingsForm({ settings, onSaved }: { settings: ServerSettings; onSaved
         error={show(problems.taskPoolSize)}
       />
       <ErrorMessage error={error} />
-      {saved && <p role="status">{t('server.settings.saved')}</p>}
+      <LiveStatus as="p" message={saved ? t('server.settings.saved') : undefined} />
       <div>
         <button type="submit" className={buttons.primary} disabled={busy}>
           {t('libraries.edit_dialog.submit')}
@@ -160,13 +160,9 @@ export function ServerScreen() {
       <div className={styles.pageHeader}>
         <h1 className={styles.pageTitle}>{t('server.title')}</h1>
       </div>
-      {stopped && (
-        <p role="status" className={feedback.errorBox}>
-          {t('server.stopped')}
-        </p>
-      )}
+      <LiveStatus as="p" className={feedback.errorBox} message={stopped ? t('server.stopped') : undefined} />
       <ErrorMessage error={error} />
-      {notice && <p role="status">{notice}</p>}
+      <LiveStatus as="p" message={notice} />
 
       <h2 className={styles.sectionTitle}>{t('server.tasks')}</h2>
       <p>{connected ? tPlural('app.pending_tasks', pendingTasks) : t('server.tasks_unknown')}</p>

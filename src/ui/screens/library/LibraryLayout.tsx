@@ -10,7 +10,7 @@ import { ConfirmActionDialog } from '../../dialogs/ConfirmActionDialog.tsx';
 import { ConfirmDeleteDialog } from '../../dialogs/ConfirmDeleteDialog.tsx';
 import { DeleteLibraryDialog } from '../../dialogs/DeleteLibraryDialog.tsx';
 import { EditLibraryDialog } from '../../dialogs/EditLibraryDialog.tsx';
-import { EmptyState, ErrorMessage } from '../../components/Feedback.tsx';
+import { EmptyState, ErrorMessage, LiveStatus } from '../../components/Feedback.tsx';
 import * as buttons from '../../components/buttons.css.ts';
 import { t } from '../../i18n.ts';
 import { LIBRARY_VIEWS, preferences, type LibraryView } from '../../store/preferences.ts';
@@ -147,11 +147,7 @@ export function LibraryLayout(props: { libraryId: string; view: LibraryView; chi
         )}
       </div>
       <ErrorMessage error={scanError} />
-      {notice && (
-        <p role="status" className={screen.summary}>
-          {notice}
-        </p>
-      )}
+      <LiveStatus as="p" className={screen.summary} message={notice} />
       <TabLinks
         label={t('libraries.tabs.label')}
         tabs={LIBRARY_VIEWS.map((tab) => ({ key: tab, href: `/libraries/${libraryId}/${tab}`, label: t(`libraries.tabs.${tab}`) }))}

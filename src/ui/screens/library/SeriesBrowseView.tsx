@@ -5,7 +5,7 @@ import { browseSeries, browseSeriesLetterGroups } from '../../../api/browse.ts';
 import { getReferentialValues } from '../../../api/referential.ts';
 import type { Page, SeriesDto } from '../../../api/types.ts';
 import { CardGrid } from '../../components/CardGrid.tsx';
-import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
+import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../../components/Feedback.tsx';
 import { LetterBar } from '../../components/LetterBar.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
@@ -166,11 +166,7 @@ export function SeriesBrowseView({ libraryId }: { libraryId: string }) {
       )}
       {groups.data && <LetterBar groups={groups.data} selected={state.letter} onSelect={(letter) => update({ letter })} />}
       <ErrorMessage error={list.error} />
-      {polling && (
-        <p role="status" className={styles.legend}>
-          {t('libraries.scan_started')}
-        </p>
-      )}
+      <LiveStatus as="p" className={styles.legend} message={polling ? t('libraries.scan_started') : undefined} />
       <SelectionToolbar
         kind="series"
         ids={selected}
