@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   deleteAllPageHashMatches,
   getKnownPageHashes,
@@ -18,6 +18,7 @@ import { ConfirmDeleteDialog } from '../../dialogs/ConfirmDeleteDialog.tsx';
 import { formatBytes, formatNumber } from '../../format.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
+import { useRowFocusAfterRemoval } from '../../hooks/useRowFocusAfterRemoval.ts';
 import { t } from '../../i18n.ts';
 import { TabLinks } from '../../components/TabLinks.tsx';
 import * as library from '../library/library.css.ts';
@@ -34,11 +35,15 @@ function UnknownHashes() {
   const hashes = useAsync(() => getUnknownPageHashes({ page, size, sort: ['matchCount,desc'] }), [page, size]);
   const [error, setError] = useState<unknown>(undefined);
   const rows = hashes.data?.content ?? [];
+  // A decided hash leaves this tab (it is known now), taking the pressed button with it.
+  const listRef = useRef<HTMLDivElement>(null);
+  const acted = useRowFocusAfterRemoval(listRef, hashes.data);
 
-  async function decide(hash: string, size: number | null, action: PageHashAction) {
+  async function decide(index: number, hash: string, size: number | null, action: PageHashAction) {
     setError(undefined);
     try {
       await setPageHashAction(hash, size, action);
+      acted(index, action);
       hashes.reload();
     } catch (failure) {
       setError(failure);
@@ -55,7 +60,7 @@ function UnknownHashes() {
       {hashes.loading && !hashes.data && <Loading />}
       {hashes.data && rows.length === 0 && <EmptyState>{t('media.pages.none_unknown')}</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.wrapper}>
+        <div className={table.wrapper} ref={listRef}>
           <table className={table.table}>
             <thead>
               <tr>
@@ -87,8 +92,9 @@ function UnknownHashes() {
                           key={action}
                           type="button"
                           className={buttons.quiet}
+                          data-row-control={action}
                           aria-label={t('media.pages.set_action', { action: t(`media.pages.actions.${action}`), n: page * size + index + 1 })}
-                          onClick={() => void decide(row.hash, row.size, action)}
+                          onClick={() => void decide(index, row.hash, row.size, action)}
                         >
                           {t(`media.pages.actions.${action}`)}
                         </button>
@@ -125,11 +131,15 @@ function KnownHashes() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const [showing, setShowing] = useState<string | null>(null);
   const rows = hashes.data?.content ?? [];
+  // Filtered by action, a row whose action changed leaves the list with its focused field.
+  const listRef = useRef<HTMLDivElement>(null);
+  const acted = useRowFocusAfterRemoval(listRef, hashes.data);
 
-  async function change(hash: string, size: number | null, action: PageHashAction) {
+  async function change(index: number, hash: string, size: number | null, action: PageHashAction) {
     setError(undefined);
     try {
       await setPageHashAction(hash, size, action);
+      acted(index, 'action');
       hashes.reload();
     } catch (failure) {
       setError(failure);
@@ -158,7 +168,7 @@ function KnownHashes() {
       {hashes.loading && !hashes.data && <Loading />}
       {hashes.data && rows.length === 0 && <EmptyState>{t('media.pages.none_known')}</EmptyState>}
       {rows.length > 0 && (
-        <div className={table.wrapper}>
+        <div className={table.wrapper} ref={listRef}>
           <table className={table.table}>
             <thead>
               <tr>
@@ -189,9 +199,10 @@ function KnownHashes() {
                       <div className={styles.actions}>
                         <SelectField
                           label={t('media.pages.action_for', { n })}
+                          data-row-control="action"
                           value={row.action}
                           options={PAGE_HASH_ACTIONS.map((action) => ({ value: action, label: t(`media.pages.actions.${action}`) }))}
-                          onChange={(value) => void change(row.hash, row.size, value as PageHashAction)}
+                          onChange={(value) => void change(index, row.hash, row.size, value as PageHashAction)}
                         />
                         {row.matchCount > 0 && (
                           <button type="button" className={buttons.quiet} aria-label={t('common.label_value', { label: t('media.pages.show_matches'), value: t('media.pages.page_alt', { n }) })} onClick={() => setShowing(row.hash)}>
