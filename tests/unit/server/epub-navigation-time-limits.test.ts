@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { logFilePath } from '../../../server/logging.ts';
@@ -6,9 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { analysisBounds } from '../../../server/media/analysis-bounds.ts';
 import { sevenZip } from '../../../server/media/sevenzip-client.ts';
-import { opfXml } from '../../fixtures/epub.ts';
-import { oddZip } from '../../fixtures/odd-zip.ts';
-import { sevenZipPayload } from '../../fixtures/zip-methods.ts';
+import { writeBzip2NavEpub } from '../../fixtures/bzip2-nav-epub.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
 /*
@@ -23,40 +21,6 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
 let server: TestServer;
 const defaultLimit = sevenZip.timeLimitMs;
 const defaultWorkMs = analysisBounds.workMs;
-
-const CONTAINER = `<?xml version="1.0" encoding="UTF-8"?>
-<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>`;
-const NAV = `<?xml version="1.0" encoding="UTF-8"?>
-<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head><body>
-<nav epub:type="toc"><ol><li><a href="ch1.xhtml">First</a></li><li><a href="ch2.xhtml">Second</a></li></ol></nav>
-</body></html>`;
-const chapter = (n: number) =>
-  `<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>C${n}</title></head><body><p>${'Words of a chapter. '.repeat(100)}</p></body></html>`;
-
-async function writeBzip2NavEpub(path: string): Promise<void> {
-  const opf = opfXml({
-    metadata: '    <dc:title>Packed</dc:title>\n    <dc:identifier id="uid">urn:uuid:packed</dc:identifier>',
-    manifest: [
-      { id: 'nav', href: 'nav.xhtml', mediaType: 'application/xhtml+xml', properties: 'nav' },
-      { id: 'c1', href: 'ch1.xhtml', mediaType: 'application/xhtml+xml' },
-      { id: 'c2', href: 'ch2.xhtml', mediaType: 'application/xhtml+xml' },
-    ],
-    spine: ['c1', 'c2'],
-  });
-  const nav = Buffer.from(NAV);
-  const packed = await sevenZipPayload(nav, 'BZip2');
-  await writeFile(
-    path,
-    oddZip([
-      { name: 'mimetype', data: Buffer.from('application/epub+zip', 'latin1'), utf8: false },
-      { name: 'META-INF/container.xml', data: Buffer.from(CONTAINER) },
-      { name: 'OEBPS/content.opf', data: Buffer.from(opf) },
-      { name: 'OEBPS/nav.xhtml', data: nav, method: packed.method, payload: packed.payload },
-      { name: 'OEBPS/ch1.xhtml', data: Buffer.from(chapter(1)) },
-      { name: 'OEBPS/ch2.xhtml', data: Buffer.from(chapter(2)) },
-    ]),
-  );
-}
 
 beforeEach(async () => {
   server = await startServer({ logLevel: 'warn' });
