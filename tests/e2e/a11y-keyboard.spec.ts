@@ -130,3 +130,22 @@ test('the selection toolbar\'s outcome is spoken: it appears inside a live regio
   await expect(notice).toBeVisible();
   expect(await notice.evaluate((node) => node.closest('[role="status"]')?.hasAttribute('data-was-there') ?? false)).toBe(true);
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('picking a page in the reader\'s Pages dialog from the keyboard gives focus back to the Pages button, not <body>', async ({ page }) => {
+    await page.goto(`${folio.url}/book/${ids.firstBook}/read?page=1&incognito=true`);
+    await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '1');
+    const pages = page.getByRole('button', { name: en.reader.thumbnails, exact: true });
+    await pages.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: en.reader.thumbnails });
+    await dialog.getByRole('button', { name: 'Page 2' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '2');
+    // The dialog was taken away with the focus in it: the browser would leave it on <body>.
+    await expect(pages).toBeFocused();
+  });
+});

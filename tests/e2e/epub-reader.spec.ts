@@ -241,6 +241,28 @@ test('the table of contents jumps to a chapter (EPUB 3 nav and EPUB 2 NCX)', asy
   await expect(shown(page).getByText('Classic epilogue marker.')).toBeVisible();
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('a chapter picked in the contents from the keyboard is shown, and focus goes back to Contents, not <body>', async ({ page }) => {
+    await openBook(page, 'Novels 2 - Illustrated', '?incognito=true');
+    const contents = page.getByRole('button', { name: 'Contents' });
+    await contents.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Contents' });
+    // It opens on the chapter being read; the keyboard goes down to the one wanted.
+    await expect(dialog.getByRole('button', { name: 'The Beginning' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'The Harbour' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(shown(page).getByText('Marker of the harbour chapter.')).toBeVisible();
+    // The dialog was taken away with the focus in it: the browser would leave it on <body>.
+    await expect(contents).toBeFocused();
+  });
+});
+
 test('the table of contents marks only the entry where the reader is, not every section of the chapter', async ({ page }) => {
   await openBook(page, 'Sections', '?incognito=true');
   const dialog = page.getByRole('dialog');

@@ -10,7 +10,7 @@ export const INITIAL_FOCUS = 'data-initial-focus';
 /**
  * A modal native <dialog>: focus is trapped and Escape closes it without any code of ours
  * (wrapTab keeps Tab from leaving it for the browser's own controls).
- * Open while mounted; `onClose` fires however it was closed.
+ * Open while mounted; `onClose` fires however it was closed, and focus goes back to where it was.
  */
 export function ReaderDialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -21,6 +21,10 @@ export function ReaderDialog({ title, onClose, children }: { title: string; onCl
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
+    // Where the keyboard was: closed with Escape, the browser gives focus back there itself; closed by
+    // the reader taking the dialog away (a chapter or page picked), the dialog leaves the page with
+    // the focus, which would fall on <body>, before the reader.
+    const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
     // The modal focuses its first control (the close button); content may name a better start, as
     // the contents of a long book name the chapter being read.
@@ -37,6 +41,8 @@ export function ReaderDialog({ title, onClose, children }: { title: string; onCl
     return () => {
       dialog.removeEventListener('close', closed);
       if (dialog.open) dialog.close();
+      const dropped = document.activeElement === null || document.activeElement === document.body;
+      if (dropped && opener?.isConnected) opener.focus({ preventScroll: true });
     };
   }, []);
 
