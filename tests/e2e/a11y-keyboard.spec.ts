@@ -148,4 +148,19 @@ test.describe('on a phone', () => {
     // The dialog was taken away with the focus in it: the browser would leave it on <body>.
     await expect(pages).toBeFocused();
   });
+
+  test('a new library the server refuses, added from the keyboard: the refusal is said and focus stays on the Add button', async ({ page }) => {
+    await page.goto(`${folio.url}/dashboard`);
+    await page.getByRole('button', { name: en.nav.toggle }).click();
+    await page.getByRole('button', { name: en.nav.new_library }).click();
+    const dialog = page.getByRole('dialog', { name: en.libraries.add_dialog.title });
+    await dialog.getByLabel(en.libraries.add_dialog.name).fill('Nowhere');
+    await dialog.getByLabel(en.libraries.add_dialog.root).fill(path.join(root, 'no such folder'));
+    const add = dialog.getByRole('button', { name: en.libraries.add_dialog.submit });
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('alert')).toBeVisible();
+    // The button is disabled while the server answers, which drops its focus on <body>, behind the modal.
+    await expect(add).toBeFocused();
+  });
 });

@@ -4,6 +4,7 @@ import type { LibraryDto } from '../../api/types.ts';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
+import { useSubmitKeepsFocus } from '../components/useSubmitKeepsFocus.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import { addLibraryToSession } from '../store/session.ts';
@@ -23,6 +24,10 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const [browsing, setBrowsing] = useState(false);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const submitDisabled = busy || !name.trim() || !root.trim();
+  // As Modal's: a refusal keeps the dialog open, and the Add button the keyboard.
+  const noteSubmit = useSubmitKeepsFocus(dialogRef, submitRef, submitDisabled);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -40,6 +45,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    noteSubmit();
     setBusy(true);
     setError(undefined);
     try {
@@ -89,7 +95,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
           <button type="button" className={buttons.quiet} onClick={onClose}>
             {t('app.cancel')}
           </button>
-          <button type="submit" className={buttons.primary} disabled={busy || !name.trim() || !root.trim()}>
+          <button ref={submitRef} type="submit" className={buttons.primary} disabled={submitDisabled}>
             {t('libraries.add_dialog.submit')}
           </button>
         </div>

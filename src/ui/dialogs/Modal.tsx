@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, type FormEvent, type ReactNode } from 'react';
 import * as buttons from '../components/buttons.css.ts';
 import { useModalDialog } from '../components/useModalDialog.ts';
+import { useSubmitKeepsFocus } from '../components/useSubmitKeepsFocus.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import * as styles from './dialog.css.ts';
@@ -32,19 +33,11 @@ export function Modal(props: {
 
   useModalDialog(dialogRef, open);
 
-  // A focused button that becomes disabled (busy while the server answers) drops focus to <body>,
-  // behind the modal: when the dialog stays open (a refusal), the button takes the keyboard back.
-  const submittedFromButton = useRef(false);
-  useEffect(() => {
-    if (submitDisabled) return;
-    const dropped = document.activeElement === null || document.activeElement === document.body;
-    if (submittedFromButton.current && dropped && dialogRef.current?.open) submitRef.current?.focus();
-    submittedFromButton.current = false;
-  }, [submitDisabled]);
+  const noteSubmit = useSubmitKeepsFocus(dialogRef, submitRef, submitDisabled === true);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    submittedFromButton.current = document.activeElement === submitRef.current;
+    noteSubmit();
     props.onSubmit();
   }
 
