@@ -163,4 +163,25 @@ test.describe('on a phone', () => {
     // The button is disabled while the server answers, which drops its focus on <body>, behind the modal.
     await expect(add).toBeFocused();
   });
+
+  test('browsing folders from the keyboard: each level takes the focus at its first entry and says which folder it is', async ({ page }) => {
+    await page.goto(`${folio.url}/dashboard`);
+    await page.getByRole('button', { name: en.nav.toggle }).click();
+    await page.getByRole('button', { name: en.nav.new_library }).click();
+    const dialog = page.getByRole('dialog', { name: en.libraries.add_dialog.title });
+    await dialog.getByLabel(en.libraries.add_dialog.root).fill(root);
+    await dialog.getByRole('button', { name: en.folders.browse }).click();
+    const browser = page.getByRole('dialog', { name: en.folders.title });
+    const where = browser.getByRole('status').filter({ hasText: en.folders.current });
+    await expect(where).toContainText(root);
+    await browser.getByRole('button', { name: 'Aurora', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    // The pressed button went with the list it was in: the new level's first entry has the focus.
+    await expect(where).toContainText(path.join(root, 'Aurora'));
+    const up = browser.getByRole('button', { name: en.folders.parent });
+    await expect(up).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(where).not.toContainText('Aurora');
+    await expect(up).toBeFocused();
+  });
 });

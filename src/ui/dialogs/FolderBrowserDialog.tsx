@@ -21,18 +21,35 @@ export function FolderBrowserDialog(props: { open: boolean; initialPath: string;
   const listing = useAsync(() => (open ? listDirectory(path) : Promise.resolve(null)), [path, open]);
   const data = listing.data;
 
+  // Going into a folder (or up) replaces the list, and the pressed button with it: focus would fall
+  // on <body>, and a keyboard user would Tab through the dialog again at every level. Once the new
+  // level is listed, its first entry takes the focus (the way up, or the first folder).
+  const listRef = useRef<HTMLUListElement>(null);
+  const wentFromList = useRef(false);
+  const go = (next: string) => {
+    wentFromList.current = listRef.current?.contains(document.activeElement) ?? false;
+    setPath(next);
+  };
+  useEffect(() => {
+    if (!data || !wentFromList.current) return;
+    wentFromList.current = false;
+    const dropped = document.activeElement === null || document.activeElement === document.body;
+    if (dropped) listRef.current?.querySelector('button')?.focus();
+  }, [data]);
+
   return (
     <Modal open={open} title={t('folders.title')} onClose={onClose} onSubmit={() => onChoose(path || '/')} submitLabel={t('folders.choose')}>
-      <p>
+      {/* A live region from the start: the folder reached is said as the list changes under the focus. */}
+      <p role="status">
         {t('folders.current')} <code>{path || '/'}</code>
       </p>
       <ErrorMessage error={listing.error} />
       {listing.loading && !data && <Loading />}
       <div className={styles.scrollBody} style={{ maxHeight: '45vh' }}>
-        <ul className={styles.pickList}>
+        <ul className={styles.pickList} ref={listRef}>
           {data?.parent !== undefined && data?.parent !== null && (path || '/') !== '/' && (
             <li>
-              <button type="button" className={buttons.quiet} onClick={() => setPath(data.parent || '/')}>
+              <button type="button" className={buttons.quiet} onClick={() => go(data.parent || '/')}>
                 <ArrowUp aria-hidden="true" size={16} />
                 {t('folders.parent')}
               </button>
@@ -40,7 +57,7 @@ export function FolderBrowserDialog(props: { open: boolean; initialPath: string;
           )}
           {data?.directories.map((directory) => (
             <li key={directory.path}>
-              <button type="button" className={buttons.quiet} onClick={() => setPath(directory.path)}>
+              <button type="button" className={buttons.quiet} onClick={() => go(directory.path)}>
                 <Folder aria-hidden="true" size={16} />
                 {directory.name}
               </button>
