@@ -164,6 +164,15 @@ test.describe('on a phone', () => {
     await expect(add).toBeFocused();
   });
 
+  test('the new library dialog opens on its Name field, not on its first tab', async ({ page }) => {
+    await page.goto(`${folio.url}/dashboard`);
+    await page.getByRole('button', { name: en.nav.toggle }).click();
+    await page.getByRole('button', { name: en.nav.new_library }).click();
+    const dialog = page.getByRole('dialog', { name: en.libraries.add_dialog.title });
+    // React's autoFocus ran while the dialog was closed; the browser then focused the General tab.
+    await expect(dialog.getByLabel(en.libraries.add_dialog.name)).toBeFocused();
+  });
+
   test('browsing folders from the keyboard: each level takes the focus at its first entry and says which folder it is', async ({ page }) => {
     await page.goto(`${folio.url}/dashboard`);
     await page.getByRole('button', { name: en.nav.toggle }).click();

@@ -4,6 +4,7 @@ import type { LibraryDto } from '../../api/types.ts';
 import { ErrorMessage } from '../components/Feedback.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
+import { INITIAL_FOCUS, showModalAtStart } from '../components/useModalDialog.ts';
 import { useSubmitKeepsFocus } from '../components/useSubmitKeepsFocus.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
@@ -37,7 +38,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
       setRoot('');
       setOptions(NEW_LIBRARY_OPTIONS);
       setError(undefined);
-      dialog.showModal();
+      showModalAtStart(dialog);
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -80,7 +81,7 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
           onChange={(patch) => setOptions((previous) => ({ ...previous, ...patch }))}
           general={
             <>
-              <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} required autoFocus />
+              <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} required {...{ [INITIAL_FOCUS]: '' }} />
               <div className={formStyles.row}>
                 <TextField label={t('libraries.add_dialog.root')} value={root} onChange={(e) => setRoot(e.target.value)} required />
                 <button type="button" className={buttons.secondary} onClick={() => setBrowsing(true)}>

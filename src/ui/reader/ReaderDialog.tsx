@@ -1,11 +1,11 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { INITIAL_FOCUS, showModalAtStart } from '../components/useModalDialog.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import * as styles from './reader.css.ts';
 
-/** Marks the element of a dialog's content that takes the focus when the dialog opens. */
-export const INITIAL_FOCUS = 'data-initial-focus';
+export { INITIAL_FOCUS };
 
 /**
  * A modal native <dialog>: focus is trapped and Escape closes it without any code of ours
@@ -25,14 +25,9 @@ export function ReaderDialog({ title, onClose, children }: { title: string; onCl
     // the reader taking the dialog away (a chapter or page picked), the dialog leaves the page with
     // the focus, which would fall on <body>, before the reader.
     const opener = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
-    if (!dialog.open) dialog.showModal();
     // The modal focuses its first control (the close button); content may name a better start, as
     // the contents of a long book name the chapter being read.
-    const start = dialog.querySelector<HTMLElement>(`[${INITIAL_FOCUS}]`);
-    if (start) {
-      start.scrollIntoView({ block: 'center' });
-      start.focus({ preventScroll: true });
-    }
+    if (!dialog.open) showModalAtStart(dialog);
     // A close event queued by an earlier close (StrictMode remounts) must not shut a reopened dialog.
     const closed = () => {
       if (!dialog.open) onCloseRef.current();
