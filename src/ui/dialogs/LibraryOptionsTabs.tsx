@@ -110,11 +110,21 @@ export function LibraryOptionsTabs(props: {
   const tabId = (name: Tab) => `${baseId}-tab-${name}`;
   const panelId = `${baseId}-panel`;
 
-  function onKeyDown(event: KeyboardEvent) {
-    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-    if (!step) return;
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    // The arrow toward the next tab is the one pointing the way the tabs run: left in a
+    // right-to-left language. Home and End go to the first and last, as the pattern has it.
+    const forward = getComputedStyle(event.currentTarget).direction === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
+    const backward = forward === 'ArrowLeft' ? 'ArrowRight' : 'ArrowLeft';
+    const at = TABS.indexOf(tab);
+    const index =
+      event.key === forward ? (at + 1) % TABS.length
+      : event.key === backward ? (at - 1 + TABS.length) % TABS.length
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? TABS.length - 1
+      : -1;
+    if (index < 0) return;
     event.preventDefault();
-    const next = TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length]!;
+    const next = TABS[index]!;
     setTab(next);
     document.getElementById(tabId(next))?.focus();
   }
