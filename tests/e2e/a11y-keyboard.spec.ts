@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { FEATURED } from './support/browse-library.ts';
 import { useBrowseServer } from './support/browse-server.ts';
@@ -135,7 +136,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('picking a page in the reader\'s Pages dialog from the keyboard gives focus back to the Pages button, not <body>', async ({ page }) => {
-    await page.goto(`${folio.url}/book/${ids.firstBook}/read?page=1&incognito=true`);
+    await page.goto(`${server.folio.url}/book/${ids.firstBook}/read?page=1&incognito=true`);
     await expect(page.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', '1');
     const pages = page.getByRole('button', { name: en.reader.thumbnails, exact: true });
     await pages.focus();
@@ -150,12 +151,12 @@ test.describe('on a phone', () => {
   });
 
   test('a new library the server refuses, added from the keyboard: the refusal is said and focus stays on the Add button', async ({ page }) => {
-    await page.goto(`${folio.url}/dashboard`);
+    await page.goto(`${server.folio.url}/dashboard`);
     await page.getByRole('button', { name: en.nav.toggle }).click();
     await page.getByRole('button', { name: en.nav.new_library }).click();
     const dialog = page.getByRole('dialog', { name: en.libraries.add_dialog.title });
     await dialog.getByLabel(en.libraries.add_dialog.name).fill('Nowhere');
-    await dialog.getByLabel(en.libraries.add_dialog.root).fill(path.join(root, 'no such folder'));
+    await dialog.getByLabel(en.libraries.add_dialog.root).fill(path.join(server.root, 'no such folder'));
     const add = dialog.getByRole('button', { name: en.libraries.add_dialog.submit });
     await add.focus();
     await page.keyboard.press('Enter');
@@ -165,7 +166,7 @@ test.describe('on a phone', () => {
   });
 
   test('the new library dialog opens on its Name field, not on its first tab', async ({ page }) => {
-    await page.goto(`${folio.url}/dashboard`);
+    await page.goto(`${server.folio.url}/dashboard`);
     await page.getByRole('button', { name: en.nav.toggle }).click();
     await page.getByRole('button', { name: en.nav.new_library }).click();
     const dialog = page.getByRole('dialog', { name: en.libraries.add_dialog.title });
@@ -174,19 +175,19 @@ test.describe('on a phone', () => {
   });
 
   test('browsing folders from the keyboard: each level takes the focus at its first entry and says which folder it is', async ({ page }) => {
-    await page.goto(`${folio.url}/dashboard`);
+    await page.goto(`${server.folio.url}/dashboard`);
     await page.getByRole('button', { name: en.nav.toggle }).click();
     await page.getByRole('button', { name: en.nav.new_library }).click();
     const dialog = page.getByRole('dialog', { name: en.libraries.add_dialog.title });
-    await dialog.getByLabel(en.libraries.add_dialog.root).fill(root);
+    await dialog.getByLabel(en.libraries.add_dialog.root).fill(server.root);
     await dialog.getByRole('button', { name: en.folders.browse }).click();
     const browser = page.getByRole('dialog', { name: en.folders.title });
     const where = browser.getByRole('status').filter({ hasText: en.folders.current });
-    await expect(where).toContainText(root);
+    await expect(where).toContainText(server.root);
     await browser.getByRole('button', { name: 'Aurora', exact: true }).focus();
     await page.keyboard.press('Enter');
     // The pressed button went with the list it was in: the new level's first entry has the focus.
-    await expect(where).toContainText(path.join(root, 'Aurora'));
+    await expect(where).toContainText(path.join(server.root, 'Aurora'));
     const up = browser.getByRole('button', { name: en.folders.parent });
     await expect(up).toBeFocused();
     await page.keyboard.press('Enter');
