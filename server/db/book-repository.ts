@@ -86,7 +86,7 @@ export class BookRepository {
    * the restriction names; the values are bound), not once per request.
    */
   isVisible(id: string, viewer?: User): boolean {
-    const restriction = viewer && contentRestriction(viewer, BOOK_COLUMNS);
+    const restriction = viewer && contentRestriction(viewer, BOOK_COLUMNS, 'item');
     const where = restriction ? ` AND (${restriction.sql})` : '';
     return cachedStatement(this.db, `SELECT 1 FROM book b WHERE b.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }

@@ -59,7 +59,7 @@ export class SeriesRepository {
 
   /** Whether the series exists and `viewer` (when given) may see it under their content restrictions. */
   isVisible(id: string, viewer?: User): boolean {
-    const restriction = viewer && contentRestriction(viewer, SERIES_COLUMNS);
+    const restriction = viewer && contentRestriction(viewer, SERIES_COLUMNS, 'item');
     const where = restriction ? ` AND (${restriction.sql})` : '';
     return cachedStatement(this.db, `SELECT 1 FROM series s WHERE s.id = ?${where}`).get(id, ...(restriction?.params ?? [])) !== undefined;
   }

@@ -63,7 +63,7 @@ export class ServingLookups {
    * write to a book or to its series' age rating or labels (series_metadata) forgets every answer.
    */
   bookVisible(bookId: string, viewer: User): boolean {
-    const restriction = contentRestriction(viewer, BOOK_COLUMNS);
+    const restriction = contentRestriction(viewer, BOOK_COLUMNS, 'item');
     const key = restriction ? `${bookId}\u0000${restriction.sql}\u0000${JSON.stringify(restriction.params)}` : bookId;
     return this.remembered(this.visibility, key, () => this.books.isVisible(bookId, viewer));
   }

@@ -26,43 +26,76 @@ export const BOOK_COLUMNS: RestrictionColumns = { library: 'b.library_id', serie
 
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
+/**
+ * How many rows the statement tests: a list tests many, and each rule's set of series is built once
+ * for all of them; an item (is this one book or series visible?) tests one, and building whole sets
+ * for it cost 3 ms a call at 5,500 series against 0.05 ms, so there each set is narrowed to the
+ * row's own series (a primary-key lookup). The rules and their sets are the same SQL either way.
+ */
+export type RestrictionScope = 'list' | 'item';
+
 /** The restriction for this user as a SQL condition, or undefined when the user may see everything. */
-export function contentRestriction(user: User, columns: RestrictionColumns): SqlFragment | undefined {
+export function contentRestriction(user: User, columns: RestrictionColumns, scope: RestrictionScope = 'list'): SqlFragment | undefined {
   const parts: SqlFragment[] = [];
   if (!user.sharedAllLibraries) {
     parts.push(
       user.sharedLibraryIds.length === 0
         ? sql('1 = 0')
-        : sql(`${columns.library} IN (${placeholders(user.sharedLibraryIds)})`, ...user.sharedLibraryIds),
+        : sql(`+${columns.library} IN (${placeholders(user.sharedLibraryIds)})`, ...user.sharedLibraryIds),
     );
   }
-  const metadata = (condition: string) =>
-    `SELECT 1 FROM series_metadata rsm WHERE rsm.series_id = ${columns.series} AND ${condition}`;
-  const withLabel = (labels: string[]) =>
+  // Set-based: each rule is a set of series ids, built once per statement from an index (migration
+  // 014), which each row then looks its series up in. The former EXISTS per row re-read the series'
+  // metadata and re-parsed its labels for every book: 50,000 books cost 50-300 ms where the
+  // unrestricted query read a hundred rows. The unary + keeps these tests filters: without it SQLite
+  // may drive the query from them (every book of the library) instead of from the caller's own
+  // conditions and order, which is the plan the unrestricted caller gets.
+  const only = scope === 'item' ? `rsm.series_id = ${columns.series} AND ` : '';
+  const rated = (test: string) => `SELECT rsm.series_id FROM series_metadata rsm WHERE ${only}rsm.age_rating ${test} ?`;
+  // `sharing_labels <> '[]'` names the partial index of labelled series: the few that have labels
+  // are the only ones parsed. label_key is called once per label of those, not once per book.
+  const labelled = (labels: string[]) =>
     sql(
-      `EXISTS (SELECT 1 FROM series_metadata rsm, json_each(rsm.sharing_labels) rl
-               WHERE rsm.series_id = ${columns.series} AND label_key(rl.value) IN (${placeholders(labels)}))`,
+      `SELECT rsm.series_id FROM series_metadata rsm, json_each(rsm.sharing_labels) rl
+       WHERE ${only}rsm.sharing_labels <> '[]' AND label_key(rl.value) IN (${placeholders(labels)})`,
       ...labels.map(labelKey),
     );
 
   const allowed: SqlFragment[] = [];
   const age = user.ageRestriction;
-  if (user.ageRestrictionType === 'ALLOW_ONLY' && age !== null) {
-    allowed.push(sql(`EXISTS (${metadata('rsm.age_rating IS NOT NULL AND rsm.age_rating <= ?')})`, age));
-  }
-  if (user.labelsAllow.length > 0) allowed.push(withLabel(user.labelsAllow));
-  if (allowed.length > 0) {
-    parts.push({ sql: allowed.map((p) => `(${p.sql})`).join(' OR '), params: allowed.flatMap((p) => p.params) });
-  }
-
-  if (user.ageRestrictionType === 'EXCLUDE' && age !== null) {
-    parts.push(sql(`NOT EXISTS (${metadata('rsm.age_rating >= ?')})`, age));
-  }
-  if (user.labelsExclude.length > 0) {
-    const excluded = withLabel(user.labelsExclude);
-    parts.push({ sql: `NOT ${excluded.sql}`, params: excluded.params });
-  }
+  if (user.ageRestrictionType === 'ALLOW_ONLY' && age !== null) allowed.push(sql(rated('<='), age));
+  if (user.labelsAllow.length > 0) allowed.push(labelled(user.labelsAllow));
+  const excluded: SqlFragment[] = [];
+  if (user.ageRestrictionType === 'EXCLUDE' && age !== null) excluded.push(sql(rated('>='), age));
+  if (user.labelsExclude.length > 0) excluded.push(labelled(user.labelsExclude));
+  const series = seriesTest(`+${columns.series}`, allowed, excluded);
+  if (series) parts.push(series);
 
   if (parts.length === 0) return undefined;
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
+}
+
+const union = (sets: SqlFragment[]): SqlFragment => ({ sql: sets.map((p) => p.sql).join(' UNION '), params: sets.flatMap((p) => p.params) });
+
+/**
+ * The series rules as ONE test of the row's series against one set: a series passes if it is in
+ * any allowed set (Komga: allow rules are alternatives) and in no excluded set. One term, not an IN
+ * and a NOT IN side by side: with two, SQLite's planner took them for a selective pair and drove the
+ * query from every book of the library (keep reading: 25-45 ms instead of 1 ms).
+ */
+function seriesTest(series: string, allowed: SqlFragment[], excluded: SqlFragment[]): SqlFragment | undefined {
+  if (allowed.length === 0 && excluded.length === 0) return undefined;
+  const kept = union(allowed);
+  const hidden = union(excluded);
+  if (excluded.length === 0) return { sql: `${series} IN (${kept.sql})`, params: kept.params };
+  if (allowed.length === 0) {
+    // series_id is a primary key Folio never leaves NULL, but a NULL in a NOT IN set would hide every
+    // series (x NOT IN (NULL) is NULL): keep it out for rows another tool wrote.
+    return { sql: `${series} NOT IN (SELECT series_id FROM (${hidden.sql}) WHERE series_id IS NOT NULL)`, params: hidden.params };
+  }
+  // Each side in its own sub-select: a bare A UNION B EXCEPT C UNION D would read ((A ∪ B) − C) ∪ D.
+  return {
+    sql: `${series} IN (SELECT series_id FROM (${kept.sql}) EXCEPT SELECT series_id FROM (${hidden.sql}))`,
+    params: [...kept.params, ...hidden.params],
+  };
 }
