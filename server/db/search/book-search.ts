@@ -22,6 +22,7 @@ import { storedFoldedSql } from '../folded-titles.ts';
 import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
+import { pageTotal } from './page-total.ts';
 import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
 const upper = (v: unknown) => String(v).toUpperCase();
@@ -173,9 +174,8 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
     ],
     'b.id',
   );
-  const total = (
-    db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(query.userId, query.userId, ...where.params) as { n: number }
-  ).n;
+  const count = () =>
+    (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(query.userId, query.userId, ...where.params) as { n: number }).n;
   const readLists = order.clause.includes('@readLists') ? { readLists: namedValuesJson(simplifyCondition(query.condition, Object.keys(BOOK_FIELDS)), 'readListId') } : undefined;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   // A search term without an explicit order ranks title matches first.
@@ -184,7 +184,7 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
   const rows = db
     .prepare(`SELECT b.id AS id ${FROM} WHERE ${where.sql} ${clause}${limit}`)
     .all(...(readLists ? [readLists] : []), query.userId, query.userId, ...where.params, ...(rank?.params ?? [])) as { id: string }[];
-  return { ids: rows.map((r) => r.id), total, sorted: order.sorted || rank !== undefined };
+  return { ids: rows.map((r) => r.id), total: pageTotal(rows.length, query.limit, query.offset, count), sorted: order.sorted || rank !== undefined };
 }
 
 function whereClause(query: BookQuery): SqlFragment {

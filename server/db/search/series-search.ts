@@ -24,6 +24,7 @@ import { storedFoldedSql } from '../folded-titles.ts';
 import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
+import { pageTotal } from './page-total.ts';
 import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
 const upper = (v: unknown) => String(v).toUpperCase();
@@ -176,14 +177,14 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
     user: query.userId,
     ...(order.clause.includes('@collections') ? { collections: namedValuesJson(simplifyCondition(query.condition, Object.keys(SERIES_FIELDS)), 'collectionId') } : {}),
   };
-  const total = (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(named, ...where.params) as { n: number }).n;
+  const count = () => (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(named, ...where.params) as { n: number }).n;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('sm', 'title')) : undefined;
   const clause = rank ? order.clause.replace('ORDER BY ', `ORDER BY ${rank.sql}, `) : order.clause;
   const rows = db
     .prepare(`SELECT s.id AS id ${FROM} WHERE ${where.sql} ${clause}${limit}`)
     .all(named, ...where.params, ...(rank?.params ?? [])) as { id: string }[];
-  return { ids: rows.map((r) => r.id), total, sorted: order.sorted || rank !== undefined };
+  return { ids: rows.map((r) => r.id), total: pageTotal(rows.length, query.limit, query.offset, count), sorted: order.sorted || rank !== undefined };
 }
 
 function whereClause(query: SeriesQuery): SqlFragment {
