@@ -42,7 +42,10 @@ const readStatus: FieldCompiler = (op) => {
   };
   const op_ = op.operator.toLowerCase();
   if (op_ === 'is') return sql(expression(scalarValue(op)));
-  if (op_ === 'isnot') return sql(`NOT (${expression(scalarValue(op))})`);
+  // A book without progress has no row in r: its completed flag is NULL, and NOT (NULL = 1) is NULL,
+  // so "not read" left out every unread book. Komga: isNot READ = unread or in progress, isNot
+  // IN_PROGRESS = unread or read.
+  if (op_ === 'isnot') return sql(`COALESCE(NOT (${expression(scalarValue(op))}), 1)`);
   throw new SearchConditionError(`Unsupported operator: ${op.operator}`);
 };
 

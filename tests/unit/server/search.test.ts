@@ -77,6 +77,23 @@ describe('POST /api/v1/books/list', () => {
     await server.app.inject({ method: 'DELETE', url: `/api/v1/books/${ids['Alpha 01']}/read-progress`, headers: server.admin });
   });
 
+  it('isNot READ and isNot IN_PROGRESS keep the unread books, as Komga does', async () => {
+    // A book without progress has no completed flag: NOT (completed = 1) was NULL for it, so
+    // "not read" listed only books in progress and "not in progress" only finished ones.
+    const progress = async (name: string, method: 'PATCH' | 'DELETE', payload?: object) => {
+      const response = await server.app.inject({ method, url: `/api/v1/books/${ids[name]}/read-progress`, headers: server.admin, payload });
+      expect(response.statusCode, response.body).toBe(204);
+    };
+    await progress('Alpha 01', 'PATCH', { completed: true });
+    await progress('Alpha 02', 'PATCH', { page: 1, completed: false });
+    const isNot = (value: string) => ({ condition: { readStatus: { operator: 'isNot', value } } });
+    expect(await bookNames(isNot('READ'), '?sort=name')).toEqual(['Alpha 02', 'Beta 01', 'broken', 'Delta 1']);
+    expect(await bookNames(isNot('IN_PROGRESS'), '?sort=name')).toEqual(['Alpha 01', 'Beta 01', 'broken', 'Delta 1']);
+    expect(await bookNames(isNot('UNREAD'), '?sort=name')).toEqual(['Alpha 01', 'Alpha 02']);
+    await progress('Alpha 01', 'DELETE');
+    await progress('Alpha 02', 'DELETE');
+  });
+
   it('rejects unknown fields and operators with 400', async () => {
     for (const condition of [{ nope: is(1) }, { title: { operator: 'sounds-like', value: 'x' } }, { allOf: 'x' }]) {
       const response = await postBooks({ condition });
