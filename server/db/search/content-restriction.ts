@@ -75,7 +75,9 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
 }
 
-const union = (sets: SqlFragment[]): SqlFragment => ({ sql: sets.map((p) => p.sql).join(' UNION '), params: sets.flatMap((p) => p.params) });
+// UNION ALL: a series in two sets is harmless in an IN list, and a plain UNION is merged in series
+// order, which read every series' row instead of the sets' indexes.
+const union = (sets: SqlFragment[]): SqlFragment => ({ sql: sets.map((p) => p.sql).join(' UNION ALL '), params: sets.flatMap((p) => p.params) });
 
 /**
  * The series rules as ONE test of the row's series against one set: a series passes if it is in
@@ -87,15 +89,13 @@ function seriesTest(series: string, allowed: SqlFragment[], excluded: SqlFragmen
   if (allowed.length === 0 && excluded.length === 0) return undefined;
   const kept = union(allowed);
   const hidden = union(excluded);
+  // series_id is a primary key Folio never leaves NULL, but a NULL in a NOT IN set would hide every
+  // series (x NOT IN (NULL) is NULL): keep it out for rows another tool wrote.
+  const notHidden = (column: string) => `${column} NOT IN (SELECT series_id FROM (${hidden.sql}) WHERE series_id IS NOT NULL)`;
   if (excluded.length === 0) return { sql: `${series} IN (${kept.sql})`, params: kept.params };
-  if (allowed.length === 0) {
-    // series_id is a primary key Folio never leaves NULL, but a NULL in a NOT IN set would hide every
-    // series (x NOT IN (NULL) is NULL): keep it out for rows another tool wrote.
-    return { sql: `${series} NOT IN (SELECT series_id FROM (${hidden.sql}) WHERE series_id IS NOT NULL)`, params: hidden.params };
-  }
-  // Each side in its own sub-select: a bare A UNION B EXCEPT C UNION D would read ((A ∪ B) − C) ∪ D.
-  return {
-    sql: `${series} IN (SELECT series_id FROM (${kept.sql}) EXCEPT SELECT series_id FROM (${hidden.sql}))`,
-    params: [...kept.params, ...hidden.params],
-  };
+  if (allowed.length === 0) return { sql: notHidden(series), params: hidden.params };
+  // The allowed sets with the hidden ones taken out inside the one set. Not EXCEPT: SQLite merges
+  // an EXCEPT in series order, so it read every series' row to sort the age rule's side instead of
+  // using its index (7 ms against 1 ms at 5,500 series).
+  return { sql: `${series} IN (SELECT series_id FROM (${kept.sql}) WHERE ${notHidden('series_id')})`, params: [...kept.params, ...hidden.params] };
 }
