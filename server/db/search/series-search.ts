@@ -72,7 +72,8 @@ function titlePattern(op: Operator): string {
 export const SERIES_FIELDS: Record<string, FieldCompiler> = {
   libraryId: equality('s.library_id'),
   collectionId: (op) => {
-    const inCollection = 'EXISTS (SELECT 1 FROM collection_series cs WHERE cs.series_id = s.id AND cs.collection_id = ?)';
+    // The collection's series as one set read from its key, not an EXISTS per series (as readListId).
+    const inCollection = 's.id IN (SELECT cs.series_id FROM collection_series cs WHERE cs.collection_id = ?)';
     const o = op.operator.toLowerCase();
     if (o === 'is') return sql(inCollection, scalarValue(op));
     if (o === 'isnot') return sql(`NOT ${inCollection}`, scalarValue(op));
