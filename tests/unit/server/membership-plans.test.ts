@@ -1,12 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../server/db/database.ts';
-import { createRepositories } from '../../../server/db/repositories.ts';
-import { defaultSeriesMetadata } from '../../../server/db/series-metadata-repository.ts';
-import { defaultBookMetadata } from '../../../server/db/book-metadata-repository.ts';
-import { newId } from '../../../server/db/ids.ts';
+import type { Db } from '../../../server/db/database.ts';
+import { type CatalogueDatabase, openCatalogueDatabase } from './support/catalogue-database.ts';
 import { searchBooks } from '../../../server/db/search/book-search.ts';
 import { searchSeries } from '../../../server/db/search/series-search.ts';
 import { withPlans } from './query-plans.ts';
@@ -18,7 +12,7 @@ import { withPlans } from './query-plans.ts';
  * admin, and sorting them by their place in the list read every list's entries once per member (no
  * index by member). These check the members and order are exact, and the plans use the indexes.
  */
-let dir: string;
+let catalogue: CatalogueDatabase;
 let db: Db;
 const bookIds: string[] = [];
 const seriesIds: string[] = [];
@@ -26,34 +20,23 @@ const READ_LIST = 'RL';
 const COLLECTION = 'CO';
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'folio-membership-plans-'));
-  db = openDatabase(join(dir, 'data'));
-  const repos = createRepositories(db);
-  const now = Date.now();
-  const libraryId = newId(now);
-  db.prepare('INSERT INTO library (id, name, root, created, last_modified) VALUES (?, ?, ?, ?, ?)').run(libraryId, 'L', '/nowhere', now, now);
+  catalogue = await openCatalogueDatabase('membership-plans');
+  db = catalogue.db;
   for (let s = 0; s < 30; s++) {
-    const seriesId = newId(now);
+    const seriesId = catalogue.addSeries(`S${s}`);
     seriesIds.push(seriesId);
-    repos.series.insert({ id: seriesId, libraryId, name: `S${s}`, url: `/s/${s}`, fileLastModified: now, oneshot: false, deletedDate: null, created: now, lastModified: now });
-    repos.seriesMetadata.insert(defaultSeriesMetadata(seriesId, `S${s}`, now));
     for (let b = 1; b <= 3; b++) {
-      const id = newId(now);
-      bookIds.push(id);
-      repos.books.insert({ id, seriesId, libraryId, name: `S${s} ${b}`, url: `/s/${s}/${b}.cbz`, number: b, fileLastModified: now, fileSize: 1, fileHash: '', oneshot: false, deletedDate: null, created: now, lastModified: now });
-      repos.bookMetadata.insert(defaultBookMetadata(id, `S${s} ${b}`, b, now));
-      repos.media.insert({ bookId: id, status: 'READY', mediaType: 'application/zip', comment: null, pageCount: 3, epubDivinaCompatible: false, epubIsKepub: false, created: now, lastModified: now });
+      bookIds.push(catalogue.addBook(seriesId, `S${s} ${b}`, b));
     }
   }
-  db.prepare('INSERT INTO readlist (id, name, created, last_modified) VALUES (?, ?, ?, ?)').run(READ_LIST, 'List', now, now);
+  db.prepare('INSERT INTO readlist (id, name, created, last_modified) VALUES (?, ?, ?, ?)').run(READ_LIST, 'List', catalogue.now, catalogue.now);
   bookIds.filter((_, i) => i % 7 === 0).forEach((id, n) => db.prepare('INSERT INTO readlist_book (readlist_id, book_id, number) VALUES (?, ?, ?)').run(READ_LIST, id, n));
-  db.prepare('INSERT INTO collection (id, name, created, last_modified) VALUES (?, ?, ?, ?)').run(COLLECTION, 'Collection', now, now);
+  db.prepare('INSERT INTO collection (id, name, created, last_modified) VALUES (?, ?, ?, ?)').run(COLLECTION, 'Collection', catalogue.now, catalogue.now);
   seriesIds.filter((_, i) => i % 4 === 1).forEach((id, n) => db.prepare('INSERT INTO collection_series (collection_id, series_id, number) VALUES (?, ?, ?)').run(COLLECTION, id, n));
 });
 
 afterAll(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
+  await catalogue.close();
 });
 
 

@@ -1,12 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../server/db/database.ts';
-import { createRepositories } from '../../../server/db/repositories.ts';
-import { defaultSeriesMetadata } from '../../../server/db/series-metadata-repository.ts';
-import { defaultBookMetadata } from '../../../server/db/book-metadata-repository.ts';
-import { newId } from '../../../server/db/ids.ts';
+import type { Db } from '../../../server/db/database.ts';
+import { type CatalogueDatabase, openCatalogueDatabase } from './support/catalogue-database.ts';
 import { searchBooks } from '../../../server/db/search/book-search.ts';
 import { searchSeries } from '../../../server/db/search/series-search.ts';
 
@@ -18,32 +12,22 @@ import { searchSeries } from '../../../server/db/search/series-search.ts';
  */
 const SERIES = 7;
 const BOOKS = 3;
-let dir: string;
+let catalogue: CatalogueDatabase;
 let db: Db;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'folio-page-totals-'));
-  db = openDatabase(join(dir, 'data'));
-  const repos = createRepositories(db);
-  const now = Date.now();
-  const libraryId = newId(now);
-  db.prepare('INSERT INTO library (id, name, root, created, last_modified) VALUES (?, ?, ?, ?, ?)').run(libraryId, 'L', '/nowhere', now, now);
+  catalogue = await openCatalogueDatabase('page-totals');
+  db = catalogue.db;
   for (let s = 0; s < SERIES; s++) {
-    const seriesId = newId(now);
-    repos.series.insert({ id: seriesId, libraryId, name: `S${s}`, url: `/s/${s}`, fileLastModified: now, oneshot: false, deletedDate: null, created: now, lastModified: now });
-    repos.seriesMetadata.insert(defaultSeriesMetadata(seriesId, `S${s}`, now));
+    const seriesId = catalogue.addSeries(`S${s}`);
     for (let b = 1; b <= BOOKS; b++) {
-      const id = newId(now);
-      repos.books.insert({ id, seriesId, libraryId, name: `S${s} ${b}`, url: `/s/${s}/${b}.cbz`, number: b, fileLastModified: now, fileSize: 1, fileHash: '', oneshot: false, deletedDate: null, created: now, lastModified: now });
-      repos.bookMetadata.insert(defaultBookMetadata(id, `S${s} ${b}`, b, now));
-      repos.media.insert({ bookId: id, status: 'READY', mediaType: 'application/zip', comment: null, pageCount: 3, epubDivinaCompatible: false, epubIsKepub: false, created: now, lastModified: now });
+      catalogue.addBook(seriesId, `S${s} ${b}`, b);
     }
   }
 });
 
 afterAll(async () => {
-  db.close();
-  await rm(dir, { recursive: true, force: true });
+  await catalogue.close();
 });
 
 /** The statements a search prepares (each runs once), and its result. */
