@@ -33,6 +33,8 @@ export interface ContainerAnalysis {
   unreadableEntries?: string[];
   /** Files the book's index lists that are not in it (ERR_1033 when non-empty). */
   missingEntries?: string[];
+  /** Why the listing ended before the archive did (OpenedBook.damage): ERR_1007. */
+  damage?: string;
   /** Set by formats that count pages without listing page images (text EPUB). */
   pageCount?: number;
   epubDivinaCompatible?: boolean;
@@ -59,7 +61,7 @@ export async function analyseContainer(filePath: string, withDimensions = true):
 /** Analysis of a book already opened (through the archive pool, for the server). */
 export async function analyseOpened(reader: BookReader, book: OpenedBook, withDimensions = true): Promise<ContainerAnalysis> {
   const described = book.describe ? await book.describe(withDimensions) : await describeEntries(book, withDimensions);
-  return { reader, ...described };
+  return book.damage === undefined ? { reader, ...described } : { reader, ...described, damage: book.damage };
 }
 
 /** The reader for a file's actual content (signature), whatever its extension says. */

@@ -529,6 +529,8 @@ export class PooledBook implements OpenedBook {
   readonly entriesInMemory: boolean;
   /** The entries that exist only in memory in a format whose others stream (OpenedBook.entryInMemory). */
   private readonly inMemoryNames: ReadonlySet<string> | undefined;
+  /** Why the listing ended early (OpenedBook.damage). */
+  readonly damage: string | undefined;
 
   constructor(pool: ArchivePool, key: string, path: string, reader: BookReader, opened: OpenedBook, caller: string) {
     this.pool = pool;
@@ -539,6 +541,7 @@ export class PooledBook implements OpenedBook {
     this.list = opened.entries();
     this.canReadWhole = opened.readWhole !== undefined;
     this.entriesInMemory = opened.entriesInMemory === true;
+    this.damage = opened.damage;
     const inMemory = opened.entryInMemory?.bind(opened);
     this.inMemoryNames = inMemory ? new Set(this.list.filter((entry) => inMemory(entry.name)).map((entry) => entry.name)) : undefined;
     // Optional capabilities exist on the facade exactly when the format has them.

@@ -49,6 +49,12 @@ export interface OpenedBook {
    * handle, so a file rewritten in place is never read through the listing of its former bytes.
    */
   descriptorIdentity?(): string;
+  /**
+   * Why the listing ended before the archive did (RAR: a file cut short, a header that fails its
+   * CRC). The entries listed are those read up to there; whatever followed is lost, so analysis
+   * says ERR_1007 even when every listed entry reads.
+   */
+  readonly damage?: string;
   close(): void;
   /**
    * Formats whose pages are not simply their image entries (PDF, EPUB) describe the book here;

@@ -51,10 +51,11 @@ export class RarClient extends SerialWorker<RarRequest, RarResult> {
 
 export const rarWorker = new RarClient();
 
-export async function listRar(file: CheckedFile, maxMembers: number, caller?: string): Promise<RarMember[]> {
+/** The members unrar lists; `damage`: why the listing ended early (see RarResult). */
+export async function listRar(file: CheckedFile, maxMembers: number, caller?: string): Promise<{ members: RarMember[]; damage?: string }> {
   const result = await rarWorker.call({ op: 'list', file, maxMembers }, caller);
   if (!('members' in result)) throw new MediaError('ERR_1008', 'unexpected RAR worker answer');
-  return result.members;
+  return result;
 }
 
 /** The first bytes of a member, at most `limit`; `expected` is how many it declares. */

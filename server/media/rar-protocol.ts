@@ -12,6 +12,12 @@ export interface RarMember {
   isDirectory: boolean;
   /** Stored uncompressed (method "store"): unrar stops right after a prefix (rar-worker.ts extractMember). */
   stored: boolean;
+  /**
+   * Why the member cannot be read, when the listing ended at it: its header is whole but its data
+   * is not (the file ends inside it, a download cut short). Listed so that analysis counts it
+   * (ERR_1007) rather than the book losing the members before it.
+   */
+  damaged?: string;
 }
 
 export type RarRequest =
@@ -33,7 +39,12 @@ export type RarRequest =
   | { id: number; op: 'prefixes'; file: CheckedFile; names: string[]; prefixBytes: number; maxBytes: number; maxMs: number };
 
 export type RarResult =
-  | { members: RarMember[] }
+  /**
+   * `damage`: the listing ended early at damage unrar reported (a file cut short, a broken header
+   * CRC): the members before it are whole; the one it ended at is listed `damaged` when its header
+   * could be read, and what came after is lost.
+   */
+  | { members: RarMember[]; damage?: string }
   /**
    * The member's first `length` bytes (the buffer may be longer); `unpacked`: bytes unrar
    * produced, kept or not; `workMs`: how long unrar took.

@@ -91,8 +91,15 @@ async function openRarFile(file: FileHandle, filePath: string, work: MediaWork =
   try {
     const { checked, size, mtimeMs } = await describeChecked(file, filePath);
     const key = `${checked.dev}:${checked.ino}\u0000${size}:${mtimeMs}`;
-    const members = await listForCaller(`RAR book ${filePath}`, key, work.caller, rarWorker.timeLimitMs, () => listRar(checked, MAX_ARCHIVE_ENTRIES, work.caller));
-    return new OpenedRar(checked, `${size}:${mtimeMs}`, members, () => releaseChecked(file, filePath));
+    const { members, damage } = await listForCaller(`RAR book ${filePath}`, key, work.caller, rarWorker.timeLimitMs, () =>
+      listRar(checked, MAX_ARCHIVE_ENTRIES, work.caller),
+    );
+    // Cut short or broken past some whole members, the book keeps them (its analysis says
+    // ERR_1007 for the rest); with none whole before the damage there is nothing to read.
+    if (damage !== undefined && !members.some((member) => !member.isDirectory && member.damaged === undefined)) {
+      throw new MediaError('ERR_1008', `cannot list RAR entries: ${damage}`);
+    }
+    return new OpenedRar(checked, `${size}:${mtimeMs}`, members, damage, () => releaseChecked(file, filePath));
   } catch (error) {
     releaseChecked(file, filePath);
     throw error;
@@ -106,6 +113,10 @@ class OpenedRar implements OpenedBook {
   private readonly release: () => void;
   private readonly list: BookEntry[] = [];
   private readonly sizes = new Map<string, number>();
+  /** Members the listing ended at, whose data the file does not hold whole: why each cannot be read. */
+  private readonly damaged = new Map<string, string>();
+  /** Why the listing ended early (OpenedBook.damage). */
+  readonly damage: string | undefined;
   /** Members analysis may read in walks (see ANALYSIS_PREFIX_BYTES), in archive order, and where each is in it. */
   private readonly walkOrder: string[] = [];
   private readonly walkIndex = new Map<string, number>();
@@ -117,9 +128,10 @@ class OpenedRar implements OpenedBook {
   /** What analysis has cost so far, against the bounds for one book (analysis-bounds.ts). */
   private readonly budget: AnalysisBudget;
 
-  constructor(file: CheckedFile, version: string, members: readonly RarMember[], release: () => void) {
+  constructor(file: CheckedFile, version: string, members: readonly RarMember[], damage: string | undefined, release: () => void) {
     this.file = file;
     this.version = version;
+    this.damage = damage;
     this.release = release;
     this.budget = new AnalysisBudget(`RAR book ${file.path}`, 'unrar');
     const walkable: RarMember[] = [];
@@ -128,6 +140,11 @@ class OpenedRar implements OpenedBook {
       if (this.sizes.has(member.name)) continue;
       this.sizes.set(member.name, member.size);
       this.list.push({ name: member.name, uncompressedSize: member.size, isDirectory: member.isDirectory });
+      // Never handed to unrar: its read would end at the same damage, in a walk or alone.
+      if (member.damaged !== undefined) {
+        this.damaged.set(member.name, member.damaged);
+        continue;
+      }
       // A member over the page limit is never unpacked whole: it is a bad page, and one declaring
       // terabytes would hold a walk past its time limit on every retry. Its prefix is read alone.
       if (!member.isDirectory && member.size > 0 && member.size <= MAX_BUFFERED_MEMBER_BYTES) walkable.push(member);
@@ -144,9 +161,12 @@ class OpenedRar implements OpenedBook {
     return this.list;
   }
 
+  /** A listed member's declared size; ERR_1007 for the member the listing ended at (its data is not all there). */
   private declaredSize(name: string): number {
     const size = this.sizes.get(name);
     if (size === undefined) throw new MediaError('ERR_1033', `entry not found: ${name}`);
+    const damaged = this.damaged.get(name);
+    if (damaged !== undefined) throw new MediaError('ERR_1007', `RAR member ${name} cannot be read: ${damaged}`);
     return size;
   }
 

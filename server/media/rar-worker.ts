@@ -17,7 +17,7 @@
 import { closeSync, fstatSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
-import { Extractor, UnrarError, type SeekMethod } from 'node-unrar-js';
+import { Extractor, type FileHeader, UnrarError, type SeekMethod } from 'node-unrar-js';
 import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
 import type { RarMember, RarRequest, RarResult } from './rar-protocol.ts';
 import type { WorkerAnswer } from './serial-worker.ts';
@@ -68,6 +68,18 @@ class RarFailure extends Error {
   }
 }
 
+/**
+ * unrar's reasons for ending a listing that say the file is damaged where it stopped: a read past
+ * the file's end (a member or header cut short: our seek and read refuse what the file does not
+ * hold) or a header that fails its CRC. Anything else (a password, another volume, memory) is
+ * not damage of the members before it and stays the failure it is.
+ */
+const LISTING_DAMAGE = new Set(['ERAR_EREAD', 'ERAR_BAD_DATA']);
+
+function memberOf(header: FileHeader): RarMember {
+  return { name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' };
+}
+
 /** unrar's I/O callbacks, served from one descriptor and, for output, one growing buffer. */
 class FileBackedExtractor extends Extractor<never> {
   protected _filePath = ARCHIVE_NAME;
@@ -103,25 +115,70 @@ class FileBackedExtractor extends Extractor<never> {
     module.extractor = this;
   }
 
-  list(maxMembers: number): RarMember[] {
+  /**
+   * The members as unrar lists them. unrar stops at the first damage (a file cut short: a download
+   * that stopped; a header whose CRC fails), and node-unrar-js then throws: the members listed
+   * before it are whole and are kept (as junrar, Komga's reader, keeps the headers it read), the
+   * one whose header was read but whose data is not there is listed `damaged`, and `damage` says
+   * why the listing ended. Refusals (encryption, solid, volumes) are made as for a whole archive.
+   */
+  list(maxMembers: number): { members: RarMember[]; damage?: string } {
     const list = this.getFileList();
     // Komga refuses these archive kinds outright (REFERENCE §8), before looking at members.
     if (list.arcHeader.flags.headerEncrypted) throw new RarFailure('ERR_1002', 'encrypted RAR archives are not supported');
     const members: RarMember[] = [];
     let encrypted = false;
-    for (const header of list.fileHeaders) {
-      if (members.length >= maxMembers) {
-        // The listing is left unfinished: the instance, which still holds it, is not kept.
-        instance = undefined;
-        throw new RarFailure('ERR_1008', `RAR archive has more than ${maxMembers} entries`);
+    let damage: string | undefined;
+    const read = this.watchHeaders();
+    try {
+      for (const header of list.fileHeaders) {
+        if (members.length >= maxMembers) {
+          // The listing is left unfinished: the instance, which still holds it, is not kept.
+          instance = undefined;
+          throw new RarFailure('ERR_1008', `RAR archive has more than ${maxMembers} entries`);
+        }
+        encrypted ||= header.flags.encrypted;
+        members.push(memberOf(header));
       }
-      encrypted ||= header.flags.encrypted;
-      members.push({ name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' });
+    } catch (error) {
+      if (!(error instanceof UnrarError && LISTING_DAMAGE.has(error.reason))) throw error;
+      // unrar closed the archive (node-unrar-js does on every failure).
+      damage = `${error.reason}: ${error.message}`;
+      // Its data failed after its header was read (the error names it): the member the file ends in.
+      const last = read.last;
+      if (last && error.file === last.name && members.length < maxMembers) {
+        encrypted ||= last.flags.encrypted;
+        // A read refused past the file's end (read, seek) is the file ending inside the member.
+        const why = error.reason === 'ERAR_EREAD' ? 'the file ends inside it (cut short)' : `the archive is damaged in it (${damage})`;
+        members.push({ ...memberOf(last), damaged: why });
+      }
+    } finally {
+      read.stop();
     }
     if (list.arcHeader.flags.solid) throw new RarFailure('ERR_1003', 'solid RAR archives are not supported');
     if (list.arcHeader.flags.volume) throw new RarFailure('ERR_1004', 'multi-volume RAR archives are not supported');
     if (encrypted) throw new RarFailure('ERR_1002', 'encrypted RAR archives are not supported');
-    return members;
+    return damage === undefined ? { members } : { members, damage };
+  }
+
+  /**
+   * The last member header unrar read while listing. node-unrar-js reads a header, hands it to
+   * its skip callback, then steps over the member's data, and throws the header away when that
+   * step fails; its listing's callback is fixed, so this wraps the (private) method that calls it
+   * for this instance only. Should a later node-unrar-js rename it, `last` stays unset and a cut
+   * member goes unnamed: the members before it are still kept (tests pin this).
+   */
+  private watchHeaders(): { readonly last: FileHeader | undefined; stop(): void } {
+    const self = this as unknown as { processNextFile?: (skip: (header: FileHeader) => boolean) => unknown };
+    const original = self.processNextFile;
+    const watch = { last: undefined as FileHeader | undefined, stop: () => void delete self.processNextFile };
+    if (typeof original !== 'function') return watch;
+    self.processNextFile = (skip) =>
+      original.call(this, (header: FileHeader) => {
+        watch.last = header;
+        return skip(header);
+      });
+    return watch;
   }
 
   /**
@@ -327,8 +384,8 @@ async function withArchive<T>(file: CheckedFile, action: string, work: (extracto
 
 async function handle(request: RarRequest): Promise<{ result: RarResult; transfer: ArrayBuffer[] }> {
   if (request.op === 'list') {
-    const members = await withArchive(request.file, 'list', (extractor) => extractor.list(request.maxMembers));
-    return { result: { members }, transfer: [] };
+    const listed = await withArchive(request.file, 'list', (extractor) => extractor.list(request.maxMembers));
+    return { result: listed, transfer: [] };
   }
   const started = performance.now();
   if (request.op === 'prefixes') {

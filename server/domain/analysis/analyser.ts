@@ -49,9 +49,13 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
     }));
     files = result.files;
     const comments: string[] = [];
-    if (result.failedEntries.length > 0) {
+    // Entries that cannot be read, or a listing that ended at damage (entries past it are lost).
+    if (result.failedEntries.length > 0 || result.damage !== undefined) {
       comments.push('ERR_1007');
-      ctx.logger.warn({ bookId, file: book.url, code: 'ERR_1007', entries: result.failedEntries.slice(0, 20), failedEntries: result.failedEntries.length }, 'book analysed with entries that cannot be read');
+      ctx.logger.warn(
+        { bookId, file: book.url, code: 'ERR_1007', entries: result.failedEntries.slice(0, 20), failedEntries: result.failedEntries.length, damage: result.damage },
+        'book analysed with entries that cannot be read',
+      );
     }
     const missing = result.missingEntries ?? [];
     if (missing.length > 0) {

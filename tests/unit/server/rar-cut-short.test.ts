@@ -1,0 +1,81 @@
+import { writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookDto, Page } from '../../../src/api/types.ts';
+import { BLUE, GREEN, RED, renderPage } from '../../fixtures/index.ts';
+import { rar4Bytes, rar5Bytes, type RarMember } from '../../fixtures/rar.ts';
+import { addLibrary, startServer, type TestServer } from './helpers.ts';
+
+/*
+ * A RAR book cut short (a download that stopped, a copy to a full disk) keeps the pages it still
+ * holds whole, as a cut CBZ does and as Komga's junrar keeps the headers it read: READY with
+ * ERR_1007, the whole pages served byte for byte, the cut one refused with ERR_1007. Before, unrar
+ * failing to list past the cut made the whole book ERROR ERR_1008. A book cut inside its first
+ * page has nothing whole to read and stays ERROR.
+ */
+
+let server: TestServer;
+let pages: RarMember[];
+const books = new Map<string, BookDto>();
+
+/** Where the `index`-th member's data starts in the archive's bytes. */
+function dataOffset(bytes: Buffer, index: number): number {
+  const at = bytes.indexOf(pages[index]!.data);
+  expect(at).toBeGreaterThan(0);
+  return at;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  pages = [];
+  for (const [i, color] of [RED, GREEN, BLUE].entries()) {
+    pages.push({ name: `page-${i + 1}.png`, data: await renderPage({ width: 60 + i, height: 90, color, format: 'png' }) });
+  }
+  const folder = join(server.dir, 'library', 'Cut');
+  await mkdir(folder, { recursive: true });
+  for (const [format, bytes] of [['rar4', rar4Bytes(pages)], ['rar5', rar5Bytes(pages)]] as const) {
+    const third = dataOffset(bytes, 2);
+    // Inside the third page's data, as a download stopped there leaves it.
+    await writeFile(join(folder, `${format}-in-third-page.cbr`), bytes.subarray(0, third + Math.floor(pages[2]!.data.length / 2)));
+    // Inside the first page's data: nothing whole.
+    await writeFile(join(folder, `${format}-in-first-page.cbr`), bytes.subarray(0, dataOffset(bytes, 0) + 20));
+  }
+  // RAR 4, cut inside the third member's header: unrar cannot name it, yet the book says pages are lost.
+  const four = rar4Bytes(pages);
+  await writeFile(join(folder, 'rar4-in-third-header.cbr'), four.subarray(0, four.indexOf('page-3.png') - 3));
+  await addLibrary(server, join(server.dir, 'library'));
+  for (const book of (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content) books.set(book.name, book);
+}, 60_000);
+
+afterAll(async () => server.close());
+
+async function expectWholePages(book: BookDto, count: number): Promise<void> {
+  for (let n = 1; n <= count; n++) {
+    const page = await server.get(`/api/v1/books/${book.id}/pages/${n}`);
+    expect(page.statusCode, `page ${n}`).toBe(200);
+    expect(page.rawPayload.equals(pages[n - 1]!.data), `page ${n} bytes`).toBe(true);
+  }
+}
+
+describe.each(['rar4', 'rar5'])('a %s book cut short', (format) => {
+  it('inside its third page: READY with ERR_1007, pages 1 and 2 served byte for byte, page 3 refused with ERR_1007', async () => {
+    const book = books.get(`${format}-in-third-page`)!;
+    expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 3 });
+    await expectWholePages(book, 2);
+    const cut = await server.get(`/api/v1/books/${book.id}/pages/3`);
+    expect(cut.statusCode).toBe(422);
+    expect(cut.json().message).toMatch(/ERR_1007.*page-3\.png/);
+    // Its poster is drawn from the first page.
+    expect((await server.get(`/api/v1/books/${book.id}/thumbnail`)).statusCode).toBe(200);
+  });
+
+  it('inside its first page: ERROR ERR_1008, nothing to read', () => {
+    expect(books.get(`${format}-in-first-page`)!.media).toMatchObject({ status: 'ERROR', comment: 'ERR_1008', pagesCount: 0 });
+  });
+});
+
+it('a RAR 4 book cut inside its third header keeps its two whole pages and says ERR_1007', async () => {
+  const book = books.get('rar4-in-third-header')!;
+  expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+  await expectWholePages(book, 2);
+});
