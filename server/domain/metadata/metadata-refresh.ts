@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { importBarcodeIsbn } from './barcode-isbn.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import type { FolioContext } from '../context.ts';
+import { putOffReason } from '../tasks/put-off.ts';
 import { importEpubMetadata } from './epub-metadata-import.ts';
 import { importComicInfo } from './metadata-import.ts';
-import { importMylarSeries } from './mylar-import.ts';
+import { MYLAR_FILE, importMylarSeries } from './mylar-import.ts';
 import { refreshSeriesAggregation } from './series-aggregation.ts';
 import type { SeriesJsonReads } from './series-json-reads.ts';
 
@@ -30,10 +32,23 @@ export async function refreshBookMetadata(
   await importMylarSeries(ctx, book.seriesId, options.seriesJson);
 }
 
-/** Series sources for every live series of a library (after a scan: series.json may be new). */
+/**
+ * Series sources for every live series of a library (after a scan: series.json may be new). One
+ * series' failure is that series' own (its file, its row): it is logged with the series and its
+ * file, and the others are still imported; before, it ended the scan task there, and the analyses
+ * of the scan's new books, queued after this, were never queued. A failure of the server (a
+ * locked or full database, descriptors run out: put-off.ts) ends it as before, so the task
+ * queue puts the whole task off and runs it again.
+ */
 export async function refreshLibrarySeriesMetadata(ctx: FolioContext, libraryId: string, seriesJson: SeriesJsonReads): Promise<void> {
   if (!ctx.repos.libraries.findById(libraryId)?.importMylarSeries) return;
   for (const series of ctx.repos.series.findByLibrary(libraryId)) {
-    if (series.deletedDate === null) await importMylarSeries(ctx, series.id, seriesJson);
+    if (series.deletedDate !== null) continue;
+    try {
+      await importMylarSeries(ctx, series.id, seriesJson);
+    } catch (error) {
+      if (putOffReason(error)) throw error;
+      ctx.logger.error({ err: error, libraryId, seriesId: series.id, file: join(series.url, MYLAR_FILE) }, 'series metadata import failed (the other series of the library are still imported)');
+    }
   }
 }
