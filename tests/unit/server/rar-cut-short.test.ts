@@ -1,7 +1,7 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BookDto, Page } from '../../../src/api/types.ts';
+import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { BLUE, GREEN, RED, renderPage } from '../../fixtures/index.ts';
 import { rar4Bytes, rar5Bytes, type RarMember } from '../../fixtures/rar.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
@@ -40,6 +40,11 @@ beforeAll(async () => {
     // Inside the first page's data: nothing whole.
     await writeFile(join(folder, `${format}-in-first-page.cbr`), bytes.subarray(0, dataOffset(bytes, 0) + 20));
   }
+  // RAR 5, the second member's header overwritten (its CRC fails): unrar lists on past it.
+  const five = rar5Bytes(pages);
+  const second = five.indexOf('page-2.png');
+  five.fill(0xee, second - 8, second - 2);
+  await writeFile(join(folder, 'rar5-broken-second-header.cbr'), five);
   // RAR 4, cut inside the third member's header: unrar cannot name it, yet the book says pages are lost.
   const four = rar4Bytes(pages);
   await writeFile(join(folder, 'rar4-in-third-header.cbr'), four.subarray(0, four.indexOf('page-3.png') - 3));
@@ -78,4 +83,16 @@ it('a RAR 4 book cut inside its third header keeps its two whole pages and says 
   const book = books.get('rar4-in-third-header')!;
   expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
   await expectWholePages(book, 2);
+});
+
+it('a RAR 5 book whose second header is broken keeps the pages before and after it, and says ERR_1007', async () => {
+  const book = books.get('rar5-broken-second-header')!;
+  expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007' });
+  const listed = await server.json<PageDto[]>(`/api/v1/books/${book.id}/pages`);
+  for (const whole of [pages[0]!, pages[2]!]) {
+    const number = listed.find((page) => page.fileName === whole.name)!.number;
+    const page = await server.get(`/api/v1/books/${book.id}/pages/${number}`);
+    expect(page.statusCode, whole.name).toBe(200);
+    expect(page.rawPayload.equals(whole.data), whole.name).toBe(true);
+  }
 });
