@@ -76,6 +76,18 @@ class RarFailure extends Error {
  */
 const LISTING_DAMAGE = new Set(['ERAR_EREAD', 'ERAR_BAD_DATA']);
 
+/**
+ * Listing, unrar reads only headers (it seeks over data): a block's first 7 bytes, then the rest.
+ * When the file's end cuts such a read short, RAR 5 takes it for the archive's end without an
+ * error (RAR 4 reports one, unnamed): only the bytes there tell a member header, whose member and
+ * whatever followed it are lost, from the end-of-archive block, cut or left out, which loses
+ * nothing. A read of more than an end block holds (8 bytes in RAR 5, 7 in RAR 4) is the rest of
+ * a longer header; a block's first read is looked at (cutBlockIsEnd).
+ */
+const END_BLOCK_BYTES = 8;
+const RAR4_END_BLOCK = 0x7b;
+const RAR5_END_BLOCK = 5;
+
 function memberOf(header: FileHeader): RarMember {
   return { name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' };
 }
@@ -106,6 +118,9 @@ class FileBackedExtractor extends Extractor<never> {
    */
   private inData = false;
   private cut = false;
+  /** Listing (list): the last read the file's end cut short, where it started and how much it asked (see END_BLOCK_BYTES). */
+  private listing = false;
+  private shortRead: { at: number; size: number } | undefined;
 
   constructor(module: UnrarModule, fd: number) {
     super(module, '');
@@ -130,6 +145,7 @@ class FileBackedExtractor extends Extractor<never> {
     let encrypted = false;
     let damage: string | undefined;
     const read = this.watchHeaders();
+    this.listing = true;
     try {
       for (const header of list.fileHeaders) {
         if (members.length >= maxMembers) {
@@ -140,8 +156,11 @@ class FileBackedExtractor extends Extractor<never> {
         encrypted ||= header.flags.encrypted;
         members.push(memberOf(header));
       }
+      if (this.headerCutShort()) damage = 'the file ends inside a header (cut short)';
     } catch (error) {
       if (!(error instanceof UnrarError && LISTING_DAMAGE.has(error.reason))) throw error;
+      // RAR 4's end-of-archive block cut short: every member was listed whole.
+      if (error.file === undefined && this.endBlockCutShort()) return this.refusalsOr(list.arcHeader.flags, members, encrypted);
       // unrar closed the archive (node-unrar-js does on every failure).
       damage = `${error.reason}: ${error.message}`;
       // Its data failed after its header was read (the error names it): the member the file ends in.
@@ -153,12 +172,51 @@ class FileBackedExtractor extends Extractor<never> {
         members.push({ ...memberOf(last), damaged: why });
       }
     } finally {
+      this.listing = false;
       read.stop();
     }
-    if (list.arcHeader.flags.solid) throw new RarFailure('ERR_1003', 'solid RAR archives are not supported');
-    if (list.arcHeader.flags.volume) throw new RarFailure('ERR_1004', 'multi-volume RAR archives are not supported');
+    return this.refusalsOr(list.arcHeader.flags, members, encrypted, damage);
+  }
+
+  /** The listing, unless the archive is of a kind refused whatever its members (as for a whole archive). */
+  private refusalsOr(
+    flags: { solid: boolean; volume: boolean },
+    members: RarMember[],
+    encrypted: boolean,
+    damage?: string,
+  ): { members: RarMember[]; damage?: string } {
+    if (flags.solid) throw new RarFailure('ERR_1003', 'solid RAR archives are not supported');
+    if (flags.volume) throw new RarFailure('ERR_1004', 'multi-volume RAR archives are not supported');
     if (encrypted) throw new RarFailure('ERR_1002', 'encrypted RAR archives are not supported');
     return damage === undefined ? { members } : { members, damage };
+  }
+
+  /** Whether the listing's last read, cut short by the file's end, was of a header other than the end-of-archive block (END_BLOCK_BYTES). */
+  private headerCutShort(): boolean {
+    return this.shortRead !== undefined && !this.endBlockCutShort();
+  }
+
+  /** Whether the listing's last read, cut short by the file's end, was of the end-of-archive block: nothing lost. */
+  private endBlockCutShort(): boolean {
+    const short = this.shortRead;
+    return short !== undefined && short.size <= END_BLOCK_BYTES && this.cutBlockIsEnd(short.at);
+  }
+
+  /**
+   * Whether the block cut short at `at` is the end-of-archive block, by its type: RAR 4's third
+   * byte (after a CRC16), RAR 5's type number after a CRC32 and the size's variable-length
+   * integer. Too few bytes left to hold the type say nothing of what is lost: taken as the end.
+   */
+  private cutBlockIsEnd(at: number): boolean {
+    const signature = Buffer.alloc(7);
+    readSync(this.fd, signature, 0, 7, 0);
+    const head = Buffer.alloc(END_BLOCK_BYTES);
+    const count = readSync(this.fd, head, 0, END_BLOCK_BYTES, at);
+    if (signature[6] === 0x00) return count < 3 || head[2] === RAR4_END_BLOCK;
+    let type = 4;
+    while (type < count && (head[type]! & 0x80) !== 0) type++;
+    type++;
+    return type >= count || head[type] === RAR5_END_BLOCK;
   }
 
   /**
@@ -301,6 +359,7 @@ class FileBackedExtractor extends Extractor<never> {
     }
     const heap = (this.unrar as UnrarModule).HEAPU8;
     const count = readSync(this.fd, heap, buf, size, this.position);
+    if (this.listing && count < size) this.shortRead = { at: this.position, size };
     this.position += count;
     return count;
   }

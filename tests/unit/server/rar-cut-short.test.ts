@@ -45,9 +45,13 @@ beforeAll(async () => {
   const second = five.indexOf('page-2.png');
   five.fill(0xee, second - 8, second - 2);
   await writeFile(join(folder, 'rar5-broken-second-header.cbr'), five);
-  // RAR 4, cut inside the third member's header: unrar cannot name it, yet the book says pages are lost.
-  const four = rar4Bytes(pages);
-  await writeFile(join(folder, 'rar4-in-third-header.cbr'), four.subarray(0, four.indexOf('page-3.png') - 3));
+  // Cut inside the third member's header: unrar cannot name it (RAR 5 even takes it for the
+  // archive's end), yet the book says pages are lost.
+  for (const [format, bytes] of [['rar4', rar4Bytes(pages)], ['rar5', rar5Bytes(pages)]] as const) {
+    await writeFile(join(folder, `${format}-in-third-header.cbr`), bytes.subarray(0, bytes.indexOf('page-3.png') - 3));
+    // Only its end-of-archive block cut (RAR 4) or gone (RAR 5): every page is whole, no false alarm.
+    await writeFile(join(folder, `${format}-end-block-cut.cbr`), bytes.subarray(0, bytes.length - (format === 'rar4' ? 2 : 8)));
+  }
   await addLibrary(server, join(server.dir, 'library'));
   for (const book of (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content) books.set(book.name, book);
 }, 60_000);
@@ -79,10 +83,18 @@ describe.each(['rar4', 'rar5'])('a %s book cut short', (format) => {
   });
 });
 
-it('a RAR 4 book cut inside its third header keeps its two whole pages and says ERR_1007', async () => {
-  const book = books.get('rar4-in-third-header')!;
-  expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
-  await expectWholePages(book, 2);
+describe.each(['rar4', 'rar5'])('a %s book', (format) => {
+  it('cut inside its third header keeps its two whole pages and says ERR_1007', async () => {
+    const book = books.get(`${format}-in-third-header`)!;
+    expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+    await expectWholePages(book, 2);
+  });
+
+  it('cut in its end-of-archive block only is READY with its three pages and no comment', async () => {
+    const book = books.get(`${format}-end-block-cut`)!;
+    expect(book.media).toMatchObject({ status: 'READY', comment: '', pagesCount: 3 });
+    await expectWholePages(book, 3);
+  });
 });
 
 it('a RAR 5 book whose second header is broken keeps the pages before and after it, and says ERR_1007', async () => {
