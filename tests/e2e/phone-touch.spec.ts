@@ -5,6 +5,7 @@ import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { RED, createCbz } from '../fixtures/comics.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
+import { smallTapTargets } from './support/tap-targets.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
@@ -94,4 +95,24 @@ test('the series filters\' check boxes each have a row a fingertip can hit: 40 p
   const label = (await p.locator('label', { hasText: en.browse.read_statuses.UNREAD }).first().boundingBox())!;
   await p.touchscreen.tap(label.x + label.width - 2, label.y + label.height - 6);
   await expect(unread).toBeChecked();
+});
+
+test('every check box and radio is itself 24 px on a touch phone (the browser draws 13 px), wherever its label is', async ({ page: p }) => {
+  await logIn(p.context().request, folio.url, ADMIN);
+  await p.goto(`${folio.url}/libraries/${libraryId}/series`);
+  await p.getByRole('button', { name: en.browse.filters, exact: true }).click();
+  await expect(p.getByRole('checkbox', { name: en.browse.read_statuses.UNREAD, exact: true })).toBeVisible();
+  const boxes = p.locator('input[type=checkbox], input[type=radio]');
+  const shown = await boxes.evaluateAll((inputs) =>
+    inputs
+      // The theme switch's radios are hidden on purpose: their drawn labels are the control.
+      .filter((input) => input.checkVisibility() && getComputedStyle(input).opacity !== '0')
+      .map((input) => ({ name: input.getAttribute('aria-label') ?? (input as HTMLInputElement).labels?.[0]?.textContent?.trim(), box: input.getBoundingClientRect() }))
+      .map(({ name, box }) => ({ name, small: Math.min(box.width, box.height) < 24, size: `${Math.round(box.width)}×${Math.round(box.height)}` })),
+  );
+  // The filters' statuses, genres, tags… and each card's selection box.
+  expect(shown.length).toBeGreaterThan(5);
+  expect(shown.filter((b) => b.small).map((b) => `${b.name} ${b.size}`)).toEqual([]);
+  // And nothing else on the screen (pagination, toolbar, cards) is under WCAG 2.2's 24 px.
+  expect(await smallTapTargets(p)).toEqual([]);
 });

@@ -1,4 +1,5 @@
 import { style } from '@vanilla-extract/css';
+import { TOUCH } from '../theme/media.ts';
 import { vars } from '../theme/theme.css.ts';
 
 export const grid = style({
@@ -105,6 +106,9 @@ export const selectHit = style({
   height: 40,
   padding: 6,
   cursor: 'pointer',
+  // On a touch screen the box is drawn 24 px (theme.css.ts): the area grows with it to a phone's
+  // usual 44 px, so a finger that misses the box by a few pixels still lands inside.
+  '@media': { [TOUCH]: { width: 44, height: 44 } },
 });
 
 export const selectBox = style({
