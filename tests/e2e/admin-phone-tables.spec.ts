@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BLUE, RED, createCbz } from '../fixtures/comics.ts';
 import { claimWithLibrary, logIn, ADMIN } from './support/api.ts';
+import { expectTapTargets } from './support/tap-targets.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
@@ -74,8 +75,11 @@ test('the users and activity tables are cards that fit a phone, every value and 
   for (const name of ['Edit roles', 'Edit restrictions', 'Change password', 'Delete']) {
     await expect(row.getByRole('button', { name, exact: true })).toBeInViewport({ ratio: 1 });
   }
+  // Rows full of actions and the dialog's role check boxes: every target is WCAG 2.2's 24 px.
+  await expectTapTargets(page);
   await row.getByRole('button', { name: 'Edit roles', exact: true }).click();
   await expect(page.getByRole('dialog')).toBeVisible();
+  await expectTapTargets(page);
 });
 
 test('the account\'s API keys and activity, and the metrics\' libraries and tasks, fit a phone', async ({ page }) => {
@@ -83,8 +87,10 @@ test('the account\'s API keys and activity, and the metrics\' libraries and task
   await expect(page.getByText('Phone key for a tablet app').first()).toBeVisible();
   expect(await overflows(page)).toEqual([]);
   await expect(page.locator('tbody').getByRole('button', { name: 'Delete' }).first()).toBeInViewport({ ratio: 1 });
+  await expectTapTargets(page);
 
   await page.goto(`${folio.url}/settings/metrics`);
   await expect(page.locator('tbody th', { hasText: 'Phone' }).or(page.locator('tbody th').first())).toBeVisible();
   expect(await overflows(page)).toEqual([]);
+  await expectTapTargets(page);
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './support/axe.ts';
+import { expectTapTargets } from './support/tap-targets.ts';
 import { FEATURED } from './support/browse-library.ts';
 import { useBrowseServer } from './support/browse-server.ts';
 
@@ -207,6 +208,18 @@ for (const screen of SCREENS) {
     await expectNoAxeViolations(page);
   });
 }
+
+// On a touch phone every control of the same screens (filters' check boxes, cards' selection
+// boxes, the edit dialogs' fields and toggles, pagination) is at least WCAG 2.2's 24 px.
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const screen of SCREENS) {
+    test(`tap targets: none under 24 px on the ${screen.name}`, async ({ page }) => {
+      await screen.open(page);
+      await expectTapTargets(page);
+    });
+  }
+});
 
 /** Only colours differ in the dark theme: re-check contrast on screens that show every kind of text. */
 const DARK_CHECKED = ['dashboard', 'browse with filters open', 'book', 'edit series dialog'];

@@ -6,6 +6,7 @@ import en from '../../locales/en.json' with { type: 'json' };
 import { GREEN, RED, createCbz, type Rgb } from '../fixtures/comics.ts';
 import { createReflowableEpub, prose } from '../fixtures/epub.ts';
 import { ADMIN, claimWithLibrary, findBook, logIn } from './support/api.ts';
+import { expectTapTargets } from './support/tap-targets.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 
 /**
@@ -82,6 +83,35 @@ test.describe('on a 390 px phone', () => {
     // The page's own entries are still there.
     await more.tap();
     await expect(p.getByRole('link', { name: en.reader.download_page })).toBeVisible();
+  });
+
+  test('every control of the bars, the "more" menu and the settings is a target of 24 px or more (the page slider was 16 px tall)', async ({ page: p }) => {
+    await open(p, TITLE);
+    await expect(p.getByTestId('reader-canvas')).toHaveAttribute('data-painted-page', /\d/);
+    // The bars show when the reader opens.
+    await expect(p.getByRole('slider')).toBeVisible();
+    await expectTapTargets(p);
+    await p.getByRole('button', { name: en.reader.page_menu }).tap();
+    await expect(p.getByRole('link', { name: en.reader.download_page })).toBeVisible();
+    await expectTapTargets(p);
+    await p.keyboard.press('Escape');
+    await p.getByRole('button', { name: en.reader.settings }).tap();
+    await expect(p.getByRole('dialog', { name: en.reader.settings })).toBeVisible();
+    await expectTapTargets(p);
+  });
+
+  test('an EPUB: every control of its bars, the "more" menu and its settings is a target of 24 px or more', async ({ page: p }) => {
+    await open(p, 'Field Notes Spring');
+    await expect(p.getByTestId('epub-frames')).toHaveAttribute('data-ready', 'true');
+    await expect(p.getByRole('button', { name: en.reader.page_menu })).toBeVisible();
+    await expectTapTargets(p);
+    await p.getByRole('button', { name: en.reader.page_menu }).tap();
+    await expect(p.getByRole('button', { name: en.reader.shortcuts })).toBeVisible();
+    await expectTapTargets(p);
+    await p.keyboard.press('Escape');
+    await p.getByRole('button', { name: en.reader.settings }).tap();
+    await expect(p.getByRole('dialog', { name: en.reader.settings })).toBeVisible();
+    await expectTapTargets(p);
   });
 
   test('a title too long for the bar is cut, and a tap on it shows it whole; Escape hides only that', async ({ page: p }) => {

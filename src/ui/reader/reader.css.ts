@@ -1,4 +1,5 @@
 import { globalStyle, style } from '@vanilla-extract/css';
+import { TOUCH } from '../theme/media.ts';
 import { visuallyHiddenRules } from '../theme/visuallyHidden.ts';
 
 export const screen = style({
@@ -263,7 +264,9 @@ export const slider = style({
   minWidth: '6rem',
   maxWidth: '40rem',
   accentColor: '#78baec',
-  '@media': { [PHONE]: { minWidth: '3rem' } },
+  // The browser's slider is 16 px tall, too thin a strip for a finger to land on; the track is
+  // drawn centred whatever the height, so on a touch screen the box takes the toolbar buttons' 40.
+  '@media': { [PHONE]: { minWidth: '3rem' }, [TOUCH]: { minBlockSize: 40 } },
 });
 
 export const dialog = style({
