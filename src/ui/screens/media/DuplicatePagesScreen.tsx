@@ -9,7 +9,7 @@ import {
   unknownPageHashThumbnailUrl,
   type PageHashAction,
 } from '../../../api/duplicates.ts';
-import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
+import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../../components/Feedback.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import * as buttons from '../../components/buttons.css.ts';
@@ -26,6 +26,7 @@ import * as styles from './media.css.ts';
 import { DuplicatesPageSizeField, useDuplicatesPageSize } from './DuplicatesPageSize.tsx';
 import { MediaManagementLayout } from './MediaManagementLayout.tsx';
 import { PageHashMatchesDialog } from './PageHashMatchesDialog.tsx';
+import { useMatchesDeletion } from './useMatchesDeletion.ts';
 
 const sizeText = (size: number | null) => (size === null || size < 0 ? t('media.pages.unknown_size') : formatBytes(size));
 
@@ -128,12 +129,13 @@ function KnownHashes() {
     [page, filter, size],
   );
   const [error, setError] = useState<unknown>(undefined);
-  const [deleting, setDeleting] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<{ hash: string; n: number } | null>(null);
   const [showing, setShowing] = useState<string | null>(null);
   const rows = hashes.data?.content ?? [];
   // Filtered by action, a row whose action changed leaves the list with its focused field.
   const listRef = useRef<HTMLDivElement>(null);
   const acted = useRowFocusAfterRemoval(listRef, hashes.data);
+  const deletion = useMatchesDeletion(listRef, hashes.data?.content, hashes.reload);
 
   async function change(index: number, hash: string, size: number | null, action: PageHashAction) {
     setError(undefined);
@@ -165,6 +167,7 @@ function KnownHashes() {
       </div>
       <ErrorMessage error={hashes.error} />
       <ErrorMessage error={error} />
+      <LiveStatus as="p" message={deletion.status} />
       {hashes.loading && !hashes.data && <Loading />}
       {hashes.data && rows.length === 0 && <EmptyState>{t('media.pages.none_known')}</EmptyState>}
       {rows.length > 0 && (
@@ -183,7 +186,7 @@ function KnownHashes() {
               {rows.map((row, index) => {
                 const n = page * size + index + 1;
                 return (
-                  <tr key={row.hash}>
+                  <tr key={row.hash} data-hash={row.hash}>
                     <td>
                       {/* The preview is drawn from a matching page: none is left once all were deleted. */}
                       {row.matchCount > 0 ? (
@@ -209,9 +212,17 @@ function KnownHashes() {
                             {t('media.pages.show_matches')}
                           </button>
                         )}
+                        {/* Under way, the same button (so focus stays on it when the dialog closes) says so and does nothing. */}
                         {row.action === 'DELETE_MANUAL' && row.matchCount > 0 && (
-                          <button type="button" className={buttons.danger} onClick={() => setDeleting(row.hash)}>
-                            {t('media.pages.delete_matches')}
+                          <button
+                            type="button"
+                            className={buttons.danger}
+                            aria-disabled={deletion.isUnderway(row.hash) || undefined}
+                            onClick={() => {
+                              if (!deletion.isUnderway(row.hash)) setDeleting({ hash: row.hash, n });
+                            }}
+                          >
+                            {deletion.isUnderway(row.hash) ? t('media.pages.deleting_matches') : t('media.pages.delete_matches')}
                           </button>
                         )}
                       </div>
@@ -231,9 +242,11 @@ function KnownHashes() {
         explanation={t('media.pages.delete_matches_explanation')}
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
-          if (deleting) await deleteAllPageHashMatches(deleting);
+          if (!deleting) return;
+          // 202: the books are rewritten in the background; the list follows their BookChanged events.
+          await deleteAllPageHashMatches(deleting.hash);
+          deletion.started(deleting.hash, deleting.n);
           setDeleting(null);
-          hashes.reload();
         }}
       />
     </>
