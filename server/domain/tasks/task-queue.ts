@@ -82,6 +82,13 @@ export class TaskQueue {
   private putOffDelayMs = PUT_OFF_FIRST_MS;
   /** Tasks dropped since the last log line about them (see giveUp). */
   private dropped: { task: QueuedTask; error: unknown; reason: string }[] = [];
+  /**
+   * Put-off tasks queued again by the put-off timer that have not run yet: the retry round. Its
+   * dropped tasks are told in one line once the whole round has run (reportDropped), however long
+   * each task of it takes; the next event-loop turn was too soon when one task failed at once and
+   * another only after its archive was read (two lines, each naming part of the round).
+   */
+  private readonly retrying = new Set<QueuedTask>();
   /** performance.now() until which the store is not written (see saveStored). */
   private storePausedUntil = 0;
   /** Keys of finished tasks whose stored row is still there (see removeStored), and when they are tried again. */
@@ -282,6 +289,9 @@ export class TaskQueue {
     clearTimeout(this.putOffTimer);
     this.putOffTimer = undefined;
     this.putOff = [];
+    // The rest of the retry round will not run: what it dropped is told now.
+    this.retrying.clear();
+    this.reportDropped();
     this.pending.clear();
     this.pendingByType.clear();
     this.lanes.length = 0;
@@ -309,6 +319,8 @@ export class TaskQueue {
     } finally {
       for (const listener of this.doneListeners) listener(task.type, performance.now() - started, failed);
       this.running.delete(task.key);
+      this.retrying.delete(task);
+      if (this.retrying.size === 0) this.reportDropped();
       // A failed task is not retried (but one put off); an identical one queued meanwhile keeps its
       // stored row. A task that failed after `finishStored` may have had that removal rolled back:
       // removed again. A put-off task keeps its row until it has run, and a dropped one (giveUp)
@@ -414,31 +426,37 @@ export class TaskQueue {
       this.putOff = [];
       this.putOffDelayMs = Math.min(PUT_OFF_MAX_MS, this.putOffDelayMs * 2);
       // Their stored rows are still there: queued again without writing them.
-      for (const t of tasks) if (!this.pending.has(t.key)) this.enqueue(t);
+      for (const t of tasks) {
+        if (this.pending.has(t.key)) continue;
+        this.retrying.add(t);
+        this.enqueue(t);
+      }
       this.settleIfIdle();
     }, this.putOffDelayMs);
   }
 
   /**
    * Drops a task put off for putOffLimits.giveUpMs. Those of one retry round fail together: one ERROR
-   * line for all of them once the round has run, naming them (the first DROPPED_NAMED) with the
-   * reason and the last failure. Their stored rows stay (the caller keeps them, as for a task put off).
+   * line for all of them once the round has run (reportDropped), naming them (the first DROPPED_NAMED)
+   * with the reason and the last failure. Their stored rows stay (the caller keeps them, as for a task put off).
    */
   private giveUp(task: QueuedTask, error: unknown, reason: string): void {
     this.dropped.push({ task, error, reason });
-    if (this.dropped.length > 1) return;
-    setImmediate(() => {
-      const dropped = this.dropped;
-      this.dropped = [];
-      const first = dropped[0]!;
-      const named = dropped.slice(0, DROPPED_NAMED).map(({ task: t }) => `${t.type} ${t.key} (${t.putOffTimes} tries)`);
-      const more = dropped.length > DROPPED_NAMED ? ` and ${dropped.length - DROPPED_NAMED} more` : '';
-      const stored = dropped.some(({ task: t }) => t.payload !== undefined) ? '; stored ones run again at the next start' : '';
-      this.onError(
-        { type: first.task.type, key: first.task.key },
-        new Error(`${first.reason}: ${dropped.length} task(s) dropped after being put off for ${duration(putOffLimits.giveUpMs)}${stored}: ${named.join(', ')}${more}`, { cause: first.error }),
-      );
-    });
+  }
+
+  /** The ERROR line for the tasks dropped since the last one, if any (see giveUp). */
+  private reportDropped(): void {
+    if (this.dropped.length === 0) return;
+    const dropped = this.dropped;
+    this.dropped = [];
+    const first = dropped[0]!;
+    const named = dropped.slice(0, DROPPED_NAMED).map(({ task: t }) => `${t.type} ${t.key} (${t.putOffTimes} tries)`);
+    const more = dropped.length > DROPPED_NAMED ? ` and ${dropped.length - DROPPED_NAMED} more` : '';
+    const stored = dropped.some(({ task: t }) => t.payload !== undefined) ? '; stored ones run again at the next start' : '';
+    this.onError(
+      { type: first.task.type, key: first.task.key },
+      new Error(`${first.reason}: ${dropped.length} task(s) dropped after being put off for ${duration(putOffLimits.giveUpMs)}${stored}: ${named.join(', ')}${more}`, { cause: first.error }),
+    );
   }
 
   private isIdle(): boolean {
