@@ -1,9 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { LogLevel, TrustProxy } from '../../../server/config.ts';
 import { buildApp } from '../../../server/http/app.ts';
+import { logFilePath } from '../../../server/logging.ts';
+import { pollUntil } from '../../support/poll.ts';
 import type { ArchivePoolOptions } from '../../../server/media/archive-pool.ts';
 import { newId } from '../../../server/db/ids.ts';
 import { hashPassword } from '../../../server/http/auth/passwords.ts';
@@ -128,4 +131,26 @@ export function multipartFile(file: Buffer): { payload: Buffer; headers: Record<
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/**
+ * The lines of the server's log file logged so far. The file is written asynchronously, each write
+ * after the one before, so a line logged a moment ago is often not in it yet (read at once after a
+ * burst of six lines, the last was missing 20 times in 20): a test counting lines could see none,
+ * or too few. A marker is logged at the server's own level and the file read until it shows; the
+ * stream keeps order, so every line logged before the call is in what this returns.
+ */
+export async function loggedLines(server: TestServer): Promise<string[]> {
+  const { logger } = server.app.folio;
+  if (logger.level === 'silent') throw new Error('loggedLines: the server logs nothing at level silent');
+  const marker = `test: the log read up to here ${randomUUID()}`;
+  logger[logger.level as 'warn'](marker);
+  return pollUntil(`the log file to hold "${marker}"`, async () => {
+    const lines = (await readFile(logFilePath(server.dataDir), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    })).split('\n');
+    const at = lines.findIndex((line) => line.includes(marker));
+    return at >= 0 ? lines.slice(0, at) : undefined;
+  }, { intervalMs: 10 });
 }

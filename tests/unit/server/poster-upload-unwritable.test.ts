@@ -1,11 +1,11 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json';
 import { serverMessage } from '../../../src/ui/serverMessages.ts';
 import { GREEN, MAGENTA, createCbz, renderPage } from '../../fixtures/index.ts';
-import { addLibrary, startServer, type TestServer, multipartFile } from './helpers.ts';
+import { addLibrary, loggedLines, startServer, type TestServer, multipartFile } from './helpers.ts';
 
 /*
  * An uploaded poster (POST /api/v1/{books,series,collections,readlists}/{id}/thumbnails) that the
@@ -64,8 +64,7 @@ describe('an uploaded poster the server cannot keep', () => {
       expect((en as { server_messages: Record<string, unknown> }).server_messages.not_saved_unwritable).toBeTypeOf('string');
       expect(server.app.folio.repos.seriesThumbnails.list(seriesId).filter((t) => t.type === 'USER_UPLOADED')).toEqual([]);
       expect(await thumbnailFiles()).toEqual(before);
-      const log = await readFile(join(server.dataDir, 'logs', 'folio.log'), 'utf8');
-      expect(log.split('\n').filter((l) => l.includes('request not saved: the data folder cannot be written') && /"level":50/.test(l) && /ENOTDIR|EEXIST/.test(l))).toHaveLength(1);
+      expect((await loggedLines(server)).filter((l) => l.includes('request not saved: the data folder cannot be written') && /"level":50/.test(l) && /ENOTDIR|EEXIST/.test(l))).toHaveLength(1);
     } finally {
       await rm(folder);
     }

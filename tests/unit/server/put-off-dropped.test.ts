@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import type { BookDto, Page } from '../../../src/api/types.ts';
 import { putOffLimits } from '../../../server/domain/tasks/task-queue.ts';
 import { createCbz } from '../../fixtures/index.ts';
 import { pollUntil } from '../../support/poll.ts';
-import { addLibrary, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, loggedLines, startServer, type TestServer } from './helpers.ts';
 
 /*
  * A task put off because the database cannot be written (here another process holds its lock) was
@@ -53,7 +53,6 @@ describe('tasks put off past the limit', () => {
     const other = new Database(join(server.dataDir, 'folio.sqlite'));
     other.exec('BEGIN IMMEDIATE');
     other.prepare("UPDATE server_setting SET value = value WHERE key = 'nothing'").run();
-    const log = async () => (await readFile(join(server!.dataDir, 'logs', 'folio.log'), 'utf8')).split('\n');
     try {
       release();
       await ctx.tasks.idle();
@@ -61,7 +60,7 @@ describe('tasks put off past the limit', () => {
       other.exec('ROLLBACK');
       other.close();
     }
-    const dropped = (await log()).filter((line) => line.includes('dropped after being put off'));
+    const dropped = (await loggedLines(server)).filter((line) => line.includes('dropped after being put off'));
     expect(dropped).toHaveLength(1);
     expect(dropped[0]).toMatch(/"level":50/);
     expect(dropped[0]).toMatch(/the database cannot be written now: 2 task\(s\) dropped after being put off for 1 s; stored ones run again at the next start: AnalyzeBook AnalyzeBook:\w+ \(2 tries\), AnalyzeBook AnalyzeBook:\w+ \(2 tries\)/);
