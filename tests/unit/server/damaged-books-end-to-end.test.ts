@@ -2,13 +2,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
-import { logFilePath } from '../../../server/logging.ts';
 import { createImageEpub, opfXml, writeEpub } from '../../fixtures/epub.ts';
 import { createCbz, renderPage } from '../../fixtures/index.ts';
 import { writePdf } from '../../fixtures/pdf.ts';
 import { writeRar5 } from '../../fixtures/rar.ts';
 import { writeSevenZip } from '../../fixtures/sevenzip.ts';
-import { addLibrary, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, loggedLines, startServer, type TestServer } from './helpers.ts';
 
 /*
  * One damaged book of each kind through the whole server: scan, analysis, metadata import, pages
@@ -87,8 +86,7 @@ async function writeTextEpub(path: string): Promise<void> {
 }
 
 async function log(): Promise<LogLine[]> {
-  return (await readFile(logFilePath(server.dataDir), 'utf8'))
-    .split('\n')
+  return (await loggedLines(server))
     .filter(Boolean)
     .map((line) => JSON.parse(line) as LogLine);
 }

@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readFile } from 'node:fs/promises';
-import { logFilePath } from '../../../server/logging.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
 import { analysisBounds } from '../../../server/media/analysis-bounds.ts';
 import { sevenZip } from '../../../server/media/sevenzip-client.ts';
 import { writeBzip2NavEpub } from '../../fixtures/bzip2-nav-epub.ts';
-import { addLibrary, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, loggedLines, startServer, type TestServer } from './helpers.ts';
 
 /*
  * A hostile EPUB whose navigation document is stored with BZIP2 (the zip reader takes it, the
@@ -42,7 +40,8 @@ function timeOutEveryCall(): void {
   Object.defineProperty(sevenZip, 'timeLimitMs', { configurable: true, get: () => 1 });
 }
 
-const logText = async () => readFile(logFilePath(server.dataDir), 'utf8');
+/** Everything logged so far (the file is written asynchronously: see loggedLines). */
+const logText = async () => (await loggedLines(server)).join('\n');
 const books = async () => (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content;
 
 describe('an EPUB navigation document stored with BZIP2, read for a reader', () => {
