@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { IMPORT_LIMITS, boundImported } from '../../../server/domain/metadata/imported-text.ts';
 
-/** Best of five runs, in ms (as hostile-markup.test.ts measures). */
-function fastest(run: () => unknown): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 5; i++) {
-    const start = performance.now();
-    run();
-    best = Math.min(best, performance.now() - start);
-    if (best > 1_000) break;
+/**
+ * The best of seven runs of each, in ms, the two taken in turn: a pause of the machine (other test
+ * files run beside this one on two cores) then falls on both sides instead of on one side's only
+ * fast run.
+ */
+function fastestInTurn(a: () => unknown, b: () => unknown): [number, number] {
+  const best: [number, number] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
+  for (let i = 0; i < 7; i++) {
+    [a, b].forEach((run, side) => {
+      const start = performance.now();
+      run();
+      best[side] = Math.min(best[side]!, performance.now() - start);
+    });
+    if (best[0] > 1_000) break;
   }
   return best;
 }
@@ -20,8 +26,10 @@ describe('the import normaliser on the request thread', () => {
     const bounded = boundImported(hostile).value;
     expect(bounded.description).toHaveLength(IMPORT_LIMITS.longTextChars);
     expect(bounded.title).toHaveLength(IMPORT_LIMITS.textChars);
-    // Before: 350-500 ms against 7-11 ms, every control character matched over the whole text.
-    const ratio = fastest(() => boundImported(hostile)) / Math.max(fastest(() => boundImported(ordinary)), 0.5);
-    expect(ratio).toBeLessThan(10);
+    // Before: 350-500 ms against 7-11 ms (35-70 times), every control character matched over the
+    // whole text. Bounded since at 1-3 times; 20 leaves room for a loaded machine (11.5 was seen
+    // once with two test files at a time at load 11) and still fails on the old way.
+    const [hostileMs, ordinaryMs] = fastestInTurn(() => boundImported(hostile), () => boundImported(ordinary));
+    expect(hostileMs / Math.max(ordinaryMs, 0.5), `hostile ${hostileMs.toFixed(1)} ms, ordinary ${ordinaryMs.toFixed(1)} ms`).toBeLessThan(20);
   });
 });
