@@ -77,9 +77,12 @@ const dialog = (name: string, url: () => string, clicks: string[], admin = true,
     for (const label of clicks) {
       const scope = row ? page.getByRole('row').filter({ hasText: row }) : page;
       const button = scope.getByRole('button', { name: label, exact: true }).first();
-      // On a phone the navigation's buttons are in its drawer.
-      const drawer = page.getByRole('button', { name: en.nav.toggle });
-      if (label === en.nav.new_library && (await drawer.isVisible())) await drawer.click();
+      // On a phone the navigation's buttons are in its drawer. Its toggle is clicked (which waits for
+      // it) rather than looked at once: in one CI run it was not on screen yet when the heading was,
+      // so the drawer stayed shut and the click on its button waited out the test.
+      if (label === en.nav.new_library && (page.viewportSize()?.width ?? PHONE.width) <= PHONE.width) {
+        await page.getByRole('button', { name: en.nav.toggle }).click();
+      }
       await button.click();
     }
     await expect(page.getByRole('dialog').last()).toBeVisible();
