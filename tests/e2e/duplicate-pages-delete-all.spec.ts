@@ -1,12 +1,7 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Route } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { expect, test, type Route } from '@playwright/test';
 import en from '../../locales/en.json' with { type: 'json' };
-import type { Page as ApiPage } from '../../src/api/types.ts';
-import { BLUE, GREEN, RED, WHITE, YELLOW, createCbz, type PageSpec, type Rgb } from '../fixtures/comics.ts';
-import { ADMIN, claimAndLogIn, logIn } from './support/api.ts';
-import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { ADMIN, logIn } from './support/api.ts';
+import { useKnownDuplicatePage } from './support/known-duplicate-page.ts';
 
 /**
  * "Delete matches" on the known duplicate pages, on a touch phone. The server answers 202 and
@@ -18,44 +13,13 @@ import { startFolio, type RunningFolio } from './support/folio-server.ts';
  * No timing is assumed: the list's reloads after the deletion are held (page.route) until the
  * under-way state has been checked, then let through.
  */
-let folio: RunningFolio;
-let root: string;
-let api: APIRequestContext;
-const page = (color: Rgb): PageSpec => ({ width: 120, height: 180, color, format: 'png' });
-const xhr = { 'X-Requested-With': 'XMLHttpRequest' };
-
-test.beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-dup-delete-all-'));
-  // The same white "scanner credit" page ends both books.
-  await createCbz(path.join(root, 'Saga', 'Saga 01.cbz'), [page(RED), page(GREEN), page(WHITE)]);
-  await createCbz(path.join(root, 'Saga', 'Saga 02.cbz'), [page(BLUE), page(YELLOW), page(WHITE)]);
-  folio = await startFolio();
-  api = await playwrightRequest.newContext();
-  await claimAndLogIn(api, folio.url);
-  const created = await api.post(`${folio.url}/api/v1/libraries`, { data: { name: 'Comics', root, hashPages: true }, headers: xhr });
-  expect(created.ok()).toBe(true);
-  type Unknown = ApiPage<{ hash: string; matchCount: number; size: number }>;
-  const shared = async () => {
-    const response = await api.get(`${folio.url}/api/v1/page-hashes/unknown?size=50`, { headers: xhr });
-    return ((await response.json()) as Unknown).content.find((h) => h.matchCount === 2);
-  };
-  await expect.poll(shared, { timeout: 60_000 }).toBeTruthy();
-  const white = (await shared())!;
-  const put = await api.put(`${folio.url}/api/v1/page-hashes`, { data: { hash: white.hash, size: white.size, action: 'DELETE_MANUAL' }, headers: xhr });
-  expect(put.ok()).toBe(true);
-});
-
-test.afterAll(async () => {
-  await api?.dispose();
-  await folio?.stop();
-  await rm(root, { recursive: true, force: true });
-});
+const duplicate = useKnownDuplicatePage('dup-delete-all');
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
 test('after "Delete matches", the row says it is under way with focus on it, then says it is done with focus on its action', async ({ page: p }) => {
-  await logIn(p.context().request, folio.url, ADMIN);
-  await p.goto(`${folio.url}/media-management/duplicate-pages/known`);
+  await logIn(p.context().request, duplicate.folio.url, ADMIN);
+  await p.goto(`${duplicate.folio.url}/media-management/duplicate-pages/known`);
   const row = p.getByRole('table').getByRole('row').nth(1);
   const button = row.getByRole('button', { name: en.media.pages.delete_matches, exact: true });
   await expect(button).toBeVisible();
