@@ -29,7 +29,13 @@ export function createAppLogger(dataDir: string, level: LogLevel, options: { std
   const file = createStream('folio.log', { path: join(dataDir, 'logs'), size: ROTATE_SIZE, rotate: ROTATED_FILES });
   // A log file that cannot be written must not take the server down; say so on stderr once.
   file.on('error', (error) => process.stderr.write(`Folio cannot write its log file ${path}: ${String(error)}\n`));
-  const streams: pino.StreamEntry[] = [{ level, stream: file }];
+  // Lines can still come after close() (a connection torn down as the server stops logs its
+  // "stream closed prematurely"). Written to the ended file stream, one such line made Node
+  // destroy it, and the file closed at once with the lines still queued for it lost: the last
+  // ones of the server's life. Once closing, they go to stderr instead.
+  let fileEnded = false;
+  const toFile = { write: (line: string) => void (fileEnded ? process.stderr.write(line) : file.write(line)) };
+  const streams: pino.StreamEntry[] = [{ level, stream: toFile }];
   // stdout may go away under a running server (a pipe to `tee` or a log shipper that ended, a
   // closed terminal): an unheard EPIPE would take the server down with the next log line. The
   // file keeps every line, so stdout is given up instead, with one line in the file saying so.
@@ -49,6 +55,7 @@ export function createAppLogger(dataDir: string, level: LogLevel, options: { std
     close: () =>
       new Promise((resolve) => {
         process.stdout.off('error', onStdoutError);
+        fileEnded = true;
         file.end(() => resolve());
       }),
   };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isMissingFile } from '../../../server/fs-errors.ts';
-import { logFilePath } from '../../../server/logging.ts';
+import { createAppLogger, logFilePath } from '../../../server/logging.ts';
 
 let dir: string;
 afterEach(async () => {
@@ -51,4 +51,22 @@ describe('standard output going away', () => {
       child.kill('SIGKILL');
     }
   }, 60_000);
+});
+
+describe('closing the log file', () => {
+  // As the server stops, connections torn down still log ("stream closed prematurely") after the
+  // file was asked to close. One such line used to destroy the file stream, which then closed
+  // with the lines still queued for it: the last ones of the server's life were lost.
+  it('keeps every line logged before close, and a line logged after it does not lose them', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-log-close-'));
+    const { logger, close } = createAppLogger(dir, 'info', { stdout: false });
+    for (let i = 0; i < 2_000; i++) logger.info({ i, padding: 'x'.repeat(100) }, 'queued line');
+    logger.info('the last line before close');
+    const closed = close();
+    logger.info('a line after close');
+    await closed;
+    const lines = (await readFile(logFilePath(dir), 'utf8')).trimEnd().split('\n');
+    expect(lines).toHaveLength(2_001);
+    expect(lines.at(-1)).toContain('the last line before close');
+  });
 });
