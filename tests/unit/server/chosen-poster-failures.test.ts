@@ -4,8 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredThumbnail } from '../../../server/db/thumbnail-repository.ts';
 import type { FolioEvent } from '../../../server/domain/events.ts';
 import { fileSlots } from '../../../server/media/file-slots.ts';
-import { GREEN, MAGENTA, createCbz, renderPage } from '../../fixtures/index.ts';
-import { addLibrary, startServer, type TestServer, multipartFile } from './helpers.ts';
+import { GREEN, createCbz } from '../../fixtures/index.ts';
+import { type TestServer, multipartFile } from './helpers.ts';
+import { startPosterUploadServer } from './support/poster-upload-server.ts';
 
 /*
  * A poster someone chose (an upload, a sidecar) that cannot be read right now (no descriptor free,
@@ -21,15 +22,7 @@ let upload: Buffer;
 let events: FolioEvent[];
 
 beforeEach(async () => {
-  server = await startServer();
-  const root = join(server.dir, 'library');
-  await createCbz(join(root, 'Series', 'A.cbz'), [{ width: 20, height: 30, color: GREEN, format: 'png' }]);
-
-  const library = await addLibrary(server, root);
-  const book = server.app.folio.repos.books.findByLibrary(library.id)[0]!;
-  bookId = book.id;
-  seriesId = book.seriesId;
-  upload = await renderPage({ width: 40, height: 60, color: MAGENTA, format: 'png' });
+  ({ server, bookId, seriesId, upload } = await startPosterUploadServer());
   events = [];
   server.app.folio.events.subscribe((event) => void events.push(event));
 });

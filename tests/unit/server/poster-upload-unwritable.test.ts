@@ -4,8 +4,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json';
 import { serverMessage } from '../../../src/ui/serverMessages.ts';
-import { GREEN, MAGENTA, createCbz, renderPage } from '../../fixtures/index.ts';
-import { addLibrary, loggedLines, startServer, type TestServer, multipartFile } from './helpers.ts';
+import { loggedLines, type TestServer, multipartFile } from './helpers.ts';
+import { startPosterUploadServer } from './support/poster-upload-server.ts';
 
 /*
  * An uploaded poster (POST /api/v1/{books,series,collections,readlists}/{id}/thumbnails) that the
@@ -22,14 +22,7 @@ let seriesId: string;
 let upload: Buffer;
 
 beforeAll(async () => {
-  server = await startServer({ logLevel: 'warn', logStdout: false });
-  const root = join(server.dir, 'library');
-  await createCbz(join(root, 'Series', 'A.cbz'), [{ width: 20, height: 30, color: GREEN, format: 'png' }]);
-  const library = await addLibrary(server, root);
-  const book = server.app.folio.repos.books.findByLibrary(library.id)[0]!;
-  bookId = book.id;
-  seriesId = book.seriesId;
-  upload = await renderPage({ width: 40, height: 60, color: MAGENTA, format: 'png' });
+  ({ server, bookId, seriesId, upload } = await startPosterUploadServer({ logLevel: 'warn', logStdout: false }));
 }, 60_000);
 afterAll(async () => {
   await server.close();
