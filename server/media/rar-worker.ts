@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { Extractor, type FileHeader, UnrarError, type SeekMethod } from 'node-unrar-js';
 import { type CheckedFile, openCheckedInWorker } from './checked-file.ts';
+import { cutBlockIsEnd } from './rar-end-block.ts';
 import type { RarMember, RarRequest, RarResult } from './rar-protocol.ts';
 import type { WorkerAnswer } from './serial-worker.ts';
 
@@ -81,12 +82,11 @@ const LISTING_DAMAGE = new Set(['ERAR_EREAD', 'ERAR_BAD_DATA']);
  * When the file's end cuts such a read short, RAR 5 takes it for the archive's end without an
  * error (RAR 4 reports one, unnamed): only the bytes there tell a member header, whose member and
  * whatever followed it are lost, from the end-of-archive block, cut or left out, which loses
- * nothing. A read of more than an end block holds (8 bytes in RAR 5, 7 in RAR 4) is the rest of
- * a longer header; a block's first read is looked at (cutBlockIsEnd).
+ * nothing, even when the cut leaves fewer bytes than hold the block's type (rar-end-block.ts). A
+ * read of more than an end block holds (8 bytes in RAR 5, 7 in RAR 4) is the rest of a longer
+ * header; a block's first read is looked at (cutBlockIsEnd).
  */
 const END_BLOCK_BYTES = 8;
-const RAR4_END_BLOCK = 0x7b;
-const RAR5_END_BLOCK = 5;
 
 function memberOf(header: FileHeader): RarMember {
   return { name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' };
@@ -202,21 +202,13 @@ class FileBackedExtractor extends Extractor<never> {
     return short !== undefined && short.size <= END_BLOCK_BYTES && this.cutBlockIsEnd(short.at);
   }
 
-  /**
-   * Whether the block cut short at `at` is the end-of-archive block, by its type: RAR 4's third
-   * byte (after a CRC16), RAR 5's type number after a CRC32 and the size's variable-length
-   * integer. Too few bytes left to hold the type say nothing of what is lost: taken as the end.
-   */
+  /** Whether the block cut short at `at` can be the end-of-archive block: its bytes still there say (rar-end-block.ts). */
   private cutBlockIsEnd(at: number): boolean {
     const signature = Buffer.alloc(7);
     readSync(this.fd, signature, 0, 7, 0);
     const head = Buffer.alloc(END_BLOCK_BYTES);
     const count = readSync(this.fd, head, 0, END_BLOCK_BYTES, at);
-    if (signature[6] === 0x00) return count < 3 || head[2] === RAR4_END_BLOCK;
-    let type = 4;
-    while (type < count && (head[type]! & 0x80) !== 0) type++;
-    type++;
-    return type >= count || head[type] === RAR5_END_BLOCK;
+    return cutBlockIsEnd(head.subarray(0, count), signature[6] === 0x00);
   }
 
   /**

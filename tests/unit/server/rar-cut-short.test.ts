@@ -15,6 +15,10 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
  */
 
 let server: TestServer;
+/** The end-of-archive block as written by WinRAR (and tests/fixtures/rar.ts): 7 bytes in RAR 4, 8 in RAR 5. */
+const END_BLOCK_BYTES = { rar4: 7, rar5: 8 } as const;
+/** unrar's first read of a block is 7 bytes: every cut inside it. */
+const HEADER_BYTES_CUT = 7;
 let pages: RarMember[];
 const books = new Map<string, BookDto>();
 
@@ -51,6 +55,17 @@ beforeAll(async () => {
     await writeFile(join(folder, `${format}-in-third-header.cbr`), bytes.subarray(0, bytes.indexOf('page-3.png') - 3));
     // Only its end-of-archive block cut (RAR 4) or gone (RAR 5): every page is whole, no false alarm.
     await writeFile(join(folder, `${format}-end-block-cut.cbr`), bytes.subarray(0, bytes.length - (format === 'rar4' ? 2 : 8)));
+    // Cut after each of the third header's first bytes: fewer than hold its type (RAR 4's byte 2,
+    // RAR 5's after a CRC32 and a size), and then a few more.
+    const third = dataOffset(bytes, 1) + pages[1]!.data.length;
+    for (let kept = 1; kept <= HEADER_BYTES_CUT; kept++) {
+      await writeFile(join(folder, `${format}-third-header-${kept}.cbr`), bytes.subarray(0, third + kept));
+    }
+    // Cut after each of the end-of-archive block's first bytes (none at all included): nothing is lost.
+    const end = bytes.length - END_BLOCK_BYTES[format];
+    for (let kept = 0; kept < END_BLOCK_BYTES[format]; kept++) {
+      await writeFile(join(folder, `${format}-end-block-${kept}.cbr`), bytes.subarray(0, end + kept));
+    }
   }
   await addLibrary(server, join(server.dir, 'library'));
   for (const book of (await server.json<Page<BookDto>>('/api/v1/books?unpaged=true')).content) books.set(book.name, book);
@@ -88,6 +103,22 @@ describe.each(['rar4', 'rar5'])('a %s book', (format) => {
     const book = books.get(`${format}-in-third-header`)!;
     expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
     await expectWholePages(book, 2);
+  });
+
+  it.each(Array.from({ length: HEADER_BYTES_CUT }, (_, i) => i + 1))(
+    'cut after the first %i byte(s) of its third header keeps its two whole pages and says ERR_1007',
+    async (kept) => {
+      const book = books.get(`${format}-third-header-${kept}`)!;
+      expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+      await expectWholePages(book, 2);
+    },
+  );
+
+  it('cut anywhere inside its end-of-archive block is READY with its three pages and no comment', async () => {
+    for (let kept = 0; kept < END_BLOCK_BYTES[format as 'rar4' | 'rar5']; kept++) {
+      const book = books.get(`${format}-end-block-${kept}`)!;
+      expect(book.media, `${kept} byte(s) of the end block`).toMatchObject({ status: 'READY', comment: '', pagesCount: 3 });
+    }
   });
 
   it('cut in its end-of-archive block only is READY with its three pages and no comment', async () => {
