@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { importBarcodeIsbn } from './barcode-isbn.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
 import type { FolioContext } from '../context.ts';
+import { isTransientFailure } from '../../media/transient-errors.ts';
 import { putOffReason } from '../tasks/put-off.ts';
 import { importEpubMetadata } from './epub-metadata-import.ts';
 import { importComicInfo } from './metadata-import.ts';
@@ -16,6 +17,8 @@ import type { SeriesJsonReads } from './series-json-reads.ts';
  * barcode out (`barcode: false`): decoding pages to look for one costs far more than analysis
  * itself, so it runs later as a low-priority task and books become readable first. The analyses
  * of a scan (or of an admin's analyse or refresh) share its `seriesJson`, so that each folder's file is read once.
+ * One source failing for a reason of its own does not stop the others, nor what its caller does
+ * next (an analysis' webtoon detection, events and follow-up tasks): see `eachSource`.
  */
 export async function refreshBookMetadata(
   ctx: FolioContext,
@@ -23,13 +26,42 @@ export async function refreshBookMetadata(
   options: { barcode?: boolean; known?: AnalysedBook; seriesJson?: SeriesJsonReads } = {},
 ): Promise<void> {
   const { known } = options;
-  await importComicInfo(ctx, bookId, known);
-  const fromEpub = await importEpubMetadata(ctx, bookId, known);
-  if (options.barcode !== false) await importBarcodeIsbn(ctx, bookId);
   const book = known?.book ?? ctx.repos.books.findById(bookId);
   if (!book) return;
-  if (fromEpub) refreshSeriesAggregation(ctx, book.seriesId, Date.now());
-  await importMylarSeries(ctx, book.seriesId, options.seriesJson);
+  const source = (name: string, file: () => string) => ({ bookId, seriesId: book.seriesId, source: name, file });
+  await eachSource(ctx, source('ComicInfo.xml', () => book.url), () => importComicInfo(ctx, bookId, known));
+  await eachSource(ctx, source('EPUB package', () => book.url), async () => {
+    if (await importEpubMetadata(ctx, bookId, known)) refreshSeriesAggregation(ctx, book.seriesId, Date.now());
+  });
+  if (options.barcode !== false) await eachSource(ctx, source('barcode ISBN', () => book.url), () => importBarcodeIsbn(ctx, bookId));
+  await eachSource(ctx, source(MYLAR_FILE, () => join(ctx.repos.series.findById(book.seriesId)?.url ?? '', MYLAR_FILE)), () =>
+    importMylarSeries(ctx, book.seriesId, options.seriesJson),
+  );
+}
+
+/**
+ * Runs one metadata source of a book. A failure of its own (a row another tool's trigger refuses,
+ * a bug on an input nobody foresaw) is logged as an error with the book, its series, the source
+ * and its file, and the book's other sources still run: the book is readable whatever its
+ * metadata says, and before, an analysis whose series.json import failed ended there, without
+ * its webtoon detection, BookChanged event or poster. A failure of the server (busy, timed out,
+ * a locked or full database, descriptors run out) is thrown, so that the caller puts the work
+ * off and runs it again as a whole.
+ */
+async function eachSource(
+  ctx: FolioContext,
+  where: { bookId: string; seriesId: string; source: string; file: () => string },
+  work: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (isTransientFailure(error) || putOffReason(error)) throw error;
+    ctx.logger.error(
+      { err: error, bookId: where.bookId, seriesId: where.seriesId, source: where.source, file: where.file() },
+      `${where.source} metadata import failed (the book's other metadata sources still run)`,
+    );
+  }
 }
 
 /**
