@@ -7,6 +7,7 @@ import { descriptorIdentity } from './file-identity.ts';
 import { staysInsideArchive } from './entry-names.ts';
 import type { MediaWork } from './work-callers.ts';
 import { extractSevenZipMeasured, extractSevenZipPage, listSevenZip, sevenZip } from './sevenzip-client.ts';
+import { sevenZipCutShort } from './sevenzip-cut-short.ts';
 import { cacheMember, memberKey, takeCachedMember } from './sevenzip-page-cache.ts';
 import type { SevenZipMember } from './sevenzip-protocol.ts';
 import { OperationTimeout } from './transient-errors.ts';
@@ -92,7 +93,13 @@ async function openSevenZipFile(file: FileHandle, filePath: string, work: MediaW
     const { checked, size, mtimeMs } = await describeChecked(file, filePath);
     // The page cache's key: the file itself (device, inode) as it was when opened.
     const fileKey = `${checked.dev}:${checked.ino}\u0000${size}\u0000${mtimeMs}`;
-    const members = await listForCaller(`7z book ${filePath}`, fileKey, work.caller, sevenZip.timeLimitMs, () => listSevenZip(checked, MAX_ARCHIVE_ENTRIES, work.caller));
+    const members = await listForCaller(`7z book ${filePath}`, fileKey, work.caller, sevenZip.timeLimitMs, () => listSevenZip(checked, MAX_ARCHIVE_ENTRIES, work.caller)).catch(
+      async (error: unknown) => {
+        // 7-Zip's refusal of a file cut short does not say so: the start header tells (sevenzip-cut-short.ts).
+        const cut = error instanceof MediaError && error.code === 'ERR_1008' ? await sevenZipCutShort(file, size) : undefined;
+        throw cut === undefined ? error : new MediaError('ERR_1008', cut, { cause: error });
+      },
+    );
     if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
     const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
     if (greedy) {
