@@ -196,6 +196,17 @@ export function checkWhole(entry: OtherMethodEntry, bytes: Buffer, cut: boolean)
   return bytes;
 }
 
+/**
+ * A stored entry is its own size: one whose two declared sizes differ (a damaged header, or a
+ * zip64 field declaring a terabyte) cannot be read whole, whichever way it is read (listing leaves
+ * sizes unchecked so that the book keeps its other pages: zip-reader.ts).
+ */
+export function storedSizesDisagree(entry: yauzl.Entry, name: string): MediaError | undefined {
+  // An encrypted entry's data starts with its cipher header (12 bytes more): yauzl refuses it as encrypted.
+  if (entry.isEncrypted() || entry.compressionMethod !== STORED || entry.compressedSize === entry.uncompressedSize) return undefined;
+  return new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${entry.uncompressedSize}`);
+}
+
 /** Entries yauzl cannot inflate (other methods); encrypted ones stay refused by yauzl, whatever their method. */
 export function usesOtherMethod(entry: yauzl.Entry): boolean {
   return !entry.isEncrypted() && entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED;
@@ -208,6 +219,10 @@ export function usesOtherMethod(entry: yauzl.Entry): boolean {
  * 7-Zip pool; `caller`, whom the read is for (work-callers.ts).
  */
 export function openZipEntry(zipfile: yauzl.ZipFile, entry: yauzl.Entry, name: string, book: string, caller?: string): Promise<Readable> {
+  // Known damaged before a byte is read: refused now, not found out at the stream's end, after a
+  // page route has sent 200 and a response it must then cut.
+  const disagree = storedSizesDisagree(entry, name);
+  if (disagree) return Promise.reject(disagree);
   if (usesOtherMethod(entry)) return unpackWholeEntry(zipfile, entry, name, book, caller).then((bytes) => Readable.from([bytes], { objectMode: false }));
   return new Promise((resolve, reject) => {
     zipfile.openReadStream(entry, (error, stream) => {

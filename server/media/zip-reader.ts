@@ -10,7 +10,7 @@ import { descriptorIdentity } from './file-identity.ts';
 import { AnalysisBudget } from './analysis-bounds.ts';
 import { FileChangedWhileRead, OperationTimeout, isTransientFailure } from './transient-errors.ts';
 import { type MediaWork, isRequestWork } from './work-callers.ts';
-import { checkWhole, openZipEntry, otherMethodZip, unpackEntryPrefix, unpackOtherMethod, unpackWholeEntry, usesOtherMethod } from './zip-entry-methods.ts';
+import { checkWhole, openZipEntry, otherMethodZip, storedSizesDisagree, unpackEntryPrefix, unpackOtherMethod, unpackWholeEntry, usesOtherMethod } from './zip-entry-methods.ts';
 
 /**
  * CBZ/ZIP books through yauzl's random access: only the central directory is read at open time,
@@ -444,9 +444,8 @@ class OpenedZip implements OpenedBook {
         throw entryReadError(name, error);
       });
     }
-    if (entry.compressedSize !== entry.uncompressedSize) {
-      throw new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${entry.uncompressedSize}`);
-    }
+    const disagree = storedSizesDisagree(entry, name);
+    if (disagree) throw disagree;
     const wanted = Math.max(0, Math.min(maxBytes, entry.uncompressedSize));
     const known = this.dataStarts.get(name);
     if (known === undefined) return this.headerAndPrefix(name, entry, wanted);
@@ -533,9 +532,8 @@ class OpenedZip implements OpenedBook {
     const expected = entry.uncompressedSize;
     if (expected > target.length) return undefined;
     const stored = entry.compressionMethod === STORED;
-    if (stored && entry.compressedSize !== expected) {
-      throw new MediaError('ERR_1007', `zip entry ${name}: stored with ${entry.compressedSize} bytes but declares ${expected}`);
-    }
+    const disagree = storedSizesDisagree(entry, name);
+    if (disagree) throw disagree;
     const start = this.dataStarts.get(name) ?? (await this.dataStart(name, entry));
     // Compressed data larger than what it inflates to is rare (incompressible images are stored).
     const data = stored ? target.subarray(0, expected) : Buffer.allocUnsafe(entry.compressedSize);
