@@ -85,16 +85,21 @@ export async function openZipFile(filePath: string, opened?: OpenZipSource): Pro
     });
     fileOf.set(zipfile, file);
     readerOf.set(zipfile, reader);
-    // Listed: later reads are of entries, at their own offsets, and need no window.
-    zipfile.once('end', () => {
-      reader.endListing();
-      zipfile.validateEntrySizes = true;
-    });
+    zipfile.once('end', () => listingEnded(zipfile));
     return zipfile;
   } catch (error) {
     await file.close();
     throw new MediaError('ERR_1008', `cannot list zip entries: ${String(error)}`, { cause: error });
   }
+}
+
+/**
+ * Listed, to its end or to damage (readAllEntries): later reads are of entries, at their own
+ * offsets, and need no window, and every entry stream counts its bytes.
+ */
+function listingEnded(zipfile: yauzl.ZipFile): void {
+  readerOf.get(zipfile)?.endListing();
+  zipfile.validateEntrySizes = true;
 }
 
 /** The file under each zip opened here, for reads that bypass yauzl's streams (OpenedZip.readWhole). */
@@ -325,6 +330,8 @@ class FileRangeStream extends Readable {
 interface ZipListing {
   byName: Map<string, yauzl.Entry>;
   formerNames: Map<string, yauzl.Entry>;
+  /** Why the listing ended before the directory did (OpenedBook.damage). */
+  damage?: string;
 }
 
 function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
@@ -346,7 +353,18 @@ function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
       zipfile.readEntry();
     });
     zipfile.once('end', () => resolve({ byName, formerNames }));
-    zipfile.once('error', reject);
+    zipfile.once('error', (error: unknown) => {
+      // The directory is damaged at this entry (a bad header, a count past its end): yauzl lists
+      // nothing after it, but the entries before it are whole, as commons-compress (Komga's
+      // reader) keeps them: the book keeps their pages, with ERR_1007 for the damage. A failure
+      // reading the file itself, or a directory damaged at its first entry, lists nothing.
+      if (byName.size === 0 || isTransientFailure(error) || !(error instanceof Error)) {
+        reject(error);
+        return;
+      }
+      listingEnded(zipfile);
+      resolve({ byName, formerNames, damage: `the zip directory is damaged after ${byName.size} entries: ${error.message}` });
+    });
     zipfile.readEntry();
   });
 }
@@ -369,6 +387,8 @@ class OpenedZip implements OpenedBook {
   private readonly zipfile: yauzl.ZipFile;
   private readonly byName: Map<string, yauzl.Entry>;
   private readonly formerNames: Map<string, yauzl.Entry>;
+  /** Why the listing ended before the directory did (OpenedBook.damage): entries past it are lost. */
+  readonly damage?: string;
   private readonly list: BookEntry[];
   private readonly file: FileHandle;
   private readonly reader: FileRangeReader;
@@ -380,7 +400,8 @@ class OpenedZip implements OpenedBook {
   /** What analysis made 7-Zip do for entries of other methods (zip-entry-methods.ts), against the bounds for one book. */
   private readonly budget: AnalysisBudget;
 
-  constructor(zipfile: yauzl.ZipFile, { byName, formerNames }: ZipListing, file: FileHandle, reader: FileRangeReader, filePath: string) {
+  constructor(zipfile: yauzl.ZipFile, { byName, formerNames, damage }: ZipListing, file: FileHandle, reader: FileRangeReader, filePath: string) {
+    if (damage !== undefined) this.damage = damage;
     this.bookKey = `zip:${filePath}`;
     this.budget = new AnalysisBudget(`zip book ${filePath}`, '7-Zip');
     this.zipfile = zipfile;

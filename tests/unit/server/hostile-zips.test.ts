@@ -40,6 +40,12 @@ const library: Record<string, (png: Buffer, jpeg: Buffer) => { entries: OddZipEn
   // Its zip64 field declares a terabyte: past any whole read, so the page went to the entry stream,
   // which sent 200 and then cut the response at the real bytes' end.
   'stored-zip64-declares-1tb': (p, j) => ({ entries: [{ name: '01.png', data: p, zip64: true, declaredSize: 2 ** 40, declaredCompressedSize: p.length }, { name: '02.jpg', data: j }] }),
+  // A damaged disk block in the central directory: the entries listed before it are whole (Komga's
+  // commons-compress keeps them too); the whole book was ERROR ERR_1008.
+  'directory-damaged-at-third': (p, j) => ({ entries: [{ name: '01.png', data: p }, { name: '02.jpg', data: j }, { name: '03.png', data: p }], options: { brokenCentral: 2 } }),
+  // The end record counts more entries than the directory holds.
+  'count-says-65535': (p, j) => ({ entries: [{ name: '01.png', data: p }, { name: '02.jpg', data: j }], options: { declaredCount: 65535 } }),
+  'zip64-count-says-2^40': (p, j) => ({ entries: [{ name: '01.png', data: p }, { name: '02.jpg', data: j }], options: { zip64End: true, declaredCount: 2 ** 40 } }),
 };
 
 /** What each book must end as: status, comment, and the pages that must be served. */
@@ -63,6 +69,10 @@ const expected: Record<string, { status: string; comment: string; served: string
   'declares-5gb-zip64': { status: 'READY', comment: 'ERR_1007', served: ['02.jpg'], unservable: ['01.png'] },
   'stored-sizes-disagree': { status: 'READY', comment: 'ERR_1007', served: ['02.jpg'], unservable: ['01.png'] },
   'stored-zip64-declares-1tb': { status: 'READY', comment: 'ERR_1007', served: ['02.jpg'], unservable: ['01.png'] },
+  'directory-damaged-at-third': { status: 'READY', comment: 'ERR_1007', served: ['01.png', '02.jpg'] },
+  'count-says-65535': { status: 'READY', comment: 'ERR_1007', served: ['01.png', '02.jpg'] },
+  // Past MAX_ARCHIVE_ENTRIES: refused before anything is listed.
+  'zip64-count-says-2^40': { status: 'ERROR', comment: 'ERR_1008', served: [] },
 };
 
 beforeAll(async () => {
