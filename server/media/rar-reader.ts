@@ -4,6 +4,7 @@ import { AnalysisBudget, listForCaller } from './analysis-bounds.ts';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { descriptorIdentity } from './file-identity.ts';
+import { joinDamage, withoutLongNames } from './entry-names.ts';
 import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar, rarWorker } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
 import { OperationTimeout } from './transient-errors.ts';
@@ -91,9 +92,11 @@ async function openRarFile(file: FileHandle, filePath: string, work: MediaWork =
   try {
     const { checked, size, mtimeMs } = await describeChecked(file, filePath);
     const key = `${checked.dev}:${checked.ino}\u0000${size}:${mtimeMs}`;
-    const { members, damage } = await listForCaller(`RAR book ${filePath}`, key, work.caller, rarWorker.timeLimitMs, () =>
+    const listed = await listForCaller(`RAR book ${filePath}`, key, work.caller, rarWorker.timeLimitMs, () =>
       listRar(checked, MAX_ARCHIVE_ENTRIES, work.caller),
     );
+    const { kept: members, leftOut } = withoutLongNames(listed.members);
+    const damage = joinDamage(listed.damage, leftOut);
     // Cut short or broken past some whole members, the book keeps them (its analysis says
     // ERR_1007 for the rest); with none whole before the damage there is nothing to read.
     if (damage !== undefined && !members.some((member) => !member.isDirectory && member.damaged === undefined)) {

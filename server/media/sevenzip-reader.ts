@@ -4,7 +4,7 @@ import { AnalysisBudget, listForCaller } from './analysis-bounds.ts';
 import { AnalysisTooCostly, type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook } from './book-reader.ts';
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { descriptorIdentity } from './file-identity.ts';
-import { staysInsideArchive } from './entry-names.ts';
+import { staysInsideArchive, withoutLongNames } from './entry-names.ts';
 import type { MediaWork } from './work-callers.ts';
 import { extractSevenZipMeasured, extractSevenZipPage, listSevenZip, sevenZip } from './sevenzip-client.ts';
 import { sevenZipCutShort } from './sevenzip-cut-short.ts';
@@ -100,12 +100,13 @@ async function openSevenZipFile(file: FileHandle, filePath: string, work: MediaW
         throw cut === undefined ? error : new MediaError('ERR_1008', cut, { cause: error });
       },
     );
+    const { kept, leftOut } = withoutLongNames(members);
     if (members.some((m) => m.encrypted)) throw new MediaError('ERR_1008', 'encrypted 7z archives are not supported');
     const greedy = members.find((m) => declaredCoderMemory(m.method) > MAX_CODER_MEMORY);
     if (greedy) {
       throw new MediaError('ERR_1008', `7z coder ${greedy.method} needs more than the ${MAX_CODER_MEMORY}-byte limit`);
     }
-    return new OpenedSevenZip(checked, fileKey, members, () => releaseChecked(file, filePath));
+    return new OpenedSevenZip(checked, fileKey, kept, leftOut, () => releaseChecked(file, filePath));
   } catch (error) {
     releaseChecked(file, filePath);
     throw error;
@@ -117,6 +118,8 @@ const requestable = (entry: BookEntry) => !entry.isDirectory && !/[\r\n]/.test(e
 
 class OpenedSevenZip implements OpenedBook {
   readonly entriesInMemory = true;
+  /** Members left out of the listing (OpenedBook.damage): names past MAX_ENTRY_NAME_BYTES. */
+  readonly damage?: string;
   private readonly list: BookEntry[] = [];
   /** Members analysis reads (see passPrefix), in archive order, where each is in it, and their sizes. */
   private readonly analysed: string[] = [];
@@ -136,7 +139,8 @@ class OpenedSevenZip implements OpenedBook {
   /** What analysis has cost so far, against the bounds for one book. */
   private readonly budget: AnalysisBudget;
 
-  constructor(file: CheckedFile, fileKey: string, members: SevenZipMember[], release: () => void) {
+  constructor(file: CheckedFile, fileKey: string, members: SevenZipMember[], damage: string | undefined, release: () => void) {
+    if (damage !== undefined) this.damage = damage;
     this.file = file;
     this.fileKey = fileKey;
     this.release = release;

@@ -6,6 +6,7 @@ import { inflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type OpenedBook, collectPrefix } from './book-reader.ts';
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
+import { MAX_ENTRY_NAME_BYTES, joinDamage, longNamesLeftOut } from './entry-names.ts';
 import { descriptorIdentity } from './file-identity.ts';
 import { AnalysisBudget } from './analysis-bounds.ts';
 import { FileChangedWhileRead, OperationTimeout, isTransientFailure } from './transient-errors.ts';
@@ -334,6 +335,21 @@ interface ZipListing {
   damage?: string;
 }
 
+/**
+ * A listed entry's name, extra field and comment are views of one buffer of up to 192 KiB (three
+ * 16-bit lengths) that the entry keeps alive for as long as the book is open. Once its names are
+ * read, reads need only the fixed fields (sizes, offset, method, flags; yauzl has read the zip64
+ * field into them) and the raw name: the name is copied out and the rest let go, so a listing
+ * costs at most about MAX_ENTRY_NAME_BYTES per entry whatever the headers carry.
+ */
+function keepOnlyWhatReadsNeed(entry: yauzl.Entry): void {
+  const raw = entry.fileName as unknown as Buffer | string;
+  const kept = entry as unknown as { fileName: unknown; fileNameRaw?: unknown; extraFields: unknown[]; extraFieldRaw?: unknown; fileComment: unknown; fileCommentRaw?: unknown; comment?: unknown };
+  if (Buffer.isBuffer(raw)) kept.fileName = kept.fileNameRaw = Buffer.from(raw);
+  kept.extraFields = [];
+  kept.extraFieldRaw = kept.fileComment = kept.fileCommentRaw = kept.comment = Buffer.alloc(0);
+}
+
 function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
   // The count comes from the end record: refused before a single entry is held.
   if (zipfile.entryCount > MAX_ARCHIVE_ENTRIES) {
@@ -342,17 +358,29 @@ function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
   return new Promise((resolve, reject) => {
     const byName = new Map<string, yauzl.Entry>();
     const formerNames = new Map<string, yauzl.Entry>();
+    let tooLong = 0;
     zipfile.on('entry', (entry: yauzl.Entry) => {
+      // Not kept at all (its name's bytes would stay in memory with the listing): see MAX_ENTRY_NAME_BYTES.
+      if (entry.fileNameLength > MAX_ENTRY_NAME_BYTES) {
+        tooLong++;
+        zipfile.readEntry();
+        return;
+      }
       const name = decodeEntryName(entry);
       // First occurrence wins when an archive repeats a name.
       if (!byName.has(name)) {
         byName.set(name, entry);
         const former = headerEntryName(entry);
         if (former !== name && !formerNames.has(former)) formerNames.set(former, entry);
+        keepOnlyWhatReadsNeed(entry);
       }
       zipfile.readEntry();
     });
-    zipfile.once('end', () => resolve({ byName, formerNames }));
+    const listed = (damage?: string) => {
+      const said = joinDamage(damage, longNamesLeftOut(tooLong));
+      resolve(said === undefined ? { byName, formerNames } : { byName, formerNames, damage: said });
+    };
+    zipfile.once('end', () => listed());
     zipfile.once('error', (error: unknown) => {
       // The directory is damaged at this entry (a bad header, a count past its end): yauzl lists
       // nothing after it, but the entries before it are whole, as commons-compress (Komga's
@@ -363,7 +391,7 @@ function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
         return;
       }
       listingEnded(zipfile);
-      resolve({ byName, formerNames, damage: `the zip directory is damaged after ${byName.size} entries: ${error.message}` });
+      listed(`the zip directory is damaged after ${byName.size} entries: ${error.message}`);
     });
     zipfile.readEntry();
   });
