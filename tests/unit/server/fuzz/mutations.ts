@@ -4,14 +4,16 @@ import fc from 'fast-check';
 /**
  * Mutation fuzzing helpers: a seed file the tests generate is damaged by a list of edits that
  * fast-check draws (and shrinks on failure): byte overwrites, truncation, inserted and removed runs,
- * and 32-bit fields set to extreme values (sizes and offsets are where readers go wrong).
+ * 32-bit fields set to extreme values (sizes and offsets are where readers go wrong), and the
+ * fields of headers found by their signatures set so (see MARKERS).
  */
 export type Mutation =
   | { kind: 'set'; at: number; value: number }
   | { kind: 'truncate'; at: number }
   | { kind: 'insert'; at: number; bytes: Uint8Array }
   | { kind: 'remove'; at: number; length: number }
-  | { kind: 'u32'; at: number; value: number };
+  | { kind: 'u32'; at: number; value: number }
+  | { kind: 'field'; marker: number; offset: number; width: 2 | 4 | 8; value: bigint };
 
 /** How many cases each fuzz target runs: a few seconds' worth in `npm test`, more under `npm run fuzz`. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
@@ -40,8 +42,40 @@ export function fuzzOptions(share = 1): { numRuns: number; seed: number; path?: 
 
 const position = fc.double({ min: 0, max: 1, noNaN: true });
 
+/**
+ * Where a format's headers start, found by their signatures: zip's local, central, end, zip64 end
+ * and locator records and data descriptors, RAR's and 7z's signatures. A 'field' mutation writes
+ * an extreme value at a header-relative offset of one of them, the sizes, counts, offsets and
+ * lengths a random position seldom lands on (one byte in thousands of a page's).
+ */
+const MARKERS = [
+  [0x50, 0x4b, 0x03, 0x04],
+  [0x50, 0x4b, 0x01, 0x02],
+  [0x50, 0x4b, 0x05, 0x06],
+  [0x50, 0x4b, 0x06, 0x06],
+  [0x50, 0x4b, 0x06, 0x07],
+  [0x50, 0x4b, 0x07, 0x08],
+  [0x52, 0x61, 0x72, 0x21],
+  [0x37, 0x7a, 0xbc, 0xaf],
+].map((bytes) => Buffer.from(bytes));
+
+function markerOffsets(bytes: Buffer): number[] {
+  const found: number[] = [];
+  for (const marker of MARKERS) for (let at = bytes.indexOf(marker); at >= 0; at = bytes.indexOf(marker, at + 1)) found.push(at);
+  return found.sort((a, b) => a - b);
+}
+
+const FIELD_VALUES = [0n, 1n, 0xffffn, 0x7fffffffn, 0xffffffffn, 0x7fffffffffffffffn, 0xffffffffffffffffn];
+
 export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(
   fc.oneof(
+    fc.record({
+      kind: fc.constant('field' as const),
+      marker: position,
+      offset: fc.integer({ min: 4, max: 63 }),
+      width: fc.constantFrom(2 as const, 4 as const, 8 as const),
+      value: fc.constantFrom(...FIELD_VALUES),
+    }),
     fc.record({ kind: fc.constant('set' as const), at: position, value: fc.integer({ min: 0, max: 255 }) }),
     fc.record({ kind: fc.constant('truncate' as const), at: position }),
     fc.record({ kind: fc.constant('insert' as const), at: position, bytes: fc.uint8Array({ minLength: 1, maxLength: 64 }) }),
@@ -58,7 +92,7 @@ export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(
 export function mutate(seed: Buffer, mutations: Mutation[]): Buffer {
   let bytes = Buffer.from(seed);
   for (const m of mutations) {
-    const at = Math.floor(m.at * bytes.length);
+    const at = Math.floor(('at' in m ? m.at : 0) * bytes.length);
     switch (m.kind) {
       case 'set':
         if (at < bytes.length) bytes[at] = m.value;
@@ -75,6 +109,18 @@ export function mutate(seed: Buffer, mutations: Mutation[]): Buffer {
       case 'u32':
         if (at + 4 <= bytes.length) bytes.writeUInt32LE(m.value, at);
         break;
+      case 'field': {
+        const markers = markerOffsets(bytes);
+        if (markers.length === 0) break;
+        const where = markers[Math.min(markers.length - 1, Math.floor(m.marker * markers.length))]! + m.offset;
+        if (where + m.width > bytes.length) break;
+        const mask = (1n << BigInt(8 * m.width)) - 1n;
+        const value = m.value & mask;
+        if (m.width === 2) bytes.writeUInt16LE(Number(value), where);
+        else if (m.width === 4) bytes.writeUInt32LE(Number(value), where);
+        else bytes.writeBigUInt64LE(value, where);
+        break;
+      }
     }
   }
   return bytes;
