@@ -350,6 +350,34 @@ function keepOnlyWhatReadsNeed(entry: yauzl.Entry): void {
   kept.extraFieldRaw = kept.fileComment = kept.fileCommentRaw = kept.comment = Buffer.alloc(0);
 }
 
+const CENTRAL_HEADER_SIGNATURE = 0x02014b50;
+/** What follows a whole central directory: the end record, or zip64's end record. */
+const DIRECTORY_END_SIGNATURES = new Set([0x06054b50, 0x06064b50]);
+
+/** The 4-byte signature at yauzl's next central directory read, or undefined past the file's end. */
+async function signatureAtCursor(zipfile: yauzl.ZipFile): Promise<number | undefined> {
+  const at = (zipfile as unknown as { readEntryCursor: number }).readEntryCursor;
+  const bytes = Buffer.alloc(4);
+  const { bytesRead } = await fileOf.get(zipfile)!.read(bytes, 0, 4, at);
+  return bytesRead === 4 ? bytes.readUInt32LE(0) : undefined;
+}
+
+/**
+ * yauzl stops after the entries the end record counts. A writer without zip64 counts 70,000
+ * entries as 4,464 (modulo 65,536), and a damaged count says anything: commons-compress (Komga's
+ * reader) reads the directory by its headers instead. Another header where yauzl stopped means
+ * the directory goes on.
+ */
+async function directoryGoesOn(zipfile: yauzl.ZipFile): Promise<boolean> {
+  return (await signatureAtCursor(zipfile)) === CENTRAL_HEADER_SIGNATURE;
+}
+
+/** Where yauzl failed to read a header, the directory was whole if an end record starts there (the count said too many). */
+async function directoryEndsHere(zipfile: yauzl.ZipFile): Promise<boolean> {
+  const signature = await signatureAtCursor(zipfile);
+  return signature !== undefined && DIRECTORY_END_SIGNATURES.has(signature);
+}
+
 function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
   // The count comes from the end record: refused before a single entry is held.
   if (zipfile.entryCount > MAX_ARCHIVE_ENTRIES) {
@@ -377,21 +405,42 @@ function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
       zipfile.readEntry();
     });
     const listed = (damage?: string) => {
+      // Again after a directory read past its count (the first end's hook in openZipFile ran too early).
+      listingEnded(zipfile);
       const said = joinDamage(damage, longNamesLeftOut(tooLong));
       resolve(said === undefined ? { byName, formerNames } : { byName, formerNames, damage: said });
     };
-    zipfile.once('end', () => listed());
+    // The end record's count is not trusted (see directoryGoesOn): the directory is read to its end.
+    zipfile.on('end', () => {
+      directoryGoesOn(zipfile).then((more) => {
+        if (!more) {
+          listed();
+          return;
+        }
+        if (zipfile.entriesRead >= MAX_ARCHIVE_ENTRIES) {
+          reject(new MediaError('ERR_1008', `zip lists more than the ${MAX_ARCHIVE_ENTRIES} entries allowed`));
+          return;
+        }
+        // Read on to the directory's end (a header that is none ends it, below), at most to the bound.
+        (zipfile as { entryCount: number }).entryCount = MAX_ARCHIVE_ENTRIES;
+        zipfile.validateEntrySizes = false;
+        zipfile.readEntry();
+      }, reject);
+    });
     zipfile.once('error', (error: unknown) => {
-      // The directory is damaged at this entry (a bad header, a count past its end): yauzl lists
-      // nothing after it, but the entries before it are whole, as commons-compress (Komga's
-      // reader) keeps them: the book keeps their pages, with ERR_1007 for the damage. A failure
-      // reading the file itself, or a directory damaged at its first entry, lists nothing.
-      if (byName.size === 0 || isTransientFailure(error) || !(error instanceof Error)) {
+      if (isTransientFailure(error) || !(error instanceof Error)) {
         reject(error);
         return;
       }
-      listingEnded(zipfile);
-      listed(`the zip directory is damaged after ${byName.size} entries: ${error.message}`);
+      directoryEndsHere(zipfile).then((ends) => {
+        // The count said more than the directory holds: every entry is listed, nothing is lost.
+        if (ends) listed();
+        // The directory is damaged at this entry (a bad header): yauzl lists nothing after it, but
+        // the entries before it are whole, as commons-compress (Komga's reader) keeps them: the
+        // book keeps their pages, with ERR_1007 for the damage. Damaged at its first entry, nothing.
+        else if (byName.size === 0) reject(error);
+        else listed(`the zip directory is damaged after ${byName.size} entries: ${error.message}`);
+      }, reject);
     });
     zipfile.readEntry();
   });
