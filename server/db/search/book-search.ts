@@ -16,7 +16,8 @@ import {
   stringOps,
 } from './conditions.ts';
 import { namedValuesJson, simplifyCondition } from './simplify.ts';
-import { onDeckRestriction } from './special-lists.ts';
+import { onDeckBooks } from './special-lists.ts';
+import { type ListJoin, allJoins } from './list-joins.ts';
 import { foldedSql } from './fold-text.ts';
 import { storedFoldedSql } from '../folded-titles.ts';
 import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
@@ -138,18 +139,31 @@ export const BOOK_TEXT_FIELDS: FullTextFields = {
   index: { owner: 'b.id', table: 'book_search', key: 'book_id', fts: 'book_search_fts' },
 };
 
-const FROM = `FROM book b
-  JOIN book_metadata bm ON bm.book_id = b.id
-  JOIN media m ON m.book_id = b.id
-  JOIN series_metadata sm ON sm.series_id = b.series_id
-  LEFT JOIN read_progress r ON r.book_id = b.id AND r.user_id = ?
-  JOIN (SELECT ? AS id) r_user`;
+/** The tables a book list joins to each book (list-joins.ts: a count joins only those it reads). */
+const bookJoins = (userId: string): ListJoin[] => [
+  { alias: 'bm', sql: 'JOIN book_metadata bm ON bm.book_id = b.id' },
+  { alias: 'm', sql: 'JOIN media m ON m.book_id = b.id' },
+  { alias: 'sm', sql: 'JOIN series_metadata sm ON sm.series_id = b.series_id' },
+  { alias: 'r', sql: 'LEFT JOIN read_progress r ON r.book_id = b.id AND r.user_id = ?', params: [userId] },
+  { alias: 'r_user', sql: 'JOIN (SELECT ? AS id) r_user', params: [userId] },
+];
+
+/**
+ * Where the books come from: every book, or for "on deck" the few books it offers, read first
+ * (CROSS JOIN keeps that order in SQLite), so that no other condition (a library) can make SQLite
+ * start from a larger set and test its books one by one.
+ */
+function bookSource(query: BookQuery): SqlFragment {
+  if (!query.onDeck) return sql('FROM book b');
+  const onDeck = onDeckBooks(query.userId);
+  return { sql: `FROM (${onDeck.sql}) od CROSS JOIN book b ON b.id = od.book_id`, params: onDeck.params };
+}
 
 export interface BookQuery {
   userId: string;
   condition?: unknown;
   fullTextSearch?: string;
-  /** Only the user's "on deck" books (REFERENCE §3.5; the user is `userId`). */
+  /** Only the user's "on deck" books (REFERENCE §3.5; the user is `userId`), which the query starts from. */
   onDeck?: boolean;
   /** The user whose content restrictions (shared libraries, age rating, labels) apply. */
   restrictedTo?: User;
@@ -179,16 +193,22 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
     ],
     'b.id',
   );
-  const count = () =>
-    (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(query.userId, query.userId, ...where.params) as { n: number }).n;
+  const source = bookSource(query);
+  const joins = bookJoins(query.userId);
+  const count = () => {
+    const lean = allJoins(joins);
+    return (db.prepare(`SELECT COUNT(*) AS n ${source.sql}\n  ${lean.sql} WHERE ${where.sql}`).get(...source.params, ...lean.params, ...where.params) as { n: number }).n;
+  };
   const readLists = order.clause.includes('@readLists') ? { readLists: namedValuesJson(simplifyCondition(query.condition, Object.keys(BOOK_FIELDS)), 'readListId') } : undefined;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   // A search term without an explicit order ranks title matches first.
   const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('bm', 'title')) : undefined;
   const clause = rank ? order.clause.replace('ORDER BY ', `ORDER BY ${rank.sql}, `) : order.clause;
+  // The page itself joins every table: its rows are what the DTOs are built from.
+  const all = allJoins(joins);
   const rows = db
-    .prepare(`SELECT b.id AS id ${FROM} WHERE ${where.sql} ${clause}${limit}`)
-    .all(...(readLists ? [readLists] : []), query.userId, query.userId, ...where.params, ...(rank?.params ?? [])) as { id: string }[];
+    .prepare(`SELECT b.id AS id ${source.sql}\n  ${all.sql} WHERE ${where.sql} ${clause}${limit}`)
+    .all(...(readLists ? [readLists] : []), ...source.params, ...all.params, ...where.params, ...(rank?.params ?? [])) as { id: string }[];
   return { ids: rows.map((r) => r.id), total: pageTotal(rows.length, query.limit, query.offset, count), sorted: order.sorted || rank !== undefined };
 }
 
@@ -200,7 +220,6 @@ function whereClause(query: BookQuery): SqlFragment {
     const words = fullTextMatch(term, BOOK_TEXT_FIELDS);
     if (words) parts.push(words);
   }
-  if (query.onDeck) parts.push(onDeckRestriction(query.userId));
   const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, BOOK_COLUMNS);
   if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
