@@ -17,7 +17,7 @@ import {
 } from './conditions.ts';
 import { namedValuesJson, simplifyCondition } from './simplify.ts';
 import { onDeckBooks } from './special-lists.ts';
-import { type ListJoin, allJoins } from './list-joins.ts';
+import { type ListJoin, allJoins, joinsNamed } from './list-joins.ts';
 import { foldedSql } from './fold-text.ts';
 import { storedFoldedSql } from '../folded-titles.ts';
 import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } from './full-text.ts';
@@ -196,7 +196,8 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
   const source = bookSource(query);
   const joins = bookJoins(query.userId);
   const count = () => {
-    const lean = allJoins(joins);
+    // Only the joins the conditions read (list-joins.ts): the others change no count.
+    const lean = joinsNamed(joins, where.sql);
     return (db.prepare(`SELECT COUNT(*) AS n ${source.sql}\n  ${lean.sql} WHERE ${where.sql}`).get(...source.params, ...lean.params, ...where.params) as { n: number }).n;
   };
   const readLists = order.clause.includes('@readLists') ? { readLists: namedValuesJson(simplifyCondition(query.condition, Object.keys(BOOK_FIELDS)), 'readListId') } : undefined;

@@ -25,6 +25,7 @@ import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } fr
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { pageTotal } from './page-total.ts';
+import { type ListJoin, allJoins, joinsNamed } from './list-joins.ts';
 import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
 const upper = (v: unknown) => String(v).toUpperCase();
@@ -150,9 +151,12 @@ export const SERIES_TEXT_FIELDS: FullTextFields = {
   index: { owner: 's.id', table: 'series_search', key: 'series_id', fts: 'series_search_fts' },
 };
 
-const FROM = `FROM series s
-  JOIN series_metadata sm ON sm.series_id = s.id
-  LEFT JOIN series_books_metadata sbm ON sbm.series_id = s.id`;
+/** The tables a series list joins to each series (list-joins.ts: a count joins only those it reads). */
+const SERIES_JOINS: ListJoin[] = [
+  { alias: 'sm', sql: 'JOIN series_metadata sm ON sm.series_id = s.id' },
+  { alias: 'sbm', sql: 'LEFT JOIN series_books_metadata sbm ON sbm.series_id = s.id' },
+];
+const FROM = `FROM series s\n  ${allJoins(SERIES_JOINS).sql}`;
 
 export interface SeriesQuery {
   userId: string;
@@ -178,7 +182,9 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
     user: query.userId,
     ...(order.clause.includes('@collections') ? { collections: namedValuesJson(simplifyCondition(query.condition, Object.keys(SERIES_FIELDS)), 'collectionId') } : {}),
   };
-  const count = () => (db.prepare(`SELECT COUNT(*) AS n ${FROM} WHERE ${where.sql}`).get(named, ...where.params) as { n: number }).n;
+  // Only the joins the conditions read (list-joins.ts): the others change no count.
+  const count = () =>
+    (db.prepare(`SELECT COUNT(*) AS n FROM series s\n  ${joinsNamed(SERIES_JOINS, where.sql).sql} WHERE ${where.sql}`).get(named, ...where.params) as { n: number }).n;
   const limit = query.limit === null ? '' : ` LIMIT ${query.limit} OFFSET ${query.offset}`;
   const rank = wantsRelevance(query.fullTextSearch, query.sort) ? titleRelevance(query.fullTextSearch!, storedFoldedSql('sm', 'title')) : undefined;
   const clause = rank ? order.clause.replace('ORDER BY ', `ORDER BY ${rank.sql}, `) : order.clause;
