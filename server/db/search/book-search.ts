@@ -24,6 +24,7 @@ import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } fr
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { pageTotal } from './page-total.ts';
+import { isSmallShare } from './library-shares.ts';
 import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
 const upper = (v: unknown) => String(v).toUpperCase();
@@ -183,7 +184,7 @@ export interface IdPage {
 /** Ids of the books matching a query, in order, plus the total count. */
 export function searchBooks(db: Db, query: BookQuery): IdPage {
   if (query.fullTextSearch?.trim()) refreshSearchText(db);
-  const where = whereClause(query);
+  const where = whereClause(db, query);
   const order = orderBy(
     query.sort,
     BOOK_SORT,
@@ -213,7 +214,7 @@ export function searchBooks(db: Db, query: BookQuery): IdPage {
   return { ids: rows.map((r) => r.id), total: pageTotal(rows.length, query.limit, query.offset, count), sorted: order.sorted || rank !== undefined };
 }
 
-function whereClause(query: BookQuery): SqlFragment {
+function whereClause(db: Db, query: BookQuery): SqlFragment {
   const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition, Object.keys(BOOK_FIELDS)), BOOK_FIELDS)];
   const term = query.fullTextSearch?.trim();
   if (term) {
@@ -221,7 +222,7 @@ function whereClause(query: BookQuery): SqlFragment {
     const words = fullTextMatch(term, BOOK_TEXT_FIELDS);
     if (words) parts.push(words);
   }
-  const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, BOOK_COLUMNS);
+  const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, BOOK_COLUMNS, 'list', { smallShare: isSmallShare(db, query.restrictedTo, 'books') });
   if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
 }

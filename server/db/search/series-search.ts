@@ -25,6 +25,7 @@ import { type FullTextFields, fullTextMatch, titleRelevance, wantsRelevance } fr
 import { refreshSearchText } from '../search-text.ts';
 import { type SortOrder, orderBy } from './sort.ts';
 import { pageTotal } from './page-total.ts';
+import { isSmallShare } from './library-shares.ts';
 import { type ListJoin, allJoins, joinsNamed } from './list-joins.ts';
 import { type SqlFragment, searchedHead, sql } from './sql-fragment.ts';
 
@@ -175,7 +176,7 @@ export interface SeriesQuery {
 /** Ids of the series matching a query, in order, plus the total count. */
 export function searchSeries(db: Db, query: SeriesQuery): IdPage {
   if (query.fullTextSearch?.trim()) refreshSearchText(db);
-  const where = whereClause(query);
+  const where = whereClause(db, query);
   const order = orderBy(query.sort, SERIES_SORT, query.defaultSort ?? [{ property: 'metadata.titleSort', direction: 'asc' }], 's.id');
   // Named @user for the per-user subqueries, positional ? for the condition values.
   const named = {
@@ -194,7 +195,7 @@ export function searchSeries(db: Db, query: SeriesQuery): IdPage {
   return { ids: rows.map((r) => r.id), total: pageTotal(rows.length, query.limit, query.offset, count), sorted: order.sorted || rank !== undefined };
 }
 
-function whereClause(query: SeriesQuery): SqlFragment {
+function whereClause(db: Db, query: SeriesQuery): SqlFragment {
   const parts: SqlFragment[] = [compileCondition(simplifyCondition(query.condition, Object.keys(SERIES_FIELDS)), SERIES_FIELDS)];
   const term = query.fullTextSearch?.trim();
   if (term) {
@@ -203,7 +204,7 @@ function whereClause(query: SeriesQuery): SqlFragment {
     if (words) parts.push(words);
   }
   if (query.updatedOnly) parts.push(updatedSeriesRestriction());
-  const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, SERIES_COLUMNS);
+  const restriction = query.restrictedTo && contentRestriction(query.restrictedTo, SERIES_COLUMNS, 'list', { smallShare: isSmallShare(db, query.restrictedTo, 'series') });
   if (restriction) parts.push(restriction);
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
 }
