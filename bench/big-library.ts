@@ -3,10 +3,12 @@
  * written straight into a fresh data dir through the repositories (no files: scanning 50,000 CBZs
  * takes longer than the whole run; the serving paths read the same rows a scan writes): 5,000
  * series × 10 books in one library plus 500 × 10 in a second, one book of 50,000 pages, sharing
- * labels and age ratings, then over HTTP a restricted reader (one library, age ≤ 12, label "adult"
- * excluded), progress for both users, 50 collections and 20 read lists.
+ * labels and age ratings, and a small library of 20 × 10 books, older than all the others; then over
+ * HTTP a restricted reader (one library, age ≤ 12, label "adult" excluded), a reader shared only the
+ * small library ("share": one small library among many), progress for the first two, 50
+ * collections and 20 read lists.
  *
- * Each route is asked RUNS times as admin and as the reader, one request at a time. Beside it a
+ * Each route is asked RUNS times as admin, as the reader and as "share", one request at a time. Beside it a
  * probe process asks a cheap route again and again: its worst latency during a route is how long
  * that route held the server's thread from everybody else. BENCH_ONLY=regex limits the routes;
  * BENCH_JSON=path writes the figures; BENCH_KEEP=1 keeps the data dir. Other work on the machine moves these figures: compare
@@ -32,21 +34,38 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const ADMIN = { email: 'bench@example.org', password: 'bench-password' };
 const READER = { email: 'reader@example.org', password: 'reader-password' };
+const SHARE = { email: 'share@example.org', password: 'share-password' };
+const SMALL_SERIES = 20;
 const WORDS = ['dragon', 'night', 'shadow', 'river', 'blade', 'garden', 'winter', 'empire', 'moon', 'ghost', 'saga', 'hero', 'city', 'storm', 'queen'];
 const word = (i: number) => WORDS[i % WORDS.length]!;
 
-interface Generated { bigLibrary: string; otherLibrary: string; seriesIds: string[]; bookIds: string[]; bigBook: string }
+interface Generated { bigLibrary: string; otherLibrary: string; smallLibrary: string; seriesIds: string[]; bookIds: string[]; bigBook: string }
 
 function generate(dataDir: string): Generated {
   const db = openDatabase(dataDir);
   const repos = createRepositories(db);
   const now = Date.now();
-  const out: Generated = { bigLibrary: newId(now), otherLibrary: newId(now), seriesIds: [], bookIds: [], bigBook: '' };
+  const out: Generated = { bigLibrary: newId(now), otherLibrary: newId(now), smallLibrary: newId(now), seriesIds: [], bookIds: [], bigBook: '' };
   const library = db.prepare('INSERT INTO library (id, name, root, created, last_modified) VALUES (?, ?, ?, ?, ?)');
   library.run(out.bigLibrary, 'Big', join(dataDir, 'big'), now, now);
   library.run(out.otherLibrary, 'Other', join(dataDir, 'other'), now, now);
+  library.run(out.smallLibrary, 'Small', join(dataDir, 'small'), now, now);
   repos.inTransaction(() => {
     const total = SERIES + SERIES / 10;
+    // The small library's books are the oldest: lists in date order meet them last.
+    for (let s = 0; s < SMALL_SERIES; s++) {
+      const seriesId = newId(now);
+      const created = now - (total + SMALL_SERIES - s) * 60_000;
+      const title = `small ${word(s)} ${s}`;
+      repos.series.insert({ id: seriesId, libraryId: out.smallLibrary, name: title, url: `/small/${s}`, fileLastModified: created, oneshot: false, deletedDate: null, created, lastModified: created });
+      repos.seriesMetadata.insert({ ...defaultSeriesMetadata(seriesId, title, created), ageRating: s % 3 === 0 ? null : 12, sharingLabels: s % 5 === 0 ? ['adult'] : [] });
+      for (let b = 1; b <= BOOKS_PER_SERIES; b++) {
+        const bookId = newId(now);
+        repos.books.insert({ id: bookId, seriesId, libraryId: out.smallLibrary, name: `${title} v${b}`, url: `/small/${s}/${b}.cbz`, number: b, fileLastModified: created, fileSize: 1000, fileHash: '', oneshot: false, deletedDate: null, created: created + b, lastModified: created + b });
+        repos.bookMetadata.insert({ ...defaultBookMetadata(bookId, `Volume ${b}`, b, created), tags: [word(b)] });
+        repos.media.insert({ bookId, status: 'READY', mediaType: 'application/zip', comment: null, pageCount: 20, epubDivinaCompatible: false, epubIsKepub: false, created, lastModified: created });
+      }
+    }
     for (let s = 0; s < total; s++) {
       const libraryId = s < SERIES ? out.bigLibrary : out.otherLibrary;
       const seriesId = newId(now);
@@ -91,6 +110,9 @@ async function populate(admin: AdminClient, reader: AdminClient, g: Generated): 
     email: READER.email, password: READER.password, roles: ['PAGE_STREAMING', 'FILE_DOWNLOAD'],
     sharedLibraries: { all: false, libraryIds: [g.bigLibrary] }, labelsExclude: ['adult'], ageRestriction: { age: 12, restriction: 'ALLOW_ONLY' },
   });
+  await admin.call('POST', '/api/v2/users', {
+    email: SHARE.email, password: SHARE.password, roles: ['PAGE_STREAMING'], sharedLibraries: { all: false, libraryIds: [g.smallLibrary] },
+  });
   // Progress: 200 books read to the end and 100 part-read, spread over the library, for each user.
   const jobs: Promise<unknown>[] = [];
   for (let i = 0; i < 300; i++) {
@@ -119,6 +141,11 @@ function routes(g: Generated, firstCollection: string, firstReadList: string): [
     ['dashboard recently added series', 'GET', `/api/v1/series/new?page=0&size=20&library_id=${lib}`],
     ['dashboard recently updated series', 'GET', `/api/v1/series/updated?page=0&size=20&library_id=${lib}`],
     ['dashboard recently read books', 'GET', `/api/v1/books?sort=readProgress.readDate,desc&read_status=READ&page=0&size=20&library_id=${lib}`],
+    // The same lists over every library the caller may see (no library_id), as the dashboard of a
+    // reader shared one library asks them.
+    ['recently added books, all libraries', 'GET', '/api/v1/books/latest?page=0&size=20'],
+    ['recently added series, all libraries', 'GET', '/api/v1/series/new?page=0&size=20'],
+    ['books list, all libraries', 'GET', '/api/v1/books?page=0&size=20'],
     ['series list by title', 'GET', `/api/v1/series?library_id=${lib}&page=0&size=20&sort=metadata.titleSort,asc`],
     ['series list by title page 200', 'GET', `/api/v1/series?library_id=${lib}&page=200&size=20&sort=metadata.titleSort,asc`],
     ['series list by created', 'GET', `/api/v1/series?library_id=${lib}&page=0&size=20&sort=createdDate,desc`],
@@ -214,7 +241,8 @@ try {
   const probe = startProbe(`${server.url}/api/v1/libraries`, ADMIN.email, ADMIN.password);
   try {
     const reader = new AdminClient(server.url, READER.email, READER.password);
-    for (const [c, who] of [[admin, ADMIN], [reader, READER]] as const) (c as unknown as { authHeader: string }).authHeader = `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`;
+    const share = new AdminClient(server.url, SHARE.email, SHARE.password);
+    for (const [c, who] of [[admin, ADMIN], [reader, READER], [share, SHARE]] as const) (c as unknown as { authHeader: string }).authHeader = `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}`;
     started = performance.now();
     await populate(admin, reader, g);
     console.log(`populated in ${round((performance.now() - started) / 1000, 1)} s`);
@@ -224,7 +252,7 @@ try {
     console.log('| route | user | status | bytes | p50 ms | max ms | probe max ms |');
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     for (const [name, method, path, body] of routes(g, collections.content[0]!.id, readLists.content[0]!.id)) {
-      for (const [who, client] of [['admin', admin], ['reader', reader]] as const) {
+      for (const [who, client] of [['admin', admin], ['reader', reader], ['share', share]] as const) {
         await timeOne(client, method, path, body); // warm-up: statement cache, search-text rebuild
         probe.start();
         const samples: number[] = [];
