@@ -75,7 +75,12 @@ export const BOOK_FIELDS: Record<string, FieldCompiler> = {
   numberSort: numericOps('bm.number_sort', false),
   tag: jsonArrayMembership(['bm.tags']),
   readStatus,
-  mediaStatus: equality('m.status', upper),
+  // READY is the state of nearly every book, so as an index search (media_status) it made SQLite
+  // read every ready book and sort them all instead of walking the order asked for: OPDS "latest
+  // books" read 55,000 books for 20. Tested on each row, it leaves the start to the order or to
+  // another condition. Rarer states (ERROR, UNKNOWN, as the media analysis screen asks) are few
+  // books, and stay an index search.
+  mediaStatus: (op) => equality(upper(scalarValue(op)) === 'READY' ? '+m.status' : 'm.status', upper)(op),
   mediaProfile: equality(MEDIA_PROFILE, upper),
   // Folio's addition to Komga's conditions: the analysis comment, where a READY book records
   // ERR_1007 (pages that cannot be decoded) so that Media analysis can list it.
