@@ -130,7 +130,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       const user = requireRole(request, 'FILE_DOWNLOAD');
       const book = bookForCaller(request.params.id, user);
       const media = ctx.repos.media.findByBookId(book.id);
-      endDownloadWhenAccessEnds(ctx, request, reply, user.id);
+      endDownloadWhenAccessEnds(ctx, request, reply, user.id, [book]);
       return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }

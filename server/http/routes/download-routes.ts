@@ -37,7 +37,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
       const book = ctx.repos.books.findById(request.params.id);
       if (!book || !canAccessLibrary(user, book.libraryId)) throw notFound();
       const media = ctx.repos.media.findByBookId(book.id);
-      endDownloadWhenAccessEnds(ctx, request, reply, user.id);
+      endDownloadWhenAccessEnds(ctx, request, reply, user.id, [book]);
       return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }
@@ -48,7 +48,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
     if (!series || !canAccessLibrary(user, series.libraryId)) throw notFound();
     const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null);
     const zip = await zipOfBookFiles(ctx, books.map((b) => ({ path: b.url, entryName: basename(b.url) })), user.id);
-    endDownloadWhenAccessEnds(ctx, request, reply, user.id);
+    endDownloadWhenAccessEnds(ctx, request, reply, user.id, books);
     return sendZip(reply, `${series.name}.zip`, zip);
   });
 
@@ -68,7 +68,7 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
       books.map((b, i) => ({ path: b.url, entryName: `${String(i + 1).padStart(width, '0')} - ${basename(b.url)}` })),
       user.id,
     );
-    endDownloadWhenAccessEnds(ctx, request, reply, user.id);
+    endDownloadWhenAccessEnds(ctx, request, reply, user.id, books);
     return sendZip(reply, `${list.name}.zip`, zip);
   });
 }

@@ -121,3 +121,37 @@ it("deleting an API key ends the downloads and event stream made with it, and no
     for (const res of [...cut, stream, other]) res.destroy();
   }
 });
+
+/*
+ * The content's side of the same rule: a series rated or labelled out of a restricted reader's
+ * reach mid-download. Their session is untouched (nothing about the user changed), so only the
+ * change to the series can end the download; before, it ran to its last byte.
+ */
+const contentChanges: [string, object, object][] = [
+  ['rated at or above their age limit', { ageRating: 18 }, { ageRating: null }],
+  ['given a sharing label they exclude', { sharingLabels: ['Adult'] }, { sharingLabels: [] }],
+];
+
+it.each(contentChanges)("a restricted reader's book, series or read-list download ends when the series is %s", async (_, hide, restore) => {
+  const email = `restricted-${Math.random().toString(36).slice(2)}@x.org`;
+  const created = await send(server, 'POST', '/api/v2/users', server.admin, { email, password: 'pw', roles: ['FILE_DOWNLOAD'] });
+  expect(created.statusCode, created.body).toBe(201);
+  const restricted = await send(server, 'PATCH', `/api/v2/users/${created.json().id}`, server.admin, { ageRestriction: { age: 16, restriction: 'EXCLUDE' }, labelsExclude: ['adult'] });
+  expect(restricted.statusCode, restricted.body).toBe(204);
+  const witnessEmail = `witness-${Math.random().toString(36).slice(2)}@x.org`;
+  expect((await send(server, 'POST', '/api/v2/users', server.admin, { email: witnessEmail, password: 'pw', roles: ['FILE_DOWNLOAD'] })).statusCode).toBe(201);
+  const readList = await send(server, 'POST', '/api/v1/readlists', server.admin, { name: email, bookIds: [bookId] });
+  const paths = [`/api/v1/books/${bookId}/file`, `/api/v1/series/${seriesId}/file`, `/api/v1/readlists/${readList.json().id}/file`];
+  const cut = await Promise.all(paths.map((path) => startDownload(path, email)));
+  // An unrestricted reader's download of the same series, started before the change, runs on.
+  const witness = await startDownload(paths[1]!, witnessEmail);
+  try {
+    const changed = await send(server, 'PATCH', `/api/v1/series/${seriesId}/metadata`, server.admin, hide);
+    expect(changed.statusCode, changed.body).toBe(204);
+    expect(await readToEnd(cut)).toEqual([false, false, false]);
+    expect(await readToEnd([witness])).toEqual([true]);
+  } finally {
+    for (const res of [...cut, witness]) res.destroy();
+    expect((await send(server, 'PATCH', `/api/v1/series/${seriesId}/metadata`, server.admin, restore)).statusCode).toBe(204);
+  }
+});
