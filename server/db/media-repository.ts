@@ -111,6 +111,20 @@ export class MediaRepository {
       .all(bookId) as MediaFile[];
   }
 
+  /**
+   * Makes a recorded analysis READY, unless the row changed since it was recorded (a scan marked
+   * the file OUTDATED again, another analysis recorded): `recorded` is the row as written then.
+   */
+  markReady(recorded: Pick<Media, 'bookId' | 'status' | 'lastModified'>): boolean {
+    return (
+      cachedStatement(this.db, "UPDATE media SET status = 'READY' WHERE book_id = ? AND status = ? AND last_modified = ?").run(
+        recorded.bookId,
+        recorded.status,
+        recorded.lastModified,
+      ).changes > 0
+    );
+  }
+
   /** Replaces the media row, pages and files of a book in one transaction. */
   replaceAnalysis(media: Media, pages: MediaPage[], files: MediaFile[]): void {
     const insertPage = cachedStatement(this.db, 

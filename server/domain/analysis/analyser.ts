@@ -103,21 +103,29 @@ export async function analyseBook(ctx: FolioContext, bookId: string, seriesJson?
   // The file may have been removed or re-queued while we were reading it.
   const current = ctx.repos.books.findById(bookId);
   if (!current) return 'skipped';
-  ctx.repos.media.replaceAnalysis(next, pages, files);
+  // A readable book is recorded under its former status (UNKNOWN or OUTDATED: its pages not served)
+  // until its metadata is imported: its ComicInfo, EPUB package or series.json may rate its series
+  // out of a restricted reader's reach, and READY first let such a reader read its pages for as
+  // long as the import took, or until its retry when it was put off.
+  const readable = next.status === 'READY';
+  const recorded: Media = readable ? { ...next, status: media.status } : next;
+  ctx.repos.media.replaceAnalysis(recorded, pages, files);
   // A book that cannot be read keeps no handle; a readable one keeps the one it was just read through.
-  if (next.status !== 'READY') ctx.archives.forget(book.url);
+  if (!readable) ctx.archives.forget(book.url);
   await removeGeneratedThumbnails(ctx, bookId);
   let metadataDeferred = false;
-  if (next.status === 'READY') {
+  if (readable) {
     try {
       await refreshBookMetadata(ctx, bookId, { barcode: false, known: { book: current, media: next, files }, seriesJson });
     } catch (error) {
       if (!isTransientFailure(error)) throw error;
-      // The book is readable, but its ComicInfo/EPUB metadata could not be read now: the analysis
-      // is retried as a whole later (recording it again changes nothing) so the import is not lost.
+      // Its ComicInfo/EPUB metadata could not be read now: the analysis is retried as a whole later
+      // (recording it again changes nothing) so the import is not lost, and the book stays unread
+      // until then (its rating unknown).
       ctx.logger.warn({ err: error, bookId, file: book.url }, 'metadata import deferred: server short of resources');
       metadataDeferred = true;
     }
+    if (!metadataDeferred) ctx.repos.media.markReady(recorded);
     detectWebtoonSeries(ctx, book.seriesId, pages);
   }
   ctx.events.emit({ name: 'BookChanged', data: { bookId, seriesId: book.seriesId, libraryId: book.libraryId } });
