@@ -13,6 +13,8 @@ import { labelKey } from './label-key.ts';
  * n or more (unrated ones stay visible). Labels compare by labelKey on both sides (the series' through
  * the label_key SQL function, database.ts): without regard to case in every alphabet, and with accents
  * composed. SQLite's lower() folds A–Z only, and let a series labelled "Érotique" past an exclusion of it.
+ * Unlike Komga, an age rule also hides a series none of whose books is analysed yet (notYetRated):
+ * its rating is not known until its files are read.
  */
 export interface RestrictionColumns {
   /** Expression holding the row's library id, e.g. `s.library_id` or `b.library_id`. */
@@ -62,14 +64,14 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
   // unrestricted query read a hundred rows. The unary + keeps these tests filters: without it SQLite
   // may drive the query from them (every book of the library) instead of from the caller's own
   // conditions and order, which is the plan the unrestricted caller gets.
-  const only = scope === 'item' ? `rsm.series_id = ${columns.series} AND ` : '';
-  const rated = (test: string) => `SELECT rsm.series_id FROM series_metadata rsm WHERE ${only}rsm.age_rating ${test} ?`;
+  const only = (alias: string) => (scope === 'item' ? `${alias}.series_id = ${columns.series} AND ` : '');
+  const rated = (test: string) => `SELECT rsm.series_id FROM series_metadata rsm WHERE ${only('rsm')}rsm.age_rating ${test} ?`;
   // `sharing_labels <> '[]'` names the partial index of labelled series: the few that have labels
   // are the only ones parsed. label_key is called once per label of those, not once per book.
   const labelled = (labels: string[]) =>
     sql(
       `SELECT rsm.series_id FROM series_metadata rsm, json_each(rsm.sharing_labels) rl
-       WHERE ${only}rsm.sharing_labels <> '[]' AND label_key(rl.value) IN (${placeholders(labels)})`,
+       WHERE ${only('rsm')}rsm.sharing_labels <> '[]' AND label_key(rl.value) IN (${placeholders(labels)})`,
       ...labels.map(labelKey),
     );
 
@@ -80,11 +82,42 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
   const excluded: SqlFragment[] = [];
   if (user.ageRestrictionType === 'EXCLUDE' && age !== null) excluded.push(sql(rated('>='), age));
   if (user.labelsExclude.length > 0) excluded.push(labelled(user.labelsExclude));
+  if (user.ageRestrictionType !== null && age !== null) excluded.push(sql(notYetRated(scope, columns.series)));
   const series = seriesTest(`+${columns.series}`, allowed, excluded);
   if (series) parts.push(series);
 
   if (parts.length === 0) return undefined;
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * An age rule also keeps back a series its files have not rated yet. A series is scanned in with
+ * its books unanalysed (media UNKNOWN); series.json is read after the scan, each book's ComicInfo
+ * or EPUB package with its analysis. Until then the series is unrated, so it passed an EXCLUDE
+ * rule (and one that series.json rated low passed ALLOW_ONLY before its books' ComicInfo rated it
+ * 18): a reader kept from 18+ was listed a new 18+ series, its books and posters for as long as
+ * its scan's analyses took (hours for a large one). So a series none of whose live books is
+ * analysed is hidden from them; its set is read from the UNKNOWN rows (media_status index), none
+ * once a library is analysed. Part of the one excluded set (seriesTest), so the plans stay the
+ * admin's. A new book of a series already shown is listed (unreadable until its analysis and
+ * rating are recorded, analyser.ts) until its rating, if it changes, hides the series.
+ */
+function notYetRated(scope: RestrictionScope, series: string): string {
+  const analysed = (of: string) =>
+    `SELECT 1 FROM book ab JOIN media am ON am.book_id = ab.id WHERE ab.series_id = ${of} AND ab.deleted_date IS NULL AND am.status <> 'UNKNOWN'`;
+  if (scope === 'item') {
+    // One series: whether it has an analysed book is found at its first one, almost always; only
+    // then are its books looked through for one awaiting analysis.
+    return `SELECT ${series} AS series_id WHERE NOT EXISTS (${analysed(series)}) AND EXISTS (
+      SELECT 1 FROM book pb JOIN media pm ON pm.book_id = pb.id WHERE pb.series_id = ${series} AND pb.deleted_date IS NULL AND pm.status = 'UNKNOWN')`;
+  }
+  // Every such series: read from the books awaiting analysis (none, once a library is analysed),
+  // each series asked once: a new series of 500 books all awaiting analysis, asked per book, had
+  // each of its 500 books look through all 500 for an analysed one.
+  return `SELECT p.series_id FROM (
+      SELECT DISTINCT pb.series_id AS series_id FROM media pm JOIN book pb ON pb.id = pm.book_id
+      WHERE pm.status = 'UNKNOWN' AND pb.deleted_date IS NULL) p
+    WHERE NOT EXISTS (${analysed('p.series_id')})`;
 }
 
 // UNION ALL: a series in two sets is harmless in an IN list, and a plain UNION is merged in series
