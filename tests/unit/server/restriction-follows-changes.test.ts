@@ -281,3 +281,44 @@ describe('drawn posters of collections and read lists', () => {
     expect(await drawn()).toEqual({ collection: true, readList: true, sameAsAdmin: false });
   });
 });
+
+describe('what a hidden item answers', () => {
+  it('revalidating a list answers 304 after a change to a hidden series, 200 after one to a shown series', async () => {
+    await patchReader({ sharedLibraries: { all: true, libraryIds: [] }, ageRestriction: { age: 16, restriction: 'EXCLUDE' }, labelsAllow: [], labelsExclude: [] });
+    await patchSeries('Alpha', { ageRating: 18 });
+    const lists = ['/api/v1/series?unpaged=true', '/api/v1/books?unpaged=true', `/opds/v1.2/libraries/${ids.library}`, '/opds/v2/catalog', '/api/v2/genres'];
+    const tags = new Map<string, string>();
+    for (const url of lists) tags.set(url, String((await s.get(url, reader)).headers.etag));
+    // Hidden Alpha's title, genres and summary change: nothing the reader is shown changes.
+    await patchSeries('Alpha', { title: 'Alpha renamed', genres: ['Hidden genre'], summary: 'changed' });
+    const revalidated = async () => Promise.all(lists.map(async (url) => (await s.get(url, { ...reader, 'if-none-match': tags.get(url)! })).statusCode));
+    expect(await revalidated()).toEqual(lists.map(() => 304));
+    // Gamma, shown, changes: every list showing it says so (not Main's OPDS feed: Gamma is in Other).
+    await patchSeries('Gamma', { title: 'Gamma renamed', genres: ['Shown genre'] });
+    expect(await revalidated()).toEqual([200, 200, 304, 200, 200]);
+  });
+
+  it('a hidden series or book answers exactly as an unknown id does, on every item route', async () => {
+    const t = await target('Alpha');
+    expect((await views(s, reader, t))['REST series']).toBe(false);
+    const unknown = '0ZZZZZZZZZZZZ';
+    const urls = [
+      ...['', '/thumbnail', '/file', '/books', '/collections', '/thumbnails'].map((x) => `/api/v1/series/${t.seriesId}${x}`),
+      ...['', '/pages', '/pages/1', '/pages/1/thumbnail', '/file', '/next', '/previous', '/readlists', '/manifest', '/positions', '/progression'].map((x) => `/api/v1/books/${t.bookId}${x}`),
+      `/api/v2/series/${t.seriesId}/read-progress/tachiyomi`,
+      `/opds/v1.2/series/${t.seriesId}`,
+      `/opds/v2/series/${t.seriesId}`,
+      `/opds/v1.2/books/${t.bookId}/pages/1`,
+      `/opds/v2/books/${t.bookId}/file`,
+    ];
+    const answer = async (url: string, id: string) => {
+      const response = await s.get(url, reader);
+      const body = response.json() as Record<string, unknown>;
+      return { status: response.statusCode, type: response.headers['content-type'], message: body.message, path: String(body.path).replace(id, 'ID') };
+    };
+    for (const url of urls) {
+      const id = url.includes(t.seriesId) ? t.seriesId : t.bookId;
+      expect(await answer(url, id), url).toEqual(await answer(url.replace(id, unknown), unknown));
+    }
+  });
+});
