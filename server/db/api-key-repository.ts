@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import { LruMap } from '../lru-map.ts';
+import { onForeignWrites } from './foreign-writes.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface ApiKey {
@@ -33,6 +34,8 @@ export class ApiKeyRepository {
   private readonly remembered = new LruMap<string, { key: ApiKey; until: number }>(REMEMBER_MAX);
   constructor(db: Db) {
     this.db = db;
+    // In a serving process the primary writes the table: its commits make everything remembered go.
+    onForeignWrites(db, () => this.remembered.clear());
   }
 
   insert(key: ApiKey): void {

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyMigrations } from './migrate.ts';
 import { trackWrites } from './write-generation.ts';
+import { followForeignWrites } from './foreign-writes.ts';
 import { BUSY_TIMEOUT_MS } from './database-unavailable.ts';
 import { refoldMissingTitles } from './folded-titles.ts';
 import { refreshSearchText } from './search-text.ts';
@@ -35,6 +36,21 @@ export function openDatabase(dataDir: string): Db {
   // The schema upgrade and the rebuilds above can leave a WAL file of several MB that SQLite would
   // otherwise keep at that size for as long as the server runs: fold it into the database now.
   db.pragma('wal_checkpoint(TRUNCATE)');
+  return db;
+}
+
+/**
+ * The database of a serving process (README "Serving processes"): read-only, opened after the
+ * primary brought its schema up to date and while the primary holds the data directory. Its
+ * caches follow the primary's commits (foreign-writes.ts); a write attempted through it fails
+ * with SQLITE_READONLY rather than racing the one writer.
+ */
+export function openReadOnlyDatabase(dataDir: string): Db {
+  const db = new Database(join(dataDir, 'folio.sqlite'), { readonly: true, fileMustExist: true });
+  trackWrites(db);
+  followForeignWrites(db);
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  registerFunctions(db);
   return db;
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from './database.ts';
 import { LruMap } from '../lru-map.ts';
+import { onForeignWrites } from './foreign-writes.ts';
 import { cachedStatement } from './statement-cache.ts';
 import { noteDatabaseFailure } from './lock-refusal.ts';
 
@@ -30,6 +31,8 @@ export class SessionRepository {
   private readonly remembered = new LruMap<string, { row: SessionRow; until: number }>(REMEMBER_MAX);
   constructor(db: Db) {
     this.db = db;
+    // In a serving process the primary writes the table: its commits make everything remembered go.
+    onForeignWrites(db, () => this.remembered.clear());
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, insertSql, objectToParams, rowToObject, updateSql } from './columns.ts';
 import { LruMap } from '../lru-map.ts';
+import { onForeignWrites } from './foreign-writes.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface User {
@@ -58,6 +59,8 @@ export class UserRepository {
   private readonly remembered = new LruMap<string, User>(REMEMBER_MAX);
   constructor(db: Db) {
     this.db = db;
+    // In a serving process the primary writes the table: its commits make everything remembered go.
+    onForeignWrites(db, () => this.remembered.clear());
   }
 
   count(): number {

@@ -14,8 +14,9 @@ const SERVED_TABLES = /\b(book|media|media_page|thumbnail_book|library|series|se
 /**
  * A number that changes after every write that may change a row the serving caches hold. A cached
  * value is used only while the number is the one it was read under, so no write made through this
- * connection (a statement, `exec`, a transaction rolled back) is ever hidden by a cache. The server
- * is the database's only writer (data-dir-lock.ts).
+ * connection (a statement, `exec`, a transaction rolled back) is ever hidden by a cache. The primary
+ * process is the database's only writer (data-dir-lock.ts); a serving process's read-only
+ * connection moves it when it notices the primary's commits (foreign-writes.ts).
  */
 export interface WriteGeneration {
   readonly value: number;
@@ -26,6 +27,12 @@ const generations = new WeakMap<Db, { value: number }>();
 /** The write generation of a database opened by `openDatabase`; undefined for any other (cache nothing then). */
 export function writeGeneration(db: Db): WriteGeneration | undefined {
   return generations.get(db);
+}
+
+/** Moves the generation for writes this connection did not make (foreign-writes.ts). */
+export function moveWriteGeneration(db: Db): void {
+  const generation = generations.get(db);
+  if (generation) generation.value++;
 }
 
 /**
