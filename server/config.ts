@@ -25,6 +25,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Authentication activity kept: attempts younger than this many days, at most this many rows. */
   authActivityRetention: { days: number; maxRows: number };
+  /** Processes answering HTTP: 1 (the default) is the primary alone; README "Serving processes". */
+  servingProcesses: number;
 }
 
 /** A setting that cannot be used, said in one line for the person starting the server. */
@@ -41,7 +43,11 @@ const DEFAULTS = {
   logLevel: 'info',
   authActivityDays: '90',
   authActivityMaxRows: '100000',
+  servingProcesses: '1',
 } as const;
+
+/** More serving processes than this cannot pay off on any machine Folio targets, and each holds a database connection and descriptors. */
+export const MAX_SERVING_PROCESSES = 16;
 
 /** What `node server/main.ts --help` prints. */
 export const USAGE = `Usage: node server/main.ts [options]   (npm start builds the web client first)
@@ -60,6 +66,9 @@ Each option can also be set by the environment variable after it; an option wins
   --log-level L               FOLIO_LOG_LEVEL               ${LOG_LEVELS.join(', ')} (default ${DEFAULTS.logLevel})
   --auth-activity-days N      FOLIO_AUTH_ACTIVITY_DAYS      days of sign-in history kept (default ${DEFAULTS.authActivityDays})
   --auth-activity-max-rows N  FOLIO_AUTH_ACTIVITY_MAX_ROWS  sign-in history rows kept at most (default ${DEFAULTS.authActivityMaxRows})
+  --serving-processes N       FOLIO_SERVING_PROCESSES       processes answering HTTP on the port (default ${DEFAULTS.servingProcesses}, at most
+                                                            ${MAX_SERVING_PROCESSES}); past 1, N-1 serving processes answer pages and
+                                                            book posters, the primary everything else (README)
   -h, --help                                                print this and exit
 `;
 
@@ -93,6 +102,7 @@ function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
       'log-level': { type: 'string' },
       'auth-activity-days': { type: 'string' },
       'auth-activity-max-rows': { type: 'string' },
+      'serving-processes': { type: 'string' },
     },
     strict: true,
   });
@@ -115,12 +125,19 @@ function configFrom(argv: string[], env: NodeJS.ProcessEnv): ServerConfig {
       days: positiveInteger('auth-activity-days', values['auth-activity-days'] ?? env.FOLIO_AUTH_ACTIVITY_DAYS ?? DEFAULTS.authActivityDays),
       maxRows: positiveInteger('auth-activity-max-rows', values['auth-activity-max-rows'] ?? env.FOLIO_AUTH_ACTIVITY_MAX_ROWS ?? DEFAULTS.authActivityMaxRows),
     },
+    servingProcesses: servingProcesses(values['serving-processes'] ?? env.FOLIO_SERVING_PROCESSES ?? DEFAULTS.servingProcesses),
   };
 }
 
 function positiveInteger(name: string, text: string): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`Invalid ${name}: ${text} (a whole number, at least 1)`);
+  return value;
+}
+
+function servingProcesses(text: string): number {
+  const value = positiveInteger('serving-processes', text);
+  if (value > MAX_SERVING_PROCESSES) throw new ConfigError(`Invalid serving-processes: ${text} (at most ${MAX_SERVING_PROCESSES})`);
   return value;
 }
 

@@ -6,8 +6,11 @@ import type { LogLevel } from './config.ts';
 
 export type { Logger } from 'pino';
 
-/** The current log file; rotated copies are folio.log.1 (newest) … folio.log.5. */
-export const logFilePath = (dataDir: string) => join(dataDir, 'logs', 'folio.log');
+/**
+ * The current log file; rotated copies are folio.log.1 (newest) … folio.log.5. Serving processes
+ * (README "Serving processes") write their own, `folio-serving-<n>.log`: one rotating file has one writer.
+ */
+export const logFilePath = (dataDir: string, name = 'folio.log') => join(dataDir, 'logs', name);
 
 const ROTATE_SIZE = '10M';
 const ROTATED_FILES = 5;
@@ -22,11 +25,12 @@ export interface AppLogger {
  * One pino logger for the whole server: JSON lines to stdout and to `<data-dir>/logs/folio.log`,
  * rotated by size so the data directory cannot fill up with logs.
  */
-export function createAppLogger(dataDir: string, level: LogLevel, options: { stdout?: boolean } = {}): AppLogger {
+export function createAppLogger(dataDir: string, level: LogLevel, options: { stdout?: boolean; fileName?: string } = {}): AppLogger {
   if (level === 'silent') return { logger: pino({ level }), close: async () => {} };
-  const path = logFilePath(dataDir);
+  const fileName = options.fileName ?? 'folio.log';
+  const path = logFilePath(dataDir, fileName);
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
-  const file = createStream('folio.log', { path: join(dataDir, 'logs'), size: ROTATE_SIZE, rotate: ROTATED_FILES });
+  const file = createStream(fileName, { path: join(dataDir, 'logs'), size: ROTATE_SIZE, rotate: ROTATED_FILES });
   // A log file that cannot be written must not take the server down; say so on stderr once.
   file.on('error', (error) => process.stderr.write(`Folio cannot write its log file ${path}: ${String(error)}\n`));
   // Lines can still come after close() (a connection torn down as the server stops logs its

@@ -3,9 +3,13 @@ import { resolve } from 'node:path';
 import { ConfigError, USAGE, readConfig, wantsHelp } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { SchemaTooNewError } from './db/migrate.ts';
+import type { FastifyListenOptions } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { connectionCap, relieveConnectionPressure } from './http/connection-pressure.ts';
 import { connectionBudget } from './media/descriptor-budget.ts';
+import { listenInternally } from './http/serving/internal-socket.ts';
+import { buildServingApp } from './http/serving/serving-app.ts';
+import { PRIMARY_SOCKET_ENV, READY_MESSAGE, SERVING_PORT_ENV, SERVING_PROCESS_ENV, startServingProcesses } from './serving-processes.ts';
 
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -23,8 +27,11 @@ async function main(): Promise<void> {
     return;
   }
   const config = readConfig(argv, process.env);
+  if (process.env[SERVING_PROCESS_ENV]) return serve(config);
   usableDataDir(config.dataDir);
+  const several = config.servingProcesses > 1;
   const app = await buildApp({
+    servingProcesses: several,
     dataDir: config.dataDir,
     clientDir: config.clientDir,
     corsOrigins: config.corsOrigins,
@@ -46,7 +53,8 @@ async function main(): Promise<void> {
     onRefusalError: (error) => app.log.debug({ err: error }, 'a refused connection failed before its 503 was read'),
   });
   try {
-    await app.listen({ port: config.port, host: config.host });
+    // With serving processes, each binds the port too (SO_REUSEPORT) and the kernel shares connections out.
+    await app.listen(listenOptions(config.port, config.host, several));
   } catch (error) {
     await app.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -63,6 +71,13 @@ async function main(): Promise<void> {
   console.log(`Folio data directory: ${resolve(config.dataDir)}`);
   console.log(`Folio web client directory: ${resolve(config.clientDir)}`);
   console.log(`Folio bound to ${config.host} port ${port}`);
+  const internal = several ? await listenInternally(app.server) : undefined;
+  const serving = internal && startServingProcesses(config.servingProcesses - 1, port, internal.path, app.folio.logger);
+  if (serving) {
+    // "Listening" means every process answers: a client's first pages are already shared out.
+    await serving.ready;
+    app.log.info({ servingProcesses: config.servingProcesses - 1, pids: serving.pids() }, 'serving processes started: they answer pages and book posters, this one everything');
+  }
   console.log(`Folio listening on http://${urlHost}:${port}${config.basePath}`);
 
   function shutdown(signal?: NodeJS.Signals) {
@@ -71,7 +86,12 @@ async function main(): Promise<void> {
     // that stopped reading) must not keep the process alive past it. Running tasks get the same
     // (buildApp's taskShutdownGraceMs).
     setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
-    app.close().then(
+    // Serving processes first: they hand requests to this one until they end.
+    const servingStopped = serving ? serving.stop(SHUTDOWN_GRACE_MS) : Promise.resolve();
+    servingStopped
+      .then(() => internal?.close())
+      .then(() => app.close())
+      .then(
       () => process.exit(0),
       (error: unknown) => {
         // The log file may be closed already: stderr.
@@ -82,6 +102,59 @@ async function main(): Promise<void> {
   }
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+}
+
+/**
+ * A serving process (README "Serving processes"), started by the primary with the port it bound
+ * and its internal socket. It ends with the primary: when the primary's channel to it closes
+ * (the primary ended, however), and on SIGTERM from the primary's own stop.
+ */
+async function serve(config: ReturnType<typeof readConfig>): Promise<void> {
+  const index = Number(process.env[SERVING_PROCESS_ENV]);
+  const app = await buildServingApp({
+    index,
+    primarySocket: process.env[PRIMARY_SOCKET_ENV] ?? '',
+    dataDir: config.dataDir,
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+    basePath: config.basePath,
+    logLevel: config.logLevel,
+    logStdout: false,
+  });
+  // Its own descriptor limit, its own share: connections beyond what its archives and files leave are refused.
+  const { cap, refusals } = connectionCap(connectionBudget());
+  relieveConnectionPressure(app.server, cap, {
+    refusals,
+    onRefusing: (details) => app.log.warn(details, 'connections answered 503 (refused: how many since the last warning): the server holds as many as its descriptors allow'),
+    onRefusalError: (error) => app.log.debug({ err: error }, 'a refused connection failed before its 503 was read'),
+  });
+  await app.listen(listenOptions(Number(process.env[SERVING_PORT_ENV]), config.host, true));
+  app.log.info({ servingProcess: index, pid: process.pid }, 'serving process listening');
+  process.send?.(READY_MESSAGE);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Folio serving process ${index} did not stop cleanly:`, error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.once('disconnect', stop);
+}
+
+/**
+ * Fastify hands its listen options to node:net as they are; its types do not name `reusePort`
+ * (Node 22.12+, Linux), which lets every Folio process bind the one port.
+ */
+function listenOptions(port: number, host: string, reusePort: boolean): FastifyListenOptions {
+  return (reusePort ? { port, host, reusePort } : { port, host }) as FastifyListenOptions;
 }
 
 /** The data directory made if missing; one line naming it when it cannot be made or written. */

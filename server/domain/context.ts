@@ -18,6 +18,11 @@ export interface FolioContext {
   pagesWithoutBars: PagesWithoutBars;
   /** The server's pino logger (stdout and <data-dir>/logs/folio.log): `ctx.logger.error({ err, book }, 'what failed')`. */
   logger: Logger;
+  /**
+   * Set in a serving process (README "Serving processes"): the database is read-only and work that
+   * writes or needs the primary's worker pools throws NeedsPrimary (needs-primary.ts) before it starts.
+   */
+  servingOnly?: true;
   /** Shorthand for a warning with its cause: `ctx.log('cannot read …', error)`. */
   log: (message: string, error?: unknown) => void;
 }

@@ -1,6 +1,6 @@
 import { noteDatabaseFailure } from '../db/lock-refusal.ts';
 import { lockDataDir } from '../db/data-dir-lock.ts';
-import { openDatabase } from '../db/database.ts';
+import { openDatabase, openReadOnlyDatabase } from '../db/database.ts';
 import { type Repositories, createRepositories } from '../db/repositories.ts';
 import type { Logger } from '../logging.ts';
 import { MediaError } from '../media/book-reader.ts';
@@ -12,6 +12,7 @@ import { OutsideLibraryError, assertInsideItsLibrary, openInsideItsLibrary } fro
 import { TaskQueue } from './tasks/task-queue.ts';
 import { publishTaskQueueStatus } from './tasks/task-queue-status.ts';
 import { PagesWithoutBars } from './metadata/pages-without-bars.ts';
+import { NeedsPrimary } from './needs-primary.ts';
 
 export interface ContextOptions {
   /** Folder of the database and generated files (absolute). */
@@ -58,6 +59,55 @@ export function createFolioContext(options: ContextOptions): FolioContext {
   publishTaskQueueStatus(ctx.tasks, ctx.events);
   dataDirLocks.set(ctx, unlock);
   return ctx;
+}
+
+/**
+ * Books a serving process reads itself: zip-based ones (CBZ, EPUB), whose entries are streamed on
+ * its own thread. RAR, 7z and PDF run in worker threads with their own memory and time limits,
+ * which stay one set for the whole server in the primary.
+ */
+const SERVED_BY_EVERY_PROCESS = new Set(['application/zip', 'application/epub+zip']);
+
+/**
+ * The services of a serving process (README "Serving processes"): the primary's database opened
+ * read-only (no lock, no migration: the primary holds and upgraded it), an archive pool of its own
+ * within the descriptor share it is given, no task workers and no events anybody listens to.
+ */
+export function createServingContext(options: ContextOptions): FolioContext {
+  const { logger } = options;
+  const db = openReadOnlyDatabase(options.dataDir);
+  const repos = createRepositories(db);
+  const roots = () => repos.libraries.findAll().map((l) => l.root);
+  const open = async (path: string, work?: MediaWork): Promise<Handle> => {
+    const handle = await openByContent(path, (file) => openInsideItsLibrary(roots(), file), work);
+    if (SERVED_BY_EVERY_PROCESS.has(handle.reader.mediaType)) return handle;
+    await handle.book.close();
+    throw new NeedsPrimary(`a ${handle.reader.mediaType} book, read in the primary's worker threads`);
+  };
+  return {
+    db,
+    dataDir: options.dataDir,
+    repos,
+    events: new EventBus((error, event) => logger.error({ err: error, event: event.name }, 'event subscriber failed')),
+    archives: new ArchivePool({ ...options.archivePool, open, openGivesIdentity: true }),
+    pagesWithoutBars: new PagesWithoutBars(),
+    tasks: refusingTaskQueue(),
+    logger,
+    log: (message, error) => logger.warn({ err: error }, message),
+    servingOnly: true,
+  };
+}
+
+/** A serving process runs no task: asking for one hands the request to the primary (which queues it). */
+function refusingTaskQueue(): TaskQueue {
+  const queue = new TaskQueue(1);
+  queue.submit = (type) => {
+    throw new NeedsPrimary(`queueing a ${type} task`);
+  };
+  queue.request = (type) => {
+    throw new NeedsPrimary(`queueing a ${type} task`);
+  };
+  return queue;
 }
 
 /** Each context's hold on its data directory, let go once its database is closed. */

@@ -1,8 +1,6 @@
-import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import fastifyCookie from '@fastify/cookie';
 import type { FolioContext } from '../domain/context.ts';
 import { closeFolioContext, createFolioContext } from '../domain/create-context.ts';
 import { startScanScheduler } from '../domain/tasks/scan-scheduler.ts';
@@ -12,24 +10,15 @@ import type { ArchivePoolOptions } from '../media/archive-pool.ts';
 import type { LogLevel, TrustProxy } from '../config.ts';
 import { createAppLogger } from '../logging.ts';
 import { trustProxyFunction } from './public-origin.ts';
-import { isLoopback, limitConnectionsPerAddress } from './connection-limit.ts';
-import { basePathRewriter, registerBasePath } from './base-path.ts';
+import { createHttpApp } from './http-app.ts';
+import { trustingServingPeer } from './serving/internal-socket.ts';
 import { SESSION_INACTIVITY_MS } from './auth/sessions.ts';
 import { createAuthHook } from './auth/authenticate.ts';
 import type { LoginThrottle } from './auth/login-throttle.ts';
 import { registerClient } from './client-routes.ts';
-import { registerCors } from './cors.ts';
 import { registerCsrfGuard } from './csrf.ts';
 import { registerContentGuard } from './content-guard.ts';
-import { registerBodyParsers } from './content-types.ts';
-import { boundRequestSchema } from './input-limits.ts';
-import { AJV_OPTIONS, formatValidationErrors, normaliseRequest } from './schemas.ts';
 import { handleError } from './errors.ts';
-import { registerSecurityHeaders, sendFrameworkError } from './security-headers.ts';
-import { requestPath } from './request-path.ts';
-import { RequestLog } from './request-log.ts';
-import { shallowEtag } from './etag.ts';
-import { checkRouteRole } from './guards.ts';
 import { registerAccountRoutes } from './routes/account-routes.ts';
 import { registerActionRoutes } from './routes/action-routes.ts';
 import { registerActuatorRoutes } from './routes/actuator-routes.ts';
@@ -102,6 +91,11 @@ export interface AppOptions {
    * counted unless `exemptLoopback` is false, trusted proxies never (connection-limit.ts).
    */
   connectionsPerAddress?: { max?: number; exemptLoopback?: boolean };
+  /**
+   * Serving processes hand requests to this one through its internal socket (README "Serving
+   * processes"): their peer is trusted to name the client. Off by default (one process).
+   */
+  servingProcesses?: boolean;
 }
 
 declare module 'fastify' {
@@ -115,19 +109,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * How long a connection may go without a byte moving either way. Longer than anything a request
- * waits for on the server (an archive handle 15 s, a decode 30 s, a 7-Zip call 60 s) and than the
- * SSE heartbeat, so only a client that stopped reading or sending is cut off.
- */
-const STALLED_CONNECTION_MS = 120_000;
-
-/**
- * How long a request may take to arrive, headers and body: Node's own default. The largest bodies
- * (a 10 MB poster or reading list) arrive well within it on a slow phone connection.
- */
-const REQUEST_ARRIVAL_MS = 300_000;
-
 /** Process managers stop a server within 10 s (Docker) before killing it: stop well before. */
 const TASK_SHUTDOWN_GRACE_MS = 5_000;
 
@@ -136,49 +117,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const dataDir = resolve(options.dataDir);
   const clientDir = resolve(options.clientDir ?? 'dist');
   const { logger, close: closeLog } = createAppLogger(dataDir, options.logLevel ?? 'info', { stdout: options.logStdout });
-  const trustsProxy = trustProxyFunction(options.trustProxy);
+  const app = await createHttpApp(options, logger, {
+    // With serving processes, their requests come through the internal socket, whose peer is
+    // trusted to name the client (internal-socket.ts); alone, exactly the --trust-proxy setting.
+    trustsProxy: options.servingProcesses ? trustingServingPeer(trustProxyFunction(options.trustProxy)) : trustProxyFunction(options.trustProxy),
+    errorHandler: handleError,
+  });
   const basePath = options.basePath ?? '';
-  const requestArrivalMs = options.requestTimeoutMs ?? REQUEST_ARRIVAL_MS;
-  const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
-    bodyLimit: 10 * 1024 * 1024,
-    trustProxy: options.trustProxy ? trustsProxy : false,
-    ajv: AJV_OPTIONS,
-    schemaErrorFormatter: formatValidationErrors,
-    frameworkErrors: sendFrameworkError,
-    connectionTimeout: options.stalledConnectionMs ?? STALLED_CONNECTION_MS,
-    // Fastify turns off Node's limit on the time a request takes to arrive whole: a body trickling
-    // in faster than the stall limit held its connection for ever, an anonymous one included (the
-    // answer goes out at once, the body is still read). Checked every second, not Node's 30 s.
-    requestTimeout: requestArrivalMs,
-    // Node checks the request limit only with a headers limit no longer than it (its own defaults).
-    http: { connectionsCheckingInterval: Math.min(1_000, requestArrivalMs), requestTimeout: requestArrivalMs, headersTimeout: Math.min(60_000, requestArrivalMs) },
-    // One line per request, without secret query values (request-log.ts).
-    logController: new RequestLog(),
-    // Routes are written for the root; under a base path requests are routed with it removed.
-    rewriteUrl: basePathRewriter(basePath),
-  });
-  // A client that stopped reading (a phone gone off the network, a paused download) would
-  // otherwise keep its connection, and the file its response streams from, for ever.
-  app.server.on('timeout', (socket: Socket) => {
-    logger.warn({ remoteAddress: socket.remoteAddress, remotePort: socket.remotePort }, 'connection closed: no byte moved on it in time');
-    socket.destroy();
-  });
-  app.decorate('trustsProxy', trustsProxy);
-  const exemptLoopback = options.connectionsPerAddress?.exemptLoopback ?? true;
-  limitConnectionsPerAddress(app.server, {
-    max: options.connectionsPerAddress?.max,
-    exempt: (address) => (exemptLoopback && isLoopback(address)) || (options.trustProxy ? trustsProxy(address, 0) : false),
-    logger: logger as FastifyBaseLogger,
-  });
-  // Every route as registered, for the check that each declares the request parts it reads.
-  const routeTable: RouteOptions[] = [];
-  app.addHook('onRoute', (route) => {
-    // What a body may carry is bounded by one policy, whatever the route (input-limits.ts).
-    if (route.schema?.body) route.schema = { ...route.schema, body: boundRequestSchema(route.schema.body) };
-    routeTable.push(route as RouteOptions);
-  });
-  app.decorate('routeTable', routeTable);
   // Route modules converted to request schemas take the typed instance (same app).
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   const ctx = createFolioContext({ dataDir, logger, taskWorkers: options.taskWorkers, archivePool: options.archivePool });
@@ -192,30 +137,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const pruneActivity = activityPruner(ctx, options.authActivityRetention ?? { days: 90, maxRows: 100_000 });
   pruneActivity();
 
-  await app.register(fastifyCookie);
-  await registerSecurityHeaders(app);
-  registerBasePath(app, basePath);
-  app.setErrorHandler(handleError);
-  registerBodyParsers(app);
-  // Hooks that never wait are written with `done`: every request runs them, and an async hook
-  // costs a promise and a turn of the microtask queue each time (a measurable share of a poster).
-  app.addHook('preValidation', (request, _reply, done) => {
-    checkRouteRole(request);
-    normaliseRequest(request);
-    done();
-  });
-
-  app.addHook('onSend', (request, reply, payload, done) => {
-    // Komga's default for API responses; handlers that need another policy set their own.
-    const path = requestPath(request);
-    if ((path.startsWith('/api/') || path.startsWith('/opds/')) && !reply.hasHeader('cache-control')) {
-      reply.header('Cache-Control', 'max-age=0, must-revalidate, private');
-    }
-    done(null, shallowEtag(request, reply, payload));
-  });
-
-  // Preflight requests are answered before authentication, as Spring's CORS filter does.
-  registerCors(app, options.corsOrigins ?? []);
   const auth = createAuthHook(ctx);
   app.addHook('onRequest', auth.hook);
   app.decorate('loginThrottle', auth.throttle);

@@ -18,6 +18,7 @@ import { type CachedFile, smallFiles } from '../small-file-cache.ts';
 import type { BookThumbnail } from '../../db/thumbnail-repository.ts';
 import { storeDrawnPoster } from './poster-storage.ts';
 import { SharedWork } from '../shared-work.ts';
+import { requireWriter } from '../needs-primary.ts';
 
 export type { ThumbnailFile };
 
@@ -56,6 +57,8 @@ export function keptBookPoster(ctx: FolioContext, poster: BookThumbnail): Cached
 
 /** Draws a book's poster; one drawing at a time per book, done for whoever asked first. */
 function generate(ctx: FolioContext, bookId: string, work: MediaWork): Promise<ThumbnailFile | null> {
+  // Drawn once and stored, by the writer: a serving process hands the request over.
+  requireWriter(ctx, `drawing the poster of book ${bookId}`);
   return drawing.run(bookId, () => generateNow(ctx, bookId, work), work, `the poster of book ${bookId}`);
 }
 

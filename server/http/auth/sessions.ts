@@ -10,7 +10,7 @@ export const AUTH_TOKEN_HEADER = 'x-auth-token';
 /** Sessions die after 7 days without use (Komga's server.servlet.session.timeout). */
 export const SESSION_INACTIVITY_MS = 7 * 24 * 3600 * 1000;
 // Avoid a database write on every request: refresh last access at most once a minute.
-const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_INTERVAL_MS = 60_000;
 
 /** One-shot hashing (every request presents its session): half the time of a Hash object, the same digest. */
 export const hashSessionId = (id: string) => hash('sha256', id, 'hex');

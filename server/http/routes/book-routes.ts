@@ -2,8 +2,6 @@ import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
-import { bookThumbnail, keptBookPoster } from '../../domain/posters/book-thumbnails.ts';
-import { smallChosenPoster } from '../../domain/posters/small-book-poster.ts';
 import { ReadProgressError, deleteReadProgress, readProgressRequest, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
@@ -13,13 +11,12 @@ import { parsePaging } from '../paging.ts';
 import { type RawQuery, stringParam } from '../query-params.ts';
 import { requirePagesReady } from '../book-readiness.ts';
 import { toBookDto, toPageDto } from '../dto/book-dto.ts';
-import { sendKeptFile, sendPoster } from '../send-file.ts';
 import { sendAttachment } from '../file-download.ts';
 import { endDownloadWhenAccessEnds } from '../download-revocation.ts';
 import { bookPage } from '../paged-search.ts';
 import { chunkedArray, mapChunks } from '../chunked-page.ts';
 import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type } from '../schemas.ts';
-import { workFor } from '../work-caller.ts';
+import { registerBookPosterRoutes } from './book-poster-routes.ts';
 
 const ReadProgressUpdate = Type.Object({
   page: Type.Optional(Nullable(Type.Integer())),
@@ -75,26 +72,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     return ctx.repos.media.findPages(request.params.id).map(toPageDto);
   });
 
-  // The book's poster, also at the addresses Komga's OPDS feeds give (OpdsCommonController,
-  // OpdsController's small one): readers keep those links. Content restrictions: content-guard.ts.
-  for (const url of BOOK_POSTER_URLS) {
-    app.get(url, { schema: { params: IdParams } }, async (request, reply) => {
-      // Asked for by every book card: the book's library (the access check, made on every request)
-      // and its selected poster, remembered until a write changes them (serving-lookups.ts), whose
-      // bytes are usually in memory under the record's version.
-      const found = ctx.repos.served.bookPoster(request.params.id);
-      if (!found || !canAccessLibrary(caller(request), found.libraryId)) throw notFound();
-      if (url === SMALL_OPDS_POSTER_URL && found.poster) {
-        const small = await smallChosenPoster(ctx, request.params.id, found.poster, workFor(request));
-        if (small) return reply.type('image/jpeg').send(small);
-      }
-      const kept = found.poster && keptBookPoster(ctx, found.poster);
-      if (kept) return sendKeptFile(reply, kept, found.poster!.mediaType);
-      const thumbnail = await bookThumbnail(ctx, request.params.id, found.poster, workFor(request));
-      if (!thumbnail) throw notFound();
-      return sendPoster(reply, thumbnail);
-    });
-  }
+  registerBookPosterRoutes(app, ctx);
 
   app.patch(
     '/api/v1/books/:id/read-progress',
@@ -134,15 +112,4 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
       return sendAttachment(request, reply, book.url, media?.mediaType ?? 'application/octet-stream', basename(book.url), libraryRoots(ctx), user.id);
     });
   }
-}/** Where a book's poster is served: the REST address and Komga's OPDS 1.2 and 2 ones. */
-const BOOK_POSTER_URLS = [
-  '/api/v1/books/:id/thumbnail',
-  '/opds/v1.2/books/:id/thumbnail',
-  '/opds/v1.2/books/:id/thumbnail/small',
-  '/opds/v2/books/:id/thumbnail',
-];
-
-/** Komga's small OPDS poster: a chosen poster is redrawn small there (small-book-poster.ts). */
-const SMALL_OPDS_POSTER_URL = '/opds/v1.2/books/:id/thumbnail/small';
-
-
+}

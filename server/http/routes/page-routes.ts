@@ -33,6 +33,13 @@ const EXTENSION_OF: Record<string, string> = {
  * sniffed media type, cacheable by Last-Modified of the book's media.
  */
 export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
+  registerPageBytesRoutes(app, ctx);
+  registerPageThumbnailRoute(app, ctx);
+  registerRawPageRoute(app, ctx);
+}
+
+/** A page's bytes at Komga's three addresses (a serving process registers these too). */
+export function registerPageBytesRoutes(app: FolioApp, ctx: FolioContext): void {
   // Also at Komga's OPDS-PSE address (OpdsController), whose page numbers count from 0, and its
   // OPDS 2 one (Opds2Controller), counted from 1: readers keep the links its feeds gave.
   // Content restrictions: content-guard.ts.
@@ -84,7 +91,10 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
     );
   }
 
-  /** A page resized to 300 px on its longest side, always JPEG; needs no streaming role. */
+}
+
+/** A page resized to 300 px on its longest side, always JPEG; needs no streaming role. */
+function registerPageThumbnailRoute(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/books/:id/pages/:n/thumbnail', { schema: { params: Type.Object({ id: Type.String(), n: Type.String() }), querystring: NamedQuery(['contentNegotiation', 'convert', 'zero_based', 'width', 'height', 'v']) } }, async (request, reply) => {
       // Parameters first, as Spring converts them before Komga's handler looks the book up.
       const raw = pageNumberParam(request.params.n);
@@ -100,6 +110,4 @@ export function registerPageRoutes(app: FolioApp, ctx: FolioContext): void {
       return reply.type('image/jpeg').send(output);
     },
   );
-
-  registerRawPageRoute(app, ctx);
 }

@@ -7,7 +7,7 @@ import { buildApp } from '../../../server/http/app.ts';
 
 describe('configuration', () => {
   it('reads flags before environment before defaults', () => {
-    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, basePath: '', logLevel: 'info', authActivityRetention: { days: 90, maxRows: 100000 } });
+    expect(readConfig([], {})).toEqual({ port: 25600, host: '0.0.0.0', dataDir: './data', clientDir: './dist', corsOrigins: [], trustProxy: false, basePath: '', logLevel: 'info', authActivityRetention: { days: 90, maxRows: 100000 }, servingProcesses: 1 });
     expect(readConfig(['--port', '0', '--data-dir', '/d'], { FOLIO_PORT: '9', FOLIO_DATA_DIR: '/e', FOLIO_HOST: '::1' })).toMatchObject({
       port: 0,
       dataDir: '/d',
@@ -17,6 +17,10 @@ describe('configuration', () => {
     expect(readConfig([], { FOLIO_CORS_ORIGINS: 'http://c.test' }).corsOrigins).toEqual(['http://c.test']);
     expect(() => readConfig(['--port', '70000'], {})).toThrow(/Invalid port/);
     expect(readConfig(['--auth-activity-days', '7'], { FOLIO_AUTH_ACTIVITY_MAX_ROWS: '500' }).authActivityRetention).toEqual({ days: 7, maxRows: 500 });
+    expect(readConfig([], { FOLIO_SERVING_PROCESSES: '3' }).servingProcesses).toBe(3);
+    expect(readConfig(['--serving-processes', '2'], { FOLIO_SERVING_PROCESSES: '3' }).servingProcesses).toBe(2);
+    expect(() => readConfig([], { FOLIO_SERVING_PROCESSES: '0' })).toThrow('Invalid serving-processes: 0');
+    expect(() => readConfig([], { FOLIO_SERVING_PROCESSES: '17' })).toThrow('at most 16');
     expect(() => readConfig(['--auth-activity-max-rows', '0'], {})).toThrow(/auth-activity-max-rows/);
   });
 });
