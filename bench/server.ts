@@ -22,6 +22,7 @@ import { analyseContainer } from '../server/media/analyse-container.ts';
 import { startFolio, type RunningFolio } from '../tests/e2e/support/folio-server.ts';
 import { generateLibrary } from './lib/generate-library.ts';
 import { startNginx } from './lib/nginx.ts';
+import { treeCpuSeconds } from './lib/tree-cpu.ts';
 import { haveWrk, wrk } from './lib/wrk.ts';
 import { median, percentile, round } from './lib/stats.ts';
 import { waitUntil, waitUntilTimed, withTimeLimit } from './lib/wait.ts';
@@ -245,6 +246,8 @@ interface Throughput {
   latencyMedianMs: number;
   latencyP95Ms: number;
   averagePageKiB: number;
+  /** CPU (user + system) of the server's processes and threads per request, in µs (bench/lib/tree-cpu.ts). */
+  cpuPerRequestUs?: number;
 }
 
 async function drive(urls: string[], headers: Record<string, string>, clients: number): Promise<Throughput> {
@@ -278,7 +281,7 @@ async function drive(urls: string[], headers: Record<string, string>, clients: n
 }
 
 /** A Node file server for `folder` (bench/lib/static-server.ts unless told otherwise), in a process of its own. */
-async function startStaticServer(folder: string, script = 'bench/lib/static-server.ts', args: string[] = []): Promise<{ url: string; stop: () => void }> {
+async function startStaticServer(folder: string, script = 'bench/lib/static-server.ts', args: string[] = []): Promise<{ url: string; pid?: number; stop: () => void }> {
   const child = spawn(process.execPath, [script, folder, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -289,7 +292,7 @@ async function startStaticServer(folder: string, script = 'bench/lib/static-serv
     });
     child.once('exit', (code) => reject(new Error(`static server exited ${code}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 /** The same measure through wrk: `urls` share one origin. */
@@ -392,6 +395,11 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   const folio = await startFolio({ nodeOptions: profile('current') });
   const baselineRepo = process.env.BENCH_BASELINE_REPO;
   const baseline = baselineRepo ? await startFolio({ checkout: baselineRepo, nodeOptions: profile('baseline') }) : null;
+  // BENCH_SERVING_PROCESSES=2,3: this checkout again with that many processes (README "Serving
+  // processes"), measured in turn with the one-process server in the same run.
+  const processCounts = (process.env.BENCH_SERVING_PROCESSES ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 1);
+  const several: { processes: number; folio: RunningFolio }[] = [];
+  for (const processes of processCounts) several.push({ processes, folio: await startFolio({ args: ['--serving-processes', String(processes)] }) });
   // nginx and wrk when installed (`apt-get install nginx wrk`): the issue's peer and a load generator
   // that leaves the CPU to the servers. Otherwise a Node static server and a fetch loop.
   // nginx's workers run as an unprivileged user: the folders must be readable by others.
@@ -409,17 +417,32 @@ async function benchThroughput(work: string): Promise<ServingResults> {
   try {
     const current = await prepareServing(folio, root, library.books.length);
     const before = baseline ? await prepareServing(baseline, root, library.books.length) : null;
+    const split: { processes: number; served: ServedFolio; pages: Map<number, Throughput[]>; posters: Throughput[] }[] = [];
+    for (const { processes, folio: server } of several) split.push({ processes, served: await prepareServing(server, root, library.books.length), pages: new Map(), posters: [] });
     const plainUrls = Array.from({ length: current.pageUrls.length }, (_, i) => `${plain.url}/${plainNames[i % plainNames.length]}`);
     const floorUrls = plainUrls.map((url) => url.replace(plain.url, nodeFloor.url));
     const floorProcessesUrls = plainUrls.map((url) => url.replace(plain.url, nodeFloorProcesses.url));
-    const load = (urls: string[], headers: Record<string, string>, clients: number) =>
-      withWrk ? driveWithWrk(work, urls, headers.cookie ?? '', clients) : drive(urls, headers, clients);
+    /** One measure; with the server's process id, its CPU per request too (every process and thread of it). */
+    const load = async (urls: string[], headers: Record<string, string>, clients: number, pid?: number) => {
+      const cpuBefore = pid === undefined ? 0 : await treeCpuSeconds(pid);
+      const measured = await (withWrk ? driveWithWrk(work, urls, headers.cookie ?? '', clients) : drive(urls, headers, clients));
+      if (pid !== undefined && measured.pagesPerSecond > 0) {
+        measured.cpuPerRequestUs = round(((await treeCpuSeconds(pid)) - cpuBefore) * 1e6 / (measured.pagesPerSecond * SECONDS), 1);
+      }
+      return measured;
+    };
+    const cpu = (list: Throughput[]) => `${median(list.map((t) => t.cpuPerRequestUs ?? Number.NaN))} µs CPU`;
     // Untimed first pass over each Node server's pages: the first run (8 clients) otherwise measured
     // Folio while V8 was still compiling its request path (perf, 32 clients, same process: 733 µs of
     // CPU per page in the first 6 s, 615 µs once optimised), against nginx, which has nothing to warm.
     for (const [urls, cookie] of [[current.pageUrls, current.cookie], [before?.pageUrls, before?.cookie], [floorUrls, ''], [floorProcessesUrls, '']] as const) {
       if (urls) await load(urls, { cookie: cookie ?? '' }, 8);
     }
+    for (const { served } of split) await load(served.pageUrls, { cookie: served.cookie }, 8);
+    /** The several-process servers, each right after the one-process one, in an order that turns each run. */
+    const measureSplit = async (run: number, measure: (variant: (typeof split)[number]) => Promise<void>) => {
+      for (let i = 0; i < split.length; i++) await measure(split[(i + run) % split.length]!);
+    };
     const results: ServingResults = {
       peer,
       driver,
@@ -431,26 +454,39 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       const entry = { clients, folio: [] as Throughput[], plain: [] as Throughput[], baseline: [] as Throughput[], nodeFloor: [] as Throughput[], nodeFloorProcesses: [] as Throughput[] };
       for (let run = 0; run < RUNS; run++) {
         // The two versions take turns going first (the machine's load drifts).
-        const measureCurrent = async () => entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients));
+        const measureCurrent = async () => entry.folio.push(await load(current.pageUrls, { cookie: current.cookie }, clients, folio.pid));
         const measureBefore = async () => {
           if (before) entry.baseline.push(await load(before.pageUrls, { cookie: before.cookie }, clients));
         };
+        const measureSplitPages = () =>
+          measureSplit(run, async (variant) => {
+            const list = variant.pages.get(clients) ?? [];
+            list.push(await load(variant.served.pageUrls, { cookie: variant.served.cookie }, clients, variant.served.folio.pid));
+            variant.pages.set(clients, list);
+          });
         if ((run + results.pages.length) % 2 === 0) {
           await measureCurrent();
           await measureBefore();
+          await measureSplitPages();
         } else {
+          await measureSplitPages();
           await measureBefore();
           await measureCurrent();
         }
-        entry.plain.push(await load(plainUrls, {}, clients));
-        entry.nodeFloor.push(await load(floorUrls, {}, clients));
-        entry.nodeFloorProcesses.push(await load(floorProcessesUrls, {}, clients));
+        entry.plain.push(await load(plainUrls, {}, clients, plain.pid));
+        entry.nodeFloor.push(await load(floorUrls, {}, clients, nodeFloor.pid));
+        entry.nodeFloorProcesses.push(await load(floorProcessesUrls, {}, clients, nodeFloorProcesses.pid));
       }
       results.pages.push(entry);
       console.log(
         `  pages, ${clients} clients: Folio ${median(entry.folio.map((t) => t.pagesPerSecond))}/s` +
           `${before ? `, baseline ${median(entry.baseline.map((t) => t.pagesPerSecond))}/s` : ''}, plain ${median(entry.plain.map((t) => t.pagesPerSecond))}/s` +
-          `, Node floor ${median(entry.nodeFloor.map((t) => t.pagesPerSecond))}/s (${FLOOR_PROCESSES} processes ${median(entry.nodeFloorProcesses.map((t) => t.pagesPerSecond))}/s)`,
+          `, Node floor ${median(entry.nodeFloor.map((t) => t.pagesPerSecond))}/s (${FLOOR_PROCESSES} processes ${median(entry.nodeFloorProcesses.map((t) => t.pagesPerSecond))}/s)` +
+          split.map((v) => `, Folio ${v.processes} processes ${median((v.pages.get(clients) ?? []).map((t) => t.pagesPerSecond))}/s`).join(''),
+      );
+      console.log(
+        `    CPU per page: Folio ${cpu(entry.folio)}, plain ${cpu(entry.plain)}, Node floor ${cpu(entry.nodeFloor)} (${FLOOR_PROCESSES} processes ${cpu(entry.nodeFloorProcesses)})` +
+          split.map((v) => `, Folio ${v.processes} processes ${cpu(v.pages.get(clients) ?? [])}`).join(''),
       );
     }
     // Posters: drawn on first request, then served from disk (and memory). Fetch each once, keep a
@@ -462,28 +498,47 @@ async function benchThroughput(work: string): Promise<ServingResults> {
       await writeFile(join(plainDir, 'posters', `${index}.jpg`), Buffer.from(await response.arrayBuffer()));
       plainPosterUrls.push(`${plain.url}/posters/${index}.jpg`);
     }
+    // The several-process servers draw their posters on first request too: drawn before any is timed.
+    for (const { served } of split) {
+      for (const url of served.posterUrls) {
+        const response = await fetch(url, { headers: { cookie: served.cookie } });
+        if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+        await response.arrayBuffer();
+      }
+    }
     for (let run = 0; run < RUNS; run++) {
       // The two versions take turns going first, as for pages.
-      const measureCurrent = async () => results.thumbnails.folio.push(await load(current.posterUrls, { cookie: current.cookie }, results.thumbnails.clients));
+      const measureCurrent = async () => results.thumbnails.folio.push(await load(current.posterUrls, { cookie: current.cookie }, results.thumbnails.clients, folio.pid));
       const measureBefore = async () => {
         if (before) results.thumbnails.baseline.push(await load(before.posterUrls, { cookie: before.cookie }, results.thumbnails.clients));
       };
+      const measureSplitPosters = () =>
+        measureSplit(run, async (variant) => {
+          variant.posters.push(await load(variant.served.posterUrls, { cookie: variant.served.cookie }, results.thumbnails.clients, variant.served.folio.pid));
+        });
       if (run % 2 === 0) {
         await measureCurrent();
         await measureBefore();
+        await measureSplitPosters();
       } else {
+        await measureSplitPosters();
         await measureBefore();
         await measureCurrent();
       }
-      results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients));
-      results.thumbnails.nodeFloor.push(await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloor.url)), {}, results.thumbnails.clients));
+      results.thumbnails.plain.push(await load(plainPosterUrls, {}, results.thumbnails.clients, plain.pid));
+      results.thumbnails.nodeFloor.push(await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloor.url)), {}, results.thumbnails.clients, nodeFloor.pid));
       results.thumbnails.nodeFloorProcesses.push(
-        await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloorProcesses.url)), {}, results.thumbnails.clients),
+        await load(plainPosterUrls.map((url) => url.replace(plain.url, nodeFloorProcesses.url)), {}, results.thumbnails.clients, nodeFloorProcesses.pid),
       );
     }
     console.log(
       `  posters: Folio ${median(results.thumbnails.folio.map((t) => t.pagesPerSecond))}/s, plain ${median(results.thumbnails.plain.map((t) => t.pagesPerSecond))}/s` +
-        `, Node floor ${median(results.thumbnails.nodeFloor.map((t) => t.pagesPerSecond))}/s (${FLOOR_PROCESSES} processes ${median(results.thumbnails.nodeFloorProcesses.map((t) => t.pagesPerSecond))}/s)`,
+        `, Node floor ${median(results.thumbnails.nodeFloor.map((t) => t.pagesPerSecond))}/s (${FLOOR_PROCESSES} processes ${median(results.thumbnails.nodeFloorProcesses.map((t) => t.pagesPerSecond))}/s)` +
+        split.map((v) => `, Folio ${v.processes} processes ${median(v.posters.map((t) => t.pagesPerSecond))}/s`).join(''),
+    );
+    console.log(
+      `    CPU per poster: Folio ${cpu(results.thumbnails.folio)}, plain ${cpu(results.thumbnails.plain)}, Node floor ${cpu(results.thumbnails.nodeFloor)} (${FLOOR_PROCESSES} processes ${cpu(results.thumbnails.nodeFloorProcesses)})` +
+        split.map((v) => `, Folio ${v.processes} processes ${cpu(v.posters)}`).join(''),
     );
     return results;
   } finally {
@@ -491,6 +546,7 @@ async function benchThroughput(work: string): Promise<ServingResults> {
     nodeFloor.stop();
     nodeFloorProcesses.stop();
     await baseline?.stop();
+    for (const { folio: server } of several) await server.stop();
     await folio.stop();
   }
 }

@@ -21,7 +21,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startNginx(work: string, root: string): Promise<{ url: string; stop: () => void } | null> {
+export async function startNginx(work: string, root: string): Promise<{ url: string; pid?: number; stop: () => void } | null> {
   try {
     await access(NGINX);
   } catch {
@@ -67,5 +67,5 @@ http {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  return { url, stop: () => child.kill('SIGQUIT') };
+  return { url, pid: child.pid, stop: () => child.kill('SIGQUIT') };
 }
