@@ -145,8 +145,10 @@ async function serve(config: ReturnType<typeof readConfig>): Promise<void> {
     );
   };
   process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
   process.once('disconnect', stop);
+  // Ctrl+C in a terminal signals the whole process group: the primary stops its serving processes
+  // itself (SIGTERM), so one ending first is not taken for a crash and started again.
+  process.on('SIGINT', () => app.log.debug('SIGINT left to the primary, which stops this process'));
 }
 
 /**
