@@ -30,6 +30,10 @@ async function main(): Promise<void> {
   if (process.env[SERVING_PROCESS_ENV]) return serve(config);
   usableDataDir(config.dataDir);
   const several = config.servingProcesses > 1;
+  // Serving processes share the port through SO_REUSEPORT, which Node offers on Linux and FreeBSD only.
+  if (several && process.platform !== 'linux' && process.platform !== 'freebsd') {
+    throw new ConfigError(`--serving-processes above 1 needs Linux or FreeBSD (SO_REUSEPORT); this is ${process.platform}: leave it at 1`);
+  }
   const app = await buildApp({
     servingProcesses: several,
     dataDir: config.dataDir,
