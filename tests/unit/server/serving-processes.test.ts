@@ -148,7 +148,7 @@ describe('serving processes', () => {
     expect([again.serving.status, again.primary.status]).toEqual([304, 304]);
   });
 
-  it('refuses what one process refuses: no session, a hidden library, a page out of range', async () => {
+  it('refuses what one process refuses: no session, a hidden library, no streaming role, a page out of range', async () => {
     // Nobody signed in: the serving process hands it on, the primary answers 401 in Komga's flavour.
     const anonymous = await fromBoth(`/api/v1/books/${bookId}/pages/1`, {}, { handedOn: true });
     expect([anonymous.serving.status, anonymous.primary.status]).toEqual([401, 401]);
@@ -161,6 +161,11 @@ describe('serving processes', () => {
     expect(hidden.serving.body.toString()).toBe(hidden.primary.body.toString());
     const poster = await fromBoth(`/api/v1/books/${otherBookId}/thumbnail`, { cookie: reader });
     expect([poster.serving.status, poster.primary.status]).toEqual([404, 404]);
+    // No PAGE_STREAMING role: 403 for the page bytes, alike.
+    await api('/api/v2/users', { method: 'POST', body: { email: 'noreader@example.org', password: 'no reader password', roles: [] } });
+    const noStreaming = await fromBoth(`/api/v1/books/${bookId}/pages/1`, { cookie: await signIn('noreader@example.org', 'no reader password') });
+    expect([noStreaming.serving.status, noStreaming.primary.status]).toEqual([403, 403]);
+    expect(noStreaming.serving.body.toString()).toBe(noStreaming.primary.body.toString());
     const beyond = await fromBoth(`/api/v1/books/${bookId}/pages/9`, { cookie: reader });
     expect([beyond.serving.status, beyond.primary.status]).toEqual([400, 400]);
     expect(beyond.serving.body.toString()).toBe(beyond.primary.body.toString());
