@@ -79,6 +79,38 @@ const SENTENCES: readonly Shape[] = [
   // The search's bounds (full-text.ts, simplify.ts): a paragraph pasted into the search box.
   { pattern: /^A (?:search text|condition\x27s text) may hold at most (\d+) characters$/, key: 'server_messages.search_too_long', names: ['count'] },
   { pattern: /^A search may hold at most (\d+) (?:different words|words and phrases)$/, key: 'server_messages.search_too_many_words', names: ['count'] },
+  // search-query.ts and simplify.ts: brackets nested too deep in the search box, a filter of too many choices.
+  { pattern: /^(?:A search may nest at most|Condition nested deeper than) (\d+) levels$/, key: 'server_messages.search_too_deep', names: ['count'] },
+  { pattern: /^(?:Condition has more than (\d+) parts|A search may hold at most (\d+) title patterns)$/, key: 'server_messages.search_too_many_parts', names: ['count', 'count'] },
+  // conditions.ts, simplify.ts and the two search compilers: a condition written wrongly (a newer or older
+  // client's filter); its English detail names JSON members a reader cannot act on.
+  {
+    pattern:
+      /^(?:Invalid condition|A condition must have exactly one key|\w+ needs an array|Unsupported condition field: .*|Condition \w+ needs an operator|Unsupported operator: .*|Operator \w+ needs (?:a value|a single value|a number|a dateTime|an object value)|Invalid duration|author name and role must be strings|author needs a name or a role)$/s,
+    key: 'server_messages.search_invalid',
+  },
+  // csrf.ts: a write without the XHR marker nor an Origin of this server (a proxy that drops headers).
+  { pattern: /^Cross-site request refused: send X-Requested-With or a matching Origin$/, key: 'server_messages.cross_site_refused' },
+  // store-limits.ts: the reader's settings kept on the server (client-settings), or a reading position, past their bounds.
+  {
+    pattern: /^(?:Setting keys are limited to \d+ characters|.+: a setting value is limited to \d+ bytes|At most \d+ settings may be stored|Settings are limited to \d+ bytes in all|The server holds as many client settings as it accepts)$/s,
+    key: 'server_messages.settings_too_large',
+  },
+  { pattern: /^Invalid progression: (?:device id and name are limited to \d+ characters|A locator is limited to \d+ bytes)$/, key: 'server_messages.progress_invalid' },
+  // read-progress.ts and r2-progression.ts: a reading position the book (changed since it was opened) does not have.
+  { pattern: /^Page number must be between 1 and \d+$/, key: 'server_messages.progress_invalid' },
+  { pattern: /^A newer progression already exists$/, key: 'server_messages.progress_newer_exists' },
+  {
+    pattern:
+      /^(?:Invalid resource href: .*|Resource does not exist in book: .*|locations\.(?:progression|position) is required|Page number must be a positive integer|A page must be given when completed is false|Either page or completed must be given)$/s,
+    key: 'server_messages.progress_invalid',
+  },
+  { pattern: /^Book not found$/, key: 'server_messages.not_found' },
+  // collection-routes.ts, readlist-routes.ts: a series or book picked, then deleted by a scan or another admin.
+  { pattern: /^Unknown series: .+$/s, key: 'server_messages.series_gone' },
+  { pattern: /^Unknown books: .+$/s, key: 'server_messages.books_gone' },
+  // duplicate-routes.ts: a known duplicate page, or one of its matches, removed meanwhile (another tab, a scan).
+  { pattern: /^(?:No such match|Unknown page hash)$/, key: 'server_messages.duplicate_gone' },
 ];
 
 /**
@@ -111,7 +143,9 @@ function readShape(shapes: readonly Shape[], text: string, params: Record<string
     if (!match) continue;
     const part: ServerMessagePart = { key, params: { ...params, ...implied } };
     names.forEach((name, index) => {
-      const value = match[index + 1]!;
+      const value = match[index + 1];
+      // Alternatives of one pattern may capture the same name in groups of their own: the one that matched counts.
+      if (value === undefined) return;
       if (name === 'count') part.count = Number(value);
       else part.params![name] = value;
     });

@@ -2,8 +2,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getJsonNow } from '../../../src/api/http.ts';
 import { createCollection } from '../../../src/api/collections.ts';
 import { ApiError } from '../../../src/api/http.ts';
+import { searchSeries } from '../../../src/api/browse.ts';
 import { getLibraries } from '../../../src/api/libraries.ts';
 import { describeError, LocalizedError, t, tPlural } from '../../../src/ui/i18n.ts';
+import { formatBytes } from '../../../src/ui/format.ts';
+import { explainMediaComment } from '../../../src/ui/mediaComment.ts';
 import { pageFailureText } from '../../../src/ui/reader/readerErrors.ts';
 import { applyLocale } from '../../../src/ui/store/localeChoice.ts';
 import { failRequests, logInAsAdmin } from '../support/folio.ts';
@@ -128,6 +131,52 @@ describe('refusals of the server', () => {
       expect(describeError(new ApiError('retrieve_book_pages', 400, message))).toContain(t(key));
       expect(t(key)).not.toBe(key);
     }
+  });
+
+  it('fr: refusals only a filter, a reading position or a change made meanwhile meet are said in French', async () => {
+    await applyLocale('fr');
+    // The real server: a series picked for a collection, deleted before the collection was made.
+    const gone = describeError(await rejection(createCollection('Partie entre-temps', ['no-such-series'])));
+    expect(gone).toBe(t('errors.call_failed_with_message', { action: t('api_actions.add_collection'), message: t('server_messages.series_gone') }));
+    expect(gone).toContain("n'existent plus");
+    // Brackets typed too deep in the search box.
+    const deep = describeError(await rejection(searchSeries({ fullTextSearch: `${'('.repeat(20)}x${')'.repeat(20)}` })));
+    expect(deep).toContain(tPlural('server_messages.search_too_deep', 16));
+    expect(deep).not.toMatch(/nest|levels/);
+    for (const [message, key] of [
+      ['Cross-site request refused: send X-Requested-With or a matching Origin', 'server_messages.cross_site_refused'],
+      ['Unsupported condition field: nothingLikeThis', 'server_messages.search_invalid'],
+      ['At most 200 settings may be stored', 'server_messages.settings_too_large'],
+      ['Page number must be between 1 and 12', 'server_messages.progress_invalid'],
+      ['Invalid progression: A locator is limited to 16384 bytes', 'server_messages.progress_invalid'],
+      ['A newer progression already exists', 'server_messages.progress_newer_exists'],
+      ['No such match', 'server_messages.duplicate_gone'],
+    ] as const) {
+      const shown = describeError(new ApiError('update_read_progress', 400, message));
+      expect(shown, message).toContain(t(key));
+      expect(shown, message).not.toContain(message);
+    }
+  });
+
+  it('pl and ar: a limit of a filter takes the plural form its number asks for', async () => {
+    await applyLocale('pl');
+    const few = describeError(new ApiError('retrieve_series', 400, 'Condition has more than 102 parts'));
+    expect(few).toContain('102 warunki');
+    expect(describeError(new ApiError('retrieve_series', 400, 'Condition has more than 100 parts'))).toContain('100 warunków');
+    await applyLocale('ar');
+    expect(describeError(new ApiError('retrieve_series', 400, 'A search may nest at most 2 levels'))).toContain(tPlural('server_messages.search_too_deep', 2));
+    expect(tPlural('server_messages.search_too_deep', 2)).not.toBe(tPlural('server_messages.search_too_deep', 16));
+  });
+
+  it('fr: a ComicInfo.xml skipped as too large, or unreadable, is said in French', async () => {
+    await applyLocale('fr');
+    const large = explainMediaComment('ERR_1007 ComicInfo.xml skipped: ComicInfo.xml is larger than 1048576 bytes, more than any real one');
+    expect(large).toContain(t('error_codes.ERR_1007'));
+    expect(large).toContain(t('media_comment.comicinfo_too_large', { size: formatBytes(1048576) }));
+    expect(large).toMatch(/ComicInfo\.xml a été ignoré : il dépasse 1\s?Mo$/);
+    const slow = explainMediaComment('ComicInfo.xml skipped: ComicInfo.xml is not well-formed (line 0): ComicInfo.xml of /b.cbz is too complex to read: parsing it took longer than 2000 ms');
+    expect(slow).toBe(t('media_comment.comicinfo_unreadable'));
+    expect(explainMediaComment('ComicInfo.xml skipped: ComicInfo.xml is not well-formed (line 7): Unclosed tag')).toBe(t('media_comment.comicinfo_skipped', { line: '7' }));
   });
 
   it('de: a message the client does not know is shown as the server sent it', async () => {

@@ -225,4 +225,47 @@ describe('refusals the web client can meet, as it shows them', () => {
       await fresh.close();
     }
   });
+
+  it('search, settings, reading-position, cross-site and gone-meanwhile refusals are each read to the key that says them', async () => {
+    const progression = (position: number, modified: string, extra: object = {}) => ({
+      modified,
+      device: { id: 'messages-test', name: 'Messages test' },
+      locator: { href: '1', type: 'image/png', locations: { position, progression: 0, totalProgression: 0 }, ...extra },
+    });
+    expect((await send(server, 'PUT', `/api/v1/books/${bookId}/progression`, server.admin, progression(1, '2030-01-02T00:00:00Z'))).statusCode).toBe(204);
+    const tags = Array.from({ length: 101 }, (_, i) => ({ tag: { operator: 'is', value: `tag ${i}` } }));
+    const cases: [key: string, ...call: Call][] = [
+      // A write with Basic credentials that a page of another site sent (csrf.ts).
+      ['server_messages.cross_site_refused', 'POST', '/api/v1/collections', { name: 'Elsewhere', seriesIds: [seriesId] }, { ...server.admin, origin: 'https://elsewhere.example' }],
+      // Search: a condition no version of the client writes, brackets nested too deep, a filter of too many choices.
+      ['server_messages.search_invalid', 'POST', '/api/v1/series/list', { condition: { nothingLikeThis: { operator: 'is', value: 'x' } } }],
+      ['server_messages.search_invalid', 'POST', '/api/v1/books/list', { condition: { tag: { operator: 'sortOf', value: 'x' } } }],
+      ['server_messages.search_too_deep', 'POST', '/api/v1/series/list', { fullTextSearch: `${'('.repeat(20)}x${')'.repeat(20)}` }],
+      ['server_messages.search_too_many_parts', 'POST', '/api/v1/books/list', { condition: { anyOf: tags } }],
+      // The reader's settings kept on the server, past its bounds.
+      ['server_messages.settings_too_large', 'PATCH', '/api/v1/client-settings/user', { 'folio.too-large': { value: 'é'.repeat(40_000) } }],
+      ['server_messages.settings_too_large', 'PATCH', '/api/v1/client-settings/user', { ['k'.repeat(300)]: { value: 'x' } }],
+      // Reading positions: a page the book (changed since) does not have, an older one than saved, an over-large locator.
+      ['server_messages.progress_invalid', 'PATCH', `/api/v1/books/${bookId}/read-progress`, { page: 5 }],
+      ['server_messages.progress_invalid', 'PUT', `/api/v1/books/${bookId}/progression`, progression(5, '2030-01-03T00:00:00Z')],
+      ['server_messages.progress_invalid', 'PUT', `/api/v1/books/${bookId}/progression`, progression(1, '2030-01-03T00:00:00Z', { text: { highlight: 'x'.repeat(20_000) } })],
+      ['server_messages.progress_newer_exists', 'PUT', `/api/v1/books/${bookId}/progression`, progression(1, '2030-01-01T00:00:00Z')],
+      // Picked, then deleted meanwhile.
+      ['server_messages.series_gone', 'POST', '/api/v1/collections', { name: 'Gone meanwhile', seriesIds: ['no-such-series'] }],
+      ['server_messages.books_gone', 'POST', '/api/v1/readlists', { name: 'Gone meanwhile', bookIds: ['no-such-book'] }],
+      ['server_messages.duplicate_gone', 'POST', '/api/v1/page-hashes/no-such-hash/delete-all', {}],
+      ['server_messages.duplicate_gone', 'POST', '/api/v1/page-hashes/no-such-hash/delete-match', { bookId, pageNumber: 1 }],
+    ];
+    const read: string[] = [];
+    for (const [key, method, url, body, headers] of cases) {
+      const response = await send(server, method, url, headers ?? server.admin, body);
+      const { message } = response.json() as { message: string };
+      expect(response.statusCode, `${method} ${url}: ${message}`).toBeGreaterThanOrEqual(400);
+      const parts = serverMessage(message)?.parts ?? [];
+      read.push(`${message.slice(0, 60)} → ${parts.map((part) => part.key).join(', ')}`);
+      expect(parts.map((part) => part.key), message).toEqual([key]);
+      expect(keyExists(key), key).toBe(true);
+    }
+    expect(read).toHaveLength(cases.length);
+  });
 });
