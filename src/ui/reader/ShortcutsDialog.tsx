@@ -6,7 +6,11 @@ import * as styles from './reader.css.ts';
  * REFERENCE §5.7, grouped as the help overlay shows them. Letters, digits and arrows are shown as
  * typed; keys with a name are shown as the reader's keyboards label them (KEY_NAMES); labels are translated.
  */
-const GROUPS: { title: string; rows: { keys: string[]; label: string }[] }[] = [
+/**
+ * `chord`: a key chord the label names in its text, shown as keyCap shows it (its key names in the
+ * reader's language, as the key caps beside it).
+ */
+const GROUPS: { title: string; rows: { keys: string[]; label: string; chord?: string }[] }[] = [
   {
     title: 'reader.shortcut_groups.navigation',
     rows: [
@@ -53,7 +57,7 @@ const TEXT_GROUPS: typeof GROUPS = [
       { keys: ['←', '→'], label: 'reader.shortcut_help.turn' },
       { keys: ['Shift+←', 'Shift+→'], label: 'reader.shortcut_help.chapter' },
       { keys: ['Home', 'End'], label: 'reader.shortcut_help.first_last' },
-      { keys: ['Space', 'PageDown', 'PageUp'], label: 'reader.shortcut_help.text_pages' },
+      { keys: ['Space', 'PageDown', 'PageUp'], label: 'reader.shortcut_help.text_pages', chord: 'Shift+Space' },
     ],
   },
   {
@@ -98,7 +102,7 @@ export function ShortcutsDialog({ onClose, reader = 'pages' }: { onClose: () => 
                       </kbd>
                     ))}
                   </td>
-                  <td>{t(row.label)}</td>
+                  <td>{t(row.label, row.chord ? { chord: keyCap(row.chord) } : undefined)}</td>
                 </tr>
               ))}
             </tbody>

@@ -43,4 +43,16 @@ describe('reader shortcut help on a phone', () => {
       expect(table.getBoundingClientRect().right).toBeLessThanOrEqual(box.right);
     }
   });
+
+  // The description named the chord in English ("Shift+Space") in 14 languages whose key caps beside it are translated.
+  it.each(['cs', 'ar', 'ja'])('%s: the text reader help names the chord in its description as its key caps do', async (code) => {
+    await applyLocale(code);
+    view = renderAt('/book/b/read', <ShortcutsDialog onClose={() => undefined} reader="text" />);
+    const dialog = page.getByRole('dialog', { name: t('reader.shortcuts') });
+    await expect.element(dialog).toBeVisible();
+    const chord = `${t('reader.keys.Shift')}+${t('reader.keys.Space')}`;
+    const descriptions = [...dialog.element().querySelectorAll('td:last-child')].map((cell) => cell.textContent ?? '');
+    expect(descriptions.filter((text) => text.includes(chord))).toHaveLength(1);
+    expect(descriptions.filter((text) => /Space|\{\{/.test(text))).toEqual([]);
+  });
 });

@@ -52,7 +52,7 @@ function BarChart(props: { title: string; labels: string[]; series: ChartSeries[
         color: text,
         plugins: {
           legend: { display: series.length > 1, rtl, labels: { color: text } },
-          tooltip: { rtl, ...(format ? { callbacks: { label: (item) => `${item.dataset.label}: ${format(item.parsed.y ?? 0)}` } } : {}) },
+          tooltip: { rtl, ...(format ? { callbacks: { label: (item) => t('common.label_value', { label: item.dataset.label ?? '', value: format(item.parsed.y ?? 0) }) } } : {}) },
         },
         scales: {
           x: { reverse: rtl, ticks: { color: text } },
