@@ -13,7 +13,7 @@
  *  - a text left as English wrote it (a key added with its English copied into every file), unless
  *    locales/same-as-english.ts lists it as a word the language shares with English;
  *  - a text addressing the reader the way the language's glossary avoids (du/Sie, tú/usted;
- *    locales/register.ts);
+ *    locales/register.ts), or using a word it chose against (locales/avoided-terms.ts);
  *  - an empty string, a `common.locale_rtl` that disagrees with the language's script direction, a
  *    `common.locale_name` that is not the language's own name;
  *  - a missing or incomplete glossary (locales/glossary/README.md);
@@ -24,6 +24,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { glossaryProblems } from './glossary.ts';
+import { avoidedTerms } from './avoided-terms.ts';
 import { avoidedAddress } from './register.ts';
 import { SAME_EVERYWHERE, SAME_IN } from './same-as-english.ts';
 import { unusedKeys } from './usage.ts';
@@ -180,14 +181,26 @@ export function untranslatedProblems(code: string, english: Messages, messages: 
   return problems;
 }
 
-/** Texts that address the reader the other way than the rest of the translation (locales/register.ts). */
-export function registerProblems(code: string, messages: Messages): string[] {
+/** Every text of a translation by key, each form of a plural group as `key[index]`. */
+function allTexts(messages: Messages): Map<string, string> {
   const all = new Map<string, string>();
   for (const key of flattenKeys(messages)) {
     const value = lookup(messages, key);
     texts(value).forEach((text, index) => all.set(isPluralGroup(value) ? `${key}[${index}]` : key, text));
   }
-  return avoidedAddress(code, all).map((key) => `${key}: addresses the reader otherwise than the rest of ${code} (locales/glossary/${code}.md)`);
+  return all;
+}
+
+/**
+ * Texts that address the reader the other way than the rest of the translation (locales/register.ts),
+ * or use a word the glossary chose against (locales/avoided-terms.ts).
+ */
+export function registerProblems(code: string, messages: Messages): string[] {
+  const all = allTexts(messages);
+  return [
+    ...avoidedAddress(code, all).map((key) => `${key}: addresses the reader otherwise than the rest of ${code} (locales/glossary/${code}.md)`),
+    ...avoidedTerms(code, all).map((found) => `${found} (locales/glossary/${code}.md)`),
+  ];
 }
 
 /** Empty strings, and the two `common.locale_*` entries the picker and `document.dir` rely on. */

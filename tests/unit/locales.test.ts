@@ -75,6 +75,16 @@ describe('locale files', () => {
     expect(registerProblems('de', { a: 'Lösche zuerst einen', b: 'Die Bibliothek wird entfernt. Ihre Dateien bleiben.' })).toEqual([]);
   });
 
+  it("catches a word the glossary chose against, in any form, not a longer word that holds its letters", () => {
+    expect(registerProblems('uk', { a: 'Усі книжки з бібліотеки', b: 'Вийти з читалки', c: { one: '{{count}} книга', other: '{{count}} книжок' } })).toEqual([
+      'a: "книжк" where the glossary says "книга" (locales/glossary/uk.md)',
+      'b: "читалк" where the glossary says "режим читання" (locales/glossary/uk.md)',
+      'c[1]: "книжок" where the glossary says "книга" (locales/glossary/uk.md)',
+    ]);
+    expect(registerProblems('sv', { a: 'med läsframsteg och metadata', b: 'med läsförlopp' })).toHaveLength(1);
+    expect(registerProblems('ru', { a: 'Перечиталка' })).toEqual([]);
+  });
+
   describe.each(translations)('%s', (code) => {
     const messages = readLocale(code);
 

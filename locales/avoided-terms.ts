@@ -1,0 +1,33 @@
+/*
+ * Words a language's glossary (locales/glossary/<code>.md) chose against. A translation written in
+ * several sessions drifts back to them ("книжка" beside "книга", "читалка" for the reader screen,
+ * "läsframsteg" beside "läsförlopp"), and a reader meeting two words takes them for two things.
+ * locales/check.ts reports each text that uses one. Word starts only, so an inflected form is
+ * caught and a longer word that merely contains the letters is not.
+ */
+/** A word's start, not inside another word (JavaScript's \b knows ASCII letters only). */
+const wordStart = (stem: string) => new RegExp(`(?<!\\p{L})${stem}`, 'iu');
+
+export interface AvoidedTerm {
+  pattern: RegExp;
+  /** The glossary's word, named in the report. */
+  use: string;
+}
+
+export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
+  ru: [{ pattern: wordStart('читалк'), use: 'режим чтения' }],
+  uk: [
+    { pattern: wordStart('читалк'), use: 'режим читання' },
+    // Its forms: книжка, книжки, книжок, книжці.
+    { pattern: wordStart('книж(?:к|ок|ц)'), use: 'книга' },
+  ],
+  sv: [{ pattern: wordStart('läsframsteg'), use: 'läsförlopp' }],
+};
+
+/** `key: word` for each text that uses a word the language's glossary avoids. */
+export function avoidedTerms(code: string, texts: ReadonlyMap<string, string>): string[] {
+  const terms = AVOIDED_TERMS[code] ?? [];
+  return [...texts].flatMap(([key, text]) =>
+    terms.filter(({ pattern }) => pattern.test(text)).map(({ pattern, use }) => `${key}: "${pattern.exec(text)![0]}" where the glossary says "${use}"`),
+  );
+}
