@@ -56,10 +56,10 @@ export function Select<T extends string | number>({
 export function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (value: boolean) => void }) {
   const id = useId();
   return (
-    <>
+    <div className={styles.toggleRow}>
       <label htmlFor={id}>{label}</label>
       <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
-    </>
+    </div>
   );
 }
 

@@ -306,12 +306,27 @@ export const fieldset = style({
   alignItems: 'center',
   minWidth: 0,
   // On a phone the label column took up to 16rem and left the selects 60 px ("Lef", "Bla"): there
-  // each select is as wide as its longest choice and the labels wrap in what is left.
-  '@media': { [PHONE]: { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem', gridTemplateColumns: 'minmax(6rem, 1fr) minmax(0, max-content)' } },
+  // each select is as wide as its longest choice and the labels wrap in what is left, but never
+  // narrower than their longest word, which 6rem broke mid-letter ("Seitenlayo|ut", "страница|ми");
+  // a select then clips its longest choice instead.
+  '@media': { [PHONE]: { padding: '0.6rem 0.6rem', gap: '0.5rem 0.6rem', gridTemplateColumns: 'minmax(min-content, 1fr) minmax(0, max-content)' } },
 });
 
 // Checkboxes sit at the start of their column, under the selects' left edge, not floating mid-row.
 globalStyle(`${fieldset} input[type="checkbox"]`, { justifySelf: 'start', width: '1.1rem', height: '1.1rem' });
+
+/**
+ * A checkbox's row. On a wide screen its label and box take the grid's two columns like a select's
+ * row. On a phone the control column is as wide as the widest select, so a toggle's label was left
+ * a third of the dialog and broke its words mid-letter ("перелистыван|ие", "przesuwani|a"): there
+ * the row spans both columns, the label takes what the box does not.
+ */
+export const toggleRow = style({
+  display: 'contents',
+  '@media': {
+    [PHONE]: { display: 'flex', gridColumn: '1 / -1', alignItems: 'center', justifyContent: 'space-between', gap: '0.6rem' },
+  },
+});
 
 export const select = style({
   minWidth: 0,
