@@ -5,6 +5,12 @@ export interface ProgressSaverOptions<T = number> {
   debounceMs?: number;
   onError?: (error: unknown) => void;
   /**
+   * A failed save that nothing will send again: the server refused it (retryDelayMs says null: a
+   * page the book no longer has, a newer position saved elsewhere) or it ran out of tries, and no
+   * later position is waiting to replace it. The reader says so; otherwise the place was lost silently.
+   */
+  onNotSaved?: (error: unknown, position: T) => void;
+  /**
    * How long to wait before sending again a save that failed with `error` (its `attempt`th failure
    * in a row, from 1), or null to leave it until the next change. Without it nothing is retried.
    */
@@ -24,6 +30,7 @@ export class ProgressSaver<T = number> {
   #save: SaveProgress<T>;
   #debounceMs: number;
   #onError: (error: unknown) => void;
+  #onNotSaved: (error: unknown, position: T) => void;
   #retryDelayMs: (error: unknown, attempt: number) => number | null;
   #failures = 0;
   /** The position whose saves `#failures` counts: a different one starts its own count. */
@@ -40,6 +47,7 @@ export class ProgressSaver<T = number> {
     this.#save = save;
     this.#debounceMs = options.debounceMs ?? 300;
     this.#onError = options.onError ?? (() => {});
+    this.#onNotSaved = options.onNotSaved ?? (() => {});
     this.#retryDelayMs = options.retryDelayMs ?? (() => null);
     this.#same = options.same ?? ((a, b) => a === b);
     this.#lastSaved = alreadySaved;
@@ -102,7 +110,12 @@ export class ProgressSaver<T = number> {
    */
   #retryLater(page: T, error: unknown): void {
     const delay = this.#disposed ? null : this.#retryDelayMs(error, ++this.#failures);
-    if (delay === null || this.#pending !== null || this.#timer !== null) return;
+    // A newer position waiting to be sent replaces this one: nothing is lost then.
+    if (this.#pending !== null || this.#timer !== null) return;
+    if (delay === null) {
+      if (!this.#disposed) this.#onNotSaved(error, page);
+      return;
+    }
     this.#pending = page;
     this.#timer = setTimeout(() => {
       this.#timer = null;

@@ -639,6 +639,25 @@ describe('ReaderScreen', () => {
     await poll(() => canvas.dataset.paintedPage).toBe('2');
   });
 
+  it('fr: a reading position the server refuses is said in French, not only logged', async () => {
+    // The server's refusal of a page the book (changed since it was opened) no longer has.
+    const { applyLocale } = await import('../../src/ui/store/localeChoice.ts');
+    const { t } = await import('../../src/ui/i18n.ts');
+    await applyLocale('fr');
+    onTestFinished(() => applyLocale('en'));
+    const refused = await failRequests(new RegExp(`/api/v1/books/${ids.first}/read-progress$`), 400, { status: 400, error: 'Bad Request', message: 'Page number must be between 1 and 1' }, 'PATCH');
+    onTestFinished(() => refused.restore());
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warned.mockRestore());
+    const canvas = await openReader();
+    await poll(() => canvas.dataset.paintedPage).toBe('1');
+    press('ArrowRight');
+    await poll(() => refused.answered()).toBeGreaterThan(0);
+    await poll(() => document.body.textContent).toContain(t('server_messages.progress_invalid'));
+    expect(t('server_messages.progress_invalid')).toContain("n'a pas été enregistrée");
+    expect(document.body.textContent).toContain(t('api_actions.update_read_progress'));
+  });
+
   it('webtoon: a page that fails to load says why in its place, and a retry (pointer or keyboard) draws it', async () => {
     // Page 2's image fails (a server hiccup the real server cannot be asked for) until restored.
     const pattern = new RegExp(`/api/v1/books/${ids.first}/pages/2(\\?|$)`);

@@ -430,6 +430,24 @@ test('a progression sent in Komga web client shape is where Folio reopens the bo
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch0002.xhtml');
 });
 
+test('a place the server refuses (a newer one saved from another device) is said in the reader, not only logged', async ({ page }) => {
+  const request = page.context().request;
+  const bookId = await openBook(page, 'Novels 1 - Classic');
+  const positions = await (await request.get(`${folio.url}/api/v1/books/${bookId}/positions`)).json();
+  const prologue = positions.positions.find((p: { href: string }) => p.href.endsWith('ch0001.xhtml'));
+  // Another device, its clock ahead, saved after this one opened the book: the server keeps the newer (409).
+  const other = await request.put(`${folio.url}/api/v1/books/${bookId}/progression`, {
+    headers: { 'X-Requested-With': 'XMLHttpRequest' },
+    data: { modified: '2099-01-01T00:00:00Z', device: { id: 'other-device', name: 'Other device' }, locator: { href: prologue.href, type: 'application/xhtml+xml', locations: prologue.locations } },
+  });
+  expect(other.status()).toBe(204);
+  const refused = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith(`/books/${bookId}/progression`) && r.status() === 409);
+  await page.getByRole('button', { name: 'Contents' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Epilogue' }).click();
+  await refused;
+  await expect(page.getByTestId('reader-edge-message')).toContainText('A newer reading position was saved from another device; this one was not saved');
+});
+
 test('incognito reading saves nothing, even when leaving the reader', async ({ page }) => {
   const request = page.context().request;
   const book = await findBook(request, folio.url, 'Arabic');

@@ -75,7 +75,8 @@ export function Reader(props: ReaderProps) {
   const [viewport, setViewport] = useState<Viewport | null>(null);
   const controllerRef = useRef<ViewController | null>(null);
   const containerRef = useRef<HTMLDivElement>(null);
-  const progress = useReadingProgress(book, query.incognito);
+  // A place the server refused (a page this book no longer has) is said, not lost in the console.
+  const progress = useReadingProgress(book, query.incognito, (error) => setNotice(describeError(error)));
   const edges = useBookEdges(siblings, query, backHref);
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen(readerPreferences.alwaysFullscreen);
   usePageInAddress(query, currentPage);

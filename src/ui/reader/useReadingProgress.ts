@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { sendReadProgressKeepalive, updateReadProgress } from '../../api/books.ts';
 import type { BookDto } from '../../api/types.ts';
 import { ProgressSaver } from '../../engine/ProgressSaver.ts';
@@ -7,15 +7,23 @@ import { saveRetryDelayMs } from '../../api/save-retry.ts';
 /**
  * The reading position's way to the server for one book: debounced saves while reading, an
  * immediate one on leaving the reader, a keepalive one when the tab closes. Null when incognito.
+ * `onNotSaved`: a position the server refused, or that ran out of tries (ProgressSaver).
  */
-export function useReadingProgress(book: BookDto, incognito: boolean): ProgressSaver | null {
+export function useReadingProgress(book: BookDto, incognito: boolean, onNotSaved: (error: unknown) => void): ProgressSaver | null {
+  // The latest callback, so a new one does not make a new saver (and lose what it holds).
+  const notSaved = useRef(onNotSaved);
+  notSaved.current = onNotSaved;
   const progress = useMemo(
     () =>
       incognito
         ? null
         : new ProgressSaver(
             (page) => updateReadProgress(book.id, { page }),
-            { onError: (error) => console.warn('Saving read progress failed', error), retryDelayMs: saveRetryDelayMs },
+            {
+              onError: (error) => console.warn('Saving read progress failed', error),
+              onNotSaved: (error) => notSaved.current(error),
+              retryDelayMs: saveRetryDelayMs,
+            },
             book.readProgress && !book.readProgress.completed ? book.readProgress.page : null,
           ),
     [book, incognito],

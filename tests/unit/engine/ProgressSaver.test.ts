@@ -167,6 +167,39 @@ describe('ProgressSaver', () => {
     expect(saver.lastSaved).toBe(5);
   });
 
+  it('says when a position will not reach the server: refused, or out of tries, with no newer one waiting', async () => {
+    // A refusal (a page the book no longer has, a newer position saved from another device) was
+    // written to the console only, and the reader went on as if the place were saved.
+    const { calls, save } = recorder();
+    const notSaved: [string, number][] = [];
+    const retryDelayMs = (error: unknown, attempt: number) => ((error as Error).message === 'busy' && attempt <= 1 ? 1000 : null);
+    const saver = new ProgressSaver(save, { debounceMs: 10, retryDelayMs, onNotSaved: (error, page) => notSaved.push([(error as Error).message, page]) });
+    saver.report(7);
+    vi.advanceTimersByTime(10);
+    calls[0]!.fail(new Error('refused'));
+    await flushMicrotasks();
+    expect(notSaved).toEqual([['refused', 7]]);
+    // Busy: tried again once, then out of tries.
+    saver.report(8);
+    vi.advanceTimersByTime(10);
+    calls[1]!.fail(new Error('busy'));
+    await flushMicrotasks();
+    expect(notSaved).toHaveLength(1);
+    vi.advanceTimersByTime(1000);
+    calls[2]!.fail(new Error('busy'));
+    await flushMicrotasks();
+    expect(notSaved).toEqual([['refused', 7], ['busy', 8]]);
+    // A refused position replaced by a newer one waiting is not reported: the newer one goes out.
+    saver.report(9);
+    vi.advanceTimersByTime(10);
+    saver.report(10);
+    calls[3]!.fail(new Error('refused'));
+    await flushMicrotasks();
+    expect(notSaved).toHaveLength(2);
+    vi.advanceTimersByTime(10);
+    expect(calls.map((call) => call.page)).toEqual([7, 8, 8, 9, 10]);
+  });
+
   it('flush sends a pending change at once and waits for it', async () => {
     const { calls, save } = recorder();
     const saver = new ProgressSaver(save, { debounceMs: 10_000 });

@@ -9,7 +9,7 @@ import { linkTarget } from '../../../engine/epubLinks.ts';
 import { currentTocEntry } from '../../../engine/epubToc.ts';
 import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
-import { t } from '../../i18n.ts';
+import { describeError, t } from '../../i18n.ts';
 import { describeReaderError } from '../readerErrors.ts';
 import { session } from '../../store/session.ts';
 import * as styles from '../reader.css.ts';
@@ -39,6 +39,7 @@ import { loadPublication, type LoadedPublication } from './publication.ts';
 import { TocDialog } from './TocDialog.tsx';
 import { createTurnGate } from './turnGate.ts';
 import { LiveStatus } from '../../components/Feedback.tsx';
+import { useTimedMessage } from '../useTimedMessage.ts';
 import { scrollScreen, showChapterEnd } from './scrolledText.ts';
 import { useAppIsDark } from './useAppIsDark.ts';
 import { useEpubProgress } from './useEpubProgress.ts';
@@ -54,6 +55,9 @@ interface EpubReaderProps {
 }
 
 type Dialog = 'settings' | 'help' | 'contents' | null;
+
+/** How long a position the server refused is said (Reader.tsx's notices last as long). */
+const SAVE_NOTICE_MS = 4000;
 type LoadState =
   | { status: 'loading' }
   | { status: 'error'; message: string }
@@ -81,7 +85,10 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const edges = useBookEdges(siblings, query, backHref);
   const { fullscreen, toggle: toggleFullscreen } = useFullscreen(false);
   const saved = state.status === 'ready' ? state.saved : null;
-  const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved);
+  // A place the server refused (a newer one saved from another device, a chapter the book no longer
+  // has) is said, not lost in the console; shown as long as the page reader's notices.
+  const [saveNotice, setSaveNotice] = useTimedMessage(SAVE_NOTICE_MS);
+  const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved, (error) => setSaveNotice(describeError(error)));
   const progressRef = useRef(progress);
   progressRef.current = progress;
   const rtl = state.status === 'ready' && state.publication.metadata.effectiveReadingProgression === ReadingProgression.rtl;
@@ -593,7 +600,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
         {t('reader.page_label', { page: position, total })}
       </div>
-      <LiveStatus message={edges.message} className={styles.snackbar} testId="reader-edge-message" />
+      <LiveStatus message={saveNotice ?? edges.message} className={styles.snackbar} testId="reader-edge-message" />
       {dialog === 'settings' && (
         <EpubSettingsDialog
           settings={settings}
