@@ -5,6 +5,7 @@ import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
+import { oauth2LoginError } from './oauth2LoginErrors.ts';
 import { openOAuth2Popup } from './oauth2Popup.ts';
 
 /**
@@ -25,13 +26,12 @@ export function OAuth2Login() {
   const error = params.get('error');
   const list = providers.data ?? [];
   if (list.length === 0 && !error) return null;
-  const code = error ?? '';
-  const known = t(`error_codes.${code}`);
+  const failure = oauth2LoginError(error ?? '');
   return (
     <>
       {error && (
         <p role="alert" className={feedback.errorBox}>
-          {t('oauth2_login.failed', { reason: known === `error_codes.${code}` ? code : known })}
+          {t('oauth2_login.failed', { reason: t(failure.key, failure.params) })}
         </p>
       )}
       {list.map((provider) => (

@@ -30,7 +30,12 @@ const SENTENCES: Readonly<Record<string, string>> = {
 };
 
 /** Sentences with a part from elsewhere (the provider's own error code), kept as it is. */
-const PREFIXED: readonly { prefix: string; key: string }[] = [{ prefix: 'Provider refused: ', key: 'users_admin.activity.errors.provider_refused' }];
+const PREFIXED: readonly { prefix: string; key: string; keepsRest?: false }[] = [
+  { prefix: 'Provider refused: ', key: 'users_admin.activity.errors.provider_refused' },
+  // oauth2-flow.ts: the rest is the OpenID library's English, for the log; the sentence stands alone.
+  { prefix: 'Token exchange failed: ', key: 'users_admin.activity.errors.token_failed', keepsRest: false },
+  { prefix: 'Userinfo failed: ', key: 'users_admin.activity.errors.userinfo_failed', keepsRest: false },
+];
 
 /** What login-methods.ts appends when it held the answer back after repeated failures. */
 const SLOWED = /^(.*) \(slowed down (\d+) ms after repeated failures\)$/s;
@@ -43,8 +48,9 @@ export function activityErrorMessage(error: string): ActivityErrorMessage | unde
   }
   const key = SENTENCES[error];
   if (key) return { key };
-  for (const { prefix, key: prefixedKey } of PREFIXED) {
-    if (error.startsWith(prefix)) return { key: prefixedKey, params: { reason: error.slice(prefix.length) } };
+  for (const { prefix, key: prefixedKey, keepsRest } of PREFIXED) {
+    if (!error.startsWith(prefix)) continue;
+    return keepsRest === false ? { key: prefixedKey } : { key: prefixedKey, params: { reason: error.slice(prefix.length) } };
   }
   return undefined;
 }

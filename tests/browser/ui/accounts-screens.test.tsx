@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import type { UserDto } from '../../../src/api/types.ts';
 import { failRequests, logInAsAdmin, rest } from '../support/folio.ts';
@@ -187,6 +187,24 @@ describe('OAuth2 login', () => {
     view = renderAt('/login?server_redirect=Y&error=ERR_1025', <OAuth2Login />);
     await expect.element(page.getByRole('button', { name: 'Log in with Fake ID' })).toBeVisible();
     await hasText(page.getByRole('alert'), 'Login failed: OAuth2 login: no local user has that email');
+  });
+
+  it('fr: the server\'s own codes are said in words, a provider\'s own code after "the provider refused"', async () => {
+    const { applyLocale } = await import('../../../src/ui/store/localeChoice.ts');
+    const { t } = await import('../../../src/ui/i18n.ts');
+    await applyLocale('fr');
+    onTestFinished(() => applyLocale('en'));
+    for (const [code, expected] of [
+      ['invalid_state', t('users_admin.activity.errors.login_state')],
+      ['invalid_id_token', t('users_admin.activity.errors.token_failed')],
+      ['server_error', t('error_codes.temporarily_unavailable')],
+      ['access_denied', t('users_admin.activity.errors.provider_refused', { reason: 'access_denied' })],
+    ] as const) {
+      view?.unmount();
+      view = renderAt(`/login?server_redirect=Y&error=${code}`, <OAuth2Login />);
+      await hasText(page.getByRole('alert'), t('oauth2_login.failed', { reason: expected }));
+      if (code !== 'access_denied') expect(page.getByRole('alert').element().textContent).not.toContain(code);
+    }
   });
 
   it('a returning popup sends its opener to the app (or to the error) and closes', () => {

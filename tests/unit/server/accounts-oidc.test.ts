@@ -13,6 +13,9 @@ import {
   type LocalOidcProvider,
   type TokenResponse,
 } from '../../fixtures/oidc-provider.ts';
+import en from '../../../locales/en.json';
+import { oauth2LoginError } from '../../../src/ui/account/oauth2LoginErrors.ts';
+import { activityErrorMessage } from '../../../src/ui/settings/activityErrors.ts';
 import { FetchBrowser } from './fetch-browser.ts';
 import { ADMIN_EMAIL, startServer, type TestServer } from './helpers.ts';
 
@@ -205,4 +208,42 @@ describe('OpenID Connect login against a real provider', () => {
     const replay = await again.get(once.callback, { cookie: `folio-oauth2-state=${once.callback.searchParams.get('state')}` });
     expect(errorOf(replay.headers.get('location') ?? '')).toBe('invalid_state');
   });
+
+  it('sends each failure to the login page as a code the web client says in words, and records a sentence it knows', async () => {
+    // The login page showed every code but the Komga ones as sent ("Login failed: invalid_state"),
+    // and the users screen the token failure's English ("Token exchange failed: …").
+    const failures = [
+      await login('admin', { beforeCallback: (browser) => browser.dropCookie('folio-oauth2-state') }),
+      await login('admin', { tamper: resigned((p) => void (p.aud = 'another-client')) }),
+      await login('admin', {
+        beforeCallback: (_browser, callback) => {
+          callback.searchParams.delete('code');
+          callback.searchParams.set('error', 'access_denied');
+        },
+      }),
+    ];
+    // The Komga codes the tests above provoke (ERR_1025…ERR_1028) are read the same way; failed
+    // OAuth2 callbacks are slowed down one after another, so this test provokes only the others.
+    const codes = [...failures.map((failure) => errorOf(failure.location) ?? ''), 'ERR_1025', 'ERR_1026', 'ERR_1027', 'ERR_1028'];
+    expect(codes.slice(0, 3)).toEqual(['invalid_state', 'invalid_id_token', 'access_denied']);
+    const said = codes.map((code) => oauth2LoginError(code));
+    for (const { key } of said) expect(keyExists(key), key).toBe(true);
+    // Only the provider's own code is shown as sent, after "the provider refused".
+    expect(said.filter((error) => error.params).map((error) => error.params?.reason)).toEqual(['access_denied']);
+    const activity = await server.json<{ content: { source: string; success: boolean; error: string | null }[] }>(
+      '/api/v2/users/authentication-activity?unpaged=true',
+    );
+    // Every failure the server recorded for this provider (this file's other tests add more kinds).
+    const recorded = [...new Set(activity.content.filter((a) => a.source === 'OAuth2:local' && !a.success).map((a) => a.error ?? ''))];
+    expect(recorded.length).toBeGreaterThanOrEqual(3);
+    expect(recorded.some((error) => error.startsWith('Token exchange failed: '))).toBe(true);
+    expect(recorded.filter((error) => activityErrorMessage(error) === undefined)).toEqual([]);
+    for (const error of recorded) expect(keyExists(activityErrorMessage(error)!.key), error).toBe(true);
+  }, 90_000);
 });
+
+function keyExists(key: string): boolean {
+  let node: unknown = en;
+  for (const part of key.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
+  return typeof node === 'string';
+}
