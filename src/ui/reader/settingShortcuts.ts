@@ -6,6 +6,7 @@ import {
 } from '../../engine/readerSettings.ts';
 import type { ReaderAction } from '../../engine/readerInput.ts';
 import { PAGE_LAYOUTS, SCALE_TYPES } from '../../engine/types.ts';
+import { formatPercent } from '../format.ts';
 import { t } from '../i18n.ts';
 import { readerPreferences } from './settingsStore.ts';
 
@@ -28,10 +29,11 @@ export function applySettingShortcut(action: ReaderAction, webtoon: boolean): st
       return t(`reader.layouts.${prefs.pageLayout}`);
     case 'cycle-padding':
       prefs.sidePadding = cycle<number>(SIDE_PADDINGS, prefs.sidePadding);
-      return t('reader.notice_padding', { value: prefs.sidePadding });
+      // The unit written as the language writes it ("10 %", "%10", "١٠٪"; "10 пикс.", "10 像素"), not by each message.
+      return t('reader.notice_padding', { value: formatPercent(prefs.sidePadding) });
     case 'cycle-margin':
       prefs.pageMargin = cycle<number>(PAGE_MARGINS, prefs.pageMargin);
-      return t('reader.notice_margin', { value: prefs.pageMargin });
+      return t('reader.notice_margin', { value: t('common.pixels', { n: prefs.pageMargin }) });
     default:
       return null;
   }
