@@ -71,6 +71,11 @@ export function formatBytes(bytes: number): string {
   }).format(value);
 }
 
+/** A size given in megabytes, as a limit is named ("5 MB", "5 Mo", "5 МБ"): the locale's digits and unit name. */
+export function formatMegabytes(megabytes: number): string {
+  return new Intl.NumberFormat(currentLocale(), { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 }).format(megabytes);
+}
+
 /** A duration in seconds, in the locale's words: "1.5 sec", "2 min 5 sec", "1 h 2 min". */
 export function formatDuration(seconds: number): string {
   const locale = currentLocale();

@@ -12,7 +12,7 @@ import * as feedback from '../components/feedback.css.ts';
 import * as form from '../components/form.css.ts';
 import * as table from '../components/table.css.ts';
 import { t, tPlural } from '../i18n.ts';
-import { formatNumber } from '../format.ts';
+import { formatMegabytes, formatNumber } from '../format.ts';
 import { explainMediaComment } from '../mediaComment.ts';
 import { ImportTabs } from './ImportTabs.tsx';
 import * as styles from './screens.css.ts';
@@ -112,7 +112,7 @@ export function ImportReadListScreen() {
       </form>
       {tooBig && (
         <p role="alert" className={feedback.errorBox}>
-          {t('import_readlist.too_big', { size: READ_LIST_FILE_MAX_MB })}
+          {t('import_readlist.too_big', { size: formatMegabytes(READ_LIST_FILE_MAX_MB) })}
         </p>
       )}
       <ErrorMessage error={error} />

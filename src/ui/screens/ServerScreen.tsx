@@ -30,6 +30,8 @@ import { integerAtLeastProblem } from '../validation/metadataRules.ts';
 import * as styles from './screens.css.ts';
 
 const THUMBNAIL_SIZES: ThumbnailSize[] = ['DEFAULT', 'MEDIUM', 'LARGE', 'XLARGE'];
+/** Each size's long side in pixels (Komga's), written by common.pixels in the admin's digits and word. */
+const THUMBNAIL_PIXELS: Record<ThumbnailSize, number> = { DEFAULT: 300, MEDIUM: 600, LARGE: 900, XLARGE: 1200 };
 
 // The server's bounds (server/http/routes/settings-routes.ts): past them it refuses the whole save
 // with its own English sentence, so they are said on the field first, in the admin's language.
@@ -90,7 +92,7 @@ function SettingsForm({ settings, onSaved }: { settings: ServerSettings; onSaved
       <SelectField
         label={t('server.settings.thumbnail_size')}
         value={draft.thumbnailSize}
-        options={THUMBNAIL_SIZES.map((value) => ({ value, label: t(`server.thumbnail_sizes.${value}`) }))}
+        options={THUMBNAIL_SIZES.map((value) => ({ value, label: t(`server.thumbnail_sizes.${value}`, { size: t('common.pixels', { n: THUMBNAIL_PIXELS[value] }) }) }))}
         onChange={(value) => setDraft({ ...draft, thumbnailSize: value as ThumbnailSize })}
       />
       {(['deleteEmptyCollections', 'deleteEmptyReadLists'] as const).map((key) => (
