@@ -87,6 +87,7 @@ const LISTING_DAMAGE = new Set(['ERAR_EREAD', 'ERAR_BAD_DATA']);
  * header; a block's first read is looked at (cutBlockIsEnd).
  */
 const END_BLOCK_BYTES = 8;
+const HEADER_CUT_SHORT = 'the file ends inside a header (cut short)';
 
 function memberOf(header: FileHeader): RarMember {
   return { name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' };
@@ -156,13 +157,17 @@ class FileBackedExtractor extends Extractor<never> {
         encrypted ||= header.flags.encrypted;
         members.push(memberOf(header));
       }
-      if (this.headerCutShort()) damage = 'the file ends inside a header (cut short)';
+      if (this.headerCutShort()) damage = HEADER_CUT_SHORT;
     } catch (error) {
       if (!(error instanceof UnrarError && LISTING_DAMAGE.has(error.reason))) throw error;
       // RAR 4's end-of-archive block cut short: every member was listed whole.
-      if (error.file === undefined && this.endBlockCutShort()) return this.refusalsOr(list.arcHeader.flags, members, encrypted);
-      // unrar closed the archive (node-unrar-js does on every failure).
-      damage = `${error.reason}: ${error.message}`;
+      // (unrar names no member, or names "", when it fails between members.)
+      if (!error.file && this.endBlockCutShort()) return this.refusalsOr(list.arcHeader.flags, members, encrypted);
+      // unrar closed the archive (node-unrar-js does on every failure). RAR 4's failure at a header
+      // the file's end cut is unnamed: the cut header's CRC failing, or a read error (ours: past the
+      // file's end; unrar may not even try a header it sees go past it). Said as RAR 5's is.
+      const cutHeader = !error.file && (this.headerCutShort() || error.reason === 'ERAR_EREAD');
+      damage = cutHeader ? HEADER_CUT_SHORT : `${error.reason}: ${error.message}`;
       // Its data failed after its header was read (the error names it): the member the file ends in.
       const last = read.last;
       if (last && error.file === last.name && members.length < maxMembers) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, PageDto } from '../../../src/api/types.ts';
 import { BLUE, GREEN, RED, renderPage } from '../../fixtures/index.ts';
+import { analyseContainer } from '../../../server/media/analyse-container.ts';
 import { rar4Bytes, rar5Bytes, type RarMember } from '../../fixtures/rar.ts';
 import { addLibrary, startServer, type TestServer } from './helpers.ts';
 
@@ -111,6 +112,8 @@ describe.each(['rar4', 'rar5'])('a %s book', (format) => {
       const book = books.get(`${format}-third-header-${kept}`)!;
       expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
       await expectWholePages(book, 2);
+      // What the log says of it, in the same words for both formats (RAR 4's was unrar's bare ERAR_EREAD).
+      expect((await analyseContainer(join(server.dir, 'library', 'Cut', `${format}-third-header-${kept}.cbr`))).damage).toBe('the file ends inside a header (cut short)');
     },
   );
 
