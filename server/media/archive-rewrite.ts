@@ -8,7 +8,7 @@ import { MediaError, type OpenedBook } from './book-reader.ts';
 import { decodeEntryName, headerEntryName } from './zip-entry-names.ts';
 import { openZipEntry } from './zip-entry-methods.ts';
 import { memberStreamsEndingWithOutput } from './zip-member-streams.ts';
-import { openZipFile } from './zip-reader.ts';
+import { openZipFile, walkDirectory } from './zip-reader.ts';
 
 /*
  * Book files rewritten as zips (CBZ conversion of a RAR, pages removed from a CBZ). This module
@@ -171,15 +171,14 @@ export async function openZipForRewrite(path: string): Promise<RewritableZip> {
   }
 }
 
-function listEntries(zipfile: yauzl.ZipFile): Promise<yauzl.Entry[]> {
-  return new Promise((resolve, reject) => {
-    const entries: yauzl.Entry[] = [];
-    zipfile.on('entry', (entry: yauzl.Entry) => {
-      entries.push(entry);
-      zipfile.readEntry();
-    });
-    zipfile.once('end', () => resolve(entries));
-    zipfile.once('error', reject);
-    zipfile.readEntry();
-  });
+/**
+ * Every entry, by the directory (walkDirectory: a count that says fewer loses none). A damaged
+ * directory is refused: a rewrite keeps only what it lists, so entries past the damage, still in
+ * the file, would be lost with it.
+ */
+async function listEntries(zipfile: yauzl.ZipFile): Promise<yauzl.Entry[]> {
+  const entries: yauzl.Entry[] = [];
+  const { damagedAt } = await walkDirectory(zipfile, (entry) => entries.push(entry));
+  if (damagedAt !== undefined) throw damagedAt;
+  return entries;
 }

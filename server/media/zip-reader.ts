@@ -378,43 +378,32 @@ async function directoryEndsHere(zipfile: yauzl.ZipFile): Promise<boolean> {
   return signature !== undefined && DIRECTORY_END_SIGNATURES.has(signature);
 }
 
-function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
+/**
+ * Reads a zip's central directory to its end, handing each entry to `onEntry`. The end record's
+ * count is not trusted (directoryGoesOn, directoryEndsHere); a header that is damaged ends the
+ * walk, `damagedAt` saying why (the entries before it were handed out). A count over
+ * MAX_ARCHIVE_ENTRIES, a directory that goes past it, and a failure to read the file reject.
+ * Used by the reader (which keeps the entries before damage) and by rewrites (which refuse it).
+ */
+export function walkDirectory(zipfile: yauzl.ZipFile, onEntry: (entry: yauzl.Entry) => void): Promise<{ damagedAt?: Error }> {
   // The count comes from the end record: refused before a single entry is held.
   if (zipfile.entryCount > MAX_ARCHIVE_ENTRIES) {
     return Promise.reject(new MediaError('ERR_1008', `zip lists ${zipfile.entryCount} entries, more than the ${MAX_ARCHIVE_ENTRIES} allowed`));
   }
   return new Promise((resolve, reject) => {
-    const byName = new Map<string, yauzl.Entry>();
-    const formerNames = new Map<string, yauzl.Entry>();
-    let tooLong = 0;
-    zipfile.on('entry', (entry: yauzl.Entry) => {
-      // Not kept at all (its name's bytes would stay in memory with the listing): see MAX_ENTRY_NAME_BYTES.
-      if (entry.fileNameLength > MAX_ENTRY_NAME_BYTES) {
-        tooLong++;
-        zipfile.readEntry();
-        return;
-      }
-      const name = decodeEntryName(entry);
-      // First occurrence wins when an archive repeats a name.
-      if (!byName.has(name)) {
-        byName.set(name, entry);
-        const former = headerEntryName(entry);
-        if (former !== name && !formerNames.has(former)) formerNames.set(former, entry);
-        keepOnlyWhatReadsNeed(entry);
-      }
-      zipfile.readEntry();
-    });
-    const listed = (damage?: string) => {
+    const walked = (damagedAt?: Error) => {
       // Again after a directory read past its count (the first end's hook in openZipFile ran too early).
       listingEnded(zipfile);
-      const said = joinDamage(damage, longNamesLeftOut(tooLong));
-      resolve(said === undefined ? { byName, formerNames } : { byName, formerNames, damage: said });
+      resolve(damagedAt === undefined ? {} : { damagedAt });
     };
-    // The end record's count is not trusted (see directoryGoesOn): the directory is read to its end.
+    zipfile.on('entry', (entry: yauzl.Entry) => {
+      onEntry(entry);
+      zipfile.readEntry();
+    });
     zipfile.on('end', () => {
       directoryGoesOn(zipfile).then((more) => {
         if (!more) {
-          listed();
+          walked();
           return;
         }
         if (zipfile.entriesRead >= MAX_ARCHIVE_ENTRIES) {
@@ -432,18 +421,40 @@ function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
         reject(error);
         return;
       }
-      directoryEndsHere(zipfile).then((ends) => {
-        // The count said more than the directory holds: every entry is listed, nothing is lost.
-        if (ends) listed();
-        // The directory is damaged at this entry (a bad header): yauzl lists nothing after it, but
-        // the entries before it are whole, as commons-compress (Komga's reader) keeps them: the
-        // book keeps their pages, with ERR_1007 for the damage. Damaged at its first entry, nothing.
-        else if (byName.size === 0) reject(error);
-        else listed(`the zip directory is damaged after ${byName.size} entries: ${error.message}`);
-      }, reject);
+      // An end record where the read failed: the count said more than the directory holds, and
+      // every entry was handed out. Anything else there: the directory is damaged at this entry.
+      directoryEndsHere(zipfile).then((ends) => walked(ends ? undefined : error), reject);
     });
     zipfile.readEntry();
   });
+}
+
+async function readAllEntries(zipfile: yauzl.ZipFile): Promise<ZipListing> {
+  const byName = new Map<string, yauzl.Entry>();
+  const formerNames = new Map<string, yauzl.Entry>();
+  let tooLong = 0;
+  const { damagedAt } = await walkDirectory(zipfile, (entry) => {
+    // Not kept at all (its name's bytes would stay in memory with the listing): see MAX_ENTRY_NAME_BYTES.
+    if (entry.fileNameLength > MAX_ENTRY_NAME_BYTES) {
+      tooLong++;
+      return;
+    }
+    const name = decodeEntryName(entry);
+    // First occurrence wins when an archive repeats a name.
+    if (!byName.has(name)) {
+      byName.set(name, entry);
+      const former = headerEntryName(entry);
+      if (former !== name && !formerNames.has(former)) formerNames.set(former, entry);
+      keepOnlyWhatReadsNeed(entry);
+    }
+  });
+  // Damaged at its first entry, nothing to read. Later, yauzl lists nothing after the damage, but
+  // the entries before it are whole, as commons-compress (Komga's reader) keeps them: the book
+  // keeps their pages, with ERR_1007 for the damage.
+  if (damagedAt !== undefined && byName.size === 0) throw damagedAt;
+  const directory = damagedAt === undefined ? undefined : `the zip directory is damaged after ${byName.size} entries: ${damagedAt.message}`;
+  const damage = joinDamage(directory, longNamesLeftOut(tooLong));
+  return damage === undefined ? { byName, formerNames } : { byName, formerNames, damage };
 }
 
 const inflateRawAsync = promisify(inflateRaw);

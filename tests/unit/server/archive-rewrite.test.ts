@@ -258,6 +258,26 @@ describe('openZipForRewrite', () => {
     }
   });
 
+  it('keeps the entries past a count that says fewer (the directory is read), and refuses a directory damaged partway', async () => {
+    const page = await renderPage({ width: 8, height: 8, color: RED, format: 'png' });
+    const entries = ['01.png', '02.png', '03.png'].map((name) => ({ name, data: page }));
+    // Its end record counts 1 of 3: a rewrite without 01.png kept nothing (02 and 03 were lost).
+    const counted = join(dir, 'count-says-1.cbz');
+    await writeFile(counted, oddZip(entries, { declaredCount: 1 }));
+    const target = join(dir, 'count-says-1-rewritten.cbz');
+    const zip = await openZipForRewrite(counted);
+    try {
+      await zip.writeWithout(new Set(['01.png']), target, 0o600);
+    } finally {
+      zip.close();
+    }
+    expect((await readZip(target)).map((e) => e.name)).toEqual(['02.png', '03.png']);
+    // Damaged at its third header: the reader keeps 01 and 02, but a rewrite would drop 03, still in the file.
+    const damaged = join(dir, 'directory-damaged.cbz');
+    await writeFile(damaged, oddZip(entries, { brokenCentral: 2 }));
+    await expect(openZipForRewrite(damaged)).rejects.toSatisfy((e) => e instanceof MediaError && e.code === 'ERR_1008');
+  });
+
   it('refuses a missing file (ERR_1000) and a file that is not a zip (ERR_1008) with MediaError', async () => {
     await expect(openZipForRewrite(join(dir, 'absent.cbz'))).rejects.toSatisfy((e) => e instanceof MediaError && e.code === 'ERR_1000');
     const broken = await createBrokenCbz(join(dir, 'broken.cbz'));
