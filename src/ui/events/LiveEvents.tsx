@@ -8,7 +8,7 @@ import { ApiError, setUnauthorizedHandler } from '../../api/http.ts';
 import { openLiveEvents } from '../../api/events.ts';
 import { t } from '../i18n.ts';
 import { endSession, isAuthenticated, loadLibraries, session } from '../store/session.ts';
-import { live, publishLiveEvent, SERIES_OR_BOOK_EVENTS } from './liveStore.ts';
+import { announceStreamOpened, cancelStreamResync, live, onLiveResync, publishLiveEvent, SERIES_OR_BOOK_EVENTS } from './liveStore.ts';
 
 const LIBRARY_EVENTS = new Set(['LibraryAdded', 'LibraryChanged', 'LibraryDeleted']);
 
@@ -49,8 +49,13 @@ export function LiveEvents() {
       await endSession(t('login.session_expired'));
       navigate('/login');
     }
+    // The drawer's libraries are live data too: reloaded when the stream (re)opens, as the screens are.
+    const stopResync = onLiveResync(() => {
+      loadLibraries().catch((failure: unknown) => console.warn('Could not reload the libraries after the live event stream opened', failure));
+    });
     const close = openLiveEvents({
       onConnectionChange: (connected) => {
+        if (connected && !live.connected) announceStreamOpened();
         live.connected = connected;
       },
       onFailure: (failures) => {
@@ -74,7 +79,9 @@ export function LiveEvents() {
       },
     });
     return () => {
+      stopResync();
       close();
+      cancelStreamResync();
       live.connected = false;
     };
   }, [userId, navigate]);

@@ -31,6 +31,55 @@ export function publishLiveEvent(event: LiveEvent): void {
   }
 }
 
+/**
+ * "Reload what you show": the stream has just (re)opened, and whatever changed while it was not
+ * connected (before a page's first connection, while the server restarted or the network was down)
+ * was announced to no one. A view that loaded before this moment may be stale; one mounted after
+ * it loads fresh data and is not called, so a view opened while the stream is up fetches once.
+ */
+type ResyncListener = () => void;
+const resyncListeners = new Set<ResyncListener>();
+
+export function onLiveResync(listener: ResyncListener): () => void {
+  resyncListeners.add(listener);
+  return () => {
+    resyncListeners.delete(listener);
+  };
+}
+
+/** Opens closer together than this (a flapping connection) give one resync now and one at its end. */
+export const RESYNC_PAUSE_MS = 2_000;
+let lastResyncAt = Number.NEGATIVE_INFINITY;
+let trailingResync: ReturnType<typeof setTimeout> | undefined;
+
+function publishLiveResync(): void {
+  lastResyncAt = performance.now();
+  for (const listener of resyncListeners) {
+    try {
+      listener();
+    } catch (error) {
+      console.error('A view could not reload after the live event stream opened', error);
+    }
+  }
+}
+
+/** Called on each (re)opening of the stream: one resync per opening, at most one per RESYNC_PAUSE_MS. */
+export function announceStreamOpened(): void {
+  const wait = lastResyncAt + RESYNC_PAUSE_MS - performance.now();
+  if (wait <= 0) return publishLiveResync();
+  trailingResync ??= setTimeout(() => {
+    trailingResync = undefined;
+    publishLiveResync();
+  }, wait);
+}
+
+/** The stream closed for good (logout): a pending resync is dropped, the next login's opening resyncs at once. */
+export function cancelStreamResync(): void {
+  clearTimeout(trailingResync);
+  trailingResync = undefined;
+  lastResyncAt = Number.NEGATIVE_INFINITY;
+}
+
 export const SERIES_OR_BOOK_EVENTS: readonly LiveEventName[] = [
   'SeriesAdded',
   'SeriesChanged',

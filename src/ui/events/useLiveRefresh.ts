@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
 import type { LiveEvent } from '../../api/events.ts';
-import { onLiveEvent } from './liveStore.ts';
+import { onLiveEvent, onLiveResync } from './liveStore.ts';
 
 /**
  * Calls `reload` when a live event concerns what the screen shows (`concerns`), at most once per
  * `throttleMs`: the first event reloads at once, a burst during the pause gives one trailing reload.
+ * The stream (re)opening also reloads (onLiveResync): events sent while it was closed never came.
  */
 export function useLiveRefresh(concerns: (event: LiveEvent) => boolean, reload: () => void, throttleMs = 1_000): void {
   const concernsRef = useRef(concerns);
@@ -15,8 +16,7 @@ export function useLiveRefresh(concerns: (event: LiveEvent) => boolean, reload: 
   useEffect(() => {
     let last = 0;
     let trailing: ReturnType<typeof setTimeout> | undefined;
-    const unsubscribe = onLiveEvent((event) => {
-      if (!concernsRef.current(event)) return;
+    const refresh = () => {
       const wait = last + throttleMs - Date.now();
       if (wait <= 0) {
         last = Date.now();
@@ -28,9 +28,14 @@ export function useLiveRefresh(concerns: (event: LiveEvent) => boolean, reload: 
           reloadRef.current();
         }, wait);
       }
+    };
+    const unsubscribe = onLiveEvent((event) => {
+      if (concernsRef.current(event)) refresh();
     });
+    const unsubscribeResync = onLiveResync(refresh);
     return () => {
       unsubscribe();
+      unsubscribeResync();
       clearTimeout(trailing);
     };
   }, [throttleMs]);

@@ -36,6 +36,7 @@ import { EmptyState, ErrorMessage, Loading } from '../components/Feedback.tsx';
 import { PagingFooter } from '../components/PagingFooter.tsx';
 import { SeriesCard } from '../components/SeriesCard.tsx';
 import { useLiveRefresh } from '../events/useLiveRefresh.ts';
+import { useOnLiveEvent } from '../events/useOnLiveEvent.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { usePageParam } from '../hooks/usePageParam.ts';
 import { usePageSize } from '../hooks/usePageSize.ts';
@@ -212,7 +213,7 @@ export function CollectionScreen({ collectionId }: { collectionId: string }) {
   useLiveRefresh((event) => event.name === 'CollectionChanged' && event.data.collectionId === collectionId, collection.reload);
   // Deleted elsewhere: nothing is left to show here, so go to the collections, as a delete here does.
   const [, navigate] = useLocation();
-  useLiveRefresh(
+  useOnLiveEvent(
     (event) => event.name === 'CollectionDeleted' && event.data.collectionId === collectionId,
     () => navigate('/libraries/all/collections', { replace: true }),
   );
@@ -265,7 +266,7 @@ export function ReadListScreen({ readListId }: { readListId: string }) {
   const reorderable = isAdmin(me) && !!readList.data?.ordered;
   useLiveRefresh((event) => event.name === 'ReadListChanged' && event.data.readListId === readListId, readList.reload);
   const [, navigate] = useLocation();
-  useLiveRefresh(
+  useOnLiveEvent(
     (event) => event.name === 'ReadListDeleted' && event.data.readListId === readListId,
     () => navigate('/libraries/all/readlists', { replace: true }),
   );
