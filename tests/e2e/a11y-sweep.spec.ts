@@ -42,7 +42,8 @@ test.beforeAll(async () => {
 async function settled(page: Page, heading?: string | RegExp): Promise<void> {
   const h1 = page.getByRole('heading', { level: 1, ...(heading ? { name: heading } : {}) });
   await expect(h1.first()).toBeVisible();
-  await expect(page.getByText(en.app.loading, { exact: true })).toHaveCount(0);
+  // A loading note's region is there before its text (Loading): wait for the region to go.
+  await expect(page.getByTestId('loading')).toHaveCount(0);
 }
 
 interface Screen {

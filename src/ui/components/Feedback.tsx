@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { describeError, t } from '../i18n.ts';
 import * as styles from './feedback.css.ts';
 
@@ -12,12 +12,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
   );
 }
 
+/** A loading note, spoken: it exists as its region mounts, so it is deferred (DeferredLiveStatus); a quick load shows none. */
 export function Loading({ label }: { label?: string }) {
-  return (
-    <p role="status" className={styles.muted}>
-      {label ?? t('app.loading')}
-    </p>
-  );
+  return <DeferredLiveStatus as="p" className={styles.muted} message={label ?? t('app.loading')} regionTestId="loading" />;
 }
 
 export function EmptyState({ children }: { children: ReactNode }) {
@@ -30,10 +27,11 @@ export function EmptyState({ children }: { children: ReactNode }) {
  * `className` styles the message (a snackbar, a notice), so an empty region shows nothing; `as`
  * keeps the element the message was before (a paragraph keeps its margins).
  */
-export function LiveStatus(props: { message: ReactNode; className?: string; testId?: string; as?: 'div' | 'p' | 'span' }) {
+export function LiveStatus(props: { message: ReactNode; className?: string; testId?: string; regionTestId?: string; as?: 'div' | 'p' | 'span' }) {
   const Message = props.as ?? 'div';
   return (
-    <div role="status" className={styles.liveRegion}>
+    // role="status" is polite by definition; aria-live says it again for assistive technology that reads only that.
+    <div role="status" aria-live="polite" className={styles.liveRegion} data-testid={props.regionTestId}>
       {props.message ? (
         <Message className={props.className} data-testid={props.testId}>
           {props.message}
@@ -41,4 +39,21 @@ export function LiveStatus(props: { message: ReactNode; className?: string; test
       ) : null}
     </div>
   );
+}
+
+/** How long a region that mounts with its message waits before showing it (DeferredLiveStatus). */
+export const FIRST_MESSAGE_DELAY_MS = 100;
+
+/**
+ * A LiveStatus for a message that is there from the moment its region mounts (a loading note, a
+ * note on a screen just opened): put in the page with its text, it would not be spoken. The region
+ * goes in empty and the message follows a moment later, as a change screen readers announce.
+ */
+export function DeferredLiveStatus(props: Parameters<typeof LiveStatus>[0]) {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setReady(true), FIRST_MESSAGE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return <LiveStatus {...props} message={ready ? props.message : null} />;
 }

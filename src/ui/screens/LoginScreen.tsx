@@ -3,7 +3,7 @@ import { useLocation, useSearchParams } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { claimServer, getClaimStatus, login } from '../../api/auth.ts';
 import { ApiError } from '../../api/http.ts';
-import { ErrorMessage, Loading } from '../components/Feedback.tsx';
+import { DeferredLiveStatus, ErrorMessage, Loading } from '../components/Feedback.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import * as formStyles from '../components/form.css.ts';
@@ -86,11 +86,8 @@ export function LoginScreen() {
             ) : (
               <h2>{t('login.title')}</h2>
             )}
-            {endedReason && (
-              <p role="status" className={feedback.errorBox}>
-                {endedReason}
-              </p>
-            )}
+            {/* Why the user is here again (the session ended): spoken, as the screen opens with it. */}
+            <DeferredLiveStatus as="p" className={feedback.errorBox} message={endedReason} />
             <ErrorMessage error={claimError} />
             <TextField
               label={t('login.email')}

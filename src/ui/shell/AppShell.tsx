@@ -3,6 +3,8 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import * as buttons from '../components/buttons.css.ts';
+import { LiveStatus } from '../components/Feedback.tsx';
+import * as feedback from '../components/feedback.css.ts';
 import { AddLibraryDialog } from '../dialogs/AddLibraryDialog.tsx';
 import { live } from '../events/liveStore.ts';
 import { formatNumber } from '../format.ts';
@@ -14,6 +16,7 @@ import { useMediaQuery } from '../hooks/useMediaQuery.ts';
 import { NARROW } from './breakpoints.ts';
 import { NavDrawer } from './NavDrawer.tsx';
 import * as styles from './shell.css.ts';
+import { useTaskCountAnnouncement } from './useTaskCountAnnouncement.ts';
 import { flipInRtl } from '../theme/direction.css.ts';
 
 const DRAWER_ID = 'folio-nav-drawer';
@@ -39,6 +42,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [loggingOut, setLoggingOut] = useState(false);
   const { me } = useSnapshot(session);
   const { pendingTasks } = useSnapshot(live);
+  const taskAnnouncement = useTaskCountAnnouncement(isAdmin(me) ? pendingTasks : 0);
   const mainRef = useRef<HTMLElement>(null);
   const firstPath = useRef(location);
 
@@ -88,8 +92,10 @@ export function AppShell({ children }: { children: ReactNode }) {
         </Link>
         {/* The search page has its own, larger search field. */}
         {location !== '/search' && <SearchBox />}
+        {/* The count is spoken through its own region, calmly (useTaskCountAnnouncement); the chip is only seen. */}
+        {isAdmin(me) && <LiveStatus as="span" className={feedback.visuallyHidden} message={taskAnnouncement} />}
         {isAdmin(me) && pendingTasks > 0 && (
-          <span role="status" className={styles.taskCount}>
+          <span className={styles.taskCount}>
             <ListTodo aria-hidden="true" size={14} />
             <span aria-hidden="true" className={styles.taskCountShort}>
               {formatNumber(pendingTasks)}
