@@ -25,10 +25,34 @@ export type FolioEvent =
   | { name: 'TaskQueueStatus'; data: { count: number; countByType: Record<string, number> }; adminOnly: true }
   | { name: 'SessionExpired'; data: { userId: string }; userId: string }
   /**
+   * Folio's own, to administrators: background work an administrator asked for ended without doing
+   * it, so a screen waiting for its result can say so instead of waiting for ever (Komga sends
+   * nothing; its clients ignore an event name they do not know: EventSource listens by name,
+   * Komelia reads it as an unknown event). `reason`: what the screen can tell the user.
+   */
+  | { name: 'TaskFailed'; data: TaskFailedData; adminOnly: true }
+  /**
    * Folio's own, never sent to clients (Komga has no such event): an API key was deleted, so what
    * was opened with it (downloads, event streams) ends at once rather than at its next check.
    */
   | { name: 'ApiKeyDeleted'; data: { apiKeyId: string; userId: string }; userId: string; internal: true };
+
+/** Why background work was not done, as a screen words it (TaskFailed). */
+export type TaskFailureReason =
+  /** The book's file changed (or went) since it was analysed: analyse it again first. */
+  | 'book-changed'
+  /** Doing it would leave a book without pages. */
+  | 'last-pages'
+  /** The server could not do it (its log says why). */
+  | 'failed';
+
+export interface TaskFailedData {
+  taskType: 'RemoveHashedPages';
+  bookId: string;
+  /** The page hashes the removal was for (the duplicate pages screen follows a hash). */
+  pageHashes: string[];
+  reason: TaskFailureReason;
+}
 
 export class EventBus {
   private readonly listeners = new Set<(event: FolioEvent) => void>();

@@ -32,6 +32,8 @@ export const LIVE_EVENT_NAMES = [
   'ThumbnailSeriesCollectionDeleted',
   'TaskQueueStatus',
   'SessionExpired',
+  // Folio's own (admins): background work asked for ended without doing it, and why.
+  'TaskFailed',
 ] as const;
 
 export type LiveEventName = (typeof LIVE_EVENT_NAMES)[number];
@@ -46,6 +48,10 @@ export interface LiveEventData {
   userId?: string;
   count?: number;
   countByType?: Record<string, number>;
+  /** TaskFailed: which work, for which page hashes, and why ('book-changed', 'last-pages', 'failed'). */
+  taskType?: string;
+  pageHashes?: string[];
+  reason?: string;
   [key: string]: unknown;
 }
 

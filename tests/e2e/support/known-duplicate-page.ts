@@ -9,6 +9,8 @@ import { startFolio, type RunningFolio } from './folio-server.ts';
 
 export interface KnownDuplicatePage {
   readonly folio: RunningFolio;
+  /** The library folder: Saga/Saga 01.cbz and Saga/Saga 02.cbz. */
+  readonly root: string;
   /** The known page's hash. */
   readonly hash: string;
   /** A GET of the API as the admin, apart from the page under test. */
@@ -63,6 +65,10 @@ export function useKnownDuplicatePage(name: string): KnownDuplicatePage {
     get folio() {
       if (!folio) throw new Error('The server is not set up yet (beforeAll has not run)');
       return folio;
+    },
+    get root() {
+      if (!root) throw new Error('The library is not set up yet (beforeAll has not run)');
+      return root;
     },
     get hash() {
       return hash;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import type { BookDto, LibraryDto, Page } from '../../../src/api/types.ts';
 import { edgePageNumbers } from '../../../server/domain/hashing/page-hashing.ts';
+import type { FolioEvent } from '../../../server/domain/events.ts';
 import type { HistoricalEventDto } from '../../../server/http/dto/history-dto.ts';
 import { BLUE, CYAN, createCbz, createSampleLibrary, GREEN, MAGENTA, RED, type PageSpec, type Rgb, WHITE, type WrittenBook, YELLOW } from '../../fixtures/index.ts';
 import { writeRar4 } from '../../fixtures/rar.ts';
@@ -194,6 +195,34 @@ describe('page hashes', () => {
     expect(await zipEntries(books.y1!.path)).toEqual(['page-001.png', 'page-002.png']);
     expect((await server.json<Page<unknown>>('/api/v1/history')).totalElements).toBe(2);
     expect((await send('POST', '/api/v1/page-hashes/0000000000000000/delete-all')).statusCode).toBe(404);
+  });
+
+  it('tells the administrators why a removal did nothing (TaskFailed), and says nothing of the books it rewrote', async () => {
+    const lone = join(server.dir, 'hashed', 'Z', 'Z 01.cbz');
+    await createCbz(lone, [credit]);
+    await send('POST', `/api/v1/libraries/${library.id}/scan`);
+    await idle();
+    await send('PUT', '/api/v1/page-hashes', { hash: creditHash, action: 'DELETE_MANUAL' });
+    await createCbz(books.x1!.path, [credit, png(RED)]);
+    const failed: Extract<FolioEvent, { name: 'TaskFailed' }>[] = [];
+    const stop = server.app.folio.events.subscribe((event) => {
+      if (event.name === 'TaskFailed') failed.push(event);
+    });
+    try {
+      expect((await send('POST', `/api/v1/page-hashes/${creditHash}/delete-all`)).statusCode).toBe(202);
+      await idle();
+    } finally {
+      stop();
+    }
+    const [x1, z1] = [await bookByName('X 01'), await bookByName('Z 01')];
+    const said = failed.map((e) => e.data).sort((a, b) => a.bookId.localeCompare(b.bookId));
+    expect(said).toEqual(
+      [
+        { taskType: 'RemoveHashedPages', bookId: x1.id, pageHashes: [creditHash], reason: 'book-changed' },
+        { taskType: 'RemoveHashedPages', bookId: z1.id, pageHashes: [creditHash], reason: 'last-pages' },
+      ].sort((a, b) => a.bookId.localeCompare(b.bookId)),
+    );
+    expect(failed.every((e) => e.adminOnly)).toBe(true);
   });
 
   it('hashes RAR pages too but only removes pages from CBZ books', async () => {

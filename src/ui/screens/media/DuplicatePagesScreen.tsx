@@ -13,6 +13,7 @@ import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../../components/
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import * as buttons from '../../components/buttons.css.ts';
+import * as feedback from '../../components/feedback.css.ts';
 import * as table from '../../components/table.css.ts';
 import { ConfirmDeleteDialog } from '../../dialogs/ConfirmDeleteDialog.tsx';
 import { formatBytes, formatNumber } from '../../format.ts';
@@ -168,6 +169,7 @@ function KnownHashes() {
       <ErrorMessage error={hashes.error} />
       <ErrorMessage error={error} />
       <LiveStatus as="p" message={deletion.status} />
+      <LiveStatus as="p" className={feedback.errorBox} message={deletion.failure} />
       {hashes.loading && !hashes.data && <Loading />}
       {hashes.data && rows.length === 0 && <EmptyState>{t('media.pages.none_known')}</EmptyState>}
       {rows.length > 0 && (
@@ -243,8 +245,15 @@ function KnownHashes() {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           if (!deleting) return;
-          // 202: the books are rewritten in the background; the list follows their BookChanged events.
-          await deleteAllPageHashMatches(deleting.hash);
+          // 202: the books are rewritten in the background; the list follows their BookChanged events
+          // (TaskFailed for a book that could not be).
+          deletion.sending(deleting.hash);
+          try {
+            await deleteAllPageHashMatches(deleting.hash);
+          } catch (refused) {
+            deletion.started(deleting.hash, deleting.n, false);
+            throw refused;
+          }
           deletion.started(deleting.hash, deleting.n);
           setDeleting(null);
         }}

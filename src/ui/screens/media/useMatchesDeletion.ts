@@ -1,7 +1,17 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { LiveEvent } from '../../../api/events.ts';
 import type { PageHashKnownDto } from '../../../api/duplicates.ts';
 import { useLiveRefresh } from '../../events/useLiveRefresh.ts';
+import { useOnLiveEvent } from '../../events/useOnLiveEvent.ts';
 import { t } from '../../i18n.ts';
+
+/** The server's reasons (TaskFailed) a screen words; any other is "the server could not". */
+const FAILURE_KEYS: Record<string, string> = {
+  'book-changed': 'media.pages.delete_matches_failed_book_changed',
+  'last-pages': 'media.pages.delete_matches_failed_last_pages',
+};
+
+const isRemovalFailure = (event: LiveEvent) => event.name === 'TaskFailed' && event.data.taskType === 'RemoveHashedPages';
 
 /**
  * "Delete matches" on a known duplicate page: the server answers 202 and rewrites the books in the
@@ -10,12 +20,38 @@ import { t } from '../../i18n.ts';
  * offering the deletion again, reloads the list as the rewritten books are announced (BookChanged),
  * and tells a screen reader both when it starts and when it is done (`status`, for a LiveStatus).
  * When the finished row's button goes, focus that was on it moves to the same row's action field.
+ * A book the server could not rewrite is announced (TaskFailed): the row is no longer under way,
+ * its button is offered again and `failure` says why. Such an event can come before the 202 is
+ * read, so failures heard since the request was sent (`sending`) are kept for `started`.
  */
 export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows: readonly PageHashKnownDto[] | undefined, reload: () => void) {
   const [underway, setUnderway] = useState<ReadonlyMap<string, number>>(new Map());
   const [status, setStatus] = useState<string | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  /** Hashes whose request is sent but not yet answered, with a failure heard meanwhile. */
+  const sent = useRef(new Map<string, string | undefined>());
+  const underwayRef = useRef(underway);
+  underwayRef.current = underway;
+
+  const fail = (hash: string, n: number, reason: string | undefined) => {
+    setUnderway((before) => {
+      const after = new Map(before);
+      after.delete(hash);
+      return after;
+    });
+    setStatus(undefined);
+    setFailure(t(FAILURE_KEYS[reason ?? ''] ?? 'media.pages.delete_matches_failed', { n }));
+    reload();
+  };
 
   useLiveRefresh((event) => underway.size > 0 && event.name === 'BookChanged', reload);
+  useOnLiveEvent(isRemovalFailure, (event) => {
+    for (const hash of event.data.pageHashes ?? []) {
+      const n = underwayRef.current.get(hash);
+      if (n !== undefined) fail(hash, n, event.data.reason);
+      else if (sent.current.has(hash)) sent.current.set(hash, event.data.reason ?? 'failed');
+    }
+  });
 
   useEffect(() => {
     if (!rows || underway.size === 0) return;
@@ -38,9 +74,20 @@ export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows:
 
   return {
     status,
+    /** Why the last deletion did not delete every match, for a LiveStatus styled as an error. */
+    failure,
     isUnderway: (hash: string) => underway.has(hash),
-    /** Call once the server has accepted the deletion of `hash`'s matches (row number `n`). */
-    started(hash: string, n: number) {
+    /** Call just before asking the server to delete `hash`'s matches. */
+    sending(hash: string) {
+      sent.current.set(hash, undefined);
+      setFailure(undefined);
+    },
+    /** Call once the server has accepted the deletion of `hash`'s matches (row number `n`), or refused it (`accepted` false). */
+    started(hash: string, n: number, accepted = true) {
+      const heard = sent.current.get(hash);
+      sent.current.delete(hash);
+      if (!accepted) return;
+      if (heard !== undefined) return fail(hash, n, heard);
       setUnderway((before) => new Map(before).set(hash, n));
       setStatus(t('media.pages.delete_matches_started', { n }));
     },
