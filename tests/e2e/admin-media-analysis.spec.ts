@@ -69,3 +69,18 @@ test('against a server that does not know the mediaComment condition (Komga), li
   expect(refused).toBeGreaterThan(0);
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test('analysing the unreadable book again: when it fails again, the screen says the analysis ended and offers the button again', async ({ page }) => {
+  await logIn(page.context().request, folio.url, ADMIN);
+  await page.goto(`${folio.url}/media-management/analysis`);
+  const broken = page.getByRole('table').getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Broken 01' }) });
+  const analyse = broken.getByRole('button', { name: en.media.analysis.analyse_book.replace('{{name}}', 'Broken 01') });
+  await expect(analyse).toHaveText(en.libraries.actions.analyze);
+  await analyse.click();
+  // The analysis fails again (the book stays UNSUPPORTED): the button is back (it said "Analysis
+  // started" until the page was reloaded) and the end is said.
+  await expect(analyse).toHaveText(en.libraries.actions.analyze);
+  await expect(analyse).toBeEnabled();
+  await expect(page.getByRole('main').getByRole('status').filter({ hasText: en.media.analysis.finished.replace('{{name}}', 'Broken 01') })).toBeVisible();
+  await expect(broken).toContainText(en.media_status.UNSUPPORTED);
+});

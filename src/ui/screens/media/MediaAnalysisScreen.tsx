@@ -7,12 +7,13 @@ import { analyzeContent } from '../../../api/contentActions.ts';
 import { ApiError } from '../../../api/http.ts';
 import type { PageRequest } from '../../../api/paging.ts';
 import type { MediaStatus } from '../../../api/types.ts';
-import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
+import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../../components/Feedback.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import * as buttons from '../../components/buttons.css.ts';
 import * as feedback from '../../components/feedback.css.ts';
 import * as table from '../../components/table.css.ts';
 import { useLiveRefresh } from '../../events/useLiveRefresh.ts';
+import { useOnLiveEvent } from '../../events/useOnLiveEvent.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
 import { t } from '../../i18n.ts';
@@ -57,15 +58,39 @@ export function MediaAnalysisScreen() {
   );
   useLiveRefresh((event) => event.name === 'BookChanged' || event.name === 'BookDeleted', books.reload, 2_000);
   const [error, setError] = useState<unknown>(undefined);
-  const [started, setStarted] = useState<Set<string>>(new Set());
+  /** Books whose analysis was asked for here and has not ended yet, with the name the row showed. */
+  const [started, setStarted] = useState<ReadonlyMap<string, string>>(new Map());
+  const [status, setStatus] = useState<string | undefined>(undefined);
   const rows = books.data?.content ?? [];
+  // An analysis ends with BookChanged, whether the book is readable now or failed again (it then
+  // stays listed, with its new status): the row's button is offered again, and the end is said.
+  useOnLiveEvent(
+    (event) => (event.name === 'BookChanged' || event.name === 'BookDeleted') && started.has(event.data.bookId ?? ''),
+    (event) => {
+      const bookId = event.data.bookId ?? '';
+      setStatus(t('media.analysis.finished', { name: started.get(bookId) ?? '' }));
+      setStarted((previous) => {
+        const next = new Map(previous);
+        next.delete(bookId);
+        return next;
+      });
+    },
+  );
 
-  async function analyse(bookId: string) {
+  // Marked before the request: the analysis of a broken book can end (and say so) before the
+  // server's answer is read. A refused request unmarks it.
+  async function analyse(bookId: string, name: string) {
     setError(undefined);
+    setStatus(undefined);
+    setStarted((previous) => new Map(previous).set(bookId, name));
     try {
       await analyzeContent('books', bookId);
-      setStarted((previous) => new Set(previous).add(bookId));
     } catch (failure) {
+      setStarted((previous) => {
+        const next = new Map(previous);
+        next.delete(bookId);
+        return next;
+      });
       setError(failure);
     }
   }
@@ -74,6 +99,7 @@ export function MediaAnalysisScreen() {
     <MediaManagementLayout current="analysis">
       <ErrorMessage error={books.error} />
       <ErrorMessage error={error} />
+      <LiveStatus as="p" message={status} />
       {books.loading && !books.data && <Loading />}
       {books.data && rows.length === 0 && <EmptyState>{t('media.analysis.none')}</EmptyState>}
       {rows.length > 0 && (
@@ -109,7 +135,7 @@ export function MediaAnalysisScreen() {
                       className={buttons.quiet}
                       disabled={started.has(book.id)}
                       aria-label={t('media.analysis.analyse_book', { name: book.metadata.title || book.name })}
-                      onClick={() => void analyse(book.id)}
+                      onClick={() => void analyse(book.id, book.metadata.title || book.name)}
                     >
                       <RefreshCw aria-hidden="true" size={16} />
                       {started.has(book.id) ? t('media.analysis.started') : t('libraries.actions.analyze')}
