@@ -46,13 +46,16 @@ export type TaskFailureReason =
   /** The server could not do it (its log says why). */
   | 'failed';
 
-export interface TaskFailedData {
-  taskType: 'RemoveHashedPages';
-  bookId: string;
-  /** The page hashes the removal was for (the duplicate pages screen follows a hash). */
-  pageHashes: string[];
-  reason: TaskFailureReason;
-}
+export type TaskFailedData =
+  | {
+      taskType: 'RemoveHashedPages';
+      bookId: string;
+      /** The page hashes the removal was for (the duplicate pages screen follows a hash). */
+      pageHashes: string[];
+      reason: TaskFailureReason;
+    }
+  /** An analysis that recorded nothing (the file went meanwhile) or failed outside the book. */
+  | { taskType: 'AnalyzeBook'; bookId: string; reason: TaskFailureReason };
 
 export class EventBus {
   private readonly listeners = new Set<(event: FolioEvent) => void>();

@@ -84,3 +84,17 @@ test('analysing the unreadable book again: when it fails again, the screen says 
   await expect(page.getByRole('main').getByRole('status').filter({ hasText: en.media.analysis.finished.replace('{{name}}', 'Broken 01') })).toBeVisible();
   await expect(broken).toContainText(en.media_status.UNSUPPORTED);
 });
+
+test('analysing a book whose file went since the scan: the screen says it was not analysed and why, and offers the button again', async ({ page }) => {
+  await logIn(page.context().request, folio.url, ADMIN);
+  await page.goto(`${folio.url}/media-management/analysis`);
+  const liar = page.getByRole('table').getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Liar 01' }) });
+  const analyse = liar.getByRole('button', { name: en.media.analysis.analyse_book.replace('{{name}}', 'Liar 01') });
+  await expect(analyse).toHaveText(en.libraries.actions.analyze);
+  // The file goes behind the server's back: the analysis records nothing, so no BookChanged comes.
+  await rm(path.join(root, 'Liar', 'Liar 01.cbz'));
+  await analyse.click();
+  await expect(analyse).toHaveText(en.libraries.actions.analyze);
+  await expect(analyse).toBeEnabled();
+  await expect(page.getByRole('main').getByRole('status').filter({ hasText: en.media.analysis.not_analysed_changed.replace('{{name}}', 'Liar 01') })).toBeVisible();
+});

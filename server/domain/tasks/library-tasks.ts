@@ -1,4 +1,5 @@
 import type { FolioContext } from '../context.ts';
+import type { TaskFailureReason } from '../events.ts';
 import { putOffReason } from './put-off.ts';
 import { analyseBook } from '../analysis/analyser.ts';
 import { applyBookFileOptions, booksAwaitingFileOptions } from '../book-files/book-file-options.ts';
@@ -63,6 +64,10 @@ const MAX_RETRIES = 12;
 const SCAN_RETRY_BASE_MS = 1_000;
 const MAX_SCAN_RETRIES = 5;
 
+function announceAnalysisFailed(ctx: FolioContext, bookId: string, reason: TaskFailureReason): void {
+  ctx.events.emit({ name: 'TaskFailed', data: { taskType: 'AnalyzeBook', bookId, reason }, adminOnly: true });
+}
+
 /** `seriesJson`: the series.json files of the scan or action that queued the analysis, read once per folder. */
 export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 0, seriesJson?: SeriesJsonReads): void {
   const key = `AnalyzeBook:${bookId}`;
@@ -70,7 +75,12 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
     'AnalyzeBook',
     key,
     async () => {
-      const outcome = await analyseBook(ctx, bookId, seriesJson);
+      const outcome = await analyseBook(ctx, bookId, seriesJson).catch((error: unknown) => {
+        if (putOffReason(error) === undefined) announceAnalysisFailed(ctx, bookId, 'failed');
+        throw error;
+      });
+      // Nothing recorded, so no BookChanged: a screen waiting for this analysis is told (TaskFailed).
+      if (outcome === 'skipped') announceAnalysisFailed(ctx, bookId, 'book-changed');
       if (outcome === 'deferred') {
         // The book keeps its status meanwhile; after the last attempt the next scan picks it up.
         if (attempt < MAX_RETRIES) {

@@ -62,19 +62,27 @@ export function MediaAnalysisScreen() {
   const [started, setStarted] = useState<ReadonlyMap<string, string>>(new Map());
   const [status, setStatus] = useState<string | undefined>(undefined);
   const rows = books.data?.content ?? [];
+  const end = (bookId: string, message: (name: string) => string) => {
+    setStatus(message(started.get(bookId) ?? ''));
+    setStarted((previous) => {
+      const next = new Map(previous);
+      next.delete(bookId);
+      return next;
+    });
+  };
   // An analysis ends with BookChanged, whether the book is readable now or failed again (it then
   // stays listed, with its new status): the row's button is offered again, and the end is said.
   useOnLiveEvent(
     (event) => (event.name === 'BookChanged' || event.name === 'BookDeleted') && started.has(event.data.bookId ?? ''),
-    (event) => {
-      const bookId = event.data.bookId ?? '';
-      setStatus(t('media.analysis.finished', { name: started.get(bookId) ?? '' }));
-      setStarted((previous) => {
-        const next = new Map(previous);
-        next.delete(bookId);
-        return next;
-      });
-    },
+    (event) => end(event.data.bookId ?? '', (name) => t('media.analysis.finished', { name })),
+  );
+  // One that recorded nothing (the file went meanwhile) or failed outside the book says so instead.
+  useOnLiveEvent(
+    (event) => event.name === 'TaskFailed' && event.data.taskType === 'AnalyzeBook' && started.has(event.data.bookId ?? ''),
+    (event) =>
+      end(event.data.bookId ?? '', (name) =>
+        t(event.data.reason === 'book-changed' ? 'media.analysis.not_analysed_changed' : 'media.analysis.not_analysed', { name }),
+      ),
   );
 
   // Marked before the request: the analysis of a broken book can end (and say so) before the
