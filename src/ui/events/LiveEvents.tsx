@@ -53,9 +53,13 @@ export function LiveEvents() {
     const stopResync = onLiveResync(() => {
       loadLibraries().catch((failure: unknown) => console.warn('Could not reload the libraries after the live event stream opened', failure));
     });
+    let openedBefore = false;
     const close = openLiveEvents({
       onConnectionChange: (connected) => {
-        if (connected && !live.connected) announceStreamOpened();
+        if (connected && !live.connected) {
+          announceStreamOpened(openedBefore);
+          openedBefore = true;
+        }
         live.connected = connected;
       },
       onFailure: (failures) => {

@@ -63,9 +63,16 @@ function publishLiveResync(): void {
   }
 }
 
+/**
+ * A reopening (the server restarted, the network came back) waits a random moment up to this
+ * first: a few hundred clients reconnecting together then reload over seconds, not all at once.
+ */
+export const RESYNC_SPREAD_MS = 3_000;
+
 /** Called on each (re)opening of the stream: one resync per opening, at most one per RESYNC_PAUSE_MS. */
-export function announceStreamOpened(): void {
-  const wait = lastResyncAt + RESYNC_PAUSE_MS - performance.now();
+export function announceStreamOpened(reopened = false): void {
+  const spread = reopened ? Math.random() * RESYNC_SPREAD_MS : 0;
+  const wait = Math.max(lastResyncAt + RESYNC_PAUSE_MS - performance.now(), spread);
   if (wait <= 0) return publishLiveResync();
   trailingResync ??= setTimeout(() => {
     trailingResync = undefined;

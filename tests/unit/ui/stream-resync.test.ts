@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { announceStreamOpened, cancelStreamResync, onLiveResync, RESYNC_PAUSE_MS } from '../../../src/ui/events/liveStore.ts';
+import { announceStreamOpened, cancelStreamResync, onLiveResync, RESYNC_PAUSE_MS, RESYNC_SPREAD_MS } from '../../../src/ui/events/liveStore.ts';
 
 /**
  * The live event stream (re)opening tells the views to reload what they show, once per opening and
@@ -43,6 +43,17 @@ describe('announceStreamOpened', () => {
     stop = onLiveResync(() => (calls += 1));
     vi.advanceTimersByTime(RESYNC_PAUSE_MS * 2);
     expect(calls).toBe(0);
+  });
+
+  it('a reopening waits a random moment of up to RESYNC_SPREAD_MS, so clients reconnecting together do not reload together', () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    announceStreamOpened(true);
+    expect(calls).toBe(0);
+    vi.advanceTimersByTime(RESYNC_SPREAD_MS / 2 - 1);
+    expect(calls).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(calls).toBe(1);
+    random.mockRestore();
   });
 
   it('a throwing view does not keep the others from reloading', () => {
