@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { canSeeBook, canSeeSeries } from '../../domain/content-restrictions.ts';
+import { canSeeBook, canSeeReadList, canSeeSeries } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { markBooksRead } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
+import { isAdmin } from '../dto/user-dto.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { caller } from '../guards.ts';
 import { type FolioApp, IdParams, KotlinPrimitive, Type } from '../schemas.ts';
@@ -58,9 +59,11 @@ export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void 
 
   const listBooks = (listId: string, user: User): Counted[] => {
     const list = ctx.repos.readLists.findById(listId);
-    if (!list) throw notFound();
+    // The read list routes' one rule (an admin sees every list, anyone else one showing them a
+    // book), as Komga finds this list by the caller's libraries alone; only the books the caller is
+    // shown are counted or marked, so an admin shown none gets zeros rather than a 404.
+    if (!list || !canSeeReadList(ctx.repos, user, isAdmin(user), list.bookIds)) throw notFound();
     const visible = list.bookIds.filter((id) => canSeeBook(ctx.repos, user, id));
-    if (visible.length === 0) throw notFound();
     return visible.map((bookId) => ({ bookId, numberSort: 0, completed: ctx.repos.readProgress.find(bookId, user.id)?.completed ?? null }));
   };
 

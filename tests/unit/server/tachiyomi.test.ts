@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { RED, createCbz } from '../../fixtures/index.ts';
-import { addLibrary, startServer, type TestServer } from './helpers.ts';
+import { addLibrary, basic, insertUser, startServer, type TestServer } from './helpers.ts';
 import { shapeProblems } from './openapi-shape.ts';
 
 let server: TestServer;
@@ -69,5 +69,36 @@ describe('Tachiyomi progress sync', () => {
     const listUrl = `/api/v1/readlists/${lists.content[0]!.id}/read-progress/tachiyomi`;
     for (const body of [{}, { lastBookRead: null }]) expect((await put(listUrl, body)).statusCode, JSON.stringify(body)).toBe(204);
     expect(await server.json(listUrl)).toMatchObject({ booksReadCount: 0 });
+  });
+
+  // Komga finds the list by the caller's libraries alone (an admin always finds it) and answers
+  // 200; Folio asks the one read-list rule (canSeeReadList: an admin sees every list) and counts
+  // only the books the caller is shown, so a restricted admin gets zeros, never a 404 the list's
+  // own GET does not give, nor a hidden book's progress.
+  it('read list (v1): an admin shown none of its books gets 200 with nothing counted, as from the list itself', async () => {
+    const restrictedAdmin = { authorization: basic('radmin@example.org', 'pw') };
+    const id = await insertUser(server, 'radmin@example.org', 'pw', ['ADMIN', 'PAGE_STREAMING', 'FILE_DOWNLOAD']);
+    const patched = await server.app.inject({ method: 'PATCH', url: `/api/v2/users/${id}`, headers: server.admin, payload: { ageRestriction: { age: 16, restriction: 'EXCLUDE' } } });
+    expect(patched.statusCode).toBe(204);
+    expect((await server.app.inject({ method: 'PATCH', url: `/api/v1/series/${series.id}/metadata`, headers: server.admin, payload: { ageRating: 18 } })).statusCode).toBe(204);
+    try {
+      const list = (
+        await server.app.inject({ method: 'POST', url: '/api/v1/readlists', headers: server.admin, payload: { name: 'All hidden', bookIds: [books[0]!.id, books[1]!.id] } })
+      ).json();
+      expect((await server.app.inject({ url: `/api/v1/readlists/${list.id}`, headers: restrictedAdmin })).statusCode).toBe(200);
+      const url = `/api/v1/readlists/${list.id}/read-progress/tachiyomi`;
+      const answer = await server.app.inject({ url, headers: restrictedAdmin });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({ booksCount: 0, booksReadCount: 0, booksUnreadCount: 0, booksInProgressCount: 0, lastReadContinuousIndex: 0 });
+      // Marking marks none of the hidden books.
+      const marked = await server.app.inject({ method: 'PUT', url, headers: restrictedAdmin, payload: { lastBookRead: 2 } });
+      expect(marked.statusCode).toBe(204);
+      for (const book of books.slice(0, 2)) expect(server.app.folio.repos.readProgress.find(book.id, id)).toBeUndefined();
+      expect(await server.json(`/api/v1/readlists/${list.id}/read-progress/tachiyomi`)).toMatchObject({ booksCount: 2 });
+      // An unknown list is still 404.
+      expect((await server.app.inject({ url: '/api/v1/readlists/nope/read-progress/tachiyomi', headers: restrictedAdmin })).statusCode).toBe(404);
+    } finally {
+      await server.app.inject({ method: 'PATCH', url: `/api/v1/series/${series.id}/metadata`, headers: server.admin, payload: { ageRating: null } });
+    }
   });
 });
