@@ -31,7 +31,7 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
         if (putOffReason(error)) throw error;
         // Say why, try again with back-off (a later scan brings the library in line whatever this
         // one left undone), and still fail the task so the admin's task figures count it.
-        const retry = attempt < MAX_SCAN_RETRIES ? Math.min(RETRY_MAX_MS, SCAN_RETRY_BASE_MS * 2 ** attempt) : null;
+        const retry = attempt < MAX_SCAN_RETRIES ? SCAN_RETRY_BASE_MS * 2 ** attempt : null;
         ctx.logger.error({ err: error, libraryId, attempt: attempt + 1, retryInMs: retry }, 'library scan failed');
         if (retry !== null) setTimeout(() => submitLibraryScan(ctx, libraryId, deep, attempt + 1), retry).unref();
         throw error;
@@ -56,10 +56,15 @@ export function submitLibraryScan(ctx: FolioContext, libraryId: string, deep = f
   );
 }
 
-/** Waits before retrying an analysis put off for lack of resources: 1 s, 2 s, 4 s… up to 5 min. */
-const RETRY_BASE_MS = 1_000;
-const RETRY_MAX_MS = 5 * 60_000;
-const MAX_RETRIES = 12;
+/**
+ * Waits before retrying an analysis whose metadata import was put off for lack of resources: 1 s,
+ * 2 s, 4 s… for `backOffSteps` tries, then every 5 min until it is done (tests lower these). It is
+ * never given up: such a book has its analysis recorded but is not READY (not readable) until its
+ * ComicInfo/EPUB rating is imported (analyser.ts), and giving up left it unreadable until a scan,
+ * for good in a library whose scheduled scans are off. One timer per such book, and past the
+ * back-off the scan's series.json reads are let go (read again from the folder).
+ */
+export const analysisRetry = { baseMs: 1_000, maxMs: 5 * 60_000, backOffSteps: 12 };
 /** A failed scan is tried again after 1 s, 2 s, 4 s, 8 s, 16 s. */
 const SCAN_RETRY_BASE_MS = 1_000;
 const MAX_SCAN_RETRIES = 5;
@@ -82,11 +87,11 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
       // Nothing recorded, so no BookChanged: a screen waiting for this analysis is told (TaskFailed).
       if (outcome === 'skipped') announceAnalysisFailed(ctx, bookId, 'book-changed');
       if (outcome === 'deferred') {
-        // The book keeps its status meanwhile; after the last attempt the next scan picks it up.
-        if (attempt < MAX_RETRIES) {
-          const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt);
-          setTimeout(() => submitBookAnalysis(ctx, bookId, attempt + 1, seriesJson), delay).unref();
-        }
+        // The book keeps its former status (unreadable) meanwhile: retried until the import is done.
+        const backingOff = attempt < analysisRetry.backOffSteps;
+        const delay = backingOff ? Math.min(analysisRetry.maxMs, analysisRetry.baseMs * 2 ** attempt) : analysisRetry.maxMs;
+        const reads = backingOff ? seriesJson : undefined;
+        setTimeout(() => submitBookAnalysis(ctx, bookId, Math.min(attempt + 1, analysisRetry.backOffSteps), reads), delay).unref();
         return;
       }
       // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a
