@@ -140,10 +140,12 @@ describe('a restricted reader gets the admin plan, with no per-row test', () => 
     const { plan } = withPlans(db, keepReading(users[name]!));
     // The restriction is a set built once per statement, never a subquery run for each book, and
     // built from the indexes, not by reading every series' row.
-    // The one subquery allowed to be correlated is the age rule's set of series not rated yet
-    // (content-restriction.ts notYetRated): it runs once per book awaiting analysis (none here),
-    // asking whether its series has an analysed book, not once per book of the list.
-    expect(plan.replace(/CORRELATED SCALAR SUBQUERY \d+\nSEARCH ab USING INDEX book_series/g, '')).not.toMatch(/CORRELATED|SCAN rsm USING INDEX sqlite_autoindex_series_metadata_1/);
+    expect(plan).not.toMatch(/CORRELATED|SCAN rsm USING INDEX sqlite_autoindex_series_metadata_1/);
+    // An age rule's set of series not rated yet (content-restriction.ts notYetRated) is read from
+    // the series' own counts (migration 016), not from the books awaiting analysis: that cost a few
+    // searches per such book on every statement, 5 ms each with 2,000 of them.
+    if (users[name]!.ageRestrictionType !== null) expect(plan).toMatch(/wc USING (COVERING )?INDEX series_media_counts_awaiting/);
+    expect(plan).not.toMatch(/SEARCH pm USING INDEX media_status/);
     // The page and its count (a page of 1 is full, so the total is counted: page-total.ts) start
     // from the reader's few progress rows, as the admin's do, not from every book of the library.
     expect(plan).toMatch(/SEARCH r USING INDEX read_progress_user/);
