@@ -92,6 +92,8 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
         const delay = backingOff ? Math.min(analysisRetry.maxMs, analysisRetry.baseMs * 2 ** attempt) : analysisRetry.maxMs;
         const reads = backingOff ? seriesJson : undefined;
         setTimeout(() => submitBookAnalysis(ctx, bookId, Math.min(attempt + 1, analysisRetry.backOffSteps), reads), delay).unref();
+        // Its stored row stays for the wait: a restart meanwhile runs the analysis again at start.
+        ctx.tasks.keepStored(key);
         return;
       }
       // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a

@@ -65,6 +65,8 @@ export class TaskQueue {
   private readonly running = new Map<string, TaskType>();
   /** Running tasks whose stored row went already, with their follow-ups (see `finishStored`). */
   private readonly finishedStored = new Set<string>();
+  /** Keys of running tasks whose stored row stays when they return (see keepStored). */
+  private readonly keptStored = new Set<string>();
   private idleWaiters: (() => void)[] = [];
   private closed = false;
   private closing: Promise<{ type: TaskType; key: string }[]> | undefined;
@@ -184,6 +186,15 @@ export class TaskQueue {
     if (!this.running.has(key) || this.pending.has(key)) return;
     this.store?.remove(key);
     this.finishedStored.add(key);
+  }
+
+  /**
+   * Keeps the stored row of the running task `key` when it returns: the task queues itself again
+   * later on its own timer (an analysis whose metadata import was put off, library-tasks.ts), and
+   * without the row a restart meanwhile forgot it. The queued-again task writes the same row.
+   */
+  keepStored(key: string): void {
+    if (this.running.has(key)) this.keptStored.add(key);
   }
 
   /** Resolves once nothing is queued or running (tests and shutdown wait on it). */
@@ -326,7 +337,8 @@ export class TaskQueue {
       // removed again. A put-off task keeps its row until it has run, and a dropped one (giveUp)
       // for the next start.
       const finished = this.finishedStored.delete(task.key);
-      if (task.payload !== undefined && !this.pending.has(task.key) && !putOff && (failed || !finished)) this.removeStored(task);
+      const kept = this.keptStored.delete(task.key) && !failed;
+      if (task.payload !== undefined && !this.pending.has(task.key) && !putOff && !kept && (failed || !finished)) this.removeStored(task);
       this.notify();
       this.pump();
       this.settleIfIdle();

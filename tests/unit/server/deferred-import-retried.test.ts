@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BookDto, Page } from '../../../src/api/types.ts';
@@ -55,5 +56,34 @@ describe('a put-off metadata import', () => {
     expect(ready.metadata.title).toBe('Imported');
     const series = await server.json<{ metadata: { ageRating: number | null } }>(`/api/v1/series/${ready.seriesId}`);
     expect(series.metadata.ageRating).toBe(18);
+  });
+
+  it('is run again at the next start when the server stops while the retry waits', async () => {
+    // A retry that does not come before the stop.
+    Object.assign(analysisRetry, { baseMs: 600_000, maxMs: 600_000 });
+    const root = join(server.dir, 'lib');
+    await createCbz(join(root, 'Rated', 'Rated 1.cbz'), [page, { ...page, color: BLUE }], {
+      comicInfo: `<?xml version="1.0"?><ComicInfo><Title>Imported</Title><AgeRating>Adults Only 18+</AgeRating>${filler(1024 * 1024 - 1024)}</ComicInfo>`,
+    });
+    const created = await server.app.inject({ method: 'POST', url: '/api/v1/libraries', headers: server.admin, payload: { name: 'Books', root, scanOnStartup: false } });
+    expect(created.statusCode).toBe(200);
+    await pollUntil('the import in the XML worker', () => xmlWorker.inFlight(), { intervalMs: 2 });
+    await xmlWorker.stop();
+    await server.app.folio.tasks.idle();
+    const [before] = await books();
+    expect(before!.media.status).not.toBe('READY');
+    // Stopped, and started again on the same data folder: no scan, the retry's timer gone with the process.
+    const dir = server.dir;
+    await server.app.close();
+    server = await startServer({ dir, claim: false });
+    const ready = await pollUntil('the book READY after the restart', async () => {
+      const [book] = await books();
+      return book!.media.status === 'READY' && book;
+    }, { timeoutMs: 15_000 });
+    expect(ready.metadata.title).toBe('Imported');
+    // This second server keeps the first one's folder: remove it, and leave afterEach a server to close.
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+    server = await startServer();
   });
 });
