@@ -117,7 +117,8 @@ describe('transient failures', () => {
       expect(reads).toBeGreaterThanOrEqual(1);
       await pollUntil('the retried analysis to import ComicInfo.xml', () => busy.app.folio.repos.bookMetadata.findByBookId(book.id)?.title === 'The Real Title', { timeoutMs: 10_000 });
       expect(busy.app.folio.repos.bookMetadata.findByBookId(book.id)!.number).toBe('7');
-      expect(busy.app.folio.repos.media.findByBookId(book.id)!.status).toBe('READY');
+      // The book is made READY once the import is written (its rating known), a moment after it.
+      await pollUntil('the book to be READY after its import', () => busy.app.folio.repos.media.findByBookId(book.id)?.status === 'READY', { timeoutMs: 10_000 });
     } finally {
       await busy.close();
     }
