@@ -79,3 +79,33 @@ async function* arrayText(chunks: Iterable<unknown[]>): AsyncGenerator<string> {
 export function* mapChunks<T, U>(chunks: Iterable<T[]>, map: (item: T) => U): Generator<U[]> {
   for (const chunk of chunks) yield chunk.map(map);
 }
+
+/**
+ * `{...fields, [name]: [chunks…]}`, typed `type`, its array written as chunkedArray writes one: for
+ * objects around a list the caller does not bound (an EPUB's positions: 391,000 of them were a
+ * 91 MB string made in 3.7 s of one turn while no other request was answered).
+ */
+export function chunkedArrayIn(reply: FastifyReply, type: string, fields: Record<string, unknown>, name: string, chunks: Iterable<unknown[]>): Readable {
+  reply.type(type);
+  const head = `${JSON.stringify({ ...fields, [name]: [] }).slice(0, -3)}`;
+  return Readable.from(inObject(head, arrayText(chunks)), { objectMode: false });
+}
+
+async function* inObject(head: string, array: AsyncGenerator<string>): AsyncGenerator<string> {
+  yield head;
+  yield* array;
+  yield '}';
+}
+
+/** The items in chunks of `size`, each read from the iterable only when its chunk is asked for. */
+export function* chunksOf<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let chunk: T[] = [];
+  for (const item of items) {
+    chunk.push(item);
+    if (chunk.length === size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield chunk;
+}

@@ -10,23 +10,12 @@ import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
 import { type EntryBody, readAhead } from '../pages/entry-body.ts';
 import { PublicationCache } from './publication-cache.ts';
+import { EpubPositions, type SpineResource } from './epub-positions.ts';
 
 /** Text EPUBs get one position per this many bytes of a spine document (as analysis counts pages). */
 const BYTES_PER_POSITION = 1024;
 
-export interface SpineResource {
-  path: string;
-  mediaType: string;
-}
-
-/** One Readium position: a place in a spine document, numbered from 1 across the book. */
-export interface EpubPosition extends SpineResource {
-  position: number;
-  /** Where in its document the position starts (0..1). */
-  progression: number;
-  /** Where in the whole book it starts (0..1). */
-  totalProgression: number;
-}
+export type { EpubPosition, SpineResource } from './epub-positions.ts';
 
 /**
  * What reading the book needs, from its package alone. The navigation is read apart
@@ -40,7 +29,7 @@ export interface EpubPublication {
   readingOrder: SpineResource[];
   /** Every other manifest item present in the archive (styles, images, fonts, ...). */
   resources: SpineResource[];
-  positions: EpubPosition[];
+  positions: EpubPositions;
 }
 
 /** A book's navigation as a manifest gets it. */
@@ -128,7 +117,8 @@ const navigationCaches = new WeakMap<FolioContext, PublicationCache<EpubNavigati
 
 function weightOf(publication: EpubPublication): number {
   const { positions, readingOrder, resources } = publication;
-  return positions.length + readingOrder.length + resources.length;
+  // Positions are held as one run per spine document (epub-positions.ts), whatever their number.
+  return positions.documents + readingOrder.length + resources.length;
 }
 
 const navigationWeight = (navigation: EpubNavigation) => navigation.toc.length + navigation.landmarks.length + navigation.pageList.length;
@@ -145,14 +135,7 @@ async function readPublication(ctx: FolioContext, book: Book, media: Media, work
 
   const onePerDocument = pkg.fixedLayout || media.epubDivinaCompatible;
   const counts = spine.map((item) => (onePerDocument ? 1 : Math.max(1, Math.ceil((sizes.get(item.path) ?? 0) / BYTES_PER_POSITION))));
-  const total = counts.reduce((sum, n) => sum + n, 0);
-  const positions: EpubPosition[] = [];
-  spine.forEach((item, index) => {
-    const count = counts[index] ?? 1;
-    for (let k = 0; k < count; k++) {
-      positions.push({ ...item, position: positions.length + 1, progression: k / count, totalProgression: positions.length / total });
-    }
-  });
+  const positions = new EpubPositions(spine, counts);
 
   return {
     fixedLayout: pkg.fixedLayout,

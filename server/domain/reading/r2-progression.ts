@@ -3,7 +3,7 @@ import type { Media } from '../../db/media-repository.ts';
 import type { StoredProgression } from '../../db/r2-progression-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { FolioContext } from '../context.ts';
-import type { EpubPosition } from './epub-publication.ts';
+import type { EpubPositions } from './epub-positions.ts';
 
 /** The update's input is unusable (400). */
 export class ProgressionError extends Error {}
@@ -76,16 +76,16 @@ export const EPUB_COMPLETED_AT = 0.99;
  * reaches 0.99 — and also at the book's last position, which in a book of fewer than 100
  * positions starts before 0.99 (Komga would never complete such a book from its progression).
  */
-export function pageOfLocator(media: Media, locator: LocatorInput, positions: EpubPosition[] | null): { page: number; completed: boolean } {
+export function pageOfLocator(media: Media, locator: LocatorInput, positions: EpubPositions | null): { page: number; completed: boolean } {
   if (positions) {
     const path = locatorResourcePath(locator.href);
-    const candidates = positions.filter((p) => p.path === path);
+    const candidates = positions.inDocument(path);
     if (candidates.length === 0) throw new ProgressionError(`Resource does not exist in book: ${path}`);
     const progression = locator.locations?.progression;
     if (typeof progression !== 'number' || !Number.isFinite(progression)) throw new ProgressionError('locations.progression is required');
     const match = candidates.filter((p) => p.progression <= progression + 1e-9).at(-1) ?? candidates[0]!;
     const page = Math.min(Math.max(1, match.position), Math.max(1, media.pageCount));
-    return { page, completed: match.totalProgression >= EPUB_COMPLETED_AT || match.position === positions.length };
+    return { page, completed: match.totalProgression >= EPUB_COMPLETED_AT || match.position === positions.total };
   }
   let page = locator.locations?.position;
   if (page === undefined || page === null) {

@@ -5,7 +5,7 @@ import type { Media, MediaPage } from '../../db/media-repository.ts';
 import type { ReadProgress } from '../../db/read-progress-repository.ts';
 import type { User } from '../../db/user-repository.ts';
 import type { FolioContext } from '../../domain/context.ts';
-import { type EpubPosition, epubNavigation, epubPublication, openBookEntry } from '../../domain/reading/epub-publication.ts';
+import { epubNavigation, epubPublication, openBookEntry } from '../../domain/reading/epub-publication.ts';
 import {
   ProgressionConflict,
   ProgressionError,
@@ -44,9 +44,13 @@ import { servableResourceType } from '../security-headers.ts';
 import { STORE_LIMITS, StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
 import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
+import { chunkedArrayIn, chunksOf, mapChunks } from '../chunked-page.ts';
+import type { EpubPosition, EpubPositions } from '../../domain/reading/epub-positions.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
 const MEDIATYPE_PROGRESSION = 'application/vnd.readium.progression+json';
+/** Positions written per turn of the event loop (~10 µs each: ~10 ms a turn). */
+const POSITIONS_PER_TURN = 1000;
 
 type BookParams = { Params: { bookId: string } };
 
@@ -166,7 +170,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     });
   }
 
-  const positionsOf = async (request: FastifyRequest, target: ReadableBook): Promise<EpubPosition[]> => (await publicationOf(request, target)).positions;
+  const positionsOf = async (request: FastifyRequest, target: ReadableBook): Promise<EpubPositions> => (await publicationOf(request, target)).positions;
 
   const toLocator = (from: LinkBase, p: EpubPosition) => ({
     href: resourceUrl(from, p.path),
@@ -180,7 +184,12 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     if (target.profile !== 'EPUB') throw notFound();
     const from = linkBase(request, target, '/api/v1/books');
     const positions = await positionsOf(request, target);
-    return send(reply, MEDIATYPE_POSITIONS, { total: positions.length, positions: positions.map((p) => toLocator(from, p)) });
+    // Short lists from memory (with their ETag); past one turn's worth, written a chunk per turn as
+    // the client reads: a text EPUB has one position per KB of text.
+    if (positions.total <= POSITIONS_PER_TURN) {
+      return send(reply, MEDIATYPE_POSITIONS, { total: positions.total, positions: [...positions].map((p) => toLocator(from, p)) });
+    }
+    return chunkedArrayIn(reply, MEDIATYPE_POSITIONS, { total: positions.total }, 'positions', mapChunks(chunksOf(positions, POSITIONS_PER_TURN), (p) => toLocator(from, p)));
   });
 
   /** A locator for a read progress saved without one (page-based readers, "mark as read"). */
@@ -188,7 +197,7 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     const from = linkBase(request, target, books);
     if (target.profile === 'EPUB') {
       const positions = await positionsOf(request, target);
-      const position = positions[Math.min(progress.page, positions.length) - 1];
+      const position = positions.at(Math.min(progress.page, positions.total));
       if (position) return toLocator(from, position);
     }
     const page = ctx.repos.media.findPage(target.book.id, progress.page);

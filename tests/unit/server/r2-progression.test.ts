@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Media } from '../../../server/db/media-repository.ts';
-import type { EpubPosition } from '../../../server/domain/reading/epub-publication.ts';
+import { EpubPositions } from '../../../server/domain/reading/epub-positions.ts';
 import { pageOfLocator, ProgressionError } from '../../../server/domain/reading/r2-progression.ts';
 
 /** Positions as the server numbers them: `perDocument` per spine document, starts spread evenly. */
-function positionsOf(documents: number, perDocument: number): EpubPosition[] {
-  const total = documents * perDocument;
-  return Array.from({ length: total }, (_, i) => ({
-    path: `OEBPS/ch${Math.floor(i / perDocument) + 1}.xhtml`,
-    mediaType: 'application/xhtml+xml',
-    position: i + 1,
-    progression: (i % perDocument) / perDocument,
-    totalProgression: i / total,
-  }));
+function positionsOf(documents: number, perDocument: number): EpubPositions {
+  const spine = Array.from({ length: documents }, (_, i) => ({ path: `OEBPS/ch${i + 1}.xhtml`, mediaType: 'application/xhtml+xml' }));
+  return new EpubPositions(spine, spine.map(() => perDocument));
 }
 
 const mediaOf = (pageCount: number): Media => ({
@@ -36,7 +30,7 @@ const at = (path: string, progression: number, totalProgression?: number) => ({
 describe('pageOfLocator for EPUBs (Komga: completed from 0.99 of the book on)', () => {
   // 4 chapters × 50 positions: position k starts at (k - 1) / 200 of the book.
   const positions = positionsOf(4, 50);
-  const media = mediaOf(positions.length);
+  const media = mediaOf(positions.total);
 
   it('completes at the position that starts at 0.99 of the book, before the last one', () => {
     // Position 199 starts at 198/200 = 0.99 (chapter 4, progression 48/50).
