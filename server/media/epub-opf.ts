@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
+import { unexpandedEntity } from './xml-doctype.ts';
 import { untilLastTag, withoutElements, withoutTags } from './markup-scan.ts';
 import type { XmlParser } from './xml-parsing.ts';
 
@@ -261,6 +262,9 @@ export const OPF_PARSER: XmlParser<[opfPath: string], OpfPackage> = { module: im
 
 /** Parses an OPF package document found at `opfPath` inside the zip. Throws on malformed XML. */
 export function parseOpf(xml: string, opfPath: string): OpfPackage {
+  // References to such entities would otherwise stay in titles and hrefs as written (xml-doctype.ts).
+  const unread = unexpandedEntity(xml);
+  if (unread) throw new Error(`the package document is not read: ${unread}`);
   const doc = parser.parse(xml, true) as XmlNode;
   const pkg = doc.package as XmlNode | undefined;
   if (!pkg) throw new Error('no <package> element');

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Author, ReadingDirection, WebLink } from '../../db/stored-values.ts';
 import { isLanguageTag } from './language-tag.ts';
 import { parseXml, XmlParserThrew, XmlTooComplex } from '../../media/xml-parsing.ts';
+import { unexpandedEntity } from '../../media/xml-doctype.ts';
 
 /** What a ComicInfo.xml says about a book and its series; undefined = not stated. */
 export interface ComicInfoPatch {
@@ -116,7 +117,7 @@ export async function readComicInfo(xml: string, what: string): Promise<ComicInf
     return await parseXml({ module: import.meta.url, name: 'parseComicInfo', parse: parseComicInfo }, what, xml);
   } catch (error) {
     if (error instanceof XmlParserThrew && error.thrownName === 'MalformedComicInfoError') {
-      throw new MalformedComicInfoError(String(error.fields.reason), Number(error.fields.line));
+      throw new MalformedComicInfoError(String(error.fields.reason), Number(error.fields.line), error.message);
     }
     if (error instanceof XmlTooComplex) throw new MalformedComicInfoError(error.message, 0);
     throw error;
@@ -162,6 +163,8 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
     valid = XMLValidator.validate(document);
   }
   if (valid !== true) throw new MalformedComicInfoError(valid.err.msg, valid.err.line);
+  const unread = unexpandedEntity(document);
+  if (unread) throw new MalformedComicInfoError(unread, 0, `ComicInfo.xml is not read: ${unread}`);
   let doc: Record<string, unknown>;
   try {
     doc = parser.parse(document) as Record<string, unknown>;
