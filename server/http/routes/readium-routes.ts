@@ -44,7 +44,7 @@ import { servableResourceType } from '../security-headers.ts';
 import { STORE_LIMITS, StoreLimitExceeded, checkProgression } from '../../domain/store-limits.ts';
 import { type FolioApp, Nullable, type Static, Type, withMessage } from '../schemas.ts';
 import { workFor } from '../work-caller.ts';
-import { chunkedArrayIn, chunksOf, mapChunks } from '../chunked-page.ts';
+import { chunkedArrayIn, chunkedObject, chunksOf, mapChunks } from '../chunked-page.ts';
 import type { EpubPosition, EpubPositions } from '../../domain/reading/epub-positions.ts';
 
 const MEDIATYPE_POSITIONS = 'application/vnd.readium.position-list+json';
@@ -100,6 +100,8 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
   const linkBase = (request: FastifyRequest, target: ReadableBook, books: BooksRoot): LinkBase => ({ origin: publicBaseUrl(request), books, bookId: target.book.id });
 
   const send = (reply: FastifyReply, type: string, body: unknown) => reply.type(type).send(JSON.stringify(body));
+  /** Manifests list every page or spine document: their long lists are written over several turns. */
+  const sendManifest = (reply: FastifyReply, type: string, body: WPPublication) => chunkedObject(reply, type, body);
 
   /** Image-only EPUBs: each spine document with the page image it shows, for link sizes. */
   const imagePages = (target: ReadableBook, spine: { path: string }[]): Map<string, MediaPage> => {
@@ -147,26 +149,26 @@ export function registerReadiumRoutes(app: FolioApp, ctx: FolioContext): void {
     app.get(`${prefix}/:bookId/manifest`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       const type = target.profile === 'DIVINA' ? MEDIATYPE_DIVINA : MEDIATYPE_WEBPUB;
-      return send(reply, typed(type), await manifest(request, reply, target, target.profile, prefix));
+      return sendManifest(reply, typed(type), await manifest(request, reply, target, target.profile, prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/divina`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       // Page by page: comics, PDFs (pages drawn as images) and EPUBs made only of images.
       if (target.profile === 'EPUB' && !target.media.epubDivinaCompatible) throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_DIVINA), await manifest(request, reply, target, 'DIVINA', prefix));
+      return sendManifest(reply, typed(MEDIATYPE_DIVINA), await manifest(request, reply, target, 'DIVINA', prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/pdf`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       if (target.profile !== 'PDF') throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, reply, target, 'PDF', prefix));
+      return sendManifest(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, reply, target, 'PDF', prefix));
     });
 
     app.get(`${prefix}/:bookId/manifest/epub`, { schema: { params: Type.Object({ bookId: Type.String() }) } }, async (request, reply) => {
       const target = readable(request, request.params.bookId);
       if (target.profile !== 'EPUB') throw notCompatible(target.media);
-      return send(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, reply, target, 'EPUB', prefix));
+      return sendManifest(reply, typed(MEDIATYPE_WEBPUB), await manifest(request, reply, target, 'EPUB', prefix));
     });
   }
 

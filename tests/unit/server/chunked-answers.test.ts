@@ -148,6 +148,20 @@ describe('a book of many pages', () => {
     expect(longest, `longest turn ${longest.toFixed(1)} ms of ${total.toFixed(1)} ms`).toBeLessThan(total / 2);
   });
 
+  it('writes its Readium manifest, one link a page, over many turns: the JSON it was at once', async () => {
+    await server.get(`/api/v1/books/${longBook}/manifest`); // warm-up
+    const { result: response, longest, total } = await bestOfThree(() => server.get(`/api/v1/books/${longBook}/manifest`));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/divina\+json/);
+    const manifest = response.json() as { metadata: { title: string; numberOfPages: number }; links: unknown[]; readingOrder: { href: string; width: number }[]; resources: unknown[]; toc: unknown[] };
+    expect(manifest.readingOrder).toHaveLength(LONG_BOOK_PAGES);
+    expect(manifest.readingOrder[4321]).toMatchObject({ href: expect.stringContaining(`/api/v1/books/${longBook}/pages/4322`), width: 800 + (4321 % 7) });
+    expect(manifest.metadata.numberOfPages).toBe(LONG_BOOK_PAGES);
+    // Its links are still made in one turn (about half of the answer); their JSON, the rest, is
+    // written over many (all of it was one turn).
+    expect(longest, `longest turn ${longest.toFixed(1)} ms of ${total.toFixed(1)} ms`).toBeLessThan(total * 0.75);
+  });
+
   it('answers a short list from memory with its ETag', async () => {
     const response = await server.get(`/api/v1/books/${shortBook}/pages`);
     expect(response.json()).toHaveLength(3);
