@@ -58,10 +58,13 @@ it('answers 156,000 positions, numbered and placed as analysis counted them, wit
   for (let i = 0; i < 5; i++) idle = Math.min(idle, await booksLatency());
 
   let done = false;
+  const askedAt = performance.now();
+  let answeredIn = 0;
   const positions = get(`/api/v1/books/${book.id}/positions`)
     .then(async (response) => ({ response, text: await response.text() }))
     .finally(() => {
       done = true;
+      answeredIn = performance.now() - askedAt;
     });
   // Other requests, one after another, for as long as the positions are being answered.
   const latencies: number[] = [];
@@ -83,8 +86,11 @@ it('answers 156,000 positions, numbered and placed as analysis counted them, wit
   expect(second.locations.progression).toBeCloseTo(1 / PER_CHAPTER);
   expect(second.locations.totalProgression).toBeCloseTo((PER_CHAPTER + 1) / total);
 
-  // Each other request waited at most a few turns of the answer, not the whole of it.
+  // Each other request waited at most a few turns of the answer, not the whole of it. Bounded
+  // against the answer's own time, measured in the same run, so a loaded machine (CI runs two
+  // files at a time) slows both sides: written in one turn (before), the one request sent while
+  // it was written waited all of it.
   const longest = Math.max(...latencies);
   expect(latencies.length, 'requests answered while the positions were written').toBeGreaterThan(3);
-  expect(longest, `longest /api/v1/books ${longest.toFixed(0)} ms (idle ${idle.toFixed(1)} ms)`).toBeLessThan(300 + 10 * idle);
+  expect(longest, `longest /api/v1/books ${longest.toFixed(0)} ms of a ${answeredIn.toFixed(0)} ms answer (idle ${idle.toFixed(1)} ms)`).toBeLessThan(answeredIn / 4);
 }, 60_000);
