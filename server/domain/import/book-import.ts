@@ -49,6 +49,15 @@ async function checkIsBook(ctx: FolioContext, libraryId: string, source: string)
 
 const inside = (child: string, parent: string) => child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
+/** A file an import has put in its series folder, still to be scanned and recorded (registerImportedBook). */
+export interface PlacedImport {
+  libraryId: string;
+  seriesId: string;
+  destination: string;
+  source: string;
+  upgrade: boolean;
+}
+
 /**
  * Brings one outside file into a series folder (REFERENCE §8 ERR_1018–1022) by its copy mode,
  * optionally replacing an existing book of the series ("upgrade",
@@ -56,6 +65,15 @@ const inside = (child: string, parent: string) => child === parent || child.star
  * appears, and a BookImported history event records it; returns the imported book's id.
  */
 export async function importBook(ctx: FolioContext, request: BookImportRequest, copyMode: CopyMode): Promise<string> {
+  return registerImportedBook(ctx, await placeImportedBook(ctx, request, copyMode));
+}
+
+/**
+ * The first half of an import: the checks and the file written in its series folder. Once it has
+ * returned, the source may be gone (MOVE) and the destination taken, so an import put off after it
+ * (a locked database during the scan) must go on from registerImportedBook, not start again.
+ */
+export async function placeImportedBook(ctx: FolioContext, request: BookImportRequest, copyMode: CopyMode): Promise<PlacedImport> {
   const source = resolve(request.sourceFile);
   const info = await stat(source).catch((error: unknown) => {
     // Not there is the caller's mistake (ERR_1018); anything else (a link loop, I/O) is logged too.
@@ -121,16 +139,24 @@ export async function importBook(ctx: FolioContext, request: BookImportRequest, 
     await link(source, temporary).catch(copy);
   }
   await rename(temporary, target);
+  return { libraryId: series.libraryId, seriesId: series.id, destination, source, upgrade: Boolean(request.upgradeBookId) };
+}
 
-  const { toAnalyse } = await scanLibrary(ctx, series.libraryId);
+/**
+ * The second half of an import: the library scanned so the placed file becomes a book, and the
+ * BookImported history row. Both may be run again after a failure the task queue puts off: the scan
+ * finds the book it already added, and the row is written once, at the end.
+ */
+export async function registerImportedBook(ctx: FolioContext, placed: PlacedImport): Promise<string> {
+  const { toAnalyse } = await scanLibrary(ctx, placed.libraryId);
   for (const bookId of toAnalyse) submitBookAnalysis(ctx, bookId);
-  const imported = ctx.repos.books.findByLibrary(series.libraryId).find((b) => b.url === destination && b.deletedDate === null);
+  const imported = ctx.repos.books.findByLibrary(placed.libraryId).find((b) => b.url === placed.destination && b.deletedDate === null);
   if (!imported) throw new ImportError('ERR_1022');
   ctx.repos.history.insert({
     type: 'BookImported',
     bookId: imported.id,
-    seriesId: series.id,
-    properties: { name: destination, source, upgrade: request.upgradeBookId ? 'Yes' : 'No' },
+    seriesId: placed.seriesId,
+    properties: { name: placed.destination, source: placed.source, upgrade: placed.upgrade ? 'Yes' : 'No' },
   });
   return imported.id;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isAbsolute } from 'node:path';
-import { COPY_MODES, ImportError, importBook } from '../../domain/import/book-import.ts';
+import { COPY_MODES } from '../../domain/import/book-import.ts';
+import { submitBookImport } from '../../domain/import/import-task.ts';
 import { matchImportMetadata } from '../../domain/import/import-match.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { ImportFolderError, type TransientBook, TransientBookStore, importSourceFolder, openTransientPage } from '../../domain/import/transient-books.ts';
@@ -79,19 +80,8 @@ export function registerImportRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.post('/api/v1/books/import', { config: { role: 'ADMIN' }, schema: { body: BookImportBatch } }, async (request, reply) => {
     const { books = [], copyMode } = request.body;
-    for (const book of books) {
-      const sourceFile = book.sourceFile;
-      ctx.tasks.submit('ImportBook', `ImportBook:${sourceFile}`, async () => {
-        try {
-          const bookId = await importBook(ctx, { ...book, sourceFile }, copyMode);
-          ctx.events.emit({ name: 'BookImported', data: { bookId, sourceFile, success: true, message: null }, adminOnly: true });
-        } catch (error) {
-          if (!(error instanceof ImportError)) ctx.logger.error({ err: error, sourceFile }, 'book import failed');
-          const message = error instanceof ImportError ? error.code : 'ERR_1022';
-          ctx.events.emit({ name: 'BookImported', data: { bookId: null, sourceFile, success: false, message }, adminOnly: true });
-        }
-      });
-    }
+    // Each file is its own task (import-task.ts), announced by a BookImported event.
+    for (const book of books) submitBookImport(ctx, book, copyMode);
     return reply.code(202).send();
   });
 }
