@@ -8,7 +8,7 @@ import { ApiError, setUnauthorizedHandler } from '../../api/http.ts';
 import { openLiveEvents } from '../../api/events.ts';
 import { t } from '../i18n.ts';
 import { endSession, isAuthenticated, loadLibraries, session } from '../store/session.ts';
-import { announceStreamOpened, cancelStreamResync, live, onLiveResync, publishLiveEvent, SERIES_OR_BOOK_EVENTS } from './liveStore.ts';
+import { announceStreamOpened, cancelStreamResync, countStreamOpening, live, onLiveResync, publishLiveEvent, publishTaskQueueStatus, SERIES_OR_BOOK_EVENTS } from './liveStore.ts';
 
 const LIBRARY_EVENTS = new Set(['LibraryAdded', 'LibraryChanged', 'LibraryDeleted']);
 
@@ -57,6 +57,7 @@ export function LiveEvents() {
     const close = openLiveEvents({
       onConnectionChange: (connected) => {
         if (connected && !live.connected) {
+          countStreamOpening();
           announceStreamOpened(openedBefore);
           openedBefore = true;
         }
@@ -74,7 +75,10 @@ export function LiveEvents() {
           if (!event.data.userId || event.data.userId === userId) void expire();
           return;
         }
-        if (event.name === 'TaskQueueStatus' && typeof event.data.count === 'number') live.pendingTasks = event.data.count;
+        if (event.name === 'TaskQueueStatus' && typeof event.data.count === 'number') {
+          live.pendingTasks = event.data.count;
+          if (typeof event.data.countByType === 'object' && event.data.countByType !== null) publishTaskQueueStatus(event.data.countByType);
+        }
         if (LIBRARY_EVENTS.has(event.name)) {
           loadLibraries().catch((failure: unknown) => console.warn(`Could not reload the libraries after ${event.name}`, failure));
         }

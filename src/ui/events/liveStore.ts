@@ -87,6 +87,42 @@ export function cancelStreamResync(): void {
   lastResyncAt = Number.NEGATIVE_INFINITY;
 }
 
+/**
+ * Openings of the stream so far. A screen waiting for a task's end event (BookChanged, TaskFailed)
+ * stamps the wait with this once the server has accepted the task: an end sent while the stream was
+ * closed never comes, and a wait stamped before the latest opening may have missed it.
+ */
+let openings = 0;
+export const streamOpenings = (): number => openings;
+
+/** Task counts by type, from the TaskQueueStatus events heard since the latest opening. */
+type QueueListener = (countByType: Readonly<Record<string, number>>) => void;
+const queueListeners = new Set<QueueListener>();
+
+/** Calls `listener` with each TaskQueueStatus's counts (the server sends one as a stream opens). */
+export function onTaskQueueStatus(listener: QueueListener): () => void {
+  queueListeners.add(listener);
+  return () => {
+    queueListeners.delete(listener);
+  };
+}
+
+/** Called by the session watcher as the stream (re)opens, before any of that opening's events. */
+export function countStreamOpening(): void {
+  openings += 1;
+}
+
+/** Called by the session watcher with each TaskQueueStatus's counts. */
+export function publishTaskQueueStatus(countByType: Readonly<Record<string, number>>): void {
+  for (const listener of queueListeners) {
+    try {
+      listener(countByType);
+    } catch (error) {
+      console.error('A view could not follow the task queue', error);
+    }
+  }
+}
+
 export const SERIES_OR_BOOK_EVENTS: readonly LiveEventName[] = [
   'SeriesAdded',
   'SeriesChanged',

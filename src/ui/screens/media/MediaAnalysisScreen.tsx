@@ -14,6 +14,8 @@ import * as feedback from '../../components/feedback.css.ts';
 import * as table from '../../components/table.css.ts';
 import { useLiveRefresh } from '../../events/useLiveRefresh.ts';
 import { useOnLiveEvent } from '../../events/useOnLiveEvent.ts';
+import { streamOpenings } from '../../events/liveStore.ts';
+import { useMissedTaskEnds } from '../../events/useMissedTaskEnds.ts';
 import { useAsync } from '../../hooks/useAsync.ts';
 import { usePageParam } from '../../hooks/usePageParam.ts';
 import { t } from '../../i18n.ts';
@@ -58,12 +60,15 @@ export function MediaAnalysisScreen() {
   );
   useLiveRefresh((event) => event.name === 'BookChanged' || event.name === 'BookDeleted', books.reload, 2_000);
   const [error, setError] = useState<unknown>(undefined);
-  /** Books whose analysis was asked for here and has not ended yet, with the name the row showed. */
-  const [started, setStarted] = useState<ReadonlyMap<string, string>>(new Map());
+  /**
+   * Books whose analysis was asked for here and has not ended yet, with the name the row showed and
+   * the stream opening (streamOpenings) at which the server accepted it (Infinity until then).
+   */
+  const [started, setStarted] = useState<ReadonlyMap<string, { name: string; accepted: number }>>(new Map());
   const [status, setStatus] = useState<string | undefined>(undefined);
   const rows = books.data?.content ?? [];
   const end = (bookId: string, message: (name: string) => string) => {
-    setStatus(message(started.get(bookId) ?? ''));
+    setStatus(message(started.get(bookId)?.name ?? ''));
     setStarted((previous) => {
       const next = new Map(previous);
       next.delete(bookId);
@@ -85,14 +90,28 @@ export function MediaAnalysisScreen() {
       ),
   );
 
+  // An end missed while the stream was closed: the queue has no analysis left, so those accepted
+  // before the stream reopened have ended. The list is read again and shows how each ended.
+  useMissedTaskEnds('AnalyzeBook', (latestOpening) => {
+    const ended = [...started].filter(([, { accepted }]) => accepted < latestOpening);
+    if (ended.length === 0) return;
+    books.reload();
+    for (const [bookId] of ended) end(bookId, (name) => t('media.analysis.finished', { name }));
+  });
+
   // Marked before the request: the analysis of a broken book can end (and say so) before the
   // server's answer is read. A refused request unmarks it.
   async function analyse(bookId: string, name: string) {
     setError(undefined);
     setStatus(undefined);
-    setStarted((previous) => new Map(previous).set(bookId, name));
+    setStarted((previous) => new Map(previous).set(bookId, { name, accepted: Number.POSITIVE_INFINITY }));
     try {
       await analyzeContent('books', bookId);
+      const accepted = streamOpenings();
+      setStarted((previous) => {
+        const entry = previous.get(bookId);
+        return entry ? new Map(previous).set(bookId, { ...entry, accepted }) : previous;
+      });
     } catch (failure) {
       setStarted((previous) => {
         const next = new Map(previous);

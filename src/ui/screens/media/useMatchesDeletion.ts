@@ -3,6 +3,8 @@ import type { LiveEvent } from '../../../api/events.ts';
 import type { PageHashKnownDto } from '../../../api/duplicates.ts';
 import { useLiveRefresh } from '../../events/useLiveRefresh.ts';
 import { useOnLiveEvent } from '../../events/useOnLiveEvent.ts';
+import { streamOpenings } from '../../events/liveStore.ts';
+import { useMissedTaskEnds } from '../../events/useMissedTaskEnds.ts';
 import { t } from '../../i18n.ts';
 
 /** The server's reasons (TaskFailed) a screen words; any other is "the server could not". */
@@ -23,6 +25,9 @@ const isRemovalFailure = (event: LiveEvent) => event.name === 'TaskFailed' && ev
  * A book the server could not rewrite is announced (TaskFailed): the row is no longer under way,
  * its button is offered again and `failure` says why. Such an event can come before the 202 is
  * read, so failures heard since the request was sent (`sending`) are kept for `started`.
+ * An end sent while the stream was closed is not heard: once the task queue has no removal left
+ * after the stream reopened (useMissedTaskEnds), the list is read again and a row still holding
+ * matches is told as failed, one without as done.
  */
 export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows: readonly PageHashKnownDto[] | undefined, reload: () => void) {
   const [underway, setUnderway] = useState<ReadonlyMap<string, number>>(new Map());
@@ -32,8 +37,14 @@ export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows:
   const sent = useRef(new Map<string, string | undefined>());
   const underwayRef = useRef(underway);
   underwayRef.current = underway;
+  /** The stream opening (streamOpenings) at which each hash under way was accepted. */
+  const acceptedAt = useRef(new Map<string, number>());
+  /** Hashes whose end was missed, settled by the next list read. */
+  const settling = useRef(new Set<string>());
 
-  const fail = (hash: string, n: number, reason: string | undefined) => {
+  const fail = (hash: string, n: number, reason: string | undefined, reloadAfter = true) => {
+    acceptedAt.current.delete(hash);
+    settling.current.delete(hash);
     setUnderway((before) => {
       const after = new Map(before);
       after.delete(hash);
@@ -41,8 +52,15 @@ export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows:
     });
     setStatus(undefined);
     setFailure(t(FAILURE_KEYS[reason ?? ''] ?? 'media.pages.delete_matches_failed', { n }));
-    reload();
+    if (reloadAfter) reload();
   };
+
+  useMissedTaskEnds('RemoveHashedPages', (latestOpening) => {
+    const missed = [...underwayRef.current.keys()].filter((hash) => (acceptedAt.current.get(hash) ?? latestOpening) < latestOpening && !settling.current.has(hash));
+    if (missed.length === 0) return;
+    for (const hash of missed) settling.current.add(hash);
+    reload();
+  });
 
   useLiveRefresh((event) => underway.size > 0 && event.name === 'BookChanged', reload);
   useOnLiveEvent(isRemovalFailure, (event) => {
@@ -59,7 +77,15 @@ export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows:
     // A hash not on the list shown (another page, another filter) cannot be followed: forgotten,
     // without a message that would claim something not seen.
     const left = [...underway].filter(([hash]) => rows.some((row) => row.hash === hash && row.matchCount > 0));
+    // Those whose end was missed and that still hold matches were not (all) deleted.
+    const failed = left.filter(([hash]) => settling.current.has(hash));
+    for (const [hash] of [...done, ...failed]) {
+      settling.current.delete(hash);
+      acceptedAt.current.delete(hash);
+    }
     if (left.length !== underway.size) setUnderway(new Map(left));
+    // The list just read shows them as they are: no other reload.
+    for (const [hash, n] of failed) fail(hash, n, undefined, false);
     if (done.length === 0) return;
     const [hash, n] = done[done.length - 1]!;
     setStatus(t('media.pages.delete_matches_done', { n }));
@@ -88,6 +114,7 @@ export function useMatchesDeletion(listRef: RefObject<HTMLElement | null>, rows:
       sent.current.delete(hash);
       if (!accepted) return;
       if (heard !== undefined) return fail(hash, n, heard);
+      acceptedAt.current.set(hash, streamOpenings());
       setUnderway((before) => new Map(before).set(hash, n));
       setStatus(t('media.pages.delete_matches_started', { n }));
     },
