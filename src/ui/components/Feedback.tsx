@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { describeError, t } from '../i18n.ts';
 import * as styles from './feedback.css.ts';
 
@@ -27,13 +27,21 @@ export function EmptyState({ children }: { children: ReactNode }) {
  * `className` styles the message (a snackbar, a notice), so an empty region shows nothing; `as`
  * keeps the element the message was before (a paragraph keeps its margins).
  */
-export function LiveStatus(props: { message: ReactNode; className?: string; testId?: string; regionTestId?: string; as?: 'div' | 'p' | 'span' }) {
+export function LiveStatus(props: {
+  message: ReactNode;
+  className?: string;
+  testId?: string;
+  regionTestId?: string;
+  as?: 'div' | 'p' | 'span';
+  /** Handlers on the message itself (a notice that stays while hovered or focused: useTimedMessage). */
+  messageProps?: HTMLAttributes<HTMLElement>;
+}) {
   const Message = props.as ?? 'div';
   return (
     // role="status" is polite by definition; aria-live says it again for assistive technology that reads only that.
     <div role="status" aria-live="polite" className={styles.liveRegion} data-testid={props.regionTestId}>
       {props.message ? (
-        <Message className={props.className} data-testid={props.testId}>
+        <Message {...props.messageProps} className={props.className} data-testid={props.testId}>
           {props.message}
         </Message>
       ) : null}

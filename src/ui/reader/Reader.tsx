@@ -48,6 +48,7 @@ interface ReaderProps {
 
 type Dialog = 'settings' | 'help' | 'thumbnails' | null;
 
+/** The shortest a notice stays; a longer one stays long enough to be read (noticeDuration). */
 const NOTICE_MS = 4000;
 
 /**
@@ -65,7 +66,7 @@ export function Reader(props: ReaderProps) {
   const [currentPage, setCurrentPage] = useState(props.startPage);
   const [toolbar, setToolbar] = useState(true);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [notice, setNotice] = useTimedMessage(
+  const [notice, setNotice, noticeHold] = useTimedMessage(
     NOTICE_MS,
     direction.fromSeries
       ? t('reader.notice_direction_series', { direction: t(`reader.directions.${direction.direction}`) })
@@ -304,8 +305,8 @@ export function Reader(props: ReaderProps) {
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
         {t('reader.page_label', { page: currentPage, total: pages.length })}
       </div>
-      <LiveStatus message={edges.message} className={styles.snackbar} testId="reader-edge-message" />
-      <LiveStatus message={notice} className={styles.notice} />
+      <LiveStatus message={edges.message} messageProps={edges.holdProps} className={styles.snackbar} testId="reader-edge-message" />
+      <LiveStatus message={notice} messageProps={noticeHold} className={styles.notice} testId="reader-notice" />
       {settings.debugOverlay && <DebugOverlay stats={stats} viewport={viewport} />}
       {dialog === 'settings' && (
         <SettingsDialog direction={direction.direction} onDirection={setDirection} onClose={() => setDialog(null)} />

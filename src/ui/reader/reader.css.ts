@@ -253,7 +253,7 @@ export const notice = style({
   background: 'rgba(40, 40, 40, 0.92)',
   color: 'white',
   zIndex: 3,
-  pointerEvents: 'none',
+  // Not 'none': a notice stays while the pointer is on it (useTimedMessage), to be read to the end.
   textAlign: 'center',
 });
 

@@ -23,7 +23,7 @@ const EDGE_MS = 3000;
 export function useBookEdges(siblings: Siblings, query: ReaderQuery, backHref: string) {
   const [, navigate] = useLocation();
   const guard = useMemo(() => new EdgeGuard(EDGE_MS), []);
-  const [message, setMessage] = useTimedMessage(EDGE_MS);
+  const [message, setMessage, holdProps] = useTimedMessage(EDGE_MS);
 
   const goToBook = useCallback(
     (target: BookDto | null) => {
@@ -63,5 +63,5 @@ export function useBookEdges(siblings: Siblings, query: ReaderQuery, backHref: s
     setMessage(null);
   }, [guard, setMessage]);
 
-  return useMemo(() => ({ message, hitEdge, moved, goToBook, exit }), [message, hitEdge, moved, goToBook, exit]);
+  return useMemo(() => ({ message, holdProps, hitEdge, moved, goToBook, exit }), [message, holdProps, hitEdge, moved, goToBook, exit]);
 }

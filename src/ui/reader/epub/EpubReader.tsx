@@ -56,7 +56,7 @@ interface EpubReaderProps {
 
 type Dialog = 'settings' | 'help' | 'contents' | null;
 
-/** How long a position the server refused is said (Reader.tsx's notices last as long). */
+/** The shortest a refused position is said; longer for a long reason (noticeDuration), as Reader.tsx's notices. */
 const SAVE_NOTICE_MS = 4000;
 type LoadState =
   | { status: 'loading' }
@@ -87,7 +87,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const saved = state.status === 'ready' ? state.saved : null;
   // A place the server refused (a newer one saved from another device, a chapter the book no longer
   // has) is said, not lost in the console; shown as long as the page reader's notices.
-  const [saveNotice, setSaveNotice] = useTimedMessage(SAVE_NOTICE_MS);
+  const [saveNotice, setSaveNotice, saveNoticeHold] = useTimedMessage(SAVE_NOTICE_MS);
   const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved, (error) => setSaveNotice(describeError(error)));
   const progressRef = useRef(progress);
   progressRef.current = progress;
@@ -600,7 +600,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
         {t('reader.page_label', { page: position, total })}
       </div>
-      <LiveStatus message={saveNotice ?? edges.message} className={styles.snackbar} testId="reader-edge-message" />
+      <LiveStatus message={saveNotice ?? edges.message} messageProps={saveNotice ? saveNoticeHold : edges.holdProps} className={styles.snackbar} testId="reader-edge-message" />
       {dialog === 'settings' && (
         <EpubSettingsDialog
           settings={settings}
