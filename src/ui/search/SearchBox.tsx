@@ -6,6 +6,7 @@ import { useDebounced } from '../hooks/useDebounced.ts';
 import { describeError, t } from '../i18n.ts';
 import { searchAll, toSuggestions, type Suggestion } from './searchAll.ts';
 import * as styles from './search.css.ts';
+import { useFittingPlaceholder } from './useFittingPlaceholder.ts';
 
 const KIND_LABELS: Record<Suggestion['kind'], string> = {
   series: 'search.kinds.series',
@@ -26,6 +27,9 @@ export function SearchBox() {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const boxRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // The full hint where it fits, the short one on a narrow field (a phone), none rather than a cut one.
+  const placeholder = useFittingPlaceholder(inputRef, [t('search.placeholder'), t('search.placeholder_short')]);
   const query = useDebounced(term.trim(), 500);
 
   const results = useAsync(() => (query ? searchAll(query, 0, 10) : Promise.resolve(null)), [query]);
@@ -85,7 +89,8 @@ export function SearchBox() {
           role="combobox"
           className={styles.input}
           aria-label={t('search.label')}
-          placeholder={t('search.placeholder')}
+          ref={inputRef}
+          placeholder={placeholder}
           aria-expanded={showPopup}
           aria-controls={listboxId}
           aria-autocomplete="list"
