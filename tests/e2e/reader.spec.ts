@@ -337,19 +337,26 @@ test('on the book page, once idle, the book is fetched and a decode worker downl
     const pagePath = `/api/v1/books/${bookId}/pages/2`;
     const fetched = requestsTo(p, pagePath);
     const pageLists = requestsTo(p, `/api/v1/books/${bookId}/pages`);
+    const streamOpen = p.waitForResponse((r) => new URL(r.url()).pathname === '/sse/v1/events');
     await p.goto(`${folio.url}/book/${bookId}`);
+    await streamOpen;
     await expect.poll(() => fetched.length, { timeout: 15_000 }).toBe(1);
-    await expect.poll(() => pageLists.length).toBe(1);
+    // The views loaded before the live event stream opened are read once more as it opens (an
+    // event sent in between would be missed otherwise): the page list once or twice, whichever
+    // came first in this run (it failed 1 CI run in 2 expecting exactly one). Reading adds none.
+    await expect.poll(() => pageLists.length).toBeGreaterThanOrEqual(1);
     expect(new URL(p.url()).pathname).toBe(`/book/${bookId}`);
     // A worker's download, not the main thread's: the decode will run where the bytes are.
     expect(await mainThreadRequests(p, pagePath)).toBe(0);
 
+    const listed = pageLists.length;
+    expect(listed).toBeLessThanOrEqual(2);
     await p.getByRole('link', { name: 'Read', exact: true }).click();
     const canvas = p.getByTestId('reader-canvas');
     await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
     expect(isClose(await sampleColour(canvas), GREEN)).toBe(true);
     expect(fetched).toHaveLength(1);
-    expect(pageLists).toHaveLength(1);
+    expect(pageLists).toHaveLength(listed);
     expect(await pageDecodes(p, bookId, 2)).toHaveLength(1);
   });
 });
