@@ -5,6 +5,7 @@ import { GREEN, RED, WHITE, createCbz } from '../fixtures/comics.ts';
 import { ADMIN, logIn } from './support/api.ts';
 import { watchEvents } from './support/event-watch.ts';
 import { useKnownDuplicatePage } from './support/known-duplicate-page.ts';
+import { holdEventStreamReconnection } from './support/held-reconnection.ts';
 
 /**
  * "Delete matches" whose failure (TaskFailed) is sent while the page's event stream is down: the row
@@ -13,23 +14,11 @@ import { useKnownDuplicatePage } from './support/known-duplicate-page.ts';
  * The page's stream is held with page.route; the test hears the failure on a stream of its own.
  */
 const duplicate = useKnownDuplicatePage('dup-missed-failure');
-const EVENTS = /\/sse\/v1\/events(\?|$)/;
 
 test('a removal that failed while the stream was down ends with the failure once it reconnects', async ({ page }) => {
   await logIn(page.context().request, duplicate.folio.url, ADMIN);
-  let streams = 0;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let secondHeld!: () => void;
-  const held = new Promise<void>((resolve) => (secondHeld = resolve));
-  await page.route(EVENTS, async (route) => {
-    streams += 1;
-    // The first stream opens and ends at once, as when the server restarts; the reconnection is held.
-    if (streams === 1) return route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 200\n\n:\n\n' });
-    secondHeld();
-    await released;
-    await route.continue();
-  });
+  // The first stream opens and ends at once, as when the server restarts; the reconnection is held.
+  const { held, release } = await holdEventStreamReconnection(page);
   await page.goto(`${duplicate.folio.url}/media-management/duplicate-pages/known`);
   const row = page.getByRole('table').getByRole('row').nth(1);
   await expect(row.getByRole('button', { name: en.media.pages.delete_matches, exact: true })).toBeVisible();

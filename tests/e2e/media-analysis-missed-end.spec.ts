@@ -7,6 +7,7 @@ import { createBrokenCbz } from '../fixtures/comics.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
 import { watchEvents } from './support/event-watch.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { holdEventStreamReconnection } from './support/held-reconnection.ts';
 
 /**
  * An analysis asked for on the media analysis screen whose end (BookChanged) is sent while the
@@ -18,7 +19,6 @@ import { startFolio, type RunningFolio } from './support/folio-server.ts';
 let folio: RunningFolio;
 let root: string;
 let api: APIRequestContext;
-const EVENTS = /\/sse\/v1\/events(\?|$)/;
 
 test.beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'folio-e2e-analysis-missed-'));
@@ -37,19 +37,8 @@ test.afterAll(async () => {
 
 test('an analysis that ended while the stream was down is told as ended once it reconnects', async ({ page }) => {
   await logIn(page.context().request, folio.url, ADMIN);
-  let streams = 0;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let secondHeld!: () => void;
-  const held = new Promise<void>((resolve) => (secondHeld = resolve));
-  await page.route(EVENTS, async (route) => {
-    streams += 1;
-    // The first stream opens and ends at once, as when the server restarts; the reconnection is held.
-    if (streams === 1) return route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 200\n\n:\n\n' });
-    secondHeld();
-    await released;
-    await route.continue();
-  });
+  // The first stream opens and ends at once, as when the server restarts; the reconnection is held.
+  const { held, release } = await holdEventStreamReconnection(page);
   await page.goto(`${folio.url}/media-management/analysis`);
   const broken = page.getByRole('table').getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'Broken 01' }) });
   const analyse = broken.getByRole('button', { name: en.media.analysis.analyse_book.replace('{{name}}', 'Broken 01') });
