@@ -8,6 +8,7 @@ import { defaultSeriesMetadata } from '../../../server/db/series-metadata-reposi
 import { defaultBookMetadata } from '../../../server/db/book-metadata-repository.ts';
 import { newId } from '../../../server/db/ids.ts';
 import { basic, startServer, type TestServer } from './helpers.ts';
+import { markReadingShape } from './support/reading-shapes.ts';
 
 /**
  * The big-library work (bench/big-library.ts) changed how lists are read: on deck starts from its
@@ -105,12 +106,7 @@ beforeAll(async () => {
         progress.set(key(reader.id!, own[index]!.id), { completed, readDate });
         repos.readProgress.upsert({ bookId: own[index]!.id, userId: reader.id!, page: completed ? 3 : 2, completed, readDate, deviceId: '', deviceName: '', created: readDate, lastModified: readDate });
       };
-      const shape = (s + u) % 6;
-      if (shape === 1) mark(0, true);
-      if (shape === 2) { mark(0, true); mark(1, false); }
-      if (shape === 3) own.forEach((_, i) => mark(i, true));
-      if (shape === 4) mark(1, true);
-      if (shape === 5) { mark(0, true); mark(2, true); }
+      markReadingShape((s + u) % 6, own.length, mark);
     }
   }
 });

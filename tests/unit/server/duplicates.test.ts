@@ -61,6 +61,20 @@ describe('page hashes', () => {
   let library: LibraryDto;
   let creditHash: string;
 
+  /**
+   * A book whose only page is the credit page (Z 01, scanned), the credit marked for deletion, and
+   * X 01 altered on disk behind the server's back (same name, different content). Returns Z 01's path.
+   */
+  async function aLoneCreditBookAndX1ChangedOnDisk(): Promise<string> {
+    const lone = join(server.dir, 'hashed', 'Z', 'Z 01.cbz');
+    await createCbz(lone, [credit]);
+    await send('POST', `/api/v1/libraries/${library.id}/scan`);
+    await idle();
+    await send('PUT', '/api/v1/page-hashes', { hash: creditHash, action: 'DELETE_MANUAL' });
+    await createCbz(books.x1!.path, [credit, png(RED)]);
+    return lone;
+  }
+
   beforeEach(async () => {
     const root = join(server.dir, 'hashed');
     books = {
@@ -180,13 +194,7 @@ describe('page hashes', () => {
   });
 
   it('never empties a book, and leaves a book whose file changed since analysis alone', async () => {
-    const lone = join(server.dir, 'hashed', 'Z', 'Z 01.cbz');
-    await createCbz(lone, [credit]);
-    await send('POST', `/api/v1/libraries/${library.id}/scan`);
-    await idle();
-    await send('PUT', '/api/v1/page-hashes', { hash: creditHash, action: 'DELETE_MANUAL' });
-    // Alter X 01 on disk behind the server's back: same name, different content.
-    await createCbz(books.x1!.path, [credit, png(RED)]);
+    const lone = await aLoneCreditBookAndX1ChangedOnDisk();
     expect((await send('POST', `/api/v1/page-hashes/${creditHash}/delete-all`)).statusCode).toBe(202);
     await idle();
     expect(await zipEntries(lone)).toEqual(['page-001.png']);
@@ -198,12 +206,7 @@ describe('page hashes', () => {
   });
 
   it('tells the administrators why a removal did nothing (TaskFailed), and says nothing of the books it rewrote', async () => {
-    const lone = join(server.dir, 'hashed', 'Z', 'Z 01.cbz');
-    await createCbz(lone, [credit]);
-    await send('POST', `/api/v1/libraries/${library.id}/scan`);
-    await idle();
-    await send('PUT', '/api/v1/page-hashes', { hash: creditHash, action: 'DELETE_MANUAL' });
-    await createCbz(books.x1!.path, [credit, png(RED)]);
+    const lone = await aLoneCreditBookAndX1ChangedOnDisk();
     const failed: Extract<FolioEvent, { name: 'TaskFailed' }>[] = [];
     const stop = server.app.folio.events.subscribe((event) => {
       if (event.name === 'TaskFailed') failed.push(event);

@@ -10,6 +10,7 @@ import { newId } from '../../../server/db/ids.ts';
 import { searchBooks } from '../../../server/db/search/book-search.ts';
 import { searchSeries } from '../../../server/db/search/series-search.ts';
 import { withPlans } from './query-plans.ts';
+import { markReadingShape } from './support/reading-shapes.ts';
 
 /**
  * On deck and the series read-status filter read the user's progress per series. On a big library
@@ -68,11 +69,7 @@ beforeAll(async () => {
         progress.push({ bookId: own[index]!.id, userId, completed, readDate });
         repos.readProgress.upsert({ bookId: own[index]!.id, userId, page: completed ? 3 : 2, completed, readDate, deviceId: '', deviceName: '', created: readDate, lastModified: readDate });
       };
-      if (shape === 1) mark(0, true);
-      if (shape === 2) { mark(0, true); mark(1, false); }
-      if (shape === 3) own.forEach((_, i) => mark(i, true));
-      if (shape === 4) mark(1, true);
-      if (shape === 5) { mark(0, true); mark(2, true); }
+      markReadingShape(shape, own.length, mark);
     }
   }
 });
