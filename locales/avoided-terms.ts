@@ -22,6 +22,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('книж(?:к|ок|ц)'), use: 'книга' },
   ],
   sv: [{ pattern: wordStart('läsframsteg'), use: 'läsförlopp' }],
+  de: [
+    // The reading screen; "KOReader" (a name) is not a word start.
+    { pattern: wordStart('reader'), use: 'Leseansicht' },
+    { pattern: wordStart('fingerabdr'), use: 'Hash' },
+    { pattern: wordStart('sprach(?:-tag|kürzel)'), use: 'Sprachcode' },
+  ],
 };
 
 /** `key: word` for each text that uses a word the language's glossary avoids. */

@@ -83,6 +83,8 @@ describe('locale files', () => {
     ]);
     expect(registerProblems('sv', { a: 'med läsframsteg och metadata', b: 'med läsförlopp' })).toHaveLength(1);
     expect(registerProblems('ru', { a: 'Перечиталка' })).toEqual([]);
+    expect(registerProblems('de', { a: 'den Reader verlassen', b: 'Fingerabdrücke der Seiten', c: 'ein Sprach-Tag wie en' })).toHaveLength(3);
+    expect(registerProblems('de', { a: 'KOReader-Hashes berechnen', b: 'Lesereinstellungen' })).toEqual([]);
   });
 
   describe.each(translations)('%s', (code) => {
