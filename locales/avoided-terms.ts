@@ -28,6 +28,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('fingerabdr'), use: 'Hash' },
     { pattern: wordStart('sprach(?:-tag|kürzel)'), use: 'Sprachcode' },
   ],
+  fr: [
+    { pattern: wordStart('réglage'), use: 'paramètres' },
+    { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
+    { pattern: wordStart('chercher'), use: 'rechercher' },
+    { pattern: /’/u, use: "' (the file's apostrophe)" },
+  ],
 };
 
 /** `key: word` for each text that uses a word the language's glossary avoids. */
