@@ -33,6 +33,9 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
     { pattern: wordStart('chercher'), use: 'rechercher' },
     { pattern: /’/u, use: "' (the file's apostrophe)" },
+    // French sets a no-break space before : ; ? ! and inside « » (U+00A0, U+202F before ; ? !), so the
+    // sign never starts a line on its own.
+    { pattern: / [:;?!»]|« /u, use: 'a no-break space there' },
   ],
 };
 

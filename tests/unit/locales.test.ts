@@ -87,6 +87,8 @@ describe('locale files', () => {
     expect(registerProblems('de', { a: 'KOReader-Hashes berechnen', b: 'Lesereinstellungen' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
+    expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
+    expect(registerProblems('fr', { a: 'Échec\u00a0: {{error}}', b: 'la clé «\u00a0{{comment}}\u00a0»', c: 'réessayez\u202f; maintenant\u202f?' })).toEqual([]);
   });
 
   describe.each(translations)('%s', (code) => {

@@ -36,12 +36,12 @@ describe.each([
     expect(chart?.options.locale).toBe(code);
     expect(chart?.options.scales?.x?.reverse).toBe(dir === 'rtl');
     expect(chart?.options.plugins?.legend?.rtl).toBe(dir === 'rtl');
-    // The disk-space chart's tooltip: label and value joined as the language punctuates them ("a : b" in French).
+    // The disk-space chart's tooltip: label and value joined as the language punctuates them ("a : b" in French, a no-break space before the colon).
     const disk = Chart.getChart(page.getByTestId('metrics-chart').nth(1).element() as HTMLCanvasElement)!;
     const tooltip = disk.options.plugins!.tooltip!.callbacks!.label as (item: unknown) => string;
     const shown = tooltip.call(disk.tooltip, { dataset: { label: t('metrics.columns.disk_space') }, parsed: { y: 5_000_000_000 } });
     expect(shown).toBe(t('common.label_value', { label: t('metrics.columns.disk_space'), value: formatBytes(5_000_000_000) }));
-    if (code === 'fr') expect(shown).toContain(' : ');
+    if (code === 'fr') expect(shown).toContain('\u00a0: ');
   });
 });
 
