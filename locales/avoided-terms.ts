@@ -28,6 +28,11 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('fingerabdr'), use: 'Hash' },
     { pattern: wordStart('sprach(?:-tag|kürzel)'), use: 'Sprachcode' },
   ],
+  es: [
+    { pattern: wordStart('huellas?'), use: 'hash' },
+    { pattern: wordStart('configuraci'), use: 'ajustes' },
+    { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -85,6 +85,8 @@ describe('locale files', () => {
     expect(registerProblems('ru', { a: 'Перечиталка' })).toEqual([]);
     expect(registerProblems('de', { a: 'den Reader verlassen', b: 'Fingerabdrücke der Seiten', c: 'ein Sprach-Tag wie en' })).toHaveLength(3);
     expect(registerProblems('de', { a: 'KOReader-Hashes berechnen', b: 'Lesereinstellungen' })).toEqual([]);
+    expect(registerProblems('es', { a: 'Huellas de las páginas', b: 'Configuración guardada.', c: 'una etiqueta de idioma' })).toHaveLength(3);
+    expect(registerProblems('es', { a: 'Ajustes guardados.', b: 'Etiquetas de uso compartido' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
