@@ -33,6 +33,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('configuraci'), use: 'ajustes' },
     { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },
   ],
+  // Japanese has no spaces between words, so these match anywhere in a text.
+  ja: [
+    { pattern: /フィンガープリント/u, use: 'ハッシュ' },
+    { pattern: /言語タグ/u, use: '言語コード' },
+    { pattern: /サインイン/u, use: 'ログイン' },
+    { pattern: /全巻数/u, use: '本の総数' },
+    { pattern: /[:()?!]/u, use: 'the full-width ：（）？！' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

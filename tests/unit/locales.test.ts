@@ -87,6 +87,8 @@ describe('locale files', () => {
     expect(registerProblems('de', { a: 'KOReader-Hashes berechnen', b: 'Lesereinstellungen' })).toEqual([]);
     expect(registerProblems('es', { a: 'Huellas de las páginas', b: 'Configuración guardada.', c: 'una etiqueta de idioma' })).toHaveLength(3);
     expect(registerProblems('es', { a: 'Ajustes guardados.', b: 'Etiquetas de uso compartido' })).toEqual([]);
+    expect(registerProblems('ja', { a: 'ページのフィンガープリント', b: 'ComicInfo: 本のメタデータ', c: '全巻数を変更' })).toHaveLength(3);
+    expect(registerProblems('ja', { a: 'ページのハッシュ計算', b: 'ComicInfo：本のメタデータ（{{count}} 冊）' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
