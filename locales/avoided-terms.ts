@@ -41,6 +41,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: /全巻数/u, use: '本の総数' },
     { pattern: /[:()?!]/u, use: 'the full-width ：（）？！' },
   ],
+  'zh-Hans': [
+    { pattern: /您/u, use: '你' },
+    { pattern: /指纹/u, use: '哈希' },
+    { pattern: /语言标记/u, use: '语言代码' },
+    { pattern: /书籍/u, use: '图书' },
+    { pattern: /[:()?!,;]/u, use: 'the full-width ：（）？！，；' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
