@@ -48,6 +48,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: /书籍/u, use: '图书' },
     { pattern: /[:()?!,;]/u, use: 'the full-width ：（）？！，；' },
   ],
+  'pt-BR': [
+    { pattern: wordStart('impress(?:ão|ões) digita'), use: 'hash' },
+    { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },
+    { pattern: wordStart('busca'), use: 'pesquisar, pesquisa' },
+    { pattern: wordStart('suportad'), use: 'compatível' },
+    { pattern: /"/u, use: '“…”' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
