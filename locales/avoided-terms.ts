@@ -55,6 +55,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('suportad'), use: 'compatível' },
     { pattern: /"/u, use: '“…”' },
   ],
+  it: [
+    // "libreria" is a bookshop or a bookcase.
+    { pattern: wordStart('librer'), use: 'biblioteca' },
+    { pattern: wordStart('impront'), use: 'hash' },
+    { pattern: wordStart('avanzament'), use: 'progressi' },
+    { pattern: wordStart('tag di lingua'), use: 'codice di lingua' },
+    { pattern: /"/u, use: '«…»' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -93,6 +93,8 @@ describe('locale files', () => {
     expect(registerProblems('zh-Hans', { a: '这不是你当前的密码。', b: '书库：{{names}}（{{count}} 本）' })).toEqual([]);
     expect(registerProblems('pt-BR', { a: 'Impressões digitais das páginas', b: 'Buscar uma série', c: 'a chave "{{comment}}"' })).toHaveLength(3);
     expect(registerProblems('pt-BR', { a: 'Cálculo dos hashes das páginas', b: 'a chave “{{comment}}”' })).toEqual([]);
+    expect(registerProblems('it', { a: 'Su una libreria grande', b: 'Impronte delle pagine', c: 'il ruolo "{{role}}"' })).toHaveLength(3);
+    expect(registerProblems('it', { a: 'Su una biblioteca grande', b: 'il ruolo «{{role}}»' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
