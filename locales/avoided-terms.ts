@@ -48,6 +48,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: /书籍/u, use: '图书' },
     { pattern: /[:()?!,;]/u, use: 'the full-width ：（）？！，；' },
   ],
+  'zh-Hant': [
+    { pattern: /您/u, use: '你' },
+    { pattern: /指紋/u, use: '雜湊' },
+    { pattern: /語言標記/u, use: '語言代碼' },
+    // Sharing a library: 共用 in most texts, 共享 and 分享 crept into three.
+    { pattern: /共享|分享/u, use: '共用' },
+    { pattern: /[:()?!,;]/u, use: 'the full-width ：（）？！，；' },
+  ],
   'pt-BR': [
     { pattern: wordStart('impress(?:ão|ões) digita'), use: 'hash' },
     { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },
