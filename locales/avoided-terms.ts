@@ -56,6 +56,11 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: /共享|分享/u, use: '共用' },
     { pattern: /[:()?!,;]/u, use: 'the full-width ：（）？！，；' },
   ],
+  ko: [
+    { pattern: wordStart('지문'), use: '해시' },
+    { pattern: wordStart('언어 태그'), use: '언어 코드' },
+    { pattern: wordStart('라이브러리'), use: '서재' },
+  ],
   'pt-BR': [
     { pattern: wordStart('impress(?:ão|ões) digita'), use: 'hash' },
     { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },

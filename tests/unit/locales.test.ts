@@ -93,6 +93,8 @@ describe('locale files', () => {
     expect(registerProblems('zh-Hans', { a: '这不是你当前的密码。', b: '书库：{{names}}（{{count}} 本）' })).toEqual([]);
     expect(registerProblems('zh-Hant', { a: '這不是您目前的密碼。', b: '頁面指紋', c: '與你共享的書庫', d: '書庫: {{names}}' })).toHaveLength(4);
     expect(registerProblems('zh-Hant', { a: '這不是你目前的密碼。', b: '計算頁面雜湊', c: '書庫：{{names}}（{{count}} 本）' })).toEqual([]);
+    expect(registerProblems('ko', { a: '페이지 지문', b: '언어 태그(예: ko)', c: '큰 라이브러리에서는' })).toHaveLength(3);
+    expect(registerProblems('ko', { a: '페이지 해시 계산', b: '언어 코드(예: ko)', c: '큰 서재에서는' })).toEqual([]);
     expect(registerProblems('pt-BR', { a: 'Impressões digitais das páginas', b: 'Buscar uma série', c: 'a chave "{{comment}}"' })).toHaveLength(3);
     expect(registerProblems('pt-BR', { a: 'Cálculo dos hashes das páginas', b: 'a chave “{{comment}}”' })).toEqual([]);
     expect(registerProblems('it', { a: 'Su una libreria grande', b: 'Impronte delle pagine', c: 'il ruolo "{{role}}"' })).toHaveLength(3);
