@@ -61,6 +61,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('언어 태그'), use: '언어 코드' },
     { pattern: wordStart('라이브러리'), use: '서재' },
   ],
+  nl: [
+    { pattern: wordStart('vingerafdr'), use: 'hash' },
+    // Logging in is inloggen in the login screen and menus; aanmelden beside it reads as a second act.
+    { pattern: wordStart('aanmeld'), use: 'inloggen, inlog-' },
+    { pattern: /"/u, use: '‘…’' },
+  ],
   'pt-BR': [
     { pattern: wordStart('impress(?:ão|ões) digita'), use: 'hash' },
     { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },

@@ -95,6 +95,8 @@ describe('locale files', () => {
     expect(registerProblems('zh-Hant', { a: '這不是你目前的密碼。', b: '計算頁面雜湊', c: '書庫：{{names}}（{{count}} 本）' })).toEqual([]);
     expect(registerProblems('ko', { a: '페이지 지문', b: '언어 태그(예: ko)', c: '큰 라이브러리에서는' })).toHaveLength(3);
     expect(registerProblems('ko', { a: '페이지 해시 계산', b: '언어 코드(예: ko)', c: '큰 서재에서는' })).toEqual([]);
+    expect(registerProblems('nl', { a: 'Vingerafdrukken van de pagina', b: 'Nog geen aanmeldactiviteit.', c: 'de rol "{{role}}"' })).toHaveLength(3);
+    expect(registerProblems('nl', { a: 'Paginahashes berekenen', b: 'Nog geen inlogactiviteit.', c: 'de rol ‘{{role}}’' })).toEqual([]);
     expect(registerProblems('pt-BR', { a: 'Impressões digitais das páginas', b: 'Buscar uma série', c: 'a chave "{{comment}}"' })).toHaveLength(3);
     expect(registerProblems('pt-BR', { a: 'Cálculo dos hashes das páginas', b: 'a chave “{{comment}}”' })).toEqual([]);
     expect(registerProblems('it', { a: 'Su una libreria grande', b: 'Impronte delle pagine', c: 'il ruolo "{{role}}"' })).toHaveLength(3);
