@@ -74,6 +74,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('suportad'), use: 'compatível' },
     { pattern: /"/u, use: '“…”' },
   ],
+  pt: [
+    { pattern: wordStart('impress(?:ão|ões) digita'), use: 'hash' },
+    { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },
+    { pattern: wordStart('tente mais tarde'), use: 'tente novamente mais tarde' },
+    { pattern: /"/u, use: '«…»' },
+  ],
   it: [
     // "libreria" is a bookshop or a bookcase.
     { pattern: wordStart('librer'), use: 'biblioteca' },

@@ -99,6 +99,8 @@ describe('locale files', () => {
     expect(registerProblems('nl', { a: 'Paginahashes berekenen', b: 'Nog geen inlogactiviteit.', c: 'de rol ‘{{role}}’' })).toEqual([]);
     expect(registerProblems('pt-BR', { a: 'Impressões digitais das páginas', b: 'Buscar uma série', c: 'a chave "{{comment}}"' })).toHaveLength(3);
     expect(registerProblems('pt-BR', { a: 'Cálculo dos hashes das páginas', b: 'a chave “{{comment}}”' })).toEqual([]);
+    expect(registerProblems('pt', { a: 'Impressões digitais das páginas', b: 'uma etiqueta de idioma', c: 'a função "{{role}}"' })).toHaveLength(3);
+    expect(registerProblems('pt', { a: 'Cálculo dos hashes das páginas', b: 'a função «{{role}}»' })).toEqual([]);
     expect(registerProblems('it', { a: 'Su una libreria grande', b: 'Impronte delle pagine', c: 'il ruolo "{{role}}"' })).toHaveLength(3);
     expect(registerProblems('it', { a: 'Su una biblioteca grande', b: 'il ruolo «{{role}}»' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
