@@ -67,6 +67,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('aanmeld'), use: 'inloggen, inlog-' },
     { pattern: /"/u, use: '‘…’' },
   ],
+  tr: [
+    { pattern: wordStart('üst veri'), use: 'meta veri' },
+    { pattern: wordStart('kitaplı'), use: 'kütüphane' },
+    { pattern: wordStart('oturum aç'), use: 'giriş' },
+    { pattern: wordStart('dil etiket'), use: 'dil kodu' },
+  ],
   'pt-BR': [
     { pattern: wordStart('impress(?:ão|ões) digita'), use: 'hash' },
     { pattern: wordStart('etiquetas? de idioma'), use: 'código de idioma' },

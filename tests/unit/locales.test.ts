@@ -97,6 +97,8 @@ describe('locale files', () => {
     expect(registerProblems('ko', { a: '페이지 해시 계산', b: '언어 코드(예: ko)', c: '큰 서재에서는' })).toEqual([]);
     expect(registerProblems('nl', { a: 'Vingerafdrukken van de pagina', b: 'Nog geen aanmeldactiviteit.', c: 'de rol "{{role}}"' })).toHaveLength(3);
     expect(registerProblems('nl', { a: 'Paginahashes berekenen', b: 'Nog geen inlogactiviteit.', c: 'de rol ‘{{role}}’' })).toEqual([]);
+    expect(registerProblems('tr', { a: 'tüm kitapların üst verileri', b: 'Büyük bir kitaplıkta', c: 'çok fazla oturum açma denemesi', d: 'Dil etiketi, örneğin tr' })).toHaveLength(4);
+    expect(registerProblems('tr', { a: 'tüm kitapların meta verileri', b: 'Büyük bir kütüphanede', c: 'çok fazla giriş denemesi', d: 'Dil kodu, örneğin tr' })).toEqual([]);
     expect(registerProblems('pt-BR', { a: 'Impressões digitais das páginas', b: 'Buscar uma série', c: 'a chave "{{comment}}"' })).toHaveLength(3);
     expect(registerProblems('pt-BR', { a: 'Cálculo dos hashes das páginas', b: 'a chave “{{comment}}”' })).toEqual([]);
     expect(registerProblems('pt', { a: 'Impressões digitais das páginas', b: 'uma etiqueta de idioma', c: 'a função "{{role}}"' })).toHaveLength(3);
