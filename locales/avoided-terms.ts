@@ -94,6 +94,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('tag di lingua'), use: 'codice di lingua' },
     { pattern: /"/u, use: '«…»' },
   ],
+  ca: [
+    { pattern: wordStart('emprem'), use: 'hash' },
+    { pattern: wordStart('etiquet(?:a|es) d.idioma'), use: "codi d'idioma" },
+    // The product's name takes no article: "de Folio", as in every other text.
+    { pattern: /\bdel Folio\b/u, use: 'de Folio' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

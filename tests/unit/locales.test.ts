@@ -105,6 +105,8 @@ describe('locale files', () => {
     expect(registerProblems('pt', { a: 'Cálculo dos hashes das páginas', b: 'a função «{{role}}»' })).toEqual([]);
     expect(registerProblems('it', { a: 'Su una libreria grande', b: 'Impronte delle pagine', c: 'il ruolo "{{role}}"' })).toHaveLength(3);
     expect(registerProblems('it', { a: 'Su una biblioteca grande', b: 'il ruolo «{{role}}»' })).toEqual([]);
+    expect(registerProblems('ca', { a: 'Empremtes de les pàgines', b: "Etiqueta d'idioma, per exemple ca", c: 'la carpeta de dades del Folio' })).toHaveLength(3);
+    expect(registerProblems('ca', { a: 'Càlcul del hash de les pàgines', b: "Codi d'idioma, per exemple ca", c: 'la carpeta de dades de Folio' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
