@@ -100,6 +100,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     // The product's name takes no article: "de Folio", as in every other text.
     { pattern: /\bdel Folio\b/u, use: 'de Folio' },
   ],
+  gl: [
+    { pattern: wordStart('pegadas?'), use: 'hash' },
+    { pattern: wordStart('etiquet(?:a|as) de idioma'), use: 'código de idioma' },
+    { pattern: wordStart('amos'), use: 'mostrar' },
+    { pattern: wordStart('téntao máis tarde'), use: 'téntao de novo máis tarde' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -107,6 +107,8 @@ describe('locale files', () => {
     expect(registerProblems('it', { a: 'Su una biblioteca grande', b: 'il ruolo «{{role}}»' })).toEqual([]);
     expect(registerProblems('ca', { a: 'Empremtes de les pàgines', b: "Etiqueta d'idioma, per exemple ca", c: 'la carpeta de dades del Folio' })).toHaveLength(3);
     expect(registerProblems('ca', { a: 'Càlcul del hash de les pàgines', b: "Codi d'idioma, per exemple ca", c: 'la carpeta de dades de Folio' })).toEqual([]);
+    expect(registerProblems('gl', { a: 'Pegadas das páxinas', b: 'Etiqueta de idioma, por exemplo gl', c: 'Amosar coincidencias', d: 'téntao máis tarde' })).toHaveLength(4);
+    expect(registerProblems('gl', { a: 'Cálculo do hash das páxinas', b: 'Código de idioma, por exemplo gl', c: 'Mostrar as coincidencias', d: 'téntao de novo máis tarde' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
