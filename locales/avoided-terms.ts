@@ -106,6 +106,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('amos'), use: 'mostrar' },
     { pattern: wordStart('téntao máis tarde'), use: 'téntao de novo máis tarde' },
   ],
+  da: [
+    { pattern: wordStart('fingeraftryk'), use: 'hash' },
+    { pattern: wordStart('sprogmærke'), use: 'sprogkode' },
+    { pattern: wordStart('(?:dublet|dobbelte sider)'), use: 'dublerede sider' },
+    { pattern: /"/u, use: '“…”' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

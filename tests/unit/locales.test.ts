@@ -109,6 +109,8 @@ describe('locale files', () => {
     expect(registerProblems('ca', { a: 'Càlcul del hash de les pàgines', b: "Codi d'idioma, per exemple ca", c: 'la carpeta de dades de Folio' })).toEqual([]);
     expect(registerProblems('gl', { a: 'Pegadas das páxinas', b: 'Etiqueta de idioma, por exemplo gl', c: 'Amosar coincidencias', d: 'téntao máis tarde' })).toHaveLength(4);
     expect(registerProblems('gl', { a: 'Cálculo do hash das páxinas', b: 'Código de idioma, por exemplo gl', c: 'Mostrar as coincidencias', d: 'téntao de novo máis tarde' })).toEqual([]);
+    expect(registerProblems('da', { a: 'Fingeraftryk af siderne', b: 'et sprogmærke som en', c: 'Denne dubletside', d: 'rollen "{{role}}"' })).toHaveLength(4);
+    expect(registerProblems('da', { a: 'Beregning af sidernes hashes', b: 'en sprogkode som en', c: 'Denne dublerede side', d: 'rollen “{{role}}”' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
