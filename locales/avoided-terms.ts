@@ -112,6 +112,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('(?:dublet|dobbelte sider)'), use: 'dublerede sider' },
     { pattern: /"/u, use: '“…”' },
   ],
+  nb: [
+    // The glossary keeps the feminine forms (boka, bokas); "boken" had crept into 21 texts.
+    { pattern: wordStart('bokens?(?!\\p{L})'), use: 'boka, bokas' },
+    { pattern: wordStart('fingeravtrykk'), use: 'hash' },
+    { pattern: wordStart('pålogging'), use: 'innlogging' },
+    { pattern: wordStart('doble sider'), use: 'duplikatsider' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
