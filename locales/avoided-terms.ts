@@ -119,6 +119,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('pålogging'), use: 'innlogging' },
     { pattern: wordStart('doble sider'), use: 'duplikatsider' },
   ],
+  fi: [
+    { pattern: wordStart('kielitunnist'), use: 'kielikoodi' },
+    // The reading screen; "lukija" reads as a person.
+    { pattern: wordStart('lukija'), use: 'lukunäkymä' },
+    { pattern: wordStart('lukutilan(?:ne|te)'), use: 'lukuedistyminen' },
+    { pattern: wordStart('(?:täsmän|osum)'), use: 'vastata, vastaavuus (duplicate pages)' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
