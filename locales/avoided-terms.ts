@@ -126,6 +126,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('lukutilan(?:ne|te)'), use: 'lukuedistyminen' },
     { pattern: wordStart('(?:täsmän|osum)'), use: 'vastata, vastaavuus (duplicate pages)' },
   ],
+  hu: [
+    { pattern: wordStart('szerver'), use: 'kiszolgáló' },
+    { pattern: wordStart('ujjlenyomat'), use: 'hash' },
+    { pattern: wordStart('nyelvcímk'), use: 'nyelvkód' },
+    // The reader is addressed with Ön; these are the informal forms that crept in.
+    { pattern: wordStart('(?:veled|kérj )'), use: 'Önnel, kérjen' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

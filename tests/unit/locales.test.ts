@@ -115,6 +115,8 @@ describe('locale files', () => {
     expect(registerProblems('nb', { a: 'Denne boka kunne ikke analyseres', b: 'Bokas egen', c: 'Bokhandlinger', d: 'For mange innloggingsforsøk' })).toEqual([]);
     expect(registerProblems('fi', { a: 'Kielitunniste, esimerkiksi fi', b: 'poistuaksesi lukijasta', c: 'lukutilanteineen', d: 'Näytä osumat' })).toHaveLength(4);
     expect(registerProblems('fi', { a: 'Kielikoodi, esimerkiksi fi', b: 'poistuaksesi lukunäkymästä', c: 'lukuedistymisineen', d: 'Näytä vastaavuudet', e: 'Lukutila' })).toEqual([]);
+    expect(registerProblems('hu', { a: 'A szerver foglalt', b: 'Oldalak ujjlenyomata', c: 'Nyelvcímke, például hu', d: 'osszon meg veled' })).toHaveLength(4);
+    expect(registerProblems('hu', { a: 'A kiszolgáló foglalt', b: 'Oldal-hash-ek számítása', c: 'Nyelvkód, például hu', d: 'osszon meg Önnel' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
