@@ -133,6 +133,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     // The reader is addressed with Ön; these are the informal forms that crept in.
     { pattern: wordStart('(?:veled|kérj )'), use: 'Önnel, kérjen' },
   ],
+  ro: [
+    // Not the {{folder}} placeholder.
+    { pattern: /(?<![\p{L}{])folder/iu, use: 'dosar' },
+    { pattern: wordStart('amprent'), use: 'hash' },
+    { pattern: wordStart('etichet(?:ă|a|e) de limbă'), use: 'cod de limbă' },
+    // The glossary addresses the reader with tu; these are the dumneavoastră forms that crept in.
+    { pattern: /\p{L}(?:ați|eți|iți)-[io](?!\p{L})|(?<!\p{L})(?:re)?încercați/iu, use: 'the tu form (copiaz-o, reîncearcă)' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
