@@ -141,6 +141,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     // The glossary addresses the reader with tu; these are the dumneavoastră forms that crept in.
     { pattern: /\p{L}(?:ați|eți|iți)-[io](?!\p{L})|(?<!\p{L})(?:re)?încercați/iu, use: 'the tu form (copiaz-o, reîncearcă)' },
   ],
+  el: [
+    { pattern: wordStart('αποτυπώμ'), use: 'τιμή κατακερματισμού' },
+    { pattern: wordStart('αποτύπωμ'), use: 'τιμή κατακερματισμού' },
+    { pattern: wordStart('ετικέτα γλώσσας'), use: 'κωδικός γλώσσας' },
+    // The reading screen; "αναγνώστης" reads as a person.
+    { pattern: wordStart('αναγνώστ'), use: 'προβολή ανάγνωσης' },
+    { pattern: wordStart('κοινοποι'), use: 'μοιράζομαι μαζί σας' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

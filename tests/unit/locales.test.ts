@@ -119,6 +119,8 @@ describe('locale files', () => {
     expect(registerProblems('hu', { a: 'A kiszolgáló foglalt', b: 'Oldal-hash-ek számítása', c: 'Nyelvkód, például hu', d: 'osszon meg Önnel' })).toEqual([]);
     expect(registerProblems('ro', { a: 'folderul de date', b: 'Amprentele paginilor', c: 'Etichetă de limbă, de exemplu ro', d: 'copiați-o cu tastatura', e: 'apoi reîncercați.' })).toHaveLength(5);
     expect(registerProblems('ro', { a: 'dosarul de sistem {{folder}}', b: 'Calcularea hash-urilor paginilor', c: 'Cod de limbă, de exemplu ro', d: 'copiaz-o cu tastatura', e: 'apoi reîncearcă.' })).toEqual([]);
+    expect(registerProblems('el', { a: 'Αποτυπώματα σελίδων', b: 'Ετικέτα γλώσσας, για παράδειγμα el', c: 'για να βγείτε από τον αναγνώστη', d: 'Δεν έχει κοινοποιηθεί' })).toHaveLength(4);
+    expect(registerProblems('el', { a: 'Υπολογισμός τιμών κατακερματισμού σελίδων', b: 'Κωδικός γλώσσας, για παράδειγμα el', c: 'για να κλείσει η προβολή ανάγνωσης', d: 'Δεν έχει μοιραστεί' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
