@@ -149,6 +149,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('αναγνώστ'), use: 'προβολή ανάγνωσης' },
     { pattern: wordStart('κοινοποι'), use: 'μοιράζομαι μαζί σας' },
   ],
+  bg: [
+    { pattern: wordStart('отпечат'), use: 'хеш' },
+    { pattern: wordStart('езиков етикет'), use: 'езиков код' },
+    { pattern: wordStart('профил'), use: 'акаунт' },
+    { pattern: wordStart('API ключ'), use: 'ключ за API' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
