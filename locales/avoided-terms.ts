@@ -155,6 +155,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('профил'), use: 'акаунт' },
     { pattern: wordStart('API ключ'), use: 'ключ за API' },
   ],
+  hr: [
+    // "Sažetak" is the book summary; a hash is "hash".
+    { pattern: wordStart('sažet(?:ak|ka|ke|ci|aka)\\s+(?:datotek|stranic|poznat|nepoznat|za)'), use: 'hash' },
+    { pattern: wordStart('sažec'), use: 'hash' },
+    { pattern: wordStart('oznak[ae] jezika'), use: 'kod jezika' },
+    { pattern: wordStart('serija(?!l)'), use: 'serijal' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -123,6 +123,8 @@ describe('locale files', () => {
     expect(registerProblems('el', { a: 'Υπολογισμός τιμών κατακερματισμού σελίδων', b: 'Κωδικός γλώσσας, για παράδειγμα el', c: 'για να κλείσει η προβολή ανάγνωσης', d: 'Δεν έχει μοιραστεί' })).toEqual([]);
     expect(registerProblems('bg', { a: 'Отпечатъци на страниците', b: 'Езиков етикет, например bg', c: 'Профилът ви няма право', d: 'Нов API ключ' })).toHaveLength(4);
     expect(registerProblems('bg', { a: 'Изчисляване на хешовете на страниците', b: 'Езиков код, например bg', c: 'Акаунтът ви няма право', d: 'Нов ключ за API' })).toEqual([]);
+    expect(registerProblems('hr', { a: 'Izračunaj sažetke stranica', b: 'Sažeci stranica', c: 'Oznaka jezika, na primjer hr', d: 'Neke od odabranih serija' })).toHaveLength(4);
+    expect(registerProblems('hr', { a: 'Izračunaj hasheve stranica', b: 'Sažetak', c: 'Kod jezika, na primjer hr', d: 'Neki od odabranih serijala' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
