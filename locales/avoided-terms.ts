@@ -162,6 +162,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('oznak[ae] jezika'), use: 'kod jezika' },
     { pattern: wordStart('serija(?!l)'), use: 'serijal' },
   ],
+  id: [
+    { pattern: wordStart('sidik jari'), use: 'hash' },
+    { pattern: wordStart('tag bahasa'), use: 'kode bahasa' },
+    { pattern: wordStart('galat'), use: 'kesalahan' },
+    // "Bantalan" is a cushion: padding is "margin samping".
+    { pattern: wordStart('bantalan'), use: 'margin samping' },
+    { pattern: /"/u, use: '“…”' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -125,6 +125,8 @@ describe('locale files', () => {
     expect(registerProblems('bg', { a: 'Изчисляване на хешовете на страниците', b: 'Езиков код, например bg', c: 'Акаунтът ви няма право', d: 'Нов ключ за API' })).toEqual([]);
     expect(registerProblems('hr', { a: 'Izračunaj sažetke stranica', b: 'Sažeci stranica', c: 'Oznaka jezika, na primjer hr', d: 'Neke od odabranih serija' })).toHaveLength(4);
     expect(registerProblems('hr', { a: 'Izračunaj hasheve stranica', b: 'Sažetak', c: 'Kod jezika, na primjer hr', d: 'Neki od odabranih serijala' })).toEqual([]);
+    expect(registerProblems('id', { a: 'Sidik jari halaman', b: 'Tag bahasa, misalnya id', c: 'Galat', d: 'Bantalan samping', e: 'peran "{{role}}"' })).toHaveLength(5);
+    expect(registerProblems('id', { a: 'Penghitungan hash halaman', b: 'Kode bahasa, misalnya id', c: 'Kesalahan', d: 'Margin samping', e: 'peran “{{role}}”' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
