@@ -170,6 +170,10 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('bantalan'), use: 'margin samping' },
     { pattern: /"/u, use: '“…”' },
   ],
+  vi: [
+    { pattern: wordStart('dấu vân tay'), use: 'mã băm' },
+    { pattern: wordStart('thẻ ngôn ngữ'), use: 'mã ngôn ngữ' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -127,6 +127,8 @@ describe('locale files', () => {
     expect(registerProblems('hr', { a: 'Izračunaj hasheve stranica', b: 'Sažetak', c: 'Kod jezika, na primjer hr', d: 'Neki od odabranih serijala' })).toEqual([]);
     expect(registerProblems('id', { a: 'Sidik jari halaman', b: 'Tag bahasa, misalnya id', c: 'Galat', d: 'Bantalan samping', e: 'peran "{{role}}"' })).toHaveLength(5);
     expect(registerProblems('id', { a: 'Penghitungan hash halaman', b: 'Kode bahasa, misalnya id', c: 'Kesalahan', d: 'Margin samping', e: 'peran “{{role}}”' })).toEqual([]);
+    expect(registerProblems('vi', { a: 'Dấu vân tay các trang', b: 'Phải là thẻ ngôn ngữ như en' })).toHaveLength(2);
+    expect(registerProblems('vi', { a: 'Tính mã băm các trang', b: 'Phải là mã ngôn ngữ như en' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
