@@ -174,6 +174,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('dấu vân tay'), use: 'mã băm' },
     { pattern: wordStart('thẻ ngôn ngữ'), use: 'mã ngôn ngữ' },
   ],
+  // Thai has no spaces between words, so these match anywhere in a text.
+  th: [
+    { pattern: /ลายนิ้วมือ/u, use: 'แฮช' },
+    { pattern: /แท็กภาษา/u, use: 'รหัสภาษา' },
+    { pattern: /เมทาดาทา/u, use: 'ข้อมูลเมตา' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

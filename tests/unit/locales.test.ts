@@ -129,6 +129,8 @@ describe('locale files', () => {
     expect(registerProblems('id', { a: 'Penghitungan hash halaman', b: 'Kode bahasa, misalnya id', c: 'Kesalahan', d: 'Margin samping', e: 'peran “{{role}}”' })).toEqual([]);
     expect(registerProblems('vi', { a: 'Dấu vân tay các trang', b: 'Phải là thẻ ngôn ngữ như en' })).toHaveLength(2);
     expect(registerProblems('vi', { a: 'Tính mã băm các trang', b: 'Phải là mã ngôn ngữ như en' })).toEqual([]);
+    expect(registerProblems('th', { a: 'ลายนิ้วมือของหน้า', b: 'แท็กภาษา เช่น th', c: 'รีเฟรชเมทาดาทา' })).toHaveLength(3);
+    expect(registerProblems('th', { a: 'คำนวณแฮชของหน้า', b: 'รหัสภาษา เช่น th', c: 'รีเฟรชข้อมูลเมตา' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
