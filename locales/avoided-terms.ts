@@ -180,6 +180,12 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: /แท็กภาษา/u, use: 'รหัสภาษา' },
     { pattern: /เมทาดาทา/u, use: 'ข้อมูลเมตา' },
   ],
+  he: [
+    { pattern: wordStart('טביע(?:ת|ות) אצבע'), use: 'גיבוב' },
+    { pattern: wordStart('תג שפה'), use: 'קוד שפה' },
+    // The glossary writes it with a maqaf (U+05BE), not a hyphen-minus.
+    { pattern: /מטא-נתונים/u, use: 'מטא־נתונים' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -131,6 +131,8 @@ describe('locale files', () => {
     expect(registerProblems('vi', { a: 'Tính mã băm các trang', b: 'Phải là mã ngôn ngữ như en' })).toEqual([]);
     expect(registerProblems('th', { a: 'ลายนิ้วมือของหน้า', b: 'แท็กภาษา เช่น th', c: 'รีเฟรชเมทาดาทา' })).toHaveLength(3);
     expect(registerProblems('th', { a: 'คำนวณแฮชของหน้า', b: 'รหัสภาษา เช่น th', c: 'รีเฟรชข้อมูลเมตา' })).toEqual([]);
+    expect(registerProblems('he', { a: 'טביעות אצבע של העמודים', b: 'תג שפה, לדוגמה he', c: 'רענון המטא-נתונים' })).toHaveLength(3);
+    expect(registerProblems('he', { a: 'חישוב גיבובי העמודים', b: 'קוד שפה, לדוגמה he', c: 'רענון המטא־נתונים' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
