@@ -186,6 +186,11 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     // The glossary writes it with a maqaf (U+05BE), not a hyphen-minus.
     { pattern: /מטא-נתונים/u, use: 'מטא־נתונים' },
   ],
+  ar: [
+    { pattern: wordStart('وسم لغة'), use: 'رمز لغة' },
+    // Written with its shadda everywhere else.
+    { pattern: /(?<!\p{L})سلة/u, use: 'سلّة' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -133,6 +133,8 @@ describe('locale files', () => {
     expect(registerProblems('th', { a: 'คำนวณแฮชของหน้า', b: 'รหัสภาษา เช่น th', c: 'รีเฟรชข้อมูลเมตา' })).toEqual([]);
     expect(registerProblems('he', { a: 'טביעות אצבע של העמודים', b: 'תג שפה, לדוגמה he', c: 'רענון המטא-נתונים' })).toHaveLength(3);
     expect(registerProblems('he', { a: 'חישוב גיבובי העמודים', b: 'קוד שפה, לדוגמה he', c: 'רענון המטא־נתונים' })).toEqual([]);
+    expect(registerProblems('ar', { a: 'يجب أن يكون وسم لغة مثل en', b: 'حتى تُفرَّغ سلة مهملات المكتبة' })).toHaveLength(2);
+    expect(registerProblems('ar', { a: 'يجب أن يكون رمز لغة مثل en', b: 'حتى تُفرَّغ سلّة مهملات المكتبة' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
