@@ -191,6 +191,14 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     // Written with its shadda everywhere else.
     { pattern: /(?<!\p{L})سلة/u, use: 'سلّة' },
   ],
+  fa: [
+    { pattern: wordStart('پرونده'), use: 'فایل' },
+    { pattern: wordStart('اثر انگشت'), use: 'درهم‌ساز' },
+    { pattern: wordStart('برچسب زبان'), use: 'کد زبان' },
+    // بارگیری is downloading; loading a page again is بارگذاری.
+    { pattern: wordStart('دوباره بارگیری'), use: 'دوباره بارگذاری' },
+    { pattern: wordStart('به اشتراک'), use: 'هم‌رسانی' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

@@ -135,6 +135,8 @@ describe('locale files', () => {
     expect(registerProblems('he', { a: 'חישוב גיבובי העמודים', b: 'קוד שפה, לדוגמה he', c: 'רענון המטא־נתונים' })).toEqual([]);
     expect(registerProblems('ar', { a: 'يجب أن يكون وسم لغة مثل en', b: 'حتى تُفرَّغ سلة مهملات المكتبة' })).toHaveLength(2);
     expect(registerProblems('ar', { a: 'يجب أن يكون رمز لغة مثل en', b: 'حتى تُفرَّغ سلّة مهملات المكتبة' })).toEqual([]);
+    expect(registerProblems('fa', { a: 'حجم پرونده', b: 'اثر انگشت صفحه‌ها', c: 'برچسب زبان، برای نمونه fa', d: 'صفحه را دوباره بارگیری کنید', e: 'با شما به اشتراک گذاشته نشده' })).toHaveLength(5);
+    expect(registerProblems('fa', { a: 'حجم فایل', b: 'محاسبهٔ درهم‌ساز صفحه‌ها', c: 'کد زبان، برای نمونه fa', d: 'صفحه را دوباره بارگذاری کنید', e: 'بارگیری این صفحه' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
