@@ -199,6 +199,13 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('دوباره بارگیری'), use: 'دوباره بارگذاری' },
     { pattern: wordStart('به اشتراک'), use: 'هم‌رسانی' },
   ],
+  ta: [
+    { pattern: wordStart('கைரேகை'), use: 'ஹாஷ்' },
+    { pattern: wordStart('சாவி'), use: 'விசை' },
+    { pattern: wordStart('அடைவ'), use: 'கோப்புறை' },
+    { pattern: wordStart('ஏற்கெனவே'), use: 'ஏற்கனவே' },
+    { pattern: wordStart('மொழிக் குறி(?!யீ)'), use: 'மொழிக் குறியீடு' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },
