@@ -206,6 +206,10 @@ export const AVOIDED_TERMS: Readonly<Record<string, readonly AvoidedTerm[]>> = {
     { pattern: wordStart('ஏற்கெனவே'), use: 'ஏற்கனவே' },
     { pattern: wordStart('மொழிக் குறி(?!யீ)'), use: 'மொழிக் குறியீடு' },
   ],
+  eo: [
+    { pattern: wordStart('metadaten'), use: 'metadatumoj' },
+    { pattern: wordStart('lingva etikedo'), use: 'lingva kodo' },
+  ],
   fr: [
     { pattern: wordStart('réglage'), use: 'paramètres' },
     { pattern: wordStart('étiquettes? de langue'), use: 'code de langue' },

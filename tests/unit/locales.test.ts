@@ -139,6 +139,8 @@ describe('locale files', () => {
     expect(registerProblems('fa', { a: 'حجم فایل', b: 'محاسبهٔ درهم‌ساز صفحه‌ها', c: 'کد زبان، برای نمونه fa', d: 'صفحه را دوباره بارگذاری کنید', e: 'بارگیری این صفحه' })).toEqual([]);
     expect(registerProblems('ta', { a: 'பக்கங்களின் கைரேகைகள்', b: 'API சாவிகள்', c: 'தரவு அடைவுக்குள்', d: 'ஏற்கெனவே உள்ளது', e: 'மொழிக் குறி, எடுத்துக்காட்டாக ta' })).toHaveLength(5);
     expect(registerProblems('ta', { a: 'பக்க ஹாஷ்கள் கணக்கீடு', b: 'API விசைகள்', c: 'தரவுக் கோப்புறைக்குள்', d: 'ஏற்கனவே உள்ளது', e: 'மொழிக் குறியீடு, எடுத்துக்காட்டாக ta' })).toEqual([]);
+    expect(registerProblems('eo', { a: 'kun legoprogreso kaj metadatenoj', b: 'Lingva etikedo, ekzemple eo' })).toHaveLength(2);
+    expect(registerProblems('eo', { a: 'kun legoprogreso kaj metadatumoj', b: 'Lingva kodo, ekzemple eo' })).toEqual([]);
     expect(registerProblems('fr', { a: 'Réglages du lecteur', b: 'Chercher une série', c: 'Ce n’est pas' })).toHaveLength(3);
     expect(registerProblems('fr', { a: 'Rechercher une série', b: "Ce n'est pas" })).toEqual([]);
     expect(registerProblems('fr', { a: 'Échec : {{error}}', b: 'la clé « {{comment}} »', c: 'réessayez ; maintenant ?' })).toHaveLength(3);
