@@ -102,7 +102,7 @@ const SENTENCES: readonly Shape[] = [
   { pattern: /^A newer progression already exists$/, key: 'server_messages.progress_newer_exists' },
   {
     pattern:
-      /^(?:Invalid resource href: .*|Resource does not exist in book: .*|locations\.(?:progression|position) is required|Page number must be a positive integer|A page must be given when completed is false|Either page or completed must be given)$/s,
+      /^(?:Invalid resource href: .*|Resource does not exist in book: .*|locations\.(?:progression|position) is required|A page must be given when completed is false|Either page or completed must be given)$/s,
     key: 'server_messages.progress_invalid',
   },
   { pattern: /^Book not found$/, key: 'server_messages.not_found' },

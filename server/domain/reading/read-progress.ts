@@ -2,6 +2,17 @@ import type { FolioContext } from '../context.ts';
 
 export class ReadProgressError extends Error {}
 
+/** A body field breaking its own rule (Komga's bean validation): answered as a violation naming the field. */
+export class ReadProgressFieldError extends ReadProgressError {
+  readonly fieldName: string;
+  readonly rule: string;
+  constructor(fieldName: string, rule: string) {
+    super(`${fieldName} ${rule}`);
+    this.fieldName = fieldName;
+    this.rule = rule;
+  }
+}
+
 /** What a ReadProgressUpdateDto asks for, once its body rules hold. */
 export type ReadProgressRequest = { completed: true } | { completed: false; page: number };
 
@@ -11,11 +22,10 @@ export type ReadProgressRequest = { completed: true } | { completed: false; page
  * handler runs, so a bad body is a 400 even for a book that does not exist.
  */
 export function readProgressRequest(update: { page?: number | null; completed?: boolean | null }): ReadProgressRequest {
+  // `@Positive page` holds whatever `completed` says: {page: 0, completed: true} is refused too.
+  if (typeof update.page === 'number' && (!Number.isInteger(update.page) || update.page < 1)) throw new ReadProgressFieldError('page', 'must be greater than 0');
   if (update.completed === true) return { completed: true };
-  if (typeof update.page === 'number') {
-    if (!Number.isInteger(update.page) || update.page < 1) throw new ReadProgressError('Page number must be a positive integer');
-    return { completed: false, page: update.page };
-  }
+  if (typeof update.page === 'number') return { completed: false, page: update.page };
   if (update.completed === false) throw new ReadProgressError('A page must be given when completed is false');
   throw new ReadProgressError('Either page or completed must be given');
 }

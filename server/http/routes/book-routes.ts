@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
-import { ReadProgressError, deleteReadProgress, readProgressRequest, updateReadProgress } from '../../domain/reading/read-progress.ts';
+import { ReadProgressError, ReadProgressFieldError, deleteReadProgress, readProgressRequest, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { canAccessLibrary, caller, callerIsAdmin, requireRole } from '../guards.ts';
@@ -15,7 +15,7 @@ import { sendAttachment } from '../file-download.ts';
 import { endDownloadWhenAccessEnds } from '../download-revocation.ts';
 import { bookPage } from '../paged-search.ts';
 import { chunkedArray, mapChunks } from '../chunked-page.ts';
-import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type } from '../schemas.ts';
+import { type FolioApp, IdParams, ListQuery, Nullable, type Static, Type, fieldViolations } from '../schemas.ts';
 import { registerBookPosterRoutes } from './book-poster-routes.ts';
 
 const ReadProgressUpdate = Type.Object({
@@ -85,6 +85,7 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
         bookForCaller(request.params.id, user);
         updateReadProgress(ctx, user.id, request.params.id, progress);
       } catch (error) {
+        if (error instanceof ReadProgressFieldError) throw fieldViolations([{ fieldName: error.fieldName, message: error.rule }]);
         if (error instanceof ReadProgressError) throw badRequest(error.message);
         throw error;
       }

@@ -74,10 +74,11 @@ const SeriesMetadataUpdate = Type.Object({
 
 /** Manual metadata edits (ADMIN, 204), REFERENCE §2.11. */
 export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
+  /** The book edited, or undefined when the id names no book. */
   const updateBook = (bookId: string, patch: BookMetadataPatch, now: number) => {
     const book = ctx.repos.books.findById(bookId);
     const current = ctx.repos.bookMetadata.findByBookId(bookId);
-    if (!book || !current) throw notFound();
+    if (!book || !current) return undefined;
     ctx.repos.bookMetadata.update(applyMetadataPatch(current, patch, now));
     refreshSeriesAggregation(ctx, book.seriesId, now);
     return book;
@@ -96,6 +97,7 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     requireRole(request, 'ADMIN');
     const patch = validated(() => readBookMetadataUpdate(request.body));
     const book = ctx.repos.inTransaction(() => updateBook(request.params.id, patch, Date.now()));
+    if (!book) throw notFound();
     ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
     return reply.code(204).send();
   });
@@ -104,7 +106,8 @@ export function registerMetadataRoutes(app: FolioApp, ctx: FolioContext): void {
     requireRole(request, 'ADMIN');
     const patches = validated(() => Object.entries(request.body).map(([id, update]) => [id, readBookMetadataUpdate(update)] as const));
     const now = Date.now();
-    const books = ctx.repos.inTransaction(() => patches.map(([id, patch]) => updateBook(id, patch, now)));
+    // An id naming no book (deleted since the client listed it) is passed over, as Komga's mapNotNull does.
+    const books = ctx.repos.inTransaction(() => patches.flatMap(([id, patch]) => updateBook(id, patch, now) ?? []));
     for (const book of books) {
       ctx.events.emit({ name: 'BookChanged', data: { bookId: book.id, seriesId: book.seriesId, libraryId: book.libraryId } });
     }
