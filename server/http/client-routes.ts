@@ -7,6 +7,7 @@ import { publicPrefix } from './base-path.ts';
 import { ClientIndex } from './client-index.ts';
 import { withHeadTags } from './client-page.ts';
 import { readerHints } from './reader-hints.ts';
+import { RouteMethods } from './method-not-allowed.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
 import type { FolioContext } from '../domain/context.ts';
 
@@ -20,12 +21,19 @@ const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
 export async function registerClient(app: FastifyInstance, clientDir: string, ctx: FolioContext): Promise<void> {
   await app.register(fastifyStatic, { root: clientDir, serve: false });
   const index = new ClientIndex(join(clientDir, 'index.html'));
+  const routeMethods = new RouteMethods(app.routeTable);
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const path = decodePath(request.url.split('?')[0] ?? '/');
     const isApi =
       path !== null && (API_PREFIXES.some((p) => path.startsWith(p)) || path === '/api' || path === '/opds' || path === '/sse' || path === '/actuator');
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD') || path === null) {
+      // A path routed for other methods only: Spring's 405 with the methods it takes.
+      const allowed = path === null ? [] : routeMethods.allowed(path);
+      if (allowed.length > 0) {
+        reply.header('Allow', allowed.join(','));
+        return sendError(reply, request, 405, `Method '${request.method}' is not supported.`);
+      }
       return sendError(reply, request, 404, 'Not Found');
     }
     const relative = normalize(path).replace(/^[/\\]+/, '');
