@@ -5,7 +5,7 @@ import type { FolioContext } from '../../domain/context.ts';
 import { STORE_LIMITS } from '../../domain/store-limits.ts';
 import { REDACTED_KEY, hashApiKey, newApiKey } from '../auth/api-keys.ts';
 import { isApiKeyRequest } from '../auth/login-methods.ts';
-import { badRequest, forbidden } from '../errors.ts';
+import { badRequest, forbidden, notFound } from '../errors.ts';
 import { caller } from '../guards.ts';
 import { toApiKeyDto } from '../dto/user-dto.ts';
 import { type FolioApp, Type, withMessage } from '../schemas.ts';
@@ -50,10 +50,10 @@ export function registerApiKeyRoutes(app: FolioApp, ctx: FolioContext): void {
 
   app.delete('/api/v2/users/me/api-keys/:keyId', { schema: { params: Type.Object({ keyId: Type.String() }) } }, async (request, reply) => {
     const user = interactiveCaller(request);
-    if (apiKeys.delete(user.id, request.params.keyId)) {
-      // Downloads and event streams opened with the key end now (download-revocation.ts, sse-routes.ts).
-      ctx.events.emit({ name: 'ApiKeyDeleted', data: { apiKeyId: request.params.keyId, userId: user.id }, userId: user.id, internal: true });
-    }
+    // A key that is not the caller's (or no longer exists) is a 404, as UserController.deleteApiKeyByKeyId answers.
+    if (!apiKeys.delete(user.id, request.params.keyId)) throw notFound();
+    // Downloads and event streams opened with the key end now (download-revocation.ts, sse-routes.ts).
+    ctx.events.emit({ name: 'ApiKeyDeleted', data: { apiKeyId: request.params.keyId, userId: user.id }, userId: user.id, internal: true });
     return reply.code(204).send();
   });
 }

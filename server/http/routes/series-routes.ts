@@ -44,6 +44,8 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
       condition: {
         allOf: [{ seriesId: { operator: 'is', value: request.params.id } }, filter],
       },
+      // Komga sorts by number when asked for no order, and its Page says so (sorted: true).
+      sort: paging.sort.length > 0 ? paging.sort : [{ property: 'metadata.numberSort', direction: 'asc' }],
       defaultSort: [{ property: 'metadata.numberSort', direction: 'asc' }],
     });
   });

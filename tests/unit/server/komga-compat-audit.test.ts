@@ -49,3 +49,58 @@ describe('PATCH /api/v1/books/{id}/read-progress', () => {
     expect((await book(target.id)).readProgress).toMatchObject({ completed: true, page: target.media.pagesCount });
   });
 });
+
+describe('a path Komga maps, asked with a method it does not take', () => {
+  // Spring MVC: HttpRequestMethodNotSupportedException, 405 with Allow (KMReader marks a series read
+  // with PATCH …/series/{id}/read-progress, which Komga maps for POST and DELETE only).
+  it('is 405 Method Not Allowed with the methods it takes in Allow, in Spring’s error body', async () => {
+    const series = c.series[0]!.id;
+    const cases: [string, string, string][] = [
+      ['PATCH', `/api/v1/series/${series}/read-progress`, 'POST,DELETE'],
+      ['GET', '/api/v1/tasks', 'DELETE'],
+      ['PUT', `/api/v1/books/${c.books[0]!.id}/read-progress`, 'PATCH,DELETE'],
+      ['DELETE', '/api/v1/libraries', 'GET,HEAD,POST'],
+      ['POST', '/api/v1/books/latest', 'GET,HEAD'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const response = await c.send(method, url, method === 'GET' || method === 'DELETE' ? {} : json({ completed: true }));
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(405);
+      expect(response.headers.allow, `${method} ${url}`).toBe(allow);
+      expect(response.json()).toMatchObject({ status: 405, error: 'Method Not Allowed', path: url });
+    }
+  });
+
+  it('a path no route takes stays 404, and a caller without credentials is still 401 first', async () => {
+    expect((await c.send('PATCH', '/api/v1/no-such-thing')).statusCode).toBe(404);
+    expect((await c.send('GET', '/api/v1/series/x/y/z')).statusCode).toBe(404);
+    const anonymous = await c.server.app.inject({ method: 'PATCH', url: `/api/v1/series/${c.series[0]!.id}/read-progress` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/v1/series/{id}/books without a sort', () => {
+  // SeriesController.getAllBooksBySeries: Sort.by(asc("metadata.numberSort")) when none is asked.
+  it('is in number order and its Page says it is sorted, as Komga’s', async () => {
+    const series = c.books[0]!.seriesId;
+    const response = await c.send('GET', `/api/v1/series/${series}/books`);
+    expect(response.statusCode).toBe(200);
+    const page = response.json();
+    expect(page.content.map((b: BookDto) => b.metadata.numberSort)).toEqual([...page.content.map((b: BookDto) => b.metadata.numberSort)].sort((a, b) => a - b));
+    expect(page.sort).toEqual({ sorted: true, unsorted: false, empty: false });
+    expect(page.pageable.sort).toEqual({ sorted: true, unsorted: false, empty: false });
+  });
+});
+
+describe('DELETE /api/v2/users/me/api-keys/{keyId}', () => {
+  // UserController.deleteApiKeyByKeyId: existsApiKeyByIdAndUserId or 404.
+  it('is 404 for a key that is not the caller’s or no longer exists, 204 for their own', async () => {
+    const created = await c.send('POST', '/api/v2/users/me/api-keys', json({ comment: 'audit key' }));
+    expect(created.statusCode, created.body).toBe(200);
+    const keyId = created.json().id as string;
+    expect((await c.send('DELETE', '/api/v2/users/me/api-keys/D0000000MISSING')).statusCode).toBe(404);
+    expect((await c.send('DELETE', `/api/v2/users/me/api-keys/${keyId}`)).statusCode).toBe(204);
+    const again = await c.send('DELETE', `/api/v2/users/me/api-keys/${keyId}`);
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ status: 404, error: 'Not Found' });
+  });
+});
