@@ -69,15 +69,20 @@ function releaseYears(query: RawQuery): Condition | undefined {
   };
 }
 
-/** `search_regex=<regex>,<TITLE|TITLE_SORT>` (series only). */
+/**
+ * `search_regex=<regex>,<TITLE|TITLE_SORT>` (series only), split at the last comma. As Komga's
+ * DelimitedPair resolver reads it, a value without a comma or naming another field (in any case,
+ * but not padded) filters nothing, rather than searching the title.
+ */
 function searchRegex(query: RawQuery): Condition | undefined {
   const raw = rawValues(query, 'search_regex')[0];
-  if (!raw) return undefined;
+  if (!raw?.trim()) return undefined;
   const comma = raw.lastIndexOf(',');
-  const pattern = comma < 0 ? raw : raw.slice(0, comma);
-  const target = comma < 0 ? 'TITLE' : raw.slice(comma + 1).trim().toUpperCase();
-  return { [target === 'TITLE_SORT' ? 'titleSortRegex' : 'titleRegex']: { operator: 'is', value: pattern } };
+  if (comma < 0) return undefined;
+  const field = REGEX_FIELDS[raw.slice(comma + 1).toLowerCase()];
+  return field ? { [field]: { operator: 'is', value: raw.slice(0, comma) } } : undefined;
 }
+const REGEX_FIELDS: Record<string, 'titleRegex' | 'titleSortRegex'> = { title: 'titleRegex', title_sort: 'titleSortRegex' };
 
 /**
  * `released_after=yyyy-MM-dd` (books): released on or after that day. Komga binds it as an ISO

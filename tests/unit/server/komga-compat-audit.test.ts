@@ -104,3 +104,17 @@ describe('DELETE /api/v2/users/me/api-keys/{keyId}', () => {
     expect(again.json()).toMatchObject({ status: 404, error: 'Not Found' });
   });
 });
+
+describe('GET /api/v1/series?search_regex=<regex>,<field>', () => {
+  // Komga's DelimitedPair resolver gives no pair without a comma, and the controller keeps the pair
+  // only for the fields title and title_sort (any case): otherwise the list is not filtered.
+  it('filters nothing when the value has no comma or names another field, and filters by TITLE / title_sort', async () => {
+    const all = (await c.send('GET', '/api/v1/series?unpaged=true')).json().content.length as number;
+    const count = async (value: string) => (await c.send('GET', `/api/v1/series?unpaged=true&search_regex=${encodeURIComponent(value)}`)).json().content.length as number;
+    expect(await count('^Alpha')).toBe(all);
+    expect(await count('^Alpha,SUMMARY')).toBe(all);
+    expect(await count('^Alpha, TITLE')).toBe(all);
+    expect(await count('^Alpha,TITLE')).toBe(1);
+    expect(await count('^alpha,title_sort')).toBe(1);
+  });
+});
