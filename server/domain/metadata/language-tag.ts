@@ -13,3 +13,12 @@ export function isLanguageTag(value: string): boolean {
     throw error;
   }
 }
+
+/**
+ * A series language as Komga stores it (SeriesMetadata normalises through ICU's toLanguageTag):
+ * the canonical spelling of the tag, "EN-us" → "en-US"; empty stays empty. For tags isLanguageTag accepts.
+ */
+export function canonicalLanguageTag(value: string): string {
+  const tag = value.trim();
+  return tag === '' ? '' : (Intl.getCanonicalLocales(tag)[0] ?? tag);
+}

@@ -1,7 +1,7 @@
 import { READING_DIRECTIONS, SERIES_STATUSES } from '../../db/stored-values.ts';
 import type { BookMetadata } from '../../db/book-metadata-repository.ts';
 import type { SeriesMetadata } from '../../db/series-metadata-repository.ts';
-import { isLanguageTag } from './language-tag.ts';
+import { canonicalLanguageTag, isLanguageTag } from './language-tag.ts';
 
 /**
  * A PATCH body that breaks a rule on one field; becomes a 400 whose violation names the field, as
@@ -24,11 +24,12 @@ const fail = (fieldName: string, rule: string): never => {
 };
 const has = (body: Body, key: string) => Object.prototype.hasOwnProperty.call(body, key);
 
+/** A text that must not be blank, stored trimmed as Komga's metadata classes keep their texts. */
 function nonBlankString(body: Body, key: string): string | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string' || v.trim() === '') return fail(key, 'must not be blank');
-  return v;
+  return v.trim();
 }
 function optionalString(body: Body, key: string): string | undefined {
   const v = body[key];
@@ -157,7 +158,7 @@ export function readBookMetadataUpdate(raw: unknown): BookMetadataPatch {
     if (typeof body.numberSort !== 'number' || !Number.isFinite(body.numberSort)) fail('numberSort', 'must be a number');
     next.numberSort = body.numberSort as number;
   }
-  if (has(body, 'summary')) next.summary = optionalString(body, 'summary') ?? '';
+  if (has(body, 'summary')) next.summary = optionalString(body, 'summary')?.trim() ?? '';
   if (has(body, 'releaseDate')) next.releaseDate = localDate(optionalString(body, 'releaseDate'));
   if (has(body, 'authors')) next.authors = body.authors === null ? [] : pairList(body.authors, 'authors', ['name', 'role'] as const).map((a) => ({ name: a.name, role: a.role.toLowerCase() }));
   if (has(body, 'tags')) next.tags = body.tags === null ? [] : stringList(body.tags, 'tags');
@@ -189,11 +190,16 @@ export function readSeriesMetadataUpdate(raw: unknown): SeriesMetadataPatch {
   if (title !== undefined) next.title = title;
   const titleSort = nonBlankString(body, 'titleSort');
   if (titleSort !== undefined) next.titleSort = titleSort;
-  for (const key of ['summary', 'publisher', 'language'] as const) {
+  // Trimmed, and the language in its canonical spelling, as Komga's SeriesMetadata stores them.
+  for (const key of ['summary', 'publisher'] as const) {
     const v = optionalString(body, key);
-    if (v !== undefined) next[key] = v;
+    if (v !== undefined) next[key] = v.trim();
   }
-  if (typeof body.language === 'string' && !isLanguageTag(body.language)) fail('language', 'must be a valid BCP 47 language tag');
+  const language = optionalString(body, 'language');
+  if (language !== undefined) {
+    if (!isLanguageTag(language)) fail('language', 'must be a valid BCP 47 language tag');
+    next.language = canonicalLanguageTag(language);
+  }
   if (has(body, 'readingDirection')) {
     next.readingDirection = body.readingDirection === null ? '' : enumValue(body.readingDirection, READING_DIRECTIONS, 'readingDirection');
   }

@@ -118,3 +118,21 @@ describe('GET /api/v1/series?search_regex=<regex>,<field>', () => {
     expect(await count('^alpha,title_sort')).toBe(1);
   });
 });
+
+describe('metadata edits store what Komga’s metadata classes keep', () => {
+  // BookMetadata and SeriesMetadata trim their texts and SeriesMetadata writes the language through
+  // ICU's toLanguageTag: komf and hand-typed edits sending ' Title ' or 'EN-us' read back trimmed and canonical.
+  it('texts trimmed, the language in its canonical spelling', async () => {
+    const target = c.books[0]!;
+    const book = await c.send('PATCH', `/api/v1/books/${target.id}/metadata`, json({ title: '  Spaced  ', number: ' 7 ', summary: ' A summary. ' }));
+    expect(book.statusCode, book.body).toBe(204);
+    expect((await c.server.json<BookDto>(`/api/v1/books/${target.id}`)).metadata).toMatchObject({ title: 'Spaced', number: '7', summary: 'A summary.' });
+    const series = await c.send('PATCH', `/api/v1/series/${target.seriesId}/metadata`, json({ title: ' Alpha ', titleSort: ' alpha ', publisher: ' Pub ', summary: ' S ', language: 'EN-us' }));
+    expect(series.statusCode, series.body).toBe(204);
+    expect((await c.send('GET', `/api/v1/series/${target.seriesId}`)).json().metadata).toMatchObject({ title: 'Alpha', titleSort: 'alpha', publisher: 'Pub', summary: 'S', language: 'en-US' });
+    expect((await c.send('PATCH', `/api/v1/series/${target.seriesId}/metadata`, json({ language: 'zh-hant-tw' }))).statusCode).toBe(204);
+    expect((await c.send('GET', `/api/v1/series/${target.seriesId}`)).json().metadata.language).toBe('zh-Hant-TW');
+    expect((await c.send('PATCH', `/api/v1/series/${target.seriesId}/metadata`, json({ language: '' }))).statusCode).toBe(204);
+    expect((await c.send('GET', `/api/v1/series/${target.seriesId}`)).json().metadata.language).toBe('');
+  });
+});
