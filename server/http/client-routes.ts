@@ -30,6 +30,10 @@ export async function registerClient(app: FastifyInstance, clientDir: string, ct
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD') || path === null) {
       // A path routed for other methods only: Spring's 405 with the methods it takes.
       const allowed = path === null ? [] : routeMethods.allowed(path);
+      if (allowed.length > 0 && request.method === 'OPTIONS') {
+        // Spring MVC answers OPTIONS on a mapped path itself (HttpOptionsHandler): 200 and Allow.
+        return reply.code(200).header('Allow', [...allowed, 'OPTIONS'].join(',')).send();
+      }
       if (allowed.length > 0) {
         reply.header('Allow', allowed.join(','));
         return sendError(reply, request, 405, `Method '${request.method}' is not supported.`);

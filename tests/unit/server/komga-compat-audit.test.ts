@@ -70,6 +70,14 @@ describe('a path Komga maps, asked with a method it does not take', () => {
     }
   });
 
+  it('OPTIONS on a mapped path is answered 200 with Allow, as Spring MVC answers it', async () => {
+    const response = await c.send('OPTIONS', `/api/v1/series/${c.series[0]!.id}/read-progress`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers.allow).toBe('POST,DELETE,OPTIONS');
+    expect(response.body).toBe('');
+    expect((await c.send('OPTIONS', '/api/v1/no-such-thing')).statusCode).toBe(404);
+  });
+
   it('a path no route takes stays 404, and a caller without credentials is still 401 first', async () => {
     expect((await c.send('PATCH', '/api/v1/no-such-thing')).statusCode).toBe(404);
     expect((await c.send('GET', '/api/v1/series/x/y/z')).statusCode).toBe(404);
