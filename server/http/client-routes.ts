@@ -16,7 +16,8 @@ const API_PREFIXES = ['/api/', '/sse/', '/opds/', '/actuator/'];
 /**
  * Serves the built web client from `clientDir` with history-mode fallback: a GET for any other
  * unknown path gets index.html so client-side routes survive a reload. Unknown API paths (including
- * Spring's /actuator) get a JSON 404 instead. Files are resolved strictly inside clientDir.
+ * Spring's /actuator) get a JSON 404 instead, or Spring's 405 with Allow (OPTIONS: 200) when the
+ * path is routed for other methods. Files are resolved strictly inside clientDir.
  */
 export async function registerClient(app: FastifyInstance, clientDir: string, ctx: FolioContext): Promise<void> {
   await app.register(fastifyStatic, { root: clientDir, serve: false });
