@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Author, ReadingDirection, WebLink } from '../../db/stored-values.ts';
-import { isLanguageTag } from './language-tag.ts';
+import { canonicalLanguageTag, isLanguageTag } from './language-tag.ts';
 import { parseXml, XmlParserThrew, XmlTooComplex } from '../../media/xml-parsing.ts';
 import { unexpandedEntity } from '../../media/xml-doctype.ts';
 
@@ -241,8 +241,9 @@ export function parseComicInfo(xml: string): ComicInfoPatch | null {
   };
 }
 
+/** A well-formed LanguageISO in its canonical spelling ('EN-us' -> 'en-US'), as Komga's SeriesMetadata stores any language. */
 function languageOf(value: string | undefined): string | undefined {
-  return value !== undefined && isLanguageTag(value) ? value : undefined;
+  return value !== undefined && isLanguageTag(value) ? canonicalLanguageTag(value) : undefined;
 }
 
 /** `<Format>Webtoon</Format>` wins over `<Manga>`: a right-to-left webtoon still scrolls top to bottom. */

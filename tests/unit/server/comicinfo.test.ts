@@ -56,6 +56,11 @@ describe('ComicInfo.xml parsing', () => {
     expect(parseComicInfo('<ComicInfo><LanguageISO>pt-BR</LanguageISO></ComicInfo>')!.series.language).toBe('pt-BR');
   });
 
+  it('keeps a LanguageISO in its canonical spelling, as Komga stores every series language', () => {
+    expect(parseComicInfo('<ComicInfo><LanguageISO>EN-us</LanguageISO></ComicInfo>')!.series.language).toBe('en-US');
+    expect(parseComicInfo('<ComicInfo><LanguageISO>JA</LanguageISO></ComicInfo>')!.series.language).toBe('ja');
+  });
+
   it('reads <Format>Webtoon</Format> as the WEBTOON direction, before <Manga>', () => {
     const xml = '<ComicInfo><Format>webtoon</Format><Manga>YesAndRightToLeft</Manga></ComicInfo>';
     expect(parseComicInfo(xml)!.series.readingDirection).toBe('WEBTOON');
