@@ -71,7 +71,8 @@ type LoadState =
 export function EpubReader({ book, title, siblings, query, backHref }: EpubReaderProps) {
   const userId = useSnapshot(session).me?.id ?? 'anonymous';
   const [state, setState] = useState<LoadState>({ status: 'loading' });
-  const { settings, fontSize, setSettings, setFontSize, adopt: adoptSettings } = useEpubSettings(userId, book.id);
+  const { settings, fontSize, setSettings, setFontSize, adopt: adoptSettings, saveError: settingsSaveError, retry: retrySettingsSave } =
+    useEpubSettings(userId, book.id);
   const [locator, setLocator] = useState<R2Locator | null>(null);
   const [toolbar, setToolbar] = useState(true);
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -89,6 +90,16 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   // has) is said, not lost in the console; shown as long as the page reader's notices.
   const [saveNotice, setSaveNotice, saveNoticeHold] = useTimedMessage(SAVE_NOTICE_MS);
   const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved, (error) => setSaveNotice(describeError(error)));
+  // Settings the server did not save stay in this browser; the user is told so, in the settings
+  // dialog when it is open (with a retry), else in a notice.
+  const settingsUnsaved = settingsSaveError ? `${describeError(settingsSaveError.error)} ${t('reader.epub.settings_kept_here')}` : null;
+  const dialogRef = useRef(dialog);
+  dialogRef.current = dialog;
+  useEffect(() => {
+    if (settingsUnsaved && dialogRef.current !== 'settings') setSaveNotice(settingsUnsaved);
+    // Each failure (settingsSaveError is new every time), not only a change of wording.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settingsSaveError, setSaveNotice]);
   const progressRef = useRef(progress);
   progressRef.current = progress;
   const rtl = state.status === 'ready' && state.publication.metadata.effectiveReadingProgression === ReadingProgression.rtl;
@@ -115,7 +126,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
     Promise.all([loadPublication(book.id), getProgression(book.id), remoteSettings]).then(
       ([loaded, progression, remote]) => {
         if (cancelled) return;
-        if (remote) adoptSettings(remote);
+        adoptSettings(remote);
         setState({ status: 'ready', ...loaded, saved: progression?.locator ?? null });
       },
       (error: unknown) => {
@@ -608,6 +619,9 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
           onSettings={setSettings}
           onFontSize={setFontSize}
           onClose={() => setDialog(null)}
+          unsaved={settingsUnsaved}
+          unsavedKey={settingsSaveError?.failure ?? 0}
+          onRetry={retrySettingsSave}
         />
       )}
       {dialog === 'help' && <ShortcutsDialog reader="text" onClose={() => setDialog(null)} />}

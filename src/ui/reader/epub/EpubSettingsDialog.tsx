@@ -12,6 +12,8 @@ import {
 import { formatNumber, formatPercent } from '../../format.ts';
 import { t } from '../../i18n.ts';
 import { ReaderDialog } from '../ReaderDialog.tsx';
+import * as readerStyles from '../reader.css.ts';
+import * as styles from './epubReader.css.ts';
 import { Group, Select, Toggle } from '../SettingsDialog.tsx';
 
 interface EpubSettingsDialogProps {
@@ -21,14 +23,28 @@ interface EpubSettingsDialogProps {
   onSettings: (settings: EpubSettings) => void;
   onFontSize: (size: number) => void;
   onClose: () => void;
+  /** Why the server has not saved the latest settings (they are kept in this browser), or null. */
+  unsaved: string | null;
+  /** Counts the failures: the alert is put in again for each, so a retry that fails again is announced again. */
+  unsavedKey: number;
+  onRetry: () => void;
 }
 
 /** Text settings of the EPUB reader; every change shows at once in the book behind the dialog. */
-export function EpubSettingsDialog({ settings, fontSize, onSettings, onFontSize, onClose }: EpubSettingsDialogProps) {
+export function EpubSettingsDialog({ settings, fontSize, onSettings, onFontSize, onClose, unsaved, unsavedKey, onRetry }: EpubSettingsDialogProps) {
   const set = <K extends keyof EpubSettings>(key: K, value: EpubSettings[K]) => onSettings({ ...settings, [key]: value });
   const own = settings.publisherStyles;
   return (
     <ReaderDialog title={t('reader.settings')} onClose={onClose}>
+      {/* Inside the dialog: while it is open, the rest of the reader (its notices) is out of reach. */}
+      {unsaved && (
+        <div key={unsavedKey} role="alert" className={styles.unsavedNote} data-testid="epub-settings-unsaved">
+          <p>{unsaved}</p>
+          <button type="button" className={readerStyles.textButton} onClick={onRetry}>
+            {t('reader.retry')}
+          </button>
+        </div>
+      )}
       <Group legend={t('reader.epub.settings_groups.display')}>
         <Select
           label={t('reader.epub.setting.layout')}

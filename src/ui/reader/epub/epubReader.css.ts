@@ -49,3 +49,18 @@ export const zoomControls = style({ display: 'flex', gap: '0.5rem', alignItems: 
 
 // The navigator positions its frames; they fill the box (an unstyled iframe is 300 × 150 pixels).
 globalStyle(`${frames} iframe`, { width: '100%', height: '100%', inset: 0 });
+
+/** Settings the server did not save, at the top of the settings dialog, with their retry. */
+export const unsavedNote = style({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: '0.5rem 1rem',
+  marginBlockEnd: '0.75rem',
+  padding: '0.5rem 0.75rem',
+  borderRadius: '0.5rem',
+  background: 'rgba(255, 3, 53, 0.18)',
+  overflowWrap: 'anywhere',
+});
+
+globalStyle(`${unsavedNote} p`, { margin: 0, flex: '1 1 14rem' });

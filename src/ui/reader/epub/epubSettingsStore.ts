@@ -21,6 +21,14 @@ function read(key: string): unknown {
   }
 }
 
+function forget(key: string): void {
+  try {
+    localStorage.removeItem(key);
+  } catch (error) {
+    console.warn(`Reader settings mark not cleared (${key})`, error);
+  }
+}
+
 function write(key: string, value: unknown): void {
   try {
     localStorage.setItem(key, JSON.stringify(value));
@@ -57,12 +65,39 @@ export async function fetchEpubSettings(): Promise<EpubSettings | null> {
 
 /** Saves one after the other, so the server ends with the last settings picked. */
 let serverWrites: Promise<void> = Promise.resolve();
+/** Counts the writes asked for, so only the last one decides whether the server has the latest. */
+let writesAsked = 0;
 
-export function saveEpubSettings(userId: string, settings: EpubSettings): void {
+/*
+ * Settings the server has not taken yet are marked as such in this browser: until they are saved,
+ * the server's copy is older than this browser's and must not replace it when a book opens (a
+ * change made while the server was unreachable would be undone by a reload).
+ */
+const unsavedKey = (userId: string) => `folio.epub.${userId}.unsaved`;
+
+/** Whether this browser holds settings the server has not saved yet. */
+export function hasUnsavedEpubSettings(userId: string): boolean {
+  return read(unsavedKey(userId)) === true;
+}
+
+/**
+ * Keeps the settings in this browser at once and saves them on the server after any earlier save.
+ * Resolves once the server has them; rejects with the call's error when it refused them or could
+ * not be reached: they then stay in this browser, marked unsaved, for a retry.
+ */
+export function saveEpubSettings(userId: string, settings: EpubSettings): Promise<void> {
   cacheEpubSettings(userId, settings);
-  serverWrites = serverWrites
+  write(unsavedKey(userId), true);
+  const asked = ++writesAsked;
+  const saved = serverWrites
+    // An earlier failure is its own caller's to report; this write still goes.
+    .catch(() => undefined)
     .then(() => saveUserClientSettings({ [SERVER_SETTINGS_KEY]: JSON.stringify(settings) }))
-    .catch((error: unknown) => console.warn('The reader settings were not saved on the server; they stay in this browser', error));
+    .then(() => {
+      if (asked === writesAsked) forget(unsavedKey(userId));
+    });
+  serverWrites = saved;
+  return saved;
 }
 
 /** The book's own font size, else the user's usual one. */
