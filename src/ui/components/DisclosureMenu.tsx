@@ -36,6 +36,12 @@ export function DisclosureMenu({ label, actions }: { label: string; actions: rea
     if (box.left < 0 || box.right > document.documentElement.clientWidth) setFromStart(true);
   }, [open, fromStart]);
 
+  // A button near the bottom of the screen (Book actions on a phone) would open its list below the
+  // fold, showing one action of six and no sign of the rest: the page scrolls just enough to show it.
+  useEffect(() => {
+    if (open) panelRef.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [open, fromStart]);
+
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {

@@ -36,3 +36,27 @@ describe.each(['ltr', 'rtl'] as const)('DisclosureMenu in a %s page', (dir) => {
     });
   }
 });
+
+/**
+ * On a phone the book page's Book actions button sits near the bottom of the screen: its list opened
+ * below the fold, so only the first action showed and nothing said there were five more. The page
+ * now scrolls (no further than needed) to show the whole list.
+ */
+describe('DisclosureMenu near the bottom of the screen', () => {
+  it('scrolls its list of actions into view as it opens', async () => {
+    view = renderAt(
+      '/',
+      <div>
+        <div style={{ height: 'calc(100vh - 60px)' }} />
+        <DisclosureMenu label="Actions" actions={actions} />
+        <div style={{ height: '150vh' }} />
+      </div>,
+    );
+    await page.getByRole('button', { name: 'Actions' }).click();
+    const last = page.getByRole('button', { name: 'Add to collection' });
+    await expect.element(last).toBeInTheDocument();
+    await expect.poll(() => last.element().getBoundingClientRect().bottom <= window.innerHeight).toBe(true);
+    // The button stays on screen above its list.
+    expect(page.getByRole('button', { name: 'Actions' }).element().getBoundingClientRect().top).toBeGreaterThanOrEqual(0);
+  });
+});
