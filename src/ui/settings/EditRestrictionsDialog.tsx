@@ -22,7 +22,8 @@ export function EditRestrictionsDialog(props: { user: UserDto | null; onClose: (
   const [allLibraries, setAllLibraries] = useState(true);
   const [libraryIds, setLibraryIds] = useState<string[]>([]);
   const [ageMode, setAgeMode] = useState<AgeMode>('NONE');
-  const [age, setAge] = useState('0');
+  // Empty until typed: a prefilled 0 read as a choice, and 'only under 0' hides every book.
+  const [age, setAge] = useState('');
   const [labelsAllow, setLabelsAllow] = useState('');
   const [labelsExclude, setLabelsExclude] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,7 +35,7 @@ export function EditRestrictionsDialog(props: { user: UserDto | null; onClose: (
     setAllLibraries(user.sharedAllLibraries);
     setLibraryIds([...user.sharedLibrariesIds]);
     setAgeMode(user.ageRestriction?.restriction ?? 'NONE');
-    setAge(String(user.ageRestriction?.age ?? 0));
+    setAge(user.ageRestriction ? String(user.ageRestriction.age) : '');
     setLabelsAllow(user.labelsAllow.join(', '));
     setLabelsExclude(user.labelsExclude.join(', '));
     setError(undefined);
@@ -43,7 +44,8 @@ export function EditRestrictionsDialog(props: { user: UserDto | null; onClose: (
 
   async function submit() {
     if (!user) return;
-    const ageValue = Number(age);
+    // Number('') is 0: an empty field is not an age.
+    const ageValue = age.trim() === '' ? Number.NaN : Number(age);
     if (ageMode !== 'NONE' && (!Number.isInteger(ageValue) || ageValue < 0)) {
       setAgeError(t('users_admin.validation.age'));
       return;

@@ -102,6 +102,25 @@ describe('users administration', () => {
     });
   });
 
+  it('an age restriction picked without an age is refused, not saved as "only under 0" (which hides every book)', async () => {
+    const unaged = await createUser('accounts-unaged@example.org', ['PAGE_STREAMING']);
+    view = renderAt('/settings/users', <UsersScreen adding={false} />);
+    await userEvent.click(page.getByRole('row', { name: /accounts-unaged@example\.org/ }).first().getByRole('button', { name: 'Edit restrictions' }));
+    const dialog = page.getByRole('dialog');
+    await userEvent.selectOptions(dialog.getByLabelText('Age restriction'), 'ALLOW_ONLY');
+    const age = dialog.getByLabelText('Age', { exact: true });
+    // Nothing typed: the field starts empty rather than at an age that reads as a choice.
+    await expect.element(age).toHaveValue(null);
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(age).toHaveAttribute('aria-invalid', 'true');
+    await expect.element(dialog.getByText('Age must be 0 or more')).toBeVisible();
+    expect((await userNamed(unaged.email))?.ageRestriction ?? null).toBeNull();
+    await userEvent.fill(age, '13');
+    await userEvent.click(dialog.getByRole('button', { name: 'Save' }));
+    await expect.element(dialog).not.toBeInTheDocument();
+    expect((await userNamed(unaged.email))?.ageRestriction).toEqual({ age: 13, restriction: 'ALLOW_ONLY' });
+  });
+
   it('on a phone, each row action stays one line (the row is a card whose buttons wrap, never breaking words)', async () => {
     await page.viewport(360, 740);
     try {
