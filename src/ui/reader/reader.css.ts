@@ -152,6 +152,8 @@ export const snackbar = style({
   zIndex: 3,
   maxWidth: '90vw',
   textAlign: 'center',
+  // A notice of two sentences (a failure, then what became of the change) keeps them on two lines.
+  whiteSpace: 'pre-line',
 });
 
 export const textButton = style([

@@ -92,11 +92,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved, (error) => setSaveNotice(describeError(error)));
   // Settings the server did not save stay in this browser; the user is told so, in the settings
   // dialog when it is open (with a retry), else in a notice.
-  const settingsUnsaved = settingsSaveError ? `${describeError(settingsSaveError.error)} ${t('reader.epub.settings_kept_here')}` : null;
+  // Two sentences, on two lines: the call's message may end without a full stop.
+  const settingsUnsaved = settingsSaveError ? [describeError(settingsSaveError.error), t('reader.epub.settings_kept_here')] : null;
   const dialogRef = useRef(dialog);
   dialogRef.current = dialog;
   useEffect(() => {
-    if (settingsUnsaved && dialogRef.current !== 'settings') setSaveNotice(settingsUnsaved);
+    if (settingsUnsaved && dialogRef.current !== 'settings') setSaveNotice(settingsUnsaved.join('\n'));
     // Each failure (settingsSaveError is new every time), not only a change of wording.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settingsSaveError, setSaveNotice]);

@@ -24,7 +24,7 @@ interface EpubSettingsDialogProps {
   onFontSize: (size: number) => void;
   onClose: () => void;
   /** Why the server has not saved the latest settings (they are kept in this browser), or null. */
-  unsaved: string | null;
+  unsaved: readonly string[] | null;
   /** Counts the failures: the alert is put in again for each, so a retry that fails again is announced again. */
   unsavedKey: number;
   onRetry: () => void;
@@ -39,7 +39,11 @@ export function EpubSettingsDialog({ settings, fontSize, onSettings, onFontSize,
       {/* Inside the dialog: while it is open, the rest of the reader (its notices) is out of reach. */}
       {unsaved && (
         <div key={unsavedKey} role="alert" className={styles.unsavedNote} data-testid="epub-settings-unsaved">
-          <p>{unsaved}</p>
+          <div>
+            {unsaved.map((line) => (
+              <p key={line}>{line}</p>
+            ))}
+          </div>
           <button type="button" className={readerStyles.textButton} onClick={onRetry}>
             {t('reader.retry')}
           </button>

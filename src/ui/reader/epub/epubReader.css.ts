@@ -63,4 +63,5 @@ export const unsavedNote = style({
   overflowWrap: 'anywhere',
 });
 
-globalStyle(`${unsavedNote} p`, { margin: 0, flex: '1 1 14rem' });
+globalStyle(`${unsavedNote} > div`, { flex: '1 1 14rem' });
+globalStyle(`${unsavedNote} p`, { margin: 0 });
