@@ -2,6 +2,7 @@ import { useSearchParams } from 'wouter';
 import { apiUrl } from '../../api/http.ts';
 import { getOAuth2Providers } from '../../api/users.ts';
 import * as buttons from '../components/buttons.css.ts';
+import { ErrorMessage } from '../components/Feedback.tsx';
 import * as feedback from '../components/feedback.css.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { t } from '../i18n.ts';
@@ -13,22 +14,17 @@ import { openOAuth2Popup } from './oauth2Popup.ts';
  * message of a failed OAuth2 login that came back as `?error=<code>`.
  */
 export function OAuth2Login() {
-  const providers = useAsync(
-    () =>
-      getOAuth2Providers().catch((failure: unknown) => {
-        // The password form still works: show it without provider buttons, and say why in the console.
-        console.warn('Could not list the OAuth2 providers', failure);
-        return [];
-      }),
-    [],
-  );
+  // The password form works without the list; a list that did not come is said (SPEC §8), as a
+  // user who logs in with a provider would otherwise find its button gone and no reason.
+  const providers = useAsync(() => getOAuth2Providers(), []);
   const [params] = useSearchParams();
   const error = params.get('error');
   const list = providers.data ?? [];
-  if (list.length === 0 && !error) return null;
+  if (list.length === 0 && !error && !providers.error) return null;
   const failure = oauth2LoginError(error ?? '');
   return (
     <>
+      <ErrorMessage error={providers.error} />
       {error && (
         <p role="alert" className={feedback.errorBox}>
           {t('oauth2_login.failed', { reason: t(failure.key, failure.params) })}

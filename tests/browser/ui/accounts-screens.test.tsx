@@ -226,6 +226,14 @@ describe('OAuth2 login', () => {
     }
   });
 
+  it('a provider list the server failed to give is said (SPEC §8: retrieve oauth2 providers), not only logged', async () => {
+    const providers = await failRequests(/\/api\/v1\/oauth2\/providers$/, 503, { message: 'Service Unavailable' });
+    onTestFinished(() => providers.restore());
+    view = renderAt('/login', <OAuth2Login />);
+    await hasText(page.getByRole('alert'), 'An error occurred while trying to retrieve oauth2 providers');
+    expect(await providers.answered()).toBeGreaterThan(0);
+  });
+
   it('a returning popup sends its opener to the app (or to the error) and closes', () => {
     const fakeWindow = (search: string, name = 'oauth2Login') => {
       const opener = { location: { href: '' } };
