@@ -40,3 +40,17 @@ globalStyle(`${stacked} > tbody > tr > :not([data-label])`, { '@media': { [PHONE
 
 /** A cell's column name (LabelledCell): shown on a phone only, where the header is not. */
 export const cellLabel = style({ display: 'none', fontWeight: 600, color: vars.color.textMuted, '@media': { [PHONE]: { display: 'block' } } });
+
+/*
+ * With `stacked`, for a table whose first header cell holds a control (the import table's
+ * select-all box): on a phone that cell stays on screen above the cards; the other header cells
+ * stay hidden but read.
+ */
+export const keepsFirstHeader = style({});
+globalStyle(`${keepsFirstHeader} > thead, ${keepsFirstHeader} > thead > tr`, {
+  '@media': { [PHONE]: { display: 'block', position: 'static', width: 'auto', height: 'auto', overflow: 'visible', clipPath: 'none', whiteSpace: 'normal' } },
+});
+globalStyle(`${keepsFirstHeader} > thead > tr > th:first-child`, { '@media': { [PHONE]: { display: 'block' } } });
+globalStyle(`${keepsFirstHeader} > thead > tr > th:not(:first-child)`, {
+  '@media': { [PHONE]: { position: 'absolute', width: 1, height: 1, padding: 0, overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } },
+});

@@ -224,7 +224,8 @@ export function ImportBooksScreen() {
             <TextField type="search" label={t('import_books.series_search')} value={seriesSearch} onChange={(e) => setSeriesSearch(e.target.value)} />
           </div>
           <div className={table.wrapper}>
-            <table className={table.table}>
+            {/* Cards on a phone (five columns put the series and number fields past the screen's edge); the select-all box stays above them. */}
+            <table className={`${table.table} ${table.stacked} ${table.keepsFirstHeader}`}>
               <thead>
                 <tr>
                   <th scope="col">

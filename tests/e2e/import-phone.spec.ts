@@ -1,0 +1,60 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import en from '../../locales/en.json' with { type: 'json' };
+import { createCbz } from '../fixtures/comics.ts';
+import { useBrowseServer } from './support/browse-server.ts';
+
+/**
+ * The book import table on a 390×844 phone: each book to import is a card that fits the screen, its
+ * series, file name and number fields on screen without scrolling the table sideways (it used to be
+ * a five-column table, the series and number fields past the screen's edge).
+ */
+const server = useBrowseServer('import-phone', [{ folder: 'Solo', books: 1, info: { series: 'Solo' } }]);
+let inbox: string;
+
+test.beforeAll(async () => {
+  inbox = await mkdtemp(path.join(tmpdir(), 'folio-e2e-import-phone-'));
+  await createCbz(path.join(inbox, 'incoming with a long file name.cbz'), [{ width: 60, height: 90, color: [200, 40, 40], format: 'png' }], {
+    comicInfo: { series: 'solo', number: '2' },
+  });
+});
+
+test.afterAll(async () => {
+  await rm(inbox, { recursive: true, force: true });
+});
+
+test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+/** What reaches past the screen's width, or scrolls sideways inside the table's box; empty when all fits. */
+async function overflows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const width = document.documentElement.clientWidth;
+    if (document.scrollingElement!.scrollWidth > width + 1) found.push(`page scrolls sideways (${document.scrollingElement!.scrollWidth} > ${width})`);
+    for (const table of document.querySelectorAll('table')) {
+      const scroller = table.parentElement!;
+      if (scroller.scrollWidth > scroller.clientWidth + 1) found.push(`the table scrolls sideways (${scroller.scrollWidth} > ${scroller.clientWidth})`);
+      for (const part of table.querySelectorAll('tbody input, tbody select, tbody button')) {
+        const box = part.getBoundingClientRect();
+        if (box.right > width + 1 || box.left < -1) found.push(`${part.getAttribute('aria-label') ?? part.id} reaches past the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
+      }
+    }
+    return found;
+  });
+}
+
+test('each book to import is a card that fits the phone, its fields on screen', async ({ page }) => {
+  await page.goto(`${server.folio.url}/import/books`);
+  await page.getByLabel(en.import_books.folder).fill(inbox);
+  await page.getByRole('button', { name: en.import_books.scan }).click();
+  const series = page.getByLabel('Series for incoming with a long file name');
+  await expect(series).toBeVisible();
+  expect(await overflows(page)).toEqual([]);
+  // The select-all box of the (otherwise hidden) header stays on screen and in reach of a finger.
+  await expect(page.getByRole('checkbox', { name: en.import_books.select_all })).toBeInViewport({ ratio: 1 });
+  await page.getByRole('button', { name: en.import_books.analyse_all }).click();
+  await expect(page.getByLabel('Number for incoming with a long file name')).toHaveValue('2');
+  expect(await overflows(page)).toEqual([]);
+});
