@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { getDuplicateBooks } from '../../../api/duplicates.ts';
 import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
+import { LabelledCell } from '../../components/LabelledCell.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import * as table from '../../components/table.css.ts';
 import { formatBytes } from '../../format.ts';
@@ -27,7 +28,8 @@ export function DuplicateFilesScreen() {
       {books.data && rows.length === 0 && <EmptyState>{t('media.duplicates.none')}</EmptyState>}
       {rows.length > 0 && (
         <div className={table.wrapper}>
-          <table className={table.table}>
+          {/* Cards on a phone: the file path and size were past the screen's edge. */}
+          <table className={`${table.table} ${table.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t('media.columns.hash')}</th>
@@ -39,14 +41,14 @@ export function DuplicateFilesScreen() {
             <tbody>
               {rows.map((book) => (
                 <tr key={book.id}>
-                  <td>
+                  <LabelledCell label={t('media.columns.hash')}>
                     <code>{book.fileHash.slice(0, 12)}</code>
-                  </td>
+                  </LabelledCell>
                   <th scope="row">
                     <Link href={`/book/${book.id}`}>{book.metadata.title || book.name}</Link>
                   </th>
-                  <td>{book.url}</td>
-                  <td>{formatBytes(book.sizeBytes)}</td>
+                  <LabelledCell label={t('book.file')}>{book.url}</LabelledCell>
+                  <LabelledCell label={t('book.size')}>{formatBytes(book.sizeBytes)}</LabelledCell>
                 </tr>
               ))}
             </tbody>

@@ -8,6 +8,7 @@ import { ApiError } from '../../../api/http.ts';
 import type { PageRequest } from '../../../api/paging.ts';
 import type { MediaStatus } from '../../../api/types.ts';
 import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../../components/Feedback.tsx';
+import { LabelledCell } from '../../components/LabelledCell.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import * as buttons from '../../components/buttons.css.ts';
 import * as feedback from '../../components/feedback.css.ts';
@@ -131,7 +132,8 @@ export function MediaAnalysisScreen() {
       {books.data && rows.length === 0 && <EmptyState>{t('media.analysis.none')}</EmptyState>}
       {rows.length > 0 && (
         <div className={table.wrapper}>
-          <table className={table.table}>
+          {/* Cards on a phone: the file path and the action were past the screen's edge. */}
+          <table className={`${table.table} ${table.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t('media.columns.book')}</th>
@@ -149,13 +151,13 @@ export function MediaAnalysisScreen() {
                   <th scope="row">
                     <Link href={`/book/${book.id}`}>{book.metadata.title || book.name}</Link>
                   </th>
-                  <td>
+                  <LabelledCell label={t('book.media_status')}>
                     {book.media.status === 'READY'
                       ? t('media.analysis.bad_pages')
                       : t(`media_status.${book.media.status}`)}
-                  </td>
-                  <td>{explainMediaComment(book.media.comment)}</td>
-                  <td>{book.url}</td>
+                  </LabelledCell>
+                  <LabelledCell label={t('book.media_comment')}>{explainMediaComment(book.media.comment)}</LabelledCell>
+                  <LabelledCell label={t('book.file')}>{book.url}</LabelledCell>
                   <td>
                     <button
                       type="button"
