@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
@@ -7,11 +7,16 @@ import { createCbz } from '../fixtures/comics.ts';
 import { useBrowseServer } from './support/browse-server.ts';
 
 /**
- * The book import table on a 390×844 phone: each book to import is a card that fits the screen, its
+ * The import screens on a 390×844 phone. Book import: each book to import is a card that fits the screen, its
  * series, file name and number fields on screen without scrolling the table sideways (it used to be
- * a five-column table, the series and number fields past the screen's edge).
+ * a five-column table, the series and number fields past the screen's edge); read list import:
+ * each entry of the list a card, its book picker on screen (it was as wide as its longest title).
  */
-const server = useBrowseServer('import-phone', [{ folder: 'Solo', books: 1, info: { series: 'Solo' } }]);
+const LONG_SERIES = 'The Extraordinarily Long Voyages of the Harbour Fleet';
+const server = useBrowseServer('import-phone', [
+  { folder: 'Solo', books: 1, info: { series: 'Solo' } },
+  { folder: 'Voyages', books: 1, info: { series: LONG_SERIES, title: 'A Chapter Title Long Enough to Fill a Phone' } },
+]);
 let inbox: string;
 
 test.beforeAll(async () => {
@@ -57,4 +62,19 @@ test('each book to import is a card that fits the phone, its fields on screen', 
   await page.getByRole('button', { name: en.import_books.analyse_all }).click();
   await expect(page.getByLabel('Number for incoming with a long file name')).toHaveValue('2');
   expect(await overflows(page)).toEqual([]);
+});
+
+test('each entry of a read list to import is a card that fits the phone, its book picker on screen', async ({ page }) => {
+  const list = path.join(inbox, 'phone list.cbl');
+  const entry = (series: string, number: string) => `<Book Series="${series}" Number="${number}" Volume="" Year="2020"></Book>`;
+  await writeFile(
+    list,
+    `<?xml version="1.0"?><ReadingList><Name>Phone list</Name><Books>${entry(LONG_SERIES, '1')}${entry('A Series Nobody Has With A Long Name', '7')}</Books></ReadingList>`,
+  );
+  await page.goto(`${server.folio.url}/import/readlist`);
+  await page.getByLabel('ComicRack read list (.cbl)').setInputFiles(list);
+  await page.getByRole('button', { name: 'Match' }).click();
+  await expect(page.getByLabel('Book for entry 1')).toBeVisible();
+  expect(await overflows(page)).toEqual([]);
+  await expect(page.getByText(en.import_readlist.no_match)).toBeInViewport();
 });

@@ -5,6 +5,7 @@ import { createReadList, getReadLists } from '../../api/collections.ts';
 import { ApiError } from '../../api/http.ts';
 import { matchComicRackList, READ_LIST_FILE_MAX_MB, type ReadListImportResult } from '../../api/readListImport.ts';
 import { ErrorMessage, LiveStatus } from '../components/Feedback.tsx';
+import { LabelledCell } from '../components/LabelledCell.tsx';
 import { SelectField } from '../components/SelectField.tsx';
 import { TextField } from '../components/TextField.tsx';
 import * as buttons from '../components/buttons.css.ts';
@@ -142,7 +143,8 @@ export function ImportReadListScreen() {
               {result.readListMatch.errorCode && <p className={feedback.muted}>{explainMediaComment(result.readListMatch.errorCode)}</p>}
             </div>
             <div className={table.wrapper}>
-              <table className={table.table}>
+              {/* Cards on a phone: the book picker, as wide as its longest title, was past the screen's edge. */}
+              <table className={`${table.table} ${table.stacked}`}>
                 <thead>
                   <tr>
                     <th scope="col">#</th>
@@ -155,10 +157,10 @@ export function ImportReadListScreen() {
                     const options = candidates(request);
                     return (
                       <tr key={index}>
-                        <td>{formatNumber(index + 1)}</td>
-                        <td>
+                        <LabelledCell label="#">{formatNumber(index + 1)}</LabelledCell>
+                        <LabelledCell label={t('import_readlist.requested')}>
                           {request.request.series.join(' / ')} #{request.request.number}
-                        </td>
+                        </LabelledCell>
                         <td>
                           {options.length === 0 ? (
                             <span className={feedback.muted}>
