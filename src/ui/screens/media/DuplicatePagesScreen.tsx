@@ -10,6 +10,7 @@ import {
   type PageHashAction,
 } from '../../../api/duplicates.ts';
 import { EmptyState, ErrorMessage, LiveStatus, Loading } from '../../components/Feedback.tsx';
+import { LabelledCell } from '../../components/LabelledCell.tsx';
 import { PagingFooter } from '../../components/PagingFooter.tsx';
 import { SelectField } from '../../components/SelectField.tsx';
 import * as buttons from '../../components/buttons.css.ts';
@@ -63,7 +64,8 @@ function UnknownHashes() {
       {hashes.data && rows.length === 0 && <EmptyState>{t('media.pages.none_unknown')}</EmptyState>}
       {rows.length > 0 && (
         <div className={table.wrapper} ref={listRef}>
-          <table className={table.table}>
+          {/* Cards on a phone: five columns put the actions past the screen's edge. */}
+          <table className={`${table.table} ${table.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t('media.pages.page')}</th>
@@ -84,9 +86,11 @@ function UnknownHashes() {
                       loading="lazy"
                     />
                   </td>
-                  <td>{sizeText(row.size)}</td>
-                  <td>{formatNumber(row.matchCount)}</td>
-                  <td>{row.size !== null && row.size >= 0 ? formatBytes(row.size * row.matchCount) : ''}</td>
+                  <LabelledCell label={t('book.size')}>{sizeText(row.size)}</LabelledCell>
+                  <LabelledCell label={t('media.pages.matches')}>{formatNumber(row.matchCount)}</LabelledCell>
+                  <LabelledCell label={t('media.pages.total_size')}>
+                    {row.size !== null && row.size >= 0 ? formatBytes(row.size * row.matchCount) : ''}
+                  </LabelledCell>
                   <td>
                     <div className={styles.actions}>
                       {PAGE_HASH_ACTIONS.map((action) => (
@@ -174,7 +178,8 @@ function KnownHashes() {
       {hashes.data && rows.length === 0 && <EmptyState>{t('media.pages.none_known')}</EmptyState>}
       {rows.length > 0 && (
         <div className={table.wrapper} ref={listRef}>
-          <table className={table.table}>
+          {/* Cards on a phone: five columns put the actions past the screen's edge. */}
+          <table className={`${table.table} ${table.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t('media.pages.page')}</th>
@@ -197,9 +202,9 @@ function KnownHashes() {
                         <span className={styles.noPreview}>{t('media.pages.no_match_left')}</span>
                       )}
                     </td>
-                    <td>{sizeText(row.size)}</td>
-                    <td>{formatNumber(row.matchCount)}</td>
-                    <td>{formatNumber(row.deleteCount)}</td>
+                    <LabelledCell label={t('book.size')}>{sizeText(row.size)}</LabelledCell>
+                    <LabelledCell label={t('media.pages.matches')}>{formatNumber(row.matchCount)}</LabelledCell>
+                    <LabelledCell label={t('media.pages.deleted')}>{formatNumber(row.deleteCount)}</LabelledCell>
                     <td>
                       <div className={styles.actions}>
                         <SelectField
