@@ -37,3 +37,13 @@ test('each known duplicate page is a card that fits the phone, its actions on sc
   expect(await overflows(page)).toEqual([]);
   await expect(row.locator('td', { has: page.locator('[aria-hidden="true"]', { hasText: en.media.pages.matches }) })).toContainText('2');
 });
+
+test('the matches of a known duplicate page fit the phone in their dialog', async ({ page }) => {
+  await logIn(page.context().request, duplicate.folio.url, ADMIN);
+  await page.goto(`${duplicate.folio.url}/media-management/duplicate-pages/known`);
+  const row = page.getByRole('table').getByRole('row').nth(1);
+  await row.getByRole('button', { name: new RegExp(`^${en.media.pages.show_matches}`) }).tap();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('table').getByRole('row')).toHaveCount(3);
+  expect(await overflows(page)).toEqual([]);
+});

@@ -4,6 +4,7 @@ import { pageThumbnailUrl } from '../../../api/books.ts';
 import { deletePageHashMatch, getPageHashMatches, knownPageHashThumbnailUrl, type PageHashMatchDto } from '../../../api/duplicates.ts';
 import { EmptyState, ErrorMessage, Loading } from '../../components/Feedback.tsx';
 import * as buttons from '../../components/buttons.css.ts';
+import { LabelledCell } from '../../components/LabelledCell.tsx';
 import * as table from '../../components/table.css.ts';
 import { Modal } from '../../dialogs/Modal.tsx';
 import { useAsync } from '../../hooks/useAsync.ts';
@@ -44,7 +45,8 @@ export function PageHashMatchesDialog(props: { hash: string; open: boolean; onCl
       {matches.data && rows.length === 0 && <EmptyState>{t('media.pages.no_match_left')}</EmptyState>}
       {rows.length > 0 && (
         <div className={table.wrapper}>
-          <table className={table.table}>
+          {/* Cards on a phone: four columns put the delete buttons past the screen's edge. */}
+          <table className={`${table.table} ${table.stacked}`}>
             <thead>
               <tr>
                 <th scope="col">{t('media.pages.known_page')}</th>
@@ -58,12 +60,12 @@ export function PageHashMatchesDialog(props: { hash: string; open: boolean; onCl
                 const label = t('media.pages.match_row', { book: bookFile(match), page: match.pageNumber });
                 return (
                   <tr key={`${match.bookId}:${match.pageNumber}`}>
-                    <td>
+                    <LabelledCell label={t('media.pages.known_page')}>
                       <img className={styles.thumb} src={knownPageHashThumbnailUrl(hash)} alt={t('media.pages.known_page')} loading="lazy" />
-                    </td>
-                    <td>
+                    </LabelledCell>
+                    <LabelledCell label={t('media.pages.match_page')}>
                       <img className={styles.thumb} src={pageThumbnailUrl(match.bookId, match.pageNumber)} alt={label} loading="lazy" />
-                    </td>
+                    </LabelledCell>
                     <td>
                       <Link href={`/book/${encodeURIComponent(match.bookId)}`} title={match.url}>
                         {label}
