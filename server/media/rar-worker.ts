@@ -81,13 +81,17 @@ const LISTING_DAMAGE = new Set(['ERAR_EREAD', 'ERAR_BAD_DATA']);
  * Listing, unrar reads only headers (it seeks over data): a block's first 7 bytes, then the rest.
  * When the file's end cuts such a read short, RAR 5 takes it for the archive's end without an
  * error (RAR 4 reports one, unnamed): only the bytes there tell a member header, whose member and
- * whatever followed it are lost, from the end-of-archive block, cut or left out, which loses
- * nothing, even when the cut leaves fewer bytes than hold the block's type (rar-end-block.ts). A
- * read of more than an end block holds (8 bytes in RAR 5, 7 in RAR 4) is the rest of a longer
+ * whatever followed it are lost, from the end-of-archive block cut after its type byte, which
+ * loses nothing (rar-end-block.ts). A file ending before that byte, or at a block boundary with no
+ * end block at all, is cut short: unrar lists it as whole, but members after the cut may be lost.
+ * A read of more than an end block holds (8 bytes in RAR 5, 7 in RAR 4) is the rest of a longer
  * header; a block's first read is looked at (cutBlockIsEnd).
  */
 const END_BLOCK_BYTES = 8;
+/** unrar's first read of every block (RAR 4's short block head; RAR 5's CRC32 and up to 3 bytes of size). */
+const BLOCK_FIRST_READ = 7;
 const HEADER_CUT_SHORT = 'the file ends inside a header (cut short)';
+const END_BLOCK_MISSING = 'the file ends without its end-of-archive block (cut short at a block boundary: members after it may be lost)';
 
 function memberOf(header: FileHeader): RarMember {
   return { name: header.name, size: header.unpSize, isDirectory: header.flags.directory, stored: header.method === 'Storing' };
@@ -119,9 +123,14 @@ class FileBackedExtractor extends Extractor<never> {
    */
   private inData = false;
   private cut = false;
-  /** Listing (list): the last read the file's end cut short, where it started and how much it asked (see END_BLOCK_BYTES). */
+  /**
+   * Listing (list): the last read the file's end cut short, where it started, how much it asked and
+   * got, and where the block it reads starts (`block`): there, or, for the rest of a block whose
+   * first read was whole (RAR 5's 8-byte end block cut after 7), where that first read started.
+   */
   private listing = false;
-  private shortRead: { at: number; size: number } | undefined;
+  private shortRead: { at: number; size: number; count: number; block: number } | undefined;
+  private lastRead: { at: number; count: number } | undefined;
 
   constructor(module: UnrarModule, fd: number) {
     super(module, '');
@@ -157,7 +166,7 @@ class FileBackedExtractor extends Extractor<never> {
         encrypted ||= header.flags.encrypted;
         members.push(memberOf(header));
       }
-      if (this.headerCutShort()) damage = HEADER_CUT_SHORT;
+      if (this.headerCutShort()) damage = this.cutShortDamage();
     } catch (error) {
       if (!(error instanceof UnrarError && LISTING_DAMAGE.has(error.reason))) throw error;
       // RAR 4's end-of-archive block cut short: every member was listed whole.
@@ -167,7 +176,7 @@ class FileBackedExtractor extends Extractor<never> {
       // the file's end cut is unnamed: the cut header's CRC failing, or a read error (ours: past the
       // file's end; unrar may not even try a header it sees go past it). Said as RAR 5's is.
       const cutHeader = !error.file && (this.headerCutShort() || error.reason === 'ERAR_EREAD');
-      damage = cutHeader ? HEADER_CUT_SHORT : `${error.reason}: ${error.message}`;
+      damage = cutHeader ? this.cutShortDamage() : `${error.reason}: ${error.message}`;
       // Its data failed after its header was read (the error names it): the member the file ends in.
       const last = read.last;
       if (last && error.file === last.name && members.length < maxMembers) {
@@ -201,10 +210,16 @@ class FileBackedExtractor extends Extractor<never> {
     return this.shortRead !== undefined && !this.endBlockCutShort();
   }
 
+  /** Why a listing cut short by the file's end lost members: cut inside a header, or ending where a block would start. */
+  private cutShortDamage(): string {
+    const short = this.shortRead;
+    return short?.count === 0 && short.block === short.at ? END_BLOCK_MISSING : HEADER_CUT_SHORT;
+  }
+
   /** Whether the listing's last read, cut short by the file's end, was of the end-of-archive block: nothing lost. */
   private endBlockCutShort(): boolean {
     const short = this.shortRead;
-    return short !== undefined && short.size <= END_BLOCK_BYTES && this.cutBlockIsEnd(short.at);
+    return short !== undefined && short.block + END_BLOCK_BYTES >= short.at + short.size && this.cutBlockIsEnd(short.block);
   }
 
   /** Whether the block cut short at `at` can be the end-of-archive block: its bytes still there say (rar-end-block.ts). */
@@ -356,7 +371,14 @@ class FileBackedExtractor extends Extractor<never> {
     }
     const heap = (this.unrar as UnrarModule).HEAPU8;
     const count = readSync(this.fd, heap, buf, size, this.position);
-    if (this.listing && count < size) this.shortRead = { at: this.position, size };
+    if (this.listing) {
+      if (count < size) {
+        const last = this.lastRead;
+        const rest = size !== BLOCK_FIRST_READ && last?.count === BLOCK_FIRST_READ && last.at + last.count === this.position;
+        this.shortRead = { at: this.position, size, count, block: rest ? last.at : this.position };
+      }
+      this.lastRead = { at: this.position, count };
+    }
     this.position += count;
     return count;
   }

@@ -12,7 +12,8 @@ import { addLibrary, startServer, type TestServer } from './helpers.ts';
  * holds whole, as a cut CBZ does and as Komga's junrar keeps the headers it read: READY with
  * ERR_1007, the whole pages served byte for byte, the cut one refused with ERR_1007. Before, unrar
  * failing to list past the cut made the whole book ERROR ERR_1008. A book cut inside its first
- * page has nothing whole to read and stays ERROR.
+ * page has nothing whole to read and stays ERROR. A book that ends without its end-of-archive block
+ * (at a block boundary, or inside a block before its type byte) is taken as cut, never as whole.
  */
 
 let server: TestServer;
@@ -62,10 +63,24 @@ beforeAll(async () => {
     for (let kept = 1; kept <= HEADER_BYTES_CUT; kept++) {
       await writeFile(join(folder, `${format}-third-header-${kept}.cbr`), bytes.subarray(0, third + kept));
     }
-    // Cut after each of the end-of-archive block's first bytes (none at all included): nothing is lost.
+    // Cut after each of the end-of-archive block's first bytes (none at all included).
     const end = bytes.length - END_BLOCK_BYTES[format];
     for (let kept = 0; kept < END_BLOCK_BYTES[format]; kept++) {
       await writeFile(join(folder, `${format}-end-block-${kept}.cbr`), bytes.subarray(0, end + kept));
+    }
+    // Cut at the boundary before the third header: no byte says whether a member or the end came next.
+    await writeFile(join(folder, `${format}-third-header-0.cbr`), bytes.subarray(0, third));
+  }
+  // Cut 1 byte into the third header, where that byte is the one the end block starts with (its
+  // CRC's first byte, once in 256): a third page name is looked for whose header starts that way.
+  for (const [format, write] of [['rar4', rar4Bytes], ['rar5', rar5Bytes]] as const) {
+    for (let n = 0; ; n++) {
+      const named = [pages[0]!, pages[1]!, { name: `page-3-${n}.png`, data: pages[2]!.data }];
+      const bytes = write(named);
+      const third = dataOffset(bytes, 1) + pages[1]!.data.length;
+      if (bytes[third] !== bytes[bytes.length - END_BLOCK_BYTES[format]]) continue;
+      await writeFile(join(folder, `${format}-third-header-crc-like-end.cbr`), bytes.subarray(0, third + 1));
+      break;
     }
   }
   await addLibrary(server, join(server.dir, 'library'));
@@ -117,16 +132,35 @@ describe.each(['rar4', 'rar5'])('a %s book', (format) => {
     },
   );
 
-  it('cut anywhere inside its end-of-archive block is READY with its three pages and no comment', async () => {
+  it('cut at the block boundary before its third header keeps its two whole pages and says ERR_1007', async () => {
+    // Before, unrar's clean end at the boundary passed for the archive's end: READY, no comment, a page lost silently.
+    const book = books.get(`${format}-third-header-0`)!;
+    expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+    await expectWholePages(book, 2);
+    const damage = (await analyseContainer(join(server.dir, 'library', 'Cut', `${format}-third-header-0.cbr`))).damage;
+    expect(damage).toMatch(/without its end-of-archive block/);
+  });
+
+  it('cut 1 byte into its third header, that byte equal to the end block\'s first, keeps its two pages and says ERR_1007', async () => {
+    // Before, the byte matched the end block's CRC and the cut header passed for the end: READY, no comment.
+    const book = books.get(`${format}-third-header-crc-like-end`)!;
+    expect(book.media).toMatchObject({ status: 'READY', comment: 'ERR_1007', pagesCount: 2 });
+    await expectWholePages(book, 2);
+  });
+
+  it('cut inside its end-of-archive block before the block\'s type byte keeps its three pages and says ERR_1007; after it, no comment', async () => {
+    // The type byte is the end block's third in RAR 4 (after a CRC16), its sixth in RAR 5 (after a CRC32 and a 1-byte size).
+    const typeAt = format === 'rar4' ? 2 : 5;
     for (let kept = 0; kept < END_BLOCK_BYTES[format as 'rar4' | 'rar5']; kept++) {
       const book = books.get(`${format}-end-block-${kept}`)!;
-      expect(book.media, `${kept} byte(s) of the end block`).toMatchObject({ status: 'READY', comment: '', pagesCount: 3 });
+      const comment = kept <= typeAt ? 'ERR_1007' : '';
+      expect(book.media, `${kept} byte(s) of the end block`).toMatchObject({ status: 'READY', comment, pagesCount: 3 });
     }
   });
 
-  it('cut in its end-of-archive block only is READY with its three pages and no comment', async () => {
+  it('cut in its end-of-archive block only serves its three pages; without the block\'s type byte (RAR 5: no block at all) it says ERR_1007', async () => {
     const book = books.get(`${format}-end-block-cut`)!;
-    expect(book.media).toMatchObject({ status: 'READY', comment: '', pagesCount: 3 });
+    expect(book.media).toMatchObject({ status: 'READY', comment: format === 'rar4' ? '' : 'ERR_1007', pagesCount: 3 });
     await expectWholePages(book, 3);
   });
 });
