@@ -5,6 +5,7 @@ import { type BookEntry, type BookReader, MAX_ARCHIVE_ENTRIES, MediaError, type 
 import { type CheckedFile, describeChecked, openForReading, releaseChecked } from './checked-file.ts';
 import { descriptorIdentity } from './file-identity.ts';
 import { joinDamage, withoutLongNames } from './entry-names.ts';
+import { withoutCutRarNames } from './rar-entry-names.ts';
 import { extractRarMeasured, extractRarPage, extractRarPrefixes, listRar, rarWorker } from './rar-client.ts';
 import type { RarMember } from './rar-protocol.ts';
 import { OperationTimeout } from './transient-errors.ts';
@@ -95,8 +96,9 @@ async function openRarFile(file: FileHandle, filePath: string, work: MediaWork =
     const listed = await listForCaller(`RAR book ${filePath}`, key, work.caller, rarWorker.timeLimitMs, () =>
       listRar(checked, MAX_ARCHIVE_ENTRIES, work.caller),
     );
-    const { kept: members, leftOut } = withoutLongNames(listed.members);
-    const damage = joinDamage(listed.damage, leftOut);
+    const uncut = withoutCutRarNames(listed.members);
+    const { kept: members, leftOut } = withoutLongNames(uncut.kept);
+    const damage = joinDamage(listed.damage, uncut.leftOut, leftOut);
     // Cut short or broken past some whole members, the book keeps them (its analysis says
     // ERR_1007 for the rest); with none whole before the damage there is nothing to read.
     if (damage !== undefined && !members.some((member) => !member.isDirectory && member.damaged === undefined)) {
