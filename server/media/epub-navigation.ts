@@ -1,4 +1,6 @@
 import { decodeXmlText } from './xml-text.ts';
+import { unexpandedEntity } from './xml-doctype.ts';
+import { decodeXhtmlReferences, type DocumentEntities, documentEntities, MAX_ENTITY_EXPANSION_CHARS } from './xhtml-entities.ts';
 import { posix } from 'node:path';
 import type { OpenedBook } from './book-reader.ts';
 import { type OpfPackage, resolveHref } from './epub-opf.ts';
@@ -34,32 +36,10 @@ export const MAX_NAV_LINKS = 10_000;
 const EMPTY: EpubNavigation = { toc: [], landmarks: [], pageList: [] };
 
 /**
- * The character a reference names, or nothing when XML allows no such character (NUL, other
- * controls, surrogates, beyond U+10FFFF): String.fromCodePoint threw on `&#99999999;`, and one such
- * reference cost the book its whole table of contents.
- */
-function xmlCharacter(code: number): string {
-  const allowed =
-    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
-  return allowed ? String.fromCodePoint(code) : '';
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) => xmlCharacter(Number(code)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => xmlCharacter(Number.parseInt(code, 16)))
-    .replace(/&amp;/g, '&');
-}
-
-/**
  * Navigation documents come from the book, so every scan takes time linear in their size
  * (markup-scan.ts): the regular expressions used before took minutes on a 2 MB document.
  */
-const plain = (html: string) => decodeEntities(withoutTags(html)).replace(/\s+/g, ' ').trim();
+const plain = (html: string, own?: DocumentEntities) => decodeXhtmlReferences(withoutTags(html), own).replace(/\s+/g, ' ').trim();
 
 function link(baseDir: string, title: string, href: string): NavigationLink | null {
   if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) return null;
@@ -78,7 +58,13 @@ const dirOf = (path: string) => (posix.dirname(path) === '.' ? '' : posix.dirnam
  * The links of one `<nav epub:type="...">` of an EPUB 3 navigation document, flattened in
  * document order (nested lists of the table of contents become consecutive entries).
  */
-export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | 'landmarks' | 'page-list', problems: NavigationProblems = []): NavigationLink[] {
+export function navDocumentLinks(
+  xhtml: string,
+  navPath: string,
+  type: 'toc' | 'landmarks' | 'page-list',
+  problems: NavigationProblems = [],
+  own?: DocumentEntities,
+): NavigationLink[] {
   for (const { attributes, content: body } of elements(xhtml, 'nav')) {
     const types = /\btype\s*=\s*["']([^"']*)["']/i.exec(attributes)?.[1]?.split(/\s+/) ?? [];
     if (!types.includes(type)) continue;
@@ -90,7 +76,7 @@ export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | '
         break;
       }
       const href = /\bhref\s*=\s*("([^"]*)"|'([^']*)')/i.exec(anchorAttributes);
-      const found = link(dirOf(navPath), plain(content), decodeEntities(href?.[2] ?? href?.[3] ?? ''));
+      const found = link(dirOf(navPath), plain(content, own), decodeXhtmlReferences(href?.[2] ?? href?.[3] ?? '', own));
       if (found) links.push(found);
     }
     return links;
@@ -99,7 +85,13 @@ export function navDocumentLinks(xhtml: string, navPath: string, type: 'toc' | '
 }
 
 /** EPUB 2 NCX: navPoints (table of contents) or pageTargets (page list), flattened in document order. */
-export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pageTarget', problems: NavigationProblems = []): NavigationLink[] {
+export function ncxLinks(
+  xml: string,
+  ncxPath: string,
+  element: 'navPoint' | 'pageTarget',
+  problems: NavigationProblems = [],
+  own?: DocumentEntities,
+): NavigationLink[] {
   const links: NavigationLink[] = [];
   // `<element …>`, then `<navLabel …><text …>` right after it, the label up to the first `</text>`,
   // then `</navLabel><content … src="…">` right after that; each step starts where the last ended.
@@ -117,7 +109,7 @@ export function ncxLinks(xml: string, ncxPath: string, element: 'navPoint' | 'pa
     // Every later opening before `end` shares this label end, so it would fail the same way.
     opening.lastIndex = found ? target.lastIndex : end;
     if (!found) continue;
-    const entry = link(dirOf(ncxPath), plain(text.slice(label.lastIndex, end)), decodeEntities(found[2] ?? found[3] ?? ''));
+    const entry = link(dirOf(ncxPath), plain(text.slice(label.lastIndex, end), own), decodeXhtmlReferences(found[2] ?? found[3] ?? '', own));
     if (entry) links.push(entry);
   }
   if (links.length === MAX_NAV_LINKS && opening.exec(text)) {
@@ -139,16 +131,18 @@ export async function readNavigation(book: OpenedBook, pkg: OpfPackage, problems
     const nav = pkg.manifest.find((item) => item.properties.includes('nav') && names.has(item.path));
     if (nav) {
       const xhtml = await read(nav.path);
+      const own = entitiesOf(xhtml, nav.path);
       return {
-        toc: navDocumentLinks(xhtml, nav.path, 'toc', problems),
-        landmarks: navDocumentLinks(xhtml, nav.path, 'landmarks', problems),
-        pageList: navDocumentLinks(xhtml, nav.path, 'page-list', problems),
+        toc: navDocumentLinks(xhtml, nav.path, 'toc', problems, own),
+        landmarks: navDocumentLinks(xhtml, nav.path, 'landmarks', problems, own),
+        pageList: navDocumentLinks(xhtml, nav.path, 'page-list', problems, own),
       };
     }
     const ncx = pkg.manifest.find((item) => item.mediaType === 'application/x-dtbncx+xml' && names.has(item.path));
     if (ncx) {
       const xml = await read(ncx.path);
-      return { toc: ncxLinks(xml, ncx.path, 'navPoint', problems), landmarks: [], pageList: ncxLinks(xml, ncx.path, 'pageTarget', problems) };
+      const own = entitiesOf(xml, ncx.path);
+      return { toc: ncxLinks(xml, ncx.path, 'navPoint', problems, own), landmarks: [], pageList: ncxLinks(xml, ncx.path, 'pageTarget', problems, own) };
     }
   } catch (error) {
     // A damaged navigation document means no navigation; a busy server is not the book's fault.
@@ -156,4 +150,16 @@ export async function readNavigation(book: OpenedBook, pkg: OpfPackage, problems
     problems.push(`the navigation could not be read, so the book has no table of contents: ${error instanceof Error ? error.message : String(error)}`);
   }
   return EMPTY;
+}
+
+/**
+ * The entities a navigation document declares, held to what the package document and ComicInfo
+ * get (xml-doctype.ts): one defined by other entities refuses the document, as it refuses theirs
+ * (its references would otherwise stay in titles as written); plain ones are expanded, within
+ * MAX_ENTITY_EXPANSION_CHARS for the document, past which it is not read either.
+ */
+function entitiesOf(xml: string, path: string): DocumentEntities {
+  const unread = unexpandedEntity(xml);
+  if (unread) throw new Error(`the navigation document ${path} is not read: ${unread}`);
+  return documentEntities(xml, MAX_ENTITY_EXPANSION_CHARS);
 }

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { unexpandedEntity } from './xml-doctype.ts';
 import { untilLastTag, withoutElements, withoutTags } from './markup-scan.ts';
+import { decodeXhtmlReferences, xhtmlEntityDecoder } from './xhtml-entities.ts';
 import type { XmlParser } from './xml-parsing.ts';
 
 /*
@@ -75,6 +76,10 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   isArray: (name) => REPEATED.has(name),
+  // The XHTML names (&eacute; &nbsp;) and numeric references: packages made from XHTML use them in
+  // titles and names, and without this both stayed as written ("Caf&#233;"). Never a DTD's: the
+  // package's own DOCTYPE entities only as xml-doctype.ts allows (see parseOpf).
+  entityDecoder: xhtmlEntityDecoder(),
 });
 
 // MARC relator codes (EPUB creator roles) → Komga roles; other codes (e.g. "bkp", the producing
@@ -164,13 +169,8 @@ function isoDate(value: string): string | null {
 }
 
 function plainText(html: string): string {
-  return withoutTags(html.replace(/<\s*br\s*\/?>/gi, '\n').replace(/<\/\s*p\s*>/gi, '\n'))
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
+  // The description's HTML, escaped in the package, names characters as HTML does (&eacute;).
+  return decodeXhtmlReferences(withoutTags(html.replace(/<\s*br\s*\/?>/gi, '\n').replace(/<\/\s*p\s*>/gi, '\n')))
     // Each whitespace run is matched once (`\s*\n` retried along a long run of \r was quadratic).
     .replace(/[^\S\n]+/g, ' ')
     .replace(/ ?\n\s*/g, '\n')
