@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { BookEntry, BookReader, DescribedBook, OpenedBook, PageRenderRequest } from './book-reader.ts';
 import { openByContent } from './analyse-container.ts';
+import type { OpfPackage } from './epub-opf.ts';
 import { archiveHandleBudget } from './descriptor-budget.ts';
 import { fileIdentity } from './file-identity.ts';
 import { ReusableBuffers, sizeClass } from './reusable-buffers.ts';
@@ -523,6 +524,7 @@ export class PooledBook implements OpenedBook {
   renderPage?: (fileName: string, request: PageRenderRequest) => Promise<Buffer>;
   rawPage?: (fileName: string) => Promise<{ bytes: Buffer; mediaType: string }>;
   cover?: () => Promise<Readable | undefined>;
+  package?: () => Promise<OpfPackage>;
 
   private readonly canReadWhole: boolean;
   /** Entries of this format exist only in memory (see OpenedBook.entriesInMemory). */
@@ -551,6 +553,8 @@ export class PooledBook implements OpenedBook {
     if (opened.cover) {
       this.cover = () => this.pool.useStream(this.key, this.path, ({ book }) => book.cover!(this.work), this.work.caller);
     }
+    // EPUB: the package document its handles keep parsed (epub-reader.ts bookPackage).
+    if ((opened as WithPackage).package) this.package = () => this.run((book) => (book as WithPackage).package!());
   }
 
   entries(): readonly BookEntry[] {
@@ -609,6 +613,9 @@ export class PooledBook implements OpenedBook {
     return this.pool.use(this.key, this.path, ({ book }) => work(book), this.work.caller);
   }
 }
+
+/** An opened book that keeps its package document parsed (EPUB). */
+type WithPackage = OpenedBook & { package?(): Promise<OpfPackage> };
 
 /** Where a file's handle is cached: its path under the version of it the caller knows (size and date). */
 function cacheKey(filePath: string, version: string): string {

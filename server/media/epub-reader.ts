@@ -4,6 +4,7 @@ import { AnalysisTooCostly, type BookEntry, type BookReader, type DescribedBook,
 import { CONTAINER_PARSER, OPF_PARSER, type OpfPackage, readingOrder, xhtmlImages } from './epub-opf.ts';
 import { parseXml } from './xml-parsing.ts';
 import { ENCRYPTION_PARSER } from './epub-encryption.ts';
+import { keepPackage, keptPackage } from './epub-package-cache.ts';
 import { mediaTypeFromExtension, probeEntryHead } from './image-probe.ts';
 import { zipReader } from './zip-reader.ts';
 import { isTransientFailure } from './transient-errors.ts';
@@ -41,14 +42,22 @@ export const epubReader: BookReader = {
     head.readUInt32LE(0) === 0x04034b50 &&
     head.readUInt16LE(26) === 8 &&
     head.subarray(30, 38).toString('latin1') === 'mimetype',
-  open: async (filePath) => new OpenedEpub(await zipReader.open(filePath)),
+  open: async (filePath) => new OpenedEpub(await zipReader.open(filePath), filePath),
   // Takes over the descriptor its signature was read from, as zip books do: for a library's book,
   // the one checked to lie inside the library (openInsideItsLibrary), never opened again by path.
-  openFile: async (file, filePath, size) => new OpenedEpub(await zipReader.openFile!(file, filePath, size)),
+  openFile: async (file, filePath, size) => new OpenedEpub(await zipReader.openFile!(file, filePath, size), filePath),
 };
 
 async function readText(book: OpenedBook, name: string, limit: number): Promise<string> {
   return decodeXmlText(await book.readPrefix(name, limit));
+}
+
+/**
+ * The book's package document: its own parse (EPUB books opened here, and the archive pool's
+ * handles of them, keep one per file state: epub-package-cache.ts), else read and parsed now.
+ */
+export function bookPackage(book: OpenedBook & { package?(): Promise<OpfPackage> }): Promise<OpfPackage> {
+  return book.package ? book.package() : readPackage(book);
 }
 
 /** Reads META-INF/container.xml and the OPF it names. */
@@ -95,10 +104,12 @@ function refuseEncrypted(paths: readonly string[], encrypted: ReadonlySet<string
 
 class OpenedEpub implements OpenedBook {
   private readonly zip: OpenedBook;
+  private readonly path: string;
   private packageDocument: Promise<OpfPackage> | undefined;
 
-  constructor(zip: OpenedBook) {
+  constructor(zip: OpenedBook, path: string) {
     this.zip = zip;
+    this.path = path;
   }
 
   entries(): readonly BookEntry[] {
@@ -123,8 +134,27 @@ class OpenedEpub implements OpenedBook {
   }
 
   package(): Promise<OpfPackage> {
-    this.packageDocument ??= readPackage(this.zip);
-    return this.packageDocument;
+    if (this.packageDocument) return this.packageDocument;
+    const reading = this.readOrReuse();
+    this.packageDocument = reading;
+    // A failure is not kept: a busy server or a time-out says nothing of the book (a damaged
+    // package fails again, at the cost of one more read).
+    reading.catch(() => {
+      if (this.packageDocument === reading) this.packageDocument = undefined;
+    });
+    return reading;
+  }
+
+  /** The package parsed for this file state before (by another handle of it), or read now and kept. */
+  private async readOrReuse(): Promise<OpfPackage> {
+    const identity = this.zip.descriptorIdentity!();
+    // A descriptor that cannot be read ('gone') has no state to key a parse by.
+    const key = identity.startsWith('gone') ? undefined : `${this.path}\u0000${identity}`;
+    const known = key === undefined ? undefined : keptPackage(key);
+    if (known) return known;
+    const pkg = await readPackage(this.zip);
+    if (key !== undefined) keepPackage(key, pkg);
+    return pkg;
   }
 
   /** The declared cover image (posters of text EPUBs, which have no page 1). */

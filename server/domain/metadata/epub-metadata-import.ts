@@ -3,7 +3,7 @@ import type { BookMetadata } from '../../db/book-metadata-repository.ts';
 import type { Book } from '../../db/book-repository.ts';
 import type { BookSeriesFacts } from '../../db/book-series-facts-repository.ts';
 import type { EpubMetadata, OpfPackage } from '../../media/epub-opf.ts';
-import { readPackage } from '../../media/epub-reader.ts';
+import { bookPackage } from '../../media/epub-reader.ts';
 import type { FolioContext } from '../context.ts';
 import { bookArchive } from '../book-archive.ts';
 import type { AnalysedBook } from '../analysis/analysed-book.ts';
@@ -72,7 +72,7 @@ async function recordSiblingFacts(ctx: FolioContext, seriesId: string, importing
 
 /** The book's package document, its metadata within the import limits (the rest is the reader's). */
 async function readBoundedPackage(ctx: FolioContext, book: Book): Promise<OpfPackage> {
-  const pkg = await readPackage(await bookArchive(ctx, book));
+  const pkg = await bookPackage(await bookArchive(ctx, book));
   return { ...pkg, metadata: boundedImport(ctx, pkg.metadata, `the EPUB package document of ${book.url}`) };
 }
 

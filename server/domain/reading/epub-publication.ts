@@ -1,9 +1,8 @@
 import type { Book } from '../../db/book-repository.ts';
 import type { Media } from '../../db/media-repository.ts';
-import type { OpenedBook } from '../../media/book-reader.ts';
 import { type EpubNavigation, type NavigationProblems, readNavigation } from '../../media/epub-navigation.ts';
-import { type OpfPackage, readingOrder } from '../../media/epub-opf.ts';
-import { readPackage } from '../../media/epub-reader.ts';
+import { readingOrder } from '../../media/epub-opf.ts';
+import { bookPackage } from '../../media/epub-reader.ts';
 import type { MediaWork } from '../../media/work-callers.ts';
 import { RecentlyTimedOut, isTransientFailure } from '../../media/transient-errors.ts';
 import type { FolioContext } from '../context.ts';
@@ -57,12 +56,6 @@ export async function openBookEntry(ctx: FolioContext, book: Book, name: string,
   return readAhead(await archive.openEntry(name), `resource ${name} of ${book.url}`);
 }
 
-/** The EPUB reader caches its parsed package; other openers read it again. */
-function packageOf(archive: OpenedBook): Promise<OpfPackage> {
-  const cached = (archive as OpenedBook & { package?: () => Promise<OpfPackage> }).package;
-  return cached ? cached.call(archive) : readPackage(archive);
-}
-
 /**
  * What a Readium reader needs to know about an EPUB to read it: reading order, other resources and
  * positions (its navigation: epubNavigation). Positions follow the page count analysis gave the book: one per spine document for
@@ -106,7 +99,7 @@ export async function epubNavigation(ctx: FolioContext, book: Book, media: Media
 async function loadNavigation(ctx: FolioContext, book: Book, work: MediaWork): Promise<EpubNavigation> {
   const archive = await bookArchive(ctx, book, work);
   const problems: NavigationProblems = [];
-  const navigation = await readNavigation(archive, await packageOf(archive), problems);
+  const navigation = await readNavigation(archive, await bookPackage(archive), problems);
   if (problems.length > 0) ctx.logger.warn({ book: book.id, file: book.url, problems }, `EPUB navigation read with losses: ${problems.join('; ')}`);
   return navigation;
 }
@@ -125,7 +118,7 @@ const navigationWeight = (navigation: EpubNavigation) => navigation.toc.length +
 
 async function readPublication(ctx: FolioContext, book: Book, media: Media, work: MediaWork): Promise<EpubPublication> {
   const archive = await bookArchive(ctx, book, work);
-  const pkg = await packageOf(archive);
+  const pkg = await bookPackage(archive);
   const sizes = new Map(archive.entries().filter((e) => !e.isDirectory).map((e) => [e.name, e.uncompressedSize]));
   const spine = readingOrder(pkg, sizes).map(({ path, mediaType }) => ({ path, mediaType }));
   const inSpine = new Set(spine.map((item) => item.path));
