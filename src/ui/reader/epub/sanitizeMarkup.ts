@@ -1,4 +1,6 @@
 import DOMPurify, { type Config } from 'dompurify';
+import { t } from '../../i18n.ts';
+import { tooComplexToShow, tooLongToParse } from './chapterBounds.ts';
 
 /*
  * Publication documents are hostile input. The rendering library shows each one in an iframe made
@@ -75,6 +77,8 @@ export function writeMarkup(doc: Document, mediaType: string): string {
  */
 export function sanitizeDocument(markup: string, mediaType: string, options: MarkupOptions = {}): Document {
   const xml = /xml/i.test(mediaType);
+  const tooLong = tooLongToParse(markup);
+  if (tooLong) return notShown(tooLong, xml);
   let doc = new DOMParser().parseFromString(markup, xml ? 'application/xhtml+xml' : 'text/html');
   let parsedAsXml = xml;
   const fault = xml ? xhtmlFault(doc) : null;
@@ -83,6 +87,8 @@ export function sanitizeDocument(markup: string, mediaType: string, options: Mar
     doc = new DOMParser().parseFromString(markup, 'text/html');
     parsedAsXml = false;
   }
+  const tooComplex = tooComplexToShow(doc);
+  if (tooComplex) return notShown(tooComplex, xml);
   const viewport = pageSize(doc);
   cleanRoot(doc, parsedAsXml ? OPTIONS : { ...OPTIONS, PARSER_MEDIA_TYPE: 'text/html' });
   dropOutsideRoot(doc);
@@ -93,6 +99,30 @@ export function sanitizeDocument(markup: string, mediaType: string, options: Mar
 }
 
 const XHTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/**
+ * The page shown instead of a chapter past the reader's bounds (chapterBounds.ts): one paragraph
+ * saying so, in the reader's language, as a document of the chapter's kind. Why is logged.
+ */
+function notShown(reason: string, xml: boolean): Document {
+  console.warn(`A chapter of the book is not shown: ${reason}`);
+  const doc = xml
+    ? document.implementation.createDocument(XHTML_NS, 'html', null)
+    : document.implementation.createHTMLDocument('');
+  const root = doc.documentElement;
+  root.replaceChildren();
+  const head = doc.createElementNS(XHTML_NS, 'head');
+  const title = doc.createElementNS(XHTML_NS, 'title');
+  const body = doc.createElementNS(XHTML_NS, 'body');
+  const text = doc.createElementNS(XHTML_NS, 'p');
+  const message = t('reader.epub.chapter_not_shown');
+  title.textContent = message;
+  text.textContent = message;
+  head.append(title);
+  body.append(text);
+  root.append(head, body);
+  return doc;
+}
 
 /**
  * The document's root element replaced by its cleaned copy. The sanitizer is given the root as a
