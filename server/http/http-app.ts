@@ -99,7 +99,7 @@ export async function createHttpApp(options: HttpOptions, logger: Logger, { trus
   });
   app.decorate('routeTable', routeTable);
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, options.corsOrigins ?? []);
   registerBasePath(app, basePath);
   app.setErrorHandler(errorHandler);
   registerBodyParsers(app);

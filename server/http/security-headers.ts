@@ -4,6 +4,13 @@ import { errorBody } from './errors.ts';
 import helmet, { type HelmetOptions } from 'helmet';
 import { requestPath } from './request-path.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether responses are for this origin only (Cross-Origin-Resource-Policy): no --cors-origins. */
+    sameOriginResources: boolean;
+  }
+}
+
 /**
  * Security headers of every response, in one place (README "Security").
  *
@@ -110,7 +117,7 @@ export const HELMET_OPTIONS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: CLIENT_CSP },
   // Transport security is the reverse proxy's decision (Folio also runs over plain HTTP on a LAN).
   strictTransportSecurity: false,
-  // Komga's native and web clients on other origins load covers and pages (CORS is opt-in anyway).
+  // Set below by Folio itself, by the --cors-origins setting (see SAME_ORIGIN_RESOURCES).
   crossOriginResourcePolicy: false,
   crossOriginEmbedderPolicy: false,
   // The OAuth2 login popup goes through the provider and back, then talks to its opener.
@@ -140,6 +147,18 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): readonly
 let defaultHeaders: readonly [string, string][] | undefined;
 
 /**
+ * Without --cors-origins nothing but Folio's own pages may use its responses, and they are
+ * same-origin: every response says so, and the browser then refuses a no-cors load of it (<img>,
+ * <video>, <audio>, <script>) by a page of any other origin. Without it, a page of another site, or
+ * of the same site (another port of the host, a sibling subdomain, where SameSite=Lax still sends the
+ * session cookie, as browsers send Basic credentials they cached), showed a reader's pages and
+ * posters and read their sizes, and shared a process with their bytes (Spectre). With
+ * --cors-origins, a web client of those origins (Komga's) shows covers and pages in plain <img>
+ * elements, so the header is left out there, as before.
+ */
+const SAME_ORIGIN_RESOURCES: [string, string] = ['Cross-Origin-Resource-Policy', 'same-origin'];
+
+/**
  * Every security header of the response to this request, its CSP chosen as above: the one list
  * that the hooks, a hijacked reply (the event stream, which writes its own head and never reaches
  * onSend) and a framework error all send. `mediaType` is what the response turned out to be, once
@@ -149,19 +168,22 @@ export function securityHeadersFor(request: FastifyRequest, options: { mediaType
   const csp = options.sandboxed
     ? TOP_LEVEL_CONTENT_CSP
     : isApiPath(requestPath(request)) ? userContentCsp(request, options.mediaType) : undefined;
-  const key = csp ?? '';
+  const sameOrigin = request.server.sameOriginResources;
+  const key = `${sameOrigin ? 'same-origin' : ''}|${csp ?? ''}`;
   let headers = headersByCsp.get(key);
   if (!headers) {
     headers = (defaultHeaders ??= helmetHeaders()).map(([name, value]) => [name, csp !== undefined && name.toLowerCase() === 'content-security-policy' ? csp : value]);
+    if (sameOrigin) headers = [...headers, SAME_ORIGIN_RESOURCES];
     headersByCsp.set(key, headers);
   }
   return headers;
 }
 
-/** The lists above, one per policy (there are four), so serving a page builds none. */
+/** The lists above, one per policy (four CSPs, with or without the resource policy), so serving a page builds none. */
 const headersByCsp = new Map<string, readonly [string, string][]>();
 
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, corsOrigins: readonly string[]): Promise<void> {
+  app.decorate('sameOriginResources', corsOrigins.length === 0);
   // On the raw response, so they also go out on a reply that is hijacked and written by hand.
   app.addHook('onRequest', (request, reply, done) => {
     for (const [name, value] of securityHeadersFor(request)) reply.raw.setHeader(name, value);

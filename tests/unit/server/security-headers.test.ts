@@ -168,3 +168,50 @@ describe('book content', () => {
     expect(download.headers['content-disposition']).toMatch(/^attachment;/);
   });
 });
+
+describe('embedding by other sites', () => {
+  // A page of another site, or of the same site (another port of the host, a sibling subdomain:
+  // SameSite=Lax sends the session cookie there), could show a reader's book pages and posters in
+  // <img>, <video> or <audio> without asking anyone, and read their sizes; in a process it shares
+  // with them, a Spectre-style read needs no more. Cross-Origin-Resource-Policy: same-origin makes
+  // the browser refuse such no-cors loads from any other origin. Folio's own client is same-origin.
+  const paths = () => [
+    `/api/v1/books/${cbzId}/pages/1`,
+    `/api/v1/books/${cbzId}/thumbnail`,
+    `/api/v1/books/${cbzId}/file`,
+    `/api/v1/books/${epubId}/resource/${HOSTILE_PATHS.svg}`,
+    `/opds/v1.2/books/${cbzId}/pages/1`,
+    `/api/v1/books/${cbzId}`,
+    '/api/v1/books/no-such-book/pages/1',
+    '/',
+  ];
+
+  it('is refused: every response is for this origin only when no CORS origin is configured', async () => {
+    for (const path of paths()) {
+      const r = await server.get(path);
+      expect(r.statusCode, path).toBeLessThan(500);
+      expect(r.headers['cross-origin-resource-policy'], path).toBe('same-origin');
+    }
+    // Before any hook ran (a URL the router cannot read) and before a login (401) too.
+    for (const [url, headers] of [['/api/v1/books/%zz', {}], [`/api/v1/books/${cbzId}/pages/1`, {}]] as const) {
+      expect((await server.get(url, headers)).headers['cross-origin-resource-policy'], url).toBe('same-origin');
+    }
+  });
+
+  it('is left to the browser with --cors-origins: a web client there shows covers and pages in <img>', async () => {
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { buildApp } = await import('../../../server/http/app.ts');
+    const dir = await mkdtemp(join(tmpdir(), 'folio-corp-'));
+    const app = await buildApp({ dataDir: join(dir, 'data'), clientDir: join(dir, 'none'), logLevel: 'error', corsOrigins: ['http://reader.test'] });
+    try {
+      for (const url of ['/api/v1/claim', '/api/v1/books/x/pages/1', '/']) {
+        const r = await app.inject({ method: 'GET', url, headers: { origin: 'http://reader.test' } });
+        expect(r.headers['cross-origin-resource-policy'], url).toBeUndefined();
+      }
+    } finally {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
