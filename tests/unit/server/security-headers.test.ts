@@ -35,6 +35,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
+  // startServer keeps a folder it was given: this one is the test's own.
+  const { rm } = await import('node:fs/promises');
+  await rm(server.dir, { recursive: true, force: true });
 });
 
 const resource = (path: string, headers: Record<string, string> = server.admin) => server.get(`/api/v1/books/${epubId}/resource/${path}`, headers);
