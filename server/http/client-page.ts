@@ -29,3 +29,14 @@ export function withHeadTags(page: string, prefix: string, tags: string): string
   const at = page.indexOf(meta);
   return at < 0 ? page : `${page.slice(0, at + meta.length)}${tags}${page.slice(at + meta.length)}`;
 }
+
+/**
+ * `page` with `tags` right after the body's start tag, before the app's root: an element the browser
+ * acts on while it parses the document (the reader's opening image, reader-hints.ts). A page without
+ * a body start tag gets nothing.
+ */
+export function withBodyTags(page: string, tags: string): string {
+  if (!tags) return page;
+  const body = /<body(\s[^>]*)?>/i.exec(page);
+  return body ? `${page.slice(0, body.index + body[0].length)}${tags}${page.slice(body.index + body[0].length)}` : page;
+}

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { sendError } from './errors.ts';
 import { publicPrefix } from './base-path.ts';
 import { ClientIndex } from './client-index.ts';
-import { withHeadTags } from './client-page.ts';
+import { withBodyTags, withHeadTags } from './client-page.ts';
 import { readerHints } from './reader-hints.ts';
 import { RouteMethods } from './method-not-allowed.ts';
 import { isUnusablePath, rethrowUnless } from '../fs-errors.ts';
@@ -63,9 +63,9 @@ export async function registerClient(app: FastifyInstance, clientDir: string, ct
     }
     // A reader's address may get its caller's start page named (reader-hints.ts): a page for one
     // caller, which no shared cache may keep.
-    const hints = request.method === 'GET' ? readerHints(ctx, request, path, searchOf(request.url)) : '';
-    reply.header('Cache-Control', hints ? 'private, no-cache' : 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(withHeadTags(page, prefix, hints));
+    const hints = request.method === 'GET' ? readerHints(ctx, request, path, searchOf(request.url), prefix) : { head: '', body: '' };
+    reply.header('Cache-Control', hints.head ? 'private, no-cache' : 'no-cache');
+    return reply.type('text/html; charset=utf-8').send(withBodyTags(withHeadTags(page, prefix, hints.head), hints.body));
   });
 }
 

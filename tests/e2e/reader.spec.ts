@@ -7,6 +7,7 @@ import {
 } from '../fixtures/comics.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, findBook, getBook, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import sharp from 'sharp';
 import { isClose, sampleColour } from './support/pixels.ts';
 import { pollUntil } from '../support/poll.ts';
 
@@ -89,6 +90,37 @@ function requestsTo(p: Page, path: string): string[] {
     if (new URL(request.url()).pathname === path) seen.push(request.url());
   });
   return seen;
+}
+
+/**
+ * The page's downloads of `path` that came over the network (the HTTP cache's answers have no body
+ * bytes on the wire), as they finish.
+ */
+function networkDownloads(p: Page, path: string): Promise<number>[] {
+  const downloads: Promise<number>[] = [];
+  p.on('requestfinished', (request) => {
+    if (new URL(request.url()).pathname === path) downloads.push(request.sizes().then((sizes) => sizes.responseBodySize));
+  });
+  return downloads;
+}
+
+/**
+ * The reader's page as a server that does not write the start page's image sends it (a page of
+ * unknown size): the start page's number and series stay, its image, its preload and its size go.
+ * The boot module then fetches and decodes the page itself and paints it on a canvas of its own.
+ */
+async function withoutOpeningImage(p: Page): Promise<void> {
+  await p.route(
+    (url) => /^\/book\/[^/]+\/read$/.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text())
+        .replace(/<link rel="preload" as="image"[^>]*>/, '')
+        .replace(/<img id="folio-opening-page"[^>]*>/, '')
+        .replace(/ data-folio-width="\d+" data-folio-height="\d+"/, '');
+      await route.fulfill({ response, body });
+    },
+  );
 }
 
 /** Cookie-authenticated changes carry the XHR marker (the server's CSRF guard). */
@@ -220,14 +252,18 @@ test('cold open: the start page is downloaded once, beside the book\'s descripti
     if (pathname.startsWith('/api/v1/books/') || /decode\.worker/.test(pathname)) events.push(`start ${pathname}`);
   });
   p.on('requestfinished', (request) => events.push(`end ${new URL(request.url()).pathname}`));
+  const downloads = networkDownloads(p, pagePath(2));
   await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`);
   const canvas = p.getByTestId('reader-canvas');
   await expect(canvas).toHaveAttribute('data-painted-page', '2');
   await expect.poll(() => events.includes(`start ${pagePath(3)}`)).toBe(true);
 
   const first = (event: string) => events.indexOf(event);
-  // Asked for once (the worker decoded the bytes the page fetched, it did not fetch them again) …
-  expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(1);
+  // Downloaded once: by the document's image of the page; the reader's decode got the same response
+  // from the HTTP cache (the same versioned address) …
+  const sizes = await Promise.all(downloads);
+  expect(sizes.filter((bytes) => bytes > 0)).toHaveLength(1);
+  expect(sizes.length).toBeLessThanOrEqual(2);
   // … beside the book's description, not after it.
   expect(first(`start ${pagePath(2)}`)).toBeLessThan(first(`end /api/v1/books/${book.id}`));
   // The preloads start only once the page on screen is there.
@@ -243,7 +279,7 @@ test('cold open: the start page is downloaded once, beside the book\'s descripti
   await expect(canvas).toHaveAttribute('data-painted-page', '2');
   await expect.poll(() => new URL(p.url()).searchParams.get('page')).toBe('2');
   expect(events.filter((event) => event === `start /api/v1/books/${book.id}`)).toHaveLength(1);
-  expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(1);
+  expect(events.filter((event) => event === `start ${pagePath(2)}`)).toHaveLength(sizes.length);
   expect(events.filter((event) => event === `start ${pagePath(3)}`)).toHaveLength(1);
 });
 
@@ -417,6 +453,8 @@ test('cold open at the saved page: that page is fetched once and decoded once, a
   await inProgressAt(p, 'Comic 01', 2, async (bookId) => {
     const pagePath = `/api/v1/books/${bookId}/pages/2`;
     const fetched = requestsTo(p, pagePath);
+    // The early path the page's own image replaces where it can (its routing also turns the HTTP cache off).
+    await withoutOpeningImage(p);
     const decodedWhileHeld = await holdReaderCodeUntilDecoded(p, bookId, 2);
     await p.goto(`${folio.url}/book/${bookId}/read?incognito=true`);
     const canvas = p.getByTestId('reader-canvas');
@@ -436,6 +474,8 @@ test('cold open at the saved page: the page names it, so its bytes and the serie
     p.on('request', (request) => asked.push(new URL(request.url()).pathname));
     const pagePath = `/api/v1/books/${bookId}/pages/2`;
     const seriesPath = `/api/v1/series/${book.seriesId}`;
+    // The early path the page's own image replaces where it can (its routing also turns the HTTP cache off).
+    await withoutOpeningImage(p);
     // The book is answered only once page 2 and the series were asked for, or after 15 s.
     let askedFirst: Promise<boolean> | null = null;
     await p.route((url) => url.pathname === `/api/v1/books/${bookId}`, async (route) => {
@@ -461,10 +501,11 @@ test('cold open at the saved page: the page names it, so its bytes and the serie
   });
 });
 
-test('cold open: the book and its start page are fetched and decoded by the boot module, while the main bundle is still held back', async ({ page: p }) => {
+test('cold open without the page\'s image: the book and its start page are fetched and decoded by the boot module, while the main bundle is still held back', async ({ page: p }) => {
   const book = await findBook(p.context().request, folio.url, 'Comic 01');
   const pagePath = `/api/v1/books/${book.id}/pages/2`;
   const fetched = requestsTo(p, pagePath);
+  await withoutOpeningImage(p);
   // The main bundle (React, the app) is answered only once page 2 has been decoded, or after 15 s.
   let decodedFirst: Promise<boolean> | null = null;
   await p.route(/\/assets\/main-[^/]*\.js$/, async (route) => {
@@ -505,14 +546,92 @@ async function holdMainBundle(p: Page): Promise<() => void> {
   return release;
 }
 
-for (const { name, bookName, settings, query, painted, samples } of [
+/** The share of frames, from now until `done` holds, in which neither the first frame nor the reader's view showed the page. */
+async function blankFramesUntil(p: Page, done: string): Promise<{ frames: number; blank: number }> {
+  return p.evaluate(
+    (doneSelector) =>
+      new Promise<{ frames: number; blank: number }>((resolve) => {
+        const counts = { frames: 0, blank: 0 };
+        const deadline = performance.now() + 30_000;
+        const sample = () => {
+          counts.frames++;
+          const shown = document.querySelector('[data-testid="reader-opening-image"][data-painted-page], [data-testid="reader-canvas"][data-painted-page]');
+          if (!shown) counts.blank++;
+          if (document.querySelector(doneSelector) || performance.now() > deadline) resolve(counts);
+          else requestAnimationFrame(sample);
+        };
+        requestAnimationFrame(sample);
+      }),
+    done,
+  );
+}
+
+test('cold open of a single page: the first frame is the document\'s own image of the page, where the reader then paints it', async ({ page: p }) => {
+  const book = await findBook(p.context().request, folio.url, 'Comic 01');
+  const releaseApp = await holdMainBundle(p);
+  await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`, { waitUntil: 'commit' });
+  const frame = p.getByTestId('reader-opening-image');
+  await expect(frame).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
+  // The app has not run: the frame is the document's image, placed by the boot module alone.
+  expect(await p.evaluate(() => performance.getEntriesByName('folio:main').length)).toBe(0);
+  await expect(p.getByTestId('reader-canvas')).toHaveCount(0);
+  await expect(p.getByTestId('reader-opening-frame')).toHaveCount(0);
+  // The page (600 × 900) fitted to the 1280 × 800 window and centred, as the engine lays it out, on black.
+  const image = p.locator('#folio-opening-page');
+  const box = await image.boundingBox();
+  const viewport = p.viewportSize()!;
+  const scale = Math.min(viewport.width / 600, viewport.height / 900);
+  const expected = { width: 600 * scale, height: 900 * scale };
+  expect(box).not.toBeNull();
+  expect(Math.abs(box!.width - Math.round(expected.width))).toBeLessThanOrEqual(0.5);
+  expect(Math.abs(box!.height - Math.round(expected.height))).toBeLessThanOrEqual(0.5);
+  expect(Math.abs(box!.x - Math.round((viewport.width - expected.width) / 2))).toBeLessThanOrEqual(0.5);
+  expect(Math.abs(box!.y - Math.round((viewport.height - expected.height) / 2))).toBeLessThanOrEqual(0.5);
+  expect(isClose(await sampleColour(frame, 0.5, 0.5), GREEN)).toBe(true);
+  expect(isClose(await sampleColour(frame, 0.02, 0.5), [0, 0, 0])).toBe(true);
+  // The very address the reader decodes the page from (versioned: the HTTP cache keeps the answer).
+  const src = await image.evaluate((element: HTMLImageElement) => element.src);
+  expect(new URL(src).searchParams.get('v')).toBeTruthy();
+  // The middle of the page, clear of the reader's toolbar (which comes with the app).
+  const clip = { x: box!.x, y: box!.y + box!.height / 4, width: box!.width, height: box!.height / 2 };
+  const before = await p.screenshot({ clip });
+
+  const blank = blankFramesUntil(p, '[data-testid="reader-canvas"][data-painted-page="2"]');
+  releaseApp();
+  const canvas = p.getByTestId('reader-canvas');
+  await expect(canvas).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
+  // The reader's view took over without a frame in between showing neither, and the image is gone.
+  expect((await blank).blank).toBe(0);
+  await expect(frame).toHaveCount(0);
+  await expect(image).toHaveCount(0);
+  // It shows what the image showed, on the same pixels.
+  const after = await p.screenshot({ clip });
+  expect(await meanAbsoluteDifference(before, after)).toBeLessThan(1);
+  const decoded = await p.evaluate(
+    (path) => performance.getEntriesByName('folio:decode').map((entry) => (entry as PerformanceMeasure).detail?.url as string).filter((url) => new URL(url, location.href).pathname === path),
+    `/api/v1/books/${book.id}/pages/2`,
+  );
+  expect(decoded.map((url) => new URL(url, folio.url).href)).toEqual([src]);
+});
+
+/** Mean absolute difference per channel of two same-sized screenshots (0–255). */
+async function meanAbsoluteDifference(a: Buffer, b: Buffer): Promise<number> {
+  const [first, second] = await Promise.all([a, b].map((png) => sharp(png).removeAlpha().raw().toBuffer()));
+  expect(first!.length).toBe(second!.length);
+  let sum = 0;
+  for (let index = 0; index < first!.length; index++) sum += Math.abs(first![index]! - second![index]!);
+  return sum / first!.length;
+}
+
+for (const { name, bookName, settings, query, painted, samples, noImage } of [
   {
-    name: 'a single page',
+    name: 'a single page the server writes no image of',
     bookName: 'Comic 01',
     settings: {},
     query: '?page=2&incognito=true',
     painted: '2',
     samples: [{ x: 0.5, colour: GREEN }],
+    noImage: true,
   },
   {
     // Right to left from the series' ComicInfo: page 2 on the right, page 3 on the left, white around.
@@ -526,6 +645,7 @@ for (const { name, bookName, settings, query, painted, samples } of [
 ]) {
   test(`cold open of ${name}: the first frame is painted before the app runs, with the pixels the reader then paints`, async ({ page: p }) => {
     await p.addInitScript((saved) => localStorage.setItem('folio.reader', JSON.stringify(saved)), settings);
+    if (noImage) await withoutOpeningImage(p);
     const book = await findBook(p.context().request, folio.url, bookName);
     const releaseApp = await holdMainBundle(p);
     const whoAmI = requestsTo(p, '/api/v2/users/me');
@@ -537,6 +657,9 @@ for (const { name, bookName, settings, query, painted, samples } of [
     await expect(p.getByTestId('reader-canvas')).toHaveCount(0);
     for (const { x, colour } of samples) expect(isClose(await sampleColour(frame, x, 0.5), colour), `${x}`).toBe(true);
     const framePixels = await frame.evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
+    // No image of the start page (or a spread, whose pairing only the page list tells: it was dropped).
+    await expect(p.locator('#folio-opening-page')).toHaveCount(0);
+    await expect(p.getByTestId('reader-opening-image')).toHaveCount(0);
 
     releaseApp();
     const canvas = p.getByTestId('reader-canvas');
@@ -592,10 +715,10 @@ test('cold open: the decode workers start once the first frame is up, not beside
     if (/decode\.worker/.test(new URL(request.url()).pathname)) workerScripts.push(request.url());
   });
   await p.goto(`${folio.url}/book/${book.id}/read?page=2&incognito=true`, { waitUntil: 'commit' });
-  const frame = p.getByTestId('reader-opening-frame');
+  const frame = p.getByTestId('reader-opening-image');
   await expect(frame).toHaveAttribute('data-painted-page', '2', { timeout: 30_000 });
   expect(isClose(await sampleColour(frame, 0.5, 0.5), GREEN)).toBe(true);
-  // The page was decoded on the main thread; the workers, asked for when the frame was up, come now.
+  // The browser decoded the document's image of the page; the workers, asked for when the frame was up, come now.
   await expect.poll(() => workerScripts.length, { timeout: 15_000 }).toBeGreaterThan(0);
   const frameAt = await p.evaluate(() => performance.getEntriesByName('folio:first-frame')[0]?.startTime ?? null);
   const workerAt = await p.evaluate(() => performance.getEntriesByType('resource').find((entry) => /decode\.worker/.test(entry.name))?.startTime ?? null);
@@ -618,7 +741,7 @@ test('cold open of a webtoon: no first frame is painted (its view scrolls a stri
     new MutationObserver((records) => {
       for (const record of records) {
         for (const node of record.addedNodes) {
-          if (node instanceof HTMLElement && node.dataset.testid === 'reader-opening-frame') state.openingFrames++;
+          if (node instanceof HTMLElement && ['reader-opening-frame', 'reader-opening-image'].includes(node.dataset.testid ?? '')) state.openingFrames++;
         }
       }
     }).observe(document, { childList: true, subtree: true });
@@ -627,6 +750,8 @@ test('cold open of a webtoon: no first frame is painted (its view scrolls a stri
   // The strip is the app's, which runs after the boot module has painted whatever it was going to.
   await expect(p.getByTestId('reader-webtoon')).toHaveAttribute('data-current-page', '1', { timeout: 30_000 });
   expect(await p.evaluate(() => (window as unknown as { openingFrames: number }).openingFrames)).toBe(0);
+  // The document's image of page 1 was dropped (the series is a webtoon: the server said so).
+  await expect(p.locator('#folio-opening-page')).toHaveCount(0);
 });
 
 test('cold open without a session: the early start fails quietly and the reader\'s address goes to the login screen', async ({ page: loggedIn, browser }) => {

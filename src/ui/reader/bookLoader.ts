@@ -3,7 +3,7 @@ import { getSeries } from '../../api/series.ts';
 import type { BookDto, PageDto, ReadingDirection } from '../../api/types.ts';
 import { isTextEpub } from './bookKind.ts';
 import { decodeOpeningSpread } from './openingDecode.ts';
-import { paintOpeningSpread, type OpeningPaint } from './openingPaint.ts';
+import { appMayStart, paintOpeningSpread, type OpeningPaint } from './openingPaint.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { readerPreferences } from './settingsStore.ts';
 import type { StartHint } from './startHint.ts';
@@ -27,8 +27,8 @@ export function startPageFor(book: BookDto, pageCount: number, requested: number
  * there, on those bytes). The URL is the reader's own for a page shown as it is stored; a page the
  * browser cannot show is asked converted, under another URL, and this download then simply goes unused.
  */
-function prefetchStartPage(bookId: string, page: number, book?: BookDto): void {
-  sharedDecodePool().fetchAhead(pageUrl(bookId, page, undefined, book && pageVersion(book)));
+function prefetchStartPage(bookId: string, page: number, version?: string): void {
+  sharedDecodePool().fetchAhead(pageUrl(bookId, page, undefined, version));
 }
 
 /** The book a book's screen shows (see showingBook). */
@@ -62,16 +62,18 @@ interface Fetching {
  * bytes are then asked for at once, and its series, asked for beside the book. A book that turns out
  * to open elsewhere, or to be in another series, has those asked for as before.
  */
-function fetchBook(bookId: string, requestedPage: number | null, hint: StartHint | null = null): Fetching {
+function fetchBook(bookId: string, requestedPage: number | null, hint: StartHint | null = null, imageFirst = false): Fetching {
   let described!: (value: Omit<LoadedBook, 'seriesDirection'>) => void;
   const describedBook = new Promise<Omit<LoadedBook, 'seriesDirection'>>((resolve) => (described = resolve));
-  return { described: describedBook, loading: fetchBookParts(bookId, requestedPage, hint, described) };
+  return { described: describedBook, loading: fetchBookParts(bookId, requestedPage, hint, imageFirst, described) };
 }
 
+/** `imageFirst`: the document's image is downloading the start page (openingImage.ts): not fetched here too. */
 async function fetchBookParts(
   bookId: string,
   requestedPage: number | null,
   hint: StartHint | null,
+  imageFirst: boolean,
   described: (value: Omit<LoadedBook, 'seriesDirection'>) => void,
 ): Promise<LoadedBook> {
   // Everything the first page needs starts at once: the page list, the book, the series, and the
@@ -86,13 +88,16 @@ async function fetchBookParts(
   // hint (written only for a page image, at the page ?page= names when it is one). ?page= alone says
   // nothing of the kind: a text EPUB opened at /read?page=1 asked for /pages/1.
   const early = known ? (isTextEpub(known) ? null : (requestedPage ?? startPageFor(known, known.media.pagesCount, null))) : (hint?.page ?? null);
-  if (early !== null) prefetchStartPage(bookId, early, known ?? undefined);
+  // At the reader's own (versioned) address when the version is known: the one the document's image
+  // of the page, if any, is downloading, so that the HTTP cache serves both from one response.
+  const version = known ? pageVersion(known) : hint?.version;
+  if (early !== null && !imageFirst) prefetchStartPage(bookId, early, version);
   // The series only contributes its reading direction; the screen's copy (or the server's hint)
   // already says which series, so it is asked for beside the book rather than after it.
   const seriesId = known?.seriesId ?? hint?.seriesId;
   const knownSeries = seriesId ? seriesDirection(seriesId) : null;
   const book = await getBook(bookId, { now: true });
-  if (!isTextEpub(book)) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), book);
+  if (!isTextEpub(book) && !imageFirst) prefetchStartPage(book.id, startPageFor(book, book.media.pagesCount, requestedPage), pageVersion(book));
   // A failed page list fails the load below; `described` then never settles, and nothing waits on it alone.
   void pages.then((list) => described({ book, pages: list }), () => {});
   const direction = knownSeries && seriesId === book.seriesId ? await knownSeries : await seriesDirection(book.seriesId);
@@ -137,10 +142,22 @@ const PREFETCH_FRESH_MS = 60_000;
 export function prefetchBook(
   bookId: string,
   requestedPage: number | null = null,
-  { decodeOpening = false, paintOpening = false, hint }: { decodeOpening?: boolean; paintOpening?: boolean; hint?: StartHint } = {},
+  {
+    decodeOpening = false,
+    paintOpening = false,
+    imageFirst = false,
+    hint,
+  }: { decodeOpening?: boolean; paintOpening?: boolean; imageFirst?: boolean; hint?: StartHint } = {},
 ): void {
   const known = prefetched?.bookId === bookId && prefetched.requestedPage === requestedPage && fresh(prefetched.at) ? prefetched : null;
-  const record = known ?? { bookId, requestedPage, at: Date.now(), ...fetchBook(bookId, requestedPage, hint ?? null), decoding: false, opening: new Set<string>() };
+  const record = known ?? {
+    bookId,
+    requestedPage,
+    at: Date.now(),
+    ...fetchBook(bookId, requestedPage, hint ?? null, imageFirst),
+    decoding: false,
+    opening: new Set<string>(),
+  };
   if (!known) {
     replacePrefetched(record);
     record.loading.catch(() => {
@@ -157,11 +174,15 @@ export function prefetchBook(
     // Unless the reader's own preference is the webtoon view, whose pages the series may turn paged
     // or not: that waits for the series. Should the series make the book a webtoon, the decode ahead
     // goes unclaimed (its bytes serve the webtoon's own decode) and is freed.
+    // With the document's image as the first frame (`imageFirst`, a cold load), the decode waits for
+    // the app, which starts once that frame is up: the browser's decode of the image has the CPU meanwhile.
+    const described = imageFirst ? record.described.then(async (early) => (await appMayStart(), early)) : record.described;
+    const loading = imageFirst ? record.loading.then(async (loaded) => (await appMayStart(), loaded)) : record.loading;
     if (readerPreferences.readingDirection !== 'WEBTOON') {
       // `described` only ever resolves (a failed load leaves it pending): no rejection to handle.
-      void record.described.then((early) => noteOpening(record, decodeOpeningSpread({ ...early, seriesDirection: null }, startPageFor(early.book, early.pages.length, requestedPage))));
+      void described.then((early) => noteOpening(record, decodeOpeningSpread({ ...early, seriesDirection: null }, startPageFor(early.book, early.pages.length, requestedPage))));
     }
-    record.loading.then(
+    loading.then(
       (loaded) => {
         const opening = noteOpening(record, decodeOpeningSpread(loaded, startPageFor(loaded.book, loaded.pages.length, requestedPage)));
         if (paintOpening) void paintOpeningSpread(opening);

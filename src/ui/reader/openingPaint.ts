@@ -4,6 +4,7 @@ import type { PaintView } from '../../engine/ReaderSession.ts';
 import type { Viewport } from '../../engine/types.ts';
 import { CanvasPainter } from './CanvasPainter.ts';
 import { sharedDecodePool } from './decodePool.ts';
+import { removeOpeningImage } from './openingImage.ts';
 import { readerPreferences } from './settingsStore.ts';
 
 /**
@@ -50,6 +51,11 @@ export function holdAppForOpeningPaint(): void {
 
 function releaseApp(): void {
   hold?.release();
+}
+
+/** The first frame is up by other means (the document's image, openingImage.ts), or will not come: the app may start. */
+export function letAppStart(): void {
+  releaseApp();
 }
 
 /** Settles when the app may start: at once, unless a cold load's first frame is on its way. */
@@ -115,8 +121,10 @@ export async function paintOpeningSpread(opening: OpeningPaint | null): Promise<
 
 /** The reader's own view has painted (or the reader is gone): the first frame is no longer needed. */
 export function dismissOpeningPaint(): void {
-  if (!frame) return;
-  frame.remove();
-  frame = null;
+  const imageGone = removeOpeningImage();
+  if (frame) {
+    frame.remove();
+    frame = null;
+  } else if (!imageGone) return;
   performance.mark('folio:first-frame-gone'); // for the benchmark's waterfall: the reader took over
 }

@@ -1,7 +1,8 @@
 import { prefetchBook, shownBook } from './bookLoader.ts';
 import { isTextEpub } from './bookKind.ts';
 import { sharedDecodePool } from './decodePool.ts';
-import { appMayStart, holdAppForOpeningPaint } from './openingPaint.ts';
+import { appMayStart, holdAppForOpeningPaint, letAppStart } from './openingPaint.ts';
+import { showOpeningImage } from './openingImage.ts';
 import { restoreSessionEarly } from '../store/sessionRestore.ts';
 import { parseReaderQuery } from './readerQuery.ts';
 import { pageBasePath } from '../../api/basePath.ts';
@@ -31,9 +32,15 @@ export function loadReaderCode(): void {
  * workers start unless the book is known to be a text EPUB (read without them), on a cold load once
  * its first frame is up.
  */
-export function openBook(bookId: string, requestedPage: number | null, { coldLoad = false, hint }: { coldLoad?: boolean; hint?: StartHint } = {}): void {
-  // The book's descriptions first: the page the reader opens at may depend on them.
-  prefetchBook(bookId, requestedPage, { decodeOpening: true, paintOpening: coldLoad, hint });
+export function openBook(
+  bookId: string,
+  requestedPage: number | null,
+  { coldLoad = false, hint, openingImage = false }: { coldLoad?: boolean; hint?: StartHint; openingImage?: boolean } = {},
+): void {
+  // The book's descriptions first: the page the reader opens at may depend on them. With the
+  // document's image as the first frame (openingImage.ts), the browser downloads and decodes the
+  // page for it: the reader's own download (from the HTTP cache then) and decode wait for the app.
+  prefetchBook(bookId, requestedPage, { decodeOpening: true, paintOpening: coldLoad && !openingImage, imageFirst: openingImage, hint });
   // On a cold load the reader's code waits for the app (held until the first frame is up): evaluating
   // it now would take the CPU the first page's decode needs.
   if (!coldLoad) loadReaderCode();
@@ -68,7 +75,11 @@ export function openBookFromAddress(location: Pick<Location, 'pathname' | 'searc
     return; // a malformed address: the router shows what it makes of it
   }
   holdAppForOpeningPaint();
-  openBook(bookId, parseReaderQuery(location.search).page, { coldLoad: true, hint: readStartHint() ?? undefined });
+  const hint = readStartHint() ?? undefined;
+  // The document's own image of the start page, where the reader can use it as the first frame.
+  const imaged = hint ? showOpeningImage(bookId, hint) : null;
+  void imaged?.then(letAppStart);
+  openBook(bookId, parseReaderQuery(location.search).page, { coldLoad: true, hint, openingImage: imaged !== null });
   // The app's start-up asks who is signed in before it shows the reader: asked now, it is answered
   // while the first frame is being decoded.
   restoreSessionEarly();

@@ -15,7 +15,9 @@ afterEach(async () => {
 });
 
 const XHR = { 'x-requested-with': 'XMLHttpRequest' };
-const HINT = /<meta name="folio-start-page" content="(\d+)" data-folio-series="([^"]+)">/;
+const HINT = /<meta name="folio-start-page" content="(\d+)" data-folio-series="([^"]+)"([^>]*)>/;
+const IMAGE = /<img id="folio-opening-page" src="([^"]+)" alt="" hidden fetchpriority="high" decoding="sync" elementtiming="folio-opening-page">/;
+const PRELOAD = /<link rel="preload" as="image" href="([^"]+)" fetchpriority="high">/;
 
 async function setUp(basePath?: string) {
   server = await startServer({ basePath });
@@ -50,9 +52,22 @@ async function page(url: string, cookie?: string) {
   expect(response.statusCode).toBe(200);
   expect(response.body).toContain('<title>Folio</title>');
   const hint = HINT.exec(response.body);
-  // Never the page's bytes, nor their address: the client asks for them through the API.
-  expect(response.body).not.toContain('rel="preload"');
-  return { response, page: hint ? Number(hint[1]) : undefined, seriesId: hint?.[2] };
+  const image = IMAGE.exec(response.body);
+  const preload = PRELOAD.exec(response.body);
+  if (!hint) {
+    // Nothing about the book at all: neither its page's address nor its bytes.
+    expect(response.body).not.toContain('folio-opening-page');
+    expect(response.body).not.toContain('rel="preload"');
+    expect(response.body).not.toContain('/api/v1/books/');
+  }
+  return {
+    response,
+    page: hint ? Number(hint[1]) : undefined,
+    seriesId: hint?.[2],
+    facts: hint?.[3] ?? '',
+    image: image ? { src: image[1]!.replaceAll('&amp;', '&'), at: image.index } : undefined,
+    preload: preload?.[1]?.replaceAll('&amp;', '&'),
+  };
 }
 
 describe('start page hint on the reader address', () => {
@@ -86,7 +101,43 @@ describe('start page hint on the reader address', () => {
   it('names it under the base path too', async () => {
     const { bookId, prefix } = await setUp('/folio');
     const cookie = await sessionCookie(ADMIN_EMAIL, ADMIN_PASSWORD, prefix);
-    expect((await page(`/folio/book/${bookId}/read?page=2`, cookie)).page).toBe(2);
+    const opened = await page(`/folio/book/${bookId}/read?page=2`, cookie);
+    expect(opened.page).toBe(2);
+    // The start page's image is asked for under the base path, where the API answers.
+    expect(opened.image?.src).toMatch(new RegExp(`^/folio/api/v1/books/${bookId}/pages/2\\?v=`));
+    const bytes = await server!.app.inject({ method: 'GET', url: opened.image!.src, headers: { cookie } });
+    expect(bytes.statusCode).toBe(200);
+  });
+
+  it('writes the start page as an image of the document, at the reader\'s own cacheable address, with the facts the client lays it out by', async () => {
+    const { bookId } = await setUp();
+    const cookie = await sessionCookie(ADMIN_EMAIL, ADMIN_PASSWORD);
+    const opened = await page(`/book/${bookId}/read?page=3&incognito=true`, cookie);
+    expect(opened.page).toBe(3);
+    // The page's listed size and the series' direction ('' when it has none): the client lays the page out from them.
+    const pages = await server!.json<{ number: number; width: number; height: number }[]>(`/api/v1/books/${bookId}/pages`);
+    expect(opened.facts).toContain(`data-folio-width="${pages[2]!.width}" data-folio-height="${pages[2]!.height}"`);
+    expect(opened.facts).toContain('data-folio-direction=""');
+    // The address is the web client's for that page (src/api/books.ts pageUrl with pageVersion).
+    const book = await server!.json<{ sizeBytes: number; fileLastModified: string }>(`/api/v1/books/${bookId}`);
+    const version = `${book.sizeBytes.toString(36)}.${book.fileLastModified}`;
+    const expected = `/api/v1/books/${bookId}/pages/3?${new URLSearchParams({ v: version })}`;
+    expect(opened.image?.src).toBe(expected);
+    expect(opened.facts).toContain(`data-folio-version="${version}"`);
+    // Asked for from the head too, and the image is the body's first element, ahead of the app's root.
+    expect(opened.preload).toBe(expected);
+    const body = /<body[^>]*>/.exec(opened.response.body)!;
+    expect(opened.image!.at).toBe(body.index + body[0].length);
+    // That address answers the page for the session the document was asked with, and may be kept.
+    const bytes = await server!.app.inject({ method: 'GET', url: expected, headers: { cookie } });
+    expect(bytes.statusCode).toBe(200);
+    expect(bytes.headers['content-type']).toBe('image/jpeg');
+    expect(bytes.headers['cache-control']).toMatch(/immutable/);
+    // A series read as a webtoon says so (the client then drops the image: its view scrolls a strip).
+    const seriesId = opened.seriesId!;
+    const repos = server!.app.folio.repos;
+    repos.seriesMetadata.update({ ...repos.seriesMetadata.findBySeriesId(seriesId)!, readingDirection: 'WEBTOON' });
+    expect((await page(`/book/${bookId}/read`, cookie)).facts).toContain('data-folio-direction="WEBTOON"');
   });
 
   it('says nothing to a caller who may not read the book, nor about a book that is not there', async () => {
