@@ -23,6 +23,7 @@ import { scanLikeImages, writeBook, type BenchImage } from './support/books.ts';
 import { AdminClient, startServer } from './support/folio.ts';
 import { readerReport, type DecodeGroupResult, type ReaderBenchResults } from './support/reader-report.ts';
 import { summarise } from './support/summary.ts';
+import { firstFrameQuality, type FirstFrameQuality } from './support/first-frame-quality.ts';
 import { traceMainThread } from './support/trace.ts';
 import { medianWaterfall, waterfallTable, watchRequests, type Timed } from './support/waterfall.ts';
 import { folioWebtoon, naiveWebtoon, scrollWebtoon, type WebtoonScrollRun, type WebtoonTarget } from './support/webtoon-scroll.ts';
@@ -267,6 +268,15 @@ async function recordFirstPaint(context: BrowserContext): Promise<void> {
         state.folioFirstPaintPending = false;
       });
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-painted-page'] });
+    // On a cold load whose first frame is the document's own image of the page (src/ui/reader/openingImage.ts):
+    // its Element Timing render time, the frame that showed it whole (the browser decodes it while
+    // it rasterises, after the script showed it, so no frame callback of the page's can see it).
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { identifier?: string; renderTime?: number })[]) {
+        if (entry.identifier !== 'folio-opening-page' || !entry.renderTime) continue;
+        if (state.folioFirstPaint === null || entry.renderTime < state.folioFirstPaint) state.folioFirstPaint = entry.renderTime;
+      }
+    }).observe({ type: 'element', buffered: true });
   });
 }
 
@@ -432,7 +442,7 @@ export async function runReaderBench(): Promise<void> {
     await loginContext.close();
 
     const openContexts: BrowserContext[] = [];
-    const freshPage = async (readerSettings: Record<string, unknown>, path: string, beforeLoad?: (page: Page) => void): Promise<Page> => {
+    const freshPage = async (readerSettings: Record<string, unknown>, path: string, beforeLoad?: (page: Page) => void | Promise<void>): Promise<Page> => {
       const context = await browser!.newContext({ viewport: VIEWPORT, deviceScaleFactor: DPR, storageState });
       openContexts.push(context);
       await context.addInitScript((settings) => localStorage.setItem('folio.reader', settings), JSON.stringify(readerSettings));
@@ -446,7 +456,7 @@ export async function runReaderBench(): Promise<void> {
         await cdp.send('Network.enable');
         await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: RTT_MS, downloadThroughput: -1, uploadThroughput: -1 });
       }
-      beforeLoad?.(page);
+      await beforeLoad?.(page);
       await page.goto(`${server.url}${path}`);
       return page;
     };
@@ -533,7 +543,7 @@ export async function runReaderBench(): Promise<void> {
     // 2. First page: the floor and the naive <img> on the bench page, Folio opened in the app already
     // running (client-side navigation) and by loading its address. Each in a context with an empty cache.
     console.log('first page: Folio vs the floor vs a naive <img>…');
-    const firstPage = { floor: [] as number[], floorScaled: [] as number[], naive: [] as number[], inApp: [] as number[], pointed: [] as number[], coldLoad: [] as number[], coldReaderView: [] as number[] };
+    const firstPage = { floor: [] as number[], floorScaled: [] as number[], naive: [] as number[], img: [] as number[], inApp: [] as number[], pointed: [] as number[], coldLoad: [] as number[], coldReaderView: [] as number[] };
     const watching: { inApp: ReturnType<typeof watchRequests> | null; cold: ReturnType<typeof watchRequests> | null } = { inApp: null, cold: null };
     const waterfalls: Timed[][] = [];
     const inAppWaterfalls: Timed[][] = [];
@@ -560,6 +570,11 @@ export async function runReaderBench(): Promise<void> {
         ),
       );
       firstPage.naive.push(await withinDeadline(page, 'naive first page', page.evaluate((url) => window.folioBench.naiveFirstPage(url), naiveUrl as string)));
+      const [imgUrl] = pageUrls(book.id, 1, 1, `img-first${run}`);
+      const imgCss = { width: largeTarget.width / DPR, height: largeTarget.height / DPR };
+      firstPage.img.push(
+        await withinDeadline(page, 'img first page', page.evaluate(({ url, css }) => window.folioBench.imgFirstPage(url, css), { url: imgUrl as string, css: imgCss })),
+      );
       // The first decode of page 1's bytes, each in a fresh context, in an order rotated per run.
       const decodeOrder = (['fresh', 'started', 'main'] as const).map((_, index, all) => all[(index + run) % all.length]!);
       for (const where of decodeOrder) {
@@ -644,7 +659,27 @@ export async function runReaderBench(): Promise<void> {
       firstPage.coldReaderView.push(readerView);
       if (watching.cold) waterfalls.push(await watching.cold.finish(painted));
       await closeContexts();
-      console.log(`  run ${run + 1}: floor ${firstPage.floor.at(-1)!.toFixed(0)} / ${firstPage.floorScaled.at(-1)!.toFixed(0)} ms, from the book screen ${firstPage.inApp.at(-1)!.toFixed(0)} ms (pointing at Read ${firstPage.pointed.at(-1)!.toFixed(0)} ms), cold ${painted.toFixed(0)} ms (reader's view ${readerView.toFixed(0)} ms); first decode fresh ${firstDecodes.fresh.at(-1)!.toFixed(0)}, started ${firstDecodes.started.at(-1)!.toFixed(0)}, main ${firstDecodes.main.at(-1)!.toFixed(0)} ms`);
+      console.log(`  run ${run + 1}: floor ${firstPage.floor.at(-1)!.toFixed(0)} / ${firstPage.floorScaled.at(-1)!.toFixed(0)} ms, from the book screen ${firstPage.inApp.at(-1)!.toFixed(0)} ms (pointing at Read ${firstPage.pointed.at(-1)!.toFixed(0)} ms), cold ${painted.toFixed(0)} ms (img floor ${firstPage.img.at(-1)!.toFixed(0)} ms, reader's view ${readerView.toFixed(0)} ms); first decode fresh ${firstDecodes.fresh.at(-1)!.toFixed(0)}, started ${firstDecodes.started.at(-1)!.toFixed(0)}, main ${firstDecodes.main.at(-1)!.toFixed(0)} ms`);
+    }
+
+    // The first frame a cold load paints from the document's image, against the reader's canvas that
+    // replaces it: the main bundle is held until the image is up, then the two are compared pixel by pixel.
+    let frameQuality: FirstFrameQuality | null = null;
+    if (PARTS.has('first') && process.env.BENCH_FIRST_QUALITY !== '0') {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const held = await freshPage({ animations: false }, readerPath(book.id), async (page) => {
+        await page.route(/\/assets\/main-[^/]*\.js$/, async (route) => {
+          await released;
+          await route.continue();
+        });
+      });
+      frameQuality = await withinDeadline(held, 'first frame against the reader', firstFrameQuality(held, release, 1, large[0]!.bytes, DPR)).catch((error: unknown) => {
+        console.warn('the first frame could not be compared with the reader\'s:', error);
+        return null;
+      });
+      await closeContexts();
+      if (frameQuality) console.log('first frame (the document\'s image) against the reader\'s canvas and a Lanczos resize of the page:', JSON.stringify(frameQuality));
     }
 
     if (PARTS.has('first')) {
@@ -756,6 +791,7 @@ export async function runReaderBench(): Promise<void> {
         inAppWaterfall: medianWaterfall(inAppWaterfalls),
         firstDecode: { fresh: summarise(firstDecodes.fresh), started: summarise(firstDecodes.started), main: summarise(firstDecodes.main) },
         naive: summarise(firstPage.naive),
+        img: summarise(firstPage.img),
         inApp: summarise(firstPage.inApp),
         pointed: summarise(firstPage.pointed),
         coldLoad: summarise(firstPage.coldLoad),

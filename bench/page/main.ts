@@ -177,6 +177,40 @@ async function naiveFirstPage(url: string): Promise<number> {
 }
 
 /**
+ * The browser's own path, as a cold load's first frame takes it (src/ui/reader/openingImage.ts): an
+ * `<img>` of the page drawn at `css` size, kept hidden until every byte is in, then shown; time until
+ * its Element Timing render time (the frame that showed it decoded, at the drawn size).
+ */
+async function imgFirstPage(url: string, css: Size): Promise<number> {
+  const image = document.createElement('img');
+  image.hidden = true;
+  image.decoding = 'sync';
+  image.setAttribute('fetchpriority', 'high');
+  image.setAttribute('elementtiming', 'bench-img-floor');
+  image.style.cssText = `position:fixed;left:0;top:0;width:${css.width}px;height:${css.height}px`;
+  const start = performance.now();
+  const rendered = new Promise<number>((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      const entry = (list.getEntries() as (PerformanceEntry & { renderTime?: number; element?: Element | null })[]).find((candidate) => candidate.element === image);
+      if (!entry) return;
+      observer.disconnect();
+      resolve(entry.renderTime || performance.now());
+    });
+    observer.observe({ type: 'element' });
+  });
+  image.src = url;
+  document.body.append(image);
+  await new Promise((resolve, reject) => {
+    image.onload = resolve;
+    image.onerror = reject;
+  });
+  image.hidden = false;
+  const at = await rendered;
+  image.remove();
+  return at - start;
+}
+
+/**
  * Decoding one page's bytes (already downloaded) to `size`, the first thing done by: a worker started
  * that moment ('fresh': what a reader that starts its workers with the book pays), a worker started
  * `settleMs` earlier ('started': started ahead, e.g. from the book screen, with its decoder warmed up at start-up), or the main
@@ -348,6 +382,7 @@ declare global {
       firstPageFloorScaled: typeof firstPageFloorScaled;
       firstDecode: typeof firstDecode;
       naiveFirstPage: typeof naiveFirstPage;
+      imgFirstPage: typeof imgFirstPage;
       mountNaiveWebtoon: typeof mountNaiveWebtoon;
       canvasTurnFloor: typeof canvasTurnFloor;
     };
@@ -363,6 +398,7 @@ window.folioBench = {
   firstPageFloorScaled,
   firstDecode,
   naiveFirstPage,
+  imgFirstPage,
   mountNaiveWebtoon,
   canvasTurnFloor,
 };

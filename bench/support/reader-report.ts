@@ -49,6 +49,8 @@ export interface ReaderBenchResults {
     /** The first decode of page 1's downloaded bytes: in a worker started then, one started a second before, the main thread. */
     firstDecode: { fresh: Summary; started: Summary; main: Summary };
     naive: Summary;
+    /** An `<img>` of the page drawn at screen size, hidden until loaded, then shown: until its Element Timing render time. */
+    img?: Summary;
     inApp: Summary;
     /** Opened by moving the pointer onto Read and clicking: ms from the pointer's arrival on the link. */
     pointed: Summary;
@@ -233,6 +235,9 @@ export function readerReport(r: ReaderBenchResults): string {
     row(['Folio, loading the reader\'s address (navigation start: document, scripts, session, API calls, page)', ms(firstPage.coldLoad.median), ms(firstPage.coldLoad.p95), times(coldRatio)]),
     row(['… the same loads: the reader\'s own view (the app, its controls) showing the page', ms(firstPage.coldReaderView.median), ms(firstPage.coldReaderView.p95), times(firstPage.coldReaderView.median / floor.median)]),
     row(['naive `<img src>` of that page (decoded + one frame)', ms(firstPage.naive.median), ms(firstPage.naive.p95), times(firstPage.naive.median / floor.median)]),
+    ...(firstPage.img
+      ? [row(['`<img>` of that page drawn at screen size, shown once loaded (the browser\'s scaled decode; until its Element Timing render time)', ms(firstPage.img.median), ms(firstPage.img.p95), times(firstPage.img.median / floor.median)])]
+      : []),
     '',
     'The floor is the faster of A and B in this run. Where the first decode is fastest: page 1\'s bytes, already downloaded,',
     'decoded to screen size and drawn, as the first job of a decode worker started that moment, of one started a second',

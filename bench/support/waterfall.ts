@@ -111,6 +111,7 @@ export function watchRequests(page: Page, bookId: string, startPage: number) {
         ['folio:boot', 'boot module ran'],
         ['folio:main', 'main bundle ran'],
         ['folio:app', 'app ran'],
+        ['folio:opening-image-shown', "page 1's image in the document whole, placed and shown"],
         ['folio:first-frame-gone', "first frame gave way to the reader's"],
       ] as const;
       for (const [mark, label] of marks) {
