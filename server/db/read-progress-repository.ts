@@ -1,6 +1,8 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, rowToObject } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { BOOK_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import type { User } from './user-repository.ts';
 
 export interface ReadProgress {
   bookId: string;
@@ -57,30 +59,36 @@ export class ReadProgressRepository {
   }
 
   /**
-   * A series' live books in number-sort order with one user's progress on each: `completed` is
-   * null for a book not started.
+   * A series' live books `viewer` may see (content restrictions: a book awaiting analysis may be
+   * kept back) in number-sort order with their progress on each: `completed` is null for a book
+   * not started.
    */
-  seriesBooksByNumberSort(seriesId: string, userId: string): { bookId: string; numberSort: number; completed: boolean | null }[] {
+  seriesBooksByNumberSort(seriesId: string, viewer: User): { bookId: string; numberSort: number; completed: boolean | null }[] {
+    const restriction = contentRestriction(viewer, BOOK_COLUMNS, 'item');
     const rows = this.db
       .prepare(
         `SELECT b.id AS bookId, bm.number_sort AS numberSort, r.completed FROM book b
          JOIN book_metadata bm ON bm.book_id = b.id
          LEFT JOIN read_progress r ON r.book_id = b.id AND r.user_id = ?
-         WHERE b.series_id = ? AND b.deleted_date IS NULL ORDER BY bm.number_sort, b.id`,
+         WHERE b.series_id = ? AND b.deleted_date IS NULL${restriction ? ` AND (${restriction.sql})` : ''} ORDER BY bm.number_sort, b.id`,
       )
-      .all(userId, seriesId) as { bookId: string; numberSort: number; completed: number | null }[];
+      .all(viewer.id, seriesId, ...(restriction?.params ?? [])) as { bookId: string; numberSort: number; completed: number | null }[];
     return rows.map((row) => ({ ...row, completed: row.completed === null ? null : row.completed === 1 }));
   }
 
-  /** Read counts of a series' live books for one user. */
-  seriesCounts(seriesId: string, userId: string): { total: number; read: number; inProgress: number } {
-    return cachedStatement(this.db, 
+  /**
+   * Read counts of a series' live books for one user, of the books `viewer` may see (a book
+   * awaiting analysis may be kept back from a restricted reader: not counted either).
+   */
+  seriesCounts(seriesId: string, viewer: User): { total: number; read: number; inProgress: number } {
+    const restriction = contentRestriction(viewer, BOOK_COLUMNS, 'item');
+    return cachedStatement(this.db,
         `SELECT COUNT(*) AS total,
                 COALESCE(SUM(CASE WHEN r.completed = 1 THEN 1 ELSE 0 END), 0) AS read,
                 COALESCE(SUM(CASE WHEN r.completed = 0 THEN 1 ELSE 0 END), 0) AS inProgress
          FROM book b LEFT JOIN read_progress r ON r.book_id = b.id AND r.user_id = ?
-         WHERE b.series_id = ? AND b.deleted_date IS NULL`,
+         WHERE b.series_id = ? AND b.deleted_date IS NULL${restriction ? ` AND (${restriction.sql})` : ''}`,
       )
-      .get(userId, seriesId) as { total: number; read: number; inProgress: number };
+      .get(viewer.id, seriesId, ...(restriction?.params ?? [])) as { total: number; read: number; inProgress: number };
   }
 }

@@ -65,7 +65,7 @@ export function seriesPage(ctx: FolioContext, request: FastifyRequest, reply: Fa
       offset: paging.page * paging.size,
     });
     const admin = callerIsAdmin(request);
-    return chunkedPage(reply, result.ids, (id) => toSeriesDto(ctx, id, user.id, admin), result.total, paging, result.sorted);
+    return chunkedPage(reply, result.ids, (id) => toSeriesDto(ctx, id, user, admin), result.total, paging, result.sorted);
   } catch (error) {
     rethrowSearchError(error);
   }

@@ -14,17 +14,20 @@ import { labelKey } from './label-key.ts';
  * the label_key SQL function, database.ts): without regard to case in every alphabet, and with accents
  * composed. SQLite's lower() folds A–Z only, and let a series labelled "Érotique" past an exclusion of it.
  * Unlike Komga, an age rule also hides a series none of whose books is analysed yet (notYetRated):
- * its rating is not known until its files are read.
+ * its rating is not known until its files are read; and, in a series it shows, a book awaiting
+ * analysis (awaitingAnalysis): its ComicInfo may rate the series out of reach.
  */
 export interface RestrictionColumns {
   /** Expression holding the row's library id, e.g. `s.library_id` or `b.library_id`. */
   library: string;
   /** Expression holding the row's series id, e.g. `s.id` or `b.series_id`. */
   series: string;
+  /** Expression holding the row's book id when the rows are books (`b.id`): books are then tested too. */
+  book?: string;
 }
 
 export const SERIES_COLUMNS: RestrictionColumns = { library: 's.library_id', series: 's.id' };
-export const BOOK_COLUMNS: RestrictionColumns = { library: 'b.library_id', series: 'b.series_id' };
+export const BOOK_COLUMNS: RestrictionColumns = { library: 'b.library_id', series: 'b.series_id', book: 'b.id' };
 
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
@@ -84,7 +87,11 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
   if (user.labelsExclude.length > 0) excluded.push(labelled(user.labelsExclude));
   if (user.ageRestrictionType !== null && age !== null) excluded.push(sql(notYetRated(scope, columns.series)));
   const series = seriesTest(`+${columns.series}`, allowed, excluded);
-  if (series) parts.push(series);
+  // The book test joins the series test as one term (see seriesTest): as a term of its own it made
+  // the planner count restricted books from the library's index instead of the reader's progress.
+  if (series && columns.book && user.ageRestrictionType !== null && age !== null) {
+    parts.push({ sql: `CASE WHEN ${awaitingAnalysis(scope, columns.book)} THEN 0 ELSE ${series.sql} END`, params: series.params });
+  } else if (series) parts.push(series);
 
   if (parts.length === 0) return undefined;
   return { sql: parts.map((p) => `(${p.sql})`).join(' AND '), params: parts.flatMap((p) => p.params) };
@@ -101,14 +108,27 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
  * by triggers in the same statement as every media or book change, migration 016), and the set is
  * read from a partial index of those series, empty once a library is analysed (read from the
  * books awaiting analysis, it cost 5 ms a statement with 2,000 of them). Part of the one excluded set (seriesTest), so the plans stay the admin's. A new book of a series
- * already shown is listed (unreadable until its analysis and rating are recorded, analyser.ts)
- * until its rating, if it changes, hides the series.
+ * already shown is kept back on its own until analysed (awaitingAnalysis).
  */
 function notYetRated(scope: RestrictionScope, series: string): string {
   const awaiting = 'wc.awaiting > 0 AND wc.analysed = 0';
   // One series: its own row, by primary key.
   if (scope === 'item') return `SELECT wc.series_id FROM series_media_counts wc WHERE wc.series_id = ${series} AND ${awaiting}`;
   return `SELECT wc.series_id FROM series_media_counts wc WHERE ${awaiting}`;
+}
+
+/**
+ * An age rule also keeps back a book awaiting analysis (media UNKNOWN) or analysis again (OUTDATED:
+ * the scan found its file replaced), even in a series it shows: the book's ComicInfo, read by that
+ * analysis, may rate the series out of reach (or the old metadata listed would be the replaced
+ * file's). The book shows once analysed, by its series' rating then. Unrestricted readers see it at
+ * once, as in Komga. The set is read from a partial index of those books (migration 017), empty once
+ * a library is analysed; one book looks its own row up by key. True when the book is kept back.
+ */
+function awaitingAnalysis(scope: RestrictionScope, book: string): string {
+  const awaiting = "wm.status IN ('UNKNOWN', 'OUTDATED')";
+  if (scope === 'item') return `EXISTS (SELECT 1 FROM media wm WHERE wm.book_id = ${book} AND ${awaiting})`;
+  return `+${book} IN (SELECT wm.book_id FROM media wm WHERE ${awaiting})`;
 }
 
 // UNION ALL: a series in two sets is harmless in an IN list, and a plain UNION is merged in series

@@ -1,14 +1,15 @@
 import type { SeriesDto } from '../../../src/api/types.ts';
 import type { FolioContext } from '../../domain/context.ts';
+import type { User } from '../../db/user-repository.ts';
 import { formatDateTime } from '../format.ts';
 
-/** SeriesDto for one caller (read counts are per user; `url` is "" for non-admins). */
-export function toSeriesDto(ctx: FolioContext, seriesId: string, userId: string, admin: boolean): SeriesDto | undefined {
+/** SeriesDto for one caller (read counts are per user, of the books they may see; `url` is "" for non-admins). */
+export function toSeriesDto(ctx: FolioContext, seriesId: string, user: User, admin: boolean): SeriesDto | undefined {
   const series = ctx.repos.series.findById(seriesId);
   const metadata = ctx.repos.seriesMetadata.findBySeriesId(seriesId);
   if (!series || !metadata) return undefined;
   const aggregation = ctx.repos.seriesBooksMetadata.findBySeriesId(seriesId);
-  const counts = ctx.repos.readProgress.seriesCounts(seriesId, userId);
+  const counts = ctx.repos.readProgress.seriesCounts(seriesId, user);
   const { seriesId: _id, created, lastModified, ...fields } = metadata;
   return {
     id: series.id,

@@ -141,7 +141,7 @@ export function registerCollectionRoutes(app: FolioApp, ctx: FolioContext): void
       const slice = paging.unpaged ? ordered : ordered.slice(paging.page * paging.size, (paging.page + 1) * paging.size);
       const admin = callerIsAdmin(request);
       // Always in the collection's order (or by sort title when unordered), as Komga sorts it.
-      return chunkedPage(reply, slice, (id) => toSeriesDto(ctx, id, user.id, admin), ordered.length, paging, true);
+      return chunkedPage(reply, slice, (id) => toSeriesDto(ctx, id, user, admin), ordered.length, paging, true);
     } catch (error) {
       rethrowSearchError(error);
     }

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { canSeeBook } from '../../domain/content-restrictions.ts';
+import { canSeeBook, hasContentRestrictions } from '../../domain/content-restrictions.ts';
 import type { FolioContext } from '../../domain/context.ts';
 import { zipOfBookFiles } from '../../domain/library/book-downloads.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
@@ -46,7 +46,10 @@ export function registerDownloadRoutes(app: FolioApp, ctx: FolioContext): void {
     const user = requireRole(request, 'FILE_DOWNLOAD');
     const series = ctx.repos.series.findById(request.params.id);
     if (!series || !canAccessLibrary(user, series.libraryId)) throw notFound();
-    const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null);
+    const restricted = hasContentRestrictions(user);
+    // The series is the content guard's; a book of it may still be kept from a restricted reader
+    // (awaiting analysis, content-restriction.ts): only the books they may see go in the zip.
+    const books = ctx.repos.books.findBySeries(series.id).filter((b) => b.deletedDate === null && (!restricted || canSeeBook(ctx.repos, user, b.id)));
     const zip = await zipOfBookFiles(ctx, books.map((b) => ({ path: b.url, entryName: basename(b.url) })), user.id);
     endDownloadWhenAccessEnds(ctx, request, reply, user.id, books);
     return sendZip(reply, `${series.name}.zip`, zip);

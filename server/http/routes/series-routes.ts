@@ -32,7 +32,7 @@ export function registerSeriesRoutes(app: FolioApp, ctx: FolioContext): void {
   app.get('/api/v1/series/:id', { schema: { params: IdParams } }, async (request) => {
     const user = caller(request);
     seriesForCaller(request.params.id, user);
-    return toSeriesDto(ctx, request.params.id, user.id, callerIsAdmin(request));
+    return toSeriesDto(ctx, request.params.id, user, callerIsAdmin(request));
   });
 
   app.get('/api/v1/series/:id/books', { schema: { params: IdParams, querystring: ListQuery } }, async (request, reply) => {

@@ -20,7 +20,7 @@ interface Counted {
  * and per read list by position (v1). Progress there is "everything up to here is read".
  */
 export function registerTachiyomiRoutes(app: FolioApp, ctx: FolioContext): void {
-  const seriesBooks = (seriesId: string, user: User): Counted[] => ctx.repos.readProgress.seriesBooksByNumberSort(seriesId, user.id);
+  const seriesBooks = (seriesId: string, user: User): Counted[] => ctx.repos.readProgress.seriesBooksByNumberSort(seriesId, user);
 
   const counts = (books: Counted[]) => {
     const read = books.filter((b) => b.completed === true).length;

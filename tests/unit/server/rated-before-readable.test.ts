@@ -89,9 +89,9 @@ it('a series scanned in is not listed to an age-restricted reader before its fil
   } finally {
     unsubscribe();
   }
-  // Kids 2, a new book of a series shown, is listed (not readable: the test above) until its
-  // analysis rates Kids 18; Night, a new series, is not listed at all until rated.
-  expect(seen).toEqual(['book Kids 2']);
+  // Neither is listed until rated: Night, a new series, nor Kids 2, a new book of a series shown
+  // (its ComicInfo may rate Kids out of reach, as it does here).
+  expect(seen).toEqual([]);
   // Once analysed, Kids is rated 18 by its new book: neither series is shown.
   expect((await s.json<Page<BookDto>>('/api/v1/books', reader)).content).toEqual([]);
 });
