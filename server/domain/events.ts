@@ -44,7 +44,9 @@ export type TaskFailureReason =
   /** Doing it would leave a book without pages. */
   | 'last-pages'
   /** The server could not do it (its log says why). */
-  | 'failed';
+  | 'failed'
+  /** An administrator cancelled the tasks while this one waited to be tried again. */
+  | 'cancelled';
 
 export type TaskFailedData =
   | {

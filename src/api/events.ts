@@ -48,7 +48,7 @@ export interface LiveEventData {
   userId?: string;
   count?: number;
   countByType?: Record<string, number>;
-  /** TaskFailed: which work, for which page hashes, and why ('book-changed', 'last-pages', 'failed'). */
+  /** TaskFailed: which work, for which page hashes, and why ('book-changed', 'last-pages', 'failed', 'cancelled'). */
   taskType?: string;
   pageHashes?: string[];
   reason?: string;

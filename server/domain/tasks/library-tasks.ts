@@ -91,9 +91,15 @@ export function submitBookAnalysis(ctx: FolioContext, bookId: string, attempt = 
         const backingOff = attempt < analysisRetry.backOffSteps;
         const delay = backingOff ? Math.min(analysisRetry.maxMs, analysisRetry.baseMs * 2 ** attempt) : analysisRetry.maxMs;
         const reads = backingOff ? seriesJson : undefined;
-        setTimeout(() => submitBookAnalysis(ctx, bookId, Math.min(attempt + 1, analysisRetry.backOffSteps), reads), delay).unref();
-        // Its stored row stays for the wait: a restart meanwhile runs the analysis again at start.
-        ctx.tasks.keepStored(key);
+        // The queue holds the wait: counted as a waiting analysis, its stored row kept (a restart
+        // meanwhile runs the analysis again at start), ended by "cancel all tasks", which says so.
+        ctx.tasks.retryLater(
+          'AnalyzeBook',
+          key,
+          delay,
+          () => submitBookAnalysis(ctx, bookId, Math.min(attempt + 1, analysisRetry.backOffSteps), reads),
+          () => announceAnalysisFailed(ctx, bookId, 'cancelled'),
+        );
         return;
       }
       // The file options (repairExtensions, convertToCbz) rewrite a readable book's file; a

@@ -97,6 +97,11 @@ export class TaskQueue {
   private readonly unremoved = new Map<string, TaskType>();
   private unremovedTimer: NodeJS.Timeout | undefined;
   private readonly requesters = new Map<TaskType, (payload: TaskPayload) => void>();
+  /**
+   * Tasks that returned and asked to run again later on their own timer (retryLater): counted as
+   * waiting tasks of their type, ended by cancelPending, let go by close (their stored rows stay).
+   */
+  private readonly retries = new Map<string, { type: TaskType; timer: NodeJS.Timeout; stored: boolean; cancelled?: () => void }>();
 
   constructor(
     concurrency: number,
@@ -149,6 +154,8 @@ export class TaskQueue {
   submit(type: TaskType, key: string, run: () => Promise<void>, priority = 0, payload?: unknown): boolean {
     if (this.closed) return false;
     if (this.pending.has(key)) return false;
+    // Queued again before its retry came (a scan, an admin's action): this one replaces that retry.
+    this.forgetRetry(key);
     const task: QueuedTask = { type, key, priority, run, payload };
     if (payload !== undefined) this.saveStored(task);
     this.enqueue(task);
@@ -168,7 +175,14 @@ export class TaskQueue {
     const countByType: Partial<Record<TaskType, number>> = Object.fromEntries(this.pendingByType);
     for (const type of this.running.values()) countByType[type] = (countByType[type] ?? 0) + 1;
     for (const task of this.putOff) countByType[task.type] = (countByType[task.type] ?? 0) + 1;
-    return { count: this.pending.size + this.running.size + this.putOff.length, countByType };
+    let retries = 0;
+    for (const [key, retry] of this.retries) {
+      // A task running or queued again under its key is counted once.
+      if (this.running.has(key) || this.pending.has(key)) continue;
+      countByType[retry.type] = (countByType[retry.type] ?? 0) + 1;
+      retries++;
+    }
+    return { count: this.pending.size + this.running.size + this.putOff.length + retries, countByType };
   }
 
   onStatus(listener: (status: TaskQueueStatus) => void): () => void {
@@ -197,19 +211,57 @@ export class TaskQueue {
     if (this.running.has(key)) this.keptStored.add(key);
   }
 
+  /**
+   * Called by the running task `key` as it returns: `queueAgain` is called after `delayMs` (it
+   * submits the task anew). Meanwhile the task counts as waiting in status(), its stored row stays
+   * (keepStored; a restart runs it at start), cancelPending ends the wait (`cancelled` is then
+   * called: the task says so) and close lets it go. Not awaited by idle(): a retry may wait for
+   * minutes, again and again, and nothing is in hand meanwhile.
+   */
+  retryLater(type: TaskType, key: string, delayMs: number, queueAgain: () => void, cancelled?: () => void): void {
+    this.keepStored(key);
+    this.forgetRetry(key);
+    const timer = setTimeout(() => {
+      if (this.retries.get(key)?.timer !== timer) return;
+      this.retries.delete(key);
+      queueAgain();
+      this.notify();
+    }, delayMs);
+    timer.unref();
+    this.retries.set(key, { type, timer, stored: this.running.has(key), cancelled });
+    this.notify();
+  }
+
+  private forgetRetry(key: string): void {
+    const retry = this.retries.get(key);
+    if (!retry) return;
+    clearTimeout(retry.timer);
+    this.retries.delete(key);
+  }
+
   /** Resolves once nothing is queued or running (tests and shutdown wait on it). */
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  /** Drops queued tasks (from the store too); returns how many were dropped. */
+  /**
+   * Drops queued tasks, put-off ones and those waiting for their own retry (from the store too);
+   * returns how many were dropped. A waiting retry is told (its `cancelled`), so whoever waits for
+   * its end hears of it.
+   */
   cancelPending(): number {
-    const n = this.pending.size + this.putOff.length;
+    const retries = [...this.retries].filter(([key]) => !this.running.has(key) && !this.pending.has(key));
+    const n = this.pending.size + this.putOff.length + retries.length;
     for (const t of [...this.pending.values(), ...this.putOff]) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
+    for (const [key, retry] of retries) {
+      this.forgetRetry(key);
+      if (retry.stored) this.store?.remove(key);
+    }
     this.dropPending();
     this.notify();
     this.settleIfIdle();
+    for (const [, retry] of retries) retry.cancelled?.();
     return n;
   }
 
@@ -229,6 +281,8 @@ export class TaskQueue {
     // Rows not removed yet stay for the next start, which runs their tasks again.
     clearTimeout(this.unremovedTimer);
     this.unremovedTimer = undefined;
+    // Waiting retries are let go; their stored rows stay for the next start.
+    for (const key of [...this.retries.keys()]) this.forgetRetry(key);
     this.dropPending();
     this.notify();
     this.settleIfIdle();
