@@ -1,6 +1,14 @@
 import { apiUrl, sendJson } from './http.ts';
 import type { IsoDateTime, MediaStatus, PageDto } from './types.ts';
 
+/**
+ * How Folio's own failed-import messages start (BookImported `message`; Komga's are error codes):
+ * given up after being put off for an hour, or cancelled before it ran. The server writes them
+ * (server/domain/import/import-task.ts); tests/unit/server/import-given-up.test.ts holds both sides together.
+ */
+export const IMPORT_GIVEN_UP_PREFIX = 'Import given up after being put off';
+export const IMPORT_CANCELLED_PREFIX = 'Import cancelled before it ran';
+
 /** A file outside the libraries, scanned (and maybe analysed) for import (REFERENCE "transient books"). */
 export interface TransientBookDto {
   id: string;

@@ -15,7 +15,16 @@ interface QueuedTask {
   /** performance.now() when the task was first put off, and how many times it has been. */
   putOffSince?: number;
   putOffTimes?: number;
+  /** Told when the task will not run: dropped after being put off too long, or cancelled (see TaskDropped). */
+  dropped?: (why: TaskDropped) => void;
 }
+
+/**
+ * Why a queued task will not run, for a task whose caller waits for its outcome (an import's
+ * BookImported): `given-up` put off for putOffLimits.giveUpMs (with the reason it was put off, the
+ * number of tries and the last failure), `cancelled` by "cancel all tasks".
+ */
+export type TaskDropped = { kind: 'given-up'; reason: string; tries: number; error: unknown } | { kind: 'cancelled' };
 
 /** Where persistent tasks are written while queued (server/db/task-repository.ts). */
 export interface TaskStore {
@@ -151,12 +160,12 @@ export class TaskQueue {
    * Queues a task unless one with the same key is already waiting. Higher priority runs first.
    * With a `payload` the task is also written to the store, so it survives a restart.
    */
-  submit(type: TaskType, key: string, run: () => Promise<void>, priority = 0, payload?: unknown): boolean {
+  submit(type: TaskType, key: string, run: () => Promise<void>, priority = 0, payload?: unknown, dropped?: (why: TaskDropped) => void): boolean {
     if (this.closed) return false;
     if (this.pending.has(key)) return false;
     // Queued again before its retry came (a scan, an admin's action): this one replaces that retry.
     this.forgetRetry(key);
-    const task: QueuedTask = { type, key, priority, run, payload };
+    const task: QueuedTask = { type, key, priority, run, payload, dropped };
     if (payload !== undefined) this.saveStored(task);
     this.enqueue(task);
     return true;
@@ -253,7 +262,8 @@ export class TaskQueue {
   cancelPending(): number {
     const retries = [...this.retries].filter(([key]) => !this.running.has(key) && !this.pending.has(key));
     const n = this.pending.size + this.putOff.length + retries.length;
-    for (const t of [...this.pending.values(), ...this.putOff]) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
+    const tasks = [...this.pending.values(), ...this.putOff];
+    for (const t of tasks) if (t.payload !== undefined && !this.running.has(t.key)) this.store?.remove(t.key);
     for (const [key, retry] of retries) {
       this.forgetRetry(key);
       if (retry.stored) this.store?.remove(key);
@@ -262,6 +272,7 @@ export class TaskQueue {
     this.notify();
     this.settleIfIdle();
     for (const [, retry] of retries) retry.cancelled?.();
+    for (const t of tasks) this.tell(t, { kind: 'cancelled' });
     return n;
   }
 
@@ -508,6 +519,16 @@ export class TaskQueue {
    */
   private giveUp(task: QueuedTask, error: unknown, reason: string): void {
     this.dropped.push({ task, error, reason });
+    this.tell(task, { kind: 'given-up', reason, tries: task.putOffTimes ?? 1, error });
+  }
+
+  /** Tells a task's caller it will not run; its own failure must not stop the queue. */
+  private tell(task: QueuedTask, why: TaskDropped): void {
+    try {
+      task.dropped?.(why);
+    } catch (error) {
+      this.onError({ type: task.type, key: task.key }, error);
+    }
   }
 
   /** The ERROR line for the tasks dropped since the last one, if any (see giveUp). */

@@ -16,6 +16,7 @@ import { useDebounced } from '../hooks/useDebounced.ts';
 import { formatBytes } from '../format.ts';
 import { t, tPlural } from '../i18n.ts';
 import { explainMediaComment } from '../mediaComment.ts';
+import { explainImportFailure } from '../importOutcome.ts';
 import { preferences } from '../store/preferences.ts';
 import { CompareBooksDialog } from '../dialogs/CompareBooksDialog.tsx';
 import { FolderBrowserDialog } from '../dialogs/FolderBrowserDialog.tsx';
@@ -277,7 +278,7 @@ export function ImportBooksScreen() {
                         {/* Each row's region is there before its outcome, which arrives later as an event. */}
                         <LiveStatus
                           className={row.outcome?.success === false ? feedback.errorBox : undefined}
-                          message={row.outcome && (row.outcome.success ? t('import_books.imported') : explainMediaComment(row.outcome.message ?? t('import_books.failed')))}
+                          message={row.outcome && (row.outcome.success ? t('import_books.imported') : explainImportFailure(row.outcome.message))}
                         />
                       </td>
                       <td>

@@ -3,6 +3,8 @@ import { page, userEvent } from 'vitest/browser';
 import type { BookDto, Page, SeriesDto } from '../../../src/api/types.ts';
 import { logInAsAdmin, rest, seedLibrary, writeImportFolder } from '../support/folio.ts';
 import { renderAt } from './render.tsx';
+import en from '../../../locales/en.json' with { type: 'json' };
+import { publishLiveEvent } from '../../../src/ui/events/liveStore.ts';
 
 const { ImportBooksScreen } = await import('../../../src/ui/screens/ImportBooksScreen.tsx');
 
@@ -73,5 +75,21 @@ describe('ImportBooksScreen', () => {
     } finally {
       await page.viewport(1280, 800);
     }
+  });
+
+  // The server's failed BookImported for an import put off for an hour and given up, or cancelled
+  // while queued (server/domain/import/import-task.ts; its unit test import-given-up makes both).
+  it("says in words on the file's row that its import was given up or cancelled", async () => {
+    const folder = await writeImportFolder('import-given-up', [{ name: 'Given Up 01', pages: [[1, 2, 3]] }, { name: 'Cancelled 01', pages: [[3, 2, 1]] }], []);
+    const files = await rest<{ name: string; url: string }[]>('POST', '/api/v1/transient-books', { path: folder });
+    const url = (name: string) => files.find((f) => f.name === name)!.url;
+    view = renderAt('/import/books', <ImportBooksScreen />);
+    await userEvent.fill(page.getByLabelText('Folder to import from'), folder);
+    await userEvent.click(page.getByRole('button', { name: 'Scan folder' }));
+    await expect.element(page.getByRole('row', { name: /Given Up 01/ })).toBeVisible();
+    publishLiveEvent({ name: 'BookImported', data: { sourceFile: url('Given Up 01'), success: false, message: 'Import given up after being put off for an hour: the database cannot be written now' } });
+    publishLiveEvent({ name: 'BookImported', data: { sourceFile: url('Cancelled 01'), success: false, message: 'Import cancelled before it ran' } });
+    await expect.element(page.getByRole('row', { name: /Given Up 01/ }).getByText(en.import_books.given_up)).toBeVisible();
+    await expect.element(page.getByRole('row', { name: /Cancelled 01/ }).getByText(en.import_books.cancelled)).toBeVisible();
   });
 });
