@@ -2,9 +2,10 @@
  * `node bench/awaiting-rating-cost.ts generate DIR` then `node bench/awaiting-rating-cost.ts time DIR`:
  * what an age-restricted reader's lists cost while a large import waits for analysis. An age rule
  * also hides every series none of whose live books is analysed yet (content-restriction.ts,
- * notYetRated), a set read from the books awaiting analysis. The library: 50 series × 1,000 books
- * analysed (READY) plus 2 new series × 1,000 books awaiting analysis (UNKNOWN), written straight
- * through the repositories. `time` runs, in process, RUNS times each: a 20-row series list and a
+ * notYetRated), a set read from the books awaiting analysis, and keeps back a book awaiting analysis
+ * in a series shown (awaitingAnalysis). The library: 50 series × 1,000 books analysed (READY) plus
+ * 2 new series × 1,000 books awaiting analysis (UNKNOWN), and BENCH_NEW_IN_SHOWN new books of shown
+ * series, written straight through the repositories. `time` runs, in process, RUNS times each: a 20-row series list and a
  * 20-row book list for a reader with EXCLUDE 16, and the same for an unrestricted one, in turn,
  * and prints their medians (ms). Compare two builds by copying the generated data dir for each
  * and running their `time` alternately (the machine's other work moves absolute figures).
@@ -29,6 +30,13 @@ const READY_SERIES = 50;
 const WAITING_SERIES = Number(process.env.BENCH_WAITING ?? 2);
 const WAITING_BOOKS = Number(process.env.BENCH_WAITING_BOOKS ?? 1_000);
 const BOOKS_PER_SERIES = 1_000;
+/**
+ * New books of series already shown (BENCH_NEW_IN_SHOWN books, one in each of as many analysed series,
+ * UNKNOWN; BENCH_NEW_STATUS=OUTDATED for replaced files instead): an age rule keeps them back one by
+ * one (content-restriction.ts, awaitingAnalysis), so their series' books are the set it reads.
+ */
+const NEW_IN_SHOWN = Number(process.env.BENCH_NEW_IN_SHOWN ?? 0);
+const NEW_STATUS = process.env.BENCH_NEW_STATUS === 'OUTDATED' ? 'OUTDATED' : 'UNKNOWN';
 
 function generate(dataDir: string): void {
   const db = openDatabase(dataDir);
@@ -49,6 +57,12 @@ function generate(dataDir: string): void {
         repos.bookMetadata.insert(defaultBookMetadata(bookId, `Volume ${b}`, b, now));
         repos.media.insert({ bookId, status: waiting ? 'UNKNOWN' : 'READY', mediaType: waiting ? null : 'application/zip', comment: null, pageCount: waiting ? 0 : 20, epubDivinaCompatible: false, epubIsKepub: false, created: now, lastModified: now });
       }
+      if (!waiting && s < NEW_IN_SHOWN) {
+        const bookId = newId(now);
+        repos.books.insert({ id: bookId, seriesId, libraryId, name: `${title} new`, url: `/big/${s}/new.cbz`, number: BOOKS_PER_SERIES + 1, fileLastModified: now, fileSize: 1000, fileHash: '', oneshot: false, deletedDate: null, created: now + BOOKS_PER_SERIES + 1, lastModified: now });
+        repos.bookMetadata.insert(defaultBookMetadata(bookId, 'New volume', BOOKS_PER_SERIES + 1, now));
+        repos.media.insert({ bookId, status: NEW_STATUS, mediaType: null, comment: null, pageCount: 0, epubDivinaCompatible: false, epubIsKepub: false, created: now, lastModified: now });
+      }
     }
   });
   db.close();
@@ -67,6 +81,8 @@ function time(dataDir: string): void {
     'series list, unrestricted': () => searchSeries(db, { userId: 'bench', restrictedTo: open, sort: [], limit: 20, offset: 0 }),
     'book list, EXCLUDE 16': () => searchBooks(db, { userId: 'bench', restrictedTo: restricted, sort: [], limit: 20, offset: 0 }),
     'book list, unrestricted': () => searchBooks(db, { userId: 'bench', restrictedTo: open, sort: [], limit: 20, offset: 0 }),
+    'latest books, EXCLUDE 16': () => searchBooks(db, { userId: 'bench', restrictedTo: restricted, sort: [{ property: 'createdDate', direction: 'desc' }], limit: 20, offset: 0 }),
+    'latest books, unrestricted': () => searchBooks(db, { userId: 'bench', restrictedTo: open, sort: [{ property: 'createdDate', direction: 'desc' }], limit: 20, offset: 0 }),
   };
   const samples = new Map<string, number[]>(Object.keys(lists).map((k) => [k, []]));
   for (const list of Object.values(lists)) list(); // prepared statements and pages warm

@@ -24,10 +24,12 @@ export interface RestrictionColumns {
   series: string;
   /** Expression holding the row's book id when the rows are books (`b.id`): books are then tested too. */
   book?: string;
+  /** The book row's rowid (`b.rowid`), which every index of book holds: a list tests books by it. */
+  bookRow?: string;
 }
 
 export const SERIES_COLUMNS: RestrictionColumns = { library: 's.library_id', series: 's.id' };
-export const BOOK_COLUMNS: RestrictionColumns = { library: 'b.library_id', series: 'b.series_id', book: 'b.id' };
+export const BOOK_COLUMNS: RestrictionColumns = { library: 'b.library_id', series: 'b.series_id', book: 'b.id', bookRow: 'b.rowid' };
 
 const placeholders = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
@@ -90,7 +92,8 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
   // The book test joins the series test as one term (see seriesTest): as a term of its own it made
   // the planner count restricted books from the library's index instead of the reader's progress.
   if (series && columns.book && user.ageRestrictionType !== null && age !== null) {
-    parts.push({ sql: `CASE WHEN ${awaitingAnalysis(scope, columns.book)} THEN 0 ELSE ${series.sql} END`, params: series.params });
+    // The series first: a book of a series kept back is not looked for among those awaiting analysis.
+    parts.push({ sql: `CASE WHEN ${series.sql} THEN NOT (${awaitingAnalysis(scope, columns)}) ELSE 0 END`, params: series.params });
   } else if (series) parts.push(series);
 
   if (parts.length === 0) return undefined;
@@ -120,15 +123,30 @@ function notYetRated(scope: RestrictionScope, series: string): string {
 /**
  * An age rule also keeps back a book awaiting analysis (media UNKNOWN) or analysis again (OUTDATED:
  * the scan found its file replaced), even in a series it shows: the book's ComicInfo, read by that
- * analysis, may rate the series out of reach (or the old metadata listed would be the replaced
- * file's). The book shows once analysed, by its series' rating then. Unrestricted readers see it at
- * once, as in Komga. The set is read from a partial index of those books (migration 017), empty once
- * a library is analysed; one book looks its own row up by key. True when the book is kept back.
+ * analysis, may rate the series out of reach (and the metadata listed would be the replaced file's).
+ * The book shows once analysed, by its series' rating then. Unrestricted readers see it at once, as
+ * in Komga. True when the book is kept back.
+ *
+ * One book looks its own media row up by key. A list reads the set only when some series is "mixed"
+ * (some book OUTDATED, or some awaiting analysis and some analysed; series_media_counts, migration
+ * 017): a series with none analysed is kept back whole (notYetRated). That EXISTS runs once per
+ * statement on a partial index, empty once a library is analysed and while a large import of new
+ * series waits for analysis: the set is then neither built nor probed per row. Books are named by rowid,
+ * which every index of book holds: by id, a count of books read every book's row instead of the
+ * narrow book_series index.
  */
-function awaitingAnalysis(scope: RestrictionScope, book: string): string {
+function awaitingAnalysis(scope: RestrictionScope, columns: RestrictionColumns): string {
   const awaiting = "wm.status IN ('UNKNOWN', 'OUTDATED')";
-  if (scope === 'item') return `EXISTS (SELECT 1 FROM media wm WHERE wm.book_id = ${book} AND ${awaiting})`;
-  return `+${book} IN (SELECT wm.book_id FROM media wm WHERE ${awaiting})`;
+  // Live books only, as series_media_counts counts: a book flagged deleted (its file gone) is listed
+  // as deleted, as before, whatever other series await analysis.
+  if (scope === 'item' || !columns.bookRow) {
+    return `EXISTS (SELECT 1 FROM media wm CROSS JOIN book wb ON wb.id = wm.book_id WHERE wm.book_id = ${columns.book} AND ${awaiting} AND wb.deleted_date IS NULL)`;
+  }
+  const mixed = 'wn.outdated > 0 OR (wn.awaiting > 0 AND wn.analysed > 0)';
+  // From the books awaiting analysis (their partial index), not from the mixed series' books: 20 new
+  // books of series of 1,000 read 20,000 books that way. Those of new series in it are harmless.
+  const set = `SELECT wb.rowid FROM media wm CROSS JOIN book wb ON wb.id = wm.book_id WHERE ${awaiting} AND wb.deleted_date IS NULL`;
+  return `EXISTS (SELECT 1 FROM series_media_counts wn WHERE ${mixed}) AND +${columns.bookRow} IN (${set})`;
 }
 
 // UNION ALL: a series in two sets is harmless in an IN list, and a plain UNION is merged in series

@@ -10,11 +10,13 @@ import type { Book } from '../../../server/db/book-repository.ts';
 import type { User } from '../../../server/db/user-repository.ts';
 import { newId } from '../../../server/db/ids.ts';
 import { searchSeries } from '../../../server/db/search/series-search.ts';
+import { searchBooks } from '../../../server/db/search/book-search.ts';
 
 /*
  * An age rule hides a series with live books awaiting analysis and none analysed (its rating is not
- * known yet). The set is read from counts each series keeps (awaiting_books, analysed_books), kept
- * by triggers (migration 016). Every kind of write that moves them is made here, through the
+ * known yet). The set is read from counts each series keeps (awaiting, analysed, and since 017
+ * outdated: a book of a series shown awaiting analysis again is kept back on its own), kept by
+ * triggers (migrations 016, 017). Every kind of write that moves them is made here, through the
  * repositories and as another tool would (plain SQL), and after each the counts must equal a
  * plain count of the rows, and a reader with an age rule must be listed exactly the series the rule
  * keeps.
@@ -61,18 +63,36 @@ const setStatus = (bookId: string, status: string) => repos.media.update({ ...re
 
 /** The counts as kept, and as a plain count of the rows says they should be. */
 function counts() {
-  const kept = db.prepare('SELECT s.id, COALESCE(c.awaiting, 0) AS awaiting, COALESCE(c.analysed, 0) AS analysed FROM series s LEFT JOIN series_media_counts c ON c.series_id = s.id ORDER BY s.id').all();
+  const kept = db
+    .prepare('SELECT s.id, COALESCE(c.awaiting, 0) AS awaiting, COALESCE(c.analysed, 0) AS analysed, COALESCE(c.outdated, 0) AS outdated FROM series s LEFT JOIN series_media_counts c ON c.series_id = s.id ORDER BY s.id')
+    .all();
   const truth = db
     .prepare(
       `SELECT s.id,
         (SELECT COUNT(*) FROM book b JOIN media m ON m.book_id = b.id WHERE b.series_id = s.id AND b.deleted_date IS NULL AND m.status = 'UNKNOWN') AS awaiting,
-        (SELECT COUNT(*) FROM book b JOIN media m ON m.book_id = b.id WHERE b.series_id = s.id AND b.deleted_date IS NULL AND m.status <> 'UNKNOWN') AS analysed
+        (SELECT COUNT(*) FROM book b JOIN media m ON m.book_id = b.id WHERE b.series_id = s.id AND b.deleted_date IS NULL AND m.status <> 'UNKNOWN') AS analysed,
+        (SELECT COUNT(*) FROM book b JOIN media m ON m.book_id = b.id WHERE b.series_id = s.id AND b.deleted_date IS NULL AND m.status = 'OUTDATED') AS outdated
        FROM series s ORDER BY s.id`,
     )
     .all();
   return { kept, truth };
 }
 const listed = () => new Set(searchSeries(db, { userId: reader.id, restrictedTo: reader, sort: [], limit: null, offset: 0 }).ids);
+/**
+ * The reader's books, and the books the rule keeps: of a series listed, but for live ones awaiting
+ * analysis (again); as any book list, those with a media row, flagged deleted ones too.
+ */
+const listedBooks = () => {
+  const page = searchBooks(db, { userId: reader.id, restrictedTo: reader, sort: [], limit: null, offset: 0 });
+  return { ids: new Set(page.ids), total: page.total };
+};
+const keptBooks = (series: Set<string>) => {
+  const ids = (db.prepare(
+    `SELECT b.id, b.series_id AS seriesId FROM book b JOIN media m ON m.book_id = b.id
+     WHERE NOT (b.deleted_date IS NULL AND m.status IN ('UNKNOWN', 'OUTDATED'))`,
+  ).all() as { id: string; seriesId: string }[]).filter((b) => series.has(b.seriesId)).map((b) => b.id);
+  return { ids: new Set(ids), total: ids.length };
+};
 
 describe('series counts of books awaiting analysis and analysed', () => {
   it('follow every write of media and books, and hide exactly the series with books awaiting analysis and none analysed', () => {
@@ -88,7 +108,9 @@ describe('series counts of books awaiting analysis and analysed', () => {
     steps.push(['A: that book OUTDATED (still analysed once)', () => setStatus(a1.id, 'OUTDATED'), [a]]);
     steps.push(['A: that book back to UNKNOWN', () => setStatus(a1.id, 'UNKNOWN'), []]);
     steps.push(['A: that book ERROR', () => setStatus(a1.id, 'ERROR'), [a]]);
-    steps.push(['A: its analysed book moved to B', () => repos.books.update({ ...a1, seriesId: b }), [b]]);
+    steps.push(['A: that book OUTDATED again', () => setStatus(a1.id, 'OUTDATED'), [a]]);
+    steps.push(['A: its OUTDATED book moved to B', () => repos.books.update({ ...a1, seriesId: b }), [b]]);
+    steps.push(['B: that book analysed again (ERROR)', () => setStatus(a1.id, 'ERROR'), [b]]);
     steps.push(['B: that book flagged deleted', () => repos.books.update({ ...a1, seriesId: b, deletedDate: now }), []]);
     steps.push(['B: that book back', () => repos.books.update({ ...a1, seriesId: b, deletedDate: null }), [b]]);
     steps.push(['B: that book deleted for good (its media row goes with it)', () => repos.books.delete(a1.id), []]);
@@ -101,6 +123,7 @@ describe('series counts of books awaiting analysis and analysed', () => {
       const { kept, truth } = counts();
       expect(kept, what).toEqual(truth);
       expect(listed(), what).toEqual(new Set(shown));
+      expect(listedBooks(), what).toEqual(keptBooks(new Set(shown)));
     }
   });
 });
