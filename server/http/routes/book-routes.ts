@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { FolioContext } from '../../domain/context.ts';
+import { canSeeBook, hasContentRestrictions } from '../../domain/content-restrictions.ts';
 import { libraryRoots } from '../../domain/library/library-paths.ts';
 import { ReadProgressError, ReadProgressFieldError, deleteReadProgress, readProgressRequest, updateReadProgress } from '../../domain/reading/read-progress.ts';
 import type { User } from '../../db/user-repository.ts';
@@ -52,7 +53,12 @@ export function registerBookRoutes(app: FolioApp, ctx: FolioContext): void {
     const book = bookForCaller(request.params.id, user);
     const ids = ctx.repos.books.findLiveIdsBySeriesInNumberOrder(book.seriesId);
     const index = ids.indexOf(book.id);
-    const target = index < 0 ? undefined : ids[direction === 'next' ? index + 1 : index - 1];
+    const step = direction === 'next' ? 1 : -1;
+    // A book of the series kept from a restricted reader (awaiting analysis) is passed over.
+    const restricted = hasContentRestrictions(user);
+    let at = index < 0 ? -1 : index + step;
+    while (restricted && at >= 0 && at < ids.length && !canSeeBook(ctx.repos, user, ids[at]!)) at += step;
+    const target = index < 0 ? undefined : ids[at];
     if (!target) throw notFound();
     return toBookDto(ctx, target, user.id, callerIsAdmin(request));
   };

@@ -87,6 +87,21 @@ const seriesIdOf = (t: Target) => t.seriesId;
 const bookIdOf = (t: Target) => t.bookId;
 const q = encodeURIComponent;
 
+/**
+ * The target book as the next of the book before it in its series (or the previous of the one after
+ * it, for a first book): a book kept from the reader must be passed over there too.
+ */
+const sibling: Probe = async (s, who, t) => {
+  const ids = s.app.folio.repos.books.findLiveIdsBySeriesInNumberOrder(t.seriesId);
+  const at = ids.indexOf(t.bookId);
+  if (at < 0 || ids.length < 2) return false;
+  const url = at > 0 ? `/api/v1/books/${ids[at - 1]}/next` : `/api/v1/books/${ids[at + 1]}/previous`;
+  const response = await s.get(url, who);
+  if (response.statusCode === 404) return false;
+  if (response.statusCode !== 200) throw new Error(`GET ${url} → ${response.statusCode}: ${response.body.slice(0, 200)}`);
+  return (response.json() as { id: string }).id === t.bookId;
+};
+
 export const FAMILIES: Record<string, Probe> = {
   'REST series list': names(() => '/api/v1/series?unpaged=true', seriesIdOf),
   'REST series list POST': names(() => '/api/v1/series/list?unpaged=true', seriesIdOf, 'POST'),
@@ -107,6 +122,7 @@ export const FAMILIES: Record<string, Probe> = {
   'REST series': ok((t) => `/api/v1/series/${t.seriesId}`),
   'REST book': ok((t) => `/api/v1/books/${t.bookId}`),
   'REST book pages': ok((t) => `/api/v1/books/${t.bookId}/pages`),
+  'REST next/previous book': sibling,
   'series poster': ok((t) => `/api/v1/series/${t.seriesId}/thumbnail`),
   'book poster': ok((t) => `/api/v1/books/${t.bookId}/thumbnail`),
   'page': ok((t) => `/api/v1/books/${t.bookId}/pages/1`),
@@ -140,7 +156,7 @@ export const FAMILIES: Record<string, Probe> = {
  * yet (new or replaced, awaiting analysis) is missing from these while its series is still shown.
  */
 export const BOOK_FAMILIES = new Set([
-  'REST books list', 'REST books list POST', 'REST books latest', 'REST series books', 'authors', 'REST book', 'REST book pages',
+  'REST books list', 'REST books list POST', 'REST books latest', 'REST series books', 'authors', 'REST book', 'REST book pages', 'REST next/previous book',
   'book poster', 'page', 'page thumbnail', 'book file', 'series zip', 'OPDS1 page', 'OPDS2 book file', 'Readium manifest',
   'Readium DiViNa manifest', 'read list books', 'read list', 'read list zip', 'OPDS1 read list', 'OPDS2 read list',
 ]);
