@@ -1,7 +1,7 @@
 import type { Db } from './database.ts';
 import { type ColumnMap, rowToObject } from './columns.ts';
 import { cachedStatement } from './statement-cache.ts';
-import { BOOK_COLUMNS, contentRestriction } from './search/content-restriction.ts';
+import { bookAwaitingRestriction } from './search/content-restriction.ts';
 import type { User } from './user-repository.ts';
 
 export interface ReadProgress {
@@ -64,7 +64,8 @@ export class ReadProgressRepository {
    * not started.
    */
   seriesBooksByNumberSort(seriesId: string, viewer: User): { bookId: string; numberSort: number; completed: boolean | null }[] {
-    const restriction = contentRestriction(viewer, BOOK_COLUMNS, 'item');
+    // The series is the caller's to check (shown already); of its live books, those kept back.
+    const restriction = bookAwaitingRestriction(viewer, 'b.id');
     const rows = this.db
       .prepare(
         `SELECT b.id AS bookId, bm.number_sort AS numberSort, r.completed FROM book b
@@ -81,7 +82,8 @@ export class ReadProgressRepository {
    * awaiting analysis may be kept back from a restricted reader: not counted either).
    */
   seriesCounts(seriesId: string, viewer: User): { total: number; read: number; inProgress: number } {
-    const restriction = contentRestriction(viewer, BOOK_COLUMNS, 'item');
+    // The series is the caller's to check (shown already); of its live books, those kept back.
+    const restriction = bookAwaitingRestriction(viewer, 'b.id');
     return cachedStatement(this.db,
         `SELECT COUNT(*) AS total,
                 COALESCE(SUM(CASE WHEN r.completed = 1 THEN 1 ELSE 0 END), 0) AS read,
