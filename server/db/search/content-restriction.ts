@@ -109,9 +109,8 @@ export function contentRestriction(user: User, columns: RestrictionColumns, scop
  */
 export function bookAwaitingRestriction(user: User, book: string): SqlFragment | undefined {
   if (user.ageRestrictionType === null || user.ageRestriction === null) return undefined;
-  const mixed = 'wn.outdated > 0 OR (wn.awaiting > 0 AND wn.analysed > 0)';
   return sql(
-    `NOT (EXISTS (SELECT 1 FROM series_media_counts wn WHERE ${mixed}) AND EXISTS (SELECT 1 FROM media wm WHERE wm.book_id = ${book} AND wm.status IN ('UNKNOWN', 'OUTDATED')))`,
+    `NOT (${SOME_SERIES_MIXED} AND EXISTS (SELECT 1 FROM media wm WHERE wm.book_id = ${book} AND wm.status IN ('UNKNOWN', 'OUTDATED')))`,
   );
 }
 
@@ -157,12 +156,14 @@ function awaitingAnalysis(scope: RestrictionScope, columns: RestrictionColumns):
   if (scope === 'item' || !columns.bookRow) {
     return `EXISTS (SELECT 1 FROM media wm CROSS JOIN book wb ON wb.id = wm.book_id WHERE wm.book_id = ${columns.book} AND ${awaiting} AND wb.deleted_date IS NULL)`;
   }
-  const mixed = 'wn.outdated > 0 OR (wn.awaiting > 0 AND wn.analysed > 0)';
   // From the books awaiting analysis (their partial index), not from the mixed series' books: 20 new
   // books of series of 1,000 read 20,000 books that way. Those of new series in it are harmless.
   const set = `SELECT wb.rowid FROM media wm CROSS JOIN book wb ON wb.id = wm.book_id WHERE ${awaiting} AND wb.deleted_date IS NULL`;
-  return `EXISTS (SELECT 1 FROM series_media_counts wn WHERE ${mixed}) AND +${columns.bookRow} IN (${set})`;
+  return `${SOME_SERIES_MIXED} AND +${columns.bookRow} IN (${set})`;
 }
+
+/** Whether some series is mixed (awaitingAnalysis), from its partial index (migration 017): run once per statement. */
+const SOME_SERIES_MIXED = 'EXISTS (SELECT 1 FROM series_media_counts wn WHERE wn.outdated > 0 OR (wn.awaiting > 0 AND wn.analysed > 0))';
 
 // UNION ALL: a series in two sets is harmless in an IN list, and a plain UNION is merged in series
 // order, which read every series' row instead of the sets' indexes.
