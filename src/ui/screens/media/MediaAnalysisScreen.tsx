@@ -22,6 +22,7 @@ import { usePageParam } from '../../hooks/usePageParam.ts';
 import { t } from '../../i18n.ts';
 import { explainMediaComment } from '../../mediaComment.ts';
 import { MediaManagementLayout } from './MediaManagementLayout.tsx';
+import { analysisFailureKey } from './analysisFailure.ts';
 
 const PROBLEM_STATUSES: MediaStatus[] = ['ERROR', 'UNSUPPORTED', 'OUTDATED', 'UNKNOWN'];
 /**
@@ -82,12 +83,13 @@ export function MediaAnalysisScreen() {
     (event) => (event.name === 'BookChanged' || event.name === 'BookDeleted') && started.has(event.data.bookId ?? ''),
     (event) => end(event.data.bookId ?? '', (name) => t('media.analysis.finished', { name })),
   );
-  // One that recorded nothing (the file went meanwhile) or failed outside the book says so instead.
+  // One that recorded nothing (the file went meanwhile), failed outside the book, or was cancelled
+  // while it waited to be tried again (server: TaskQueue.retryLater) says so instead.
   useOnLiveEvent(
     (event) => event.name === 'TaskFailed' && event.data.taskType === 'AnalyzeBook' && started.has(event.data.bookId ?? ''),
     (event) =>
       end(event.data.bookId ?? '', (name) =>
-        t(event.data.reason === 'book-changed' ? 'media.analysis.not_analysed_changed' : 'media.analysis.not_analysed', { name }),
+        t(analysisFailureKey(event.data.reason), { name }),
       ),
   );
 
