@@ -76,6 +76,30 @@ export function restorePoint(saved: R2Locator, positions: readonly R2Locator[]):
   return { position, target };
 }
 
+/**
+ * The locator numbered as Folio numbers a place everywhere else: by the position holding its
+ * progression, the last of its document starting at or before it (the page the server stores for
+ * it, pageOfLocator, and the one restorePoint reopens at). The navigator names the first position
+ * starting at or after the screen's start instead, one further whenever a screen starts inside a
+ * position, so the reader said "page 4" where the book's page said 3. The navigator's position is
+ * one of the two, so only the position before it is looked at (a book may have 100,000 positions).
+ */
+export function heldPosition(locator: R2Locator, positions: readonly R2Locator[]): R2Locator {
+  const named = finite(locator.locations?.position);
+  const progression = finite(locator.locations?.progression);
+  if (named === undefined || progression === undefined) return locator;
+  const at = positions[named - 1];
+  const before = positions[named - 2];
+  if (!at || !before || (at.locations?.progression ?? 0) <= progression + 1e-9) return locator;
+  const path = resourcePath(locator.href);
+  if (resourcePath(at.href) !== path || resourcePath(before.href) !== path) return locator;
+  const total = finite(before.locations?.totalProgression);
+  return {
+    ...locator,
+    locations: { ...locator.locations, position: finite(before.locations?.position) ?? named - 1, ...(total !== undefined ? { totalProgression: total } : {}) },
+  };
+}
+
 /** "Page x of y": the position shown, 1-based, within the book's positions. */
 export function positionNumber(locator: R2Locator | null, total: number): number {
   const position = finite(locator?.locations?.position);

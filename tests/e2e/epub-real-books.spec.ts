@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { opfXml, prose as fourSentenceProse, writeEpub } from '../fixtures/epub.ts';
-import { findBook } from './support/api.ts';
+import { findBook, getBook } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
 import { adminWithLibrary, epubFrames, shownFrame } from './support/epub-library.ts';
 
@@ -73,15 +73,15 @@ async function writeFootnotedNovel(file: string): Promise<void> {
 }
 
 /** A novel whose paragraphs can be told apart (each has its id and number). */
-async function writeNumberedNovel(file: string): Promise<void> {
-  const paragraphs = Array.from({ length: 400 }, (_, i) => `<p id="p${i + 1}">Paragraph ${i + 1}: it was a dark and stormy night; the rain fell in torrents.</p>`).join('');
+async function writeNumberedNovel(file: string, title = 'Numbered', count = 400): Promise<void> {
+  const paragraphs = Array.from({ length: count }, (_, i) => `<p id="p${i + 1}">Paragraph ${i + 1}: it was a dark and stormy night; the rain fell in torrents.</p>`).join('');
   await writeEpub(file, [
     { name: 'OEBPS/text/ch1.xhtml', data: xhtml('One', `<h1>One</h1>${paragraphs}`) },
     { name: 'OEBPS/text/ch2.xhtml', data: xhtml('Two', `<h1>Two</h1>${prose(30)}`) },
     {
       name: 'OEBPS/content.opf',
       data: opfXml({
-        metadata: '<dc:title>Numbered</dc:title><dc:language>en</dc:language>',
+        metadata: `<dc:title>${title}</dc:title><dc:language>en</dc:language>`,
         manifest: ['ch1', 'ch2'].map((id) => ({ id, href: `text/${id}.xhtml`, mediaType: 'application/xhtml+xml' })),
         spine: ['ch1', 'ch2'],
       }),
@@ -129,6 +129,7 @@ test.beforeAll(async () => {
   await writeFixedLayout(path.join(libraryRoot, 'Fixed', 'Fixed Pages.epub'));
   await writeShortChapters(path.join(libraryRoot, 'Short', 'Short Chapters.epub'));
   await writeNumberedNovel(path.join(libraryRoot, 'Numbered', 'Numbered.epub'));
+  await writeNumberedNovel(path.join(libraryRoot, 'Counted', 'Counted.epub'), 'Counted', 290);
   await writeDamagedNovel(path.join(libraryRoot, 'Damaged', 'Damaged.epub'));
   await writeFootnotedNovel(path.join(libraryRoot, 'Footnoted', 'Footnoted.epub'));
   folio = await startFolio();
@@ -187,6 +188,30 @@ test('a footnote reference shows its note in the notes file, and the note links 
   await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/text/ch2.xhtml');
   await expect.poll(() => onScreen(page, shown(page).locator('#ref2'))).toBe(true);
   expect(page.context().pages()).toHaveLength(tabs);
+});
+
+test('the page the reader shows is the page the book screen shows once it is saved, turn after turn', async ({ page }) => {
+  const request = page.context().request;
+  const book = await findBook(request, folio.url, 'Counted');
+  const savedProgressions: number[] = [];
+  page.on('response', (response) => {
+    if (response.request().method() === 'PUT' && response.url().endsWith(`/books/${book.id}/progression`) && response.ok()) {
+      savedProgressions.push(JSON.parse(response.request().postData() ?? '{}').locator.locations.progression);
+    }
+  });
+  await openBook(page, 'Counted');
+  const counter = page.getByTestId('reader-page-counter');
+  // A screen rarely starts where a position (1,024 bytes of the chapter) starts: the page named is
+  // the one holding the screen's first line, as the server counts the page it stores.
+  for (let turn = 1; turn <= 5; turn++) {
+    const before = await frames(page).getAttribute('data-progression');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => frames(page).getAttribute('data-progression')).not.toBe(before);
+    const progression = Number(await frames(page).getAttribute('data-progression'));
+    await expect.poll(() => savedProgressions.includes(progression)).toBe(true);
+    const shownPage = Number(/^Page (\d+) of \d+$/.exec((await counter.textContent()) ?? '')?.[1]);
+    expect({ turn, page: (await getBook(request, folio.url, book.id)).readProgress?.page }).toEqual({ turn, page: shownPage });
+  }
 });
 
 test('a held arrow key turns page after page and leaves no chapter frames behind', async ({ page }) => {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { R2Locator } from '../../../src/api/types.ts';
-import { positionNumber, progressionOf, resourcePath, restorePoint, samePlace, toR2Locator } from '../../../src/engine/epubProgression.ts';
+import { heldPosition, positionNumber, progressionOf, resourcePath, restorePoint, samePlace, toR2Locator } from '../../../src/engine/epubProgression.ts';
 
 /**
  * The progression the EPUB reader writes, checked against the contract's R2Progression schema
@@ -93,5 +93,28 @@ describe('reopening where another client left the book', () => {
     expect(positionNumber(POSITIONS[4]!, 6)).toBe(5);
     expect(positionNumber(null, 6)).toBe(1);
     expect(positionNumber({ href: 'x', type: 't', locations: { position: 99 } }, 6)).toBe(6);
+  });
+});
+
+describe('the page named for the place shown', () => {
+  // What the navigator reports: the first position starting at or after the screen's start.
+  const shownAt = (position: number, chapter: number, progression: number): R2Locator => ({
+    href: `${BOOK}/text/ch${chapter}.xhtml`,
+    type: 'application/xhtml+xml',
+    locations: { fragments: [], position, progression, totalProgression: (position - 1) / 6 },
+  });
+
+  it('is the position holding the screen\'s start, as the server stores it and a reopened book names it', () => {
+    const held = heldPosition(shownAt(3, 1, 0.5), POSITIONS);
+    expect(held.locations).toEqual({ fragments: [], position: 2, progression: 0.5, totalProgression: 1 / 6 });
+    expect(restorePoint(held, POSITIONS)?.position.locations?.position).toBe(2);
+  });
+
+  it('stays as named when the screen starts where a position starts, at a chapter\'s start, or the list does not match', () => {
+    expect(heldPosition(shownAt(2, 1, 1 / 3), POSITIONS).locations?.position).toBe(2);
+    expect(heldPosition(shownAt(4, 2, 0), POSITIONS).locations?.position).toBe(4);
+    expect(heldPosition(shownAt(1, 1, 0), POSITIONS).locations?.position).toBe(1);
+    expect(heldPosition(shownAt(9, 2, 0.5), POSITIONS).locations?.position).toBe(9);
+    expect(heldPosition({ href: `${BOOK}/text/ch2.xhtml`, type: 'application/xhtml+xml', locations: { progression: 0.5 } }, POSITIONS).locations?.position).toBeUndefined();
   });
 });

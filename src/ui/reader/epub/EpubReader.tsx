@@ -7,7 +7,7 @@ import type { BookDto, R2Locator } from '../../../api/types.ts';
 import { renderingPreferences } from '../../../engine/epubSettings.ts';
 import { linkTarget } from '../../../engine/epubLinks.ts';
 import { currentTocEntry } from '../../../engine/epubToc.ts';
-import { positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
+import { heldPosition, positionNumber, resourcePath, restorePoint } from '../../../engine/epubProgression.ts';
 import { clickZoneAction, keyAction, swipeAction, type ReaderAction } from '../../../engine/readerInput.ts';
 import { describeError, t } from '../../i18n.ts';
 import { describeReaderError } from '../readerErrors.ts';
@@ -420,7 +420,8 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         const frameWindow = currentFrameWindow(navigatorRef.current);
         const sideways = frameWindow ? verticalPlace(frameWindow, shown, state.positionList) : null;
         const atEnd = !sideways && navigatorRef.current?.canGoForward === false;
-        const plain = sideways ?? (atEnd ? (state.positionList.at(-1) ?? shown) : shown);
+        // Otherwise the page named is the one holding the screen's start, as the server stores it.
+        const plain = sideways ?? (atEnd ? (state.positionList.at(-1) ?? shown) : heldPosition(shown, state.positionList));
         setLocator(plain);
         if (reporting) progressRef.current?.report(plain);
       },
