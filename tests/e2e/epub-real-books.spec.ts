@@ -89,6 +89,34 @@ async function writeNumberedNovel(file: string, title = 'Numbered', count = 400)
   ]);
 }
 
+/**
+ * A novel whose table of contents and text link to what no reader can show: its navigation
+ * document itself, which the spine leaves out (as many books' "Contents" entries do), and a
+ * chapter lost from the zip.
+ */
+async function writeDeadLinks(file: string): Promise<void> {
+  await writeEpub(file, [
+    { name: 'OEBPS/c1.xhtml', data: xhtml('One', `<h1>One</h1><p>DEAD-LINKS-ONE <a id="lost-link" href="lost.xhtml">the lost chapter</a></p>${prose(40)}`) },
+    { name: 'OEBPS/c2.xhtml', data: xhtml('Two', '<h1>Two</h1><p>DEAD-LINKS-TWO</p>') },
+    {
+      name: 'OEBPS/nav.xhtml',
+      data: xhtml('Contents', '<nav epub:type="toc"><ol><li><a href="nav.xhtml">Table of Contents</a></li><li><a href="c1.xhtml">One</a></li><li><a href="lost.xhtml">Lost Chapter</a></li><li><a href="c2.xhtml">Two</a></li></ol></nav>'),
+    },
+    {
+      name: 'OEBPS/content.opf',
+      data: opfXml({
+        metadata: '<dc:title>Dead Links</dc:title><dc:language>en</dc:language>',
+        manifest: [
+          { id: 'c1', href: 'c1.xhtml', mediaType: 'application/xhtml+xml' },
+          { id: 'c2', href: 'c2.xhtml', mediaType: 'application/xhtml+xml' },
+          { id: 'nav', href: 'nav.xhtml', mediaType: 'application/xhtml+xml', properties: 'nav' },
+        ],
+        spine: ['c1', 'c2'],
+      }),
+    },
+  ]);
+}
+
 /** A novel of many chapters of a few pages each: page turns often load another chapter. */
 async function writeShortChapters(file: string): Promise<void> {
   const ids = Array.from({ length: 40 }, (_, i) => `c${i + 1}`);
@@ -132,6 +160,7 @@ test.beforeAll(async () => {
   await writeNumberedNovel(path.join(libraryRoot, 'Counted', 'Counted.epub'), 'Counted', 290);
   await writeDamagedNovel(path.join(libraryRoot, 'Damaged', 'Damaged.epub'));
   await writeFootnotedNovel(path.join(libraryRoot, 'Footnoted', 'Footnoted.epub'));
+  await writeDeadLinks(path.join(libraryRoot, 'Dead Links', 'Dead Links.epub'));
   folio = await startFolio();
 });
 
@@ -212,6 +241,31 @@ test('the page the reader shows is the page the book screen shows once it is sav
     const shownPage = Number(/^Page (\d+) of \d+$/.exec((await counter.textContent()) ?? '')?.[1]);
     expect({ turn, page: (await getBook(request, folio.url, book.id)).readProgress?.page }).toEqual({ turn, page: shownPage });
   }
+});
+
+test('a contents entry or a link leading to what the reader cannot show says so, and the reader stays where it was', async ({ page }) => {
+  await openBook(page, 'Dead Links');
+  const notice = page.getByTestId('reader-edge-message');
+  const pick = async (entry: string) => {
+    await page.getByRole('button', { name: 'Contents' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: entry, exact: true }).click();
+  };
+  await pick('Two');
+  await expect(shown(page).getByText('DEAD-LINKS-TWO')).toBeVisible();
+  for (const entry of ['Table of Contents', 'Lost Chapter']) {
+    await pick(entry);
+    await expect(notice).toContainText('This link leads to a part of the book that cannot be shown.');
+    await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c2.xhtml');
+    await expect(shown(page).getByText('DEAD-LINKS-TWO')).toBeVisible();
+    // Gone before the next entry, so that the next notice is its own.
+    await page.mouse.move(0, 0);
+    await expect(notice).toHaveCount(0, { timeout: 30_000 });
+  }
+  await pick('One');
+  await expect(shown(page).getByText('DEAD-LINKS-ONE')).toBeVisible();
+  await shown(page).locator('#lost-link').click();
+  await expect(notice).toContainText('This link leads to a part of the book that cannot be shown.');
+  await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/c1.xhtml');
 });
 
 test('a held arrow key turns page after page and leaves no chapter frames behind', async ({ page }) => {

@@ -89,6 +89,10 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
   // A place the server refused (a newer one saved from another device, a chapter the book no longer
   // has) is said, not lost in the console; shown as long as the page reader's notices.
   const [saveNotice, setSaveNotice, saveNoticeHold] = useTimedMessage(SAVE_NOTICE_MS);
+  // A link of the book (or a contents entry) to what no reader can show (its navigation document
+  // outside the reading order, a chapter lost from the zip) is said: a click that did nothing read
+  // as a reader that stopped answering.
+  const [linkNotice, setLinkNotice, linkNoticeHold] = useTimedMessage(SAVE_NOTICE_MS);
   const progress = useEpubProgress(book.id, query.incognito, state.status === 'ready', saved, (error) => setSaveNotice(describeError(error)));
   // Settings the server did not save stay in this browser; the user is told so, in the settings
   // dialog when it is open (with a retry), else in a notice.
@@ -370,6 +374,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
         window.open(link.url, '_blank', 'noopener,noreferrer');
       } else {
         console.warn('A link of the book leads to nothing a reader can show', href);
+        setLinkNotice(t('reader.epub.link_nowhere'));
       }
     };
     /** An image map's area or an SVG anchor (frameInput.ts): resolved against the chapter's address, as the navigator resolves anchors. */
@@ -613,7 +618,12 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       <div className={styles.visuallyHidden} aria-live="polite" aria-atomic="true">
         {t('reader.page_label', { page: position, total })}
       </div>
-      <LiveStatus message={saveNotice ?? edges.message} messageProps={saveNotice ? saveNoticeHold : edges.holdProps} className={styles.snackbar} testId="reader-edge-message" />
+      <LiveStatus
+        message={saveNotice ?? linkNotice ?? edges.message}
+        messageProps={saveNotice ? saveNoticeHold : linkNotice ? linkNoticeHold : edges.holdProps}
+        className={styles.snackbar}
+        testId="reader-edge-message"
+      />
       {dialog === 'settings' && (
         <EpubSettingsDialog
           settings={settings}
