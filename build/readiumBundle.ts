@@ -87,6 +87,18 @@ const FRAME_SHOW_PATCHED = 'async show(t) {\n    await this.folioHiding;\n    if
 /** The navigator's two managers of flowing-text frames (EPUB and WebPub) carry the same hide and show. */
 const FRAME_MANAGERS = 2;
 
+/**
+ * What a fixed-layout book shows (FXLFramePoolManager's viewport): the spread the current page is in,
+ * looked up as though two pages were shown side by side even when one is (a phone held upright,
+ * one page a screen). From page 1 a tap showed page 2 while the viewport named the spread p2-p3: the
+ * navigator reported page 3, the reader said "page 3 of 3" over page 2, and since the book's last
+ * page was "shown" it could not go forward to it. Patched, the viewport is the pages the pool itself
+ * lays out for the current slide (its makeSpread: one page when one a screen, else the spread), as
+ * its currentFrames and page numbers already are.
+ */
+const FXL_VIEWPORT = 'return this.spreader.currentSpread(this.currentSlide, this.perPage).forEach((i) => {\n      t.readingOrder.push(i.href)';
+const FXL_VIEWPORT_PATCHED = 'return this.makeSpread(this.currentSlide).forEach((i) => {\n      t.readingOrder.push(i.href)';
+
 /** `code` with `from` replaced by `to`, exactly `count` times, or null when it is not found that often. */
 function replaceExactly(code: string, from: string, to: string, count: number): string | null {
   const parts = code.split(from);
@@ -95,9 +107,9 @@ function replaceExactly(code: string, from: string, to: string, count: number): 
 
 /**
  * Vite plugin patching the navigator's bundle at build time: the selectors above go, the iPadOS
- * text-zoom rules apply in WebKit only, frame
- * messages wait FRAME_MESSAGE_EXPIRY_MS, chapters are built from the cleaned document, and a frame's
- * hide is shared by its callers. A new version of the library where any is not found fails the
+ * text-zoom rules apply in WebKit only, frame messages wait FRAME_MESSAGE_EXPIRY_MS, chapters are
+ * built from the cleaned document, a frame's hide is shared by its callers, and a fixed-layout
+ * viewport is the pages shown. A new version of the library where any is not found fails the
  * build, so the patch is looked at again rather than lost silently.
  */
 export function readiumBundlePlugin(): Plugin {
@@ -130,7 +142,11 @@ export function readiumBundlePlugin(): Plugin {
       if (!waiting) {
         this.error('The navigator no longer hides and shows frames as build/readiumBundle.ts expects; check FrameManager.hide/show and this plugin');
       }
-      return { code: waiting, map: null };
+      const viewport = replaceExactly(waiting, FXL_VIEWPORT, FXL_VIEWPORT_PATCHED, 1);
+      if (!viewport) {
+        this.error('The navigator no longer finds a fixed-layout viewport as build/readiumBundle.ts expects; check FXLFramePoolManager.viewport and this plugin');
+      }
+      return { code: viewport, map: null };
     },
   };
 }

@@ -184,9 +184,9 @@ async function onScreen(page: Page, target: Locator): Promise<boolean> {
   return box !== null && viewport !== null && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
 }
 
-async function openBook(page: Page, name: string): Promise<void> {
+async function openBook(page: Page, name: string, query = ''): Promise<void> {
   const book = await findBook(page.context().request, folio.url, name);
-  await page.goto(`${folio.url}/book/${book.id}/read`);
+  await page.goto(`${folio.url}/book/${book.id}/read${query}`);
   await expect(frames(page)).toHaveAttribute('data-ready', 'true');
 }
 
@@ -308,6 +308,25 @@ test.describe('on a phone', () => {
       const view = body.ownerDocument.defaultView!;
       return body.ownerDocument.elementFromPoint(view.innerWidth / 2, view.innerHeight / 2)?.closest('p')?.id ?? null;
     });
+
+  test('a fixed-layout book held upright turns one page a tap and reaches its last page', async ({ page }) => {
+    await openBook(page, 'Fixed Pages', '?incognito=true');
+    await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/p1.xhtml');
+    const counter = page.getByTestId('reader-page-counter');
+    const stage = (await frames(page).boundingBox())!;
+    const tapRight = () => page.touchscreen.tap(stage.x + stage.width - 20, stage.y + stage.height / 2);
+    const pageFrame = (id: string) => page.locator(`[data-testid="epub-frames"] iframe[data-original-href$="/${id}.xhtml"]`);
+    await tapRight();
+    // One page a screen upright: the navigator took the two-page spread p2-p3 as what was shown,
+    // said "page 3 of 3" over page 2 and offered no way on to page 3.
+    await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/p2.xhtml');
+    await expect(counter).toHaveText('Page 2 of 3');
+    await expect.poll(() => onScreen(page, pageFrame('p2'))).toBe(true);
+    await tapRight();
+    await expect(frames(page)).toHaveAttribute('data-resource', 'OEBPS/p3.xhtml');
+    await expect(counter).toHaveText('Page 3 of 3');
+    await expect.poll(() => onScreen(page, pageFrame('p3'))).toBe(true);
+  });
 
   test('turning the phone to landscape and back keeps the page being read', async ({ page }) => {
     await openBook(page, 'Numbered');

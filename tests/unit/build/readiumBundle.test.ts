@@ -69,6 +69,15 @@ describe('Readium CSS as Folio builds it', () => {
     expect(() => transform.call(context, hidingOtherwise, bundlePath)).toThrow(/no longer hides and shows frames/);
   });
 
+  it('takes a fixed-layout book\'s viewport from the pages laid out for the current slide, one when one a screen', async () => {
+    const code = await readFile(bundlePath, 'utf8');
+    const built = transform.call(context, code, bundlePath)!.code;
+    expect(built.split('return this.makeSpread(this.currentSlide).forEach((i) => {\n      t.readingOrder.push(i.href)').length).toBe(2);
+    expect(built).not.toContain('return this.spreader.currentSpread(this.currentSlide, this.perPage).forEach((i) => {');
+    const viewportOtherwise = code.replace('t.readingOrder.push(i.href), t.progressions.set(i.href', 't.readingOrder.push(i.href, 0), t.progressions.set(i.href');
+    expect(() => transform.call(context, viewportOtherwise, bundlePath)).toThrow(/fixed-layout viewport/);
+  });
+
   it('leaves other modules alone, and fails the build when the library changed', async () => {
     expect(transform.call(context, 'p:has(+h1){}', '/x/src/main.ts')).toBeNull();
     expect(() => transform.call(context, 'nothing here', '/x/node_modules/@readium/navigator/dist/index.js')).toThrow(/no longer has/);
