@@ -343,6 +343,16 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       perform(clickZoneAction(x / devicePixelRatio / Math.max(1, width), y / devicePixelRatio / Math.max(1, height), rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT'));
       return true;
     };
+    // A fixed-layout page is scaled to fit and centred (or set in its spread's half), leaving bands
+    // of the screen beside or above it that no frame covers: a click or tap there reaches the host,
+    // not a frame, and turned nothing (on a phone held sideways the whole right edge was dead). It
+    // turns as the same place of the screen would over a frame: by its share of the host's box.
+    const clickBeside = (event: MouseEvent) => {
+      if (event.target instanceof HTMLIFrameElement || event.button !== 0) return;
+      const box = host.getBoundingClientRect();
+      perform(clickZoneAction((event.clientX - box.left) / Math.max(1, box.width), (event.clientY - box.top) / Math.max(1, box.height), rtl ? 'RIGHT_TO_LEFT' : 'LEFT_TO_RIGHT'));
+    };
+    host.addEventListener('click', clickBeside);
     let reporting = false;
     // The place across a resize or a rotation (see placeKeeper.ts); vertical chapters keep their own.
     const keeper = keepPlace<Locator>(host, (place) => {
@@ -501,6 +511,7 @@ export function EpubReader({ book, title, siblings, query, backHref }: EpubReade
       });
     return () => {
       disposed = true;
+      host.removeEventListener('click', clickBeside);
       stopRevealing();
       links.dispose();
       keeper.dispose();
