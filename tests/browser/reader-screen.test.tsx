@@ -702,6 +702,35 @@ describe('ReaderScreen', () => {
     await poll(() => strip.querySelector('[data-page="2"] canvas')?.getAttribute('data-painted')).toBe('true');
   });
 
+  it('a page refused to a user without PAGE_STREAMING (403) says so, with no retry that could never help', async () => {
+    logInAs(['USER']);
+    const refused = await failRequests(new RegExp(`/api/v1/books/${ids.first}/pages/2(\\?|$)`), 403, { message: 'Forbidden' });
+    onTestFinished(() => refused.restore());
+    readerPreferences.animations = false;
+    const canvas = await openReader('?incognito=true');
+    await poll(() => canvas.dataset.paintedPage).toBe('1');
+    press('ArrowRight');
+    const explanation = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
+    await poll(() => document.querySelector('[role="alert"]')?.textContent).toContain(explanation);
+    // Rendered with the message itself: a retry would be in the same alert.
+    const alert = document.querySelector('[role="alert"]') as HTMLElement;
+    expect([...alert.querySelectorAll('button')].map((button) => button.textContent)).toEqual([]);
+  });
+
+  it('webtoon: a page refused to this user (403) says why in its place, with no retry', async () => {
+    logInAs(['USER']);
+    const refused = await failRequests(new RegExp(`/api/v1/books/${ids.first}/pages/2(\\?|$)`), 403, { message: 'Forbidden' });
+    onTestFinished(() => refused.restore());
+    await seriesDirection('WEBTOON');
+    await openReader('?incognito=true');
+    const strip = await waitFor(() => document.querySelector<HTMLElement>('[data-testid="reader-webtoon"]'));
+    const slot = () => strip.querySelector<HTMLElement>('[data-page="2"]') as HTMLElement;
+    const failure = () => slot().querySelector('[role="alert"]');
+    const explanation = en.reader.forbidden.no_page_streaming.replace('{{role}}', en.users_admin.role.PAGE_STREAMING);
+    await poll(() => failure()?.textContent).toContain(explanation);
+    expect(failure()?.querySelectorAll('button').length).toBe(0);
+  });
+
   it('a book the server refuses to this user (403) is explained, not reported as a failed call', async () => {
     // Komga answers 403 for a book outside the user's shared libraries or restrictions (REFERENCE
     // §1.9); Folio answers 404 there so as not to reveal the book, so the 403 is given in the browser.

@@ -13,7 +13,7 @@ import { PageTurnAnimation } from './PageTurnAnimation.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
 import { readerPageUrl } from './readerPageUrl.ts';
-import { pageFailureText } from './readerErrors.ts';
+import { isPageRetryable, pageFailureText } from './readerErrors.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
 import { usePageZoom } from './usePageZoom.ts';
 import { deviceMemory, watchDevicePixelRatio } from './viewport.ts';
@@ -250,16 +250,18 @@ export function PagedView(props: PagedViewProps) {
         <div className={styles.message} role="alert">
           <p>{t('reader.page_error', { page: snapshot.errorPage ?? snapshot.currentPage })}</p>
           <p title={snapshot.error.message}>{pageFailureText(snapshot.error)}</p>
-          <button
-            type="button"
-            className={`${styles.textButton} ${styles.messageAction}`}
-            onClick={(event) => {
-              event.stopPropagation();
-              session?.retry();
-            }}
-          >
-            {t('reader.retry')}
-          </button>
+          {isPageRetryable(snapshot.error) && (
+            <button
+              type="button"
+              className={`${styles.textButton} ${styles.messageAction}`}
+              onClick={(event) => {
+                event.stopPropagation();
+                session?.retry();
+              }}
+            >
+              {t('reader.retry')}
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -14,7 +14,7 @@ import { t } from '../i18n.ts';
 import { debounce } from './debounce.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import * as styles from './reader.css.ts';
-import { pageFailureText } from './readerErrors.ts';
+import { isPageRetryable, pageFailureText } from './readerErrors.ts';
 import type { ViewController, ViewStats } from './viewTypes.ts';
 import { deviceMemory, measureViewport, watchDevicePixelRatio } from './viewport.ts';
 
@@ -103,17 +103,19 @@ const WebtoonSlot = memo(function WebtoonSlot({
         <div className={styles.webtoonFailure} role="alert">
           <p>{t('reader.page_error', { page: item.page })}</p>
           <p title={failure.message}>{pageFailureText(failure)}</p>
-          <button
-            type="button"
-            className={styles.textButton}
-            onClick={(event) => {
-              // The strip's own click would scroll or toggle the toolbar.
-              event.stopPropagation();
-              onRetry();
-            }}
-          >
-            {t('reader.retry')}
-          </button>
+          {isPageRetryable(failure) && (
+            <button
+              type="button"
+              className={styles.textButton}
+              onClick={(event) => {
+                // The strip's own click would scroll or toggle the toolbar.
+                event.stopPropagation();
+                onRetry();
+              }}
+            >
+              {t('reader.retry')}
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -65,6 +65,14 @@ export function pageFailureText(failure: PageFailure): string {
 }
 
 /**
+ * Whether asking for the page again may bring it: not when the server refused it to this user (a
+ * missing role or access), which only an administrator can change, so no "Try again" is offered.
+ */
+export function isPageRetryable(failure: PageFailure): boolean {
+  return !(failure.reason === 'http' && isForbiddenStatus(failure.status));
+}
+
+/**
  * The book itself is not there for this user. Folio answers 404 both for a book that does not exist
  * and for one the user may not see (a library not shared, a content restriction), so as not to
  * reveal it. Only the book's own call counts: its page list also answers 404 for a book that exists
