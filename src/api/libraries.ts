@@ -13,8 +13,13 @@ export function createLibrary(library: LibraryCreationDto): Promise<LibraryDto> 
   return sendJson('POST', '/api/v1/libraries', 'add_library', { json: library });
 }
 
-export async function scanLibrary(libraryId: string, deep = false): Promise<void> {
-  await sendJson('POST', `/api/v1/libraries/${encodeURIComponent(libraryId)}/scan`, 'scan_library', {
+export async function scanLibrary(libraryId: string, deep = false, action = 'scan_library'): Promise<void> {
+  await sendJson('POST', `/api/v1/libraries/${encodeURIComponent(libraryId)}/scan`, action, {
     query: { deep: deep || undefined },
   });
+}
+
+/** Asks for a scan of each library in turn; a failure is named as the whole action the user asked for. */
+export async function scanAllLibraries(libraryIds: readonly string[]): Promise<void> {
+  for (const libraryId of libraryIds) await scanLibrary(libraryId, false, 'scan_all_libraries');
 }

@@ -5,6 +5,7 @@ import { analyzeContent, deleteContentFiles, refreshContentMetadata, type Conten
 import { ConfirmDeleteDialog } from '../dialogs/ConfirmDeleteDialog.tsx';
 import { PostersDialog } from '../dialogs/PostersDialog.tsx';
 import { AddToGroupDialog } from '../dialogs/AddToGroupDialog.tsx';
+import { useActionFailure, type ActionFailure } from '../hooks/useActionFailure.ts';
 import { t } from '../i18n.ts';
 import { isAdmin, session } from '../store/session.ts';
 import { DisclosureMenu } from './DisclosureMenu.tsx';
@@ -19,11 +20,14 @@ export function ContentAdminActions(props: {
   onDeleted?: () => void;
   /** Called after the poster changed, so the page can show the new one. */
   onPosterChanged?: () => void;
+  /** The page's own failure slot, shared with its other actions; without it, the menu shows its own. */
+  failures?: ActionFailure;
 }) {
   const { scope, id, name, onEdit, onDeleted, onPosterChanged } = props;
   const { me } = useSnapshot(session);
   const [notice, setNotice] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<unknown>(undefined);
+  const ownFailures = useActionFailure();
+  const failures = props.failures ?? ownFailures;
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [posters, setPosters] = useState(false);
@@ -32,12 +36,12 @@ export function ContentAdminActions(props: {
 
   async function start(run: () => Promise<void>, startedKey: string) {
     setNotice(undefined);
-    setError(undefined);
+    failures.clear();
     try {
       await run();
       setNotice(t(startedKey));
     } catch (failure) {
-      setError(failure);
+      failures.report(failure);
     }
   }
 
@@ -114,12 +118,12 @@ export function ContentAdminActions(props: {
         onClose={() => setAdding(false)}
         onAdded={(name) => {
           setAdding(false);
-          setError(undefined);
+          failures.clear();
           setNotice(t('groups.add_dialog.added', { name }));
         }}
       />
       <LiveStatus as="span" message={notice} />
-      <ErrorMessage error={error} />
+      {!props.failures && <ErrorMessage error={failures.failure} onDismiss={failures.clear} />}
     </>
   );
 }

@@ -1,14 +1,31 @@
+import { X } from 'lucide-react';
 import { useEffect, useState, type HTMLAttributes, type ReactNode } from 'react';
 import { describeError, t } from '../i18n.ts';
 import * as styles from './feedback.css.ts';
 
-/** A failed call, worded per SPEC §7; announced to screen readers as it appears. */
-export function ErrorMessage({ error }: { error: unknown }) {
+/**
+ * A failed call, worded per SPEC §7; announced to screen readers as it appears. With `onDismiss`
+ * (the failure of an action the user ran, which the page keeps until the next one), the user can
+ * put it away.
+ */
+export function ErrorMessage({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
   if (error === undefined || error === null) return null;
+  if (!onDismiss) {
+    return (
+      <p role="alert" className={styles.errorBox}>
+        {describeError(error)}
+      </p>
+    );
+  }
   return (
-    <p role="alert" className={styles.errorBox}>
-      {describeError(error)}
-    </p>
+    <div className={`${styles.errorBox} ${styles.dismissableError}`}>
+      <p role="alert" className={styles.dismissableText}>
+        {describeError(error)}
+      </p>
+      <button type="button" className={styles.dismissButton} aria-label={t('errors.dismiss')} title={t('errors.dismiss')} onClick={onDismiss}>
+        <X aria-hidden="true" size={16} />
+      </button>
+    </div>
   );
 }
 

@@ -11,6 +11,28 @@ export const errorBox = style({
   margin: '12px 0',
 });
 
+/** An action's failure the user may put away: the sentence, and the dismiss button at its end. */
+export const dismissableError = style({ display: 'flex', alignItems: 'flex-start', gap: 8 });
+
+export const dismissableText = style({ margin: 0, flex: 1, minWidth: 0 });
+
+export const dismissButton = style({
+  flex: 'none',
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  minWidth: 32,
+  minHeight: 32,
+  marginBlock: -6,
+  marginInlineEnd: -8,
+  padding: 0,
+  border: 'none',
+  borderRadius: 4,
+  background: 'transparent',
+  color: 'inherit',
+  cursor: 'pointer',
+});
+
 export const muted = style({ color: vars.color.textMuted, margin: '16px 0' });
 
 export const emptyState = style({

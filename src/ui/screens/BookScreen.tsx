@@ -17,6 +17,7 @@ import { Poster } from '../components/Poster.tsx';
 import * as buttons from '../components/buttons.css.ts';
 import * as feedback from '../components/feedback.css.ts';
 import { formatBytes, formatDate, formatList, formatNumber } from '../format.ts';
+import { useActionFailure } from '../hooks/useActionFailure.ts';
 import { useAsync } from '../hooks/useAsync.ts';
 import { useDocumentTitle } from '../hooks/useDocumentTitle.ts';
 import { useRefreshWhile } from '../hooks/useRefreshWhile.ts';
@@ -59,7 +60,8 @@ export function BookScreen({ bookId }: { bookId: string }) {
       ['BookChanged', 'BookDeleted', 'ReadProgressChanged', 'ReadProgressDeleted', 'ThumbnailBookAdded'].includes(event.name),
     book.reload,
   );
-  const [actionError, setActionError] = useState<unknown>(undefined);
+  // One failure at a time for everything run from this page (marking, the admin menu): the last.
+  const actionFailure = useActionFailure();
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState(false);
   const [posterVersion, setPosterVersion] = useState(0);
@@ -86,13 +88,13 @@ export function BookScreen({ bookId }: { bookId: string }) {
   async function markRead(read: boolean) {
     if (!data) return;
     setBusy(true);
-    setActionError(undefined);
+    actionFailure.clear();
     try {
       if (read) await updateReadProgress(data.id, { completed: true });
       else await deleteReadProgress(data.id);
       book.reload();
     } catch (error) {
-      setActionError(error);
+      actionFailure.report(error);
     } finally {
       setBusy(false);
     }
@@ -169,6 +171,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
             onEdit={() => setEditing(true)}
             onDeleted={() => navigate(`/series/${data.seriesId}`)}
             onPosterChanged={() => setPosterVersion((v) => v + 1)}
+            failures={actionFailure}
           />
           <EditBookDialog
             book={data}
@@ -180,7 +183,7 @@ export function BookScreen({ bookId }: { bookId: string }) {
             }}
           />
         </div>
-        <ErrorMessage error={actionError} />
+        <ErrorMessage error={actionFailure.failure} onDismiss={actionFailure.clear} />
         <ErrorMessage error={book.error} />
         <dl className={styles.details}>
           <dt className={styles.detailTerm}>{t('book.media_status')}</dt>

@@ -1,7 +1,7 @@
 import { Ban, Power, RefreshCw, Trash } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useSnapshot } from 'valtio';
-import { scanLibrary } from '../../api/libraries.ts';
+import { scanAllLibraries } from '../../api/libraries.ts';
 import { emptyLibraryTrash } from '../../api/libraryAdmin.ts';
 import {
   cancelAllTasks,
@@ -163,7 +163,7 @@ export function ServerScreen() {
         <h1 className={styles.pageTitle}>{t('server.title')}</h1>
       </div>
       <LiveStatus as="p" className={feedback.errorBox} message={stopped ? t('server.stopped') : undefined} />
-      <ErrorMessage error={error} />
+      <ErrorMessage error={error} onDismiss={() => setError(undefined)} />
       <LiveStatus as="p" message={notice} />
 
       <h2 className={styles.sectionTitle}>{t('server.tasks')}</h2>
@@ -183,7 +183,7 @@ export function ServerScreen() {
           disabled={libraries.length === 0}
           onClick={() =>
             void run(async () => {
-              for (const library of session.libraries) await scanLibrary(library.id);
+              await scanAllLibraries(session.libraries.map((library) => library.id));
               return t('server.scan_all_started');
             })
           }
