@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type Ref } from 'react';
 import * as styles from './form.css.ts';
 
 /**
@@ -10,7 +10,7 @@ export function TextField({
   error,
   hint,
   ...input
-}: { label: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+}: { label: string; error?: string; hint?: string; ref?: Ref<HTMLInputElement> } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (

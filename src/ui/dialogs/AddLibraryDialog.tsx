@@ -10,7 +10,7 @@ import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import { addLibraryToSession } from '../store/session.ts';
 import { FolderBrowserDialog } from './FolderBrowserDialog.tsx';
-import { LibraryOptionsTabs, NEW_LIBRARY_OPTIONS, type LibraryOptions } from './LibraryOptionsTabs.tsx';
+import { LibraryOptionsTabs, NEW_LIBRARY_OPTIONS, type LibraryOptions, type LibraryOptionsTab } from './LibraryOptionsTabs.tsx';
 import * as formStyles from '../components/form.css.ts';
 import * as styles from './dialog.css.ts';
 
@@ -25,8 +25,17 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(undefined);
   const [browsing, setBrowsing] = useState(false);
+  const [tab, setTab] = useState<LibraryOptionsTab>('general');
+  // Set by an Add with the name or folder missing: they are marked, and the first of them focused.
+  const [checked, setChecked] = useState(false);
+  const [focusMissing, setFocusMissing] = useState(0);
+  const nameRef = useRef<HTMLInputElement>(null);
+  const rootRef = useRef<HTMLInputElement>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
-  const submitDisabled = busy || !name.trim() || !root.trim();
+  // Never greyed out for a missing field: those sit on the General tab, which may not be the one
+  // shown, so an Add takes the user there and says what is missing instead.
+  const submitDisabled = busy;
+  const missing = { name: !name.trim(), root: !root.trim() };
   // As Modal's: a refusal keeps the dialog open, and the Add button the keyboard.
   const noteSubmit = useSubmitKeepsFocus(dialogRef, submitRef, submitDisabled);
 
@@ -38,14 +47,28 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
       setRoot('');
       setOptions(NEW_LIBRARY_OPTIONS);
       setError(undefined);
+      setTab('general');
+      setChecked(false);
       showModalAtStart(dialog);
     } else if (!open && dialog.open) {
       dialog.close();
     }
   }, [open]);
 
+  // After the General tab is shown again (its fields exist only while it is).
+  useEffect(() => {
+    if (focusMissing === 0) return;
+    (missing.name ? nameRef : rootRef).current?.focus();
+  }, [focusMissing]);
+
   async function submit(event: FormEvent) {
     event.preventDefault();
+    if (missing.name || missing.root) {
+      setChecked(true);
+      setTab('general');
+      setFocusMissing((n) => n + 1);
+      return;
+    }
     noteSubmit();
     setBusy(true);
     setError(undefined);
@@ -72,18 +95,36 @@ export function AddLibraryDialog(props: { open: boolean; onClose: () => void; on
         if (event.target === event.currentTarget) onClose();
       }}
     >
-      <form className={styles.form} onSubmit={submit}>
+      {/* noValidate: the browser's own check cannot reach a field of a tab not shown; submit() does it. */}
+      <form className={styles.form} onSubmit={submit} noValidate>
         <h2 id={headingId} className={styles.heading}>
           {t('libraries.add_dialog.title')}
         </h2>
         <LibraryOptionsTabs
+          tab={tab}
+          onTabChange={setTab}
           options={options}
           onChange={(patch) => setOptions((previous) => ({ ...previous, ...patch }))}
           general={
             <>
-              <TextField label={t('libraries.add_dialog.name')} value={name} onChange={(e) => setName(e.target.value)} required {...{ [INITIAL_FOCUS]: '' }} />
+              <TextField
+                ref={nameRef}
+                label={t('libraries.add_dialog.name')}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                required
+                error={checked && missing.name ? t('validation.required') : undefined}
+                {...{ [INITIAL_FOCUS]: '' }}
+              />
               <div className={formStyles.row}>
-                <TextField label={t('libraries.add_dialog.root')} value={root} onChange={(e) => setRoot(e.target.value)} required />
+                <TextField
+                  ref={rootRef}
+                  label={t('libraries.add_dialog.root')}
+                  value={root}
+                  onChange={(e) => setRoot(e.target.value)}
+                  required
+                  error={checked && missing.root ? t('validation.required') : undefined}
+                />
                 <button type="button" className={buttons.secondary} onClick={() => setBrowsing(true)}>
                   {t('folders.browse')}
                 </button>

@@ -50,6 +50,7 @@ export const NEW_LIBRARY_OPTIONS: LibraryOptions = {
 
 const TABS = ['general', 'analysis', 'files', 'scanner', 'series_cover', 'import'] as const;
 type Tab = (typeof TABS)[number];
+export type LibraryOptionsTab = Tab;
 
 // hashKoreader is not offered: it only serves KOReader sync, which Folio does not have (see
 // RoleCheckboxes); the option is kept as it is on save.
@@ -103,9 +104,14 @@ export function LibraryOptionsTabs(props: {
   general: ReactNode;
   options: LibraryOptions;
   onChange: (patch: Partial<LibraryOptions>) => void;
+  /** The tab shown, when the dialog must choose it (to take the user to a missing field on General). */
+  tab?: LibraryOptionsTab;
+  onTabChange?: (tab: LibraryOptionsTab) => void;
 }) {
   const { options, onChange } = props;
-  const [tab, setTab] = useState<Tab>('general');
+  const [ownTab, setOwnTab] = useState<Tab>('general');
+  const tab = props.tab ?? ownTab;
+  const setTab = (next: Tab) => (props.onTabChange ? props.onTabChange(next) : setOwnTab(next));
   const baseId = useId();
   const tabId = (name: Tab) => `${baseId}-tab-${name}`;
   const panelId = `${baseId}-panel`;

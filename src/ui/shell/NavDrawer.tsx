@@ -107,6 +107,9 @@ function NavContent({ id, onNavigate, className, children }: { id: string; onNav
                 aria-label={t('nav.new_library')}
                 title={t('nav.new_library')}
                 onClick={() => {
+                  // On a phone the drawer is a modal: it closes first, so it is not left open behind
+                  // the dialog (and found again over the screen once the library is added).
+                  onNavigate();
                   dialogs.addLibrary = true;
                 }}
               >
