@@ -43,6 +43,9 @@ export const emptyState = style({
   borderRadius: 8,
 });
 
+/** One sentence of an empty state on its own line (what is missing, then how to make one). */
+export const emptyStateLine = style({ display: 'block' });
+
 /** Read by screen readers, not shown (e.g. a header for a column of buttons). */
 export const visuallyHidden = style(visuallyHiddenRules);
 
