@@ -15,13 +15,14 @@ import * as table from '../components/table.css.ts';
 import { t, tPlural } from '../i18n.ts';
 import { formatMegabytes, formatNumber } from '../format.ts';
 import { explainMediaComment } from '../mediaComment.ts';
+import { BookPickerDialog, bookChoiceLabel, type PickedBook } from '../dialogs/BookPickerDialog.tsx';
 import { ImportTabs } from './ImportTabs.tsx';
 import * as styles from './screens.css.ts';
 
 /** Every candidate book of a request, labelled "Series · #number title". */
 function candidates(request: ReadListImportResult['requests'][number]) {
   return request.matches.flatMap((match) =>
-    match.books.map((book) => ({ value: book.bookId, label: `${match.series.title} · #${book.number} ${book.title}` })),
+    match.books.map((book) => ({ value: book.bookId, label: bookChoiceLabel(match.series.title, book.number, book.title) })),
   );
 }
 
@@ -37,6 +38,14 @@ export function ImportReadListScreen() {
   const [tooBig, setTooBig] = useState(false);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const [created, setCreated] = useState<{ id: string; name: string } | null>(null);
+  // Books the user found themselves, per entry: for one the server matched to nothing (or wrongly).
+  const [picked, setPicked] = useState<Record<number, PickedBook>>({});
+  const [picking, setPicking] = useState<number | null>(null);
+  const optionsFor = (index: number, request: ReadListImportResult['requests'][number]) => {
+    const own = picked[index];
+    const matched = candidates(request);
+    return own && !matched.some((o) => o.value === own.value) ? [...matched, own] : matched;
+  };
 
   async function analyse(event: FormEvent) {
     event.preventDefault();
@@ -52,6 +61,7 @@ export function ImportReadListScreen() {
     try {
       const matched = await matchComicRackList(file);
       setResult(matched);
+      setPicked({});
       setName(matched.readListMatch.name);
       // A request with exactly one candidate is chosen for the user.
       setChosen(matched.requests.map((request) => {
@@ -154,7 +164,7 @@ export function ImportReadListScreen() {
                 </thead>
                 <tbody>
                   {result.requests.map((request, index) => {
-                    const options = candidates(request);
+                    const options = optionsFor(index, request);
                     return (
                       <tr key={index}>
                         <LabelledCell label="#">{formatNumber(index + 1)}</LabelledCell>
@@ -174,6 +184,14 @@ export function ImportReadListScreen() {
                               onChange={(value) => setChosen(chosen.map((c, i) => (i === index ? value : c)))}
                             />
                           )}
+                          <button
+                            type="button"
+                            className={buttons.quiet}
+                            aria-label={t('import_readlist.pick_for', { n: index + 1 })}
+                            onClick={() => setPicking(index)}
+                          >
+                            {t('import_readlist.pick')}
+                          </button>
                         </td>
                       </tr>
                     );
@@ -181,6 +199,17 @@ export function ImportReadListScreen() {
                 </tbody>
               </table>
             </div>
+            <BookPickerDialog
+              open={picking !== null}
+              title={picking === null ? t('import_readlist.pick') : t('import_readlist.pick_for', { n: picking + 1 })}
+              onClose={() => setPicking(null)}
+              onPick={(book) => {
+                if (picking === null) return;
+                setPicked({ ...picked, [picking]: book });
+                setChosen(chosen.map((c, i) => (i === picking ? book.value : c)));
+                setPicking(null);
+              }}
+            />
             {problem && (
               <p role="alert" className={feedback.errorBox}>
                 {problem}
