@@ -74,7 +74,10 @@ test('each entry of a read list to import is a card that fits the phone, its boo
   await page.goto(`${server.folio.url}/import/readlist`);
   await page.getByLabel('ComicRack read list (.cbl)').setInputFiles(list);
   await page.getByRole('button', { name: 'Match' }).click();
-  await expect(page.getByLabel('Book for entry 1')).toBeVisible();
+  // Exact: each entry's "Choose a book for entry 1" button holds the select's name.
+  await expect(page.getByLabel('Book for entry 1', { exact: true })).toBeVisible();
   expect(await overflows(page)).toEqual([]);
   await expect(page.getByText(en.import_readlist.no_match)).toBeInViewport();
+  // The entry with no match offers to find its book, on screen too.
+  await expect(page.getByRole('button', { name: en.import_readlist.pick_for.replace('{{n}}', '2') })).toBeInViewport();
 });
