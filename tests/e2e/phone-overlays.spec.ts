@@ -153,17 +153,21 @@ test('the reader\'s settings dialog on a phone keeps Tab and Shift+Tab inside, a
   await expect(button).toBeFocused();
 });
 
-test('"New library", opened from the phone\'s drawer, keeps Tab inside, and Escape gives focus back to it in the drawer', async ({ page: p }) => {
+test('"New library", opened from the phone\'s drawer, closes the drawer, keeps Tab inside, and Escape gives focus back to it in the drawer', async ({ page: p }) => {
   await logIn(p.context().request, folio.url, ADMIN);
   await p.goto(`${folio.url}/dashboard`);
-  await p.getByRole('button', { name: en.nav.toggle }).click();
+  const menuButton = p.getByRole('button', { name: en.nav.toggle });
+  await menuButton.click();
   const newLibrary = p.getByRole('button', { name: en.nav.new_library });
   await newLibrary.focus();
   await p.keyboard.press('Enter');
   const dialog = p.getByRole('dialog', { name: en.libraries.add_dialog.title });
   await expect(dialog).toBeVisible();
+  // The drawer is not left open behind the dialog (the walk-through's phone finding).
+  await expect(p.getByRole('navigation', { name: en.nav.label })).toBeHidden();
+  await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
   const controls = await dialog.locator('a, button, select, input').count();
-  await expectModal(p, dialog, newLibrary, controls + 2);
+  await expectModal(p, dialog, menuButton, controls + 2);
   await p.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(newLibrary).toBeFocused();

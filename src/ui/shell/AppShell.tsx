@@ -39,6 +39,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   const [drawerOpenAt, setDrawerOpenAt] = useState<string | null>(null);
   const drawerOpen = drawerOpenAt === location;
   const setDrawerOpen = (open: boolean) => setDrawerOpenAt(open ? location : null);
+  // "New library" was chosen in the phone's drawer: a cancelled dialog goes back there.
+  const [addingFromDrawer, setAddingFromDrawer] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);
   const { me } = useSnapshot(session);
   const { pendingTasks } = useSnapshot(live);
@@ -83,7 +85,11 @@ export function AppShell({ children }: { children: ReactNode }) {
           aria-label={t('nav.toggle')}
           aria-expanded={drawerOpen}
           aria-controls={DRAWER_ID}
-          onClick={() => setDrawerOpen(!drawerOpen)}
+          onClick={() => {
+            // Opened by the user, the drawer starts at its top as usual.
+            setAddingFromDrawer(false);
+            setDrawerOpen(!drawerOpen);
+          }}
         >
           <Menu aria-hidden="true" size={22} />
         </button>
@@ -110,7 +116,25 @@ export function AppShell({ children }: { children: ReactNode }) {
       </header>
       <div className={styles.body}>
         {/* A link to the screen already shown moves nowhere, and closes the drawer all the same. */}
-        <NavDrawer id={DRAWER_ID} open={drawerOpen} modal={narrow} onNavigate={() => setDrawerOpen(false)} onClose={() => setDrawerOpen(false)} />
+        <NavDrawer
+          id={DRAWER_ID}
+          open={drawerOpen}
+          modal={narrow}
+          onNavigate={() => {
+            setDrawerOpen(false);
+            setAddingFromDrawer(false);
+          }}
+          // Not where "New library" is forgotten: closing the drawer for its dialog ends here too.
+          onClose={() => setDrawerOpen(false)}
+          onNewLibrary={() => {
+            // On a phone the drawer is a modal: it closes, so it is not left open behind the dialog;
+            // a cancelled dialog brings it back, at "New library", where the user was.
+            setAddingFromDrawer(narrow);
+            setDrawerOpen(false);
+            dialogs.addLibrary = true;
+          }}
+          startAtNewLibrary={addingFromDrawer}
+        />
         <main id={MAIN_ID} ref={mainRef} className={styles.main} tabIndex={-1}>
           {children}
         </main>
@@ -119,9 +143,11 @@ export function AppShell({ children }: { children: ReactNode }) {
         open={dialogFlags.addLibrary}
         onClose={() => {
           dialogs.addLibrary = false;
+          if (addingFromDrawer) setDrawerOpen(true);
         }}
         onAdded={(library) => {
           dialogs.addLibrary = false;
+          setAddingFromDrawer(false);
           navigate(`/libraries/${library.id}/series`);
         }}
       />

@@ -3,7 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import * as buttons from '../components/buttons.css.ts';
-import { useModalDialog } from '../components/useModalDialog.ts';
+import { INITIAL_FOCUS, useModalDialog } from '../components/useModalDialog.ts';
 import { wrapTab } from '../components/wrapTab.ts';
 import { t } from '../i18n.ts';
 import { dialogs } from '../store/dialogs.ts';
@@ -26,8 +26,8 @@ function NavLink({ href, activePrefix, children }: { href: string; activePrefix?
  * Home, search and every library the user can see, plus "All libraries". A column beside the
  * content on wide screens; on narrow ones (`modal`) a modal <dialog> over it, shown while `open`.
  */
-export function NavDrawer(props: { id: string; open: boolean; modal: boolean; onNavigate: () => void; onClose: () => void }) {
-  if (!props.modal) return <NavContent id={props.id} onNavigate={props.onNavigate} className={styles.drawer} />;
+export function NavDrawer(props: DrawerProps & { modal: boolean }) {
+  if (!props.modal) return <NavContent id={props.id} onNavigate={props.onNavigate} onNewLibrary={props.onNewLibrary} className={styles.drawer} />;
   return <DrawerDialog {...props} />;
 }
 
@@ -37,7 +37,18 @@ export function NavDrawer(props: { id: string; open: boolean; modal: boolean; on
  * readers too), closes it on Escape and gives focus back to the menu button that opened it. wrapTab keeps Tab
  * from leaving it for the browser's own controls.
  */
-function DrawerDialog({ id, open, onNavigate, onClose }: { id: string; open: boolean; onNavigate: () => void; onClose: () => void }) {
+interface DrawerProps {
+  id: string;
+  open: boolean;
+  onNavigate: () => void;
+  onClose: () => void;
+  /** "New library": the shell opens the dialog (on a phone, closing the drawer first). */
+  onNewLibrary?: () => void;
+  /** The drawer opens with "New library" focused: the user comes back from its dialog, cancelled. */
+  startAtNewLibrary?: boolean;
+}
+
+function DrawerDialog({ id, open, onNavigate, onClose, onNewLibrary, startAtNewLibrary }: DrawerProps) {
   const ref = useRef<HTMLDialogElement>(null);
   useModalDialog(ref, open);
   // Unmounted while open (the window grew past the narrow width): the modal must not stay.
@@ -57,7 +68,7 @@ function DrawerDialog({ id, open, onNavigate, onClose }: { id: string; open: boo
         if (event.target === event.currentTarget) ref.current?.close();
       }}
     >
-      <NavContent id={id} onNavigate={onNavigate} className={styles.drawerInDialog}>
+      <NavContent id={id} onNavigate={onNavigate} onNewLibrary={onNewLibrary} startAtNewLibrary={startAtNewLibrary} className={styles.drawerInDialog}>
         {/* Touch screen-reader users have no Escape key, and the menu button is behind the modal. */}
         <div className={styles.drawerClose}>
           <button type="button" className={buttons.icon} aria-label={t('nav.close')} title={t('nav.close')} onClick={() => ref.current?.close()}>
@@ -69,7 +80,21 @@ function DrawerDialog({ id, open, onNavigate, onClose }: { id: string; open: boo
   );
 }
 
-function NavContent({ id, onNavigate, className, children }: { id: string; onNavigate: () => void; className: string; children?: ReactNode }) {
+function NavContent({
+  id,
+  onNavigate,
+  onNewLibrary,
+  startAtNewLibrary,
+  className,
+  children,
+}: {
+  id: string;
+  onNavigate: () => void;
+  onNewLibrary?: () => void;
+  startAtNewLibrary?: boolean;
+  className: string;
+  children?: ReactNode;
+}) {
   const { me, libraries } = useSnapshot(session);
   return (
     <nav
@@ -106,11 +131,10 @@ function NavContent({ id, onNavigate, className, children }: { id: string; onNav
                 className={buttons.icon}
                 aria-label={t('nav.new_library')}
                 title={t('nav.new_library')}
+                {...(startAtNewLibrary ? { [INITIAL_FOCUS]: '' } : {})}
                 onClick={() => {
-                  // On a phone the drawer is a modal: it closes first, so it is not left open behind
-                  // the dialog (and found again over the screen once the library is added).
-                  onNavigate();
-                  dialogs.addLibrary = true;
+                  if (onNewLibrary) onNewLibrary();
+                  else dialogs.addLibrary = true;
                 }}
               >
                 <Plus aria-hidden="true" size={18} />
