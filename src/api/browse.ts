@@ -1,3 +1,4 @@
+import { authorInAnyRole } from './authorFilter.ts';
 import { ApiError, getJson, sendJson, type Query } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import { getSeriesList } from './series.ts';
@@ -208,8 +209,7 @@ export async function browseSeries(query: SeriesQuery, paging?: PageRequest): Pr
 
 /**
  * A series query as the older GET filters (REFERENCE §3.4), also those of a collection's series
- * (`GET /collections/{id}/series`). An author is `name,` with no role: any role, and the split at
- * the last comma keeps a name that holds a comma whole.
+ * (`GET /collections/{id}/series`). An author is asked for in any role (authorFilter.ts).
  */
 export function seriesFilterParams(query: Omit<SeriesQuery, 'letter'>): Query {
   return {
@@ -225,7 +225,7 @@ export function seriesFilterParams(query: Omit<SeriesQuery, 'letter'>): Query {
     language: query.language,
     age_rating: query.ageRating,
     release_year: query.releaseYear,
-    author: query.author?.map((name) => `${name},`),
+    author: authorInAnyRole(query.author),
   };
 }
 

@@ -1,3 +1,4 @@
+import { authorInAnyRole } from './authorFilter.ts';
 import { apiUrl, getJson, sendJson } from './http.ts';
 import { pageQuery, type PageRequest } from './paging.ts';
 import { seriesFilterParams, type SeriesQuery } from './browse.ts';
@@ -72,7 +73,7 @@ export function getReadListBooks(
       library_id: filter.libraryIds,
       read_status: filter.readStatus,
       tag: filter.tag,
-      author: filter.author?.map((name) => `${name},`),
+      author: authorInAnyRole(filter.author),
       ...pageQuery(paging),
     },
   });

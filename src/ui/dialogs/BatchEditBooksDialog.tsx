@@ -12,7 +12,7 @@ import { useResetOnOpen } from '../hooks/useResetOnOpen.ts';
 import { t, tPlural } from '../i18n.ts';
 import { duplicateAuthorRows, splitList } from '../validation/metadataRules.ts';
 import * as styles from './dialog.css.ts';
-import { AUTHOR_ROLES } from './EditBookDialog.tsx';
+import { AUTHOR_ROLES } from '../../api/authorFilter.ts';
 import { Modal } from './Modal.tsx';
 
 /**

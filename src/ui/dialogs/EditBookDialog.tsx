@@ -22,8 +22,7 @@ import * as styles from './dialog.css.ts';
 import { locksOf } from './metadataLocks.ts';
 import { Modal } from './Modal.tsx';
 import { useResetOnOpen } from '../hooks/useResetOnOpen.ts';
-
-export const AUTHOR_ROLES = ['writer', 'penciller', 'inker', 'colorist', 'letterer', 'cover', 'editor', 'translator'] as const;
+import { AUTHOR_ROLES } from '../../api/authorFilter.ts';
 
 interface Draft {
   title: string;
