@@ -45,11 +45,13 @@ export async function addLibraryAndWait(request: APIRequestContext, url: string,
   await pollUntil(
     `the scan of ${root}`,
     async () => {
+      // Books first, then those still awaiting analysis: asked the other way round, a scan that
+      // committed between the two calls read as done (nothing pending yet, then a book there).
+      const all = await getJson<Page<BookDto>>(request, `${url}/api/v1/books?library_id=${library.id}&size=1`);
       const pending = await getJson<Page<BookDto>>(
         request,
         `${url}/api/v1/books?library_id=${library.id}&media_status=UNKNOWN&media_status=OUTDATED&size=1`,
       );
-      const all = await getJson<Page<BookDto>>(request, `${url}/api/v1/books?library_id=${library.id}&size=1`);
       return all.totalElements > 0 && pending.totalElements === 0;
     },
     { timeoutMs: 30_000, intervalMs: 100 },
