@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { BLUE, RED, createCbz } from '../fixtures/comics.ts';
 import { claimWithLibrary, logIn, ADMIN } from './support/api.ts';
 import { expectTapTargets } from './support/tap-targets.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { tableOverflows } from './support/phone-overflow.ts';
 
 /**
  * The admin and account tables on a 390 × 844 phone, against the real server: users, authentication
@@ -42,31 +43,13 @@ test.beforeEach(async ({ page }) => {
   await request.post(`${folio.url}/api/v2/users/me/api-keys`, { headers: { 'X-Requested-With': 'XMLHttpRequest' }, data: { comment: 'Phone key for a tablet app' } });
 });
 
-/** Where a table or its content reaches past the screen's width, or scrolls inside; empty when it all fits. */
-async function overflows(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const width = document.documentElement.clientWidth;
-    if (document.scrollingElement!.scrollWidth > width + 1) found.push(`page scrolls sideways (${document.scrollingElement!.scrollWidth} > ${width})`);
-    for (const table of document.querySelectorAll('table')) {
-      const scroller = table.parentElement!;
-      if (scroller.scrollWidth > scroller.clientWidth + 1) found.push(`${table.getAttribute('aria-label') ?? 'a table'} scrolls sideways`);
-      for (const part of table.querySelectorAll('tbody td, tbody th, tbody button, tbody a')) {
-        const box = part.getBoundingClientRect();
-        if (box.right > width + 1 || box.left < -1) found.push(`"${part.textContent?.slice(0, 30)}" reaches past the screen`);
-      }
-    }
-    return found;
-  });
-}
-
 
 test('the users and activity tables are cards that fit a phone, every value and action reachable', async ({ page }) => {
   await page.goto(`${folio.url}/settings/users`);
   const users = page.getByRole('table', { name: 'Users' });
   await expect(users.getByText(LONG_EMAIL)).toBeVisible();
   await expect(page.getByRole('table', { name: 'Authentication activity' }).or(page.locator('table').nth(1))).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page)).toEqual([]);
   // Each value has its column's name before it (the header row is not shown).
   await expect(page.locator('tbody td', { hasText: LONG_EMAIL }).locator('[aria-hidden="true"]')).toHaveText('Email');
   await expect(page.locator('tbody td', { hasText: LONG_EMAIL }).locator('[aria-hidden="true"]')).toBeVisible();
@@ -85,12 +68,12 @@ test('the users and activity tables are cards that fit a phone, every value and 
 test('the account\'s API keys and activity, and the metrics\' libraries and tasks, fit a phone', async ({ page }) => {
   await page.goto(`${folio.url}/account`);
   await expect(page.getByText('Phone key for a tablet app').first()).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page)).toEqual([]);
   await expect(page.locator('tbody').getByRole('button', { name: 'Delete' }).first()).toBeInViewport({ ratio: 1 });
   await expectTapTargets(page);
 
   await page.goto(`${folio.url}/settings/metrics`);
   await expect(page.locator('tbody th', { hasText: 'Phone' }).or(page.locator('tbody th').first())).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page)).toEqual([]);
   await expectTapTargets(page);
 });

@@ -1,10 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import en from '../../locales/en.json' with { type: 'json' };
 import { createCbz } from '../fixtures/comics.ts';
 import { useBrowseServer } from './support/browse-server.ts';
+import { tableOverflows } from './support/phone-overflow.ts';
 
 /**
  * The import screens on a 390×844 phone. Book import: each book to import is a card that fits the screen, its
@@ -32,36 +33,18 @@ test.afterAll(async () => {
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-/** What reaches past the screen's width, or scrolls sideways inside the table's box; empty when all fits. */
-async function overflows(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const width = document.documentElement.clientWidth;
-    if (document.scrollingElement!.scrollWidth > width + 1) found.push(`page scrolls sideways (${document.scrollingElement!.scrollWidth} > ${width})`);
-    for (const table of document.querySelectorAll('table')) {
-      const scroller = table.parentElement!;
-      if (scroller.scrollWidth > scroller.clientWidth + 1) found.push(`the table scrolls sideways (${scroller.scrollWidth} > ${scroller.clientWidth})`);
-      for (const part of table.querySelectorAll('tbody input, tbody select, tbody button')) {
-        const box = part.getBoundingClientRect();
-        if (box.right > width + 1 || box.left < -1) found.push(`${part.getAttribute('aria-label') ?? part.id} reaches past the screen (${Math.round(box.left)}..${Math.round(box.right)})`);
-      }
-    }
-    return found;
-  });
-}
-
 test('each book to import is a card that fits the phone, its fields on screen', async ({ page }) => {
   await page.goto(`${server.folio.url}/import/books`);
   await page.getByLabel(en.import_books.folder).fill(inbox);
   await page.getByRole('button', { name: en.import_books.scan }).click();
   const series = page.getByLabel('Series for incoming with a long file name');
   await expect(series).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page, 'tbody input, tbody select, tbody button')).toEqual([]);
   // The select-all box of the (otherwise hidden) header stays on screen and in reach of a finger.
   await expect(page.getByRole('checkbox', { name: en.import_books.select_all })).toBeInViewport({ ratio: 1 });
   await page.getByRole('button', { name: en.import_books.analyse_all }).click();
   await expect(page.getByLabel('Number for incoming with a long file name')).toHaveValue('2');
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page, 'tbody input, tbody select, tbody button')).toEqual([]);
 });
 
 test('each entry of a read list to import is a card that fits the phone, its book picker on screen', async ({ page }) => {
@@ -76,7 +59,7 @@ test('each entry of a read list to import is a card that fits the phone, its boo
   await page.getByRole('button', { name: 'Match' }).click();
   // Exact: each entry's "Choose a book for entry 1" button holds the select's name.
   await expect(page.getByLabel('Book for entry 1', { exact: true })).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page, 'tbody input, tbody select, tbody button')).toEqual([]);
   await expect(page.getByText(en.import_readlist.no_match)).toBeInViewport();
   // The entry with no match offers to find its book, on screen too.
   await expect(page.getByRole('button', { name: en.import_readlist.pick_for.replace('{{n}}', '2') })).toBeInViewport();

@@ -1,4 +1,4 @@
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { RED, createCbz } from '../fixtures/comics.ts';
 import { pollUntil } from '../support/poll.ts';
 import { ADMIN, addLibraryAndWait, claimAndLogIn, logIn } from './support/api.ts';
 import { startFolio, type RunningFolio } from './support/folio-server.ts';
+import { tableOverflows } from './support/phone-overflow.ts';
 
 /**
  * Media management on a 390×844 phone: the media analysis list (a book that is not a comic) and the
@@ -47,35 +48,18 @@ test.afterAll(async () => {
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
-/** Where a table scrolls sideways in its box, or a cell reaches past the screen; empty when all fits. */
-async function overflows(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const found: string[] = [];
-    const width = document.documentElement.clientWidth;
-    for (const table of document.querySelectorAll('table')) {
-      const scroller = table.parentElement!;
-      if (scroller.scrollWidth > scroller.clientWidth + 1) found.push(`the table scrolls sideways (${scroller.scrollWidth} > ${scroller.clientWidth})`);
-      for (const part of table.querySelectorAll('tbody td, tbody th, tbody button, tbody a')) {
-        const box = part.getBoundingClientRect();
-        if (box.right > width + 1 || box.left < -1) found.push(`"${part.textContent?.slice(0, 30)}" reaches past the screen`);
-      }
-    }
-    return found;
-  });
-}
-
 test('media analysis and duplicate files are cards that fit a phone, each value named', async ({ page }) => {
   await logIn(page.context().request, folio.url, ADMIN);
   await page.goto(`${folio.url}/media-management/analysis`);
   const broken = page.getByRole('row').filter({ hasText: 'Not A Comic 01' });
   await expect(broken).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page)).toEqual([]);
   await expect(broken.locator('td', { hasText: 'Not A Comic 01.cbz' }).locator('[aria-hidden="true"]')).toHaveText('File');
   await expect(broken.getByRole('button', { name: /Analyse/ })).toBeInViewport({ ratio: 1 });
 
   await page.goto(`${folio.url}/media-management/duplicate-files`);
   const twin = page.getByRole('row').filter({ hasText: 'Twin Two 01' });
   await expect(twin).toBeVisible();
-  expect(await overflows(page)).toEqual([]);
+  expect(await tableOverflows(page)).toEqual([]);
   await expect(twin.locator('td', { hasText: 'Twin Two 01.cbz' }).locator('[aria-hidden="true"]')).toHaveText('File');
 });
