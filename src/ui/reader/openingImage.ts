@@ -3,6 +3,7 @@ import { measureCorrects } from '../../engine/layout.ts';
 import { openingScreen } from '../../engine/openingSpread.ts';
 import { BACKGROUND_COLOURS, resolveDirection, type ReaderSettings } from '../../engine/readerSettings.ts';
 import type { Viewport } from '../../engine/types.ts';
+import { asFirstFrameOverlay } from './firstFrameOverlay.ts';
 import { readerPreferences } from './settingsStore.ts';
 import type { StartHint } from './startHint.ts';
 
@@ -121,20 +122,8 @@ function place(image: HTMLImageElement, bookId: string, hint: StartHint): { back
   const placement = openingImagePlacement(hint, readerPreferences, viewport);
   if (!placement) return null;
   const { rect, background } = placement;
-  const backdrop = document.createElement('div');
-  backdrop.dataset.testid = 'reader-opening-image';
-  backdrop.setAttribute('aria-hidden', 'true');
-  Object.assign(backdrop.style, {
-    position: 'fixed',
-    left: '0',
-    top: '0',
-    width: `${viewport.width}px`,
-    height: `${viewport.height}px`,
-    overflow: 'hidden',
-    background,
-    zIndex: '2147483647',
-    pointerEvents: 'none',
-  });
+  const backdrop = asFirstFrameOverlay(document.createElement('div'), 'reader-opening-image', viewport);
+  Object.assign(backdrop.style, { overflow: 'hidden', background });
   Object.assign(image.style, {
     position: 'absolute',
     left: `${rect.x}px`,

@@ -3,6 +3,7 @@ import type { OpeningScreen } from '../../engine/openingSpread.ts';
 import type { PaintView } from '../../engine/ReaderSession.ts';
 import type { Viewport } from '../../engine/types.ts';
 import { CanvasPainter } from './CanvasPainter.ts';
+import { asFirstFrameOverlay } from './firstFrameOverlay.ts';
 import { sharedDecodePool } from './decodePool.ts';
 import { removeOpeningImage } from './openingImage.ts';
 import { readerPreferences } from './settingsStore.ts';
@@ -94,18 +95,7 @@ export async function paintOpeningSpread(opening: OpeningPaint | null): Promise<
       spreadIndex: 0,
       currentPage: screen.currentPage,
     };
-    const canvas = document.createElement('canvas');
-    canvas.dataset.testid = 'reader-opening-frame';
-    canvas.setAttribute('aria-hidden', 'true');
-    Object.assign(canvas.style, {
-      position: 'fixed',
-      left: '0',
-      top: '0',
-      width: `${viewport.width}px`,
-      height: `${viewport.height}px`,
-      zIndex: '2147483647',
-      pointerEvents: 'none',
-    });
+    const canvas = asFirstFrameOverlay(document.createElement('canvas'), 'reader-opening-frame', viewport);
     new CanvasPainter(canvas).paint(view, viewport, BACKGROUND_COLOURS[readerPreferences.background]);
     // The document's body is there by now (the page's bytes took a round trip); the root element at worst.
     (document.body ?? document.documentElement).append(canvas);
